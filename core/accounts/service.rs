@@ -1,0 +1,190 @@
+//! AdminService: accounts and keys for operators, behind the operator token.
+
+use super::{Plan, Scope, Scopes, store};
+use crate::config::CoreConfig;
+use crate::error::CoreError;
+use crate::forms::service::parse_id;
+use crate::pb::{self, admin_service_server::AdminService, convert};
+use sha2::{Digest, Sha256};
+use sqlx::PgPool;
+use std::sync::Arc;
+use subtle::ConstantTimeEq;
+use tonic::{Request, Response, Status};
+
+/// The AdminService of the core.
+#[derive(Clone)]
+pub struct Admin {
+    pub(crate) pool: PgPool,
+    pub(crate) config: Arc<CoreConfig>,
+}
+
+pub(crate) fn plan_to_pb(plan: Plan) -> pb::Plan {
+    match plan {
+        Plan::Free => pb::Plan::Free,
+        Plan::Pro => pb::Plan::Pro,
+        Plan::Enterprise => pb::Plan::Enterprise,
+    }
+}
+
+fn plan_from_pb(value: i32) -> Result<Option<Plan>, CoreError> {
+    match pb::Plan::try_from(value) {
+        Ok(pb::Plan::Unspecified) => Ok(None),
+        Ok(pb::Plan::Free) => Ok(Some(Plan::Free)),
+        Ok(pb::Plan::Pro) => Ok(Some(Plan::Pro)),
+        Ok(pb::Plan::Enterprise) => Ok(Some(Plan::Enterprise)),
+        Err(_) => Err(CoreError::validation("unknown plan")),
+    }
+}
+
+fn scope_from_pb(value: i32) -> Result<Scope, CoreError> {
+    match pb::Scope::try_from(value) {
+        Ok(pb::Scope::Read) => Ok(Scope::Read),
+        Ok(pb::Scope::Write) => Ok(Scope::Write),
+        Ok(pb::Scope::Admin) => Ok(Scope::Admin),
+        _ => Err(CoreError::validation("scopes must be read, write or admin")),
+    }
+}
+
+fn scope_to_pb(scope: Scope) -> pb::Scope {
+    match scope {
+        Scope::Read => pb::Scope::Read,
+        Scope::Write => pb::Scope::Write,
+        Scope::Admin => pb::Scope::Admin,
+    }
+}
+
+fn account_to_pb(row: store::AccountRow) -> pb::Account {
+    pb::Account {
+        id: row.id.to_string(),
+        plan: plan_to_pb(row.plan()).into(),
+        name: row.name,
+        response_limit: row.response_limit,
+        created_at: Some(convert::timestamp(row.created_at)),
+    }
+}
+
+fn key_to_pb(row: store::KeyRow) -> pb::ApiKey {
+    pb::ApiKey {
+        id: row.id.to_string(),
+        account_id: row.account_id.to_string(),
+        prefix: format!("fsk_{}", row.lookup),
+        scopes: Scopes::from_names(&row.scopes)
+            .iter()
+            .map(|s| scope_to_pb(s).into())
+            .collect(),
+        created_at: Some(convert::timestamp(row.created_at)),
+        expires_at: row.expires_at.map(convert::timestamp),
+        revoked_at: row.revoked_at.map(convert::timestamp),
+    }
+}
+
+impl Admin {
+    /// Checks the operator token in constant time (over digests, so lengths leak nothing).
+    fn authorize<T>(&self, req: &Request<T>) -> Result<(), Status> {
+        let presented = req
+            .metadata()
+            .get("x-admin-token")
+            .and_then(|v| v.to_str().ok());
+        let allowed = match (&self.config.admin_token, presented) {
+            (Some(expected), Some(presented)) => bool::from(
+                Sha256::digest(expected.as_bytes()).ct_eq(&Sha256::digest(presented.as_bytes())),
+            ),
+            _ => false,
+        };
+        if allowed {
+            Ok(())
+        } else {
+            Err(CoreError::AdminDenied.into_status("admin"))
+        }
+    }
+}
+
+fn reply<T>(result: Result<T, CoreError>) -> Result<Response<T>, Status> {
+    result
+        .map(Response::new)
+        .map_err(|e| e.into_status(&uuid::Uuid::new_v4().to_string()))
+}
+
+#[tonic::async_trait]
+impl AdminService for Admin {
+    async fn get_account(&self, req: Request<pb::GetAccountRequest>) -> Result<Response<pb::GetAccountResponse>, Status> {
+        self.authorize(&req)?;
+        let name = req.into_inner().name;
+        reply(store::find_account(&self.pool, &name).await.map(|a| pb::GetAccountResponse {
+            account: Some(account_to_pb(a)),
+        }))
+    }
+
+    async fn update_account(&self, req: Request<pb::UpdateAccountRequest>) -> Result<Response<pb::UpdateAccountResponse>, Status> {
+        self.authorize(&req)?;
+        let req = req.into_inner();
+        let result = async {
+            let account = req.account.unwrap_or_default();
+            let mut change = store::AccountChange::default();
+            for path in req.update_mask.map(|m| m.paths).unwrap_or_default() {
+                match path.as_str() {
+                    "plan" => {
+                        change.plan = Some(plan_from_pb(account.plan)?.ok_or_else(|| {
+                            CoreError::validation("plan must be free, pro or enterprise")
+                        })?)
+                    }
+                    "response_limit" => change.response_limit = Some(account.response_limit),
+                    other => return Err(CoreError::Validation(format!("{other:?} cannot be updated"))),
+                }
+            }
+            let row = store::update_account(&self.pool, &req.name, &change).await?;
+            Ok(pb::UpdateAccountResponse {
+                account: Some(account_to_pb(row)),
+            })
+        }
+        .await;
+        reply(result)
+    }
+
+    async fn create_key(&self, req: Request<pb::CreateKeyRequest>) -> Result<Response<pb::CreateKeyResponse>, Status> {
+        self.authorize(&req)?;
+        let req = req.into_inner();
+        let result = async {
+            let scopes = req
+                .scopes
+                .iter()
+                .map(|s| scope_from_pb(*s))
+                .collect::<Result<Vec<_>, _>>()?;
+            let expires_at = match req.expires_in {
+                Some(d) if d.seconds > 0 => Some(chrono::Utc::now() + chrono::Duration::seconds(d.seconds)),
+                Some(_) => return Err(CoreError::validation("expires_in must be positive")),
+                None => None,
+            };
+            let plan = plan_from_pb(req.plan)?;
+            let created = store::create_key(&self.pool, &req.account, plan, &Scopes::new(scopes), expires_at).await?;
+            Ok(pb::CreateKeyResponse {
+                key: created.key,
+                key_id: created.key_id.to_string(),
+                account_id: created.account_id.to_string(),
+            })
+        }
+        .await;
+        reply(result)
+    }
+
+    async fn revoke_key(&self, req: Request<pb::RevokeKeyRequest>) -> Result<Response<pb::RevokeKeyResponse>, Status> {
+        self.authorize(&req)?;
+        let key_id = req.into_inner().key_id;
+        let result = async {
+            let row = store::revoke_key(&self.pool, parse_id(&key_id, "key")?).await?;
+            Ok(pb::RevokeKeyResponse {
+                key: Some(key_to_pb(row)),
+            })
+        }
+        .await;
+        reply(result)
+    }
+
+    async fn list_keys(&self, req: Request<pb::ListKeysRequest>) -> Result<Response<pb::ListKeysResponse>, Status> {
+        self.authorize(&req)?;
+        let account = req.into_inner().account;
+        reply(store::list_keys(&self.pool, &account).await.map(|rows| pb::ListKeysResponse {
+            keys: rows.into_iter().map(key_to_pb).collect(),
+        }))
+    }
+}

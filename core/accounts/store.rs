@@ -1,0 +1,201 @@
+//! SQL for accounts and keys.
+
+use super::{Plan, Scopes, keys};
+use crate::error::CoreError;
+use chrono::{DateTime, Utc};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+/// An account row.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AccountRow {
+    pub id: Uuid,
+    pub name: String,
+    pub plan: String,
+    pub response_limit: Option<i64>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl AccountRow {
+    pub fn plan(&self) -> Plan {
+        // The CHECK constraint keeps the column to known names.
+        self.plan.parse().unwrap_or(Plan::Free)
+    }
+}
+
+/// A key row, without anything secret but the digest.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct KeyRow {
+    pub id: Uuid,
+    pub account_id: Uuid,
+    pub lookup: String,
+    pub digest: Vec<u8>,
+    pub scopes: Vec<String>,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: Option<DateTime<Utc>>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+/// A key together with its account's plan, as authentication needs it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct KeyWithPlan {
+    pub id: Uuid,
+    pub account_id: Uuid,
+    pub digest: Vec<u8>,
+    pub scopes: Vec<String>,
+    pub expires_at: Option<DateTime<Utc>>,
+    pub revoked_at: Option<DateTime<Utc>>,
+    pub plan: String,
+}
+
+/// What `create_key` hands back once.
+#[derive(Debug, Clone)]
+pub struct CreatedKey {
+    pub key: String,
+    pub key_id: Uuid,
+    pub account_id: Uuid,
+}
+
+pub async fn find_key_by_lookup(
+    pool: &PgPool,
+    lookup: &str,
+) -> Result<Option<KeyWithPlan>, CoreError> {
+    Ok(sqlx::query_as::<_, KeyWithPlan>(
+        "SELECT k.id, k.account_id, k.digest, k.scopes, k.expires_at, k.revoked_at, a.plan
+           FROM api_keys k JOIN accounts a ON a.id = k.account_id
+          WHERE k.lookup = $1",
+    )
+    .bind(lookup)
+    .fetch_optional(pool)
+    .await?)
+}
+
+pub async fn find_account(pool: &PgPool, name: &str) -> Result<AccountRow, CoreError> {
+    sqlx::query_as::<_, AccountRow>(
+        "SELECT id, name, plan, response_limit, created_at FROM accounts WHERE name = $1",
+    )
+    .bind(name)
+    .fetch_optional(pool)
+    .await?
+    .ok_or(CoreError::NotFound("account"))
+}
+
+fn check_account_name(name: &str) -> Result<(), CoreError> {
+    let ok = !name.is_empty()
+        && name.len() <= 100
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(CoreError::validation(
+            "account name must be 1 to 100 characters of letters, digits, '-', '_' or '.'",
+        ))
+    }
+}
+
+/// Creates a key for `account`, creating the account (with `plan`, default pro) if it
+/// does not exist. An existing account keeps its plan.
+pub async fn create_key(
+    pool: &PgPool,
+    account: &str,
+    plan: Option<Plan>,
+    scopes: &Scopes,
+    expires_at: Option<DateTime<Utc>>,
+) -> Result<CreatedKey, CoreError> {
+    check_account_name(account)?;
+    if scopes.is_empty() {
+        return Err(CoreError::validation("a key needs at least one scope"));
+    }
+    let mut tx = pool.begin().await?;
+    sqlx::query(
+        "INSERT INTO accounts (id, name, plan) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",
+    )
+    .bind(Uuid::now_v7())
+    .bind(account)
+    .bind(plan.unwrap_or(Plan::Pro).as_str())
+    .execute(&mut *tx)
+    .await?;
+    let (account_id,): (Uuid,) = sqlx::query_as("SELECT id FROM accounts WHERE name = $1")
+        .bind(account)
+        .fetch_one(&mut *tx)
+        .await?;
+    let new = keys::generate();
+    let key_id = Uuid::now_v7();
+    sqlx::query(
+        "INSERT INTO api_keys (id, account_id, lookup, digest, scopes, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(key_id)
+    .bind(account_id)
+    .bind(&new.lookup)
+    .bind(&new.digest)
+    .bind(scopes.names())
+    .bind(expires_at)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(CreatedKey {
+        key: new.secret,
+        key_id,
+        account_id,
+    })
+}
+
+/// Revokes a key (idempotent: revoking twice keeps the first time).
+pub async fn revoke_key(pool: &PgPool, key_id: Uuid) -> Result<KeyRow, CoreError> {
+    sqlx::query_as::<_, KeyRow>(
+        "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1
+         RETURNING id, account_id, lookup, digest, scopes, created_at, expires_at, revoked_at",
+    )
+    .bind(key_id)
+    .fetch_optional(pool)
+    .await?
+    .ok_or(CoreError::NotFound("key"))
+}
+
+pub async fn list_keys(pool: &PgPool, account: &str) -> Result<Vec<KeyRow>, CoreError> {
+    let account = find_account(pool, account).await?;
+    Ok(sqlx::query_as::<_, KeyRow>(
+        "SELECT id, account_id, lookup, digest, scopes, created_at, expires_at, revoked_at
+           FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC",
+    )
+    .bind(account.id)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// A change to an account; `None` leaves a property as it is.
+#[derive(Debug, Default, Clone)]
+pub struct AccountChange {
+    pub plan: Option<Plan>,
+    /// `Some(None)` clears the limit back to the plan default.
+    pub response_limit: Option<Option<i64>>,
+}
+
+pub async fn update_account(
+    pool: &PgPool,
+    name: &str,
+    change: &AccountChange,
+) -> Result<AccountRow, CoreError> {
+    if let Some(Some(limit)) = change.response_limit
+        && limit < 0
+    {
+        return Err(CoreError::validation("response_limit must be 0 or more"));
+    }
+    sqlx::query_as::<_, AccountRow>(
+        "UPDATE accounts SET
+            plan = COALESCE($2, plan),
+            response_limit = CASE WHEN $3 THEN $4 ELSE response_limit END
+          WHERE name = $1
+          RETURNING id, name, plan, response_limit, created_at",
+    )
+    .bind(name)
+    .bind(change.plan.map(Plan::as_str))
+    .bind(change.response_limit.is_some())
+    .bind(change.response_limit.flatten())
+    .fetch_optional(pool)
+    .await?
+    .ok_or(CoreError::NotFound("account"))
+}

@@ -1,0 +1,41 @@
+//! Settings of the core that operators tune (the binary fills them from flags and env).
+
+use crate::accounts::Plan;
+
+/// Tunable limits and switches of the core.
+#[derive(Debug, Clone)]
+pub struct CoreConfig {
+    /// Requests per fixed 60-second window for a Pro key.
+    pub pro_rate_limit: u32,
+    /// Requests per fixed 60-second window for an Enterprise key.
+    pub enterprise_rate_limit: u32,
+    /// Length of a rate-limit window in seconds (60; shorter only in tests).
+    pub rate_window_secs: u32,
+    /// Requests failing authentication allowed per client IP and minute (key guessing).
+    pub auth_failures_per_minute: u32,
+    /// Operator token for the admin gRPC services; `None` disables them.
+    pub admin_token: Option<String>,
+}
+
+impl Default for CoreConfig {
+    fn default() -> Self {
+        Self {
+            pro_rate_limit: 1000,
+            enterprise_rate_limit: 5000,
+            rate_window_secs: 60,
+            auth_failures_per_minute: 60,
+            admin_token: None,
+        }
+    }
+}
+
+impl CoreConfig {
+    /// The per-minute request limit of a plan; 0 for a plan without API access.
+    pub fn rate_limit(&self, plan: Plan) -> u32 {
+        match plan {
+            Plan::Free => 0,
+            Plan::Pro => self.pro_rate_limit,
+            Plan::Enterprise => self.enterprise_rate_limit,
+        }
+    }
+}

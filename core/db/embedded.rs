@@ -1,0 +1,629 @@
+//! Embedded PostgreSQL: when no DATABASE_URL is configured, the service runs a
+//! private cluster from the PostgreSQL binaries installed on the machine.
+//!
+//! Layout under the service's data directory:
+//!   pgdata/        the cluster, created by initdb on first use
+//!   run/           unix socket directory, mode 0700 — the only way in (no TCP)
+//!   postgres.log   server log (pg_ctl -l)
+//!
+//! PostgreSQL refuses to run as root, so when we are root every PostgreSQL
+//! command runs as the `postgres` system user (or `nobody`), which then owns
+//! the data directory.
+
+use std::fs;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::path::{Component, Path, PathBuf};
+use std::process::{ExitStatus, Output, Stdio};
+use std::time::Duration;
+
+use nix::unistd::{Gid, Uid, User};
+use tokio::process::Command;
+
+/// Only names the socket file (`.s.PGSQL.5432`): there is no TCP listener, so
+/// it cannot clash with another server on the machine.
+const PORT: u16 = 5432;
+/// Cluster superuser created by initdb; the user in every URL we hand out.
+const SUPERUSER: &str = "postgres";
+const BINARIES: [&str; 3] = ["initdb", "pg_ctl", "postgres"];
+/// Seconds pg_ctl waits for start/stop to complete.
+const PG_CTL_TIMEOUT: &str = "60";
+/// Lines of stderr / server log quoted in error messages.
+const TAIL_LINES: usize = 20;
+
+/// `sizeof(sockaddr_un.sun_path)` minus the terminating NUL.
+#[cfg(target_os = "linux")]
+const MAX_SOCKET_PATH: usize = 107;
+#[cfg(not(target_os = "linux"))]
+const MAX_SOCKET_PATH: usize = 103;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EmbeddedError {
+    #[error(
+        "no PostgreSQL server binaries found (looked for initdb, pg_ctl and postgres in {searched}); \
+         install them, e.g. `apt install postgresql` or `dnf install postgresql-server`, \
+         or point FORMS_PG_BIN at their directory, or set DATABASE_URL"
+    )]
+    NotFound { searched: String },
+
+    #[error(
+        "running as root, but there is neither a `postgres` nor a `nobody` user to run PostgreSQL as \
+         (it refuses to run as root); create a `postgres` system user, run as a normal user, or set DATABASE_URL"
+    )]
+    NoUnprivilegedUser,
+
+    #[error(
+        "PostgreSQL runs as user `{user}` (it refuses to run as root), but that user cannot enter {dir}, \
+         a parent of the data directory; use a data directory that user can reach, e.g. --data-dir /var/lib/formsd"
+    )]
+    NotTraversable { user: String, dir: PathBuf },
+
+    #[error(
+        "data directory path {path} is not UTF-8 or contains a character pg_ctl cannot pass on safely \
+         (quote, backslash, `$`, backtick, comma or control character); choose another data directory"
+    )]
+    UnsupportedPath { path: PathBuf },
+
+    #[error(
+        "unix socket path {path} is {len} bytes, over the {max}-byte limit; choose a data directory with a shorter path"
+    )]
+    SocketPathTooLong {
+        path: PathBuf,
+        len: usize,
+        max: usize,
+    },
+
+    #[error(
+        "a PostgreSQL server is running on {pgdata} but its socket {socket} does not exist \
+         (started by something else?); stop it with `pg_ctl -D {pgdata} stop` and try again"
+    )]
+    ForeignServer { pgdata: PathBuf, socket: PathBuf },
+
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: io::Error,
+    },
+
+    #[error("{what} failed ({status}){details}")]
+    Command {
+        what: String,
+        status: ExitStatus,
+        details: String,
+    },
+}
+
+fn io_err(what: impl Into<String>) -> impl FnOnce(io::Error) -> EmbeddedError {
+    let what = what.into();
+    move |source| EmbeddedError::Io { what, source }
+}
+
+/// The unprivileged account PostgreSQL runs as when we are root.
+#[derive(Debug, Clone)]
+struct RunAs {
+    name: String,
+    uid: Uid,
+    gid: Gid,
+}
+
+/// A running private PostgreSQL cluster. Call [`EmbeddedPostgres::stop`] on exit.
+#[derive(Debug)]
+pub struct EmbeddedPostgres {
+    data_dir: PathBuf,
+    pgdata: PathBuf,
+    socket_dir: PathBuf,
+    log_file: PathBuf,
+    bin_dir: PathBuf,
+    /// `None`: run as ourselves (we are not root).
+    run_as: Option<RunAs>,
+    port: u16,
+}
+
+impl EmbeddedPostgres {
+    /// Creates the cluster under `data_dir/pgdata` on first use, starts it, waits until it accepts connections.
+    pub async fn start(data_dir: &Path) -> Result<Self, EmbeddedError> {
+        let data_dir = data_dir.to_path_buf();
+        let pg = blocking(move || Self::prepare(data_dir)).await?;
+        tracing::info!(
+            pgdata = %pg.pgdata.display(),
+            bin_dir = %pg.bin_dir.display(),
+            user = pg.run_as.as_ref().map_or("(self)", |u| u.name.as_str()),
+            "using embedded PostgreSQL"
+        );
+
+        if !pg.pgdata.join("PG_VERSION").exists() {
+            pg.initdb().await?;
+        }
+
+        if pg.is_running().await? {
+            // Left over from a previous run of ours that did not stop it: reuse it,
+            // but only if it listens where we expect.
+            if !pg.socket_path().exists() {
+                return Err(EmbeddedError::ForeignServer {
+                    pgdata: pg.pgdata.clone(),
+                    socket: pg.socket_path(),
+                });
+            }
+            tracing::warn!(pgdata = %pg.pgdata.display(), "PostgreSQL was already running; reusing it");
+        } else {
+            // A stale postmaster.pid from a crash is handled by pg_ctl/postgres.
+            pg.pg_ctl_start().await?;
+        }
+        pg.wait_for_socket().await?;
+        Ok(pg)
+    }
+
+    /// A sqlx/libpq style URL for the `postgres` database over the unix socket.
+    pub fn url(&self) -> String {
+        self.url_for("postgres")
+    }
+
+    /// Same as [`url`](Self::url), for another database name.
+    pub fn url_for(&self, database: &str) -> String {
+        // `prepare` checked that the path is UTF-8, so this is lossless.
+        let host = self.socket_dir.to_string_lossy();
+        format!(
+            "postgres://{SUPERUSER}@localhost/{}?host={}&port={}",
+            percent_encode(database, false),
+            percent_encode(&host, true),
+            self.port
+        )
+    }
+
+    /// Fast shutdown (`pg_ctl stop -m fast`); waits for it.
+    pub async fn stop(&self) -> Result<(), EmbeddedError> {
+        tracing::info!(pgdata = %self.pgdata.display(), "stopping embedded PostgreSQL");
+        let mut cmd = self.command("pg_ctl");
+        cmd.arg("stop").arg("-D").arg(&self.pgdata).args([
+            "-m",
+            "fast",
+            "-w",
+            "-t",
+            PG_CTL_TIMEOUT,
+        ]);
+        let out = self.run(cmd, "pg_ctl stop").await?;
+        if !out.status.success() {
+            return Err(command_error("pg_ctl stop", &out, None));
+        }
+        tracing::info!("embedded PostgreSQL stopped");
+        Ok(())
+    }
+
+    /// Everything before the first PostgreSQL command: find the binaries, pick
+    /// the user, create the directories and check the paths. Blocking.
+    fn prepare(data_dir: PathBuf) -> Result<Self, EmbeddedError> {
+        let bin_dir = find_bin_dir()?;
+        let run_as = if nix::unistd::geteuid().is_root() {
+            Some(unprivileged_user()?)
+        } else {
+            None
+        };
+
+        // Check the paths before creating anything, so a refused data
+        // directory is not left behind.
+        let planned = resolve(&data_dir)?;
+        let pg = Self::new(planned, bin_dir, run_as);
+        pg.check_paths()?;
+
+        fs::create_dir_all(&pg.data_dir).map_err(io_err(format!(
+            "creating data directory {}",
+            pg.data_dir.display()
+        )))?;
+        let data_dir = fs::canonicalize(&pg.data_dir).map_err(io_err(format!(
+            "resolving data directory {}",
+            pg.data_dir.display()
+        )))?;
+        let pg = Self::new(data_dir, pg.bin_dir, pg.run_as);
+        // Normally a no-op (`resolve` gave the same path), unless something
+        // raced us and put a symlink in its place.
+        pg.check_paths()?;
+
+        // 0700 so that only the server's user (and root) can reach the socket;
+        // this is what makes trust authentication safe.
+        match fs::DirBuilder::new().mode(0o700).create(&pg.socket_dir) {
+            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+                return Err(io_err(format!("creating {}", pg.socket_dir.display()))(e));
+            }
+            _ => {}
+        }
+        fs::set_permissions(&pg.socket_dir, fs::Permissions::from_mode(0o700)).map_err(io_err(
+            format!("setting permissions of {}", pg.socket_dir.display()),
+        ))?;
+
+        if let Some(user) = &pg.run_as {
+            // The data dir itself (not its other contents, which belong to the
+            // service) so pg_ctl can create the log and initdb can create pgdata;
+            // our own subtrees entirely, in case an earlier run used another user.
+            chown(&pg.data_dir, user)?;
+            for path in [&pg.pgdata, &pg.socket_dir, &pg.log_file] {
+                chown_tree(path, user)?;
+            }
+        }
+        Ok(pg)
+    }
+
+    fn new(data_dir: PathBuf, bin_dir: PathBuf, run_as: Option<RunAs>) -> Self {
+        Self {
+            pgdata: data_dir.join("pgdata"),
+            socket_dir: data_dir.join("run"),
+            log_file: data_dir.join("postgres.log"),
+            data_dir,
+            bin_dir,
+            run_as,
+            port: PORT,
+        }
+    }
+
+    /// Refuse data directories the server could not use, with a clear reason.
+    fn check_paths(&self) -> Result<(), EmbeddedError> {
+        check_path_chars(&self.data_dir)?;
+
+        let socket = self.socket_path();
+        let len = socket.as_os_str().len();
+        if len > MAX_SOCKET_PATH {
+            return Err(EmbeddedError::SocketPathTooLong {
+                path: socket,
+                len,
+                max: MAX_SOCKET_PATH,
+            });
+        }
+
+        if let Some(user) = &self.run_as {
+            // Don't chmod parents behind the operator's back: tell them instead.
+            for dir in self.data_dir.ancestors().skip(1) {
+                let Ok(meta) = fs::metadata(dir) else {
+                    continue; // not created yet; checked again once it is
+                };
+                if !can_traverse(&meta, user) {
+                    return Err(EmbeddedError::NotTraversable {
+                        user: user.name.clone(),
+                        dir: dir.to_path_buf(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn socket_path(&self) -> PathBuf {
+        self.socket_dir.join(format!(".s.PGSQL.{}", self.port))
+    }
+
+    /// A command for one of the PostgreSQL binaries, run as the server's user.
+    fn command(&self, binary: &str) -> Command {
+        let mut cmd = Command::new(self.bin_dir.join(binary));
+        // Our working directory may be unreadable for the server's user (e.g. /root).
+        cmd.current_dir(&self.data_dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(user) = &self.run_as {
+            // std drops supplementary groups when switching from root, so the
+            // child has exactly this uid and primary gid (see `can_traverse`).
+            cmd.uid(user.uid.as_raw()).gid(user.gid.as_raw());
+        }
+        cmd
+    }
+
+    async fn run(&self, mut cmd: Command, what: &str) -> Result<Output, EmbeddedError> {
+        let user = self
+            .run_as
+            .as_ref()
+            .map_or("the current user", |u| u.name.as_str());
+        cmd.output().await.map_err(io_err(format!(
+            "running {what} (in {}) as {user}",
+            self.bin_dir.display()
+        )))
+    }
+
+    async fn initdb(&self) -> Result<(), EmbeddedError> {
+        tracing::info!(pgdata = %self.pgdata.display(), "creating PostgreSQL cluster (initdb)");
+        let mut cmd = self.command("initdb");
+        cmd.arg("-D")
+            .arg(&self.pgdata)
+            .args(["-U", SUPERUSER])
+            // Trust is fine: the server only listens on a unix socket inside a
+            // 0700 directory, so only its own user and root can connect at all.
+            .args(["--auth=trust", "--encoding=UTF8", "--locale=C"]);
+        let out = self.run(cmd, "initdb").await?;
+        if !out.status.success() {
+            return Err(command_error("initdb", &out, None));
+        }
+        Ok(())
+    }
+
+    /// `pg_ctl status`: exit code 0 means a server is running on pgdata.
+    async fn is_running(&self) -> Result<bool, EmbeddedError> {
+        let mut cmd = self.command("pg_ctl");
+        cmd.arg("status").arg("-D").arg(&self.pgdata);
+        let out = self.run(cmd, "pg_ctl status").await?;
+        // 3 = not running, 4 = no accessible data directory: let start report that.
+        Ok(out.status.success())
+    }
+
+    async fn pg_ctl_start(&self) -> Result<(), EmbeddedError> {
+        tracing::info!(socket_dir = %self.socket_dir.display(), "starting embedded PostgreSQL");
+        // pg_ctl hands -o to `sh -c`, hence the shell quoting; `check_path_chars`
+        // guarantees the path contains no quote. The port is explicit so that
+        // a PGPORT in our environment cannot rename the socket.
+        let server_opts = format!(
+            "-c listen_addresses='' -c unix_socket_directories='{}' -c port={}",
+            self.socket_dir.display(),
+            self.port
+        );
+        let mut cmd = self.command("pg_ctl");
+        cmd.arg("start")
+            .arg("-D")
+            .arg(&self.pgdata)
+            .arg("-l")
+            .arg(&self.log_file)
+            .args(["-w", "-t", PG_CTL_TIMEOUT, "-o"])
+            .arg(server_opts);
+        let out = self.run(cmd, "pg_ctl start").await?;
+        if !out.status.success() {
+            let log = self.log_file.clone();
+            let log_tail = blocking(move || Ok(file_tail(&log))).await?;
+            return Err(command_error(
+                "pg_ctl start",
+                &out,
+                Some((&self.log_file, log_tail)),
+            ));
+        }
+        Ok(())
+    }
+
+    /// pg_ctl -w already waited for "ready"; this also confirms the socket is
+    /// where url() points.
+    async fn wait_for_socket(&self) -> Result<(), EmbeddedError> {
+        let socket = self.socket_path();
+        for _ in 0..100 {
+            if socket.exists() {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Err(io_err(format!(
+            "PostgreSQL started but its socket did not appear (see {})",
+            self.log_file.display()
+        ))(io::Error::new(
+            io::ErrorKind::NotFound,
+            socket.display().to_string(),
+        )))
+    }
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, EmbeddedError> + Send + 'static,
+) -> Result<T, EmbeddedError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| io_err("embedded PostgreSQL setup task")(io::Error::other(e)))?
+}
+
+/// Absolute, symlink-free form of `path`, which need not exist yet: its
+/// existing part is canonicalized and the rest (directories we will create,
+/// so no symlinks) appended.
+fn resolve(path: &Path) -> Result<PathBuf, EmbeddedError> {
+    let what = || format!("resolving data directory {}", path.display());
+    let absolute = std::path::absolute(path).map_err(io_err(what()))?;
+    let existing = absolute
+        .ancestors()
+        .find(|p| p.exists())
+        .unwrap_or(Path::new("/"));
+    let mut resolved = fs::canonicalize(existing).map_err(io_err(what()))?;
+    for part in absolute
+        .strip_prefix(existing)
+        .unwrap_or(Path::new(""))
+        .components()
+    {
+        match part {
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            Component::Normal(name) => resolved.push(name),
+            _ => {}
+        }
+    }
+    Ok(resolved)
+}
+
+/// `$FORMS_PG_BIN` alone if set (an explicit choice should not silently fall
+/// back), else the usual install locations, in order.
+fn find_bin_dir() -> Result<PathBuf, EmbeddedError> {
+    if let Some(dir) = std::env::var_os("FORMS_PG_BIN") {
+        let dir = PathBuf::from(dir);
+        return usable_bin_dir(&dir).ok_or_else(|| EmbeddedError::NotFound {
+            searched: format!("FORMS_PG_BIN={}", dir.display()),
+        });
+    }
+    let mut candidates = Vec::new();
+    if let Some(path) = std::env::var_os("PATH") {
+        candidates.extend(std::env::split_paths(&path).find(|d| is_executable(&d.join("initdb"))));
+    }
+    candidates.extend(versioned_dirs(Path::new("/usr/lib/postgresql"), "", "bin"));
+    candidates.extend(versioned_dirs(Path::new("/usr"), "pgsql-", "bin"));
+    candidates.extend(
+        [
+            "/usr/local/pgsql/bin",
+            "/opt/homebrew/bin",
+            "/usr/local/bin",
+        ]
+        .map(PathBuf::from),
+    );
+    candidates
+        .iter()
+        .find_map(|dir| usable_bin_dir(dir))
+        .ok_or_else(|| EmbeddedError::NotFound {
+            searched: "$PATH, /usr/lib/postgresql/*/bin, /usr/pgsql-*/bin, /usr/local/pgsql/bin, \
+                       /opt/homebrew/bin, /usr/local/bin"
+                .into(),
+        })
+}
+
+/// The directory holding all of initdb, pg_ctl and postgres, if `dir` leads to
+/// one. initdb and pg_ctl are often symlinked into a shared bin directory
+/// without `postgres` (e.g. /usr/local/bin -> /usr/lib/postgresql/15/bin), so
+/// the directory the initdb symlink resolves to is tried first.
+fn usable_bin_dir(dir: &Path) -> Option<PathBuf> {
+    let resolved = fs::canonicalize(dir.join("initdb"))
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf));
+    resolved
+        .into_iter()
+        .chain([dir.to_path_buf()])
+        .find(|d| BINARIES.iter().all(|b| is_executable(&d.join(b))))
+}
+
+fn is_executable(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.is_file() && m.mode() & 0o111 != 0)
+}
+
+/// `parent/<prefix><version>/<sub>` for every numeric version, highest first.
+fn versioned_dirs(parent: &Path, prefix: &str, sub: &str) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(Vec<u32>, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let version = name
+                .strip_prefix(prefix)?
+                .split('.')
+                .map(|part| part.parse().ok())
+                .collect::<Option<Vec<u32>>>()?;
+            Some((version, entry.path().join(sub)))
+        })
+        .collect();
+    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.into_iter().map(|(_, dir)| dir).collect()
+}
+
+fn unprivileged_user() -> Result<RunAs, EmbeddedError> {
+    for name in ["postgres", "nobody"] {
+        let user = User::from_name(name)
+            .map_err(|e| io_err(format!("looking up user `{name}`"))(e.into()))?;
+        if let Some(user) = user {
+            return Ok(RunAs {
+                name: user.name,
+                uid: user.uid,
+                gid: user.gid,
+            });
+        }
+    }
+    Err(EmbeddedError::NoUnprivilegedUser)
+}
+
+/// Execute permission for `user` by the mode bits (owner, else group, else
+/// other — the kernel's order). Only the primary group counts, as the child
+/// process has no supplementary groups.
+fn can_traverse(meta: &fs::Metadata, user: &RunAs) -> bool {
+    let mode = meta.mode();
+    if meta.uid() == user.uid.as_raw() {
+        mode & 0o100 != 0
+    } else if meta.gid() == user.gid.as_raw() {
+        mode & 0o010 != 0
+    } else {
+        mode & 0o001 != 0
+    }
+}
+
+/// pg_ctl puts -D and -l inside double quotes of a `sh -c` command line, the
+/// socket directory goes through -o (also the shell) into a comma-separated
+/// setting, and url() needs UTF-8: refuse anything that would not survive.
+fn check_path_chars(path: &Path) -> Result<(), EmbeddedError> {
+    let ok = path.to_str().is_some_and(|s| {
+        !s.chars()
+            .any(|c| c.is_control() || matches!(c, '"' | '\'' | '\\' | '$' | '`' | ','))
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(EmbeddedError::UnsupportedPath {
+            path: path.to_path_buf(),
+        })
+    }
+}
+
+/// lchown: never follow a symlink out of our tree.
+fn chown(path: &Path, user: &RunAs) -> Result<(), EmbeddedError> {
+    std::os::unix::fs::lchown(path, Some(user.uid.as_raw()), Some(user.gid.as_raw())).map_err(
+        io_err(format!(
+            "changing owner of {} to {}",
+            path.display(),
+            user.name
+        )),
+    )
+}
+
+/// Recursively hand `path` to `user`; a missing path is fine (not created yet).
+fn chown_tree(path: &Path, user: &RunAs) -> Result<(), EmbeddedError> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io_err(format!("checking {}", path.display()))(e)),
+    };
+    if meta.uid() != user.uid.as_raw() || meta.gid() != user.gid.as_raw() {
+        chown(path, user)?;
+    }
+    if meta.is_dir() {
+        let entries = fs::read_dir(path).map_err(io_err(format!("reading {}", path.display())))?;
+        for entry in entries {
+            let entry = entry.map_err(io_err(format!("reading {}", path.display())))?;
+            chown_tree(&entry.path(), user)?;
+        }
+    }
+    Ok(())
+}
+
+/// Error for a command that ran and failed, quoting its output and, for
+/// start, the server log (where postgres itself reports why it stopped).
+fn command_error(what: &str, out: &Output, log: Option<(&Path, Option<String>)>) -> EmbeddedError {
+    let mut details = String::new();
+    for (name, bytes) in [("stderr", &out.stderr), ("stdout", &out.stdout)] {
+        let text = tail(&String::from_utf8_lossy(bytes));
+        if !text.is_empty() {
+            details.push_str(&format!("\n--- {what} {name} ---\n{text}"));
+        }
+    }
+    if let Some((path, Some(text))) = log {
+        details.push_str(&format!(
+            "\n--- last lines of {} ---\n{text}",
+            path.display()
+        ));
+    }
+    EmbeddedError::Command {
+        what: what.to_string(),
+        status: out.status,
+        details,
+    }
+}
+
+fn tail(text: &str) -> String {
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    lines[lines.len().saturating_sub(TAIL_LINES)..].join("\n")
+}
+
+/// The last lines of a possibly large log file; `None` if unreadable.
+fn file_tail(path: &Path) -> Option<String> {
+    let mut file = fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    file.seek(SeekFrom::Start(len.saturating_sub(8192))).ok()?;
+    let mut buf = Vec::new();
+    file.read_to_end(&mut buf).ok()?;
+    Some(tail(&String::from_utf8_lossy(&buf)))
+}
+
+/// Percent-encode everything but unreserved characters (and `/` if asked).
+fn percent_encode(s: &str, keep_slash: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) || (keep_slash && b == b'/') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,397 @@
+//! Forms: definitions, their validation rules and their lifecycle. Plain Rust, no
+//! transport types; `service` adapts it to gRPC and `store` keeps it in PostgreSQL.
+
+pub mod service;
+pub mod store;
+
+use crate::error::CoreError;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::str::FromStr;
+use uuid::Uuid;
+
+/// Field types a form may use. `textarea` is accepted as a synonym of `long_text` and
+/// kept as sent. Every type here has its answers validated on submission.
+pub const FIELD_TYPES: &[&str] = &[
+    "short_text",
+    "long_text",
+    "textarea",
+    "email",
+    "number",
+    "file_upload",
+];
+
+pub const MAX_TITLE: usize = 200;
+pub const MAX_DESCRIPTION: usize = 5000;
+pub const MAX_LABEL: usize = 500;
+pub const MAX_PLACEHOLDER: usize = 500;
+pub const MAX_FIELDS: usize = 200;
+/// Largest `max_size_mb` a file field may declare.
+pub const MAX_FILE_MB: f64 = 100.0;
+/// Largest serialized settings object.
+pub const MAX_SETTINGS_BYTES: usize = 64 * 1024;
+
+/// Lifecycle state of a form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormStatus {
+    Draft,
+    Published,
+    Archived,
+}
+
+impl FormStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Draft => "draft",
+            Self::Published => "published",
+            Self::Archived => "archived",
+        }
+    }
+}
+
+impl FromStr for FormStatus {
+    type Err = CoreError;
+    fn from_str(s: &str) -> Result<Self, CoreError> {
+        match s {
+            "draft" => Ok(Self::Draft),
+            "published" => Ok(Self::Published),
+            "archived" => Ok(Self::Archived),
+            _ => Err(CoreError::validation(
+                "status must be one of draft, published, archived",
+            )),
+        }
+    }
+}
+
+/// A stored field definition (also its JSON shape in the `fields` column).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Field {
+    pub id: Uuid,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub label: String,
+    pub required: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placeholder: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_types: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_size_mb: Option<f64>,
+}
+
+/// A field as a client sends it; `id` only matters on update.
+#[derive(Debug, Clone, Default)]
+pub struct FieldInput {
+    pub id: Option<Uuid>,
+    pub kind: String,
+    pub label: String,
+    pub required: bool,
+    pub placeholder: Option<String>,
+    pub allowed_types: Vec<String>,
+    pub max_size_mb: Option<f64>,
+}
+
+/// A form as stored.
+#[derive(Debug, Clone)]
+pub struct Form {
+    pub id: Uuid,
+    pub account_id: Uuid,
+    pub short_id: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub status: FormStatus,
+    pub fields: Vec<Field>,
+    pub settings: Map<String, Value>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub published_at: Option<DateTime<Utc>>,
+}
+
+/// A form to create.
+#[derive(Debug, Clone, Default)]
+pub struct NewForm {
+    pub title: String,
+    pub description: Option<String>,
+    pub fields: Vec<FieldInput>,
+    pub settings: Map<String, Value>,
+}
+
+/// A partial update; `None` keeps a property as it is.
+#[derive(Debug, Clone, Default)]
+pub struct FormChange {
+    pub title: Option<String>,
+    /// `Some(None)` clears the description.
+    pub description: Option<Option<String>>,
+    pub fields: Option<Vec<FieldInput>>,
+    /// Merged key by key into the stored settings.
+    pub settings: Option<Map<String, Value>>,
+    pub status: Option<FormStatus>,
+}
+
+/// Filter of the forms list.
+#[derive(Debug, Clone, Default)]
+pub struct FormFilter {
+    pub status: Option<FormStatus>,
+    pub search: Option<String>,
+}
+
+/// The current instant at the millisecond precision the API shows.
+pub fn now_millis() -> DateTime<Utc> {
+    let now = Utc::now();
+    DateTime::from_timestamp_millis(now.timestamp_millis()).unwrap_or(now)
+}
+
+fn check_len(what: &str, value: &str, min: usize, max: usize) -> Result<(), CoreError> {
+    let n = value.chars().count();
+    if n < min || n > max {
+        let msg = if min > 0 && n < min {
+            format!("{what} is required")
+        } else {
+            format!("{what} must be at most {max} characters")
+        };
+        return Err(CoreError::Validation(msg));
+    }
+    Ok(())
+}
+
+pub fn check_title(title: &str) -> Result<(), CoreError> {
+    if title.trim().is_empty() {
+        return Err(CoreError::validation("title is required"));
+    }
+    check_len("title", title, 1, MAX_TITLE)
+}
+
+pub fn check_description(description: Option<&str>) -> Result<(), CoreError> {
+    description.map_or(Ok(()), |d| check_len("description", d, 0, MAX_DESCRIPTION))
+}
+
+/// Validates field inputs into stored fields. On update, `existing` are the form's
+/// current fields: an input id must name one of them and keeps its identity.
+pub fn build_fields(inputs: Vec<FieldInput>, existing: &[Field]) -> Result<Vec<Field>, CoreError> {
+    if inputs.len() > MAX_FIELDS {
+        return Err(CoreError::Validation(format!(
+            "a form has at most {MAX_FIELDS} fields"
+        )));
+    }
+    let mut seen = std::collections::HashSet::new();
+    inputs
+        .into_iter()
+        .enumerate()
+        .map(|(i, input)| {
+            let at = format!("fields[{i}]");
+            let id = match input.id {
+                Some(id) if existing.iter().any(|f| f.id == id) => {
+                    if !seen.insert(id) {
+                        return Err(CoreError::Validation(format!("{at}.id is repeated")));
+                    }
+                    id
+                }
+                Some(_) => {
+                    return Err(CoreError::Validation(format!(
+                        "{at}.id is not a field of this form; omit it to add a field"
+                    )));
+                }
+                None => Uuid::new_v4(),
+            };
+            build_field(&at, id, input)
+        })
+        .collect()
+}
+
+fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError> {
+    if input.kind.is_empty() {
+        return Err(CoreError::Validation(format!("{at}.type is required")));
+    }
+    if !FIELD_TYPES.contains(&input.kind.as_str()) {
+        return Err(CoreError::Validation(format!(
+            "{at}.type {:?} is not a field type; expected one of {}",
+            input.kind,
+            FIELD_TYPES.join(", ")
+        )));
+    }
+    if input.label.trim().is_empty() {
+        return Err(CoreError::Validation(format!("{at}.label is required")));
+    }
+    check_len(&format!("{at}.label"), &input.label, 1, MAX_LABEL)?;
+    if let Some(p) = &input.placeholder {
+        check_len(&format!("{at}.placeholder"), p, 0, MAX_PLACEHOLDER)?;
+    }
+    let is_file = input.kind == "file_upload";
+    if !is_file && (!input.allowed_types.is_empty() || input.max_size_mb.is_some()) {
+        return Err(CoreError::Validation(format!(
+            "{at}: allowed_types and max_size_mb apply only to file_upload fields"
+        )));
+    }
+    let mut allowed_types = Vec::with_capacity(input.allowed_types.len());
+    for ext in &input.allowed_types {
+        let ext = ext.trim().trim_start_matches('.').to_ascii_lowercase();
+        let ok = !ext.is_empty() && ext.len() <= 16 && ext.bytes().all(|b| b.is_ascii_alphanumeric());
+        if !ok {
+            return Err(CoreError::Validation(format!(
+                "{at}.allowed_types must be file extensions such as \"pdf\" or \"png\""
+            )));
+        }
+        if !allowed_types.contains(&ext) {
+            allowed_types.push(ext);
+        }
+    }
+    if let Some(mb) = input.max_size_mb
+        && !(mb > 0.0 && mb <= MAX_FILE_MB)
+    {
+        return Err(CoreError::Validation(format!(
+            "{at}.max_size_mb must be greater than 0 and at most {MAX_FILE_MB}"
+        )));
+    }
+    Ok(Field {
+        id,
+        kind: input.kind,
+        label: input.label,
+        required: input.required,
+        placeholder: input.placeholder,
+        allowed_types,
+        max_size_mb: input.max_size_mb,
+    })
+}
+
+/// Checks the known settings keys; other keys are kept as sent.
+pub fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreError> {
+    for (key, value) in settings {
+        let ok = match key.as_str() {
+            "redirect_url" => match value {
+                Value::Null => true,
+                Value::String(url) => {
+                    (url.starts_with("https://") || url.starts_with("http://"))
+                        && url.len() <= 2048
+                        && !url.chars().any(char::is_whitespace)
+                }
+                _ => false,
+            },
+            "confirmation_message" => {
+                matches!(value, Value::String(s) if s.chars().count() <= MAX_DESCRIPTION)
+            }
+            "notifications_enabled" => value.is_boolean(),
+            "closes_at" => match value {
+                Value::Null => true,
+                Value::String(s) => DateTime::parse_from_rfc3339(s).is_ok(),
+                _ => false,
+            },
+            "max_responses" => value.is_null() || value.as_u64().is_some_and(|n| n >= 1),
+            _ => true,
+        };
+        if !ok {
+            return Err(CoreError::Validation(format!(
+                "settings.{key}: {}",
+                match key.as_str() {
+                    "redirect_url" => "must be an http(s) URL or null",
+                    "confirmation_message" => "must be a string of at most 5000 characters",
+                    "notifications_enabled" => "must be true or false",
+                    "closes_at" => "must be an ISO 8601 timestamp or null",
+                    _ => "must be a positive integer or null",
+                }
+            )));
+        }
+    }
+    let size = serde_json::to_vec(settings).map_or(usize::MAX, |v| v.len());
+    if size > MAX_SETTINGS_BYTES {
+        return Err(CoreError::validation("settings must be at most 64 KiB"));
+    }
+    Ok(())
+}
+
+impl NewForm {
+    /// Validates the request into the parts of a form the client chose.
+    pub fn validate(self) -> Result<(String, Option<String>, Vec<Field>, Map<String, Value>), CoreError> {
+        check_title(&self.title)?;
+        check_description(self.description.as_deref())?;
+        let fields = build_fields(self.fields, &[])?;
+        check_settings(&self.settings)?;
+        Ok((self.title, self.description, fields, self.settings))
+    }
+}
+
+impl FormChange {
+    /// Whether the change touches the definition (fields or settings): `form.updated`.
+    pub fn touches_definition(&self) -> bool {
+        self.fields.is_some() || self.settings.is_some()
+    }
+
+    /// Applies the change to `form`, validating it. Publishing sets `published_at` the
+    /// first time only.
+    pub fn apply(self, form: &mut Form, now: DateTime<Utc>) -> Result<(), CoreError> {
+        if let Some(title) = self.title {
+            check_title(&title)?;
+            form.title = title;
+        }
+        if let Some(description) = self.description {
+            check_description(description.as_deref())?;
+            form.description = description;
+        }
+        if let Some(inputs) = self.fields {
+            form.fields = build_fields(inputs, &form.fields)?;
+        }
+        if let Some(settings) = self.settings {
+            let mut merged = form.settings.clone();
+            merged.extend(settings);
+            check_settings(&merged)?;
+            form.settings = merged;
+        }
+        if let Some(status) = self.status {
+            if status == FormStatus::Published && form.published_at.is_none() {
+                form.published_at = Some(now);
+            }
+            form.status = status;
+        }
+        form.updated_at = now;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn input(kind: &str) -> FieldInput {
+        FieldInput {
+            kind: kind.into(),
+            label: "Label".into(),
+            ..FieldInput::default()
+        }
+    }
+
+    #[test]
+    fn field_types_and_ids() {
+        let fields = build_fields(vec![input("short_text"), input("textarea")], &[]).expect("valid");
+        assert_ne!(fields[0].id, fields[1].id);
+        let err = build_fields(vec![input("color")], &[]).expect_err("unknown type");
+        assert!(err.to_string().contains("fields[0].type"));
+        let mut stray = input("email");
+        stray.id = Some(Uuid::new_v4());
+        assert!(build_fields(vec![stray], &fields).is_err());
+        let mut kept = input("email");
+        kept.id = Some(fields[1].id);
+        assert_eq!(build_fields(vec![kept], &fields).expect("kept")[0].id, fields[1].id);
+    }
+
+    #[test]
+    fn file_options_only_on_file_fields() {
+        let mut f = input("short_text");
+        f.max_size_mb = Some(5.0);
+        assert!(build_fields(vec![f], &[]).is_err());
+        let mut f = input("file_upload");
+        f.allowed_types = vec![".PDF".into()];
+        f.max_size_mb = Some(10.0);
+        assert_eq!(build_fields(vec![f], &[]).expect("valid")[0].allowed_types, ["pdf"]);
+    }
+
+    #[test]
+    fn settings_known_keys_are_typed() {
+        let ok = json!({"redirect_url": null, "notifications_enabled": true, "custom": [1]});
+        assert!(check_settings(ok.as_object().expect("object")).is_ok());
+        let bad = json!({"notifications_enabled": "yes"});
+        assert!(check_settings(bad.as_object().expect("object")).is_err());
+        let bad = json!({"max_responses": 0});
+        assert!(check_settings(bad.as_object().expect("object")).is_err());
+    }
+}

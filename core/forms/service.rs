@@ -1,0 +1,225 @@
+//! gRPC adapter of the forms domain: pb messages in, domain calls, pb messages out.
+
+use super::{FieldInput, Form, FormChange, FormFilter, FormStatus, NewForm, now_millis, store};
+use crate::accounts::Scope;
+use crate::error::CoreError;
+use crate::gate::{Ctx, Gate};
+use crate::pb::{self, convert, forms_service_server::FormsService};
+use sqlx::PgPool;
+use tonic::{Request, Response, Status};
+use uuid::Uuid;
+
+/// The FormsService of the core.
+#[derive(Clone)]
+pub struct Forms {
+    pub(crate) gate: Gate,
+    pub(crate) pool: PgPool,
+}
+
+/// Parses a resource id from a request; anything that is not a UUID is simply not found.
+pub(crate) fn parse_id(id: &str, what: &'static str) -> Result<Uuid, CoreError> {
+    Uuid::parse_str(id).map_err(|_| CoreError::NotFound(what))
+}
+
+pub(crate) fn status_to_pb(status: FormStatus) -> pb::FormStatus {
+    match status {
+        FormStatus::Draft => pb::FormStatus::Draft,
+        FormStatus::Published => pb::FormStatus::Published,
+        FormStatus::Archived => pb::FormStatus::Archived,
+    }
+}
+
+fn status_from_pb(value: i32) -> Result<Option<FormStatus>, CoreError> {
+    match pb::FormStatus::try_from(value) {
+        Ok(pb::FormStatus::Unspecified) => Ok(None),
+        Ok(pb::FormStatus::Draft) => Ok(Some(FormStatus::Draft)),
+        Ok(pb::FormStatus::Published) => Ok(Some(FormStatus::Published)),
+        Ok(pb::FormStatus::Archived) => Ok(Some(FormStatus::Archived)),
+        Err(_) => Err(CoreError::validation(
+            "status must be one of draft, published, archived",
+        )),
+    }
+}
+
+pub(crate) fn form_to_pb(form: Form) -> pb::Form {
+    pb::Form {
+        id: form.id.to_string(),
+        title: form.title,
+        description: form.description,
+        status: status_to_pb(form.status).into(),
+        fields: form
+            .fields
+            .into_iter()
+            .map(|f| pb::FormField {
+                id: f.id.to_string(),
+                r#type: f.kind,
+                label: f.label,
+                required: f.required,
+                placeholder: f.placeholder,
+                allowed_types: f.allowed_types,
+                max_size_mb: f.max_size_mb,
+            })
+            .collect(),
+        settings: Some(convert::object_to_struct(&form.settings)),
+        short_id: form.short_id,
+        created_at: Some(convert::timestamp(form.created_at)),
+        updated_at: Some(convert::timestamp(form.updated_at)),
+        published_at: form.published_at.map(convert::timestamp),
+    }
+}
+
+fn field_from_pb(i: usize, f: pb::FormField) -> Result<FieldInput, CoreError> {
+    let id = if f.id.is_empty() {
+        None
+    } else {
+        Some(Uuid::parse_str(&f.id).map_err(|_| {
+            CoreError::Validation(format!("fields[{i}].id must be a UUID"))
+        })?)
+    };
+    Ok(FieldInput {
+        id,
+        kind: f.r#type,
+        label: f.label,
+        required: f.required,
+        placeholder: f.placeholder,
+        allowed_types: f.allowed_types,
+        max_size_mb: f.max_size_mb,
+    })
+}
+
+fn fields_from_pb(fields: Vec<pb::FormField>) -> Result<Vec<FieldInput>, CoreError> {
+    fields.into_iter().enumerate().map(|(i, f)| field_from_pb(i, f)).collect()
+}
+
+impl Forms {
+    async fn list(&self, ctx: Ctx, req: pb::ListFormsRequest) -> Result<pb::ListFormsResponse, CoreError> {
+        let page = crate::paging::Page::new(req.page, req.per_page)?;
+        let filter = FormFilter {
+            status: status_from_pb(req.status)?,
+            search: Some(req.search).filter(|s| !s.is_empty()),
+        };
+        let (forms, total) = store::list(&self.pool, ctx.caller.account_id, &filter, page).await?;
+        Ok(pb::ListFormsResponse {
+            forms: forms.into_iter().map(form_to_pb).collect(),
+            pagination: Some(page.pagination(total)),
+        })
+    }
+
+    async fn get(&self, ctx: Ctx, req: pb::GetFormRequest) -> Result<pb::GetFormResponse, CoreError> {
+        let id = parse_id(&req.id, "form")?;
+        let form = store::get(&self.pool, ctx.caller.account_id, id).await?;
+        Ok(pb::GetFormResponse {
+            form: Some(form_to_pb(form)),
+        })
+    }
+
+    async fn create(&self, ctx: Ctx, req: pb::CreateFormRequest) -> Result<pb::CreateFormResponse, CoreError> {
+        let new = NewForm {
+            title: req.title,
+            description: req.description,
+            fields: fields_from_pb(req.fields)?,
+            settings: req
+                .settings
+                .as_ref()
+                .map(convert::struct_to_object)
+                .unwrap_or_default(),
+        };
+        let (title, description, fields, settings) = new.validate()?;
+        let now = now_millis();
+        let mut form = Form {
+            id: Uuid::new_v4(),
+            account_id: ctx.caller.account_id,
+            short_id: String::new(),
+            title,
+            description,
+            status: FormStatus::Draft,
+            fields,
+            settings,
+            created_at: now,
+            updated_at: now,
+            published_at: None,
+        };
+        let mut tx = self.pool.begin().await?;
+        store::insert(&mut tx, &mut form).await?;
+        tx.commit().await?;
+        Ok(pb::CreateFormResponse {
+            form: Some(form_to_pb(form)),
+        })
+    }
+
+    async fn update(&self, ctx: Ctx, req: pb::UpdateFormRequest) -> Result<pb::UpdateFormResponse, CoreError> {
+        let id = parse_id(&req.id, "form")?;
+        let change = change_from_pb(req)?;
+        let mut tx = self.pool.begin().await?;
+        let mut form = store::get_for_update(&mut tx, ctx.caller.account_id, id).await?;
+        change.apply(&mut form, now_millis())?;
+        store::save(&mut tx, &form).await?;
+        tx.commit().await?;
+        Ok(pb::UpdateFormResponse {
+            form: Some(form_to_pb(form)),
+        })
+    }
+
+    async fn delete(&self, ctx: Ctx, req: pb::DeleteFormRequest) -> Result<pb::DeleteFormResponse, CoreError> {
+        let id = parse_id(&req.id, "form")?;
+        let mut tx = self.pool.begin().await?;
+        store::delete(&mut tx, ctx.caller.account_id, id).await?;
+        tx.commit().await?;
+        Ok(pb::DeleteFormResponse {})
+    }
+}
+
+/// Reads the update mask into a domain change.
+fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, CoreError> {
+    let form = req.form.unwrap_or_default();
+    let paths = req.update_mask.map(|m| m.paths).unwrap_or_default();
+    let mut change = FormChange::default();
+    let mut form = Some(form);
+    for path in &paths {
+        let f = form.as_mut().ok_or_else(|| CoreError::Internal("form taken".into()))?;
+        match path.as_str() {
+            "title" => change.title = Some(std::mem::take(&mut f.title)),
+            "description" => change.description = Some(f.description.take()),
+            "fields" => change.fields = Some(fields_from_pb(std::mem::take(&mut f.fields))?),
+            "settings" => {
+                change.settings = Some(
+                    f.settings
+                        .as_ref()
+                        .map(convert::struct_to_object)
+                        .unwrap_or_default(),
+                )
+            }
+            "status" => {
+                change.status = Some(status_from_pb(f.status)?.ok_or_else(|| {
+                    CoreError::validation("status must be one of draft, published, archived")
+                })?)
+            }
+            other => {
+                return Err(CoreError::Validation(format!(
+                    "{other:?} cannot be updated; updatable: title, description, fields, settings, status"
+                )));
+            }
+        }
+    }
+    form.take();
+    Ok(change)
+}
+
+#[tonic::async_trait]
+impl FormsService for Forms {
+    async fn list_forms(&self, req: Request<pb::ListFormsRequest>) -> Result<Response<pb::ListFormsResponse>, Status> {
+        self.gate.call(req, Some(Scope::Read), |ctx, m| self.list(ctx, m)).await
+    }
+    async fn get_form(&self, req: Request<pb::GetFormRequest>) -> Result<Response<pb::GetFormResponse>, Status> {
+        self.gate.call(req, Some(Scope::Read), |ctx, m| self.get(ctx, m)).await
+    }
+    async fn create_form(&self, req: Request<pb::CreateFormRequest>) -> Result<Response<pb::CreateFormResponse>, Status> {
+        self.gate.call(req, Some(Scope::Write), |ctx, m| self.create(ctx, m)).await
+    }
+    async fn update_form(&self, req: Request<pb::UpdateFormRequest>) -> Result<Response<pb::UpdateFormResponse>, Status> {
+        self.gate.call(req, Some(Scope::Write), |ctx, m| self.update(ctx, m)).await
+    }
+    async fn delete_form(&self, req: Request<pb::DeleteFormRequest>) -> Result<Response<pb::DeleteFormResponse>, Status> {
+        self.gate.call(req, Some(Scope::Admin), |ctx, m| self.delete(ctx, m)).await
+    }
+}

@@ -1,0 +1,222 @@
+//! SQL for forms. Every query is scoped to the calling account, so another account's
+//! forms are simply not found.
+
+use super::{Field, Form, FormFilter, FormStatus};
+use crate::error::CoreError;
+use crate::paging::Page;
+use chrono::{DateTime, Utc};
+use rand::Rng;
+use serde_json::{Map, Value};
+use sqlx::types::Json;
+use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
+use uuid::Uuid;
+
+/// The columns of a form row; a macro so that queries stay `&'static str` (no SQL is
+/// assembled at run time).
+macro_rules! columns {
+    () => {
+        "id, account_id, short_id, title, description, status, fields, settings, \
+         created_at, updated_at, published_at"
+    };
+}
+
+/// Conditions of the forms list: account, optional status, optional title search.
+macro_rules! list_conditions {
+    () => {
+        "account_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR title ILIKE $3)"
+    };
+}
+
+#[derive(sqlx::FromRow)]
+struct FormRow {
+    id: Uuid,
+    account_id: Uuid,
+    short_id: String,
+    title: String,
+    description: Option<String>,
+    status: String,
+    fields: Json<Vec<Field>>,
+    settings: Json<Map<String, Value>>,
+    created_at: DateTime<Utc>,
+    updated_at: DateTime<Utc>,
+    published_at: Option<DateTime<Utc>>,
+}
+
+impl From<FormRow> for Form {
+    fn from(row: FormRow) -> Self {
+        Form {
+            id: row.id,
+            account_id: row.account_id,
+            short_id: row.short_id,
+            title: row.title,
+            description: row.description,
+            // The CHECK constraint keeps the column to known names.
+            status: row.status.parse().unwrap_or(FormStatus::Draft),
+            fields: row.fields.0,
+            settings: row.settings.0,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            published_at: row.published_at,
+        }
+    }
+}
+
+/// A random short public id: 8 characters of [0-9A-Za-z] (about 47 bits).
+fn short_id() -> String {
+    const ALPHABET: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let mut rng = rand::rng();
+    (0..8)
+        .map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())]))
+        .collect()
+}
+
+/// Inserts a new form; a short id collision (rare) is retried with a new one.
+pub async fn insert(tx: &mut Transaction<'_, Postgres>, form: &mut Form) -> Result<(), CoreError> {
+    for _ in 0..5 {
+        form.short_id = short_id();
+        let inserted = sqlx::query(
+            "INSERT INTO forms (id, account_id, short_id, title, description, status, fields,
+                                settings, created_at, updated_at, published_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+             ON CONFLICT (short_id) DO NOTHING",
+        )
+        .bind(form.id)
+        .bind(form.account_id)
+        .bind(&form.short_id)
+        .bind(&form.title)
+        .bind(&form.description)
+        .bind(form.status.as_str())
+        .bind(Json(&form.fields))
+        .bind(Json(&form.settings))
+        .bind(form.created_at)
+        .bind(form.updated_at)
+        .bind(form.published_at)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+        if inserted == 1 {
+            return Ok(());
+        }
+    }
+    Err(CoreError::Internal("could not allocate a short id".into()))
+}
+
+/// Escapes LIKE wildcards so a search is a plain substring match.
+fn like_pattern(search: &str) -> String {
+    let escaped = search
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{escaped}%")
+}
+
+/// One page of an account's forms, newest first, and the size of the whole set.
+pub async fn list(
+    pool: &PgPool,
+    account_id: Uuid,
+    filter: &FormFilter,
+    page: Page,
+) -> Result<(Vec<Form>, i64), CoreError> {
+    let status = filter.status.map(FormStatus::as_str);
+    let pattern = filter.search.as_deref().map(like_pattern);
+    let (total,): (i64,) = sqlx::query_as(concat!("SELECT count(*) FROM forms WHERE ", list_conditions!()))
+        .bind(account_id)
+        .bind(status)
+        .bind(&pattern)
+        .fetch_one(pool)
+        .await?;
+    let rows = sqlx::query_as::<_, FormRow>(concat!(
+        "SELECT ", columns!(), " FROM forms WHERE ", list_conditions!(),
+        " ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5"
+    ))
+    .bind(account_id)
+    .bind(status)
+    .bind(&pattern)
+    .bind(page.limit())
+    .bind(page.offset())
+    .fetch_all(pool)
+    .await?;
+    Ok((rows.into_iter().map(Form::from).collect(), total))
+}
+
+/// One form of an account.
+pub async fn get(
+    db: impl PgExecutor<'_>,
+    account_id: Uuid,
+    id: Uuid,
+) -> Result<Form, CoreError> {
+    sqlx::query_as::<_, FormRow>(concat!(
+        "SELECT ", columns!(), " FROM forms WHERE id = $1 AND account_id = $2"
+    ))
+    .bind(id)
+    .bind(account_id)
+    .fetch_optional(db)
+    .await?
+    .map(Form::from)
+    .ok_or(CoreError::NotFound("form"))
+}
+
+/// Locks one form of an account for an update within `tx`.
+pub async fn get_for_update(
+    tx: &mut Transaction<'_, Postgres>,
+    account_id: Uuid,
+    id: Uuid,
+) -> Result<Form, CoreError> {
+    sqlx::query_as::<_, FormRow>(concat!(
+        "SELECT ", columns!(), " FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE"
+    ))
+    .bind(id)
+    .bind(account_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .map(Form::from)
+    .ok_or(CoreError::NotFound("form"))
+}
+
+/// Writes back a form changed in memory.
+pub async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Result<(), CoreError> {
+    sqlx::query(
+        "UPDATE forms SET title = $2, description = $3, status = $4, fields = $5, settings = $6,
+                          updated_at = $7, published_at = $8
+          WHERE id = $1",
+    )
+    .bind(form.id)
+    .bind(&form.title)
+    .bind(&form.description)
+    .bind(form.status.as_str())
+    .bind(Json(&form.fields))
+    .bind(Json(&form.settings))
+    .bind(form.updated_at)
+    .bind(form.published_at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Deletes a form of an account (its responses go with it by cascade).
+pub async fn delete(
+    tx: &mut Transaction<'_, Postgres>,
+    account_id: Uuid,
+    id: Uuid,
+) -> Result<Form, CoreError> {
+    sqlx::query_as::<_, FormRow>(concat!(
+        "DELETE FROM forms WHERE id = $1 AND account_id = $2 RETURNING ", columns!()
+    ))
+    .bind(id)
+    .bind(account_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .map(Form::from)
+    .ok_or(CoreError::NotFound("form"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_wildcards_are_literal() {
+        assert_eq!(like_pattern("50%_off\\"), "%50\\%\\_off\\\\%");
+        assert_eq!(short_id().len(), 8);
+    }
+}

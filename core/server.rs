@@ -1,0 +1,94 @@
+//! Assembles the core: its gRPC services over one pool, plus health checking and
+//! server reflection, as a set of routes that a tonic server (or an in-process client)
+//! can use.
+
+use crate::accounts::service::Admin;
+use crate::config::CoreConfig;
+use crate::forms::service::Forms;
+use crate::gate::Gate;
+use crate::gateway::Gateway;
+use crate::pb::{
+    self, admin_service_server::AdminServiceServer, forms_service_server::FormsServiceServer,
+    gateway_service_server::GatewayServiceServer, usage_service_server::UsageServiceServer,
+};
+use crate::usage::Usage;
+use sqlx::PgPool;
+use std::sync::Arc;
+use std::time::Duration;
+use tonic::service::Routes;
+
+/// The core of the service: state shared by every gRPC service.
+#[derive(Clone)]
+pub struct Core {
+    pool: PgPool,
+    config: Arc<CoreConfig>,
+    gate: Gate,
+}
+
+/// Failure to assemble the gRPC routes.
+#[derive(Debug, thiserror::Error)]
+#[error("building gRPC reflection: {0}")]
+pub struct RoutesError(#[from] tonic_reflection::server::Error);
+
+impl Core {
+    pub fn new(pool: PgPool, config: CoreConfig) -> Self {
+        let config = Arc::new(config);
+        let gate = Gate::new(pool.clone(), config.clone());
+        Self { pool, config, gate }
+    }
+
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// Every gRPC service of the core, with health and reflection (v1 and v1alpha).
+    pub async fn routes(&self) -> Result<Routes, RoutesError> {
+        let (reporter, health) = tonic_health::server::health_reporter();
+        reporter.set_serving::<FormsServiceServer<Forms>>().await;
+        reporter.set_serving::<UsageServiceServer<Usage>>().await;
+        reporter.set_serving::<GatewayServiceServer<Gateway>>().await;
+        reporter.set_serving::<AdminServiceServer<Admin>>().await;
+        let reflection = || {
+            tonic_reflection::server::Builder::configure()
+                .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
+                .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        };
+        let forms = Forms {
+            gate: self.gate.clone(),
+            pool: self.pool.clone(),
+        };
+        let usage = Usage {
+            gate: self.gate.clone(),
+            pool: self.pool.clone(),
+        };
+        let gateway = Gateway {
+            gate: self.gate.clone(),
+        };
+        let admin = Admin {
+            pool: self.pool.clone(),
+            config: self.config.clone(),
+        };
+        let mut builder = Routes::builder();
+        builder
+            .add_service(FormsServiceServer::new(forms))
+            .add_service(UsageServiceServer::new(usage))
+            .add_service(GatewayServiceServer::new(gateway))
+            .add_service(AdminServiceServer::new(admin))
+            .add_service(health)
+            .add_service(reflection().build_v1()?)
+            .add_service(reflection().build_v1alpha()?);
+        Ok(builder.routes())
+    }
+
+    /// Housekeeping that runs for the life of the process.
+    pub fn spawn_maintenance(&self) -> tokio::task::JoinHandle<()> {
+        let guard = self.gate.guard();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                guard.retain_recent();
+            }
+        })
+    }
+}
