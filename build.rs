@@ -19,10 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed=proto");
     let fds = protox::compile(PROTOS, ["proto"])?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);
-    fs::write(
-        out_dir.join("forms_descriptor.bin"),
-        fds.encode_to_vec(),
-    )?;
+    fs::write(out_dir.join("forms_descriptor.bin"), fds.encode_to_vec())?;
     tonic_prost_build::configure()
         .build_client(true)
         .build_server(true)

@@ -56,12 +56,8 @@ pub struct RateInfo {
     pub reset: i64,
 }
 
-type IpLimiter = RateLimiter<
-    IpAddr,
-    DefaultKeyedStateStore<IpAddr>,
-    DefaultClock,
-    StateInformationMiddleware,
->;
+type IpLimiter =
+    RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock, StateInformationMiddleware>;
 
 /// Per-client-IP throttle of requests that fail authentication (key guessing).
 pub struct AuthGuard {

@@ -21,7 +21,9 @@ impl Page {
     pub fn new(page: Option<i32>, per_page: Option<i32>) -> Result<Self, CoreError> {
         let page = page.unwrap_or(1);
         if page < 1 {
-            return Err(CoreError::validation("page must be an integer of at least 1"));
+            return Err(CoreError::validation(
+                "page must be an integer of at least 1",
+            ));
         }
         let per_page = per_page.unwrap_or(DEFAULT_PER_PAGE);
         if per_page < 1 {

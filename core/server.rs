@@ -46,7 +46,9 @@ impl Core {
         let (reporter, health) = tonic_health::server::health_reporter();
         reporter.set_serving::<FormsServiceServer<Forms>>().await;
         reporter.set_serving::<UsageServiceServer<Usage>>().await;
-        reporter.set_serving::<GatewayServiceServer<Gateway>>().await;
+        reporter
+            .set_serving::<GatewayServiceServer<Gateway>>()
+            .await;
         reporter.set_serving::<AdminServiceServer<Admin>>().await;
         let reflection = || {
             tonic_reflection::server::Builder::configure()

@@ -46,9 +46,8 @@ pub fn digest(key: &str) -> Vec<u8> {
 pub fn lookup_of(key: &str) -> Option<&str> {
     let rest = key.strip_prefix(PREFIX)?;
     let (lookup, secret) = rest.split_once('_')?;
-    let well_formed = lookup.len() == 16
-        && lookup.bytes().all(|b| b.is_ascii_hexdigit())
-        && !secret.is_empty();
+    let well_formed =
+        lookup.len() == 16 && lookup.bytes().all(|b| b.is_ascii_hexdigit()) && !secret.is_empty();
     well_formed.then_some(lookup)
 }
 

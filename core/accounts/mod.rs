@@ -125,7 +125,9 @@ mod tests {
     #[test]
     fn higher_scopes_include_lower_ones() {
         let admin = Scopes::new([Scope::Admin]);
-        assert!(admin.allows(Scope::Read) && admin.allows(Scope::Write) && admin.allows(Scope::Admin));
+        assert!(
+            admin.allows(Scope::Read) && admin.allows(Scope::Write) && admin.allows(Scope::Admin)
+        );
         let write = Scopes::new([Scope::Write]);
         assert!(write.allows(Scope::Read) && !write.allows(Scope::Admin));
         let read = Scopes::new([Scope::Read]);

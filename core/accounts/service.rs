@@ -107,15 +107,25 @@ fn reply<T>(result: Result<T, CoreError>) -> Result<Response<T>, Status> {
 
 #[tonic::async_trait]
 impl AdminService for Admin {
-    async fn get_account(&self, req: Request<pb::GetAccountRequest>) -> Result<Response<pb::GetAccountResponse>, Status> {
+    async fn get_account(
+        &self,
+        req: Request<pb::GetAccountRequest>,
+    ) -> Result<Response<pb::GetAccountResponse>, Status> {
         self.authorize(&req)?;
         let name = req.into_inner().name;
-        reply(store::find_account(&self.pool, &name).await.map(|a| pb::GetAccountResponse {
-            account: Some(account_to_pb(a)),
-        }))
+        reply(
+            store::find_account(&self.pool, &name)
+                .await
+                .map(|a| pb::GetAccountResponse {
+                    account: Some(account_to_pb(a)),
+                }),
+        )
     }
 
-    async fn update_account(&self, req: Request<pb::UpdateAccountRequest>) -> Result<Response<pb::UpdateAccountResponse>, Status> {
+    async fn update_account(
+        &self,
+        req: Request<pb::UpdateAccountRequest>,
+    ) -> Result<Response<pb::UpdateAccountResponse>, Status> {
         self.authorize(&req)?;
         let req = req.into_inner();
         let result = async {
@@ -129,7 +139,11 @@ impl AdminService for Admin {
                         })?)
                     }
                     "response_limit" => change.response_limit = Some(account.response_limit),
-                    other => return Err(CoreError::Validation(format!("{other:?} cannot be updated"))),
+                    other => {
+                        return Err(CoreError::Validation(format!(
+                            "{other:?} cannot be updated"
+                        )));
+                    }
                 }
             }
             let row = store::update_account(&self.pool, &req.name, &change).await?;
@@ -141,7 +155,10 @@ impl AdminService for Admin {
         reply(result)
     }
 
-    async fn create_key(&self, req: Request<pb::CreateKeyRequest>) -> Result<Response<pb::CreateKeyResponse>, Status> {
+    async fn create_key(
+        &self,
+        req: Request<pb::CreateKeyRequest>,
+    ) -> Result<Response<pb::CreateKeyResponse>, Status> {
         self.authorize(&req)?;
         let req = req.into_inner();
         let result = async {
@@ -151,12 +168,21 @@ impl AdminService for Admin {
                 .map(|s| scope_from_pb(*s))
                 .collect::<Result<Vec<_>, _>>()?;
             let expires_at = match req.expires_in {
-                Some(d) if d.seconds > 0 => Some(chrono::Utc::now() + chrono::Duration::seconds(d.seconds)),
+                Some(d) if d.seconds > 0 => {
+                    Some(chrono::Utc::now() + chrono::Duration::seconds(d.seconds))
+                }
                 Some(_) => return Err(CoreError::validation("expires_in must be positive")),
                 None => None,
             };
             let plan = plan_from_pb(req.plan)?;
-            let created = store::create_key(&self.pool, &req.account, plan, &Scopes::new(scopes), expires_at).await?;
+            let created = store::create_key(
+                &self.pool,
+                &req.account,
+                plan,
+                &Scopes::new(scopes),
+                expires_at,
+            )
+            .await?;
             Ok(pb::CreateKeyResponse {
                 key: created.key,
                 key_id: created.key_id.to_string(),
@@ -167,7 +193,10 @@ impl AdminService for Admin {
         reply(result)
     }
 
-    async fn revoke_key(&self, req: Request<pb::RevokeKeyRequest>) -> Result<Response<pb::RevokeKeyResponse>, Status> {
+    async fn revoke_key(
+        &self,
+        req: Request<pb::RevokeKeyRequest>,
+    ) -> Result<Response<pb::RevokeKeyResponse>, Status> {
         self.authorize(&req)?;
         let key_id = req.into_inner().key_id;
         let result = async {
@@ -180,11 +209,18 @@ impl AdminService for Admin {
         reply(result)
     }
 
-    async fn list_keys(&self, req: Request<pb::ListKeysRequest>) -> Result<Response<pb::ListKeysResponse>, Status> {
+    async fn list_keys(
+        &self,
+        req: Request<pb::ListKeysRequest>,
+    ) -> Result<Response<pb::ListKeysResponse>, Status> {
         self.authorize(&req)?;
         let account = req.into_inner().account;
-        reply(store::list_keys(&self.pool, &account).await.map(|rows| pb::ListKeysResponse {
-            keys: rows.into_iter().map(key_to_pb).collect(),
-        }))
+        reply(
+            store::list_keys(&self.pool, &account)
+                .await
+                .map(|rows| pb::ListKeysResponse {
+                    keys: rows.into_iter().map(key_to_pb).collect(),
+                }),
+        )
     }
 }

@@ -118,13 +118,15 @@ pub struct EmbeddedPostgres {
     /// `None`: run as ourselves (we are not root).
     run_as: Option<RunAs>,
     port: u16,
+    /// Whether this process started the server (and so should stop it).
+    started_here: bool,
 }
 
 impl EmbeddedPostgres {
     /// Creates the cluster under `data_dir/pgdata` on first use, starts it, waits until it accepts connections.
     pub async fn start(data_dir: &Path) -> Result<Self, EmbeddedError> {
         let data_dir = data_dir.to_path_buf();
-        let pg = blocking(move || Self::prepare(data_dir)).await?;
+        let mut pg = blocking(move || Self::prepare(data_dir)).await?;
         tracing::info!(
             pgdata = %pg.pgdata.display(),
             bin_dir = %pg.bin_dir.display(),
@@ -149,9 +151,16 @@ impl EmbeddedPostgres {
         } else {
             // A stale postmaster.pid from a crash is handled by pg_ctl/postgres.
             pg.pg_ctl_start().await?;
+            pg.started_here = true;
         }
         pg.wait_for_socket().await?;
         Ok(pg)
+    }
+
+    /// Whether this process started the server; a server found running (another
+    /// `formsd` on the same data directory) is left running by its guest.
+    pub fn started_here(&self) -> bool {
+        self.started_here
     }
 
     /// A sqlx/libpq style URL for the `postgres` database over the unix socket.
@@ -252,6 +261,7 @@ impl EmbeddedPostgres {
             bin_dir,
             run_as,
             port: PORT,
+            started_here: false,
         }
     }
 

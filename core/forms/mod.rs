@@ -226,7 +226,8 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
     let mut allowed_types = Vec::with_capacity(input.allowed_types.len());
     for ext in &input.allowed_types {
         let ext = ext.trim().trim_start_matches('.').to_ascii_lowercase();
-        let ok = !ext.is_empty() && ext.len() <= 16 && ext.bytes().all(|b| b.is_ascii_alphanumeric());
+        let ok =
+            !ext.is_empty() && ext.len() <= 16 && ext.bytes().all(|b| b.is_ascii_alphanumeric());
         if !ok {
             return Err(CoreError::Validation(format!(
                 "{at}.allowed_types must be file extensions such as \"pdf\" or \"png\""
@@ -300,13 +301,26 @@ pub fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreError> {
 }
 
 impl NewForm {
-    /// Validates the request into the parts of a form the client chose.
-    pub fn validate(self) -> Result<(String, Option<String>, Vec<Field>, Map<String, Value>), CoreError> {
+    /// Validates the request into a new draft form of `account_id`; the short id is
+    /// assigned when it is stored.
+    pub fn into_form(self, account_id: Uuid, now: DateTime<Utc>) -> Result<Form, CoreError> {
         check_title(&self.title)?;
         check_description(self.description.as_deref())?;
         let fields = build_fields(self.fields, &[])?;
         check_settings(&self.settings)?;
-        Ok((self.title, self.description, fields, self.settings))
+        Ok(Form {
+            id: Uuid::new_v4(),
+            account_id,
+            short_id: String::new(),
+            title: self.title,
+            description: self.description,
+            status: FormStatus::Draft,
+            fields,
+            settings: self.settings,
+            created_at: now,
+            updated_at: now,
+            published_at: None,
+        })
     }
 }
 
@@ -362,7 +376,8 @@ mod tests {
 
     #[test]
     fn field_types_and_ids() {
-        let fields = build_fields(vec![input("short_text"), input("textarea")], &[]).expect("valid");
+        let fields =
+            build_fields(vec![input("short_text"), input("textarea")], &[]).expect("valid");
         assert_ne!(fields[0].id, fields[1].id);
         let err = build_fields(vec![input("color")], &[]).expect_err("unknown type");
         assert!(err.to_string().contains("fields[0].type"));
@@ -371,7 +386,10 @@ mod tests {
         assert!(build_fields(vec![stray], &fields).is_err());
         let mut kept = input("email");
         kept.id = Some(fields[1].id);
-        assert_eq!(build_fields(vec![kept], &fields).expect("kept")[0].id, fields[1].id);
+        assert_eq!(
+            build_fields(vec![kept], &fields).expect("kept")[0].id,
+            fields[1].id
+        );
     }
 
     #[test]
@@ -382,7 +400,10 @@ mod tests {
         let mut f = input("file_upload");
         f.allowed_types = vec![".PDF".into()];
         f.max_size_mb = Some(10.0);
-        assert_eq!(build_fields(vec![f], &[]).expect("valid")[0].allowed_types, ["pdf"]);
+        assert_eq!(
+            build_fields(vec![f], &[]).expect("valid")[0].allowed_types,
+            ["pdf"]
+        );
     }
 
     #[test]

@@ -72,9 +72,10 @@ fn field_from_pb(i: usize, f: pb::FormField) -> Result<FieldInput, CoreError> {
     let id = if f.id.is_empty() {
         None
     } else {
-        Some(Uuid::parse_str(&f.id).map_err(|_| {
-            CoreError::Validation(format!("fields[{i}].id must be a UUID"))
-        })?)
+        Some(
+            Uuid::parse_str(&f.id)
+                .map_err(|_| CoreError::Validation(format!("fields[{i}].id must be a UUID")))?,
+        )
     };
     Ok(FieldInput {
         id,
@@ -88,11 +89,19 @@ fn field_from_pb(i: usize, f: pb::FormField) -> Result<FieldInput, CoreError> {
 }
 
 fn fields_from_pb(fields: Vec<pb::FormField>) -> Result<Vec<FieldInput>, CoreError> {
-    fields.into_iter().enumerate().map(|(i, f)| field_from_pb(i, f)).collect()
+    fields
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| field_from_pb(i, f))
+        .collect()
 }
 
 impl Forms {
-    async fn list(&self, ctx: Ctx, req: pb::ListFormsRequest) -> Result<pb::ListFormsResponse, CoreError> {
+    async fn list(
+        &self,
+        ctx: Ctx,
+        req: pb::ListFormsRequest,
+    ) -> Result<pb::ListFormsResponse, CoreError> {
         let page = crate::paging::Page::new(req.page, req.per_page)?;
         let filter = FormFilter {
             status: status_from_pb(req.status)?,
@@ -105,7 +114,11 @@ impl Forms {
         })
     }
 
-    async fn get(&self, ctx: Ctx, req: pb::GetFormRequest) -> Result<pb::GetFormResponse, CoreError> {
+    async fn get(
+        &self,
+        ctx: Ctx,
+        req: pb::GetFormRequest,
+    ) -> Result<pb::GetFormResponse, CoreError> {
         let id = parse_id(&req.id, "form")?;
         let form = store::get(&self.pool, ctx.caller.account_id, id).await?;
         Ok(pb::GetFormResponse {
@@ -113,7 +126,11 @@ impl Forms {
         })
     }
 
-    async fn create(&self, ctx: Ctx, req: pb::CreateFormRequest) -> Result<pb::CreateFormResponse, CoreError> {
+    async fn create(
+        &self,
+        ctx: Ctx,
+        req: pb::CreateFormRequest,
+    ) -> Result<pb::CreateFormResponse, CoreError> {
         let new = NewForm {
             title: req.title,
             description: req.description,
@@ -124,21 +141,7 @@ impl Forms {
                 .map(convert::struct_to_object)
                 .unwrap_or_default(),
         };
-        let (title, description, fields, settings) = new.validate()?;
-        let now = now_millis();
-        let mut form = Form {
-            id: Uuid::new_v4(),
-            account_id: ctx.caller.account_id,
-            short_id: String::new(),
-            title,
-            description,
-            status: FormStatus::Draft,
-            fields,
-            settings,
-            created_at: now,
-            updated_at: now,
-            published_at: None,
-        };
+        let mut form = new.into_form(ctx.caller.account_id, now_millis())?;
         let mut tx = self.pool.begin().await?;
         store::insert(&mut tx, &mut form).await?;
         tx.commit().await?;
@@ -147,7 +150,11 @@ impl Forms {
         })
     }
 
-    async fn update(&self, ctx: Ctx, req: pb::UpdateFormRequest) -> Result<pb::UpdateFormResponse, CoreError> {
+    async fn update(
+        &self,
+        ctx: Ctx,
+        req: pb::UpdateFormRequest,
+    ) -> Result<pb::UpdateFormResponse, CoreError> {
         let id = parse_id(&req.id, "form")?;
         let change = change_from_pb(req)?;
         let mut tx = self.pool.begin().await?;
@@ -160,7 +167,11 @@ impl Forms {
         })
     }
 
-    async fn delete(&self, ctx: Ctx, req: pb::DeleteFormRequest) -> Result<pb::DeleteFormResponse, CoreError> {
+    async fn delete(
+        &self,
+        ctx: Ctx,
+        req: pb::DeleteFormRequest,
+    ) -> Result<pb::DeleteFormResponse, CoreError> {
         let id = parse_id(&req.id, "form")?;
         let mut tx = self.pool.begin().await?;
         store::delete(&mut tx, ctx.caller.account_id, id).await?;
@@ -176,7 +187,9 @@ fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, CoreError> {
     let mut change = FormChange::default();
     let mut form = Some(form);
     for path in &paths {
-        let f = form.as_mut().ok_or_else(|| CoreError::Internal("form taken".into()))?;
+        let f = form
+            .as_mut()
+            .ok_or_else(|| CoreError::Internal("form taken".into()))?;
         match path.as_str() {
             "title" => change.title = Some(std::mem::take(&mut f.title)),
             "description" => change.description = Some(f.description.take()),
@@ -207,19 +220,44 @@ fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, CoreError> {
 
 #[tonic::async_trait]
 impl FormsService for Forms {
-    async fn list_forms(&self, req: Request<pb::ListFormsRequest>) -> Result<Response<pb::ListFormsResponse>, Status> {
-        self.gate.call(req, Some(Scope::Read), |ctx, m| self.list(ctx, m)).await
+    async fn list_forms(
+        &self,
+        req: Request<pb::ListFormsRequest>,
+    ) -> Result<Response<pb::ListFormsResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, m| self.list(ctx, m))
+            .await
     }
-    async fn get_form(&self, req: Request<pb::GetFormRequest>) -> Result<Response<pb::GetFormResponse>, Status> {
-        self.gate.call(req, Some(Scope::Read), |ctx, m| self.get(ctx, m)).await
+    async fn get_form(
+        &self,
+        req: Request<pb::GetFormRequest>,
+    ) -> Result<Response<pb::GetFormResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, m| self.get(ctx, m))
+            .await
     }
-    async fn create_form(&self, req: Request<pb::CreateFormRequest>) -> Result<Response<pb::CreateFormResponse>, Status> {
-        self.gate.call(req, Some(Scope::Write), |ctx, m| self.create(ctx, m)).await
+    async fn create_form(
+        &self,
+        req: Request<pb::CreateFormRequest>,
+    ) -> Result<Response<pb::CreateFormResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Write), |ctx, m| self.create(ctx, m))
+            .await
     }
-    async fn update_form(&self, req: Request<pb::UpdateFormRequest>) -> Result<Response<pb::UpdateFormResponse>, Status> {
-        self.gate.call(req, Some(Scope::Write), |ctx, m| self.update(ctx, m)).await
+    async fn update_form(
+        &self,
+        req: Request<pb::UpdateFormRequest>,
+    ) -> Result<Response<pb::UpdateFormResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Write), |ctx, m| self.update(ctx, m))
+            .await
     }
-    async fn delete_form(&self, req: Request<pb::DeleteFormRequest>) -> Result<Response<pb::DeleteFormResponse>, Status> {
-        self.gate.call(req, Some(Scope::Admin), |ctx, m| self.delete(ctx, m)).await
+    async fn delete_form(
+        &self,
+        req: Request<pb::DeleteFormRequest>,
+    ) -> Result<Response<pb::DeleteFormResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, m| self.delete(ctx, m))
+            .await
     }
 }

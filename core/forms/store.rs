@@ -119,14 +119,20 @@ pub async fn list(
 ) -> Result<(Vec<Form>, i64), CoreError> {
     let status = filter.status.map(FormStatus::as_str);
     let pattern = filter.search.as_deref().map(like_pattern);
-    let (total,): (i64,) = sqlx::query_as(concat!("SELECT count(*) FROM forms WHERE ", list_conditions!()))
-        .bind(account_id)
-        .bind(status)
-        .bind(&pattern)
-        .fetch_one(pool)
-        .await?;
+    let (total,): (i64,) = sqlx::query_as(concat!(
+        "SELECT count(*) FROM forms WHERE ",
+        list_conditions!()
+    ))
+    .bind(account_id)
+    .bind(status)
+    .bind(&pattern)
+    .fetch_one(pool)
+    .await?;
     let rows = sqlx::query_as::<_, FormRow>(concat!(
-        "SELECT ", columns!(), " FROM forms WHERE ", list_conditions!(),
+        "SELECT ",
+        columns!(),
+        " FROM forms WHERE ",
+        list_conditions!(),
         " ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5"
     ))
     .bind(account_id)
@@ -140,13 +146,11 @@ pub async fn list(
 }
 
 /// One form of an account.
-pub async fn get(
-    db: impl PgExecutor<'_>,
-    account_id: Uuid,
-    id: Uuid,
-) -> Result<Form, CoreError> {
+pub async fn get(db: impl PgExecutor<'_>, account_id: Uuid, id: Uuid) -> Result<Form, CoreError> {
     sqlx::query_as::<_, FormRow>(concat!(
-        "SELECT ", columns!(), " FROM forms WHERE id = $1 AND account_id = $2"
+        "SELECT ",
+        columns!(),
+        " FROM forms WHERE id = $1 AND account_id = $2"
     ))
     .bind(id)
     .bind(account_id)
@@ -163,7 +167,9 @@ pub async fn get_for_update(
     id: Uuid,
 ) -> Result<Form, CoreError> {
     sqlx::query_as::<_, FormRow>(concat!(
-        "SELECT ", columns!(), " FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE"
+        "SELECT ",
+        columns!(),
+        " FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE"
     ))
     .bind(id)
     .bind(account_id)
@@ -200,7 +206,8 @@ pub async fn delete(
     id: Uuid,
 ) -> Result<Form, CoreError> {
     sqlx::query_as::<_, FormRow>(concat!(
-        "DELETE FROM forms WHERE id = $1 AND account_id = $2 RETURNING ", columns!()
+        "DELETE FROM forms WHERE id = $1 AND account_id = $2 RETURNING ",
+        columns!()
     ))
     .bind(id)
     .bind(account_id)

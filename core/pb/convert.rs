@@ -92,7 +92,8 @@ mod tests {
 
     #[test]
     fn json_round_trip_keeps_integers_and_fractions() {
-        let original = json!({"a": 3, "b": 2.5, "c": [1, "x", null, true], "d": {"e": -7}, "f": 1e300});
+        let original =
+            json!({"a": 3, "b": 2.5, "c": [1, "x", null, true], "d": {"e": -7}, "f": 1e300});
         let Json::Object(map) = &original else {
             panic!("object literal")
         };
@@ -104,7 +105,16 @@ mod tests {
     #[test]
     fn timestamps_print_milliseconds_in_utc() {
         let at = DateTime::from_timestamp(1_790_000_000, 123_456_789).expect("valid instant");
-        assert_eq!(iso8601(&timestamp(at)).as_deref(), Some("2026-09-21T14:13:20.123Z"));
-        assert!(datetime(&Timestamp { seconds: 0, nanos: -1 }).is_none());
+        assert_eq!(
+            iso8601(&timestamp(at)).as_deref(),
+            Some("2026-09-21T14:13:20.123Z")
+        );
+        assert!(
+            datetime(&Timestamp {
+                seconds: 0,
+                nanos: -1
+            })
+            .is_none()
+        );
     }
 }

@@ -19,7 +19,11 @@ pub struct Usage {
 
 /// Every day of the window ending today (UTC), newest first, zeros where there was no
 /// traffic, so that charts need no gap filling.
-async fn daily(pool: &PgPool, key_id: uuid::Uuid, days: i32) -> Result<Vec<pb::DailyUsage>, CoreError> {
+async fn daily(
+    pool: &PgPool,
+    key_id: uuid::Uuid,
+    days: i32,
+) -> Result<Vec<pb::DailyUsage>, CoreError> {
     let rows: Vec<(NaiveDate, i64, i64)> = sqlx::query_as(
         "SELECT d.day, COALESCE(u.request_count, 0), COALESCE(u.error_count, 0)
            FROM (SELECT (now() AT TIME ZONE 'UTC')::date - g AS day
@@ -42,10 +46,16 @@ async fn daily(pool: &PgPool, key_id: uuid::Uuid, days: i32) -> Result<Vec<pb::D
 }
 
 impl Usage {
-    async fn get(&self, ctx: Ctx, req: pb::GetUsageRequest) -> Result<pb::GetUsageResponse, CoreError> {
+    async fn get(
+        &self,
+        ctx: Ctx,
+        req: pb::GetUsageRequest,
+    ) -> Result<pb::GetUsageResponse, CoreError> {
         let days = req.days.unwrap_or(DEFAULT_DAYS);
         if !(1..=MAX_DAYS).contains(&days) {
-            return Err(CoreError::validation("days must be an integer from 1 to 90"));
+            return Err(CoreError::validation(
+                "days must be an integer from 1 to 90",
+            ));
         }
         let daily = daily(&self.pool, ctx.caller.key_id, days).await?;
         Ok(pb::GetUsageResponse {
@@ -63,7 +73,10 @@ impl Usage {
 
 #[tonic::async_trait]
 impl UsageService for Usage {
-    async fn get_usage(&self, req: Request<pb::GetUsageRequest>) -> Result<Response<pb::GetUsageResponse>, Status> {
+    async fn get_usage(
+        &self,
+        req: Request<pb::GetUsageRequest>,
+    ) -> Result<Response<pb::GetUsageResponse>, Status> {
         // Reading one's own usage needs a valid key but no scope.
         self.gate.call(req, None, |ctx, m| self.get(ctx, m)).await
     }

@@ -1,0 +1,95 @@
+//! The REST surface of SPEC.md under `/api/v1`, one module per resource, plus what
+//! every request gets: a request id, an access log line, the SPEC envelope on unknown
+//! routes and methods.
+
+pub mod forms;
+pub mod usage;
+
+use crate::call::{Call, RequestId};
+use crate::state::AppState;
+use ::forms::pb::{self, convert};
+use axum::Router;
+use axum::extract::{OriginalUri, Request, State};
+use axum::http::{HeaderValue, Method};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::get;
+use serde_json::{Value, json};
+use std::time::Instant;
+
+/// The whole REST router.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/forms", get(forms::list).post(forms::create))
+        .route(
+            "/forms/{id}",
+            get(forms::get).put(forms::update).delete(forms::delete),
+        )
+        .route("/usage", get(usage::get))
+        .method_not_allowed_fallback(method_not_allowed);
+    Router::new()
+        .nest("/api/v1", api)
+        .fallback(not_found)
+        .with_state(state)
+        .layer(middleware::from_fn(request_id_and_log))
+}
+
+async fn not_found(
+    State(state): State<AppState>,
+    call: Call,
+    method: Method,
+    OriginalUri(uri): OriginalUri,
+) -> Response {
+    let message = format!("no route for {method} {}", uri.path());
+    call.reject(&state, "NOT_FOUND", message).await
+}
+
+async fn method_not_allowed(
+    State(state): State<AppState>,
+    call: Call,
+    method: Method,
+    OriginalUri(uri): OriginalUri,
+) -> Response {
+    let message = format!("{method} is not allowed on {}", uri.path());
+    call.reject(&state, "METHOD_NOT_ALLOWED", message).await
+}
+
+/// Assigns the request id, sets `X-Request-Id` on every reply, and logs one line per
+/// request (method, path, status, duration; never headers, bodies or query strings,
+/// which may carry secrets).
+async fn request_id_and_log(mut req: Request, next: Next) -> Response {
+    let request_id = uuid::Uuid::new_v4().to_string();
+    req.extensions_mut().insert(RequestId(request_id.clone()));
+    let method = req.method().clone();
+    let path = req.uri().path().to_owned();
+    let started = Instant::now();
+    let mut response = next.run(req).await;
+    if let Ok(value) = HeaderValue::from_str(&request_id) {
+        response.headers_mut().insert("x-request-id", value);
+    }
+    tracing::info!(
+        request_id,
+        %method,
+        path,
+        status = response.status().as_u16(),
+        duration_ms = started.elapsed().as_millis() as u64,
+        "request"
+    );
+    response
+}
+
+/// A timestamp as ISO 8601 UTC with milliseconds, or null.
+pub fn timestamp_json(ts: Option<&prost_types::Timestamp>) -> Value {
+    ts.and_then(convert::iso8601)
+        .map_or(Value::Null, Value::String)
+}
+
+/// Offset pagination in the SPEC shape.
+pub fn page_json(p: pb::PagePagination) -> Value {
+    json!({
+        "total": p.total,
+        "page": p.page,
+        "per_page": p.per_page,
+        "total_pages": p.total_pages,
+    })
+}

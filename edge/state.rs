@@ -1,0 +1,42 @@
+//! Shared state of the edge: the way to the core and the edge's own limits.
+
+use forms::pb::{
+    forms_service_client::FormsServiceClient, gateway_service_client::GatewayServiceClient,
+    usage_service_client::UsageServiceClient,
+};
+use tower::BoxError;
+use tower::util::BoxCloneSyncService;
+
+/// A gRPC transport to the core: a network channel, or the core's routes in-process.
+pub type Transport = BoxCloneSyncService<
+    http::Request<tonic::body::Body>,
+    http::Response<tonic::body::Body>,
+    TransportError,
+>;
+
+/// A failure to reach the core. A concrete type rather than `BoxError`: tonic's
+/// generic clients need an error type whose conversion holds for every lifetime.
+#[derive(Debug, thiserror::Error)]
+#[error("core transport: {0}")]
+pub struct TransportError(#[from] pub BoxError);
+
+#[derive(Clone)]
+pub struct AppState {
+    pub core: Transport,
+    /// Largest request body accepted, in bytes.
+    pub max_body_bytes: usize,
+}
+
+impl AppState {
+    pub fn forms(&self) -> FormsServiceClient<Transport> {
+        FormsServiceClient::new(self.core.clone())
+    }
+
+    pub fn usage(&self) -> UsageServiceClient<Transport> {
+        UsageServiceClient::new(self.core.clone())
+    }
+
+    pub fn gateway(&self) -> GatewayServiceClient<Transport> {
+        GatewayServiceClient::new(self.core.clone())
+    }
+}
