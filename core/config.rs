@@ -1,6 +1,7 @@
 //! Settings of the core that operators tune (the binary fills them from flags and env).
 
 use crate::accounts::Plan;
+use std::time::Duration;
 
 /// Tunable limits and switches of the core.
 #[derive(Debug, Clone)]
@@ -15,6 +16,14 @@ pub struct CoreConfig {
     pub auth_failures_per_minute: u32,
     /// Operator token for the admin gRPC services; `None` disables them.
     pub admin_token: Option<String>,
+    /// Responses per calendar month (UTC) of a Free account; `None`: unlimited.
+    pub free_response_limit: Option<i64>,
+    /// Responses per calendar month of a Pro account.
+    pub pro_response_limit: Option<i64>,
+    /// Responses per calendar month of an Enterprise account.
+    pub enterprise_response_limit: Option<i64>,
+    /// How long an Idempotency-Key is remembered (24 hours by SPEC).
+    pub idempotency_ttl: Duration,
 }
 
 impl Default for CoreConfig {
@@ -25,6 +34,10 @@ impl Default for CoreConfig {
             rate_window_secs: 60,
             auth_failures_per_minute: 60,
             admin_token: None,
+            free_response_limit: Some(100),
+            pro_response_limit: Some(10_000),
+            enterprise_response_limit: None,
+            idempotency_ttl: Duration::from_secs(24 * 60 * 60),
         }
     }
 }
@@ -36,6 +49,17 @@ impl CoreConfig {
             Plan::Free => 0,
             Plan::Pro => self.pro_rate_limit,
             Plan::Enterprise => self.enterprise_rate_limit,
+        }
+    }
+}
+
+impl CoreConfig {
+    /// The monthly response quota of a plan (an account may have its own).
+    pub fn response_limit(&self, plan: Plan) -> Option<i64> {
+        match plan {
+            Plan::Free => self.free_response_limit,
+            Plan::Pro => self.pro_response_limit,
+            Plan::Enterprise => self.enterprise_response_limit,
         }
     }
 }

@@ -10,8 +10,11 @@ pub mod error;
 pub mod forms;
 pub mod gate;
 pub mod gateway;
+pub mod idempotency;
 pub mod paging;
 pub mod pb;
+pub mod responses;
+pub mod secrets;
 pub mod server;
 pub mod usage;
 

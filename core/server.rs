@@ -4,13 +4,19 @@
 
 use crate::accounts::service::Admin;
 use crate::config::CoreConfig;
+use crate::error::CoreError;
 use crate::forms::service::Forms;
 use crate::gate::Gate;
 use crate::gateway::Gateway;
+use crate::idempotency;
+use crate::pb::responses_service_server::ResponsesServiceServer;
 use crate::pb::{
     self, admin_service_server::AdminServiceServer, forms_service_server::FormsServiceServer,
     gateway_service_server::GatewayServiceServer, usage_service_server::UsageServiceServer,
 };
+use crate::responses::cursor::CursorCodec;
+use crate::responses::service::Responses;
+use crate::secrets;
 use crate::usage::Usage;
 use sqlx::PgPool;
 use std::sync::Arc;
@@ -23,6 +29,7 @@ pub struct Core {
     pool: PgPool,
     config: Arc<CoreConfig>,
     gate: Gate,
+    cursors: CursorCodec,
 }
 
 /// Failure to assemble the gRPC routes.
@@ -31,10 +38,17 @@ pub struct Core {
 pub struct RoutesError(#[from] tonic_reflection::server::Error);
 
 impl Core {
-    pub fn new(pool: PgPool, config: CoreConfig) -> Self {
+    /// Sets up the core on a migrated database (loading the shared secrets).
+    pub async fn start(pool: PgPool, config: CoreConfig) -> Result<Self, CoreError> {
         let config = Arc::new(config);
         let gate = Gate::new(pool.clone(), config.clone());
-        Self { pool, config, gate }
+        let cursors = CursorCodec::new(secrets::get_or_create(&pool, "cursor-signing").await?);
+        Ok(Self {
+            pool,
+            config,
+            gate,
+            cursors,
+        })
     }
 
     pub fn pool(&self) -> &PgPool {
@@ -45,6 +59,9 @@ impl Core {
     pub async fn routes(&self) -> Result<Routes, RoutesError> {
         let (reporter, health) = tonic_health::server::health_reporter();
         reporter.set_serving::<FormsServiceServer<Forms>>().await;
+        reporter
+            .set_serving::<ResponsesServiceServer<Responses>>()
+            .await;
         reporter.set_serving::<UsageServiceServer<Usage>>().await;
         reporter
             .set_serving::<GatewayServiceServer<Gateway>>()
@@ -58,6 +75,13 @@ impl Core {
         let forms = Forms {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
+            idempotency_ttl: self.config.idempotency_ttl,
+        };
+        let responses = Responses {
+            gate: self.gate.clone(),
+            pool: self.pool.clone(),
+            config: self.config.clone(),
+            cursors: self.cursors.clone(),
         };
         let usage = Usage {
             gate: self.gate.clone(),
@@ -73,6 +97,7 @@ impl Core {
         let mut builder = Routes::builder();
         builder
             .add_service(FormsServiceServer::new(forms))
+            .add_service(ResponsesServiceServer::new(responses))
             .add_service(UsageServiceServer::new(usage))
             .add_service(GatewayServiceServer::new(gateway))
             .add_service(AdminServiceServer::new(admin))
@@ -85,11 +110,18 @@ impl Core {
     /// Housekeeping that runs for the life of the process.
     pub fn spawn_maintenance(&self) -> tokio::task::JoinHandle<()> {
         let guard = self.gate.guard();
+        let pool = self.pool.clone();
+        let ttl = self.config.idempotency_ttl;
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(60));
             loop {
                 tick.tick().await;
                 guard.retain_recent();
+                match idempotency::purge(&pool, ttl).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::debug!(purged = n, "expired idempotency keys"),
+                    Err(error) => tracing::warn!(%error, "purging idempotency keys"),
+                }
             }
         })
     }

@@ -118,6 +118,22 @@ struct ServeArgs {
     /// Operator token for the admin gRPC services (disabled when unset).
     #[arg(long, env = "FORMS_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
+    /// Responses per calendar month (UTC) of a Free account ("unlimited" for none).
+    #[arg(long, env = "FORMS_FREE_RESPONSE_LIMIT", default_value = "100")]
+    free_response_limit: Limit,
+    /// Responses per calendar month of a Pro account.
+    #[arg(long, env = "FORMS_PRO_RESPONSE_LIMIT", default_value = "10000")]
+    pro_response_limit: Limit,
+    /// Responses per calendar month of an Enterprise account.
+    #[arg(
+        long,
+        env = "FORMS_ENTERPRISE_RESPONSE_LIMIT",
+        default_value = "unlimited"
+    )]
+    enterprise_response_limit: Limit,
+    /// How long an Idempotency-Key is remembered.
+    #[arg(long, env = "FORMS_IDEMPOTENCY_TTL", default_value = "24h")]
+    idempotency_ttl: humantime::Duration,
     /// Largest REST request body in bytes.
     #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     max_body_bytes: usize,
@@ -173,6 +189,25 @@ enum AccountsCommand {
         #[arg(long)]
         default_response_limit: bool,
     },
+}
+
+/// A quota: a number, or "unlimited".
+#[derive(Clone, Copy)]
+struct Limit(Option<i64>);
+
+impl std::str::FromStr for Limit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.eq_ignore_ascii_case("unlimited") {
+            return Ok(Self(None));
+        }
+        match s.parse::<i64>() {
+            Ok(n) if n >= 0 => Ok(Self(Some(n))),
+            _ => Err(format!(
+                "expected a number of 0 or more, or \"unlimited\", got {s:?}"
+            )),
+        }
+    }
 }
 
 fn parse_plan(s: &str) -> Result<Plan, String> {
@@ -409,7 +444,7 @@ async fn serve(db_args: &DbArgs, args: ServeArgs) -> Result<(), Error> {
     let mut tasks = tokio::task::JoinSet::new();
     let mut transport: Option<Transport> = None;
     if let Some(database) = &database {
-        let core = Core::new(
+        let core = Core::start(
             database.pool.clone(),
             CoreConfig {
                 pro_rate_limit: args.pro_rate_limit,
@@ -417,8 +452,13 @@ async fn serve(db_args: &DbArgs, args: ServeArgs) -> Result<(), Error> {
                 rate_window_secs: args.rate_window_secs,
                 auth_failures_per_minute: args.auth_failures_per_minute,
                 admin_token: args.admin_token.clone(),
+                free_response_limit: args.free_response_limit.0,
+                pro_response_limit: args.pro_response_limit.0,
+                enterprise_response_limit: args.enterprise_response_limit.0,
+                idempotency_ttl: args.idempotency_ttl.into(),
             },
-        );
+        )
+        .await?;
         let maintenance = core.spawn_maintenance();
         let routes = core.routes().await?;
         let listener = TcpListener::bind(args.grpc_addr).await?;

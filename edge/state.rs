@@ -2,7 +2,7 @@
 
 use forms::pb::{
     forms_service_client::FormsServiceClient, gateway_service_client::GatewayServiceClient,
-    usage_service_client::UsageServiceClient,
+    responses_service_client::ResponsesServiceClient, usage_service_client::UsageServiceClient,
 };
 use tower::BoxError;
 use tower::util::BoxCloneSyncService;
@@ -30,6 +30,10 @@ pub struct AppState {
 impl AppState {
     pub fn forms(&self) -> FormsServiceClient<Transport> {
         FormsServiceClient::new(self.core.clone())
+    }
+
+    pub fn responses(&self) -> ResponsesServiceClient<Transport> {
+        ResponsesServiceClient::new(self.core.clone())
     }
 
     pub fn usage(&self) -> UsageServiceClient<Transport> {

@@ -4,6 +4,7 @@ use super::{FieldInput, Form, FormChange, FormFilter, FormStatus, NewForm, now_m
 use crate::accounts::Scope;
 use crate::error::CoreError;
 use crate::gate::{Ctx, Gate};
+use crate::idempotency;
 use crate::pb::{self, convert, forms_service_server::FormsService};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
@@ -14,6 +15,7 @@ use uuid::Uuid;
 pub struct Forms {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
+    pub(crate) idempotency_ttl: std::time::Duration,
 }
 
 /// Parses a resource id from a request; anything that is not a UUID is simply not found.
@@ -130,7 +132,16 @@ impl Forms {
         &self,
         ctx: Ctx,
         req: pb::CreateFormRequest,
-    ) -> Result<pb::CreateFormResponse, CoreError> {
+    ) -> Result<(pb::CreateFormResponse, bool), CoreError> {
+        let account_id = ctx.caller.account_id;
+        let key = ctx.idempotency_key.as_deref();
+        let mut tx = self.pool.begin().await?;
+        let ttl = self.idempotency_ttl;
+        if let Some(replay) =
+            idempotency::start(&mut tx, account_id, key, "CreateForm", &req, ttl).await?
+        {
+            return Ok((replay, true));
+        }
         let new = NewForm {
             title: req.title,
             description: req.description,
@@ -141,13 +152,14 @@ impl Forms {
                 .map(convert::struct_to_object)
                 .unwrap_or_default(),
         };
-        let mut form = new.into_form(ctx.caller.account_id, now_millis())?;
-        let mut tx = self.pool.begin().await?;
+        let mut form = new.into_form(account_id, now_millis())?;
         store::insert(&mut tx, &mut form).await?;
-        tx.commit().await?;
-        Ok(pb::CreateFormResponse {
+        let reply = pb::CreateFormResponse {
             form: Some(form_to_pb(form)),
-        })
+        };
+        idempotency::end(&mut tx, account_id, key, &reply).await?;
+        tx.commit().await?;
+        Ok((reply, false))
     }
 
     async fn update(
@@ -241,7 +253,7 @@ impl FormsService for Forms {
         req: Request<pb::CreateFormRequest>,
     ) -> Result<Response<pb::CreateFormResponse>, Status> {
         self.gate
-            .call(req, Some(Scope::Write), |ctx, m| self.create(ctx, m))
+            .call_replayable(req, Some(Scope::Write), |ctx, m| self.create(ctx, m))
             .await
     }
     async fn update_form(

@@ -3,6 +3,7 @@
 //! routes and methods.
 
 pub mod forms;
+pub mod responses;
 pub mod usage;
 
 use crate::call::{Call, RequestId};
@@ -24,6 +25,14 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/forms/{id}",
             get(forms::get).put(forms::update).delete(forms::delete),
+        )
+        .route(
+            "/forms/{form_id}/responses",
+            get(responses::list).post(responses::create),
+        )
+        .route(
+            "/forms/{form_id}/responses/{id}",
+            get(responses::get).delete(responses::delete),
         )
         .route("/usage", get(usage::get))
         .method_not_allowed_fallback(method_not_allowed);

@@ -1,0 +1,302 @@
+//! Responses: validation of answers against a form's fields, the rules that close a
+//! form, and the response quota. Plain Rust; `store` and `service` do the rest.
+
+pub mod cursor;
+pub mod service;
+pub mod store;
+
+use crate::error::CoreError;
+use crate::forms::{Field, FormStatus};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use serde_json::{Map, Value};
+use uuid::Uuid;
+
+/// Longest answer of a short_text field, in characters.
+pub const MAX_SHORT_TEXT: usize = 1_000;
+/// Longest answer of a long_text or textarea field.
+pub const MAX_LONG_TEXT: usize = 20_000;
+/// Longest email address (RFC 5321 path limit).
+pub const MAX_EMAIL: usize = 254;
+/// Longest file reference (URL) of a file_upload answer.
+pub const MAX_FILE_REF: usize = 2_048;
+/// Largest serialized metadata object.
+pub const MAX_METADATA_BYTES: usize = 16 * 1024;
+
+/// A stored response.
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub id: Uuid,
+    pub form_id: Uuid,
+    pub answers: Map<String, Value>,
+    pub metadata: Map<String, Value>,
+    pub device_type: Option<String>,
+    pub browser: Option<String>,
+    pub os: Option<String>,
+    pub started_at: DateTime<Utc>,
+    pub submitted_at: DateTime<Utc>,
+    pub completion_time_seconds: Option<i64>,
+}
+
+/// What the create path needs of a form, read under its row lock.
+#[derive(Debug, Clone)]
+pub struct TargetForm {
+    pub id: Uuid,
+    pub account_id: Uuid,
+    pub status: FormStatus,
+    pub fields: Vec<Field>,
+    pub settings: Map<String, Value>,
+    pub response_count: i64,
+    pub last_submitted_at: Option<DateTime<Utc>>,
+}
+
+impl TargetForm {
+    /// SPEC: only a published form takes responses; a published form is closed once its
+    /// `closes_at` has passed or it holds `max_responses` responses.
+    pub fn check_open(&self, now: DateTime<Utc>) -> Result<(), CoreError> {
+        if self.status != FormStatus::Published {
+            return Err(CoreError::FormNotPublished);
+        }
+        let closes_at = self
+            .settings
+            .get("closes_at")
+            .and_then(Value::as_str)
+            .and_then(|s| DateTime::parse_from_rfc3339(s).ok());
+        if closes_at.is_some_and(|at| at <= now) {
+            return Err(CoreError::FormClosed);
+        }
+        let max = self.settings.get("max_responses").and_then(Value::as_i64);
+        if max.is_some_and(|max| self.response_count >= max) {
+            return Err(CoreError::FormClosed);
+        }
+        Ok(())
+    }
+
+    /// The submission time of the next response: now, or just after the form's newest
+    /// response if the clock has not moved past it. Responses of a form are inserted
+    /// under its row lock, so submission order equals commit order and keyset paging
+    /// never skips a row that commits late.
+    pub fn next_submitted_at(&self, now: DateTime<Utc>) -> DateTime<Utc> {
+        match self.last_submitted_at {
+            Some(last) if last >= now => last + chrono::Duration::milliseconds(1),
+            _ => now,
+        }
+    }
+
+    /// Validates answers against the fields; returns them with unanswered optional
+    /// fields (null) left out and numbers normalised.
+    pub fn validate_answers(
+        &self,
+        answers: Map<String, Value>,
+    ) -> Result<Map<String, Value>, CoreError> {
+        for key in answers.keys() {
+            if !self.fields.iter().any(|f| f.id.to_string() == *key) {
+                return Err(CoreError::Validation(format!(
+                    "answers.{key} is not a field of this form"
+                )));
+            }
+        }
+        let mut out = Map::new();
+        for field in &self.fields {
+            let id = field.id.to_string();
+            match answers.get(&id).filter(|v| !is_blank(v)) {
+                None if field.required => {
+                    return Err(CoreError::Validation(format!(
+                        "answers.{id} ({}) is required",
+                        field.label
+                    )));
+                }
+                None => {}
+                Some(value) => {
+                    let value = check_answer(field, value).map_err(|why| {
+                        CoreError::Validation(format!("answers.{id} ({}) {why}", field.label))
+                    })?;
+                    out.insert(id, value);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn is_blank(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        _ => false,
+    }
+}
+
+/// The rules of each field type; `Err` says what is wrong.
+fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
+    let text = |max: usize| match value {
+        Value::String(s) if s.chars().count() <= max => Ok(value.clone()),
+        Value::String(_) => Err(format!("must be at most {max} characters")),
+        _ => Err("must be a string".to_owned()),
+    };
+    match field.kind.as_str() {
+        "short_text" => text(MAX_SHORT_TEXT),
+        "long_text" | "textarea" => text(MAX_LONG_TEXT),
+        "email" => match value {
+            Value::String(s) if is_email(s.trim()) => Ok(Value::String(s.trim().to_owned())),
+            _ => Err("must be an email address".to_owned()),
+        },
+        "number" => match value {
+            Value::Number(_) => Ok(value.clone()),
+            Value::String(s) => s
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite())
+                .map(crate::pb::convert::number_to_json)
+                .ok_or_else(|| "must be a number".to_owned()),
+            _ => Err("must be a number".to_owned()),
+        },
+        "file_upload" => match value {
+            Value::String(s)
+                if s.len() <= MAX_FILE_REF
+                    && (s.starts_with("https://") || s.starts_with("http://"))
+                    && !s.chars().any(char::is_whitespace) =>
+            {
+                Ok(value.clone())
+            }
+            _ => Err("must be the URL of the uploaded file".to_owned()),
+        },
+        other => Err(format!("has an unsupported field type {other}")),
+    }
+}
+
+/// A pragmatic address check: one `@`, a non-empty local part without spaces, and a
+/// domain of dot-separated labels of letters, digits and hyphens.
+pub fn is_email(s: &str) -> bool {
+    if s.len() > MAX_EMAIL {
+        return false;
+    }
+    let Some((local, domain)) = s.rsplit_once('@') else {
+        return false;
+    };
+    let local_ok = !local.is_empty()
+        && local.len() <= 64
+        && !local.contains('@')
+        && !local.chars().any(|c| c.is_whitespace() || c.is_control());
+    let labels: Vec<&str> = domain.split('.').collect();
+    let domain_ok = labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars().all(|c| c.is_alphanumeric() || c == '-')
+        });
+    local_ok && domain_ok
+}
+
+/// Client metadata of an API-created response, with `source` set to "api".
+pub fn api_metadata(mut metadata: Map<String, Value>) -> Result<Map<String, Value>, CoreError> {
+    metadata.insert("source".into(), Value::String("api".into()));
+    let size = serde_json::to_vec(&metadata).map_or(usize::MAX, |v| v.len());
+    if size > MAX_METADATA_BYTES {
+        return Err(CoreError::validation("metadata must be at most 16 KiB"));
+    }
+    Ok(metadata)
+}
+
+/// The quota period containing `now`: the calendar month (UTC), named by its first day.
+pub fn quota_month(now: DateTime<Utc>) -> NaiveDate {
+    NaiveDate::from_ymd_opt(now.year(), now.month(), 1).unwrap_or_else(|| now.date_naive())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn form(kinds: &[(&str, bool)]) -> TargetForm {
+        TargetForm {
+            id: Uuid::new_v4(),
+            account_id: Uuid::new_v4(),
+            status: FormStatus::Published,
+            fields: kinds
+                .iter()
+                .map(|(k, required)| Field {
+                    id: Uuid::new_v4(),
+                    kind: (*k).into(),
+                    label: format!("{k} field"),
+                    required: *required,
+                    placeholder: None,
+                    allowed_types: vec![],
+                    max_size_mb: None,
+                })
+                .collect(),
+            settings: Map::new(),
+            response_count: 0,
+            last_submitted_at: None,
+        }
+    }
+
+    fn answers(f: &TargetForm, values: &[Value]) -> Map<String, Value> {
+        f.fields
+            .iter()
+            .zip(values)
+            .map(|(fd, v)| (fd.id.to_string(), v.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn answers_follow_field_rules() {
+        let f = form(&[("short_text", true), ("email", false), ("number", false)]);
+        assert!(
+            f.validate_answers(answers(
+                &f,
+                &[json!("Ada"), json!("ada@example.com"), json!(3)]
+            ))
+            .is_ok()
+        );
+        assert!(
+            f.validate_answers(answers(&f, &[json!("  ")])).is_err(),
+            "blank required"
+        );
+        assert!(
+            f.validate_answers(answers(&f, &[json!("Ada"), json!("not-an-email")]))
+                .is_err()
+        );
+        assert!(
+            f.validate_answers(answers(&f, &[json!(5)])).is_err(),
+            "text must be a string"
+        );
+        let n = f
+            .validate_answers(answers(&f, &[json!("Ada"), json!(null), json!("4")]))
+            .expect("numeric string");
+        assert_eq!(n[&f.fields[2].id.to_string()], json!(4));
+        let mut stray = answers(&f, &[json!("Ada")]);
+        stray.insert(Uuid::new_v4().to_string(), json!("x"));
+        assert!(f.validate_answers(stray).is_err());
+    }
+
+    #[test]
+    fn closing_rules() {
+        let now = Utc::now();
+        let mut f = form(&[]);
+        assert!(f.check_open(now).is_ok());
+        f.settings
+            .insert("closes_at".into(), json!("2000-01-01T00:00:00Z"));
+        assert!(matches!(f.check_open(now), Err(CoreError::FormClosed)));
+        f.settings.remove("closes_at");
+        f.settings.insert("max_responses".into(), json!(2));
+        f.response_count = 2;
+        assert!(matches!(f.check_open(now), Err(CoreError::FormClosed)));
+        f.status = FormStatus::Draft;
+        assert!(matches!(
+            f.check_open(now),
+            Err(CoreError::FormNotPublished)
+        ));
+    }
+
+    #[test]
+    fn submission_times_strictly_increase() {
+        let now = Utc::now();
+        let mut f = form(&[]);
+        f.last_submitted_at = Some(now);
+        assert!(f.next_submitted_at(now) > now);
+        assert!(is_email("a.b+c@mail.example.org") && !is_email("a@b") && !is_email("a b@c.de"));
+    }
+}

@@ -1,0 +1,251 @@
+//! gRPC adapter of responses: ResponsesService.
+
+use super::cursor::{CursorCodec, Sort};
+use super::store::{self, Window};
+use super::{Response, api_metadata, quota_month};
+use crate::accounts::{Plan, Scope};
+use crate::config::CoreConfig;
+use crate::error::CoreError;
+use crate::forms::now_millis;
+use crate::forms::service::parse_id;
+use crate::gate::{Ctx, Gate};
+use crate::idempotency;
+use crate::paging::Page;
+use crate::pb::{self, convert, responses_service_server::ResponsesService};
+use sqlx::PgPool;
+use std::sync::Arc;
+use tonic::{Request, Response as GrpcResponse, Status};
+use uuid::Uuid;
+
+/// The ResponsesService of the core.
+#[derive(Clone)]
+pub struct Responses {
+    pub(crate) gate: Gate,
+    pub(crate) pool: PgPool,
+    pub(crate) config: Arc<CoreConfig>,
+    pub(crate) cursors: CursorCodec,
+}
+
+pub(crate) fn response_to_pb(r: Response) -> pb::FormResponse {
+    pb::FormResponse {
+        id: r.id.to_string(),
+        form_id: r.form_id.to_string(),
+        answers: Some(convert::object_to_struct(&r.answers)),
+        metadata: Some(convert::object_to_struct(&r.metadata)),
+        device_type: r.device_type,
+        browser: r.browser,
+        os: r.os,
+        started_at: Some(convert::timestamp(r.started_at)),
+        submitted_at: Some(convert::timestamp(r.submitted_at)),
+        completion_time_seconds: r.completion_time_seconds,
+    }
+}
+
+fn sort_from_pb(value: i32) -> Result<Sort, CoreError> {
+    match pb::SortOrder::try_from(value) {
+        Ok(pb::SortOrder::Asc) => Ok(Sort::Asc),
+        Ok(pb::SortOrder::Desc | pb::SortOrder::Unspecified) => Ok(Sort::Desc),
+        Err(_) => Err(CoreError::validation("sort must be asc or desc")),
+    }
+}
+
+fn instant(
+    ts: Option<&prost_types::Timestamp>,
+    name: &str,
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, CoreError> {
+    ts.map(|ts| {
+        convert::datetime(ts)
+            .ok_or_else(|| CoreError::Validation(format!("{name} is not a valid timestamp")))
+    })
+    .transpose()
+}
+
+impl Responses {
+    async fn list(
+        &self,
+        ctx: Ctx,
+        req: pb::ListResponsesRequest,
+    ) -> Result<pb::ListResponsesResponse, CoreError> {
+        let form_id = parse_id(&req.form_id, "form")?;
+        let sort = sort_from_pb(req.sort)?;
+        let window = Window::new(
+            instant(req.since.as_ref(), "since")?,
+            instant(req.until.as_ref(), "until")?,
+        );
+        let page = Page::new(req.page, req.per_page)?;
+        let count = store::form_response_count(&self.pool, ctx.caller.account_id, form_id).await?;
+        let Some(token) = req.cursor else {
+            // Page mode: the form's maintained count is the total unless a window narrows it.
+            let total = if window.is_open() {
+                count
+            } else {
+                store::count_in(&self.pool, form_id, window).await?
+            };
+            let start = store::start_position(sort);
+            let rows = store::list(
+                &self.pool,
+                form_id,
+                window,
+                sort,
+                start,
+                page.limit(),
+                page.offset(),
+            )
+            .await?;
+            return Ok(pb::ListResponsesResponse {
+                responses: rows.into_iter().map(response_to_pb).collect(),
+                pagination: Some(pb::list_responses_response::Pagination::Page(
+                    page.pagination(total),
+                )),
+            });
+        };
+        let from = if token.trim().is_empty() {
+            store::start_position(sort)
+        } else {
+            self.cursors.decode(&token, form_id, sort)?
+        };
+        let mut rows =
+            store::list(&self.pool, form_id, window, sort, from, page.limit() + 1, 0).await?;
+        let more = rows.len() > page.per_page as usize;
+        rows.truncate(page.per_page as usize);
+        let next_cursor = match rows.last() {
+            Some(last) if more => Some(self.cursors.encode(
+                form_id,
+                sort,
+                super::cursor::Position {
+                    submitted_at: last.submitted_at,
+                    id: last.id,
+                },
+            )),
+            _ => None,
+        };
+        Ok(pb::ListResponsesResponse {
+            responses: rows.into_iter().map(response_to_pb).collect(),
+            pagination: Some(pb::list_responses_response::Pagination::Cursor(
+                pb::CursorPagination {
+                    per_page: page.per_page,
+                    next_cursor,
+                },
+            )),
+        })
+    }
+
+    async fn get(
+        &self,
+        ctx: Ctx,
+        req: pb::GetResponseRequest,
+    ) -> Result<pb::GetResponseResponse, CoreError> {
+        let form_id = parse_id(&req.form_id, "form")?;
+        let id = parse_id(&req.id, "response")?;
+        let response = store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
+        Ok(pb::GetResponseResponse {
+            response: Some(response_to_pb(response)),
+        })
+    }
+
+    async fn create(
+        &self,
+        ctx: Ctx,
+        req: pb::CreateResponseRequest,
+    ) -> Result<(pb::CreateResponseResponse, bool), CoreError> {
+        let account_id = ctx.caller.account_id;
+        let key = ctx.idempotency_key.as_deref();
+        let mut tx = self.pool.begin().await?;
+        let ttl = self.config.idempotency_ttl;
+        if let Some(replay) =
+            idempotency::start(&mut tx, account_id, key, "CreateResponse", &req, ttl).await?
+        {
+            return Ok((replay, true));
+        }
+        let form_id = parse_id(&req.form_id, "form")?;
+        let answers = req
+            .answers
+            .as_ref()
+            .map(convert::struct_to_object)
+            .ok_or_else(|| {
+                CoreError::validation("answers is required: an object keyed by field id")
+            })?;
+        let metadata = api_metadata(
+            req.metadata
+                .as_ref()
+                .map(convert::struct_to_object)
+                .unwrap_or_default(),
+        )?;
+        let (target, plan, own_limit) = store::lock_target(&mut tx, account_id, form_id).await?;
+        let now = now_millis();
+        target.check_open(now)?;
+        let answers = target.validate_answers(answers)?;
+        let plan: Plan = plan.parse().unwrap_or(Plan::Free);
+        let limit = own_limit.or(self.config.response_limit(plan));
+        store::take_quota(&mut tx, account_id, quota_month(now), limit).await?;
+        let submitted_at = target.next_submitted_at(now);
+        let response = Response {
+            id: Uuid::new_v4(),
+            form_id,
+            answers,
+            metadata,
+            device_type: None,
+            browser: None,
+            os: None,
+            started_at: submitted_at,
+            submitted_at,
+            completion_time_seconds: None,
+        };
+        store::insert(&mut tx, &response).await?;
+        let reply = pb::CreateResponseResponse {
+            response: Some(response_to_pb(response)),
+        };
+        idempotency::end(&mut tx, account_id, key, &reply).await?;
+        tx.commit().await?;
+        Ok((reply, false))
+    }
+
+    async fn delete(
+        &self,
+        ctx: Ctx,
+        req: pb::DeleteResponseRequest,
+    ) -> Result<pb::DeleteResponseResponse, CoreError> {
+        let form_id = parse_id(&req.form_id, "response")?;
+        let id = parse_id(&req.id, "response")?;
+        let mut tx = self.pool.begin().await?;
+        store::delete(&mut tx, ctx.caller.account_id, form_id, id).await?;
+        tx.commit().await?;
+        Ok(pb::DeleteResponseResponse {})
+    }
+}
+
+#[tonic::async_trait]
+impl ResponsesService for Responses {
+    async fn list_responses(
+        &self,
+        req: Request<pb::ListResponsesRequest>,
+    ) -> Result<GrpcResponse<pb::ListResponsesResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, m| self.list(ctx, m))
+            .await
+    }
+    async fn get_response(
+        &self,
+        req: Request<pb::GetResponseRequest>,
+    ) -> Result<GrpcResponse<pb::GetResponseResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, m| self.get(ctx, m))
+            .await
+    }
+    async fn create_response(
+        &self,
+        req: Request<pb::CreateResponseRequest>,
+    ) -> Result<GrpcResponse<pb::CreateResponseResponse>, Status> {
+        self.gate
+            .call_replayable(req, Some(Scope::Write), |ctx, m| self.create(ctx, m))
+            .await
+    }
+    async fn delete_response(
+        &self,
+        req: Request<pb::DeleteResponseRequest>,
+    ) -> Result<GrpcResponse<pb::DeleteResponseResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, m| self.delete(ctx, m))
+            .await
+    }
+}

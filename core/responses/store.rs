@@ -1,0 +1,334 @@
+//! SQL for responses. Reads are scoped to a form of the calling account; writes run
+//! under the form's row lock (see `TargetForm::next_submitted_at`).
+
+use super::cursor::{Position, Sort};
+use super::{Response, TargetForm};
+use crate::error::CoreError;
+use crate::forms::{Field, FormStatus};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde_json::{Map, Value};
+use sqlx::types::Json;
+use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
+use uuid::Uuid;
+
+macro_rules! columns {
+    () => {
+        "id, form_id, answers, metadata, device_type, browser, os, started_at, submitted_at, \
+         completion_time_seconds"
+    };
+}
+
+/// Rows of a form within `(since, until)` strictly after a keyset position, ascending.
+macro_rules! after_asc {
+    () => {
+        "FROM responses WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
+            AND (submitted_at, id) > ($4, $5) ORDER BY submitted_at ASC, id ASC"
+    };
+}
+
+/// The same, strictly before a keyset position, descending.
+macro_rules! before_desc {
+    () => {
+        "FROM responses WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
+            AND (submitted_at, id) < ($4, $5) ORDER BY submitted_at DESC, id DESC"
+    };
+}
+
+#[derive(sqlx::FromRow)]
+struct ResponseRow {
+    id: Uuid,
+    form_id: Uuid,
+    answers: Json<Map<String, Value>>,
+    metadata: Json<Map<String, Value>>,
+    device_type: Option<String>,
+    browser: Option<String>,
+    os: Option<String>,
+    started_at: DateTime<Utc>,
+    submitted_at: DateTime<Utc>,
+    completion_time_seconds: Option<i64>,
+}
+
+impl From<ResponseRow> for Response {
+    fn from(r: ResponseRow) -> Self {
+        Response {
+            id: r.id,
+            form_id: r.form_id,
+            answers: r.answers.0,
+            metadata: r.metadata.0,
+            device_type: r.device_type,
+            browser: r.browser,
+            os: r.os,
+            started_at: r.started_at,
+            submitted_at: r.submitted_at,
+            completion_time_seconds: r.completion_time_seconds,
+        }
+    }
+}
+
+/// A time window `(since, until)`, both exclusive; open ends are far past / far future
+/// so that every listing query has one shape (and one index plan).
+#[derive(Debug, Clone, Copy)]
+pub struct Window {
+    pub since: DateTime<Utc>,
+    pub until: DateTime<Utc>,
+}
+
+impl Window {
+    pub fn new(since: Option<DateTime<Utc>>, until: Option<DateTime<Utc>>) -> Self {
+        Self {
+            since: since.unwrap_or_else(far_past),
+            until: until.unwrap_or_else(far_future),
+        }
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.since == far_past() && self.until == far_future()
+    }
+}
+
+fn far_past() -> DateTime<Utc> {
+    DateTime::from_timestamp(-62_135_596_800, 0).unwrap_or(DateTime::<Utc>::MIN_UTC) // 0001-01-01
+}
+
+fn far_future() -> DateTime<Utc> {
+    DateTime::from_timestamp(253_402_300_799, 0).unwrap_or(DateTime::<Utc>::MAX_UTC) // 9999-12-31
+}
+
+/// The position before the first row of a listing in `sort` order.
+pub fn start_position(sort: Sort) -> Position {
+    match sort {
+        Sort::Asc => Position {
+            submitted_at: far_past(),
+            id: Uuid::nil(),
+        },
+        Sort::Desc => Position {
+            submitted_at: far_future(),
+            id: Uuid::max(),
+        },
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct TargetRow {
+    id: Uuid,
+    account_id: Uuid,
+    status: String,
+    fields: Json<Vec<Field>>,
+    settings: Json<Map<String, Value>>,
+    response_count: i64,
+    last_submitted_at: Option<DateTime<Utc>>,
+    plan: String,
+    response_limit: Option<i64>,
+}
+
+/// Locks a form of the account for a response insert; also answers the account's plan
+/// and its own response limit.
+pub async fn lock_target(
+    tx: &mut Transaction<'_, Postgres>,
+    account_id: Uuid,
+    form_id: Uuid,
+) -> Result<(TargetForm, String, Option<i64>), CoreError> {
+    let row = sqlx::query_as::<_, TargetRow>(
+        "SELECT f.id, f.account_id, f.status, f.fields, f.settings, f.response_count,
+                f.last_submitted_at, a.plan, a.response_limit
+           FROM forms f JOIN accounts a ON a.id = f.account_id
+          WHERE f.id = $1 AND f.account_id = $2
+          FOR UPDATE OF f",
+    )
+    .bind(form_id)
+    .bind(account_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(CoreError::NotFound("form"))?;
+    let target = TargetForm {
+        id: row.id,
+        account_id: row.account_id,
+        status: row.status.parse().unwrap_or(FormStatus::Draft),
+        fields: row.fields.0,
+        settings: row.settings.0,
+        response_count: row.response_count,
+        last_submitted_at: row.last_submitted_at,
+    };
+    Ok((target, row.plan, row.response_limit))
+}
+
+/// Counts one response against the account's quota for `month`; refuses when the
+/// quota (if any) is used up. The conditional upsert is atomic, so concurrent creates
+/// can not overshoot.
+pub async fn take_quota(
+    tx: &mut Transaction<'_, Postgres>,
+    account_id: Uuid,
+    month: NaiveDate,
+    limit: Option<i64>,
+) -> Result<(), CoreError> {
+    if limit.is_some_and(|l| l <= 0) {
+        return Err(CoreError::ResponseLimitReached);
+    }
+    let taken = sqlx::query(
+        "INSERT INTO response_quota_usage (account_id, month, response_count) VALUES ($1, $2, 1)
+         ON CONFLICT (account_id, month) DO UPDATE
+            SET response_count = response_quota_usage.response_count + 1
+          WHERE response_quota_usage.response_count < $3",
+    )
+    .bind(account_id)
+    .bind(month)
+    .bind(limit.unwrap_or(i64::MAX))
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    if taken == 1 {
+        Ok(())
+    } else {
+        Err(CoreError::ResponseLimitReached)
+    }
+}
+
+/// Inserts a response and moves its form's counters, in the caller's transaction.
+pub async fn insert(tx: &mut Transaction<'_, Postgres>, r: &Response) -> Result<(), CoreError> {
+    sqlx::query(
+        "UPDATE forms SET response_count = response_count + 1, last_submitted_at = $2 WHERE id = $1",
+    )
+    .bind(r.form_id)
+    .bind(r.submitted_at)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(concat!(
+        "INSERT INTO responses (",
+        columns!(),
+        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+    ))
+    .bind(r.id)
+    .bind(r.form_id)
+    .bind(Json(&r.answers))
+    .bind(Json(&r.metadata))
+    .bind(&r.device_type)
+    .bind(&r.browser)
+    .bind(&r.os)
+    .bind(r.started_at)
+    .bind(r.submitted_at)
+    .bind(r.completion_time_seconds)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// The response count of a form of the account (`NotFound` when it is not theirs).
+pub async fn form_response_count(
+    db: impl PgExecutor<'_>,
+    account_id: Uuid,
+    form_id: Uuid,
+) -> Result<i64, CoreError> {
+    let row: Option<(i64,)> =
+        sqlx::query_as("SELECT response_count FROM forms WHERE id = $1 AND account_id = $2")
+            .bind(form_id)
+            .bind(account_id)
+            .fetch_optional(db)
+            .await?;
+    row.map(|(n,)| n).ok_or(CoreError::NotFound("form"))
+}
+
+/// Exact number of a form's responses within a window (uses the keyset index).
+pub async fn count_in(pool: &PgPool, form_id: Uuid, w: Window) -> Result<i64, CoreError> {
+    let (n,): (i64,) = sqlx::query_as(
+        "SELECT count(*) FROM responses WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3",
+    )
+    .bind(form_id)
+    .bind(w.since)
+    .bind(w.until)
+    .fetch_one(pool)
+    .await?;
+    Ok(n)
+}
+
+/// Up to `limit` responses after `from` in `sort` order, skipping `offset` rows.
+pub async fn list(
+    pool: &PgPool,
+    form_id: Uuid,
+    w: Window,
+    sort: Sort,
+    from: Position,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Response>, CoreError> {
+    let sql = match sort {
+        Sort::Asc => concat!(
+            "SELECT ",
+            columns!(),
+            " ",
+            after_asc!(),
+            " LIMIT $6 OFFSET $7"
+        ),
+        Sort::Desc => concat!(
+            "SELECT ",
+            columns!(),
+            " ",
+            before_desc!(),
+            " LIMIT $6 OFFSET $7"
+        ),
+    };
+    let rows = sqlx::query_as::<_, ResponseRow>(sql)
+        .bind(form_id)
+        .bind(w.since)
+        .bind(w.until)
+        .bind(from.submitted_at)
+        .bind(from.id)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(pool)
+        .await?;
+    Ok(rows.into_iter().map(Response::from).collect())
+}
+
+/// One response of a form of the account.
+pub async fn get(
+    pool: &PgPool,
+    account_id: Uuid,
+    form_id: Uuid,
+    id: Uuid,
+) -> Result<Response, CoreError> {
+    sqlx::query_as::<_, ResponseRow>(concat!(
+        "SELECT ",
+        columns!(),
+        " FROM responses r WHERE r.id = $1 AND r.form_id = $2
+            AND EXISTS (SELECT 1 FROM forms f WHERE f.id = r.form_id AND f.account_id = $3)"
+    ))
+    .bind(id)
+    .bind(form_id)
+    .bind(account_id)
+    .fetch_optional(pool)
+    .await?
+    .map(Response::from)
+    .ok_or(CoreError::NotFound("response"))
+}
+
+/// Deletes one response of a form of the account and keeps the form's count right.
+pub async fn delete(
+    tx: &mut Transaction<'_, Postgres>,
+    account_id: Uuid,
+    form_id: Uuid,
+    id: Uuid,
+) -> Result<(), CoreError> {
+    let form: Option<(Uuid,)> =
+        sqlx::query_as("SELECT id FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE")
+            .bind(form_id)
+            .bind(account_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    if form.is_none() {
+        return Err(CoreError::NotFound("response"));
+    }
+    let deleted = sqlx::query("DELETE FROM responses WHERE id = $1 AND form_id = $2")
+        .bind(id)
+        .bind(form_id)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    if deleted == 0 {
+        return Err(CoreError::NotFound("response"));
+    }
+    sqlx::query("UPDATE forms SET response_count = response_count - 1 WHERE id = $1")
+        .bind(form_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,149 @@
+//! `/forms/{form_id}/responses[/{id}]`: JSON shapes of SPEC onto ResponsesService.
+
+use crate::body::{JsonObject, QueryParams};
+use crate::call::Call;
+use crate::routes::{page_json, timestamp_json};
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use forms::pb::{self, convert, list_responses_response::Pagination};
+use serde_json::{Map, Value, json};
+
+fn response_json(r: pb::FormResponse) -> Value {
+    json!({
+        "id": r.id,
+        "form_id": r.form_id,
+        "answers": r.answers.as_ref().map(convert::struct_to_object).unwrap_or_default(),
+        "metadata": r.metadata.as_ref().map(convert::struct_to_object).unwrap_or_default(),
+        "device_type": r.device_type,
+        "browser": r.browser,
+        "os": r.os,
+        "started_at": timestamp_json(r.started_at.as_ref()),
+        "submitted_at": timestamp_json(r.submitted_at.as_ref()),
+        "completion_time_seconds": r.completion_time_seconds,
+    })
+}
+
+fn timestamp_param(
+    query: &QueryParams,
+    name: &str,
+) -> Result<Option<prost_types::Timestamp>, String> {
+    match query.get(name) {
+        None | Some("") => Ok(None),
+        Some(raw) => chrono::DateTime::parse_from_rfc3339(raw.trim())
+            .map(|at| Some(convert::timestamp(at.to_utc())))
+            .map_err(|_| {
+                format!(
+                    "{name} must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got {raw:?}"
+                )
+            }),
+    }
+}
+
+fn list_request(form_id: String, query: &QueryParams) -> Result<pb::ListResponsesRequest, String> {
+    let sort = match query.get("sort") {
+        None | Some("") => pb::SortOrder::Unspecified,
+        Some("asc") => pb::SortOrder::Asc,
+        Some("desc") => pb::SortOrder::Desc,
+        Some(other) => return Err(format!("sort must be asc or desc, got {other:?}")),
+    };
+    Ok(pb::ListResponsesRequest {
+        form_id,
+        page: query.int("page")?,
+        per_page: query.int("per_page")?,
+        sort: sort.into(),
+        since: timestamp_param(query, "since")?,
+        until: timestamp_param(query, "until")?,
+        // Present, even empty, switches to cursor mode.
+        cursor: query.get("cursor").map(str::to_owned),
+    })
+}
+
+fn object(body: &Map<String, Value>, key: &str) -> Result<Option<prost_types::Struct>, String> {
+    match body.get(key) {
+        None => Ok(None),
+        Some(Value::Object(map)) => Ok(Some(convert::object_to_struct(map))),
+        Some(_) => Err(format!("{key} must be an object")),
+    }
+}
+
+pub async fn list(
+    State(state): State<AppState>,
+    call: Call,
+    Path(form_id): Path<String>,
+    query: QueryParams,
+) -> Response {
+    let request = match list_request(form_id, &query) {
+        Ok(request) => request,
+        Err(message) => return call.reject(&state, "VALIDATION_ERROR", message).await,
+    };
+    let result = state
+        .responses()
+        .list_responses(call.request(request))
+        .await;
+    call.reply(result, StatusCode::OK, |r| {
+        let pagination = match r.pagination {
+            Some(Pagination::Page(p)) => page_json(p),
+            Some(Pagination::Cursor(c)) => {
+                json!({"per_page": c.per_page, "next_cursor": c.next_cursor})
+            }
+            None => Value::Null,
+        };
+        json!({
+            "responses": r.responses.into_iter().map(response_json).collect::<Vec<_>>(),
+            "pagination": pagination,
+        })
+    })
+}
+
+pub async fn get(
+    State(state): State<AppState>,
+    call: Call,
+    Path((form_id, id)): Path<(String, String)>,
+) -> Response {
+    let request = call.request(pb::GetResponseRequest { form_id, id });
+    let result = state.responses().get_response(request).await;
+    call.reply(
+        result,
+        StatusCode::OK,
+        |r| json!({"response": r.response.map(response_json)}),
+    )
+}
+
+pub async fn create(
+    State(state): State<AppState>,
+    call: Call,
+    Path(form_id): Path<String>,
+    JsonObject(body): JsonObject,
+) -> Response {
+    let request = match (object(&body, "answers"), object(&body, "metadata")) {
+        (Ok(answers), Ok(metadata)) => pb::CreateResponseRequest {
+            form_id,
+            answers,
+            metadata,
+        },
+        (Err(message), _) | (_, Err(message)) => {
+            return call.reject(&state, "VALIDATION_ERROR", message).await;
+        }
+    };
+    let result = state
+        .responses()
+        .create_response(call.request(request))
+        .await;
+    call.reply(
+        result,
+        StatusCode::CREATED,
+        |r| json!({"response": r.response.map(response_json)}),
+    )
+}
+
+pub async fn delete(
+    State(state): State<AppState>,
+    call: Call,
+    Path((form_id, id)): Path<(String, String)>,
+) -> Response {
+    let request = call.request(pb::DeleteResponseRequest { form_id, id });
+    let result = state.responses().delete_response(request).await;
+    call.reply(result, StatusCode::NO_CONTENT, |_| Value::Null)
+}
