@@ -1,6 +1,7 @@
 //! Settings of the core that operators tune (the binary fills them from flags and env).
 
 use crate::accounts::Plan;
+use crate::webhooks::delivery::DeliveryConfig;
 use std::time::Duration;
 
 /// Tunable limits and switches of the core.
@@ -24,6 +25,8 @@ pub struct CoreConfig {
     pub enterprise_response_limit: Option<i64>,
     /// How long an Idempotency-Key is remembered (24 hours by SPEC).
     pub idempotency_ttl: Duration,
+    /// Webhook delivery settings.
+    pub delivery: DeliveryConfig,
 }
 
 impl Default for CoreConfig {
@@ -38,6 +41,7 @@ impl Default for CoreConfig {
             pro_response_limit: Some(10_000),
             enterprise_response_limit: None,
             idempotency_ttl: Duration::from_secs(24 * 60 * 60),
+            delivery: DeliveryConfig::default(),
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod responses;
 pub mod secrets;
 pub mod server;
 pub mod usage;
+pub mod webhooks;
 
 pub use config::CoreConfig;
 pub use error::CoreError;

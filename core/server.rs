@@ -2,7 +2,7 @@
 //! server reflection, as a set of routes that a tonic server (or an in-process client)
 //! can use.
 
-use crate::accounts::service::Admin;
+use crate::accounts::service::{Admin, AdminAuth};
 use crate::config::CoreConfig;
 use crate::error::CoreError;
 use crate::forms::service::Forms;
@@ -10,6 +10,8 @@ use crate::gate::Gate;
 use crate::gateway::Gateway;
 use crate::idempotency;
 use crate::pb::responses_service_server::ResponsesServiceServer;
+use crate::pb::webhook_admin_service_server::WebhookAdminServiceServer;
+use crate::pb::webhooks_service_server::WebhooksServiceServer;
 use crate::pb::{
     self, admin_service_server::AdminServiceServer, forms_service_server::FormsServiceServer,
     gateway_service_server::GatewayServiceServer, usage_service_server::UsageServiceServer,
@@ -18,6 +20,8 @@ use crate::responses::cursor::CursorCodec;
 use crate::responses::service::Responses;
 use crate::secrets;
 use crate::usage::Usage;
+use crate::webhooks::delivery::Deliverer;
+use crate::webhooks::service::{WebhookAdmin, Webhooks};
 use sqlx::PgPool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -66,7 +70,13 @@ impl Core {
         reporter
             .set_serving::<GatewayServiceServer<Gateway>>()
             .await;
+        reporter
+            .set_serving::<WebhooksServiceServer<Webhooks>>()
+            .await;
         reporter.set_serving::<AdminServiceServer<Admin>>().await;
+        reporter
+            .set_serving::<WebhookAdminServiceServer<WebhookAdmin>>()
+            .await;
         let reflection = || {
             tonic_reflection::server::Builder::configure()
                 .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
@@ -90,9 +100,23 @@ impl Core {
         let gateway = Gateway {
             gate: self.gate.clone(),
         };
+        let auth = AdminAuth {
+            config: self.config.clone(),
+        };
         let admin = Admin {
             pool: self.pool.clone(),
-            config: self.config.clone(),
+            auth: auth.clone(),
+        };
+        let allow_private = self.config.delivery.allow_private;
+        let webhooks = Webhooks {
+            gate: self.gate.clone(),
+            pool: self.pool.clone(),
+            allow_private,
+        };
+        let webhook_admin = WebhookAdmin {
+            pool: self.pool.clone(),
+            auth,
+            allow_private,
         };
         let mut builder = Routes::builder();
         builder
@@ -100,11 +124,28 @@ impl Core {
             .add_service(ResponsesServiceServer::new(responses))
             .add_service(UsageServiceServer::new(usage))
             .add_service(GatewayServiceServer::new(gateway))
+            .add_service(WebhooksServiceServer::new(webhooks))
             .add_service(AdminServiceServer::new(admin))
+            .add_service(WebhookAdminServiceServer::new(webhook_admin))
             .add_service(health)
             .add_service(reflection().build_v1()?)
             .add_service(reflection().build_v1alpha()?);
         Ok(builder.routes())
+    }
+
+    /// The webhook delivery workers of this instance; they stop when `stop` turns true,
+    /// after finishing the attempts in flight.
+    pub fn spawn_delivery(
+        &self,
+        stop: tokio::sync::watch::Receiver<bool>,
+    ) -> Result<tokio::task::JoinHandle<()>, CoreError> {
+        if self.config.delivery.allow_private {
+            tracing::warn!(
+                "WEBHOOK SAFETY OFF: deliveries may target http:// and private, loopback and link-local addresses (--webhook-allow-private); never use this in production"
+            );
+        }
+        let deliverer = Deliverer::new(self.pool.clone(), self.config.delivery.clone())?;
+        Ok(tokio::spawn(deliverer.run(stop)))
     }
 
     /// Housekeeping that runs for the life of the process.

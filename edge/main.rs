@@ -12,6 +12,7 @@ mod state;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use forms::accounts::{Plan, Scope, Scopes, store};
 use forms::db::{self, embedded::EmbeddedPostgres};
+use forms::webhooks::delivery::DeliveryConfig;
 use forms::{Core, CoreConfig};
 use sqlx::PgPool;
 use state::{AppState, Transport, TransportError};
@@ -134,6 +135,26 @@ struct ServeArgs {
     /// How long an Idempotency-Key is remembered.
     #[arg(long, env = "FORMS_IDEMPOTENCY_TTL", default_value = "24h")]
     idempotency_ttl: humantime::Duration,
+    /// Allow webhook targets on http:// and private/loopback addresses (development and tests only).
+    #[arg(long, env = "FORMS_WEBHOOK_ALLOW_PRIVATE")]
+    webhook_allow_private: bool,
+    /// Time a webhook receiver has to answer.
+    #[arg(long, env = "FORMS_WEBHOOK_TIMEOUT", default_value = "10s")]
+    webhook_timeout: humantime::Duration,
+    /// Waits before the retries of a failed delivery.
+    #[arg(
+        long,
+        env = "FORMS_WEBHOOK_RETRY_SCHEDULE",
+        default_value = "30s,5m,30m",
+        value_delimiter = ','
+    )]
+    webhook_retry_schedule: Vec<humantime::Duration>,
+    /// Webhook deliveries in flight at once in this process.
+    #[arg(long, env = "FORMS_WEBHOOK_CONCURRENCY", default_value_t = 64)]
+    webhook_concurrency: usize,
+    /// How often delivery workers look for due deliveries when not notified.
+    #[arg(long, env = "FORMS_WEBHOOK_POLL_INTERVAL", default_value = "1s")]
+    webhook_poll_interval: humantime::Duration,
     /// Largest REST request body in bytes.
     #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     max_body_bytes: usize,
@@ -234,6 +255,8 @@ fn init_logging(format: LogFormat) {
 
 #[tokio::main]
 async fn main() {
+    // One TLS provider for the whole process (reqwest and sqlx use rustls).
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let cli = Cli::parse();
     init_logging(cli.log_format);
     if let Err(error) = run(cli).await {
@@ -456,10 +479,22 @@ async fn serve(db_args: &DbArgs, args: ServeArgs) -> Result<(), Error> {
                 pro_response_limit: args.pro_response_limit.0,
                 enterprise_response_limit: args.enterprise_response_limit.0,
                 idempotency_ttl: args.idempotency_ttl.into(),
+                delivery: DeliveryConfig {
+                    allow_private: args.webhook_allow_private,
+                    timeout: args.webhook_timeout.into(),
+                    retry_schedule: args
+                        .webhook_retry_schedule
+                        .iter()
+                        .map(|d| (*d).into())
+                        .collect(),
+                    concurrency: args.webhook_concurrency,
+                    poll_interval: args.webhook_poll_interval.into(),
+                },
             },
         )
         .await?;
         let maintenance = core.spawn_maintenance();
+        let delivery = core.spawn_delivery(stop_rx.clone())?;
         let routes = core.routes().await?;
         let listener = TcpListener::bind(args.grpc_addr).await?;
         tracing::info!(addr = %listener.local_addr()?, "core listening (gRPC)");
@@ -470,6 +505,8 @@ async fn serve(db_args: &DbArgs, args: ServeArgs) -> Result<(), Error> {
         tasks.spawn(async move {
             let result = grpc.await.map_err(Error::from);
             maintenance.abort();
+            // In-flight webhook attempts finish and are recorded before the pool closes.
+            let _ = delivery.await;
             result
         });
         if args.role == Role::All {

@@ -3,6 +3,7 @@
 use forms::pb::{
     forms_service_client::FormsServiceClient, gateway_service_client::GatewayServiceClient,
     responses_service_client::ResponsesServiceClient, usage_service_client::UsageServiceClient,
+    webhooks_service_client::WebhooksServiceClient,
 };
 use tower::BoxError;
 use tower::util::BoxCloneSyncService;
@@ -34,6 +35,10 @@ impl AppState {
 
     pub fn responses(&self) -> ResponsesServiceClient<Transport> {
         ResponsesServiceClient::new(self.core.clone())
+    }
+
+    pub fn webhooks(&self) -> WebhooksServiceClient<Transport> {
+        WebhooksServiceClient::new(self.core.clone())
     }
 
     pub fn usage(&self) -> UsageServiceClient<Transport> {

@@ -15,6 +15,12 @@ use tonic::{Request, Response, Status};
 #[derive(Clone)]
 pub struct Admin {
     pub(crate) pool: PgPool,
+    pub(crate) auth: AdminAuth,
+}
+
+/// The operator token check shared by the admin services.
+#[derive(Clone)]
+pub struct AdminAuth {
     pub(crate) config: Arc<CoreConfig>,
 }
 
@@ -78,9 +84,9 @@ fn key_to_pb(row: store::KeyRow) -> pb::ApiKey {
     }
 }
 
-impl Admin {
+impl AdminAuth {
     /// Checks the operator token in constant time (over digests, so lengths leak nothing).
-    fn authorize<T>(&self, req: &Request<T>) -> Result<(), Status> {
+    pub fn check<T>(&self, req: &Request<T>) -> Result<(), Status> {
         let presented = req
             .metadata()
             .get("x-admin-token")
@@ -99,7 +105,7 @@ impl Admin {
     }
 }
 
-fn reply<T>(result: Result<T, CoreError>) -> Result<Response<T>, Status> {
+pub(crate) fn reply<T>(result: Result<T, CoreError>) -> Result<Response<T>, Status> {
     result
         .map(Response::new)
         .map_err(|e| e.into_status(&uuid::Uuid::new_v4().to_string()))
@@ -111,7 +117,7 @@ impl AdminService for Admin {
         &self,
         req: Request<pb::GetAccountRequest>,
     ) -> Result<Response<pb::GetAccountResponse>, Status> {
-        self.authorize(&req)?;
+        self.auth.check(&req)?;
         let name = req.into_inner().name;
         reply(
             store::find_account(&self.pool, &name)
@@ -126,7 +132,7 @@ impl AdminService for Admin {
         &self,
         req: Request<pb::UpdateAccountRequest>,
     ) -> Result<Response<pb::UpdateAccountResponse>, Status> {
-        self.authorize(&req)?;
+        self.auth.check(&req)?;
         let req = req.into_inner();
         let result = async {
             let account = req.account.unwrap_or_default();
@@ -159,7 +165,7 @@ impl AdminService for Admin {
         &self,
         req: Request<pb::CreateKeyRequest>,
     ) -> Result<Response<pb::CreateKeyResponse>, Status> {
-        self.authorize(&req)?;
+        self.auth.check(&req)?;
         let req = req.into_inner();
         let result = async {
             let scopes = req
@@ -197,7 +203,7 @@ impl AdminService for Admin {
         &self,
         req: Request<pb::RevokeKeyRequest>,
     ) -> Result<Response<pb::RevokeKeyResponse>, Status> {
-        self.authorize(&req)?;
+        self.auth.check(&req)?;
         let key_id = req.into_inner().key_id;
         let result = async {
             let row = store::revoke_key(&self.pool, parse_id(&key_id, "key")?).await?;
@@ -213,7 +219,7 @@ impl AdminService for Admin {
         &self,
         req: Request<pb::ListKeysRequest>,
     ) -> Result<Response<pb::ListKeysResponse>, Status> {
-        self.authorize(&req)?;
+        self.auth.check(&req)?;
         let account = req.into_inner().account;
         reply(
             store::list_keys(&self.pool, &account)

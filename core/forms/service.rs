@@ -6,6 +6,8 @@ use crate::error::CoreError;
 use crate::gate::{Ctx, Gate};
 use crate::idempotency;
 use crate::pb::{self, convert, forms_service_server::FormsService};
+use crate::webhooks::outbox;
+use serde_json::json;
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
@@ -169,10 +171,41 @@ impl Forms {
     ) -> Result<pb::UpdateFormResponse, CoreError> {
         let id = parse_id(&req.id, "form")?;
         let change = change_from_pb(req)?;
+        let mut changed = Vec::new();
+        if change.fields.is_some() {
+            changed.push("fields");
+        }
+        if change.settings.is_some() {
+            changed.push("settings");
+        }
+        let now = now_millis();
         let mut tx = self.pool.begin().await?;
         let mut form = store::get_for_update(&mut tx, ctx.caller.account_id, id).await?;
-        change.apply(&mut form, now_millis())?;
+        let was_published = form.status == FormStatus::Published;
+        change.apply(&mut form, now)?;
         store::save(&mut tx, &form).await?;
+        // Events commit with the change (transactional outbox).
+        if !changed.is_empty() {
+            let data = json!({
+                "formId": form.id,
+                "title": form.title,
+                "status": form.status.as_str(),
+                "changed": changed,
+                "fields": form.fields,
+                "settings": form.settings,
+                "updatedAt": iso(now),
+            });
+            outbox::enqueue(&mut tx, event("form.updated", &form, data, now)).await?;
+        }
+        if !was_published && form.status == FormStatus::Published {
+            let data = json!({
+                "formId": form.id,
+                "title": form.title,
+                "shortId": form.short_id,
+                "publishedAt": form.published_at.map(iso),
+            });
+            outbox::enqueue(&mut tx, event("form.published", &form, data, now)).await?;
+        }
         tx.commit().await?;
         Ok(pb::UpdateFormResponse {
             form: Some(form_to_pb(form)),
@@ -185,23 +218,44 @@ impl Forms {
         req: pb::DeleteFormRequest,
     ) -> Result<pb::DeleteFormResponse, CoreError> {
         let id = parse_id(&req.id, "form")?;
+        let now = now_millis();
         let mut tx = self.pool.begin().await?;
+        let form = store::get_for_update(&mut tx, ctx.caller.account_id, id).await?;
+        // Enqueued before the delete removes the subscriptions: the deliveries keep
+        // their own copy of target and secret.
+        let data = json!({"formId": form.id, "title": form.title, "deletedAt": iso(now)});
+        outbox::enqueue(&mut tx, event("form.deleted", &form, data, now)).await?;
         store::delete(&mut tx, ctx.caller.account_id, id).await?;
         tx.commit().await?;
         Ok(pb::DeleteFormResponse {})
     }
 }
 
+fn iso(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+fn event(
+    name: &'static str,
+    form: &Form,
+    data: serde_json::Value,
+    at: chrono::DateTime<chrono::Utc>,
+) -> outbox::Event<'static> {
+    outbox::Event {
+        name,
+        account_id: form.account_id,
+        form_id: form.id,
+        quiz_id: None,
+        data,
+        at,
+    }
+}
+
 /// Reads the update mask into a domain change.
 fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, CoreError> {
-    let form = req.form.unwrap_or_default();
-    let paths = req.update_mask.map(|m| m.paths).unwrap_or_default();
+    let mut f = req.form.unwrap_or_default();
     let mut change = FormChange::default();
-    let mut form = Some(form);
-    for path in &paths {
-        let f = form
-            .as_mut()
-            .ok_or_else(|| CoreError::Internal("form taken".into()))?;
+    for path in req.update_mask.map(|m| m.paths).unwrap_or_default() {
         match path.as_str() {
             "title" => change.title = Some(std::mem::take(&mut f.title)),
             "description" => change.description = Some(f.description.take()),
@@ -226,7 +280,6 @@ fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, CoreError> {
             }
         }
     }
-    form.take();
     Ok(change)
 }
 

@@ -12,6 +12,8 @@ use crate::gate::{Ctx, Gate};
 use crate::idempotency;
 use crate::paging::Page;
 use crate::pb::{self, convert, responses_service_server::ResponsesService};
+use crate::webhooks::outbox;
+use serde_json::json;
 use sqlx::PgPool;
 use std::sync::Arc;
 use tonic::{Request, Response as GrpcResponse, Status};
@@ -192,6 +194,21 @@ impl Responses {
             completion_time_seconds: None,
         };
         store::insert(&mut tx, &response).await?;
+        let data = json!({
+            "responseId": response.id,
+            "formId": form_id,
+            "answers": response.answers,
+            "submittedVia": "api",
+        });
+        let event = outbox::Event {
+            name: "form.submitted",
+            account_id,
+            form_id,
+            quiz_id: None,
+            data,
+            at: submitted_at,
+        };
+        outbox::enqueue(&mut tx, event).await?;
         let reply = pb::CreateResponseResponse {
             response: Some(response_to_pb(response)),
         };

@@ -5,6 +5,7 @@
 pub mod forms;
 pub mod responses;
 pub mod usage;
+pub mod webhooks;
 
 use crate::call::{Call, RequestId};
 use crate::state::AppState;
@@ -14,7 +15,7 @@ use axum::extract::{OriginalUri, Request, State};
 use axum::http::{HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use axum::routing::get;
+use axum::routing::{delete, get};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -34,6 +35,11 @@ pub fn router(state: AppState) -> Router {
             "/forms/{form_id}/responses/{id}",
             get(responses::get).delete(responses::delete),
         )
+        .route(
+            "/forms/{form_id}/webhooks",
+            get(webhooks::list).post(webhooks::create),
+        )
+        .route("/forms/{form_id}/webhooks/{id}", delete(webhooks::delete))
         .route("/usage", get(usage::get))
         .method_not_allowed_fallback(method_not_allowed);
     Router::new()

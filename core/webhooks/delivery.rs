@@ -1,0 +1,350 @@
+//! Delivery workers: claim due deliveries with a lease (`FOR UPDATE SKIP LOCKED`, so
+//! several instances never claim the same one), POST them signed, record every
+//! attempt, and schedule retries. They wake on NOTIFY from the outbox and poll as a
+//! fallback. A crash leaves leases that expire, and the deliveries become due again:
+//! delivery is at least once.
+
+use super::outbox::CHANNEL;
+use super::signing;
+use super::target::{self, PublicResolver};
+use crate::error::CoreError;
+use chrono::{DateTime, SecondsFormat, Utc};
+use sqlx::PgPool;
+use sqlx::postgres::PgListener;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
+use uuid::Uuid;
+
+/// Longest response body kept with an attempt.
+const MAX_RECORDED_BODY: usize = 1024;
+
+/// Settings of the delivery workers.
+#[derive(Debug, Clone)]
+pub struct DeliveryConfig {
+    /// Allow http:// and non-public targets (development and tests only).
+    pub allow_private: bool,
+    /// Time a receiver has to answer (SPEC: 10 s).
+    pub timeout: Duration,
+    /// Wait before each retry (SPEC: 30 s, 5 min, 30 min).
+    pub retry_schedule: Vec<Duration>,
+    /// Deliveries in flight at once per instance.
+    pub concurrency: usize,
+    /// Fallback polling interval when no notification arrives.
+    pub poll_interval: Duration,
+}
+
+impl Default for DeliveryConfig {
+    fn default() -> Self {
+        Self {
+            allow_private: false,
+            timeout: Duration::from_secs(10),
+            retry_schedule: vec![
+                Duration::from_secs(30),
+                Duration::from_secs(5 * 60),
+                Duration::from_secs(30 * 60),
+            ],
+            concurrency: 64,
+            poll_interval: Duration::from_secs(1),
+        }
+    }
+}
+
+/// A claimed delivery.
+#[derive(sqlx::FromRow)]
+struct Due {
+    id: Uuid,
+    event: String,
+    url: String,
+    secret: String,
+    payload: Vec<u8>,
+    attempts: i32,
+    max_retries: i32,
+    created_at: DateTime<Utc>,
+}
+
+/// What one attempt came to.
+struct Outcome {
+    status_code: Option<i32>,
+    error: Option<String>,
+    body: String,
+    duration: Duration,
+}
+
+impl Outcome {
+    fn succeeded(&self) -> bool {
+        self.error.is_none() && self.status_code.is_some_and(|c| (200..300).contains(&c))
+    }
+}
+
+/// The worker pool of one instance.
+#[derive(Clone)]
+pub struct Deliverer {
+    pool: PgPool,
+    client: reqwest::Client,
+    config: Arc<DeliveryConfig>,
+}
+
+impl Deliverer {
+    pub fn new(pool: PgPool, config: DeliveryConfig) -> Result<Self, CoreError> {
+        // reqwest is built without a default TLS provider: use ring (a no-op when the
+        // process already installed one).
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let mut builder = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(config.timeout)
+            .no_proxy()
+            .user_agent(concat!("formsd-webhooks/", env!("CARGO_PKG_VERSION")));
+        if !config.allow_private {
+            builder = builder.dns_resolver(PublicResolver);
+        }
+        let client = builder
+            .build()
+            .map_err(|e| CoreError::Internal(format!("webhook HTTP client: {e}")))?;
+        Ok(Self {
+            pool,
+            client,
+            config: Arc::new(config),
+        })
+    }
+
+    /// Lease of a claimed delivery: longer than any attempt can take.
+    fn lease(&self) -> Duration {
+        self.config.timeout + Duration::from_secs(30)
+    }
+
+    /// Runs until `stop` turns true; then finishes the attempts in flight.
+    pub async fn run(self, mut stop: watch::Receiver<bool>) {
+        let permits = Arc::new(Semaphore::new(self.config.concurrency));
+        let mut in_flight = JoinSet::new();
+        let mut listener = self.listen().await;
+        loop {
+            if *stop.borrow() {
+                break;
+            }
+            while in_flight.try_join_next().is_some() {}
+            let free = permits.available_permits();
+            let claimed = if free > 0 {
+                match self.claim(free).await {
+                    Ok(claimed) => claimed,
+                    Err(error) => {
+                        tracing::warn!(%error, "claiming webhook deliveries");
+                        Vec::new()
+                    }
+                }
+            } else {
+                Vec::new()
+            };
+            let full_batch = free > 0 && claimed.len() == free;
+            for due in claimed {
+                let Ok(permit) = permits.clone().acquire_owned().await else {
+                    break;
+                };
+                let worker = self.clone();
+                in_flight.spawn(async move {
+                    worker.attempt(due).await;
+                    drop(permit);
+                });
+            }
+            if full_batch {
+                continue;
+            }
+            // Wait for a notification, a finished attempt (a permit), the poll tick or stop.
+            let poll = tokio::time::sleep(self.config.poll_interval);
+            tokio::select! {
+                _ = stop.changed() => {}
+                _ = poll => {}
+                _ = async {
+                    match listener.as_mut() {
+                        Some(l) => { let _ = l.recv().await; }
+                        None => std::future::pending::<()>().await,
+                    }
+                } => {}
+            }
+        }
+        // Graceful stop: attempts in flight finish (each is bounded by the timeout) and
+        // record their outcome; nothing new is claimed.
+        while in_flight.join_next().await.is_some() {}
+    }
+
+    async fn listen(&self) -> Option<PgListener> {
+        let mut listener = match PgListener::connect_with(&self.pool).await {
+            Ok(l) => l,
+            Err(error) => {
+                tracing::warn!(%error, "LISTEN unavailable; polling for deliveries");
+                return None;
+            }
+        };
+        match listener.listen(CHANNEL).await {
+            Ok(()) => Some(listener),
+            Err(error) => {
+                tracing::warn!(%error, "LISTEN unavailable; polling for deliveries");
+                None
+            }
+        }
+    }
+
+    async fn claim(&self, limit: usize) -> Result<Vec<Due>, CoreError> {
+        Ok(sqlx::query_as::<_, Due>(
+            "UPDATE deliveries SET locked_until = now() + make_interval(secs => $2)
+              WHERE id IN (
+                  SELECT id FROM deliveries
+                   WHERE status = 'pending' AND next_attempt_at <= now()
+                     AND (locked_until IS NULL OR locked_until < now())
+                   ORDER BY next_attempt_at
+                   LIMIT $1
+                   FOR UPDATE SKIP LOCKED)
+              RETURNING id, event, url, secret, payload, attempts, max_retries, created_at",
+        )
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .bind(self.lease().as_secs_f64())
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn attempt(&self, due: Due) {
+        let attempted_at = Utc::now();
+        let outcome = self.send(&due).await;
+        if let Err(error) = self.record(&due, attempted_at, &outcome).await {
+            // The lease expires and the delivery is attempted again: at least once.
+            tracing::error!(delivery_id = %due.id, %error, "recording a webhook attempt");
+        }
+    }
+
+    async fn send(&self, due: &Due) -> Outcome {
+        let started = Instant::now();
+        let failed = |error: String| Outcome {
+            status_code: None,
+            error: Some(error),
+            body: String::new(),
+            duration: started.elapsed(),
+        };
+        let url = match reqwest::Url::parse(&due.url) {
+            Ok(url) => url,
+            Err(e) => return failed(format!("invalid url: {e}")),
+        };
+        if let Err(refused) = target::check_literal_host(&url, self.config.allow_private) {
+            return failed(refused);
+        }
+        let id = due.id.to_string();
+        let event_time = due.created_at.to_rfc3339_opts(SecondsFormat::Millis, true);
+        let now = Utc::now().timestamp();
+        let request = self
+            .client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("x-webhook-event", &due.event)
+            .header("x-webhook-timestamp", &event_time)
+            .header(
+                "x-webhook-signature",
+                signing::spec_signature(&due.secret, &due.payload),
+            )
+            .header("x-webhook-delivery", &id)
+            .header("webhook-id", &id)
+            .header("webhook-timestamp", now.to_string())
+            .header(
+                "webhook-signature",
+                signing::standard_signature(&due.secret, &id, now, &due.payload),
+            )
+            .body(due.payload.clone());
+        match request.send().await {
+            Err(e) => failed(describe(&e)),
+            Ok(response) => {
+                let status = response.status();
+                let body = response.text().await.unwrap_or_default();
+                let mut body: String = body.chars().take(MAX_RECORDED_BODY).collect();
+                body.truncate(MAX_RECORDED_BODY);
+                Outcome {
+                    status_code: Some(i32::from(status.as_u16())),
+                    error: (!status.is_success()).then(|| format!("receiver answered {status}")),
+                    body,
+                    duration: started.elapsed(),
+                }
+            }
+        }
+    }
+
+    async fn record(
+        &self,
+        due: &Due,
+        attempted_at: DateTime<Utc>,
+        outcome: &Outcome,
+    ) -> Result<(), CoreError> {
+        let attempts = due.attempts + 1;
+        // The n-th failure schedules retry n (SPEC: 30 s after the initial failure, ...).
+        let retry_index = usize::try_from(attempts - 1).unwrap_or(usize::MAX);
+        let retry_in = (attempts <= due.max_retries)
+            .then(|| self.config.retry_schedule.get(retry_index).copied())
+            .flatten();
+        let (status, next) = if outcome.succeeded() {
+            ("succeeded", None)
+        } else if let Some(wait) = retry_in {
+            ("pending", Some(wait))
+        } else {
+            ("failed", None)
+        };
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(due.id)
+        .bind(attempted_at)
+        .bind(outcome.status_code)
+        .bind(i64::try_from(outcome.duration.as_millis()).unwrap_or(i64::MAX))
+        .bind(&outcome.error)
+        .bind(&outcome.body)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL,
+                    next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at
+                                           ELSE now() + make_interval(secs => $4) END
+              WHERE id = $1",
+        )
+        .bind(due.id)
+        .bind(status)
+        .bind(attempts)
+        .bind(next.map(|d| d.as_secs_f64()))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        match status {
+            "succeeded" => {
+                tracing::debug!(delivery_id = %due.id, event = due.event, "webhook delivered")
+            }
+            "failed" => {
+                tracing::warn!(delivery_id = %due.id, event = due.event, attempts, "webhook delivery failed for good")
+            }
+            _ => {
+                tracing::info!(delivery_id = %due.id, event = due.event, attempts, error = outcome.error.as_deref(), "webhook attempt failed; will retry")
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A transport error without the URL (which may carry a path token) or other noise.
+fn describe(e: &reqwest::Error) -> String {
+    let kind = if e.is_timeout() {
+        "timed out"
+    } else if e.is_connect() {
+        "could not connect"
+    } else if e.is_redirect() {
+        "redirect refused"
+    } else {
+        "request failed"
+    };
+    let mut cause = String::new();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        cause = s.to_string();
+        source = s.source();
+    }
+    if cause.is_empty() {
+        kind.to_owned()
+    } else {
+        format!("{kind}: {cause}")
+    }
+}

@@ -1,0 +1,93 @@
+//! The transactional outbox: an event becomes one delivery row per active subscription
+//! of the form that lists it, written in the transaction of the change that causes it.
+//! Workers are woken by NOTIFY, which PostgreSQL sends only if that transaction commits.
+
+use crate::error::CoreError;
+use crate::pb::convert;
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use sqlx::{Postgres, Transaction};
+use uuid::Uuid;
+
+/// Channel the delivery workers LISTEN on.
+pub const CHANNEL: &str = "forms_deliveries";
+
+/// An event to deliver.
+pub struct Event<'a> {
+    /// Canonical name: form.submitted, form.updated, form.published, form.deleted, quiz.completed.
+    pub name: &'static str,
+    pub account_id: Uuid,
+    pub form_id: Uuid,
+    pub quiz_id: Option<&'a str>,
+    pub data: Value,
+    pub at: DateTime<Utc>,
+}
+
+/// The names a subscription may list to receive `event`: `response.received` is an
+/// alias of `form.submitted`.
+fn names_for(event: &str) -> Vec<String> {
+    match event {
+        "form.submitted" => vec!["form.submitted".into(), "response.received".into()],
+        other => vec![other.into()],
+    }
+}
+
+/// Writes the deliveries of `event`; returns how many.
+pub async fn enqueue(
+    tx: &mut Transaction<'_, Postgres>,
+    event: Event<'_>,
+) -> Result<usize, CoreError> {
+    let names = names_for(event.name);
+    let subscribers: Vec<(Uuid, String, String, Vec<String>, i32)> = sqlx::query_as(
+        "SELECT id, url, secret, events, max_retries FROM webhooks
+          WHERE form_id = $1 AND account_id = $2 AND is_active AND events && $3",
+    )
+    .bind(event.form_id)
+    .bind(event.account_id)
+    .bind(&names)
+    .fetch_all(&mut **tx)
+    .await?;
+    for (webhook_id, url, secret, events, max_retries) in &subscribers {
+        // One delivery per subscription, named as the subscription lists it (the
+        // canonical name when it lists both).
+        let name = if events.iter().any(|e| e == event.name) {
+            event.name
+        } else {
+            "response.received"
+        };
+        let mut body = json!({
+            "event": name,
+            "timestamp": convert::iso8601(&convert::timestamp(event.at)),
+            "formId": event.form_id,
+        });
+        if let Some(quiz_id) = event.quiz_id {
+            body["quizId"] = json!(quiz_id);
+        }
+        body["data"] = event.data.clone();
+        let payload = serde_json::to_vec(&body).map_err(|e| CoreError::Internal(e.to_string()))?;
+        sqlx::query(
+            "INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url, secret, payload,
+                                     max_retries, next_attempt_at, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)",
+        )
+        .bind(Uuid::new_v4())
+        .bind(webhook_id)
+        .bind(event.account_id)
+        .bind(event.form_id)
+        .bind(name)
+        .bind(url)
+        .bind(secret)
+        .bind(payload)
+        .bind(max_retries)
+        .bind(event.at)
+        .execute(&mut **tx)
+        .await?;
+    }
+    if !subscribers.is_empty() {
+        sqlx::query("SELECT pg_notify($1, '')")
+            .bind(CHANNEL)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(subscribers.len())
+}

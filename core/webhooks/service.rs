@@ -1,0 +1,312 @@
+//! gRPC adapters: WebhooksService (API clients) and WebhookAdminService (operators).
+
+use super::{check_events, check_name, signing, store, target};
+use crate::accounts::Scope;
+use crate::accounts::service::AdminAuth;
+use crate::error::CoreError;
+use crate::forms::now_millis;
+use crate::forms::service::parse_id;
+use crate::gate::{Ctx, Gate};
+use crate::paging::Page;
+use crate::pb::{
+    self, convert, webhook_admin_service_server::WebhookAdminService,
+    webhooks_service_server::WebhooksService,
+};
+use chrono::{DateTime, Utc};
+use sqlx::PgPool;
+use tonic::{Request, Response, Status};
+use uuid::Uuid;
+
+fn webhook_to_pb(row: store::WebhookRow, secret: Option<String>) -> pb::Webhook {
+    pb::Webhook {
+        id: row.id.to_string(),
+        form_id: row.form_id.to_string(),
+        name: row.name,
+        url: row.url,
+        events: row.events,
+        is_active: row.is_active,
+        max_retries: row.max_retries,
+        created_at: Some(convert::timestamp(row.created_at)),
+        updated_at: Some(convert::timestamp(row.updated_at)),
+        secret,
+    }
+}
+
+/// The WebhooksService of the core.
+#[derive(Clone)]
+pub struct Webhooks {
+    pub(crate) gate: Gate,
+    pub(crate) pool: PgPool,
+    pub(crate) allow_private: bool,
+}
+
+impl Webhooks {
+    async fn list(
+        &self,
+        ctx: Ctx,
+        req: pb::ListWebhooksRequest,
+    ) -> Result<pb::ListWebhooksResponse, CoreError> {
+        let form_id = parse_id(&req.form_id, "form")?;
+        crate::forms::store::get(&self.pool, ctx.caller.account_id, form_id).await?;
+        let rows = store::list(&self.pool, ctx.caller.account_id, form_id).await?;
+        Ok(pb::ListWebhooksResponse {
+            webhooks: rows.into_iter().map(|r| webhook_to_pb(r, None)).collect(),
+        })
+    }
+
+    async fn create(
+        &self,
+        ctx: Ctx,
+        req: pb::CreateWebhookRequest,
+    ) -> Result<pb::CreateWebhookResponse, CoreError> {
+        let form_id = parse_id(&req.form_id, "form")?;
+        crate::forms::store::get(&self.pool, ctx.caller.account_id, form_id).await?;
+        check_name(&req.name)?;
+        let events = check_events(&req.events)?;
+        let url = target::check_url(&req.url, self.allow_private).await?;
+        let secret = signing::new_secret();
+        let mut tx = self.pool.begin().await?;
+        let row = store::insert(
+            &mut tx,
+            ctx.caller.account_id,
+            form_id,
+            req.name.trim(),
+            url.as_str(),
+            &events,
+            &secret,
+            now_millis(),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(pb::CreateWebhookResponse {
+            webhook: Some(webhook_to_pb(row, Some(secret))),
+        })
+    }
+
+    async fn delete(
+        &self,
+        ctx: Ctx,
+        req: pb::DeleteWebhookRequest,
+    ) -> Result<pb::DeleteWebhookResponse, CoreError> {
+        let form_id = parse_id(&req.form_id, "webhook")?;
+        let id = parse_id(&req.id, "webhook")?;
+        let mut tx = self.pool.begin().await?;
+        store::delete(&mut tx, ctx.caller.account_id, form_id, id).await?;
+        tx.commit().await?;
+        Ok(pb::DeleteWebhookResponse {})
+    }
+}
+
+#[tonic::async_trait]
+impl WebhooksService for Webhooks {
+    async fn list_webhooks(
+        &self,
+        req: Request<pb::ListWebhooksRequest>,
+    ) -> Result<Response<pb::ListWebhooksResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, m| self.list(ctx, m))
+            .await
+    }
+    async fn create_webhook(
+        &self,
+        req: Request<pb::CreateWebhookRequest>,
+    ) -> Result<Response<pb::CreateWebhookResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, m| self.create(ctx, m))
+            .await
+    }
+    async fn delete_webhook(
+        &self,
+        req: Request<pb::DeleteWebhookRequest>,
+    ) -> Result<Response<pb::DeleteWebhookResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, m| self.delete(ctx, m))
+            .await
+    }
+}
+
+/// The WebhookAdminService of the core (operator token).
+#[derive(Clone)]
+pub struct WebhookAdmin {
+    pub(crate) pool: PgPool,
+    pub(crate) auth: AdminAuth,
+    pub(crate) allow_private: bool,
+}
+
+#[derive(sqlx::FromRow)]
+struct DeliveryRow {
+    id: Uuid,
+    webhook_id: Option<Uuid>,
+    event: String,
+    status: String,
+    next_attempt_at: DateTime<Utc>,
+    created_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct AttemptRow {
+    delivery_id: Uuid,
+    attempted_at: DateTime<Utc>,
+    status_code: Option<i32>,
+    duration_ms: i64,
+    error: Option<String>,
+    response_body: String,
+}
+
+fn delivery_to_pb(row: DeliveryRow, attempts: Vec<pb::DeliveryAttempt>) -> pb::Delivery {
+    let status = match row.status.as_str() {
+        "pending" => pb::DeliveryStatus::Pending,
+        "succeeded" => pb::DeliveryStatus::Succeeded,
+        _ => pb::DeliveryStatus::Failed,
+    };
+    pb::Delivery {
+        id: row.id.to_string(),
+        webhook_id: row.webhook_id.map(|id| id.to_string()).unwrap_or_default(),
+        event: row.event,
+        status: status.into(),
+        next_attempt_at: (status == pb::DeliveryStatus::Pending)
+            .then(|| convert::timestamp(row.next_attempt_at)),
+        created_at: Some(convert::timestamp(row.created_at)),
+        attempts,
+    }
+}
+
+impl WebhookAdmin {
+    async fn update(
+        &self,
+        req: pb::UpdateWebhookRequest,
+    ) -> Result<pb::UpdateWebhookResponse, CoreError> {
+        let id = parse_id(&req.id, "webhook")?;
+        let mut row = store::get_any(&self.pool, id).await?;
+        let new = req.webhook.unwrap_or_default();
+        for path in req.update_mask.map(|m| m.paths).unwrap_or_default() {
+            match path.as_str() {
+                "name" => {
+                    check_name(&new.name)?;
+                    row.name = new.name.trim().to_owned();
+                }
+                "url" => {
+                    row.url = target::check_url(&new.url, self.allow_private)
+                        .await?
+                        .to_string()
+                }
+                "events" => row.events = check_events(&new.events)?,
+                "is_active" => row.is_active = new.is_active,
+                other => {
+                    return Err(CoreError::Validation(format!(
+                        "{other:?} cannot be updated; updatable: name, url, events, is_active"
+                    )));
+                }
+            }
+        }
+        row.updated_at = now_millis();
+        let row = store::update(&self.pool, &row).await?;
+        Ok(pb::UpdateWebhookResponse {
+            webhook: Some(webhook_to_pb(row, None)),
+        })
+    }
+
+    async fn deliveries(
+        &self,
+        req: pb::ListDeliveriesRequest,
+    ) -> Result<pb::ListDeliveriesResponse, CoreError> {
+        let id = parse_id(&req.webhook_id, "webhook")?;
+        let page = Page::new(req.page, req.per_page)?;
+        let rows = sqlx::query_as::<_, DeliveryRow>(
+            "SELECT id, webhook_id, event, status, next_attempt_at, created_at FROM deliveries
+              WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3",
+        )
+        .bind(id)
+        .bind(page.limit())
+        .bind(page.offset())
+        .fetch_all(&self.pool)
+        .await?;
+        let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+        let attempts = sqlx::query_as::<_, AttemptRow>(
+            "SELECT delivery_id, attempted_at, status_code, duration_ms, error, response_body
+               FROM delivery_attempts WHERE delivery_id = ANY($1) ORDER BY attempted_at, id",
+        )
+        .bind(&ids)
+        .fetch_all(&self.pool)
+        .await?;
+        let deliveries = rows
+            .into_iter()
+            .map(|row| {
+                let mine = attempts
+                    .iter()
+                    .filter(|a| a.delivery_id == row.id)
+                    .map(|a| pb::DeliveryAttempt {
+                        attempted_at: Some(convert::timestamp(a.attempted_at)),
+                        status_code: a.status_code,
+                        duration_ms: a.duration_ms,
+                        error: a.error.clone(),
+                        response_body: a.response_body.clone(),
+                    })
+                    .collect();
+                delivery_to_pb(row, mine)
+            })
+            .collect();
+        Ok(pb::ListDeliveriesResponse { deliveries })
+    }
+
+    async fn retry(
+        &self,
+        req: pb::RetryDeliveryRequest,
+    ) -> Result<pb::RetryDeliveryResponse, CoreError> {
+        let id = parse_id(&req.id, "delivery")?;
+        let row = sqlx::query_as::<_, DeliveryRow>(
+            "UPDATE deliveries SET status = 'pending', next_attempt_at = now(), locked_until = NULL,
+                    attempts = 0
+              WHERE id = $1 AND status = 'failed'
+              RETURNING id, webhook_id, event, status, next_attempt_at, created_at",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            let exists: Option<(String,)> =
+                sqlx::query_as("SELECT status FROM deliveries WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+            return Err(match exists {
+                None => CoreError::NotFound("delivery"),
+                Some((status,)) => CoreError::Validation(format!(
+                    "only failed deliveries can be retried; this one is {status}"
+                )),
+            });
+        };
+        sqlx::query("SELECT pg_notify($1, '')")
+            .bind(super::outbox::CHANNEL)
+            .execute(&self.pool)
+            .await?;
+        Ok(pb::RetryDeliveryResponse {
+            delivery: Some(delivery_to_pb(row, Vec::new())),
+        })
+    }
+}
+
+#[tonic::async_trait]
+impl WebhookAdminService for WebhookAdmin {
+    async fn update_webhook(
+        &self,
+        req: Request<pb::UpdateWebhookRequest>,
+    ) -> Result<Response<pb::UpdateWebhookResponse>, Status> {
+        self.auth.check(&req)?;
+        crate::accounts::service::reply(self.update(req.into_inner()).await)
+    }
+    async fn list_deliveries(
+        &self,
+        req: Request<pb::ListDeliveriesRequest>,
+    ) -> Result<Response<pb::ListDeliveriesResponse>, Status> {
+        self.auth.check(&req)?;
+        crate::accounts::service::reply(self.deliveries(req.into_inner()).await)
+    }
+    async fn retry_delivery(
+        &self,
+        req: Request<pb::RetryDeliveryRequest>,
+    ) -> Result<Response<pb::RetryDeliveryResponse>, Status> {
+        self.auth.check(&req)?;
+        crate::accounts::service::reply(self.retry(req.into_inner()).await)
+    }
+}
