@@ -78,6 +78,43 @@ enum Command {
     /// Manage accounts.
     #[command(subcommand)]
     Accounts(AccountsCommand),
+    /// Operate webhook subscriptions and their deliveries.
+    #[command(subcommand)]
+    Webhooks(WebhooksCommand),
+}
+
+#[derive(Subcommand)]
+enum WebhooksCommand {
+    /// Edit a subscription.
+    Update {
+        /// Webhook id.
+        id: String,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        url: Option<String>,
+        /// Comma-separated event names.
+        #[arg(long, value_delimiter = ',')]
+        events: Option<Vec<String>>,
+        /// Turn deliveries on or off.
+        #[arg(long)]
+        active: Option<bool>,
+        /// Accept http:// and private targets (development only).
+        #[arg(long)]
+        allow_private: bool,
+    },
+    /// List a subscription's deliveries and their attempts, newest first.
+    Deliveries {
+        /// Webhook id.
+        id: String,
+        #[arg(long)]
+        page: Option<i32>,
+    },
+    /// Schedule a failed delivery again, now.
+    Retry {
+        /// Delivery id.
+        id: String,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -270,6 +307,7 @@ async fn run(cli: Cli) -> Result<(), Error> {
         Command::Serve(args) => serve(&cli.db, args).await,
         Command::Keys(cmd) => with_database(&cli.db, |pool| keys(pool, cmd)).await,
         Command::Accounts(cmd) => with_database(&cli.db, |pool| accounts(pool, cmd)).await,
+        Command::Webhooks(cmd) => with_database(&cli.db, |pool| webhooks(pool, cmd)).await,
     }
 }
 
@@ -427,6 +465,98 @@ async fn accounts(pool: PgPool, cmd: AccountsCommand) -> Result<(), Error> {
             "created_at": row.created_at,
         })
     );
+    Ok(())
+}
+
+fn delivery_json(d: &forms::pb::Delivery) -> serde_json::Value {
+    let ts = |t: &Option<prost_types::Timestamp>| t.as_ref().and_then(forms::pb::convert::iso8601);
+    let status = forms::pb::DeliveryStatus::try_from(d.status)
+        .map(|s| {
+            s.as_str_name()
+                .trim_start_matches("DELIVERY_STATUS_")
+                .to_lowercase()
+        })
+        .unwrap_or_default();
+    serde_json::json!({
+        "id": d.id,
+        "event": d.event,
+        "status": status,
+        "created_at": ts(&d.created_at),
+        "next_attempt_at": ts(&d.next_attempt_at),
+        "attempts": d.attempts.iter().map(|a| serde_json::json!({
+            "attempted_at": ts(&a.attempted_at),
+            "status_code": a.status_code,
+            "duration_ms": a.duration_ms,
+            "error": a.error,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+async fn webhooks(pool: PgPool, cmd: WebhooksCommand) -> Result<(), Error> {
+    use forms::pb;
+    use forms::webhooks::service::WebhookAdmin;
+    match cmd {
+        WebhooksCommand::Update {
+            id,
+            name,
+            url,
+            events,
+            active,
+            allow_private,
+        } => {
+            let mut webhook = pb::Webhook::default();
+            let mut paths = Vec::new();
+            if let Some(name) = name {
+                webhook.name = name;
+                paths.push("name".to_owned());
+            }
+            if let Some(url) = url {
+                webhook.url = url;
+                paths.push("url".to_owned());
+            }
+            if let Some(events) = events {
+                webhook.events = events;
+                paths.push("events".to_owned());
+            }
+            if let Some(active) = active {
+                webhook.is_active = active;
+                paths.push("is_active".to_owned());
+            }
+            let request = pb::UpdateWebhookRequest {
+                id,
+                webhook: Some(webhook),
+                update_mask: Some(prost_types::FieldMask { paths }),
+            };
+            let reply = WebhookAdmin::new(pool, allow_private)
+                .update(request)
+                .await?;
+            if let Some(w) = reply.webhook {
+                println!(
+                    "{}",
+                    serde_json::json!({"id": w.id, "name": w.name, "url": w.url, "events": w.events, "is_active": w.is_active})
+                );
+            }
+        }
+        WebhooksCommand::Deliveries { id, page } => {
+            let request = pb::ListDeliveriesRequest {
+                webhook_id: id,
+                page,
+                per_page: Some(100),
+            };
+            let reply = WebhookAdmin::new(pool, false).deliveries(request).await?;
+            for d in &reply.deliveries {
+                println!("{}", delivery_json(d));
+            }
+        }
+        WebhooksCommand::Retry { id } => {
+            let reply = WebhookAdmin::new(pool, false)
+                .retry(pb::RetryDeliveryRequest { id })
+                .await?;
+            if let Some(d) = reply.delivery {
+                println!("{}", delivery_json(&d));
+            }
+        }
+    }
     Ok(())
 }
 

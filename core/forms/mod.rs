@@ -78,6 +78,12 @@ pub struct Field {
     pub allowed_types: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_size_mb: Option<f64>,
+    /// Quiz mode: the correct answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correct_answer: Option<Value>,
+    /// Quiz mode: points for a correct answer (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<i32>,
 }
 
 /// A field as a client sends it; `id` only matters on update.
@@ -90,6 +96,8 @@ pub struct FieldInput {
     pub placeholder: Option<String>,
     pub allowed_types: Vec<String>,
     pub max_size_mb: Option<f64>,
+    pub correct_answer: Option<Value>,
+    pub points: Option<i32>,
 }
 
 /// A form as stored.
@@ -244,6 +252,32 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
             "{at}.max_size_mb must be greater than 0 and at most {MAX_FILE_MB}"
         )));
     }
+    let correct_answer = input.correct_answer.filter(|v| !v.is_null());
+    match &correct_answer {
+        Some(_) if is_file => {
+            return Err(CoreError::Validation(format!(
+                "{at}.correct_answer is not available on file_upload fields"
+            )));
+        }
+        Some(Value::String(_) | Value::Number(_)) | None => {}
+        Some(_) => {
+            return Err(CoreError::Validation(format!(
+                "{at}.correct_answer must be a string or a number"
+            )));
+        }
+    }
+    if let Some(points) = input.points {
+        if correct_answer.is_none() {
+            return Err(CoreError::Validation(format!(
+                "{at}.points needs a correct_answer"
+            )));
+        }
+        if !(0..=1000).contains(&points) {
+            return Err(CoreError::Validation(format!(
+                "{at}.points must be from 0 to 1000"
+            )));
+        }
+    }
     Ok(Field {
         id,
         kind: input.kind,
@@ -252,6 +286,8 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
         placeholder: input.placeholder,
         allowed_types,
         max_size_mb: input.max_size_mb,
+        correct_answer,
+        points: input.points,
     })
 }
 
@@ -298,6 +334,48 @@ pub fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreError> {
         return Err(CoreError::validation("settings must be at most 64 KiB"));
     }
     Ok(())
+}
+
+/// The score of a quiz submission: points of correctly answered fields, and the most
+/// one could score. `None` when the form is not a quiz. Text answers compare trimmed and
+/// case-insensitively; numbers by value.
+pub fn quiz_score(fields: &[Field], answers: &Map<String, Value>) -> Option<(i64, i64)> {
+    let scored: Vec<&Field> = fields
+        .iter()
+        .filter(|f| f.correct_answer.is_some())
+        .collect();
+    if scored.is_empty() {
+        return None;
+    }
+    let mut score = 0;
+    let mut max = 0;
+    for field in scored {
+        let points = i64::from(field.points.unwrap_or(1));
+        max += points;
+        let given = answers.get(&field.id.to_string());
+        if given.is_some_and(|g| answers_match(g, field.correct_answer.as_ref())) {
+            score += points;
+        }
+    }
+    Some((score, max))
+}
+
+fn answers_match(given: &Value, correct: Option<&Value>) -> bool {
+    let as_number = |v: &Value| match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    match (given, correct) {
+        (_, Some(Value::Number(c))) => as_number(given) == c.as_f64(),
+        (Value::String(g), Some(Value::String(c))) => {
+            g.trim().to_lowercase() == c.trim().to_lowercase()
+        }
+        (Value::Number(_), Some(Value::String(c))) => {
+            as_number(given) == c.trim().parse::<f64>().ok()
+        }
+        _ => false,
+    }
 }
 
 impl NewForm {
@@ -403,6 +481,30 @@ mod tests {
         assert_eq!(
             build_fields(vec![f], &[]).expect("valid")[0].allowed_types,
             ["pdf"]
+        );
+    }
+
+    #[test]
+    fn quiz_scoring() {
+        let mut a = input("short_text");
+        a.correct_answer = Some(json!("Paris"));
+        a.points = Some(2);
+        let mut b = input("number");
+        b.correct_answer = Some(json!(4));
+        let fields = build_fields(vec![a, b, input("email")], &[]).expect("valid quiz");
+        let answers: Map<String, Value> = [
+            (fields[0].id.to_string(), json!(" paris ")),
+            (fields[1].id.to_string(), json!(5)),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(quiz_score(&fields, &answers), Some((2, 3)));
+        assert_eq!(quiz_score(&fields[2..], &answers), None);
+        let mut bad = input("short_text");
+        bad.points = Some(3);
+        assert!(
+            build_fields(vec![bad], &[]).is_err(),
+            "points need a correct answer"
         );
     }
 

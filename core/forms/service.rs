@@ -62,6 +62,8 @@ pub(crate) fn form_to_pb(form: Form) -> pb::Form {
                 placeholder: f.placeholder,
                 allowed_types: f.allowed_types,
                 max_size_mb: f.max_size_mb,
+                correct_answer: f.correct_answer.as_ref().map(convert::json_to_value),
+                points: f.points,
             })
             .collect(),
         settings: Some(convert::object_to_struct(&form.settings)),
@@ -89,6 +91,8 @@ fn field_from_pb(i: usize, f: pb::FormField) -> Result<FieldInput, CoreError> {
         placeholder: f.placeholder,
         allowed_types: f.allowed_types,
         max_size_mb: f.max_size_mb,
+        correct_answer: f.correct_answer.as_ref().map(convert::value_to_json),
+        points: f.points,
     })
 }
 

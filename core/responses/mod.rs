@@ -225,6 +225,8 @@ mod tests {
                     placeholder: None,
                     allowed_types: vec![],
                     max_size_mb: None,
+                    correct_answer: None,
+                    points: None,
                 })
                 .collect(),
             settings: Map::new(),

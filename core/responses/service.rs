@@ -6,8 +6,8 @@ use super::{Response, api_metadata, quota_month};
 use crate::accounts::{Plan, Scope};
 use crate::config::CoreConfig;
 use crate::error::CoreError;
-use crate::forms::now_millis;
 use crate::forms::service::parse_id;
+use crate::forms::{now_millis, quiz_score};
 use crate::gate::{Ctx, Gate};
 use crate::idempotency;
 use crate::paging::Page;
@@ -194,6 +194,7 @@ impl Responses {
             completion_time_seconds: None,
         };
         store::insert(&mut tx, &response).await?;
+        let score = quiz_score(&target.fields, &response.answers);
         let data = json!({
             "responseId": response.id,
             "formId": form_id,
@@ -209,6 +210,26 @@ impl Responses {
             at: submitted_at,
         };
         outbox::enqueue(&mut tx, event).await?;
+        if let Some((score, max_score)) = score {
+            let quiz_id = form_id.to_string();
+            let data = json!({
+                "responseId": response.id,
+                "formId": form_id,
+                "score": score,
+                "maxScore": max_score,
+                "answers": response.answers,
+                "submittedVia": "api",
+            });
+            let event = outbox::Event {
+                name: "quiz.completed",
+                account_id,
+                form_id,
+                quiz_id: Some(&quiz_id),
+                data,
+                at: submitted_at,
+            };
+            outbox::enqueue(&mut tx, event).await?;
+        }
         let reply = pb::CreateResponseResponse {
             response: Some(response_to_pb(response)),
         };

@@ -172,7 +172,18 @@ fn delivery_to_pb(row: DeliveryRow, attempts: Vec<pb::DeliveryAttempt>) -> pb::D
 }
 
 impl WebhookAdmin {
-    async fn update(
+    /// An operator's handle without the gRPC layer (the `formsd webhooks` commands).
+    pub fn new(pool: PgPool, allow_private: bool) -> Self {
+        Self {
+            pool,
+            auth: AdminAuth {
+                config: std::sync::Arc::new(crate::CoreConfig::default()),
+            },
+            allow_private,
+        }
+    }
+
+    pub async fn update(
         &self,
         req: pb::UpdateWebhookRequest,
     ) -> Result<pb::UpdateWebhookResponse, CoreError> {
@@ -206,7 +217,7 @@ impl WebhookAdmin {
         })
     }
 
-    async fn deliveries(
+    pub async fn deliveries(
         &self,
         req: pb::ListDeliveriesRequest,
     ) -> Result<pb::ListDeliveriesResponse, CoreError> {
@@ -249,7 +260,7 @@ impl WebhookAdmin {
         Ok(pb::ListDeliveriesResponse { deliveries })
     }
 
-    async fn retry(
+    pub async fn retry(
         &self,
         req: pb::RetryDeliveryRequest,
     ) -> Result<pb::RetryDeliveryResponse, CoreError> {

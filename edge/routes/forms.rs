@@ -43,6 +43,12 @@ fn field_json(field: pb::FormField) -> Value {
     if let Some(mb) = field.max_size_mb {
         out["max_size_mb"] = convert::number_to_json(mb);
     }
+    if let Some(correct) = &field.correct_answer {
+        out["correct_answer"] = convert::value_to_json(correct);
+    }
+    if let Some(points) = field.points {
+        out["points"] = json!(points);
+    }
     out
 }
 
@@ -128,6 +134,15 @@ fn field_from_json(i: usize, item: &Value) -> Result<pb::FormField, String> {
         placeholder: string(f, "placeholder").map_err(at)?,
         allowed_types,
         max_size_mb,
+        correct_answer: f.get("correct_answer").map(convert::json_to_value),
+        points: match f.get("points") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(
+                v.as_i64()
+                    .and_then(|n| i32::try_from(n).ok())
+                    .ok_or_else(|| at("points must be an integer".into()))?,
+            ),
+        },
     })
 }
 
