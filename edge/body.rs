@@ -102,6 +102,34 @@ impl QueryParams {
     }
 }
 
+/// Path parameters; a path that cannot be decoded (e.g. invalid percent-encoding) names
+/// no resource, so it is answered 404 in the SPEC envelope like any unknown id.
+pub struct PathParams<T>(pub T);
+
+impl<T> FromRequestParts<AppState> for PathParams<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+{
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Self, Response> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(Self(value)),
+            Err(rejection) => {
+                let call = match Call::from_request_parts(parts, state).await {
+                    Ok(call) => call,
+                    Err(never) => match never {},
+                };
+                let message = format!("no resource at this path ({})", rejection.body_text());
+                Err(call.reject(state, "NOT_FOUND", message).await)
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,10 +1,10 @@
 //! `/forms` and `/forms/{id}`: JSON shapes of SPEC onto FormsService calls.
 
-use crate::body::{JsonObject, QueryParams};
+use crate::body::{JsonObject, PathParams, QueryParams};
 use crate::call::Call;
 use crate::routes::timestamp_json;
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use forms::pb::{self, convert};
@@ -219,7 +219,11 @@ pub async fn list(State(state): State<AppState>, call: Call, query: QueryParams)
     })
 }
 
-pub async fn get(State(state): State<AppState>, call: Call, Path(id): Path<String>) -> Response {
+pub async fn get(
+    State(state): State<AppState>,
+    call: Call,
+    PathParams(id): PathParams<String>,
+) -> Response {
     let result = state
         .forms()
         .get_form(call.request(pb::GetFormRequest { id }))
@@ -251,7 +255,7 @@ pub async fn create(
 pub async fn update(
     State(state): State<AppState>,
     call: Call,
-    Path(id): Path<String>,
+    PathParams(id): PathParams<String>,
     JsonObject(body): JsonObject,
 ) -> Response {
     let request = match update_request(id, &body) {
@@ -266,7 +270,11 @@ pub async fn update(
     )
 }
 
-pub async fn delete(State(state): State<AppState>, call: Call, Path(id): Path<String>) -> Response {
+pub async fn delete(
+    State(state): State<AppState>,
+    call: Call,
+    PathParams(id): PathParams<String>,
+) -> Response {
     let result = state
         .forms()
         .delete_form(call.request(pb::DeleteFormRequest { id }))

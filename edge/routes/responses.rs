@@ -1,10 +1,10 @@
 //! `/forms/{form_id}/responses[/{id}]`: JSON shapes of SPEC onto ResponsesService.
 
-use crate::body::{JsonObject, QueryParams};
+use crate::body::{JsonObject, PathParams, QueryParams};
 use crate::call::Call;
 use crate::routes::{page_json, timestamp_json};
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use forms::pb::{self, convert, list_responses_response::Pagination};
@@ -71,7 +71,7 @@ fn object(body: &Map<String, Value>, key: &str) -> Result<Option<prost_types::St
 pub async fn list(
     State(state): State<AppState>,
     call: Call,
-    Path(form_id): Path<String>,
+    PathParams(form_id): PathParams<String>,
     query: QueryParams,
 ) -> Response {
     let request = match list_request(form_id, &query) {
@@ -100,7 +100,7 @@ pub async fn list(
 pub async fn get(
     State(state): State<AppState>,
     call: Call,
-    Path((form_id, id)): Path<(String, String)>,
+    PathParams((form_id, id)): PathParams<(String, String)>,
 ) -> Response {
     let request = call.request(pb::GetResponseRequest { form_id, id });
     let result = state.responses().get_response(request).await;
@@ -114,7 +114,7 @@ pub async fn get(
 pub async fn create(
     State(state): State<AppState>,
     call: Call,
-    Path(form_id): Path<String>,
+    PathParams(form_id): PathParams<String>,
     JsonObject(body): JsonObject,
 ) -> Response {
     let request = match (object(&body, "answers"), object(&body, "metadata")) {
@@ -141,7 +141,7 @@ pub async fn create(
 pub async fn delete(
     State(state): State<AppState>,
     call: Call,
-    Path((form_id, id)): Path<(String, String)>,
+    PathParams((form_id, id)): PathParams<(String, String)>,
 ) -> Response {
     let request = call.request(pb::DeleteResponseRequest { form_id, id });
     let result = state.responses().delete_response(request).await;

@@ -1,10 +1,10 @@
 //! `/forms/{form_id}/webhooks[/{id}]`: subscriptions onto WebhooksService.
 
-use crate::body::JsonObject;
+use crate::body::{JsonObject, PathParams};
 use crate::call::Call;
 use crate::routes::timestamp_json;
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use forms::pb;
@@ -57,7 +57,7 @@ fn create_request(
 pub async fn list(
     State(state): State<AppState>,
     call: Call,
-    Path(form_id): Path<String>,
+    PathParams(form_id): PathParams<String>,
 ) -> Response {
     let result = state
         .webhooks()
@@ -73,7 +73,7 @@ pub async fn list(
 pub async fn create(
     State(state): State<AppState>,
     call: Call,
-    Path(form_id): Path<String>,
+    PathParams(form_id): PathParams<String>,
     JsonObject(body): JsonObject,
 ) -> Response {
     let request = match create_request(form_id, &body) {
@@ -91,7 +91,7 @@ pub async fn create(
 pub async fn delete(
     State(state): State<AppState>,
     call: Call,
-    Path((form_id, id)): Path<(String, String)>,
+    PathParams((form_id, id)): PathParams<(String, String)>,
 ) -> Response {
     let request = call.request(pb::DeleteWebhookRequest { form_id, id });
     let result = state.webhooks().delete_webhook(request).await;
