@@ -101,6 +101,19 @@ impl Call {
         ApiError::from_status(status, &self.request_id).into_response()
     }
 
+    /// The message parsed from the request, or the 422 refusal (accounted by the core)
+    /// to answer with when parsing failed.
+    pub async fn valid<T>(
+        &self,
+        state: &AppState,
+        parsed: Result<T, String>,
+    ) -> Result<T, Response> {
+        match parsed {
+            Ok(message) => Ok(message),
+            Err(why) => Err(self.reject(state, "VALIDATION_ERROR", why).await),
+        }
+    }
+
     /// Refuses a request the edge could not turn into a message. The core still
     /// authenticates, rate-limits and counts it, and answers with the error to show.
     pub async fn reject(

@@ -205,18 +205,19 @@ fn list_request(query: &QueryParams) -> Result<pb::ListFormsRequest, String> {
     })
 }
 
-pub async fn list(State(state): State<AppState>, call: Call, query: QueryParams) -> Response {
-    let request = match list_request(&query) {
-        Ok(request) => request,
-        Err(message) => return call.reject(&state, "VALIDATION_ERROR", message).await,
-    };
+pub async fn list(
+    State(state): State<AppState>,
+    call: Call,
+    query: QueryParams,
+) -> Result<Response, Response> {
+    let request = call.valid(&state, list_request(&query)).await?;
     let result = state.forms().list_forms(call.request(request)).await;
-    call.reply(result, StatusCode::OK, |r| {
+    Ok(call.reply(result, StatusCode::OK, |r| {
         json!({
             "forms": r.forms.into_iter().map(form_json).collect::<Vec<_>>(),
             "pagination": r.pagination.map(crate::routes::page_json),
         })
-    })
+    }))
 }
 
 pub async fn get(
@@ -239,17 +240,14 @@ pub async fn create(
     State(state): State<AppState>,
     call: Call,
     JsonObject(body): JsonObject,
-) -> Response {
-    let request = match create_request(&body) {
-        Ok(request) => request,
-        Err(message) => return call.reject(&state, "VALIDATION_ERROR", message).await,
-    };
+) -> Result<Response, Response> {
+    let request = call.valid(&state, create_request(&body)).await?;
     let result = state.forms().create_form(call.request(request)).await;
-    call.reply(
+    Ok(call.reply(
         result,
         StatusCode::CREATED,
         |r| json!({"form": r.form.map(form_json)}),
-    )
+    ))
 }
 
 pub async fn update(
@@ -257,17 +255,14 @@ pub async fn update(
     call: Call,
     PathParams(id): PathParams<String>,
     JsonObject(body): JsonObject,
-) -> Response {
-    let request = match update_request(id, &body) {
-        Ok(request) => request,
-        Err(message) => return call.reject(&state, "VALIDATION_ERROR", message).await,
-    };
+) -> Result<Response, Response> {
+    let request = call.valid(&state, update_request(id, &body)).await?;
     let result = state.forms().update_form(call.request(request)).await;
-    call.reply(
+    Ok(call.reply(
         result,
         StatusCode::OK,
         |r| json!({"form": r.form.map(form_json)}),
-    )
+    ))
 }
 
 pub async fn delete(

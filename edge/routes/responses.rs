@@ -68,21 +68,29 @@ fn object(body: &Map<String, Value>, key: &str) -> Result<Option<prost_types::St
     }
 }
 
+fn create_request(
+    form_id: String,
+    body: &Map<String, Value>,
+) -> Result<pb::CreateResponseRequest, String> {
+    Ok(pb::CreateResponseRequest {
+        form_id,
+        answers: object(body, "answers")?,
+        metadata: object(body, "metadata")?,
+    })
+}
+
 pub async fn list(
     State(state): State<AppState>,
     call: Call,
     PathParams(form_id): PathParams<String>,
     query: QueryParams,
-) -> Response {
-    let request = match list_request(form_id, &query) {
-        Ok(request) => request,
-        Err(message) => return call.reject(&state, "VALIDATION_ERROR", message).await,
-    };
+) -> Result<Response, Response> {
+    let request = call.valid(&state, list_request(form_id, &query)).await?;
     let result = state
         .responses()
         .list_responses(call.request(request))
         .await;
-    call.reply(result, StatusCode::OK, |r| {
+    Ok(call.reply(result, StatusCode::OK, |r| {
         let pagination = match r.pagination {
             Some(Pagination::Page(p)) => page_json(p),
             Some(Pagination::Cursor(c)) => {
@@ -94,7 +102,7 @@ pub async fn list(
             "responses": r.responses.into_iter().map(response_json).collect::<Vec<_>>(),
             "pagination": pagination,
         })
-    })
+    }))
 }
 
 pub async fn get(
@@ -116,26 +124,17 @@ pub async fn create(
     call: Call,
     PathParams(form_id): PathParams<String>,
     JsonObject(body): JsonObject,
-) -> Response {
-    let request = match (object(&body, "answers"), object(&body, "metadata")) {
-        (Ok(answers), Ok(metadata)) => pb::CreateResponseRequest {
-            form_id,
-            answers,
-            metadata,
-        },
-        (Err(message), _) | (_, Err(message)) => {
-            return call.reject(&state, "VALIDATION_ERROR", message).await;
-        }
-    };
+) -> Result<Response, Response> {
+    let request = call.valid(&state, create_request(form_id, &body)).await?;
     let result = state
         .responses()
         .create_response(call.request(request))
         .await;
-    call.reply(
+    Ok(call.reply(
         result,
         StatusCode::CREATED,
         |r| json!({"response": r.response.map(response_json)}),
-    )
+    ))
 }
 
 pub async fn delete(

@@ -24,16 +24,17 @@ fn usage_json(usage: pb::Usage) -> serde_json::Value {
     })
 }
 
-pub async fn get(State(state): State<AppState>, call: Call, query: QueryParams) -> Response {
-    let days = match query.int("days") {
-        Ok(days) => days,
-        Err(message) => return call.reject(&state, "VALIDATION_ERROR", message).await,
-    };
+pub async fn get(
+    State(state): State<AppState>,
+    call: Call,
+    query: QueryParams,
+) -> Result<Response, Response> {
+    let days = call.valid(&state, query.int("days")).await?;
     let result = state
         .usage()
         .get_usage(call.request(pb::GetUsageRequest { days }))
         .await;
-    call.reply(result, StatusCode::OK, |r| {
+    Ok(call.reply(result, StatusCode::OK, |r| {
         r.usage.map(usage_json).unwrap_or_default()
-    })
+    }))
 }

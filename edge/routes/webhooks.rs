@@ -75,17 +75,14 @@ pub async fn create(
     call: Call,
     PathParams(form_id): PathParams<String>,
     JsonObject(body): JsonObject,
-) -> Response {
-    let request = match create_request(form_id, &body) {
-        Ok(request) => request,
-        Err(message) => return call.reject(&state, "VALIDATION_ERROR", message).await,
-    };
+) -> Result<Response, Response> {
+    let request = call.valid(&state, create_request(form_id, &body)).await?;
     let result = state.webhooks().create_webhook(call.request(request)).await;
-    call.reply(
+    Ok(call.reply(
         result,
         StatusCode::CREATED,
         |r| json!({"webhook": r.webhook.map(webhook_json)}),
-    )
+    ))
 }
 
 pub async fn delete(
