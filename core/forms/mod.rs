@@ -384,7 +384,9 @@ impl NewForm {
     pub fn into_form(self, account_id: Uuid, now: DateTime<Utc>) -> Result<Form, CoreError> {
         check_title(&self.title)?;
         check_description(self.description.as_deref())?;
-        let fields = build_fields(self.fields, &[])?;
+        // The service assigns field ids on create: ids sent by the client are ignored.
+        let inputs = self.fields.into_iter().map(|f| FieldInput { id: None, ..f }).collect();
+        let fields = build_fields(inputs, &[])?;
         check_settings(&self.settings)?;
         Ok(Form {
             id: Uuid::new_v4(),
