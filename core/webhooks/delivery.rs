@@ -150,14 +150,23 @@ impl Deliverer {
             if full_batch {
                 continue;
             }
-            // Wait for a notification, a finished attempt (a permit), the poll tick or stop.
+            // Wait for a notification, a finished attempt (a free permit), the poll
+            // tick or stop.
             let poll = tokio::time::sleep(self.config.poll_interval);
+            let poll_interval = self.config.poll_interval;
             tokio::select! {
                 _ = stop.changed() => {}
                 _ = poll => {}
+                Some(_) = in_flight.join_next(), if !in_flight.is_empty() => {}
                 _ = async {
                     match listener.as_mut() {
-                        Some(l) => { let _ = l.recv().await; }
+                        Some(l) => {
+                            // On a lost connection sqlx reconnects on the next call;
+                            // pause so a database outage is not a busy loop.
+                            if l.recv().await.is_err() {
+                                tokio::time::sleep(poll_interval).await;
+                            }
+                        }
                         None => std::future::pending::<()>().await,
                     }
                 } => {}
