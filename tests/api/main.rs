@@ -9,3 +9,4 @@ mod helpers;
 
 mod auth;
 mod forms;
+mod usage;
