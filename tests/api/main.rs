@@ -9,4 +9,5 @@ mod helpers;
 
 mod auth;
 mod forms;
+mod limits;
 mod usage;
