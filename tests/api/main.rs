@@ -8,6 +8,7 @@
 mod helpers;
 
 mod auth;
+mod errors;
 mod forms;
 mod limits;
 mod usage;
