@@ -10,5 +10,6 @@ mod helpers;
 mod auth;
 mod errors;
 mod forms;
+mod grpc;
 mod limits;
 mod usage;
