@@ -8,6 +8,7 @@
 mod helpers;
 
 mod auth;
+mod binary;
 mod errors;
 mod forms;
 mod grpc;
