@@ -71,7 +71,7 @@ async fn cli_creates_lists_and_revokes_keys_and_changes_plans() {
     let mut list_args = db.to_vec();
     list_args.extend(["keys", "list", "--account", &account, "--json"]);
     let listed = run_ok(&list_args).await;
-    let secret = key.rsplit_once('_').expect("key shape").1;
+    let (prefix, secret) = split_key(&key);
     assert!(!listed.contains(secret), "keys list shows a secret");
     let items: Value = serde_json::from_str(listed.trim()).expect("JSON list");
     let items = items.as_array().expect("array");
@@ -80,8 +80,7 @@ async fn cli_creates_lists_and_revokes_keys_and_changes_plans() {
         .iter()
         .find(|k| k["key_id"] == key_id.as_str())
         .expect("first key listed");
-    let lookup = key.split('_').nth(1).expect("lookup");
-    assert_eq!(first["prefix"], format!("fsk_{lookup}"));
+    assert_eq!(first["prefix"], prefix);
     assert_eq!(first["scopes"], json!(["read", "write"]));
     assert_eq!(first["revoked_at"], Value::Null);
     assert_eq!(first["expires_at"], Value::Null);

@@ -434,6 +434,15 @@ impl TestApp {
         Self::from_parts(server, db).await
     }
 
+    /// With extra environment variables for `formsd` (e.g. RUST_LOG).
+    pub async fn spawn_env(extra: &[&str], env: &[(&str, &str)]) -> TestApp {
+        let db = TestDb::create().await;
+        let mut cmd = formsd_command();
+        cmd.envs(env.iter().copied());
+        let server = Formsd::start_with(cmd, &serve_args(&db.url, extra)).await;
+        Self::from_parts(server, db).await
+    }
+
     /// A test application around a `formsd` already started on `db` (e.g. an edge).
     pub async fn from_parts(server: Formsd, db: Arc<TestDb>) -> TestApp {
         let pool = db.pool().await;
@@ -689,6 +698,20 @@ pub fn assert_timestamp(value: &Value) -> chrono::DateTime<chrono::Utc> {
     chrono::DateTime::parse_from_rfc3339(s)
         .unwrap_or_else(|e| panic!("timestamp {s}: {e}"))
         .with_timezone(&chrono::Utc)
+}
+
+/// A key `fsk_<lookup>_<secret>` as ("fsk_<lookup>", secret). The secret is base64url and
+/// may itself contain '_', so this splits after the lookup, not at the last '_'.
+pub fn split_key(key: &str) -> (&str, &str) {
+    let mut parts = key.splitn(3, '_');
+    let (fsk, lookup, secret) = (
+        parts.next().expect("prefix"),
+        parts.next().expect("lookup"),
+        parts.next().expect("secret"),
+    );
+    assert_eq!(fsk, "fsk", "key shape {key}");
+    assert_eq!(lookup.len(), 16, "lookup of {key}");
+    (&key[..fsk.len() + 1 + lookup.len()], secret)
 }
 
 /// Now, in Unix seconds.
