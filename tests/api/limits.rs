@@ -159,6 +159,58 @@ async fn rate_limit_holds_across_instances_on_one_database() {
         replies[5].error(429, "RATE_LIMITED");
         // Both instances refuse the key now.
         first.get("/forms", &key).await.error(429, "RATE_LIMITED");
+        // Usage is shared too: requests on either instance count for the key.
+        let other = first.key(PRO, READ).await;
+        for app in [&first, &second, &first] {
+            app.get("/forms", &other).await.ok(200);
+        }
+        let usage = second.get("/usage", &other).await;
+        assert_eq!(usage.ok(200)["total_requests"], 4);
+        return;
+    }
+    panic!("requests kept straddling window boundaries");
+}
+
+#[tokio::test]
+async fn concurrent_requests_on_two_instances_never_exceed_the_limit() {
+    let extra = ["--pro-rate-limit", "5", "--rate-window-secs", "3"];
+    let first = TestApp::spawn_with(&extra).await;
+    let second = TestApp::spawn_on(first.db.clone(), &extra).await;
+    for _attempt in 0..4 {
+        let key = first.key(PRO, READ).await;
+        align_to_window(3).await;
+        let mut tasks = tokio::task::JoinSet::new();
+        for i in 0..20 {
+            let app = if i % 2 == 0 { &first } else { &second };
+            tasks.spawn(send(
+                app.request(Method::GET, "/forms").header("x-api-key", &key),
+            ));
+        }
+        let replies: Vec<Reply> = tasks.join_all().await;
+        if resets(&replies).len() != 1 {
+            continue;
+        }
+        let ok: Vec<&Reply> = replies.iter().filter(|r| r.status == 200).collect();
+        assert_eq!(ok.len(), 5, "exactly the limit gets through");
+        let mut remaining: Vec<u64> = ok
+            .iter()
+            .map(|r| r.header_u64("x-ratelimit-remaining"))
+            .collect();
+        remaining.sort_unstable();
+        assert_eq!(
+            remaining,
+            [0, 1, 2, 3, 4],
+            "each admitted request has its own count"
+        );
+        for reply in replies.iter().filter(|r| r.status != 200) {
+            reply.error(429, "RATE_LIMITED");
+        }
+        // Every one of them was counted, refused ones as errors.
+        sleep_until_unix(replies[0].header_u64("x-ratelimit-reset") as i64).await;
+        let usage = second.get("/usage", &key).await;
+        let data = usage.ok(200);
+        assert_eq!(data["total_requests"], 21);
+        assert_eq!(data["total_errors"], 15);
         return;
     }
     panic!("requests kept straddling window boundaries");
@@ -217,10 +269,47 @@ async fn body_above_the_limit_is_413() {
     send(app.request(Method::POST, "/forms").json(&big))
         .await
         .error(401, "UNAUTHENTICATED");
+    // The limit holds for bodies without a Content-Length (chunked) too.
+    let body = serde_json::to_string(&big).expect("json");
+    let (head, tail) = body.split_at(body.len() / 2);
+    let mut raw = format!(
+        "POST /api/v1/forms HTTP/1.1\r\nHost: localhost\r\nx-api-key: {key}\r\n\
+         Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    );
+    for chunk in [head, tail] {
+        raw.push_str(&format!("{:x}\r\n{chunk}\r\n", chunk.len()));
+    }
+    raw.push_str("0\r\n\r\n");
+    let answer = raw_http(app.server.http_addr.expect("addr"), raw.as_bytes()).await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("PAYLOAD_TOO_LARGE"), "{answer}");
+
     let list = app.get("/forms", &key).await;
     let data = list.ok(200);
     assert_eq!(data["pagination"]["total"], 1);
     assert_eq!(data["forms"][0]["title"], "Fits");
+    // Refused bodies count as requests and errors of the key.
+    let usage = app.get("/usage", &key).await;
+    let data = usage.ok(200);
+    assert_eq!(data["total_requests"], 6);
+    assert_eq!(data["total_errors"], 3);
+}
+
+/// Sends raw bytes to `addr` and reads the whole answer (the request should say
+/// `Connection: close`).
+async fn raw_http(addr: std::net::SocketAddr, request: &[u8]) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    stream.write_all(request).await.expect("write");
+    let mut answer = Vec::new();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        stream.read_to_end(&mut answer),
+    )
+    .await
+    .expect("answer in time")
+    .expect("read");
+    String::from_utf8_lossy(&answer).into_owned()
 }
 
 #[tokio::test]
