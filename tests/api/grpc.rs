@@ -454,3 +454,111 @@ async fn grpc_client_ip_metadata_cannot_evade_the_failed_auth_throttle() {
         "{codes:?}"
     );
 }
+
+fn with_admin_token<T>(message: T, token: Option<&str>) -> Request<T> {
+    let mut request = Request::new(message);
+    if let Some(token) = token {
+        request
+            .metadata_mut()
+            .insert("x-admin-token", token.parse().expect("metadata value"));
+    }
+    request
+}
+
+#[tokio::test]
+async fn admin_service_is_closed_without_a_configured_token() {
+    use ::forms::pb::admin_service_client::AdminServiceClient;
+    let app = TestApp::spawn().await;
+    let mut admin = AdminServiceClient::new(channel(&app).await);
+    for token in [None, Some(""), Some("anything")] {
+        let e = admin
+            .create_key(with_admin_token(
+                pb::CreateKeyRequest {
+                    account: "intruder".into(),
+                    plan: pb::Plan::Enterprise as i32,
+                    scopes: vec![pb::Scope::Admin as i32],
+                    expires_in: None,
+                },
+                token,
+            ))
+            .await
+            .expect_err("no operator token is configured");
+        assert_eq!(e.code(), Code::PermissionDenied, "{e:?}");
+        assert_eq!(reason(&e), "ADMIN_DENIED");
+    }
+    let (accounts,): (i64,) = sqlx::query_as("SELECT count(*) FROM accounts")
+        .fetch_one(&app.pool)
+        .await
+        .expect("count");
+    assert_eq!(accounts, 0);
+}
+
+#[tokio::test]
+async fn admin_service_manages_keys_with_the_operator_token() {
+    use ::forms::pb::admin_service_client::AdminServiceClient;
+    let token = format!("op-{}", uuid::Uuid::new_v4().simple());
+    let app = TestApp::spawn_with(&["--admin-token", &token]).await;
+    let mut admin = AdminServiceClient::new(channel(&app).await);
+    let request = |token: Option<&str>| {
+        with_admin_token(
+            pb::CreateKeyRequest {
+                account: "ops-made".into(),
+                plan: pb::Plan::Pro as i32,
+                scopes: vec![pb::Scope::Read as i32, pb::Scope::Write as i32],
+                expires_in: None,
+            },
+            token,
+        )
+    };
+    for wrong in [None, Some("op-wrong"), Some(&token[..token.len() - 1])] {
+        let e = admin.create_key(request(wrong)).await.expect_err("denied");
+        assert_eq!(reason(&e), "ADMIN_DENIED");
+        assert!(!e.message().contains(&token));
+    }
+    let created = admin
+        .create_key(request(Some(&token)))
+        .await
+        .expect("CreateKey")
+        .into_inner();
+    assert_uuid(&created.key_id);
+    app.post(
+        "/forms",
+        &created.key,
+        &json!({"title": "By an operator's key"}),
+    )
+    .await
+    .ok(201);
+
+    let listed = admin
+        .list_keys(with_admin_token(
+            pb::ListKeysRequest {
+                account: "ops-made".into(),
+            },
+            Some(&token),
+        ))
+        .await
+        .expect("ListKeys")
+        .into_inner();
+    assert_eq!(listed.keys.len(), 1);
+    assert_eq!(listed.keys[0].id, created.key_id);
+    let secret = split_key(&created.key).1;
+    assert!(
+        !format!("{listed:?}").contains(secret),
+        "ListKeys shows a secret"
+    );
+
+    admin
+        .revoke_key(with_admin_token(
+            pb::RevokeKeyRequest {
+                key_id: created.key_id.clone(),
+            },
+            Some(&token),
+        ))
+        .await
+        .expect("RevokeKey");
+    app.get("/forms", &created.key)
+        .await
+        .error(401, "KEY_INVALID");
+    // The operator token stays out of the logs.
+    assert!(!app.logs().text().contains(&token));
+}
