@@ -390,6 +390,9 @@ pub fn serve_args(database_url: &str, extra: &[&str]) -> Vec<String> {
         database_url,
         "--log-format",
         "json",
+        // Many instances run at once against one server: keep each pool small.
+        "--db-max-connections",
+        "5",
         "serve",
         "--http-addr",
         "127.0.0.1:0",
