@@ -15,6 +15,9 @@ pub struct CoreConfig {
     pub rate_window_secs: u32,
     /// Requests failing authentication allowed per client IP and minute (key guessing).
     pub auth_failures_per_minute: u32,
+    /// Peers (REST edges) whose `x-client-ip` metadata is believed; the in-process
+    /// edge always is.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Operator token for the admin gRPC services; `None` disables them.
     pub admin_token: Option<String>,
     /// Responses per calendar month (UTC) of a Free account; `None`: unlimited.
@@ -36,6 +39,7 @@ impl Default for CoreConfig {
             enterprise_rate_limit: 5000,
             rate_window_secs: 60,
             auth_failures_per_minute: 60,
+            trusted_proxies: Vec::new(),
             admin_token: None,
             free_response_limit: Some(100),
             pro_response_limit: Some(10_000),

@@ -172,7 +172,7 @@ impl Gate {
         Fut: Future<Output = Result<(R, bool), CoreError>>,
     {
         let request_id = request_id(req.metadata());
-        let ip = client_ip(&req);
+        let ip = client_ip(&req, &self.config.trusted_proxies);
         let idempotency_key = metadata_str(req.metadata(), IDEMPOTENCY_KEY).map(str::to_owned);
         let admission = self.admit(req.metadata(), ip, need).await;
         let outcome = match admission.caller {
@@ -384,9 +384,16 @@ fn request_id(md: &MetadataMap) -> String {
         .map_or_else(|| Uuid::new_v4().to_string(), str::to_owned)
 }
 
-fn client_ip<T>(req: &Request<T>) -> IpAddr {
-    metadata_str(req.metadata(), CLIENT_IP)
-        .and_then(|ip| ip.parse().ok())
-        .or_else(|| req.remote_addr().map(|addr| addr.ip()))
+/// The end client's address: the `x-client-ip` metadata when the call comes from a
+/// trusted edge (in-process, or a peer listed in `trusted_proxies`), else the peer
+/// address itself, so a direct gRPC client cannot pick its own address.
+fn client_ip<T>(req: &Request<T>, trusted_proxies: &[IpAddr]) -> IpAddr {
+    let peer = req.remote_addr().map(|addr| addr.ip());
+    let trusted = peer.is_none_or(|ip| trusted_proxies.contains(&ip));
+    let claimed = || metadata_str(req.metadata(), CLIENT_IP).and_then(|ip| ip.parse().ok());
+    trusted
+        .then(claimed)
+        .flatten()
+        .or(peer)
         .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
 }

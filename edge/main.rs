@@ -153,6 +153,10 @@ struct ServeArgs {
     /// Requests failing authentication allowed per client IP and minute.
     #[arg(long, env = "FORMS_AUTH_FAILURES_PER_MINUTE", default_value_t = 60)]
     auth_failures_per_minute: u32,
+    /// Addresses of separate REST edges (--role edge) whose client-IP metadata the core
+    /// believes, comma-separated; the in-process edge is always believed.
+    #[arg(long, env = "FORMS_TRUSTED_PROXIES", value_delimiter = ',')]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// Operator token for the admin gRPC services (disabled when unset).
     #[arg(long, env = "FORMS_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
@@ -605,6 +609,7 @@ async fn serve(db_args: &DbArgs, args: ServeArgs) -> Result<(), Error> {
                 rate_window_secs: args.rate_window_secs,
                 auth_failures_per_minute: args.auth_failures_per_minute,
                 admin_token: args.admin_token.clone(),
+                trusted_proxies: args.trusted_proxies.clone(),
                 free_response_limit: args.free_response_limit.0,
                 pro_response_limit: args.pro_response_limit.0,
                 enterprise_response_limit: args.enterprise_response_limit.0,

@@ -385,7 +385,11 @@ impl NewForm {
         check_title(&self.title)?;
         check_description(self.description.as_deref())?;
         // The service assigns field ids on create: ids sent by the client are ignored.
-        let inputs = self.fields.into_iter().map(|f| FieldInput { id: None, ..f }).collect();
+        let inputs = self
+            .fields
+            .into_iter()
+            .map(|f| FieldInput { id: None, ..f })
+            .collect();
         let fields = build_fields(inputs, &[])?;
         check_settings(&self.settings)?;
         Ok(Form {

@@ -1,0 +1,422 @@
+//! The `formsd` binary as operators use it: key and account commands, SIGTERM, the
+//! embedded default database, and the core/edge split.
+
+use crate::helpers::*;
+use serde_json::{Value, json};
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Runs a `formsd` command to completion; returns (success, stdout, stderr).
+async fn run_formsd(args: &[&str]) -> (bool, String, String) {
+    let mut cmd = formsd_command();
+    cmd.args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let output = tokio::time::timeout(Duration::from_secs(120), cmd.output())
+        .await
+        .unwrap_or_else(|_| panic!("formsd {args:?} did not finish"))
+        .expect("running formsd");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+async fn run_ok(args: &[&str]) -> String {
+    let (ok, stdout, stderr) = run_formsd(args).await;
+    assert!(ok, "formsd {args:?} failed:\n{stderr}");
+    stdout
+}
+
+#[tokio::test]
+async fn cli_creates_lists_and_revokes_keys_and_changes_plans() {
+    let app = TestApp::spawn().await;
+    let url = app.db.url.clone();
+    let db = ["--database-url", url.as_str()];
+    let account = format!("cli-{}", uuid::Uuid::new_v4().simple());
+    let create = |scopes: &'static str, extra: &'static [&'static str]| {
+        let mut args = db.to_vec();
+        args.extend(["keys", "create", "--account", &account, "--plan", "pro"]);
+        args.extend(["--scopes", scopes, "--json"]);
+        args.extend(extra);
+        let args: Vec<String> = args.into_iter().map(str::to_owned).collect();
+        async move {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = run_ok(&args).await;
+            let created: Value = serde_json::from_str(out.trim()).expect("JSON on stdout");
+            created
+        }
+    };
+    let created = create("read,write", &[]).await;
+    assert_eq!(keys_of(&created), ["account_id", "key", "key_id"]);
+    let key = created["key"].as_str().expect("key").to_owned();
+    let key_id = created["key_id"].as_str().expect("key_id").to_owned();
+    assert_uuid(&key_id);
+    assert_uuid(created["account_id"].as_str().expect("account_id"));
+    assert!(key.starts_with("fsk_"), "{key}");
+
+    // The key works with exactly its scopes.
+    app.get("/forms", &key).await.ok(200);
+    let form = app.create_form(&key, &json!({"title": "CLI"})).await;
+    let path = format!("/forms/{}", form["id"].as_str().expect("id"));
+    app.delete(&path, &key)
+        .await
+        .error(403, "INSUFFICIENT_SCOPE");
+
+    // A second key of the same account, with an expiry; the list never shows secrets.
+    let second = create("admin", &["--expires-in", "30d"]).await;
+    assert_eq!(second["account_id"], created["account_id"]);
+    let mut list_args = db.to_vec();
+    list_args.extend(["keys", "list", "--account", &account, "--json"]);
+    let listed = run_ok(&list_args).await;
+    let (prefix, secret) = split_key(&key);
+    assert!(!listed.contains(secret), "keys list shows a secret");
+    let items: Value = serde_json::from_str(listed.trim()).expect("JSON list");
+    let items = items.as_array().expect("array");
+    assert_eq!(items.len(), 2);
+    let first = items
+        .iter()
+        .find(|k| k["key_id"] == key_id.as_str())
+        .expect("first key listed");
+    assert_eq!(first["prefix"], prefix);
+    assert_eq!(first["scopes"], json!(["read", "write"]));
+    assert_eq!(first["revoked_at"], Value::Null);
+    assert_eq!(first["expires_at"], Value::Null);
+    let other = items
+        .iter()
+        .find(|k| k["key_id"] == second["key_id"])
+        .expect("second key listed");
+    let expires: chrono::DateTime<chrono::Utc> =
+        serde_json::from_value(other["expires_at"].clone()).expect("expires_at timestamp");
+    let in_30_days = chrono::Utc::now() + chrono::Duration::days(30);
+    assert!(
+        (expires - in_30_days).num_seconds().abs() < 300,
+        "{expires}"
+    );
+    let admin_key = second["key"].as_str().expect("key").to_owned();
+    assert_eq!(app.delete(&path, &admin_key).await.status, 204);
+
+    // Revoking from the command line takes effect at once.
+    let mut revoke_args = db.to_vec();
+    revoke_args.extend(["keys", "revoke", &key_id]);
+    let revoked = run_ok(&revoke_args).await;
+    assert!(!revoked.contains(secret));
+    app.get("/forms", &key).await.error(401, "KEY_INVALID");
+    let listed: Value = serde_json::from_str(run_ok(&list_args).await.trim()).expect("JSON");
+    let first = listed
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|k| k["key_id"] == key_id.as_str())
+        .expect("still listed")
+        .clone();
+    assert!(first["revoked_at"].is_string(), "{first}");
+
+    // Plan changes from the command line apply to existing keys.
+    let mut update_args = db.to_vec();
+    update_args.extend(["accounts", "update", &account, "--plan", "free"]);
+    let updated: Value = serde_json::from_str(run_ok(&update_args).await.trim()).expect("JSON");
+    assert_eq!(updated["plan"], "free");
+    app.get("/forms", &admin_key)
+        .await
+        .error(403, "PLAN_REQUIRED");
+
+    // Bad input is refused with a failing exit status.
+    let mut bad = db.to_vec();
+    bad.extend([
+        "keys",
+        "create",
+        "--account",
+        &account,
+        "--scopes",
+        "superuser",
+    ]);
+    assert!(!run_formsd(&bad).await.0, "unknown scope accepted");
+    let mut bad = db.to_vec();
+    bad.extend(["keys", "revoke", "not-a-uuid"]);
+    assert!(!run_formsd(&bad).await.0, "bad key id accepted");
+    let mut bad = db.to_vec();
+    let unknown = uuid::Uuid::new_v4().to_string();
+    bad.extend(["keys", "revoke", &unknown]);
+    assert!(!run_formsd(&bad).await.0, "unknown key id accepted");
+}
+
+#[tokio::test]
+async fn sigterm_stops_the_server_cleanly() {
+    let mut app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    app.get("/forms", &key).await.ok(200);
+    let status = app.server.terminate().await;
+    assert!(
+        status.success(),
+        "exit status {status:?}\n{}",
+        app.logs().text()
+    );
+    let logs = app.logs().json_lines();
+    assert!(
+        logs.iter()
+            .any(|l| l["fields"]["message"] == "shutting down"),
+        "{}",
+        app.logs().text()
+    );
+    assert!(
+        logs.iter().all(|l| l["level"] != "ERROR"),
+        "errors logged: {}",
+        app.logs().text()
+    );
+    // The ports are closed.
+    let refused = app
+        .client
+        .get(format!("{}/forms", app.http_base))
+        .send()
+        .await;
+    assert!(refused.is_err(), "REST port still answers");
+}
+
+/// Stops an embedded cluster left running by a failed test (fast shutdown by pid) so
+/// that its temporary directory can go.
+struct StopPostgres(PathBuf);
+
+impl Drop for StopPostgres {
+    fn drop(&mut self) {
+        let pid_file = self.0.join("pgdata/postmaster.pid");
+        let Ok(text) = std::fs::read_to_string(&pid_file) else {
+            return;
+        };
+        if let Some(pid) = text
+            .lines()
+            .next()
+            .and_then(|l| l.trim().parse::<i32>().ok())
+        {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGINT,
+            );
+            for _ in 0..100 {
+                if !pid_file.exists() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+    }
+}
+
+fn embedded_args<'a>(data_dir: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["--data-dir", data_dir, "--log-format", "json"];
+    args.extend(rest);
+    args
+}
+
+#[tokio::test]
+async fn embedded_default_database_serves_with_a_cli_key() {
+    let dir = tempfile::Builder::new()
+        .prefix("formsd-e2e-")
+        .tempdir_in("/tmp")
+        .expect("temporary directory");
+    // When we are root, PostgreSQL runs as another user that must reach the data dir.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let data: PathBuf = dir.path().join("data");
+    let data_str = data.to_str().expect("UTF-8 path").to_owned();
+    let _stop = StopPostgres(data.clone());
+
+    // No DATABASE_URL anywhere (formsd_command clears it).
+    let create = embedded_args(
+        &data_str,
+        &[
+            "keys",
+            "create",
+            "--account",
+            "acme",
+            "--plan",
+            "pro",
+            "--scopes",
+            "read,write,admin",
+            "--json",
+        ],
+    );
+    let out = run_ok(&create).await;
+    let created: Value = serde_json::from_str(out.trim()).expect("JSON on stdout");
+    let key = created["key"].as_str().expect("key").to_owned();
+    assert!(
+        !data.join("pgdata/postmaster.pid").exists(),
+        "keys create leaves no server running"
+    );
+
+    let serve: Vec<String> = embedded_args(
+        &data_str,
+        &[
+            "serve",
+            "--http-addr",
+            "127.0.0.1:0",
+            "--grpc-addr",
+            "127.0.0.1:0",
+        ],
+    )
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
+    let mut server = Formsd::start(&serve).await;
+    let client = http_client();
+    let base = server.http_base();
+    let reply = send(
+        client
+            .get(format!("{base}/forms"))
+            .header("x-api-key", &key),
+    )
+    .await;
+    assert_eq!(reply.ok(200)["forms"], json!([]));
+    let reply = send(
+        client
+            .post(format!("{base}/forms"))
+            .header("x-api-key", &key)
+            .json(&json!({"title": "Embedded"})),
+    )
+    .await;
+    assert_eq!(reply.ok(201)["form"]["title"], "Embedded");
+    assert!(
+        data.join("pgdata/PG_VERSION").exists(),
+        "cluster is in --data-dir"
+    );
+
+    let status = server.terminate().await;
+    assert!(status.success(), "exit {status:?}\n{}", server.logs.text());
+    assert!(
+        !data.join("pgdata/postmaster.pid").exists(),
+        "serve stops the cluster it started:\n{}",
+        server.logs.text()
+    );
+
+    // The data survives a restart.
+    let mut server = Formsd::start(&serve).await;
+    let base = server.http_base();
+    let reply = send(
+        client
+            .get(format!("{base}/forms"))
+            .header("x-api-key", &key),
+    )
+    .await;
+    assert_eq!(reply.ok(200)["forms"][0]["title"], "Embedded");
+    assert!(server.terminate().await.success());
+}
+
+#[tokio::test]
+async fn core_and_edge_roles_serve_the_same_rest_api() {
+    let db = TestDb::create().await;
+    let core = Formsd::start(&serve_args(&db.url, &["--role", "core"])).await;
+    assert!(core.http_addr.is_none());
+    let edge_args: Vec<String> = [
+        "--log-format",
+        "json",
+        "serve",
+        "--role",
+        "edge",
+        "--core-url",
+        &core.grpc_url(),
+        "--http-addr",
+        "127.0.0.1:0",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let edge = Formsd::start(&edge_args).await;
+    assert!(edge.grpc_addr.is_none());
+    let app = TestApp::from_parts(edge, db).await;
+    let key = app.new_key(PRO, ALL).await;
+    let k = key.key.as_str();
+
+    let form = app
+        .create_form(
+            k,
+            &json!({"title": "Split", "settings": {"max_responses": 3},
+                    "fields": [{"type": "email", "label": "E", "required": true}]}),
+        )
+        .await;
+    assert_eq!(form["status"], "draft");
+    assert_eq!(form["settings"], json!({"max_responses": 3}));
+    let path = format!("/forms/{}", form["id"].as_str().expect("id"));
+    assert_eq!(app.get(&path, k).await.ok(200)["form"], form);
+    let list = app.get("/forms?per_page=500", k).await;
+    assert_eq!(
+        list.ok(200)["pagination"],
+        json!({"total": 1, "page": 1, "per_page": 100, "total_pages": 1})
+    );
+    let updated = app.put(&path, k, &json!({"status": "published"})).await;
+    assert!(updated.ok(200)["form"]["published_at"].is_string());
+
+    // Refusals of the edge are accounted by the remote core too.
+    send(
+        app.request(Method::POST, "/forms")
+            .header("x-api-key", k)
+            .header("content-type", "text/plain")
+            .body("x"),
+    )
+    .await
+    .error(415, "UNSUPPORTED_MEDIA_TYPE");
+    send(
+        app.request(Method::POST, "/forms")
+            .header("x-api-key", k)
+            .header("content-type", "application/json")
+            .body("{"),
+    )
+    .await
+    .error(422, "VALIDATION_ERROR");
+    app.get("/nowhere", k).await.error(404, "NOT_FOUND");
+    send(app.request(Method::GET, "/forms"))
+        .await
+        .error(401, "UNAUTHENTICATED");
+    app.get("/forms", "fsk_0123456789abcdef_nope")
+        .await
+        .error(401, "KEY_INVALID");
+    let read = app.key_for(&key.account, PRO, READ).await;
+    app.delete(&path, &read.key)
+        .await
+        .error(403, "INSUFFICIENT_SCOPE");
+    assert_eq!(app.delete(&path, k).await.status, 204);
+
+    let usage = app.get("/usage", k).await;
+    let usage = usage.ok(200);
+    assert_eq!(usage["key_id"], key.key_id.to_string());
+    // create, get, list, put, 415, 422, 404, delete, and this one.
+    assert_eq!(usage["total_requests"], 9);
+    assert_eq!(usage["total_errors"], 3);
+    drop(core);
+}
+
+#[tokio::test]
+async fn edge_without_its_core_answers_503() {
+    // A port nobody listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let args: Vec<String> = [
+        "--log-format",
+        "json",
+        "serve",
+        "--role",
+        "edge",
+        "--core-url",
+        &format!("http://127.0.0.1:{port}"),
+        "--http-addr",
+        "127.0.0.1:0",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let edge = Formsd::start(&args).await;
+    let reply = send(
+        http_client()
+            .get(format!("{}/forms", edge.http_base()))
+            .header("x-api-key", "fsk_0123456789abcdef_whatever"),
+    )
+    .await;
+    assert_eq!(reply.status, 503, "{}", reply.text);
+    assert_eq!(reply.body["success"], false);
+    assert_eq!(reply.body["error"]["code"], "SERVICE_UNAVAILABLE");
+    assert_uuid(reply.header("x-request-id"));
+    assert!(!reply.text.contains("whatever"));
+}

@@ -1,0 +1,16 @@
+//! End-to-end tests of `formsd`: the real binary on real PostgreSQL, driven over HTTP
+//! (the REST edge of SPEC.md) and gRPC (the core). One test binary; one module per area.
+//!
+//! Database: FORMS_TEST_DATABASE_URL, else DATABASE_URL, else a private cluster under
+//! `target/test-pg` (see `helpers::admin_url`). Every test gets its own database, cloned
+//! from a template migrated once, so tests run in parallel.
+
+mod helpers;
+
+mod auth;
+mod binary;
+mod errors;
+mod forms;
+mod grpc;
+mod limits;
+mod usage;

@@ -1,0 +1,186 @@
+//! SPEC "Usage": the calling key's daily request and error counts.
+
+use crate::helpers::*;
+use ::forms::accounts::Plan;
+use chrono::{NaiveDate, Utc};
+use serde_json::{Value, json};
+
+fn today() -> NaiveDate {
+    Utc::now().date_naive()
+}
+
+/// Checks the SPEC shape of a usage record with `days` entries, newest first, ending
+/// today, and that the totals are the sums; returns (total_requests, total_errors).
+fn assert_usage_shape(usage: &Value, days: usize, first_day: &[NaiveDate]) -> (i64, i64) {
+    assert_eq!(
+        keys_of(usage),
+        [
+            "daily",
+            "key_id",
+            "period_days",
+            "rate_limit_per_minute",
+            "total_errors",
+            "total_requests"
+        ]
+    );
+    assert_uuid(usage["key_id"].as_str().expect("key_id"));
+    assert_eq!(usage["period_days"], days);
+    assert!(usage["rate_limit_per_minute"].is_i64());
+    let daily = usage["daily"].as_array().expect("daily");
+    assert_eq!(daily.len(), days, "one entry per day");
+    let (mut requests, mut errors) = (0, 0);
+    let mut previous: Option<NaiveDate> = None;
+    for entry in daily {
+        assert_eq!(keys_of(entry), ["day", "error_count", "request_count"]);
+        let raw = entry["day"].as_str().expect("day string");
+        assert_eq!(raw.len(), 10, "YYYY-MM-DD: {raw}");
+        let day = NaiveDate::parse_from_str(raw, "%Y-%m-%d").expect("YYYY-MM-DD");
+        if let Some(prev) = previous {
+            assert_eq!(
+                day,
+                prev.pred_opt().expect("day before"),
+                "consecutive, newest first"
+            );
+        } else {
+            assert!(first_day.contains(&day), "newest day {day} is today");
+        }
+        previous = Some(day);
+        let r = entry["request_count"]
+            .as_i64()
+            .expect("request_count integer");
+        let e = entry["error_count"].as_i64().expect("error_count integer");
+        assert!(r >= 0 && e >= 0 && e <= r, "counts {entry}");
+        requests += r;
+        errors += e;
+    }
+    assert_eq!(
+        usage["total_requests"], requests,
+        "total_requests is the sum"
+    );
+    assert_eq!(usage["total_errors"], errors, "total_errors is the sum");
+    (requests, errors)
+}
+
+#[tokio::test]
+async fn usage_has_the_spec_shape_and_defaults() {
+    let app = TestApp::spawn().await;
+    let key = app.new_key(PRO, READ).await;
+    let before = today();
+    let reply = app.get("/usage", &key.key).await;
+    let usage = reply.ok(200).clone();
+    let days = [before, today()];
+    let totals = assert_usage_shape(&usage, 30, &days);
+    assert_eq!(usage["key_id"], key.key_id.to_string());
+    assert_eq!(usage["rate_limit_per_minute"], 1000);
+    // A fresh key: the usage request itself is its only request.
+    assert_eq!(totals, (1, 0));
+    let daily = usage["daily"].as_array().expect("daily");
+    assert_eq!(daily[0]["request_count"], 1);
+    assert!(
+        daily[1..]
+            .iter()
+            .all(|d| d["request_count"] == 0 && d["error_count"] == 0),
+        "days without traffic are zeros"
+    );
+}
+
+#[tokio::test]
+async fn usage_counts_every_request_and_error() {
+    let app = TestApp::spawn().await;
+    let key = app.new_key(PRO, ALL).await;
+    let read = app.key_for(&key.account, PRO, READ).await;
+    let other = app.new_key(PRO, ALL).await;
+    let k = key.key.as_str();
+    let before = today();
+
+    app.get("/forms", k).await.ok(200);
+    app.post("/forms", k, &json!({"title": "Counted"}))
+        .await
+        .ok(201);
+    send(
+        app.request(Method::POST, "/forms")
+            .header("x-api-key", k)
+            .header("content-type", "text/plain")
+            .body("{}"),
+    )
+    .await
+    .error(415, "UNSUPPORTED_MEDIA_TYPE");
+    send(
+        app.request(Method::POST, "/forms")
+            .header("x-api-key", k)
+            .header("content-type", "application/json")
+            .body("{oops"),
+    )
+    .await
+    .error(422, "VALIDATION_ERROR");
+    app.get(&format!("/forms/{}", uuid::Uuid::new_v4()), k)
+        .await
+        .error(404, "NOT_FOUND");
+    app.get("/no-such-route", k).await.error(404, "NOT_FOUND");
+    send(app.request(Method::PATCH, "/forms").header("x-api-key", k))
+        .await
+        .error(405, "METHOD_NOT_ALLOWED");
+    app.get("/forms?status=nope", k)
+        .await
+        .error(422, "VALIDATION_ERROR");
+    app.get("/usage?days=0", k)
+        .await
+        .error(422, "VALIDATION_ERROR");
+    // Unauthenticated requests are charged to nobody.
+    send(app.request(Method::GET, "/forms"))
+        .await
+        .error(401, "UNAUTHENTICATED");
+
+    let reply = app.get("/usage", k).await;
+    let usage = reply.ok(200).clone();
+    let days = [before, today()];
+    // 9 requests above (7 errors) plus this one.
+    assert_eq!(assert_usage_shape(&usage, 30, &days), (10, 7), "{usage}");
+    if before == today() {
+        assert_eq!(usage["daily"][0]["request_count"], 10);
+        assert_eq!(usage["daily"][0]["error_count"], 7);
+    }
+    // Reading usage counts too.
+    let again = app.get("/usage", k).await;
+    assert_eq!(assert_usage_shape(again.ok(200), 30, &days), (11, 7));
+
+    // Usage is per key: a sibling key of the same account and another account's key
+    // have their own counts.
+    app.post("/forms", &read.key, &json!({"title": "No"}))
+        .await
+        .error(403, "INSUFFICIENT_SCOPE");
+    let sibling = app.get("/usage", &read.key).await;
+    let sibling = sibling.ok(200);
+    assert_eq!(sibling["key_id"], read.key_id.to_string());
+    assert_eq!(assert_usage_shape(sibling, 30, &days), (2, 1));
+    let stranger = app.get("/usage", &other.key).await;
+    assert_eq!(assert_usage_shape(stranger.ok(200), 30, &days), (1, 0));
+}
+
+#[tokio::test]
+async fn usage_days_parameter() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, READ).await;
+    let before = today();
+    for days in [1_usize, 7, 30, 90] {
+        let reply = app.get(&format!("/usage?days={days}"), &key).await;
+        assert_usage_shape(reply.ok(200), days, &[before, today()]);
+    }
+    for bad in ["0", "91", "-1", "abc", "1.5", "1000000000000"] {
+        app.get(&format!("/usage?days={bad}"), &key)
+            .await
+            .error(422, "VALIDATION_ERROR");
+    }
+}
+
+#[tokio::test]
+async fn usage_reports_the_configured_limit_of_the_plan() {
+    let app =
+        TestApp::spawn_with(&["--pro-rate-limit", "77", "--enterprise-rate-limit", "88"]).await;
+    for (plan, limit) in [(Plan::Pro, 77), (Plan::Enterprise, 88)] {
+        let key = app.key(plan, READ).await;
+        let reply = app.get("/usage", &key).await;
+        assert_eq!(reply.ok(200)["rate_limit_per_minute"], limit);
+        assert_eq!(reply.header_u64("x-ratelimit-limit"), limit);
+    }
+}
