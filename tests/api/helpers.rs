@@ -105,7 +105,7 @@ async fn template() -> &'static str {
         .get_or_init(|| async {
             let name = format!("forms_tpl_{}", migrations_hash());
             let mut conn = admin_connection().await;
-            conn.execute("SELECT pg_advisory_lock(727_001_002)")
+            conn.execute("SELECT pg_advisory_lock(727001002)")
                 .await
                 .expect("template lock");
             let exists: Option<(i32,)> =
@@ -118,14 +118,16 @@ async fn template() -> &'static str {
                 // Built under another name and renamed when complete, so that a run
                 // interrupted mid-migration never leaves a half-made template.
                 let building = format!("{name}_build");
-                conn.execute(&*format!(
+                conn.execute(sqlx::AssertSqlSafe(format!(
                     "DROP DATABASE IF EXISTS \"{building}\" WITH (FORCE)"
-                ))
+                )))
                 .await
                 .expect("dropping a stale template build");
-                conn.execute(&*format!("CREATE DATABASE \"{building}\""))
-                    .await
-                    .expect("creating the template");
+                conn.execute(sqlx::AssertSqlSafe(format!(
+                    "CREATE DATABASE \"{building}\""
+                )))
+                .await
+                .expect("creating the template");
                 let pool = PgPoolOptions::new()
                     .max_connections(1)
                     .connect(&url_with_database(admin_url().await, &building))
@@ -135,13 +137,13 @@ async fn template() -> &'static str {
                     .await
                     .expect("migrating the template");
                 pool.close().await;
-                conn.execute(&*format!(
+                conn.execute(sqlx::AssertSqlSafe(format!(
                     "ALTER DATABASE \"{building}\" RENAME TO \"{name}\""
-                ))
+                )))
                 .await
                 .expect("renaming the template");
             }
-            conn.execute("SELECT pg_advisory_unlock(727_001_002)")
+            conn.execute("SELECT pg_advisory_unlock(727001002)")
                 .await
                 .expect("template unlock");
             let _ = conn.close().await;
@@ -165,7 +167,7 @@ impl TestDb {
         let sql = format!("CREATE DATABASE \"{name}\" TEMPLATE \"{template}\"");
         let mut attempt = 0;
         loop {
-            match conn.execute(&*sql).await {
+            match conn.execute(sqlx::AssertSqlSafe(sql.clone())).await {
                 Ok(_) => break,
                 Err(e) if attempt < 20 && e.to_string().contains("being accessed") => {
                     attempt += 1;
@@ -206,7 +208,9 @@ impl Drop for TestDb {
             rt.block_on(async move {
                 if let Ok(mut conn) = PgConnection::connect(&admin).await {
                     let _ = conn
-                        .execute(&*format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                        .execute(sqlx::AssertSqlSafe(format!(
+                            "DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"
+                        )))
                         .await;
                     let _ = conn.close().await;
                 }
@@ -477,7 +481,8 @@ impl TestApp {
 
     /// A request to `{http_base}{path}` (path starts with '/').
     pub fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
-        self.client.request(method, format!("{}{path}", self.http_base))
+        self.client
+            .request(method, format!("{}{path}", self.http_base))
     }
 
     pub async fn get(&self, path: &str, key: &str) -> Reply {
@@ -529,6 +534,8 @@ pub struct TestKey {
 }
 
 pub fn http_client() -> reqwest::Client {
+    // reqwest is built with `rustls-no-provider` (feature unification with the service).
+    let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
         .no_proxy()
         .timeout(Duration::from_secs(30))
