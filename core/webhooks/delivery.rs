@@ -195,16 +195,28 @@ impl Deliverer {
     }
 
     async fn claim(&self, limit: usize) -> Result<Vec<Due>, CoreError> {
+        // A delivery of a paused (inactive) subscription waits until it is active
+        // again; one whose subscription still exists goes to its current URL, signed
+        // with its current secret (an operator may have fixed the URL before a retry).
         Ok(sqlx::query_as::<_, Due>(
-            "UPDATE deliveries SET locked_until = now() + make_interval(secs => $2)
-              WHERE id IN (
-                  SELECT id FROM deliveries
-                   WHERE status = 'pending' AND next_attempt_at <= now()
-                     AND (locked_until IS NULL OR locked_until < now())
-                   ORDER BY next_attempt_at
-                   LIMIT $1
-                   FOR UPDATE SKIP LOCKED)
-              RETURNING id, event, url, secret, payload, attempts, max_retries, created_at",
+            "WITH due AS (
+                 SELECT d.id FROM deliveries d
+                  WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+                    AND (d.locked_until IS NULL OR d.locked_until < now())
+                    AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND NOT w.is_active)
+                  ORDER BY d.next_attempt_at
+                  LIMIT $1
+                  FOR UPDATE OF d SKIP LOCKED
+             ), claimed AS (
+                 UPDATE deliveries d SET locked_until = now() + make_interval(secs => $2)
+                   FROM due WHERE d.id = due.id
+                 RETURNING d.id, d.webhook_id, d.event, d.url, d.secret, d.payload, d.attempts,
+                           d.max_retries, d.created_at
+             )
+             SELECT c.id, c.event, COALESCE(w.url, c.url) AS url,
+                    COALESCE(w.secret, c.secret) AS secret, c.payload, c.attempts,
+                    c.max_retries, c.created_at
+               FROM claimed c LEFT JOIN webhooks w ON w.id = c.webhook_id",
         )
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
         .bind(self.lease().as_secs_f64())

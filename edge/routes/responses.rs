@@ -60,9 +60,10 @@ fn list_request(form_id: String, query: &QueryParams) -> Result<pb::ListResponse
     })
 }
 
+/// An optional object property; null counts as absent.
 fn object(body: &Map<String, Value>, key: &str) -> Result<Option<prost_types::Struct>, String> {
     match body.get(key) {
-        None => Ok(None),
+        None | Some(Value::Null) => Ok(None),
         Some(Value::Object(map)) => Ok(Some(convert::object_to_struct(map))),
         Some(_) => Err(format!("{key} must be an object")),
     }

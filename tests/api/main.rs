@@ -5,12 +5,17 @@
 //! `target/test-pg` (see `helpers::admin_url`). Every test gets its own database, cloned
 //! from a template migrated once, so tests run in parallel.
 
+#[allow(dead_code)] // a shared harness: not every suite uses every helper
 mod helpers;
+mod support;
 
 mod auth;
 mod binary;
 mod errors;
 mod forms;
 mod grpc;
+mod idempotency;
 mod limits;
+mod responses;
 mod usage;
+mod webhooks;

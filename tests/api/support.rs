@@ -1,0 +1,328 @@
+//! Helpers of the responses, idempotency and webhooks suites (on top of helpers.rs): a
+//! recording HTTP receiver for webhook deliveries, the `formsd` command line, polling
+//! with a deadline, published forms, gRPC requests with a key, signatures.
+
+use crate::helpers::{TestApp, formsd_command};
+use axum::body::Bytes;
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use base64::{Engine, engine::general_purpose::STANDARD};
+use hmac::{Hmac, Mac};
+use serde_json::{Value, json};
+use sha2::Sha256;
+use std::future::Future;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------------------
+// Polling
+// ---------------------------------------------------------------------------------------
+
+/// Polls `probe` every 50 ms until it answers `Some`, or panics naming `what` after
+/// `timeout`.
+pub async fn eventually<T, F, Fut>(what: &str, timeout: Duration, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(value) = probe().await {
+            return value;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out after {timeout:?} waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The formsd command line
+// ---------------------------------------------------------------------------------------
+
+/// Runs `formsd --database-url URL <args>`; asserts success and returns stdout.
+pub async fn formsd_cli(database_url: &str, args: &[&str]) -> String {
+    let output = formsd_command()
+        .arg("--database-url")
+        .arg(database_url)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .await
+        .expect("running formsd");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "formsd {args:?} failed ({}):\nstdout: {stdout}\nstderr: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// `formsd webhooks deliveries ID`: one JSON object per delivery, newest first.
+pub async fn cli_deliveries(database_url: &str, webhook_id: &str) -> Vec<Value> {
+    formsd_cli(database_url, &["webhooks", "deliveries", webhook_id])
+        .await
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("delivery line {l:?}: {e}")))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Forms
+// ---------------------------------------------------------------------------------------
+
+/// The fields of the contact form most tests use: name (short_text, required), email
+/// (email, required), age (number), bio (long_text).
+pub fn contact_fields() -> Value {
+    json!([
+        {"type": "short_text", "label": "Name", "required": true},
+        {"type": "email", "label": "Email", "required": true},
+        {"type": "number", "label": "Age", "required": false},
+        {"type": "long_text", "label": "Bio", "required": false},
+    ])
+}
+
+/// A form created with `fields` (and `settings`, if any), then published; returns the
+/// form as the update answered it.
+pub async fn published_form(app: &TestApp, key: &str, fields: Value, settings: Value) -> Value {
+    let mut body = json!({"title": "Contact", "fields": fields});
+    if !settings.is_null() {
+        body["settings"] = settings;
+    }
+    let form = app.create_form(key, &body).await;
+    let id = form["id"].as_str().expect("form id");
+    let reply = app
+        .put(
+            &format!("/forms/{id}"),
+            key,
+            &json!({"status": "published"}),
+        )
+        .await;
+    let published = reply.ok(200)["form"].clone();
+    assert_eq!(published["status"], "published");
+    published
+}
+
+/// The ids of a form's fields, in order.
+pub fn field_ids(form: &Value) -> Vec<String> {
+    form["fields"]
+        .as_array()
+        .expect("fields array")
+        .iter()
+        .map(|f| f["id"].as_str().expect("field id").to_owned())
+        .collect()
+}
+
+/// Valid answers to the contact form, the name numbered by `n`.
+pub fn contact_answers(fields: &[String], n: usize) -> Value {
+    json!({fields[0].clone(): format!("Person {n}"), fields[1].clone(): format!("p{n}@example.com")})
+}
+
+/// Number of rows of a query returning one bigint.
+pub async fn count(app: &TestApp, sql: &'static str, bind: &str) -> i64 {
+    let uuid = uuid::Uuid::parse_str(bind).expect("uuid bind");
+    let (n,): (i64,) = sqlx::query_as(sql)
+        .bind(uuid)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    n
+}
+
+// ---------------------------------------------------------------------------------------
+// gRPC
+// ---------------------------------------------------------------------------------------
+
+/// A gRPC request carrying `key` as `x-api-key`.
+pub fn grpc_request<T>(message: T, key: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request
+        .metadata_mut()
+        .insert("x-api-key", key.parse().expect("key as metadata"));
+    request
+}
+
+// ---------------------------------------------------------------------------------------
+// Signatures
+// ---------------------------------------------------------------------------------------
+
+pub fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("any key length");
+    for part in parts {
+        mac.update(part);
+    }
+    mac.finalize().into_bytes().to_vec()
+}
+
+/// SPEC `X-Webhook-Signature`: `sha256=` + hex HMAC of the body keyed with the secret.
+pub fn spec_signature(secret: &str, body: &[u8]) -> String {
+    format!(
+        "sha256={}",
+        hex::encode(hmac_sha256(secret.as_bytes(), &[body]))
+    )
+}
+
+/// Standard Webhooks `webhook-signature` (`v1,` + base64 HMAC of `id.ts.body`, keyed
+/// with the base64-decoded secret after `whsec_`).
+pub fn standard_signature(secret: &str, id: &str, ts: &str, body: &[u8]) -> String {
+    let key = STANDARD
+        .decode(secret.strip_prefix("whsec_").expect("whsec_ prefix"))
+        .expect("secret is base64 after whsec_");
+    let sig = hmac_sha256(&key, &[id.as_bytes(), b".", ts.as_bytes(), b".", body]);
+    format!("v1,{}", STANDARD.encode(sig))
+}
+
+// ---------------------------------------------------------------------------------------
+// A webhook receiver on loopback
+// ---------------------------------------------------------------------------------------
+
+/// One request the receiver got.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub method: Method,
+    pub path: String,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+impl Hit {
+    pub fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .unwrap_or_else(|| panic!("delivery without {name}: {:?}", self.headers))
+            .to_str()
+            .expect("header is text")
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).expect("delivery body is JSON")
+    }
+
+    /// The delivery id (`webhook-id`).
+    pub fn delivery_id(&self) -> String {
+        self.header("webhook-id").to_owned()
+    }
+
+    pub fn event(&self) -> String {
+        self.header("x-webhook-event").to_owned()
+    }
+}
+
+#[derive(Default)]
+struct ReceiverState {
+    hits: Mutex<Vec<Hit>>,
+    status: AtomicU16,
+    delay_ms: AtomicU64,
+    in_flight: AtomicUsize,
+}
+
+/// An HTTP server on 127.0.0.1 recording every request (method, path, headers, raw
+/// body) and answering with a configurable status after an optional delay.
+pub struct Receiver {
+    pub base: String,
+    state: Arc<ReceiverState>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Receiver {
+    pub async fn start() -> Receiver {
+        let state = Arc::new(ReceiverState::default());
+        state.status.store(200, Ordering::SeqCst);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("binding the receiver");
+        let addr = listener.local_addr().expect("receiver address");
+        let shared = state.clone();
+        let app = axum::Router::new().fallback(
+            move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
+                let state = shared.clone();
+                async move {
+                    state.hits.lock().expect("hits lock").push(Hit {
+                        method,
+                        path: uri.path().to_owned(),
+                        headers,
+                        body,
+                    });
+                    state.in_flight.fetch_add(1, Ordering::SeqCst);
+                    let delay = state.delay_ms.load(Ordering::SeqCst);
+                    if delay > 0 {
+                        tokio::time::sleep(Duration::from_millis(delay)).await;
+                    }
+                    state.in_flight.fetch_sub(1, Ordering::SeqCst);
+                    let status = state.status.load(Ordering::SeqCst);
+                    (
+                        StatusCode::from_u16(status).expect("valid status"),
+                        "receiver says hi",
+                    )
+                }
+            },
+        );
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Receiver {
+            base: format!("http://{addr}"),
+            state,
+            task,
+        }
+    }
+
+    /// The receiver's URL for `path` (starting with '/').
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn set_status(&self, status: u16) {
+        self.state.status.store(status, Ordering::SeqCst);
+    }
+
+    pub fn set_delay(&self, delay: Duration) {
+        let ms = u64::try_from(delay.as_millis()).expect("delay in ms");
+        self.state.delay_ms.store(ms, Ordering::SeqCst);
+    }
+
+    /// Requests being answered right now (received, delay not over).
+    pub fn in_flight(&self) -> usize {
+        self.state.in_flight.load(Ordering::SeqCst)
+    }
+
+    pub fn hits(&self) -> Vec<Hit> {
+        self.state.hits.lock().expect("hits lock").clone()
+    }
+
+    pub fn hits_at(&self, path: &str) -> Vec<Hit> {
+        self.hits().into_iter().filter(|h| h.path == path).collect()
+    }
+
+    /// Waits until at least `n` requests arrived at `path`; returns them all.
+    pub async fn wait_for(&self, path: &str, n: usize, timeout: Duration) -> Vec<Hit> {
+        eventually(&format!("{n} deliveries at {path}"), timeout, || async {
+            let hits = self.hits_at(path);
+            (hits.len() >= n).then_some(hits)
+        })
+        .await
+    }
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// `path?query`, the query encoded (reqwest is built without its `query` feature).
+pub fn with_query(path: &str, query: &[(&str, &str)]) -> String {
+    let encoded = serde_urlencoded::to_string(query).expect("encoding a query");
+    if encoded.is_empty() {
+        path.to_owned()
+    } else {
+        format!("{path}?{encoded}")
+    }
+}
