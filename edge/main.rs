@@ -633,7 +633,9 @@ async fn serve(db_args: &DbArgs, args: ServeArgs) -> Result<(), Error> {
         let routes = core.routes().await?;
         let listener = TcpListener::bind(args.grpc_addr).await?;
         tracing::info!(addr = %listener.local_addr()?, "core listening (gRPC)");
-        let incoming = tonic::transport::server::TcpIncoming::from(listener);
+        // Without TCP_NODELAY, small gRPC replies wait for delayed ACKs (~40 ms each).
+        let incoming =
+            tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
         let grpc = tonic::transport::Server::builder()
             .add_routes(routes.clone())
             .serve_with_incoming_shutdown(incoming, stopped(stop_rx.clone()));
