@@ -13,6 +13,7 @@ const PROTOS: &[&str] = &[
     "forms/v1/usage.proto",
     "forms/v1/gateway.proto",
     "forms/v1/admin.proto",
+    "forms/v1/hosted.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

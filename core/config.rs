@@ -28,6 +28,8 @@ pub struct CoreConfig {
     pub enterprise_response_limit: Option<i64>,
     /// How long an Idempotency-Key is remembered (24 hours by SPEC).
     pub idempotency_ttl: Duration,
+    /// Hosted-page submissions allowed per visitor IP and minute.
+    pub hosted_submissions_per_minute: u32,
     /// Webhook delivery settings.
     pub delivery: DeliveryConfig,
 }
@@ -45,6 +47,7 @@ impl Default for CoreConfig {
             pro_response_limit: Some(10_000),
             enterprise_response_limit: None,
             idempotency_ttl: Duration::from_secs(24 * 60 * 60),
+            hosted_submissions_per_minute: 30,
             delivery: DeliveryConfig::default(),
         }
     }

@@ -10,6 +10,29 @@ use tonic_types::{ErrorDetails, StatusExt};
 /// Domain of the `ErrorInfo` details.
 pub const ERROR_DOMAIN: &str = "forms.v1";
 
+/// One answer that breaks its field's rule.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("answers.{field} {}{problem}", if label.is_empty() { String::new() } else { format!("({label}) ") })]
+pub struct FieldError {
+    /// The answer's key (a field id).
+    pub field: String,
+    /// The field's label; empty when the key names no field.
+    pub label: String,
+    /// What is wrong, e.g. "is required".
+    pub problem: String,
+}
+
+impl FieldError {
+    /// The message for a person filling the form: "Email must be an email address".
+    pub fn for_people(&self) -> String {
+        if self.label.is_empty() {
+            format!("This answer {}", self.problem)
+        } else {
+            format!("{} {}", self.label, self.problem)
+        }
+    }
+}
+
 /// An error of the core, as its callers should see it.
 #[derive(Debug, thiserror::Error)]
 pub enum CoreError {
@@ -29,6 +52,11 @@ pub enum CoreError {
     NotFound(&'static str),
     #[error("{0}")]
     Validation(String),
+    /// Answers that break their fields' rules.
+    #[error("{}", .0.iter().map(FieldError::to_string).collect::<Vec<_>>().join("; "))]
+    FieldErrors(Vec<FieldError>),
+    #[error("the form page has expired or was not served by us; reload it and submit again")]
+    CsrfFailed,
     #[error("the form is not published")]
     FormNotPublished,
     #[error("the form is closed")]
@@ -60,7 +88,8 @@ impl CoreError {
             Self::ResponseLimitReached => "RESPONSE_LIMIT_REACHED",
             Self::RateLimited { .. } => "RATE_LIMITED",
             Self::NotFound(_) => "NOT_FOUND",
-            Self::Validation(_) => "VALIDATION_ERROR",
+            Self::Validation(_) | Self::FieldErrors(_) => "VALIDATION_ERROR",
+            Self::CsrfFailed => "CSRF_FAILED",
             Self::FormNotPublished => "FORM_NOT_PUBLISHED",
             Self::FormClosed => "FORM_CLOSED",
             Self::AdminDenied => "ADMIN_DENIED",
@@ -77,7 +106,8 @@ impl CoreError {
             }
             Self::ResponseLimitReached | Self::RateLimited { .. } => Code::ResourceExhausted,
             Self::NotFound(_) => Code::NotFound,
-            Self::Validation(_) => Code::InvalidArgument,
+            Self::Validation(_) | Self::FieldErrors(_) => Code::InvalidArgument,
+            Self::CsrfFailed => Code::PermissionDenied,
             Self::FormNotPublished | Self::FormClosed => Code::FailedPrecondition,
             Self::Rejected { reason, .. } => match reason.as_str() {
                 "NOT_FOUND" => Code::NotFound,
@@ -103,11 +133,13 @@ impl CoreError {
         } else {
             self.to_string()
         };
-        let mut details = ErrorDetails::with_error_info(
-            self.reason(),
-            ERROR_DOMAIN,
-            std::collections::HashMap::<String, String>::new(),
-        );
+        let mut metadata = std::collections::HashMap::<String, String>::new();
+        if let Self::FieldErrors(errors) = &self {
+            for error in errors {
+                metadata.insert(format!("field.{}", error.field), error.for_people());
+            }
+        }
+        let mut details = ErrorDetails::with_error_info(self.reason(), ERROR_DOMAIN, metadata);
         if let Self::RateLimited { retry_after } = self {
             details.set_retry_info(Some(Duration::from_secs(retry_after)));
         }

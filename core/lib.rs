@@ -10,6 +10,7 @@ pub mod error;
 pub mod forms;
 pub mod gate;
 pub mod gateway;
+pub mod hosted;
 pub mod idempotency;
 pub mod paging;
 pub mod pb;

@@ -8,7 +8,9 @@ use crate::error::CoreError;
 use crate::forms::service::Forms;
 use crate::gate::Gate;
 use crate::gateway::Gateway;
+use crate::hosted::Hosted;
 use crate::idempotency;
+use crate::pb::hosted_forms_service_server::HostedFormsServiceServer;
 use crate::pb::responses_service_server::ResponsesServiceServer;
 use crate::pb::webhook_admin_service_server::WebhookAdminServiceServer;
 use crate::pb::webhooks_service_server::WebhooksServiceServer;
@@ -34,6 +36,7 @@ pub struct Core {
     config: Arc<CoreConfig>,
     gate: Gate,
     cursors: CursorCodec,
+    hosted: Hosted,
 }
 
 /// Failure to assemble the gRPC routes.
@@ -47,11 +50,14 @@ impl Core {
         let config = Arc::new(config);
         let gate = Gate::new(pool.clone(), config.clone());
         let cursors = CursorCodec::new(secrets::get_or_create(&pool, "cursor-signing").await?);
+        let token_key = secrets::get_or_create(&pool, "hosted-start-token").await?;
+        let hosted = Hosted::new(pool.clone(), config.clone(), token_key);
         Ok(Self {
             pool,
             config,
             gate,
             cursors,
+            hosted,
         })
     }
 
@@ -125,6 +131,7 @@ impl Core {
             .add_service(UsageServiceServer::new(usage))
             .add_service(GatewayServiceServer::new(gateway))
             .add_service(WebhooksServiceServer::new(webhooks))
+            .add_service(HostedFormsServiceServer::new(self.hosted.clone()))
             .add_service(AdminServiceServer::new(admin))
             .add_service(WebhookAdminServiceServer::new(webhook_admin))
             .add_service(health)
@@ -151,6 +158,7 @@ impl Core {
     /// Housekeeping that runs for the life of the process.
     pub fn spawn_maintenance(&self) -> tokio::task::JoinHandle<()> {
         let guard = self.gate.guard();
+        let hosted = self.hosted.clone();
         let pool = self.pool.clone();
         let ttl = self.config.idempotency_ttl;
         tokio::spawn(async move {
@@ -158,6 +166,7 @@ impl Core {
             loop {
                 tick.tick().await;
                 guard.retain_recent();
+                hosted.retain_recent();
                 match idempotency::purge(&pool, ttl).await {
                     Ok(0) => {}
                     Ok(n) => tracing::debug!(purged = n, "expired idempotency keys"),

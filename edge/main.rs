@@ -157,6 +157,13 @@ struct ServeArgs {
     /// believes, comma-separated; the in-process edge is always believed.
     #[arg(long, env = "FORMS_TRUSTED_PROXIES", value_delimiter = ',')]
     trusted_proxies: Vec<std::net::IpAddr>,
+    /// Hosted-page submissions allowed per visitor IP and minute.
+    #[arg(
+        long,
+        env = "FORMS_HOSTED_SUBMISSIONS_PER_MINUTE",
+        default_value_t = 30
+    )]
+    hosted_submissions_per_minute: u32,
     /// Operator token for the admin gRPC services (disabled when unset).
     #[arg(long, env = "FORMS_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
@@ -610,6 +617,7 @@ async fn serve(db_args: &DbArgs, args: ServeArgs) -> Result<(), Error> {
                 auth_failures_per_minute: args.auth_failures_per_minute,
                 admin_token: args.admin_token.clone(),
                 trusted_proxies: args.trusted_proxies.clone(),
+                hosted_submissions_per_minute: args.hosted_submissions_per_minute,
                 free_response_limit: args.free_response_limit.0,
                 pro_response_limit: args.pro_response_limit.0,
                 enterprise_response_limit: args.enterprise_response_limit.0,

@@ -2,6 +2,7 @@
 
 use forms::pb::{
     forms_service_client::FormsServiceClient, gateway_service_client::GatewayServiceClient,
+    hosted_forms_service_client::HostedFormsServiceClient,
     responses_service_client::ResponsesServiceClient, usage_service_client::UsageServiceClient,
     webhooks_service_client::WebhooksServiceClient,
 };
@@ -39,6 +40,10 @@ impl AppState {
 
     pub fn webhooks(&self) -> WebhooksServiceClient<Transport> {
         WebhooksServiceClient::new(self.core.clone())
+    }
+
+    pub fn hosted(&self) -> HostedFormsServiceClient<Transport> {
+        HostedFormsServiceClient::new(self.core.clone())
     }
 
     pub fn usage(&self) -> UsageServiceClient<Transport> {

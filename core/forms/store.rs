@@ -160,6 +160,22 @@ pub async fn get(db: impl PgExecutor<'_>, account_id: Uuid, id: Uuid) -> Result<
     .ok_or(CoreError::NotFound("form"))
 }
 
+/// A form by its public short id (any account; hosted pages check its status).
+pub async fn get_published_by_short_id(
+    pool: &PgPool,
+    short_id: &str,
+) -> Result<Option<Form>, CoreError> {
+    Ok(sqlx::query_as::<_, FormRow>(concat!(
+        "SELECT ",
+        columns!(),
+        " FROM forms WHERE short_id = $1 AND status = 'published'"
+    ))
+    .bind(short_id)
+    .fetch_optional(pool)
+    .await?
+    .map(Form::from))
+}
+
 /// Locks one form of an account for an update within `tx`.
 pub async fn get_for_update(
     tx: &mut Transaction<'_, Postgres>,

@@ -4,8 +4,9 @@
 pub mod cursor;
 pub mod service;
 pub mod store;
+pub mod submit;
 
-use crate::error::CoreError;
+use crate::error::{CoreError, FieldError};
 use crate::forms::{Field, FormStatus};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde_json::{Map, Value};
@@ -88,33 +89,42 @@ impl TargetForm {
         &self,
         answers: Map<String, Value>,
     ) -> Result<Map<String, Value>, CoreError> {
+        // Every problem is reported at once, each with its field, so that a page can show
+        // each message next to its input.
+        let mut errors = Vec::new();
         for key in answers.keys() {
             if !self.fields.iter().any(|f| f.id.to_string() == *key) {
-                return Err(CoreError::Validation(format!(
-                    "answers.{key} is not a field of this form"
-                )));
+                errors.push(FieldError {
+                    field: key.clone(),
+                    label: String::new(),
+                    problem: "is not a field of this form".into(),
+                });
             }
         }
         let mut out = Map::new();
         for field in &self.fields {
             let id = field.id.to_string();
+            let describe = |problem: &str| FieldError {
+                field: id.clone(),
+                label: field.label.clone(),
+                problem: problem.to_owned(),
+            };
             match answers.get(&id).filter(|v| !is_blank(v)) {
-                None if field.required => {
-                    return Err(CoreError::Validation(format!(
-                        "answers.{id} ({}) is required",
-                        field.label
-                    )));
-                }
+                None if field.required => errors.push(describe("is required")),
                 None => {}
-                Some(value) => {
-                    let value = check_answer(field, value).map_err(|why| {
-                        CoreError::Validation(format!("answers.{id} ({}) {why}", field.label))
-                    })?;
-                    out.insert(id, value);
-                }
+                Some(value) => match check_answer(field, value) {
+                    Ok(value) => {
+                        out.insert(id, value);
+                    }
+                    Err(why) => errors.push(describe(&why)),
+                },
             }
         }
-        Ok(out)
+        if errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(CoreError::FieldErrors(errors))
+        }
     }
 }
 

@@ -2,22 +2,19 @@
 
 use super::cursor::{CursorCodec, Sort};
 use super::store::{self, Window};
-use super::{Response, api_metadata, quota_month};
-use crate::accounts::{Plan, Scope};
+use super::submit::{Submission, submit};
+use super::{Response, api_metadata};
+use crate::accounts::Scope;
 use crate::config::CoreConfig;
 use crate::error::CoreError;
 use crate::forms::service::parse_id;
-use crate::forms::{now_millis, quiz_score};
 use crate::gate::{Ctx, Gate};
 use crate::idempotency;
 use crate::paging::Page;
 use crate::pb::{self, convert, responses_service_server::ResponsesService};
-use crate::webhooks::outbox;
-use serde_json::json;
 use sqlx::PgPool;
 use std::sync::Arc;
 use tonic::{Request, Response as GrpcResponse, Status};
-use uuid::Uuid;
 
 /// The ResponsesService of the core.
 #[derive(Clone)]
@@ -173,63 +170,17 @@ impl Responses {
                 .map(convert::struct_to_object)
                 .unwrap_or_default(),
         )?;
-        let (target, plan, own_limit) = store::lock_target(&mut tx, account_id, form_id).await?;
-        let now = now_millis();
-        target.check_open(now)?;
-        let answers = target.validate_answers(answers)?;
-        let plan: Plan = plan.parse().unwrap_or(Plan::Free);
-        let limit = own_limit.or(self.config.response_limit(plan));
-        store::take_quota(&mut tx, account_id, quota_month(now), limit).await?;
-        let submitted_at = target.next_submitted_at(now);
-        let response = Response {
-            id: Uuid::new_v4(),
-            form_id,
+        let locked = store::lock_target(&mut tx, store::Which::Id(account_id, form_id)).await?;
+        let submission = Submission {
             answers,
             metadata,
             device_type: None,
             browser: None,
             os: None,
-            started_at: submitted_at,
-            submitted_at,
-            completion_time_seconds: None,
+            started_at: None,
+            via: "api",
         };
-        store::insert(&mut tx, &response).await?;
-        let score = quiz_score(&target.fields, &response.answers);
-        let data = json!({
-            "responseId": response.id,
-            "formId": form_id,
-            "answers": response.answers,
-            "submittedVia": "api",
-        });
-        let event = outbox::Event {
-            name: "form.submitted",
-            account_id,
-            form_id,
-            quiz_id: None,
-            data,
-            at: submitted_at,
-        };
-        outbox::enqueue(&mut tx, event).await?;
-        if let Some((score, max_score)) = score {
-            let quiz_id = form_id.to_string();
-            let data = json!({
-                "responseId": response.id,
-                "formId": form_id,
-                "score": score,
-                "maxScore": max_score,
-                "answers": response.answers,
-                "submittedVia": "api",
-            });
-            let event = outbox::Event {
-                name: "quiz.completed",
-                account_id,
-                form_id,
-                quiz_id: Some(&quiz_id),
-                data,
-                at: submitted_at,
-            };
-            outbox::enqueue(&mut tx, event).await?;
-        }
+        let response = submit(&mut tx, &self.config, locked, submission).await?;
         let reply = pb::CreateResponseResponse {
             response: Some(response_to_pb(response)),
         };

@@ -121,35 +121,56 @@ struct TargetRow {
     response_limit: Option<i64>,
 }
 
-/// Locks a form of the account for a response insert; also answers the account's plan
-/// and its own response limit.
+/// Which form a submission goes to: a form of an API caller's account, or a published
+/// form by its public short id (hosted pages).
+pub enum Which<'a> {
+    Id(Uuid, Uuid),
+    ShortId(&'a str),
+}
+
+/// A form locked for a response insert, with its account's plan and own response limit.
+pub struct Locked {
+    pub target: TargetForm,
+    pub plan: String,
+    pub response_limit: Option<i64>,
+}
+
+/// Locks the form for a response insert (its row lock orders the form's submissions).
 pub async fn lock_target(
     tx: &mut Transaction<'_, Postgres>,
-    account_id: Uuid,
-    form_id: Uuid,
-) -> Result<(TargetForm, String, Option<i64>), CoreError> {
+    which: Which<'_>,
+) -> Result<Locked, CoreError> {
+    let (id, account_id, short_id) = match which {
+        Which::Id(account_id, id) => (Some(id), Some(account_id), None),
+        Which::ShortId(short_id) => (None, None, Some(short_id)),
+    };
     let row = sqlx::query_as::<_, TargetRow>(
         "SELECT f.id, f.account_id, f.status, f.fields, f.settings, f.response_count,
                 f.last_submitted_at, a.plan, a.response_limit
            FROM forms f JOIN accounts a ON a.id = f.account_id
-          WHERE f.id = $1 AND f.account_id = $2
+          WHERE (($1::uuid IS NOT NULL AND f.id = $1 AND f.account_id = $2)
+                 OR ($3::text IS NOT NULL AND f.short_id = $3))
           FOR UPDATE OF f",
     )
-    .bind(form_id)
+    .bind(id)
     .bind(account_id)
+    .bind(short_id)
     .fetch_optional(&mut **tx)
     .await?
     .ok_or(CoreError::NotFound("form"))?;
-    let target = TargetForm {
-        id: row.id,
-        account_id: row.account_id,
-        status: row.status.parse().unwrap_or(FormStatus::Draft),
-        fields: row.fields.0,
-        settings: row.settings.0,
-        response_count: row.response_count,
-        last_submitted_at: row.last_submitted_at,
-    };
-    Ok((target, row.plan, row.response_limit))
+    Ok(Locked {
+        target: TargetForm {
+            id: row.id,
+            account_id: row.account_id,
+            status: row.status.parse().unwrap_or(FormStatus::Draft),
+            fields: row.fields.0,
+            settings: row.settings.0,
+            response_count: row.response_count,
+            last_submitted_at: row.last_submitted_at,
+        },
+        plan: row.plan,
+        response_limit: row.response_limit,
+    })
 }
 
 /// Counts one response against the account's quota for `month`; refuses when the
@@ -225,6 +246,15 @@ pub async fn form_response_count(
             .fetch_optional(db)
             .await?;
     row.map(|(n,)| n).ok_or(CoreError::NotFound("form"))
+}
+
+/// The maintained response count of a form.
+pub async fn response_count(pool: &PgPool, form_id: Uuid) -> Result<i64, CoreError> {
+    let (n,): (i64,) = sqlx::query_as("SELECT response_count FROM forms WHERE id = $1")
+        .bind(form_id)
+        .fetch_one(pool)
+        .await?;
+    Ok(n)
 }
 
 /// Exact number of a form's responses within a window (uses the keyset index).

@@ -3,6 +3,7 @@
 //! routes and methods.
 
 pub mod forms;
+pub mod hosted;
 pub mod responses;
 pub mod usage;
 pub mod webhooks;
@@ -44,6 +45,7 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed);
     Router::new()
         .nest("/api/v1", api)
+        .route("/f/{short_id}", get(hosted::show).post(hosted::submit))
         .fallback(not_found)
         .with_state(state)
         .layer(middleware::from_fn(request_id_and_log))

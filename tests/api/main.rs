@@ -14,6 +14,7 @@ mod binary;
 mod errors;
 mod forms;
 mod grpc;
+mod hosted;
 mod idempotency;
 mod limits;
 mod responses;

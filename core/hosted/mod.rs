@@ -1,0 +1,191 @@
+//! Hosted form pages: the public side of a form. Visitors need no key; a start token
+//! (CSRF protection and start time), a honeypot and a per-IP throttle keep robots out
+//! without getting in a real visitor's way. Submissions go through the same path as
+//! API-created responses (`responses::submit`).
+
+pub mod device;
+pub mod token;
+
+use crate::config::CoreConfig;
+use crate::error::CoreError;
+use crate::forms::{FormStatus, now_millis, service::form_to_pb, store as forms_store};
+use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
+use crate::responses::TargetForm;
+use crate::responses::store::{self, Which};
+use crate::responses::submit::{Submission, submit};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use serde_json::{Map, Value};
+use sqlx::PgPool;
+use std::net::{IpAddr, Ipv4Addr};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use token::Tokens;
+use tonic::{Request, Response, Status};
+
+/// The HostedFormsService of the core.
+#[derive(Clone)]
+pub struct Hosted {
+    pub(crate) pool: PgPool,
+    pub(crate) config: Arc<CoreConfig>,
+    pub(crate) tokens: Tokens,
+    pub(crate) limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+}
+
+impl Hosted {
+    pub fn new(pool: PgPool, config: Arc<CoreConfig>, token_key: Vec<u8>) -> Self {
+        let per_minute =
+            NonZeroU32::new(config.hosted_submissions_per_minute).unwrap_or(NonZeroU32::MIN);
+        Self {
+            pool,
+            config,
+            tokens: Tokens::new(token_key),
+            limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
+        }
+    }
+
+    async fn get(
+        &self,
+        req: pb::GetHostedFormRequest,
+    ) -> Result<pb::GetHostedFormResponse, CoreError> {
+        let form = forms_store::get_published_by_short_id(&self.pool, &req.short_id)
+            .await?
+            .filter(|form| form.status == FormStatus::Published)
+            .ok_or(CoreError::NotFound("form"))?;
+        // The same rules as a submission: a closed form says so at once.
+        let now = now_millis();
+        let target = TargetForm {
+            id: form.id,
+            account_id: form.account_id,
+            status: form.status,
+            fields: Vec::new(),
+            settings: form.settings.clone(),
+            response_count: store::response_count(&self.pool, form.id).await?,
+            last_submitted_at: None,
+        };
+        target.check_open(now)?;
+        let token = self.tokens.issue(form.id, now, &req.csrf_nonce);
+        let mut form = form_to_pb(form);
+        // A quiz's answers stay on the server.
+        for field in &mut form.fields {
+            field.correct_answer = None;
+            field.points = None;
+        }
+        Ok(pb::GetHostedFormResponse {
+            form: Some(form),
+            start_token: token,
+        })
+    }
+
+    async fn submit(
+        &self,
+        ip: IpAddr,
+        req: pb::SubmitHostedFormRequest,
+    ) -> Result<pb::SubmitHostedFormResponse, CoreError> {
+        if let Err(not_until) = self.limiter.check_key(&ip) {
+            let wait = not_until.wait_time_from(governor::clock::Clock::now(
+                &governor::clock::DefaultClock::default(),
+            ));
+            return Err(CoreError::RateLimited {
+                retry_after: wait.as_secs().max(1),
+            });
+        }
+        let now = now_millis();
+        let (form_id, started_at) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
+        let mut tx = self.pool.begin().await?;
+        let locked = store::lock_target(&mut tx, Which::ShortId(&req.short_id)).await?;
+        if locked.target.id != form_id {
+            return Err(CoreError::CsrfFailed);
+        }
+        let settings = locked.target.settings.clone();
+        let reply = |response_id: String| pb::SubmitHostedFormResponse {
+            response_id,
+            confirmation_message: settings
+                .get("confirmation_message")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            redirect_url: settings
+                .get("redirect_url")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        };
+        if req.honeypot_filled {
+            // A robot filled the hidden field: answer as if all went well, store nothing.
+            tracing::info!(form_id = %form_id, "hosted submission dropped by the honeypot");
+            return Ok(reply(String::new()));
+        }
+        let device = device::parse(&req.user_agent);
+        let submission = Submission {
+            answers: req
+                .answers
+                .as_ref()
+                .map(convert::struct_to_object)
+                .unwrap_or_default(),
+            metadata: Map::new(),
+            device_type: device.device_type,
+            browser: device.browser,
+            os: device.os,
+            started_at: Some(started_at),
+            via: "form",
+        };
+        let response = submit(&mut tx, &self.config, locked, submission).await?;
+        tx.commit().await?;
+        Ok(reply(response.id.to_string()))
+    }
+}
+
+fn request_id<T>(req: &Request<T>) -> String {
+    req.metadata()
+        .get(crate::gate::REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned)
+}
+
+/// The visitor's address, as the edge reports it (the in-process edge, or a peer
+/// trusted in the configuration).
+fn visitor_ip<T>(req: &Request<T>, trusted: &[IpAddr]) -> IpAddr {
+    let peer = req.remote_addr().map(|a| a.ip());
+    let claimed = || {
+        req.metadata()
+            .get(crate::gate::CLIENT_IP)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+    };
+    peer.is_none_or(|ip| trusted.contains(&ip))
+        .then(claimed)
+        .flatten()
+        .or(peer)
+        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+}
+
+impl Hosted {
+    /// Forgets IPs whose allowance is full again.
+    pub fn retain_recent(&self) {
+        self.limiter.retain_recent();
+    }
+}
+
+#[tonic::async_trait]
+impl HostedFormsService for Hosted {
+    async fn get_hosted_form(
+        &self,
+        req: Request<pb::GetHostedFormRequest>,
+    ) -> Result<Response<pb::GetHostedFormResponse>, Status> {
+        let id = request_id(&req);
+        self.get(req.into_inner())
+            .await
+            .map(Response::new)
+            .map_err(|e| e.into_status(&id))
+    }
+
+    async fn submit_hosted_form(
+        &self,
+        req: Request<pb::SubmitHostedFormRequest>,
+    ) -> Result<Response<pb::SubmitHostedFormResponse>, Status> {
+        let id = request_id(&req);
+        let ip = visitor_ip(&req, &self.config.trusted_proxies);
+        self.submit(ip, req.into_inner())
+            .await
+            .map(Response::new)
+            .map_err(|e| e.into_status(&id))
+    }
+}

@@ -1,0 +1,95 @@
+//! Storing a submission, the one path shared by API-created and browser-submitted
+//! responses: open-form rules, answer validation, quota, insert, and the events, in the
+//! caller's transaction under the form's row lock.
+
+use super::store::{self, Locked};
+use super::{Response, quota_month};
+use crate::accounts::Plan;
+use crate::config::CoreConfig;
+use crate::error::CoreError;
+use crate::forms::{now_millis, quiz_score};
+use crate::webhooks::outbox;
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value, json};
+use sqlx::{Postgres, Transaction};
+use uuid::Uuid;
+
+/// What a respondent sent, and what is known of how.
+pub struct Submission {
+    pub answers: Map<String, Value>,
+    pub metadata: Map<String, Value>,
+    pub device_type: Option<String>,
+    pub browser: Option<String>,
+    pub os: Option<String>,
+    /// When the respondent started (the page was served); `None` for API calls.
+    pub started_at: Option<DateTime<Utc>>,
+    /// `submittedVia` of the events: "api" or "form".
+    pub via: &'static str,
+}
+
+/// Stores `submission` on the locked form; returns the stored response.
+pub async fn submit(
+    tx: &mut Transaction<'_, Postgres>,
+    config: &CoreConfig,
+    locked: Locked,
+    submission: Submission,
+) -> Result<Response, CoreError> {
+    let Locked {
+        target,
+        plan,
+        response_limit,
+    } = locked;
+    let now = now_millis();
+    target.check_open(now)?;
+    let answers = target.validate_answers(submission.answers)?;
+    let plan: Plan = plan.parse().unwrap_or(Plan::Free);
+    let limit = response_limit.or(config.response_limit(plan));
+    store::take_quota(tx, target.account_id, quota_month(now), limit).await?;
+    let submitted_at = target.next_submitted_at(now);
+    let started_at = submission
+        .started_at
+        .map_or(submitted_at, |s| s.min(submitted_at));
+    let response = Response {
+        id: Uuid::new_v4(),
+        form_id: target.id,
+        answers,
+        metadata: submission.metadata,
+        device_type: submission.device_type,
+        browser: submission.browser,
+        os: submission.os,
+        started_at,
+        submitted_at,
+        completion_time_seconds: submission
+            .started_at
+            .map(|_| (submitted_at - started_at).num_seconds()),
+    };
+    store::insert(tx, &response).await?;
+    let event = |name, quiz_id, data| outbox::Event {
+        name,
+        account_id: target.account_id,
+        form_id: target.id,
+        quiz_id,
+        data,
+        at: submitted_at,
+    };
+    let data = json!({
+        "responseId": response.id,
+        "formId": target.id,
+        "answers": response.answers,
+        "submittedVia": submission.via,
+    });
+    outbox::enqueue(tx, event("form.submitted", None, data)).await?;
+    if let Some((score, max_score)) = quiz_score(&target.fields, &response.answers) {
+        let quiz_id = target.id.to_string();
+        let data = json!({
+            "responseId": response.id,
+            "formId": target.id,
+            "score": score,
+            "maxScore": max_score,
+            "answers": response.answers,
+            "submittedVia": submission.via,
+        });
+        outbox::enqueue(tx, event("quiz.completed", Some(&quiz_id), data)).await?;
+    }
+    Ok(response)
+}

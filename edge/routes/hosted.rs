@@ -1,0 +1,404 @@
+//! Hosted form pages, `/f/{short_id}`: the HTML a visitor fills in, and its submission.
+//! Self-contained pages (no external assets), usable without JavaScript. Every rule
+//! (CSRF token, honeypot, throttle, validation) is the core's: this module renders.
+
+use crate::body::PathParams;
+use crate::call::Call;
+use crate::state::AppState;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use forms::pb;
+use std::collections::HashMap;
+use tonic_types::StatusExt;
+
+/// Cookie carrying the visitor's CSRF nonce (the page's token is bound to it).
+const CSRF_COOKIE: &str = "formsd_csrf";
+/// Hidden field with the page's start token.
+const TOKEN_FIELD: &str = "_token";
+/// Honeypot: invisible to people, tempting to robots.
+const HONEYPOT_FIELD: &str = "website";
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1d2430}\
+main{max-width:40rem;margin:0 auto;padding:1.5rem 1rem}\
+form,.card{background:#fff;border-radius:8px;padding:1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}\
+h1{font-size:1.6rem;margin:0 0 .5rem}.field{margin:1.25rem 0}label{display:block;font-weight:600;margin-bottom:.35rem}\
+input,textarea{box-sizing:border-box;width:100%;font:inherit;padding:.6rem;border:1px solid #9aa3b2;border-radius:6px}\
+textarea{min-height:7rem}input:focus,textarea:focus{outline:3px solid #8cb4ff;border-color:#2f6fed}\
+.req{color:#b3261e}.error{color:#b3261e;margin:.35rem 0 0}[aria-invalid=true]{border-color:#b3261e}\
+.banner{background:#fdecea;color:#7a1c14;padding:.75rem;border-radius:6px}\
+button{font:inherit;font-weight:600;background:#2f6fed;color:#fff;border:0;border-radius:6px;padding:.7rem 1.4rem;cursor:pointer}\
+.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}";
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+         <title>{}</title><style>{STYLE}</style></head><body><main>{body}</main></body></html>",
+        escape(title)
+    )
+}
+
+fn message_page(status: StatusCode, title: &str, text: &str) -> Response {
+    let body = format!(
+        "<div class=\"card\"><h1>{}</h1><p>{}</p></div>",
+        escape(title),
+        escape(text)
+    );
+    (status, Html(page(title, &body))).into_response()
+}
+
+/// What to put back in the page after a failed submission.
+#[derive(Default)]
+struct Filled {
+    values: HashMap<String, String>,
+    errors: HashMap<String, String>,
+    banner: Option<String>,
+}
+
+fn field_html(field: &pb::FormField, filled: &Filled) -> String {
+    let id = escape(&field.id);
+    let value = filled
+        .values
+        .get(&field.id)
+        .map(String::as_str)
+        .unwrap_or("");
+    let error = filled.errors.get(&field.id);
+    let mut attrs = format!("id=\"f-{id}\" name=\"{id}\"");
+    if field.required {
+        attrs.push_str(" required aria-required=\"true\"");
+    }
+    if let Some(placeholder) = &field.placeholder {
+        attrs.push_str(&format!(" placeholder=\"{}\"", escape(placeholder)));
+    }
+    if error.is_some() {
+        attrs.push_str(&format!(
+            " aria-invalid=\"true\" aria-describedby=\"e-{id}\""
+        ));
+    }
+    let control = match field.r#type.as_str() {
+        "long_text" | "textarea" => format!("<textarea {attrs}>{}</textarea>", escape(value)),
+        "email" => format!(
+            "<input type=\"email\" autocomplete=\"email\" {attrs} value=\"{}\">",
+            escape(value)
+        ),
+        "number" => format!(
+            "<input type=\"number\" step=\"any\" inputmode=\"decimal\" {attrs} value=\"{}\">",
+            escape(value)
+        ),
+        "file_upload" => {
+            let accept: Vec<String> = field
+                .allowed_types
+                .iter()
+                .map(|t| format!(".{t}"))
+                .collect();
+            format!(
+                "<input type=\"file\" {attrs} accept=\"{}\" disabled><p class=\"error\">File uploads on hosted pages are not available yet.</p>",
+                escape(&accept.join(","))
+            )
+        }
+        _ => format!("<input type=\"text\" {attrs} value=\"{}\">", escape(value)),
+    };
+    let marker = if field.required {
+        " <span class=\"req\" aria-hidden=\"true\">*</span>"
+    } else {
+        ""
+    };
+    let error_html = error.map_or(String::new(), |e| {
+        format!("<p class=\"error\" id=\"e-{id}\">{}</p>", escape(e))
+    });
+    format!(
+        "<div class=\"field\"><label for=\"f-{id}\">{}{marker}</label>{control}{error_html}</div>",
+        escape(&field.label)
+    )
+}
+
+fn form_page(short_id: &str, form: &pb::Form, token: &str, filled: &Filled) -> String {
+    let mut body = format!(
+        "<form method=\"post\" action=\"/f/{}\" novalidate><h1>{}</h1>",
+        escape(short_id),
+        escape(&form.title)
+    );
+    if let Some(description) = &form.description {
+        body.push_str(&format!("<p>{}</p>", escape(description)));
+    }
+    if let Some(banner) = &filled.banner {
+        body.push_str(&format!(
+            "<p class=\"banner\" role=\"alert\">{}</p>",
+            escape(banner)
+        ));
+    }
+    body.push_str(&format!(
+        "<input type=\"hidden\" name=\"{TOKEN_FIELD}\" value=\"{}\">",
+        escape(token)
+    ));
+    body.push_str(&format!(
+        "<div class=\"hp\" aria-hidden=\"true\"><label for=\"hp\">Leave empty</label>\
+         <input id=\"hp\" name=\"{HONEYPOT_FIELD}\" tabindex=\"-1\" autocomplete=\"off\"></div>"
+    ));
+    for field in &form.fields {
+        body.push_str(&field_html(field, filled));
+    }
+    body.push_str("<button type=\"submit\">Submit</button></form>");
+    page(&form.title, &body)
+}
+
+/// The visitor's nonce: the cookie's when it has a sane one (several open tabs keep
+/// working), else a new one.
+fn nonce(headers: &HeaderMap) -> (String, bool) {
+    let existing = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == CSRF_COOKIE)
+        .map(|(_, value)| value.to_owned())
+        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()));
+    match existing {
+        Some(nonce) => (nonce, false),
+        None => (uuid::Uuid::new_v4().simple().to_string(), true),
+    }
+}
+
+fn with_cookie(mut response: Response, nonce: &str, fresh: bool) -> Response {
+    if fresh
+        && let Ok(value) = HeaderValue::from_str(&format!(
+            "{CSRF_COOKIE}={nonce}; Path=/f/; HttpOnly; SameSite=Strict; Max-Age=86400"
+        ))
+    {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// The page for an error of the core that is not about the answers.
+fn error_page(call: &Call, status: &tonic::Status) -> Response {
+    let reason = status
+        .get_details_error_info()
+        .map(|i| i.reason)
+        .unwrap_or_default();
+    match reason.as_str() {
+        "NOT_FOUND" => message_page(
+            StatusCode::NOT_FOUND,
+            "Form not found",
+            "There is no open form at this address.",
+        ),
+        "FORM_CLOSED" => message_page(
+            StatusCode::GONE,
+            "This form is closed",
+            "It no longer accepts responses.",
+        ),
+        "RESPONSE_LIMIT_REACHED" => message_page(
+            StatusCode::FORBIDDEN,
+            "This form is not accepting responses",
+            "Its owner has reached their response limit.",
+        ),
+        "RATE_LIMITED" => message_page(
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many submissions",
+            "Please wait a minute and try again.",
+        ),
+        _ => {
+            tracing::error!(
+                request_id = call.request_id,
+                reason,
+                message = status.message(),
+                "hosted page failed"
+            );
+            message_page(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Something went wrong",
+                &format!("Please try again shortly (request id {}).", call.request_id),
+            )
+        }
+    }
+}
+
+async fn render(
+    state: &AppState,
+    call: &Call,
+    short_id: String,
+    headers: &HeaderMap,
+    filled: Filled,
+    status: StatusCode,
+) -> Response {
+    let (nonce, fresh) = nonce(headers);
+    let request = call.request(pb::GetHostedFormRequest {
+        short_id: short_id.clone(),
+        csrf_nonce: nonce.clone(),
+    });
+    match state.hosted().get_hosted_form(request).await {
+        Ok(reply) => {
+            let reply = reply.into_inner();
+            let Some(form) = reply.form else {
+                return message_page(
+                    StatusCode::NOT_FOUND,
+                    "Form not found",
+                    "There is no open form at this address.",
+                );
+            };
+            let html = form_page(&short_id, &form, &reply.start_token, &filled);
+            with_cookie((status, Html(html)).into_response(), &nonce, fresh)
+        }
+        Err(status) => with_cookie(error_page(call, &status), &nonce, fresh),
+    }
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    call: Call,
+    headers: HeaderMap,
+    PathParams(short_id): PathParams<String>,
+) -> Response {
+    render(
+        &state,
+        &call,
+        short_id,
+        &headers,
+        Filled::default(),
+        StatusCode::OK,
+    )
+    .await
+}
+
+pub async fn submit(
+    State(state): State<AppState>,
+    call: Call,
+    headers: HeaderMap,
+    PathParams(short_id): PathParams<String>,
+    body: Bytes,
+) -> Response {
+    let is_form = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
+    if !is_form {
+        return message_page(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Unsupported submission",
+            "Submit the form from its page.",
+        );
+    }
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    let mut values: HashMap<String, String> = HashMap::new();
+    let mut token = String::new();
+    let mut honeypot_filled = false;
+    for (name, value) in pairs {
+        match name.as_str() {
+            TOKEN_FIELD => token = value,
+            HONEYPOT_FIELD => honeypot_filled |= !value.trim().is_empty(),
+            _ => {
+                values.insert(name, value);
+            }
+        }
+    }
+    let answers = prost_types::Struct {
+        fields: values
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    forms::pb::convert::json_to_value(&serde_json::Value::String(v.clone())),
+                )
+            })
+            .collect(),
+    };
+    let (nonce, _) = nonce(&headers);
+    let user_agent = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    let request = call.request(pb::SubmitHostedFormRequest {
+        short_id: short_id.clone(),
+        start_token: token,
+        csrf_nonce: nonce,
+        answers: Some(answers),
+        user_agent,
+        honeypot_filled,
+    });
+    match state.hosted().submit_hosted_form(request).await {
+        Ok(reply) => {
+            let reply = reply.into_inner();
+            if let Some(url) = reply.redirect_url.filter(|u| !u.is_empty()) {
+                return Redirect::to(&url).into_response();
+            }
+            let text = reply
+                .confirmation_message
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "Your response was recorded.".to_owned());
+            message_page(StatusCode::OK, "Thank you", &text)
+        }
+        Err(status) => {
+            let info = status.get_details_error_info();
+            match info.as_ref().map(|i| i.reason.as_str()) {
+                Some("VALIDATION_ERROR") => {
+                    let errors = info
+                        .map(|i| {
+                            i.metadata
+                                .into_iter()
+                                .filter_map(|(k, v)| {
+                                    k.strip_prefix("field.").map(|id| (id.to_owned(), v))
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let filled = Filled {
+                        values,
+                        errors,
+                        banner: Some("Please correct the fields marked below.".into()),
+                    };
+                    render(
+                        &state,
+                        &call,
+                        short_id,
+                        &headers,
+                        filled,
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                    )
+                    .await
+                }
+                Some("CSRF_FAILED") => {
+                    let filled = Filled {
+                        values,
+                        errors: HashMap::new(),
+                        banner: Some(
+                            "This page had expired. Your answers are kept: please submit again."
+                                .into(),
+                        ),
+                    };
+                    render(
+                        &state,
+                        &call,
+                        short_id,
+                        &headers,
+                        filled,
+                        StatusCode::FORBIDDEN,
+                    )
+                    .await
+                }
+                _ => error_page(&call, &status),
+            }
+        }
+    }
+}

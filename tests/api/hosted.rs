@@ -1,0 +1,439 @@
+//! Hosted form pages (`/f/{short_id}`): the page, browser submissions with the SPEC
+//! browser fields, CSRF protection, honeypot, throttle, validation shown in the page,
+//! closed forms, and `submittedVia: "form"` events.
+
+use crate::helpers::*;
+use crate::support::*;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+const IPHONE: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const DESKTOP: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+
+/// A browser of one visitor: its cookie, no redirects followed.
+struct Visitor {
+    client: reqwest::Client,
+    origin: String,
+    cookie: Option<String>,
+}
+
+/// What a page answered.
+struct Page {
+    status: u16,
+    html: String,
+    location: Option<String>,
+}
+
+impl Page {
+    /// The value of the hidden start token.
+    fn token(&self) -> String {
+        let start = self
+            .html
+            .find("name=\"_token\" value=\"")
+            .expect("token field")
+            + 21;
+        let end = self.html[start..].find('"').expect("token end");
+        self.html[start..start + end].to_owned()
+    }
+}
+
+impl Visitor {
+    fn new(app: &TestApp) -> Visitor {
+        Visitor {
+            client: reqwest::Client::builder()
+                .no_proxy()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .expect("client"),
+            origin: app.http_base.trim_end_matches("/api/v1").to_owned(),
+            cookie: None,
+        }
+    }
+
+    async fn finish(&mut self, reply: reqwest::Response) -> Page {
+        if let Some(set) = reply
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+        {
+            self.cookie = set.split(';').next().map(str::to_owned);
+        }
+        let status = reply.status().as_u16();
+        let location = reply
+            .headers()
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        Page {
+            status,
+            html: reply.text().await.expect("page body"),
+            location,
+        }
+    }
+
+    async fn open(&mut self, short_id: &str) -> Page {
+        let mut request = self.client.get(format!("{}/f/{short_id}", self.origin));
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        let reply = request.send().await.expect("GET page");
+        self.finish(reply).await
+    }
+
+    async fn submit(&mut self, short_id: &str, user_agent: &str, fields: &[(&str, &str)]) -> Page {
+        let body = serde_urlencoded::to_string(fields).expect("form body");
+        let mut request = self
+            .client
+            .post(format!("{}/f/{short_id}", self.origin))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("user-agent", user_agent)
+            .body(body);
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        let reply = request.send().await.expect("POST page");
+        self.finish(reply).await
+    }
+}
+
+struct Setup {
+    app: TestApp,
+    key: String,
+    form: Value,
+    fields: Vec<String>,
+}
+
+impl Setup {
+    async fn new(extra: &[&str], settings: Value) -> Setup {
+        let app = TestApp::spawn_with(extra).await;
+        let key = app.key(PRO, ALL).await;
+        let form = published_form(&app, &key, contact_fields(), settings).await;
+        let fields = field_ids(&form);
+        Setup {
+            app,
+            key,
+            form,
+            fields,
+        }
+    }
+
+    fn short_id(&self) -> String {
+        self.form["short_id"].as_str().expect("short id").to_owned()
+    }
+
+    fn form_id(&self) -> String {
+        self.form["id"].as_str().expect("form id").to_owned()
+    }
+
+    async fn responses(&self) -> Vec<Value> {
+        let reply = self
+            .app
+            .get(&format!("/forms/{}/responses", self.form_id()), &self.key)
+            .await;
+        reply.ok(200)["responses"]
+            .as_array()
+            .expect("responses")
+            .clone()
+    }
+}
+
+#[tokio::test]
+async fn the_page_shows_every_field_with_its_label_and_required_marker() {
+    let s = Setup::new(&[], Value::Null).await;
+    let mut visitor = Visitor::new(&s.app);
+    let page = visitor.open(&s.short_id()).await;
+    assert_eq!(page.status, 200);
+    for label in ["Name", "Email", "Age", "Bio"] {
+        assert!(
+            page.html.contains(&format!(">{label}")),
+            "label {label} missing"
+        );
+    }
+    assert!(page.html.contains("type=\"email\""));
+    assert!(page.html.contains("type=\"number\""));
+    assert!(page.html.contains("<textarea"));
+    assert_eq!(page.html.matches("aria-required=\"true\"").count(), 2);
+    assert!(page.html.contains("name=\"viewport\""), "mobile viewport");
+    assert!(
+        !page.html.contains("http://") && !page.html.contains("https://"),
+        "no external assets"
+    );
+    assert!(!page.token().is_empty());
+    assert!(
+        visitor
+            .cookie
+            .as_deref()
+            .is_some_and(|c| c.starts_with("formsd_csrf="))
+    );
+}
+
+#[tokio::test]
+async fn draft_and_unknown_forms_are_404_and_closed_forms_410() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let draft = app.create_form(&key, &json!({"title": "Draft"})).await;
+    let mut visitor = Visitor::new(&app);
+    assert_eq!(
+        visitor
+            .open(draft["short_id"].as_str().expect("short id"))
+            .await
+            .status,
+        404
+    );
+    assert_eq!(visitor.open("nope1234").await.status, 404);
+    let closed = published_form(
+        &app,
+        &key,
+        contact_fields(),
+        json!({"closes_at": "2000-01-01T00:00:00Z"}),
+    )
+    .await;
+    let page = visitor
+        .open(closed["short_id"].as_str().expect("short id"))
+        .await;
+    assert_eq!(page.status, 410);
+    assert!(page.html.contains("closed"));
+}
+
+#[tokio::test]
+async fn a_browser_submission_is_stored_with_the_browser_fields() {
+    let s = Setup::new(&[], json!({"confirmation_message": "Merci!"})).await;
+    let mut visitor = Visitor::new(&s.app);
+    let token = visitor.open(&s.short_id()).await.token();
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let fields = &s.fields;
+    let page = visitor
+        .submit(
+            &s.short_id(),
+            IPHONE,
+            &[
+                ("_token", &token),
+                (&fields[0], "Ada"),
+                (&fields[1], "ada@example.com"),
+                (&fields[2], "36"),
+                ("website", ""),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, 200);
+    assert!(page.html.contains("Merci!"));
+    let responses = s.responses().await;
+    assert_eq!(responses.len(), 1);
+    let r = &responses[0];
+    assert_eq!(r["metadata"], json!({}));
+    assert_eq!(r["device_type"], "mobile");
+    assert_eq!(r["browser"], "Safari");
+    assert_eq!(r["os"], "iPhone");
+    assert!(
+        r["completion_time_seconds"]
+            .as_i64()
+            .is_some_and(|s| s >= 1),
+        "{r}"
+    );
+    assert_eq!(r["answers"][&fields[2]], json!(36));
+    let started = assert_timestamp(&r["started_at"]);
+    let submitted = assert_timestamp(&r["submitted_at"]);
+    assert!(started < submitted);
+
+    let token = visitor.open(&s.short_id()).await.token();
+    visitor
+        .submit(
+            &s.short_id(),
+            DESKTOP,
+            &[
+                ("_token", &token),
+                (&fields[0], "Bob"),
+                (&fields[1], "bob@example.com"),
+            ],
+        )
+        .await;
+    let desktop = s
+        .responses()
+        .await
+        .into_iter()
+        .find(|r| r["answers"][&fields[0]] == "Bob")
+        .expect("Bob");
+    assert_eq!(desktop["device_type"], "desktop");
+    assert_eq!(desktop["browser"], "Chrome");
+}
+
+#[tokio::test]
+async fn a_redirect_url_sends_the_visitor_on() {
+    let s = Setup::new(&[], json!({"redirect_url": "https://example.com/thanks"})).await;
+    let mut visitor = Visitor::new(&s.app);
+    let token = visitor.open(&s.short_id()).await.token();
+    let page = visitor
+        .submit(
+            &s.short_id(),
+            DESKTOP,
+            &[
+                ("_token", &token),
+                (&s.fields[0], "Ada"),
+                (&s.fields[1], "ada@example.com"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, 303);
+    assert_eq!(page.location.as_deref(), Some("https://example.com/thanks"));
+}
+
+#[tokio::test]
+async fn invalid_answers_rerender_the_page_with_input_kept_and_messages_by_their_fields() {
+    let s = Setup::new(&[], Value::Null).await;
+    let mut visitor = Visitor::new(&s.app);
+    let token = visitor.open(&s.short_id()).await.token();
+    let page = visitor
+        .submit(
+            &s.short_id(),
+            DESKTOP,
+            &[
+                ("_token", &token),
+                (&s.fields[0], "Ada <3"),
+                (&s.fields[1], "not-an-email"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, 422);
+    assert!(
+        page.html.contains("value=\"Ada &lt;3\""),
+        "input kept and escaped"
+    );
+    assert!(
+        page.html.contains(&format!("id=\"e-{}\"", s.fields[1])),
+        "message next to the email field"
+    );
+    assert!(page.html.contains("Email must be an email address"));
+    assert!(
+        !page.html.contains(&format!("id=\"e-{}\"", s.fields[0])),
+        "no message for a valid field"
+    );
+    assert!(s.responses().await.is_empty());
+}
+
+#[tokio::test]
+async fn submissions_without_the_page_token_and_cookie_are_refused() {
+    let s = Setup::new(&[], Value::Null).await;
+    let answers = [
+        (s.fields[0].as_str(), "Ada"),
+        (s.fields[1].as_str(), "ada@example.com"),
+    ];
+    // No token at all.
+    let mut visitor = Visitor::new(&s.app);
+    visitor.open(&s.short_id()).await;
+    let page = visitor.submit(&s.short_id(), DESKTOP, &answers).await;
+    assert_eq!(page.status, 403);
+    // A real token, but from another visitor's page (the cookie does not match).
+    let mut other = Visitor::new(&s.app);
+    let token = other.open(&s.short_id()).await.token();
+    let mut forged: Vec<(&str, &str)> = vec![("_token", &token)];
+    forged.extend(answers);
+    assert_eq!(
+        visitor.submit(&s.short_id(), DESKTOP, &forged).await.status,
+        403
+    );
+    // A token without any cookie (a cross-site post).
+    let mut stranger = Visitor::new(&s.app);
+    assert_eq!(
+        stranger
+            .submit(&s.short_id(), DESKTOP, &forged)
+            .await
+            .status,
+        403
+    );
+    assert!(s.responses().await.is_empty());
+    // The owner of the token succeeds.
+    assert_eq!(
+        other.submit(&s.short_id(), DESKTOP, &forged).await.status,
+        200
+    );
+    assert_eq!(s.responses().await.len(), 1);
+}
+
+#[tokio::test]
+async fn the_honeypot_drops_robot_submissions_quietly() {
+    let s = Setup::new(&[], Value::Null).await;
+    let mut visitor = Visitor::new(&s.app);
+    let token = visitor.open(&s.short_id()).await.token();
+    let page = visitor
+        .submit(
+            &s.short_id(),
+            DESKTOP,
+            &[
+                ("_token", &token),
+                (&s.fields[0], "Bot"),
+                (&s.fields[1], "bot@example.com"),
+                ("website", "http://spam.example"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, 200, "a robot is told all went well");
+    assert!(s.responses().await.is_empty(), "but nothing is stored");
+}
+
+#[tokio::test]
+async fn submissions_are_throttled_per_visitor_ip() {
+    let s = Setup::new(&["--hosted-submissions-per-minute", "2"], Value::Null).await;
+    let mut visitor = Visitor::new(&s.app);
+    let mut statuses = Vec::new();
+    for i in 0..3 {
+        let token = visitor.open(&s.short_id()).await.token();
+        let name = format!("P{i}");
+        let page = visitor
+            .submit(
+                &s.short_id(),
+                DESKTOP,
+                &[
+                    ("_token", &token),
+                    (&s.fields[0], &name),
+                    (&s.fields[1], "p@example.com"),
+                ],
+            )
+            .await;
+        statuses.push(page.status);
+    }
+    assert_eq!(statuses, [200, 200, 429]);
+    assert_eq!(s.responses().await.len(), 2);
+}
+
+#[tokio::test]
+async fn browser_submissions_fire_form_submitted_with_submitted_via_form() {
+    let receiver = Receiver::start().await;
+    let s = Setup::new(&["--webhook-allow-private"], Value::Null).await;
+    let hook = json!({"name": "crm", "url": receiver.url("/hook"), "events": ["form.submitted"]});
+    s.app
+        .post(&format!("/forms/{}/webhooks", s.form_id()), &s.key, &hook)
+        .await
+        .ok(201);
+    let mut visitor = Visitor::new(&s.app);
+    let token = visitor.open(&s.short_id()).await.token();
+    visitor
+        .submit(
+            &s.short_id(),
+            IPHONE,
+            &[
+                ("_token", &token),
+                (&s.fields[0], "Ada"),
+                (&s.fields[1], "ada@example.com"),
+            ],
+        )
+        .await;
+    let hits = receiver.wait_for("/hook", 1, Duration::from_secs(20)).await;
+    let body = hits[0].json();
+    assert_eq!(body["event"], "form.submitted");
+    assert_eq!(body["data"]["submittedVia"], "form");
+    assert_eq!(body["data"]["answers"][&s.fields[0]], "Ada");
+}
+
+#[tokio::test]
+async fn quiz_answers_are_not_in_the_page() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let fields = json!([{"type": "short_text", "label": "Capital of France", "required": true, "correct_answer": "Paris", "points": 2}]);
+    let form = published_form(&app, &key, fields, Value::Null).await;
+    let page = Visitor::new(&app)
+        .open(form["short_id"].as_str().expect("short id"))
+        .await;
+    assert_eq!(page.status, 200);
+    assert!(page.html.contains("Capital of France"));
+    assert!(!page.html.contains("Paris"));
+}
