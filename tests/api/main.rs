@@ -11,6 +11,7 @@ mod support;
 
 mod auth;
 mod binary;
+mod browser;
 mod errors;
 mod forms;
 mod grpc;
