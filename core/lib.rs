@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod files;
 pub mod forms;
 pub mod gate;
 pub mod gateway;

@@ -29,6 +29,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tonic::service::Routes;
 
+/// Largest gRPC message that carries files (uploads in, downloads out): the largest
+/// file a field may take, with room for the rest of the message.
+pub const MAX_FILE_MESSAGE: usize = 128 * 1024 * 1024;
+
 /// The core of the service: state shared by every gRPC service.
 #[derive(Clone)]
 pub struct Core {
@@ -127,11 +131,16 @@ impl Core {
         let mut builder = Routes::builder();
         builder
             .add_service(FormsServiceServer::new(forms))
-            .add_service(ResponsesServiceServer::new(responses))
+            .add_service(
+                ResponsesServiceServer::new(responses).max_encoding_message_size(MAX_FILE_MESSAGE),
+            )
             .add_service(UsageServiceServer::new(usage))
             .add_service(GatewayServiceServer::new(gateway))
             .add_service(WebhooksServiceServer::new(webhooks))
-            .add_service(HostedFormsServiceServer::new(self.hosted.clone()))
+            .add_service(
+                HostedFormsServiceServer::new(self.hosted.clone())
+                    .max_decoding_message_size(MAX_FILE_MESSAGE),
+            )
             .add_service(AdminServiceServer::new(admin))
             .add_service(WebhookAdminServiceServer::new(webhook_admin))
             .add_service(health)

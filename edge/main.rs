@@ -203,6 +203,9 @@ struct ServeArgs {
     /// How often delivery workers look for due deliveries when not notified.
     #[arg(long, env = "FORMS_WEBHOOK_POLL_INTERVAL", default_value = "1s")]
     webhook_poll_interval: humantime::Duration,
+    /// Largest hosted-page submission with its files, in bytes.
+    #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = 110 * 1024 * 1024)]
+    max_upload_bytes: usize,
     /// Largest REST request body in bytes.
     #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     max_body_bytes: usize,
@@ -675,6 +678,7 @@ async fn serve(db_args: &DbArgs, args: ServeArgs) -> Result<(), Error> {
         let app = routes::router(AppState {
             core,
             max_body_bytes: args.max_body_bytes,
+            max_upload_bytes: args.max_upload_bytes,
         });
         let listener = TcpListener::bind(args.http_addr).await?;
         tracing::info!(addr = %listener.local_addr()?, "edge listening (REST)");

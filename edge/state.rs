@@ -22,11 +22,16 @@ pub type Transport = BoxCloneSyncService<
 #[error("core transport: {0}")]
 pub struct TransportError(#[from] pub BoxError);
 
+/// Largest gRPC message carrying files (the core accepts as much).
+const MAX_FILE_MESSAGE: usize = 128 * 1024 * 1024;
+
 #[derive(Clone)]
 pub struct AppState {
     pub core: Transport,
     /// Largest request body accepted, in bytes.
     pub max_body_bytes: usize,
+    /// Largest hosted-page submission (with its files), in bytes.
+    pub max_upload_bytes: usize,
 }
 
 impl AppState {
@@ -35,7 +40,7 @@ impl AppState {
     }
 
     pub fn responses(&self) -> ResponsesServiceClient<Transport> {
-        ResponsesServiceClient::new(self.core.clone())
+        ResponsesServiceClient::new(self.core.clone()).max_decoding_message_size(MAX_FILE_MESSAGE)
     }
 
     pub fn webhooks(&self) -> WebhooksServiceClient<Transport> {
@@ -43,7 +48,7 @@ impl AppState {
     }
 
     pub fn hosted(&self) -> HostedFormsServiceClient<Transport> {
-        HostedFormsServiceClient::new(self.core.clone())
+        HostedFormsServiceClient::new(self.core.clone()).max_encoding_message_size(MAX_FILE_MESSAGE)
     }
 
     pub fn usage(&self) -> UsageServiceClient<Transport> {

@@ -8,6 +8,7 @@ pub mod token;
 
 use crate::config::CoreConfig;
 use crate::error::CoreError;
+use crate::files::Upload;
 use crate::forms::{FormStatus, now_millis, service::form_to_pb, store as forms_store};
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
@@ -126,6 +127,15 @@ impl Hosted {
             os: device.os,
             started_at: Some(started_at),
             via: "form",
+            files: req
+                .files
+                .into_iter()
+                .map(|f| Upload {
+                    field_id: f.field_id,
+                    file_name: f.file_name,
+                    content: f.content,
+                })
+                .collect(),
         };
         let response = submit(&mut tx, &self.config, locked, submission).await?;
         tx.commit().await?;

@@ -84,10 +84,13 @@ impl TargetForm {
     }
 
     /// Validates answers against the fields; returns them with unanswered optional
-    /// fields (null) left out and numbers normalised.
+    /// fields (null) left out and numbers normalised. `uploaded` holds the answers of
+    /// file fields whose files were checked already (browser uploads); they take the
+    /// place of whatever was sent for those fields.
     pub fn validate_answers(
         &self,
         answers: Map<String, Value>,
+        uploaded: &Map<String, Value>,
     ) -> Result<Map<String, Value>, CoreError> {
         // Every problem is reported at once, each with its field, so that a page can show
         // each message next to its input.
@@ -109,6 +112,10 @@ impl TargetForm {
                 label: field.label.clone(),
                 problem: problem.to_owned(),
             };
+            if let Some(file) = uploaded.get(&id) {
+                out.insert(id, file.clone());
+                continue;
+            }
             match answers.get(&id).filter(|v| !is_blank(v)) {
                 None if field.required => errors.push(describe("is required")),
                 None => {}
@@ -253,35 +260,35 @@ mod tests {
             .collect()
     }
 
+    fn v(f: &TargetForm, answers: Map<String, Value>) -> Result<Map<String, Value>, CoreError> {
+        f.validate_answers(answers, &Map::new())
+    }
+
     #[test]
     fn answers_follow_field_rules() {
         let f = form(&[("short_text", true), ("email", false), ("number", false)]);
         assert!(
-            f.validate_answers(answers(
+            v(
                 &f,
-                &[json!("Ada"), json!("ada@example.com"), json!(3)]
-            ))
+                answers(&f, &[json!("Ada"), json!("ada@example.com"), json!(3)])
+            )
             .is_ok()
         );
         assert!(
-            f.validate_answers(answers(&f, &[json!("  ")])).is_err(),
+            v(&f, answers(&f, &[json!("  ")])).is_err(),
             "blank required"
         );
+        assert!(v(&f, answers(&f, &[json!("Ada"), json!("not-an-email")])).is_err());
         assert!(
-            f.validate_answers(answers(&f, &[json!("Ada"), json!("not-an-email")]))
-                .is_err()
-        );
-        assert!(
-            f.validate_answers(answers(&f, &[json!(5)])).is_err(),
+            v(&f, answers(&f, &[json!(5)])).is_err(),
             "text must be a string"
         );
-        let n = f
-            .validate_answers(answers(&f, &[json!("Ada"), json!(null), json!("4")]))
-            .expect("numeric string");
+        let n =
+            v(&f, answers(&f, &[json!("Ada"), json!(null), json!("4")])).expect("numeric string");
         assert_eq!(n[&f.fields[2].id.to_string()], json!(4));
         let mut stray = answers(&f, &[json!("Ada")]);
         stray.insert(Uuid::new_v4().to_string(), json!("x"));
-        assert!(f.validate_answers(stray).is_err());
+        assert!(v(&f, stray).is_err());
     }
 
     #[test]

@@ -179,6 +179,7 @@ impl Responses {
             os: None,
             started_at: None,
             via: "api",
+            files: Vec::new(),
         };
         let response = submit(&mut tx, &self.config, locked, submission).await?;
         let reply = pb::CreateResponseResponse {
@@ -203,8 +204,41 @@ impl Responses {
     }
 }
 
+impl Responses {
+    async fn file(
+        &self,
+        ctx: Ctx,
+        req: pb::GetResponseFileRequest,
+    ) -> Result<pb::GetResponseFileResponse, CoreError> {
+        let form_id = parse_id(&req.form_id, "file")?;
+        let response_id = parse_id(&req.response_id, "file")?;
+        let file_id = parse_id(&req.file_id, "file")?;
+        let (file_name, content_type, content) = crate::files::store::get(
+            &self.pool,
+            ctx.caller.account_id,
+            form_id,
+            response_id,
+            file_id,
+        )
+        .await?;
+        Ok(pb::GetResponseFileResponse {
+            file_name,
+            content_type,
+            content,
+        })
+    }
+}
+
 #[tonic::async_trait]
 impl ResponsesService for Responses {
+    async fn get_response_file(
+        &self,
+        req: Request<pb::GetResponseFileRequest>,
+    ) -> Result<GrpcResponse<pb::GetResponseFileResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, m| self.file(ctx, m))
+            .await
+    }
     async fn list_responses(
         &self,
         req: Request<pb::ListResponsesRequest>,

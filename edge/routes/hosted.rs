@@ -5,8 +5,7 @@
 use crate::body::PathParams;
 use crate::call::Call;
 use crate::state::AppState;
-use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use forms::pb;
@@ -109,7 +108,7 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
                 .map(|t| format!(".{t}"))
                 .collect();
             format!(
-                "<input type=\"file\" {attrs} accept=\"{}\" disabled><p class=\"error\">File uploads on hosted pages are not available yet.</p>",
+                "<input type=\"file\" {attrs} accept=\"{}\">",
                 escape(&accept.join(","))
             )
         }
@@ -130,8 +129,13 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
 }
 
 fn form_page(short_id: &str, form: &pb::Form, token: &str, filled: &Filled) -> String {
+    let enctype = if form.fields.iter().any(|f| f.r#type == "file_upload") {
+        "multipart/form-data"
+    } else {
+        "application/x-www-form-urlencoded"
+    };
     let mut body = format!(
-        "<form method=\"post\" action=\"/f/{}\" novalidate><h1>{}</h1>",
+        "<form method=\"post\" action=\"/f/{}\" enctype=\"{enctype}\" novalidate><h1>{}</h1>",
         escape(short_id),
         escape(&form.title)
     );
@@ -281,37 +285,114 @@ pub async fn show(
     .await
 }
 
-pub async fn submit(
-    State(state): State<AppState>,
-    call: Call,
-    headers: HeaderMap,
-    PathParams(short_id): PathParams<String>,
-    body: Bytes,
-) -> Response {
-    let is_form = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
-    if !is_form {
-        return message_page(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Unsupported submission",
-            "Submit the form from its page.",
-        );
-    }
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
-    let mut values: HashMap<String, String> = HashMap::new();
-    let mut token = String::new();
-    let mut honeypot_filled = false;
-    for (name, value) in pairs {
+/// A submitted page: the answers as text, the files, the token and the honeypot.
+#[derive(Default)]
+struct Posted {
+    values: HashMap<String, String>,
+    files: Vec<pb::UploadedFile>,
+    token: String,
+    honeypot_filled: bool,
+}
+
+impl Posted {
+    fn add_text(&mut self, name: String, value: String) {
         match name.as_str() {
-            TOKEN_FIELD => token = value,
-            HONEYPOT_FIELD => honeypot_filled |= !value.trim().is_empty(),
+            TOKEN_FIELD => self.token = value,
+            HONEYPOT_FIELD => self.honeypot_filled |= !value.trim().is_empty(),
             _ => {
-                values.insert(name, value);
+                self.values.insert(name, value);
             }
         }
     }
+}
+
+/// Reads a urlencoded or multipart body; `Err` is the page to answer with.
+async fn read_posted(state: &AppState, req: Request) -> Result<Posted, Response> {
+    let content_type = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    let too_large = || {
+        message_page(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Too large",
+            "The files sent are too large for this form.",
+        )
+    };
+    let mut posted = Posted::default();
+    if content_type.starts_with("application/x-www-form-urlencoded") {
+        let body = axum::body::to_bytes(req.into_body(), state.max_body_bytes)
+            .await
+            .map_err(|_| too_large())?;
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+        for (name, value) in pairs {
+            posted.add_text(name, value);
+        }
+        return Ok(posted);
+    }
+    if !content_type.starts_with("multipart/form-data") {
+        return Err(message_page(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Unsupported submission",
+            "Submit the form from its page.",
+        ));
+    }
+    let mut multipart = axum::extract::Multipart::from_request(req, state)
+        .await
+        .map_err(|_| {
+            message_page(
+                StatusCode::BAD_REQUEST,
+                "Unreadable submission",
+                "Submit the form from its page.",
+            )
+        })?;
+    loop {
+        let field = match multipart.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(_) => return Err(too_large()),
+        };
+        let name = field.name().unwrap_or_default().to_owned();
+        match field.file_name().map(str::to_owned) {
+            Some(file_name) => {
+                let content = field.bytes().await.map_err(|_| too_large())?;
+                // A file input left empty still sends a part, without a name or bytes.
+                if !(file_name.is_empty() && content.is_empty()) {
+                    posted.files.push(pb::UploadedFile {
+                        field_id: name,
+                        file_name,
+                        content: content.to_vec(),
+                    });
+                }
+            }
+            None => {
+                let value = field.text().await.unwrap_or_default();
+                posted.add_text(name, value);
+            }
+        }
+    }
+    Ok(posted)
+}
+
+pub async fn submit(
+    State(state): State<AppState>,
+    call: Call,
+    PathParams(short_id): PathParams<String>,
+    req: Request,
+) -> Response {
+    let headers = req.headers().clone();
+    let posted = match read_posted(&state, req).await {
+        Ok(posted) => posted,
+        Err(page) => return page,
+    };
+    let Posted {
+        values,
+        files,
+        token,
+        honeypot_filled,
+    } = posted;
     let answers = prost_types::Struct {
         fields: values
             .iter()
@@ -336,6 +417,7 @@ pub async fn submit(
         answers: Some(answers),
         user_agent,
         honeypot_filled,
+        files,
     });
     match state.hosted().submit_hosted_form(request).await {
         Ok(reply) => {

@@ -22,6 +22,7 @@ use std::time::Instant;
 
 /// The whole REST router.
 pub fn router(state: AppState) -> Router {
+    let max_upload_bytes = state.max_upload_bytes;
     let api = Router::new()
         .route("/forms", get(forms::list).post(forms::create))
         .route(
@@ -37,6 +38,10 @@ pub fn router(state: AppState) -> Router {
             get(responses::get).delete(responses::delete),
         )
         .route(
+            "/forms/{form_id}/responses/{id}/files/{file_id}",
+            get(responses::file),
+        )
+        .route(
             "/forms/{form_id}/webhooks",
             get(webhooks::list).post(webhooks::create),
         )
@@ -45,7 +50,12 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed);
     Router::new()
         .nest("/api/v1", api)
-        .route("/f/{short_id}", get(hosted::show).post(hosted::submit))
+        .route(
+            "/f/{short_id}",
+            get(hosted::show)
+                .post(hosted::submit)
+                .layer(axum::extract::DefaultBodyLimit::max(max_upload_bytes)),
+        )
         .fallback(not_found)
         .with_state(state)
         .layer(middleware::from_fn(request_id_and_log))

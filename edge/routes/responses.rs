@@ -6,7 +6,7 @@ use crate::routes::{page_json, timestamp_json};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use forms::pb::{self, convert, list_responses_response::Pagination};
 use serde_json::{Map, Value, json};
 
@@ -146,4 +146,51 @@ pub async fn delete(
     let request = call.request(pb::DeleteResponseRequest { form_id, id });
     let result = state.responses().delete_response(request).await;
     call.reply(result, StatusCode::NO_CONTENT, |_| Value::Null)
+}
+
+/// Downloads a file uploaded with a response, with its detected media type.
+pub async fn file(
+    State(state): State<AppState>,
+    call: Call,
+    PathParams((form_id, response_id, file_id)): PathParams<(String, String, String)>,
+) -> Response {
+    let request = call.request(pb::GetResponseFileRequest {
+        form_id,
+        response_id,
+        file_id,
+    });
+    match state.responses().get_response_file(request).await {
+        Ok(reply) => {
+            let headers = crate::error::forwarded_headers(reply.metadata());
+            let file = reply.into_inner();
+            // Quotes and control characters cannot break out of the header value.
+            let name: String = file
+                .file_name
+                .chars()
+                .map(|c| {
+                    if c == '"' || c == '\\' || c.is_control() {
+                        '_'
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            let disposition = format!("attachment; filename=\"{name}\"");
+            let mut response = file.content.into_response();
+            let h = response.headers_mut();
+            h.extend(headers);
+            if let Ok(value) = axum::http::HeaderValue::from_str(&file.content_type) {
+                h.insert(axum::http::header::CONTENT_TYPE, value);
+            }
+            if let Ok(value) = axum::http::HeaderValue::from_str(&disposition) {
+                h.insert(axum::http::header::CONTENT_DISPOSITION, value);
+            }
+            h.insert(
+                axum::http::header::X_CONTENT_TYPE_OPTIONS,
+                axum::http::HeaderValue::from_static("nosniff"),
+            );
+            response
+        }
+        Err(status) => call.error(&status),
+    }
 }

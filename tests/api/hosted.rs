@@ -437,3 +437,181 @@ async fn quiz_answers_are_not_in_the_page() {
     assert!(page.html.contains("Capital of France"));
     assert!(!page.html.contains("Paris"));
 }
+
+/// A tiny but valid PNG.
+pub const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
+
+/// A multipart/form-data body: text parts, then file parts (field, file name, bytes).
+fn multipart(texts: &[(&str, &str)], files: &[(&str, &str, &[u8])]) -> (String, Vec<u8>) {
+    let boundary = "formsdtestboundary7MA4YWxkTrZu0gW";
+    let mut body = Vec::new();
+    for (name, value) in texts {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+            )
+            .as_bytes(),
+        );
+    }
+    for (name, file_name, content) in files {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n").as_bytes(),
+        );
+        body.extend_from_slice(content);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+impl Visitor {
+    async fn submit_multipart(
+        &mut self,
+        short_id: &str,
+        texts: &[(&str, &str)],
+        files: &[(&str, &str, &[u8])],
+    ) -> Page {
+        let (content_type, body) = multipart(texts, files);
+        let mut request = self
+            .client
+            .post(format!("{}/f/{short_id}", self.origin))
+            .header("content-type", content_type)
+            .header("user-agent", DESKTOP)
+            .body(body);
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        let reply = request.send().await.expect("POST page");
+        self.finish(reply).await
+    }
+}
+
+fn upload_fields() -> Value {
+    json!([
+        {"type": "short_text", "label": "Name", "required": true},
+        {"type": "file_upload", "label": "Photo", "required": true, "allowed_types": ["png", "jpg"], "max_size_mb": 0.5},
+    ])
+}
+
+#[tokio::test]
+async fn files_are_checked_stored_downloadable_and_deleted_with_their_response() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, upload_fields(), Value::Null).await;
+    let short_id = form["short_id"].as_str().expect("short id");
+    let form_id = form["id"].as_str().expect("form id");
+    let f = field_ids(&form);
+    let mut visitor = Visitor::new(&app);
+    let page = visitor.open(short_id).await;
+    assert!(page.html.contains("enctype=\"multipart/form-data\""));
+    assert!(page.html.contains("accept=\".png,.jpg\""));
+
+    // Wrong content for the extension, a type not allowed, too large, missing.
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        ("photo.jpg", PNG.to_vec(), "looks like a .png file"),
+        ("photo.gif", PNG.to_vec(), "must be one of: png, jpg"),
+        (
+            "photo.png",
+            [PNG, &vec![0u8; 600 * 1024]].concat(),
+            "must be at most 0.5 MB",
+        ),
+    ];
+    for (name, content, message) in cases {
+        let token = visitor.open(short_id).await.token();
+        let page = visitor
+            .submit_multipart(
+                short_id,
+                &[("_token", &token), (&f[0], "Ada")],
+                &[(&f[1], name, &content)],
+            )
+            .await;
+        assert_eq!(page.status, 422, "{name}");
+        assert!(page.html.contains(message), "{name}: expected {message:?}");
+    }
+    let token = visitor.open(short_id).await.token();
+    let page = visitor
+        .submit_multipart(short_id, &[("_token", &token), (&f[0], "Ada")], &[])
+        .await;
+    assert_eq!(page.status, 422);
+    assert!(page.html.contains("Photo is required"));
+
+    // A good file.
+    let token = visitor.open(short_id).await.token();
+    let page = visitor
+        .submit_multipart(
+            short_id,
+            &[("_token", &token), (&f[0], "Ada")],
+            &[(&f[1], "me.png", PNG)],
+        )
+        .await;
+    assert_eq!(page.status, 200, "{}", page.html);
+    let list = app.get(&format!("/forms/{form_id}/responses"), &key).await;
+    let response = list.ok(200)["responses"][0].clone();
+    let answer = &response["answers"][&f[1]];
+    assert_eq!(answer["name"], "me.png");
+    assert_eq!(answer["size"], PNG.len());
+    assert_eq!(answer["content_type"], "image/png");
+    let file_id = answer["file_id"].as_str().expect("file id");
+    let response_id = response["id"].as_str().expect("response id");
+    let path = format!("/forms/{form_id}/responses/{response_id}/files/{file_id}");
+    let download = app
+        .request(Method::GET, &path)
+        .header("x-api-key", &key)
+        .send()
+        .await
+        .expect("download");
+    assert_eq!(download.status(), 200);
+    assert_eq!(download.headers()["content-type"], "image/png");
+    assert!(
+        download.headers()["content-disposition"]
+            .to_str()
+            .expect("header")
+            .contains("me.png")
+    );
+    assert_eq!(download.bytes().await.expect("bytes").as_ref(), PNG);
+    // Another account cannot download it.
+    let stranger = app.key(PRO, ALL).await;
+    app.get(&path, &stranger).await.error(404, "NOT_FOUND");
+    // Deleting the response deletes the file.
+    app.delete(&format!("/forms/{form_id}/responses/{response_id}"), &key)
+        .await;
+    app.get(&path, &key).await.error(404, "NOT_FOUND");
+    let (left,): (i64,) = sqlx::query_as("SELECT count(*) FROM response_files")
+        .fetch_one(&app.pool)
+        .await
+        .expect("count files");
+    assert_eq!(left, 0);
+}
+
+#[tokio::test]
+async fn deleting_a_form_deletes_its_files() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, upload_fields(), Value::Null).await;
+    let short_id = form["short_id"].as_str().expect("short id");
+    let f = field_ids(&form);
+    let mut visitor = Visitor::new(&app);
+    let token = visitor.open(short_id).await.token();
+    let page = visitor
+        .submit_multipart(
+            short_id,
+            &[("_token", &token), (&f[0], "Ada")],
+            &[(&f[1], "me.png", PNG)],
+        )
+        .await;
+    assert_eq!(page.status, 200);
+    let count = || async {
+        let (n,): (i64,) = sqlx::query_as("SELECT count(*) FROM response_files")
+            .fetch_one(&app.pool)
+            .await
+            .expect("count");
+        n
+    };
+    assert_eq!(count().await, 1);
+    app.delete(
+        &format!("/forms/{}", form["id"].as_str().expect("id")),
+        &key,
+    )
+    .await;
+    assert_eq!(count().await, 0);
+}

@@ -1,0 +1,173 @@
+//! Files uploaded with browser submissions: checked against their field (extension,
+//! size, and the type their content really has), then stored with the response.
+//!
+//! Storage sits behind the functions of `store`; the default keeps files in PostgreSQL,
+//! in the response's transaction, so a file never outlives or predates its response.
+
+pub mod store;
+
+use crate::forms::Field;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+/// Largest upload of a file field that does not set `max_size_mb`.
+pub const DEFAULT_MAX_MB: f64 = 10.0;
+/// Extensions accepted without a content signature, if the bytes are UTF-8 text.
+const TEXT_TYPES: &[&str] = &["txt", "csv", "md", "json", "xml", "tsv"];
+
+/// A file as the visitor sent it.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    pub field_id: String,
+    pub file_name: String,
+    pub content: Vec<u8>,
+}
+
+/// A checked upload, ready to store.
+#[derive(Debug, Clone)]
+pub struct CheckedFile {
+    pub id: Uuid,
+    pub field_id: String,
+    pub file_name: String,
+    pub content_type: String,
+    pub content: Vec<u8>,
+}
+
+impl CheckedFile {
+    /// The answer that refers to this file: what API clients read and download by.
+    pub fn answer(&self) -> Value {
+        json!({
+            "file_id": self.id,
+            "name": self.file_name,
+            "size": self.content.len(),
+            "content_type": self.content_type,
+        })
+    }
+}
+
+fn extension(name: &str) -> Option<String> {
+    let (_, ext) = name.rsplit_once('.')?;
+    let ext = ext.to_ascii_lowercase();
+    (!ext.is_empty()).then_some(ext)
+}
+
+/// Whether two extensions name the same type.
+fn same_type(a: &str, b: &str) -> bool {
+    let canonical = |e: &str| match e {
+        "jpeg" | "jpe" => "jpg".to_owned(),
+        "tif" => "tiff".to_owned(),
+        other => other.to_owned(),
+    };
+    canonical(a) == canonical(b)
+}
+
+/// Checks an upload against its field; `Err` says what is wrong, for the visitor.
+pub fn check(field: &Field, upload: Upload) -> Result<CheckedFile, String> {
+    if upload.content.is_empty() {
+        return Err("is an empty file".into());
+    }
+    let max_mb = field.max_size_mb.unwrap_or(DEFAULT_MAX_MB);
+    if upload.content.len() as f64 > max_mb * 1024.0 * 1024.0 {
+        return Err(format!("must be at most {max_mb} MB"));
+    }
+    let claimed = extension(&upload.file_name).ok_or("must have a file extension")?;
+    if !field.allowed_types.is_empty()
+        && !field.allowed_types.iter().any(|t| same_type(t, &claimed))
+    {
+        return Err(format!(
+            "must be one of: {}",
+            field.allowed_types.join(", ")
+        ));
+    }
+    // The content decides: a renamed executable is not a PDF.
+    let content_type = match infer::get(&upload.content) {
+        Some(kind) if same_type(kind.extension(), &claimed) => kind.mime_type().to_owned(),
+        Some(kind) => {
+            return Err(format!(
+                "looks like a .{} file, not .{claimed}",
+                kind.extension()
+            ));
+        }
+        None if TEXT_TYPES.contains(&claimed.as_str())
+            && std::str::from_utf8(&upload.content).is_ok() =>
+        {
+            "text/plain; charset=utf-8".to_owned()
+        }
+        None => return Err(format!("does not look like a .{claimed} file")),
+    };
+    let file_name: String = upload
+        .file_name
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or("file")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(255)
+        .collect();
+    Ok(CheckedFile {
+        id: Uuid::new_v4(),
+        field_id: upload.field_id,
+        file_name,
+        content_type,
+        content: upload.content,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(types: &[&str], max: Option<f64>) -> Field {
+        Field {
+            id: Uuid::new_v4(),
+            kind: "file_upload".into(),
+            label: "CV".into(),
+            required: true,
+            placeholder: None,
+            allowed_types: types.iter().map(|t| (*t).to_owned()).collect(),
+            max_size_mb: max,
+            correct_answer: None,
+            points: None,
+        }
+    }
+
+    fn upload(name: &str, content: &[u8]) -> Upload {
+        Upload {
+            field_id: "f".into(),
+            file_name: name.into(),
+            content: content.to_vec(),
+        }
+    }
+
+    const PNG: &[u8] =
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
+
+    #[test]
+    fn extension_size_and_content_are_checked() {
+        let f = field(&["png", "pdf"], Some(1.0));
+        let ok = check(&f, upload("C:\\photos\\me.PNG", PNG)).expect("a png");
+        assert_eq!(
+            (ok.file_name.as_str(), ok.content_type.as_str()),
+            ("me.PNG", "image/png")
+        );
+        assert!(
+            check(&f, upload("me.gif", PNG)).is_err(),
+            "extension not allowed"
+        );
+        assert!(
+            check(&f, upload("me.pdf", PNG)).is_err(),
+            "content is not a pdf"
+        );
+        assert!(
+            check(&f, upload("notes.pdf", b"just text")).is_err(),
+            "no signature"
+        );
+        assert!(
+            check(&f, upload("big.png", &vec![0u8; 2 * 1024 * 1024])).is_err(),
+            "too large"
+        );
+        let text = field(&["txt"], None);
+        assert!(check(&text, upload("a.txt", b"hello")).is_ok());
+        assert!(check(&text, upload("a.txt", &[0xff, 0xfe, 0x00])).is_err());
+    }
+}
