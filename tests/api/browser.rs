@@ -30,12 +30,14 @@ fn browser_available() -> bool {
     ready
 }
 
-/// Runs the browser script on a page; returns what the visitor saw.
-async fn visit(page_url: &str, mode: &str) -> Value {
+/// Runs the browser script on a page (attaching `file` to the CV field, if given);
+/// returns what the visitor saw.
+async fn visit(page_url: &str, mode: &str, file: Option<&Path>) -> Value {
     let output = tokio::process::Command::new("node")
         .arg(SCRIPT)
         .arg(page_url)
         .arg(mode)
+        .args(file)
         .output()
         .await
         .expect("running node");
@@ -58,13 +60,11 @@ struct Setup {
 async fn setup(extra: &[&str]) -> Setup {
     let app = TestApp::spawn_with(extra).await;
     let key = app.key(PRO, ALL).await;
-    let form = published_form(
-        &app,
-        &key,
-        contact_fields(),
-        json!({"confirmation_message": "Thanks, Ada!"}),
-    )
-    .await;
+    let mut fields = contact_fields();
+    let cv = json!({"type": "file_upload", "label": "CV", "required": false, "allowed_types": ["png", "pdf"], "max_size_mb": 1});
+    fields.as_array_mut().expect("fields").push(cv);
+    let settings = json!({"confirmation_message": "Thanks, Ada!"});
+    let form = published_form(&app, &key, fields, settings).await;
     let page_url = format!(
         "{}/f/{}",
         app.http_base.trim_end_matches("/api/v1"),
@@ -104,7 +104,10 @@ async fn a_visitor_in_chromium_submits_and_the_api_returns_the_browser_fields() 
         .await
         .ok(201);
 
-    let seen = visit(&s.page_url, "desktop").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cv = dir.path().join("cv.png");
+    std::fs::write(&cv, crate::hosted::PNG).expect("writing the file");
+    let seen = visit(&s.page_url, "desktop", Some(&cv)).await;
     assert_eq!(seen["openedStatus"], 200);
     assert_eq!(seen["submittedStatus"], 200);
     assert!(
@@ -149,7 +152,7 @@ async fn chromium_shows_a_validation_error_next_to_its_field_and_keeps_the_input
         return;
     }
     let s = setup(&[]).await;
-    let seen = visit(&s.page_url, "invalid").await;
+    let seen = visit(&s.page_url, "invalid", None).await;
     assert_eq!(seen["submittedStatus"], 422);
     let errors: Vec<String> = serde_json::from_value(seen["errors"].clone()).expect("errors");
     assert_eq!(errors, ["Email must be an email address"], "{seen}");
@@ -163,7 +166,7 @@ async fn a_mobile_user_agent_is_stored_as_mobile() {
         return;
     }
     let s = setup(&[]).await;
-    let seen = visit(&s.page_url, "mobile").await;
+    let seen = visit(&s.page_url, "mobile", None).await;
     assert_eq!(seen["submittedStatus"], 200, "{seen}");
     let stored = responses(&s).await;
     assert_eq!(stored[0]["device_type"], "mobile");

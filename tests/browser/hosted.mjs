@@ -1,10 +1,10 @@
 // Drives a hosted form page in Debian's headless Chromium through playwright-core:
 // fills the contact form by its labels, submits, and prints what the visitor saw as JSON.
 //
-//   node tests/browser/hosted.mjs <page url> <desktop|mobile|invalid>
+//   node tests/browser/hosted.mjs <page url> <desktop|mobile|invalid> [file for the CV field]
 import { chromium } from 'playwright-core';
 
-const [url, mode = 'desktop'] = process.argv.slice(2);
+const [url, mode = 'desktop', file] = process.argv.slice(2);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -24,6 +24,7 @@ try {
   await page.getByLabel('Email').fill(mode === 'invalid' ? 'not-an-email' : 'ada@example.com');
   await page.getByLabel('Age').fill('36');
   await page.getByLabel('Bio').fill('First programmer');
+  if (file) await page.getByLabel('CV').setInputFiles(file);
   // A person takes a moment: completion_time_seconds is then at least 1.
   await page.waitForTimeout(1200);
   const [answer] = await Promise.all([
