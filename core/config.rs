@@ -30,6 +30,8 @@ pub struct CoreConfig {
     pub idempotency_ttl: Duration,
     /// Hosted-page submissions allowed per visitor IP and minute.
     pub hosted_submissions_per_minute: u32,
+    /// Session-cookie sign-in for the API; `None`: API keys only.
+    pub sessions: Option<crate::accounts::sessions::SessionVerifier>,
     /// Webhook delivery settings.
     pub delivery: DeliveryConfig,
 }
@@ -48,6 +50,7 @@ impl Default for CoreConfig {
             enterprise_response_limit: None,
             idempotency_ttl: Duration::from_secs(24 * 60 * 60),
             hosted_submissions_per_minute: 30,
+            sessions: None,
             delivery: DeliveryConfig::default(),
         }
     }

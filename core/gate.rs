@@ -217,26 +217,52 @@ impl Gate {
         }
     }
 
-    async fn admit(&self, md: &MetadataMap, ip: IpAddr, need: Option<Scope>) -> Admission {
+    /// Who is calling: the API key's row, else (no key sent) the session cookie's
+    /// account and its session key. Unauthenticated / KeyInvalid when neither works.
+    async fn identify(&self, md: &MetadataMap) -> Result<store::KeyWithPlan, CoreError> {
         let Some(key) = presented_key(md) else {
-            return self.refuse(ip, CoreError::Unauthenticated);
+            return self.identify_session(md).await;
         };
         let row = match keys::lookup_of(key) {
-            Some(lookup) => match store::find_key_by_lookup(&self.pool, lookup).await {
-                Ok(row) => row,
-                Err(e) => return unaccounted(e),
-            },
+            Some(lookup) => store::find_key_by_lookup(&self.pool, lookup).await?,
             None => None,
         };
         let now = chrono::Utc::now();
-        let valid = row.filter(|row| {
+        row.filter(|row| {
             keys::matches(key, &row.digest)
                 && row.revoked_at.is_none()
                 && row.expires_at.is_none_or(|at| at > now)
-        });
-        let Some(row) = valid else {
-            return self.refuse(ip, CoreError::KeyInvalid);
+        })
+        .ok_or(CoreError::KeyInvalid)
+    }
+
+    async fn identify_session(&self, md: &MetadataMap) -> Result<store::KeyWithPlan, CoreError> {
+        let verifier = self
+            .config
+            .sessions
+            .as_ref()
+            .ok_or(CoreError::Unauthenticated)?;
+        let token = md
+            .get_all("cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|header| verifier.token(header))
+            .ok_or(CoreError::Unauthenticated)?;
+        let subject = verifier.subject(token)?;
+        store::session_key(&self.pool, &subject)
+            .await?
+            .ok_or(CoreError::KeyInvalid)
+    }
+
+    async fn admit(&self, md: &MetadataMap, ip: IpAddr, need: Option<Scope>) -> Admission {
+        let row = match self.identify(md).await {
+            Ok(row) => row,
+            Err(e @ (CoreError::Unauthenticated | CoreError::KeyInvalid)) => {
+                return self.refuse(ip, e);
+            }
+            Err(e) => return unaccounted(e),
         };
+        let now = chrono::Utc::now();
         let plan: Plan = row.plan.parse().unwrap_or(Plan::Free);
         let caller = Caller {
             key_id: row.id,
@@ -360,8 +386,8 @@ fn metadata_str<'a>(md: &'a MetadataMap, name: &str) -> Option<&'a str> {
         .filter(|s| !s.is_empty())
 }
 
-/// The API key of a call: `x-api-key`, else `authorization: Bearer <key>`.
-/// This is the seam where a session cookie will be tried next.
+/// The API key of a call: `x-api-key`, else `authorization: Bearer <key>`. Without
+/// one, the session cookie is tried (`Gate::identify_session`).
 fn presented_key(md: &MetadataMap) -> Option<&str> {
     if let Some(key) = metadata_str(md, "x-api-key") {
         return Some(key);

@@ -71,7 +71,7 @@ enum LogFormat {
 #[derive(Subcommand)]
 enum Command {
     /// Run the service.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Manage API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
@@ -164,6 +164,23 @@ struct ServeArgs {
         default_value_t = 30
     )]
     hosted_submissions_per_minute: u32,
+    /// Name of the identity provider's session cookie (API sign-in without a key).
+    #[arg(long, env = "FORMS_SESSION_COOKIE", default_value = "session")]
+    session_cookie: String,
+    /// Shared secret of HS256 session tokens (enables session sign-in).
+    #[arg(
+        long,
+        env = "FORMS_SESSION_HS256_SECRET",
+        hide_env_values = true,
+        conflicts_with = "session_public_key_file"
+    )]
+    session_hs256_secret: Option<String>,
+    /// PEM public key of RS256/ES256 session tokens (enables session sign-in).
+    #[arg(long, env = "FORMS_SESSION_PUBLIC_KEY_FILE")]
+    session_public_key_file: Option<PathBuf>,
+    /// Algorithm of --session-public-key-file: RS256 or ES256.
+    #[arg(long, env = "FORMS_SESSION_ALGORITHM", default_value = "RS256")]
+    session_algorithm: String,
     /// Operator token for the admin gRPC services (disabled when unset).
     #[arg(long, env = "FORMS_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
@@ -249,6 +266,12 @@ enum KeysCommand {
 enum AccountsCommand {
     /// Show an account.
     Show { name: String },
+    /// Link an identity-provider subject (a session token's `sub`) to an account.
+    LinkIdentity {
+        name: String,
+        #[arg(long)]
+        subject: String,
+    },
     /// Change an account's plan or response limit.
     Update {
         name: String,
@@ -261,6 +284,31 @@ enum AccountsCommand {
         #[arg(long)]
         default_response_limit: bool,
     },
+}
+
+/// Session sign-in as configured: HS256 secret, or a public key file, or none.
+fn session_verifier(
+    args: &ServeArgs,
+) -> Result<Option<forms::accounts::sessions::SessionVerifier>, Error> {
+    use forms::accounts::sessions::SessionVerifier;
+    if let Some(secret) = &args.session_hs256_secret {
+        return Ok(Some(SessionVerifier::hs256(
+            &args.session_cookie,
+            secret.as_bytes(),
+        )));
+    }
+    match &args.session_public_key_file {
+        Some(path) => {
+            let pem =
+                std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+            Ok(Some(SessionVerifier::public_key(
+                &args.session_cookie,
+                &args.session_algorithm,
+                &pem,
+            )?))
+        }
+        None => Ok(None),
+    }
 }
 
 /// A quota: a number, or "unlimited".
@@ -318,7 +366,7 @@ async fn main() {
 
 async fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Serve(args) => serve(&cli.db, args).await,
+        Command::Serve(args) => serve(&cli.db, *args).await,
         Command::Keys(cmd) => with_database(&cli.db, |pool| keys(pool, cmd)).await,
         Command::Accounts(cmd) => with_database(&cli.db, |pool| accounts(pool, cmd)).await,
         Command::Webhooks(cmd) => with_database(&cli.db, |pool| webhooks(pool, cmd)).await,
@@ -452,6 +500,9 @@ async fn keys(pool: PgPool, cmd: KeysCommand) -> Result<(), Error> {
 async fn accounts(pool: PgPool, cmd: AccountsCommand) -> Result<(), Error> {
     let row = match cmd {
         AccountsCommand::Show { name } => store::find_account(&pool, &name).await?,
+        AccountsCommand::LinkIdentity { name, subject } => {
+            store::link_identity(&pool, &name, &subject).await?
+        }
         AccountsCommand::Update {
             name,
             plan,
@@ -621,6 +672,7 @@ async fn serve(db_args: &DbArgs, args: ServeArgs) -> Result<(), Error> {
                 admin_token: args.admin_token.clone(),
                 trusted_proxies: args.trusted_proxies.clone(),
                 hosted_submissions_per_minute: args.hosted_submissions_per_minute,
+                sessions: session_verifier(&args)?,
                 free_response_limit: args.free_response_limit.0,
                 pro_response_limit: args.pro_response_limit.0,
                 enterprise_response_limit: args.enterprise_response_limit.0,

@@ -2,6 +2,7 @@
 
 pub mod keys;
 pub mod service;
+pub mod sessions;
 pub mod store;
 
 use crate::error::CoreError;

@@ -159,7 +159,8 @@ pub async fn list_keys(pool: &PgPool, account: &str) -> Result<Vec<KeyRow>, Core
     let account = find_account(pool, account).await?;
     Ok(sqlx::query_as::<_, KeyRow>(
         "SELECT id, account_id, lookup, digest, scopes, created_at, expires_at, revoked_at
-           FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC",
+           FROM api_keys WHERE account_id = $1 AND lookup NOT LIKE 'session-%'
+          ORDER BY created_at DESC, id DESC",
     )
     .bind(account.id)
     .fetch_all(pool)
@@ -198,4 +199,51 @@ pub async fn update_account(
     .fetch_optional(pool)
     .await?
     .ok_or(CoreError::NotFound("account"))
+}
+
+/// Links an identity-provider subject to an account (moving it if linked elsewhere).
+pub async fn link_identity(
+    pool: &PgPool,
+    account: &str,
+    subject: &str,
+) -> Result<AccountRow, CoreError> {
+    if subject.trim().is_empty() || subject.len() > 255 {
+        return Err(CoreError::validation("subject must be 1 to 255 characters"));
+    }
+    let account = find_account(pool, account).await?;
+    sqlx::query(
+        "INSERT INTO account_identities (subject, account_id) VALUES ($1, $2)
+         ON CONFLICT (subject) DO UPDATE SET account_id = EXCLUDED.account_id",
+    )
+    .bind(subject)
+    .bind(account.id)
+    .execute(pool)
+    .await?;
+    Ok(account)
+}
+
+/// The account's session key: the identity under which requests signed in with a
+/// session cookie are rate-limited and counted in usage. It has every scope, can never
+/// be presented (its digest matches no key), and is left out of key lists.
+pub async fn session_key(pool: &PgPool, subject: &str) -> Result<Option<KeyWithPlan>, CoreError> {
+    let account: Option<(Uuid,)> =
+        sqlx::query_as("SELECT account_id FROM account_identities WHERE subject = $1")
+            .bind(subject)
+            .fetch_optional(pool)
+            .await?;
+    let Some((account_id,)) = account else {
+        return Ok(None);
+    };
+    let lookup = format!("session-{account_id}");
+    sqlx::query(
+        "INSERT INTO api_keys (id, account_id, lookup, digest, scopes)
+         VALUES ($1, $2, $3, '\\x'::bytea, ARRAY['read', 'write', 'admin'])
+         ON CONFLICT (lookup) DO NOTHING",
+    )
+    .bind(Uuid::now_v7())
+    .bind(account_id)
+    .bind(&lookup)
+    .execute(pool)
+    .await?;
+    find_key_by_lookup(pool, &lookup).await
 }

@@ -19,5 +19,6 @@ mod hosted;
 mod idempotency;
 mod limits;
 mod responses;
+mod sessions;
 mod usage;
 mod webhooks;
