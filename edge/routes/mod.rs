@@ -2,7 +2,7 @@
 //! every request gets: a request id, an access log line, the SPEC envelope on unknown
 //! routes and methods.
 
-pub mod forms;
+pub mod form;
 pub mod hosted;
 pub mod responses;
 pub mod usage;
@@ -24,10 +24,10 @@ use std::time::Instant;
 pub fn router(state: AppState) -> Router {
     let max_upload_bytes = state.max_upload_bytes;
     let api = Router::new()
-        .route("/forms", get(forms::list).post(forms::create))
+        .route("/forms", get(form::list).post(form::create))
         .route(
             "/forms/{id}",
-            get(forms::get).put(forms::update).delete(forms::delete),
+            get(form::get).put(form::update).delete(form::delete),
         )
         .route(
             "/forms/{form_id}/responses",

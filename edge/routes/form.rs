@@ -1,4 +1,4 @@
-//! `/forms` and `/forms/{id}`: JSON shapes of SPEC onto FormsService calls.
+//! `/forms` and `/forms/{id}`: the form resource, JSON shapes of SPEC onto FormsService calls.
 
 use crate::body::{JsonObject, PathParams, QueryParams};
 use crate::call::Call;
