@@ -30,6 +30,8 @@ pub struct CoreConfig {
     pub idempotency_ttl: Duration,
     /// Hosted-page submissions allowed per visitor IP and minute.
     pub hosted_submissions_per_minute: u32,
+    /// Where uploaded files live: an object store URL, or `None` for PostgreSQL.
+    pub file_store_url: Option<String>,
     /// Session-cookie sign-in for the API; `None`: API keys only.
     pub sessions: Option<crate::accounts::sessions::SessionVerifier>,
     /// Webhook delivery settings.
@@ -51,6 +53,7 @@ impl Default for CoreConfig {
             idempotency_ttl: Duration::from_secs(24 * 60 * 60),
             hosted_submissions_per_minute: 30,
             sessions: None,
+            file_store_url: None,
             delivery: DeliveryConfig::default(),
         }
     }

@@ -5,6 +5,7 @@
 use crate::accounts::service::{Admin, AdminAuth};
 use crate::config::CoreConfig;
 use crate::error::CoreError;
+use crate::files::store::FileStore;
 use crate::forms::service::Forms;
 use crate::gate::Gate;
 use crate::gateway::Gateway;
@@ -41,6 +42,7 @@ pub struct Core {
     gate: Gate,
     cursors: CursorCodec,
     hosted: Hosted,
+    file_store: FileStore,
 }
 
 /// Failure to assemble the gRPC routes.
@@ -55,13 +57,15 @@ impl Core {
         let gate = Gate::new(pool.clone(), config.clone());
         let cursors = CursorCodec::new(secrets::get_or_create(&pool, "cursor-signing").await?);
         let token_key = secrets::get_or_create(&pool, "hosted-start-token").await?;
-        let hosted = Hosted::new(pool.clone(), config.clone(), token_key);
+        let file_store = FileStore::from_url(config.file_store_url.as_deref())?;
+        let hosted = Hosted::new(pool.clone(), config.clone(), token_key, file_store.clone());
         Ok(Self {
             pool,
             config,
             gate,
             cursors,
             hosted,
+            file_store,
         })
     }
 
@@ -96,12 +100,14 @@ impl Core {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
             idempotency_ttl: self.config.idempotency_ttl,
+            file_store: self.file_store.clone(),
         };
         let responses = Responses {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
             config: self.config.clone(),
             cursors: self.cursors.clone(),
+            file_store: self.file_store.clone(),
         };
         let usage = Usage {
             gate: self.gate.clone(),

@@ -164,6 +164,10 @@ struct ServeArgs {
         default_value_t = 30
     )]
     hosted_submissions_per_minute: u32,
+    /// Object store for uploaded files (file:///dir, or s3://bucket/prefix with AWS_*
+    /// settings in the environment); unset keeps files in PostgreSQL.
+    #[arg(long, env = "FORMS_FILE_STORE_URL")]
+    file_store_url: Option<String>,
     /// Name of the identity provider's session cookie (API sign-in without a key).
     #[arg(long, env = "FORMS_SESSION_COOKIE", default_value = "session")]
     session_cookie: String,
@@ -673,6 +677,7 @@ async fn serve(db_args: &DbArgs, args: ServeArgs) -> Result<(), Error> {
                 trusted_proxies: args.trusted_proxies.clone(),
                 hosted_submissions_per_minute: args.hosted_submissions_per_minute,
                 sessions: session_verifier(&args)?,
+                file_store_url: args.file_store_url.clone(),
                 free_response_limit: args.free_response_limit.0,
                 pro_response_limit: args.pro_response_limit.0,
                 enterprise_response_limit: args.enterprise_response_limit.0,

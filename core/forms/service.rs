@@ -3,6 +3,7 @@
 use super::{FieldInput, Form, FormChange, FormFilter, FormStatus, NewForm, now_millis, store};
 use crate::accounts::Scope;
 use crate::error::CoreError;
+use crate::files::store::FileStore;
 use crate::gate::{Ctx, Gate};
 use crate::idempotency;
 use crate::pb::{self, convert, forms_service_server::FormsService};
@@ -18,6 +19,7 @@ pub struct Forms {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
     pub(crate) idempotency_ttl: std::time::Duration,
+    pub(crate) file_store: FileStore,
 }
 
 /// Parses a resource id from a request; anything that is not a UUID is simply not found.
@@ -229,8 +231,10 @@ impl Forms {
         // their own copy of target and secret.
         let data = json!({"formId": form.id, "title": form.title, "deletedAt": iso(now)});
         outbox::enqueue(&mut tx, event("form.deleted", &form, data, now)).await?;
+        let objects = FileStore::keys_of(&mut tx, id, None).await?;
         store::delete(&mut tx, ctx.caller.account_id, id).await?;
         tx.commit().await?;
+        self.file_store.remove(objects).await;
         Ok(pb::DeleteFormResponse {})
     }
 }

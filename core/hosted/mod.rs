@@ -9,6 +9,7 @@ pub mod token;
 use crate::config::CoreConfig;
 use crate::error::CoreError;
 use crate::files::Upload;
+use crate::files::store::FileStore;
 use crate::forms::{FormStatus, now_millis, service::form_to_pb, store as forms_store};
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
@@ -30,10 +31,16 @@ pub struct Hosted {
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) tokens: Tokens,
     pub(crate) limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    pub(crate) file_store: FileStore,
 }
 
 impl Hosted {
-    pub fn new(pool: PgPool, config: Arc<CoreConfig>, token_key: Vec<u8>) -> Self {
+    pub fn new(
+        pool: PgPool,
+        config: Arc<CoreConfig>,
+        token_key: Vec<u8>,
+        file_store: FileStore,
+    ) -> Self {
         let per_minute =
             NonZeroU32::new(config.hosted_submissions_per_minute).unwrap_or(NonZeroU32::MIN);
         Self {
@@ -41,6 +48,7 @@ impl Hosted {
             config,
             tokens: Tokens::new(token_key),
             limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
+            file_store,
         }
     }
 
@@ -137,7 +145,7 @@ impl Hosted {
                 })
                 .collect(),
         };
-        let response = submit(&mut tx, &self.config, locked, submission).await?;
+        let response = submit(&mut tx, &self.config, &self.file_store, locked, submission).await?;
         tx.commit().await?;
         Ok(reply(response.id.to_string()))
     }

@@ -7,6 +7,7 @@ use super::{Response, api_metadata};
 use crate::accounts::Scope;
 use crate::config::CoreConfig;
 use crate::error::CoreError;
+use crate::files::store::FileStore;
 use crate::forms::service::parse_id;
 use crate::gate::{Ctx, Gate};
 use crate::idempotency;
@@ -23,6 +24,7 @@ pub struct Responses {
     pub(crate) pool: PgPool,
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) cursors: CursorCodec,
+    pub(crate) file_store: FileStore,
 }
 
 pub(crate) fn response_to_pb(r: Response) -> pb::FormResponse {
@@ -181,7 +183,7 @@ impl Responses {
             via: "api",
             files: Vec::new(),
         };
-        let response = submit(&mut tx, &self.config, locked, submission).await?;
+        let response = submit(&mut tx, &self.config, &self.file_store, locked, submission).await?;
         let reply = pb::CreateResponseResponse {
             response: Some(response_to_pb(response)),
         };
@@ -198,8 +200,10 @@ impl Responses {
         let form_id = parse_id(&req.form_id, "response")?;
         let id = parse_id(&req.id, "response")?;
         let mut tx = self.pool.begin().await?;
+        let objects = FileStore::keys_of(&mut tx, form_id, Some(id)).await?;
         store::delete(&mut tx, ctx.caller.account_id, form_id, id).await?;
         tx.commit().await?;
+        self.file_store.remove(objects).await;
         Ok(pb::DeleteResponseResponse {})
     }
 }
@@ -213,14 +217,16 @@ impl Responses {
         let form_id = parse_id(&req.form_id, "file")?;
         let response_id = parse_id(&req.response_id, "file")?;
         let file_id = parse_id(&req.file_id, "file")?;
-        let (file_name, content_type, content) = crate::files::store::get(
-            &self.pool,
-            ctx.caller.account_id,
-            form_id,
-            response_id,
-            file_id,
-        )
-        .await?;
+        let (file_name, content_type, content) = self
+            .file_store
+            .get(
+                &self.pool,
+                ctx.caller.account_id,
+                form_id,
+                response_id,
+                file_id,
+            )
+            .await?;
         Ok(pb::GetResponseFileResponse {
             file_name,
             content_type,

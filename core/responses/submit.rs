@@ -7,6 +7,7 @@ use super::{Response, quota_month};
 use crate::accounts::Plan;
 use crate::config::CoreConfig;
 use crate::error::{CoreError, FieldError};
+use crate::files::store::FileStore;
 use crate::files::{self, CheckedFile, Upload};
 use crate::forms::Field;
 use crate::forms::{now_millis, quiz_score};
@@ -35,6 +36,7 @@ pub struct Submission {
 pub async fn submit(
     tx: &mut Transaction<'_, Postgres>,
     config: &CoreConfig,
+    file_store: &FileStore,
     locked: Locked,
     submission: Submission,
 ) -> Result<Response, CoreError> {
@@ -69,7 +71,7 @@ pub async fn submit(
             .map(|_| (submitted_at - started_at).num_seconds()),
     };
     store::insert(tx, &response).await?;
-    crate::files::store::insert(tx, response.id, &files).await?;
+    file_store.insert(tx, response.id, &files).await?;
     let event = |name, quiz_id, data| outbox::Event {
         name,
         account_id: target.account_id,

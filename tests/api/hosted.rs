@@ -615,3 +615,75 @@ async fn deleting_a_form_deletes_its_files() {
     .await;
     assert_eq!(count().await, 0);
 }
+
+#[tokio::test]
+async fn files_can_live_in_an_object_store_named_by_url() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("file://{}", dir.path().display());
+    let app = TestApp::spawn_with(&["--file-store-url", &url]).await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, upload_fields(), Value::Null).await;
+    let (short_id, form_id) = (
+        form["short_id"].as_str().expect("short id"),
+        form["id"].as_str().expect("id"),
+    );
+    let f = field_ids(&form);
+    let mut visitor = Visitor::new(&app);
+    for name in ["a.png", "b.png"] {
+        let token = visitor.open(short_id).await.token();
+        let page = visitor
+            .submit_multipart(
+                short_id,
+                &[("_token", &token), (&f[0], name)],
+                &[(&f[1], name, PNG)],
+            )
+            .await;
+        assert_eq!(page.status, 200);
+    }
+    let stored =
+        |dir: &std::path::Path| std::fs::read_dir(dir.join("files")).map_or(0, |d| d.count());
+    assert_eq!(stored(dir.path()), 2, "one object per file");
+    let (in_rows,): (i64,) =
+        sqlx::query_as("SELECT count(*) FROM response_files WHERE content IS NOT NULL")
+            .fetch_one(&app.pool)
+            .await
+            .expect("count");
+    assert_eq!(in_rows, 0, "no bytes in the database");
+
+    let responses = app
+        .get(&format!("/forms/{form_id}/responses"), &key)
+        .await
+        .ok(200)["responses"]
+        .clone();
+    let first = &responses[0];
+    let path = format!(
+        "/forms/{form_id}/responses/{}/files/{}",
+        first["id"].as_str().expect("id"),
+        first["answers"][&f[1]]["file_id"]
+            .as_str()
+            .expect("file id")
+    );
+    let download = app
+        .request(Method::GET, &path)
+        .header("x-api-key", &key)
+        .send()
+        .await
+        .expect("download");
+    assert_eq!(download.bytes().await.expect("bytes").as_ref(), PNG);
+
+    app.delete(
+        &format!(
+            "/forms/{form_id}/responses/{}",
+            first["id"].as_str().expect("id")
+        ),
+        &key,
+    )
+    .await;
+    assert_eq!(
+        stored(dir.path()),
+        1,
+        "the response's object is deleted with it"
+    );
+    app.delete(&format!("/forms/{form_id}"), &key).await;
+    assert_eq!(stored(dir.path()), 0, "and the form's with the form");
+}
