@@ -687,3 +687,128 @@ async fn files_can_live_in_an_object_store_named_by_url() {
     app.delete(&format!("/forms/{form_id}"), &key).await;
     assert_eq!(stored(dir.path()), 0, "and the form's with the form");
 }
+
+/// An S3-compatible server (s3rver, from npm) on a free port with one bucket.
+struct S3 {
+    child: tokio::process::Child,
+    endpoint: String,
+    dir: tempfile::TempDir,
+}
+
+async fn start_s3() -> Option<S3> {
+    let bin = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/node_modules/.bin/s3rver"
+    ));
+    if !bin.exists() {
+        assert!(
+            std::env::var("FORMS_REQUIRE_NODE_TOOLS").as_deref() != Ok("1"),
+            "s3rver missing: run npm install"
+        );
+        eprintln!("SKIPPED: the S3 test needs node_modules/.bin/s3rver (npm install)");
+        return None;
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let child = tokio::process::Command::new(bin)
+        .args([
+            "-a",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+            "--configure-bucket",
+            "forms-bucket",
+            "-d",
+        ])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("starting s3rver");
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let up = eventually("s3rver listening", Duration::from_secs(20), || async {
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .ok()
+            .map(|_| ())
+    });
+    up.await;
+    Some(S3 {
+        child,
+        endpoint,
+        dir,
+    })
+}
+
+#[tokio::test]
+async fn files_can_live_in_an_s3_compatible_store() {
+    let Some(mut s3) = start_s3().await else {
+        return;
+    };
+    let db = TestDb::create().await;
+    let mut cmd = formsd_command();
+    cmd.env("AWS_ACCESS_KEY_ID", "S3RVER")
+        .env("AWS_SECRET_ACCESS_KEY", "S3RVER")
+        .env("AWS_ENDPOINT", &s3.endpoint)
+        .env("AWS_ALLOW_HTTP", "true")
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_VIRTUAL_HOSTED_STYLE_REQUEST", "false");
+    let args = serve_args(&db.url, &["--file-store-url", "s3://forms-bucket/uploads"]);
+    let server = Formsd::start_with(cmd, &args).await;
+    let app = TestApp::from_parts(server, db).await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, upload_fields(), Value::Null).await;
+    let (short_id, form_id) = (
+        form["short_id"].as_str().expect("short id"),
+        form["id"].as_str().expect("id"),
+    );
+    let f = field_ids(&form);
+    let mut visitor = Visitor::new(&app);
+    let token = visitor.open(short_id).await.token();
+    let page = visitor
+        .submit_multipart(
+            short_id,
+            &[("_token", &token), (&f[0], "Ada")],
+            &[(&f[1], "me.png", PNG)],
+        )
+        .await;
+    assert_eq!(page.status, 200, "{}", page.html);
+    let objects = |dir: &std::path::Path| {
+        std::fs::read_dir(dir.join("forms-bucket/uploads/files")).map_or(0, |d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().ends_with("._S3rver_object"))
+                .count()
+        })
+    };
+    assert_eq!(
+        objects(s3.dir.path()),
+        1,
+        "the file is an object in the bucket"
+    );
+    let response = app
+        .get(&format!("/forms/{form_id}/responses"), &key)
+        .await
+        .ok(200)["responses"][0]
+        .clone();
+    let path = format!(
+        "/forms/{form_id}/responses/{}/files/{}",
+        response["id"].as_str().expect("id"),
+        response["answers"][&f[1]]["file_id"]
+            .as_str()
+            .expect("file id")
+    );
+    let download = app
+        .request(Method::GET, &path)
+        .header("x-api-key", &key)
+        .send()
+        .await
+        .expect("download");
+    assert_eq!(download.bytes().await.expect("bytes").as_ref(), PNG);
+    app.delete(&format!("/forms/{form_id}"), &key).await;
+    assert_eq!(objects(s3.dir.path()), 0, "deleted with its form");
+    let _ = s3.child.kill().await;
+}
