@@ -399,7 +399,7 @@ fn presented_key(md: &MetadataMap) -> Option<&str> {
 }
 
 /// The caller's request id if it sent a sane one, else a new UUID.
-fn request_id(md: &MetadataMap) -> String {
+pub(crate) fn request_id(md: &MetadataMap) -> String {
     metadata_str(md, REQUEST_ID)
         .filter(|id| {
             id.len() <= 100
@@ -413,7 +413,7 @@ fn request_id(md: &MetadataMap) -> String {
 /// The end client's address: the `x-client-ip` metadata when the call comes from a
 /// trusted edge (in-process, or a peer listed in `trusted_proxies`), else the peer
 /// address itself, so a direct gRPC client cannot pick its own address.
-fn client_ip<T>(req: &Request<T>, trusted_proxies: &[IpAddr]) -> IpAddr {
+pub(crate) fn client_ip<T>(req: &Request<T>, trusted_proxies: &[IpAddr]) -> IpAddr {
     let peer = req.remote_addr().map(|addr| addr.ip());
     let trusted = peer.is_none_or(|ip| trusted_proxies.contains(&ip));
     let claimed = || metadata_str(req.metadata(), CLIENT_IP).and_then(|ip| ip.parse().ok());

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod config;
+pub mod crypto;
 pub mod db;
 pub mod error;
 pub mod files;

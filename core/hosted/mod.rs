@@ -11,6 +11,7 @@ use crate::error::CoreError;
 use crate::files::Upload;
 use crate::files::store::FileStore;
 use crate::forms::{FormStatus, now_millis, service::form_to_pb, store as forms_store};
+use crate::gate;
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
 use crate::responses::store::{self, Which};
@@ -18,7 +19,7 @@ use crate::responses::submit::{Submission, submit};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde_json::{Map, Value};
 use sqlx::PgPool;
-use std::net::{IpAddr, Ipv4Addr};
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use token::Tokens;
@@ -151,30 +152,6 @@ impl Hosted {
     }
 }
 
-fn request_id<T>(req: &Request<T>) -> String {
-    req.metadata()
-        .get(crate::gate::REQUEST_ID)
-        .and_then(|v| v.to_str().ok())
-        .map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned)
-}
-
-/// The visitor's address, as the edge reports it (the in-process edge, or a peer
-/// trusted in the configuration).
-fn visitor_ip<T>(req: &Request<T>, trusted: &[IpAddr]) -> IpAddr {
-    let peer = req.remote_addr().map(|a| a.ip());
-    let claimed = || {
-        req.metadata()
-            .get(crate::gate::CLIENT_IP)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse().ok())
-    };
-    peer.is_none_or(|ip| trusted.contains(&ip))
-        .then(claimed)
-        .flatten()
-        .or(peer)
-        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
-}
-
 impl Hosted {
     /// Forgets IPs whose allowance is full again.
     pub fn retain_recent(&self) {
@@ -188,7 +165,7 @@ impl HostedFormsService for Hosted {
         &self,
         req: Request<pb::GetHostedFormRequest>,
     ) -> Result<Response<pb::GetHostedFormResponse>, Status> {
-        let id = request_id(&req);
+        let id = gate::request_id(req.metadata());
         self.get(req.into_inner())
             .await
             .map(Response::new)
@@ -199,8 +176,8 @@ impl HostedFormsService for Hosted {
         &self,
         req: Request<pb::SubmitHostedFormRequest>,
     ) -> Result<Response<pb::SubmitHostedFormResponse>, Status> {
-        let id = request_id(&req);
-        let ip = visitor_ip(&req, &self.config.trusted_proxies);
+        let id = gate::request_id(req.metadata());
+        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
         self.submit(ip, req.into_inner())
             .await
             .map(Response::new)

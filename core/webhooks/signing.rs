@@ -6,10 +6,9 @@
 //! keyed with the base64-decoded part of the secret after `whsec_`; signing the id and
 //! time lets receivers refuse replays.
 
+use crate::crypto::hmac_sha256;
 use base64::{Engine, engine::general_purpose::STANDARD};
-use hmac::{Hmac, Mac};
 use rand::RngCore;
-use sha2::Sha256;
 
 const SECRET_PREFIX: &str = "whsec_";
 
@@ -20,18 +19,12 @@ pub fn new_secret() -> String {
     format!("{SECRET_PREFIX}{}", STANDARD.encode(bytes))
 }
 
-fn hmac(key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
-    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key)
-        .unwrap_or_else(|_| unreachable!("HMAC takes any key length"));
-    for part in parts {
-        mac.update(part);
-    }
-    mac.finalize().into_bytes().to_vec()
-}
-
 /// The SPEC `X-Webhook-Signature` value for `body`.
 pub fn spec_signature(secret: &str, body: &[u8]) -> String {
-    format!("sha256={}", hex::encode(hmac(secret.as_bytes(), &[body])))
+    format!(
+        "sha256={}",
+        hex::encode(hmac_sha256(secret.as_bytes(), &[body]))
+    )
 }
 
 /// The Standard Webhooks `webhook-signature` value.
@@ -41,7 +34,7 @@ pub fn standard_signature(secret: &str, msg_id: &str, timestamp: i64, body: &[u8
         .and_then(|b64| STANDARD.decode(b64).ok())
         .unwrap_or_else(|| secret.as_bytes().to_vec());
     let ts = timestamp.to_string();
-    let sig = hmac(&key, &[msg_id.as_bytes(), b".", ts.as_bytes(), b".", body]);
+    let sig = hmac_sha256(&key, &[msg_id.as_bytes(), b".", ts.as_bytes(), b".", body]);
     format!("v1,{}", STANDARD.encode(sig))
 }
 
