@@ -4,6 +4,45 @@ use crate::accounts::Plan;
 use crate::webhooks::delivery::DeliveryConfig;
 use std::time::Duration;
 
+/// The default of every setting, written once: `CoreConfig::default()`,
+/// `DeliveryConfig::default()` and the `formsd` flags all read these.
+pub mod defaults {
+    use std::time::Duration;
+
+    /// Requests per window of a Pro key.
+    pub const PRO_RATE_LIMIT: u32 = 1000;
+    /// Requests per window of an Enterprise key.
+    pub const ENTERPRISE_RATE_LIMIT: u32 = 5000;
+    /// Length of a rate-limit window in seconds (SPEC: 60).
+    pub const RATE_WINDOW_SECS: u32 = 60;
+    /// Failed authentications allowed per client IP and minute.
+    pub const AUTH_FAILURES_PER_MINUTE: u32 = 60;
+    /// Hosted-page submissions allowed per visitor IP and minute.
+    pub const HOSTED_SUBMISSIONS_PER_MINUTE: u32 = 30;
+    /// Monthly responses of a Free account.
+    pub const FREE_RESPONSE_LIMIT: Option<i64> = Some(100);
+    /// Monthly responses of a Pro account.
+    pub const PRO_RESPONSE_LIMIT: Option<i64> = Some(10_000);
+    /// Monthly responses of an Enterprise account (unlimited).
+    pub const ENTERPRISE_RESPONSE_LIMIT: Option<i64> = None;
+    /// How long an Idempotency-Key is remembered (SPEC: 24 hours).
+    pub const IDEMPOTENCY_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+    /// Time a webhook receiver has to answer (SPEC: 10 s).
+    pub const WEBHOOK_TIMEOUT: Duration = Duration::from_secs(10);
+    /// Waits before the retries of a failed delivery (SPEC: 30 s, 5 min, 30 min).
+    pub const WEBHOOK_RETRY_SCHEDULE: [Duration; 3] = [
+        Duration::from_secs(30),
+        Duration::from_secs(5 * 60),
+        Duration::from_secs(30 * 60),
+    ];
+    /// Webhook deliveries in flight at once per instance.
+    pub const WEBHOOK_CONCURRENCY: usize = 64;
+    /// Fallback polling interval of the delivery workers.
+    pub const WEBHOOK_POLL_INTERVAL: Duration = Duration::from_secs(1);
+    /// Name of the identity provider's session cookie.
+    pub const SESSION_COOKIE: &str = "session";
+}
+
 /// Tunable limits and switches of the core.
 #[derive(Debug, Clone)]
 pub struct CoreConfig {
@@ -41,17 +80,17 @@ pub struct CoreConfig {
 impl Default for CoreConfig {
     fn default() -> Self {
         Self {
-            pro_rate_limit: 1000,
-            enterprise_rate_limit: 5000,
-            rate_window_secs: 60,
-            auth_failures_per_minute: 60,
+            pro_rate_limit: defaults::PRO_RATE_LIMIT,
+            enterprise_rate_limit: defaults::ENTERPRISE_RATE_LIMIT,
+            rate_window_secs: defaults::RATE_WINDOW_SECS,
+            auth_failures_per_minute: defaults::AUTH_FAILURES_PER_MINUTE,
             trusted_proxies: Vec::new(),
             admin_token: None,
-            free_response_limit: Some(100),
-            pro_response_limit: Some(10_000),
-            enterprise_response_limit: None,
-            idempotency_ttl: Duration::from_secs(24 * 60 * 60),
-            hosted_submissions_per_minute: 30,
+            free_response_limit: defaults::FREE_RESPONSE_LIMIT,
+            pro_response_limit: defaults::PRO_RESPONSE_LIMIT,
+            enterprise_response_limit: defaults::ENTERPRISE_RESPONSE_LIMIT,
+            idempotency_ttl: defaults::IDEMPOTENCY_TTL,
+            hosted_submissions_per_minute: defaults::HOSTED_SUBMISSIONS_PER_MINUTE,
             sessions: None,
             file_store_url: None,
             delivery: DeliveryConfig::default(),

@@ -174,9 +174,11 @@ impl AdminService for Admin {
                 .map(|s| scope_from_pb(*s))
                 .collect::<Result<Vec<_>, _>>()?;
             let expires_at = match req.expires_in {
-                Some(d) if d.seconds > 0 => {
-                    Some(chrono::Utc::now() + chrono::Duration::seconds(d.seconds))
-                }
+                Some(d) if d.seconds > 0 => Some(
+                    chrono::Duration::try_seconds(d.seconds)
+                        .and_then(|d| chrono::Utc::now().checked_add_signed(d))
+                        .ok_or_else(|| CoreError::validation("expires_in is too long"))?,
+                ),
                 Some(_) => return Err(CoreError::validation("expires_in must be positive")),
                 None => None,
             };
@@ -226,6 +228,21 @@ impl AdminService for Admin {
                 .await
                 .map(|rows| pb::ListKeysResponse {
                     keys: rows.into_iter().map(key_to_pb).collect(),
+                }),
+        )
+    }
+
+    async fn link_identity(
+        &self,
+        req: Request<pb::LinkIdentityRequest>,
+    ) -> Result<Response<pb::LinkIdentityResponse>, Status> {
+        self.auth.check(&req)?;
+        let req = req.into_inner();
+        reply(
+            store::link_identity(&self.pool, &req.name, &req.subject)
+                .await
+                .map(|a| pb::LinkIdentityResponse {
+                    account: Some(account_to_pb(a)),
                 }),
         )
     }

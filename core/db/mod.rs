@@ -1,6 +1,10 @@
 //! The database: connecting, migrating, and the embedded default cluster.
 
+pub mod database;
 pub mod embedded;
+mod store;
+
+pub use database::{Database, DatabaseError};
 
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;

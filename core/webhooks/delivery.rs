@@ -37,16 +37,13 @@ pub struct DeliveryConfig {
 
 impl Default for DeliveryConfig {
     fn default() -> Self {
+        use crate::config::defaults;
         Self {
             allow_private: false,
-            timeout: Duration::from_secs(10),
-            retry_schedule: vec![
-                Duration::from_secs(30),
-                Duration::from_secs(5 * 60),
-                Duration::from_secs(30 * 60),
-            ],
-            concurrency: 64,
-            poll_interval: Duration::from_secs(1),
+            timeout: defaults::WEBHOOK_TIMEOUT,
+            retry_schedule: defaults::WEBHOOK_RETRY_SCHEDULE.to_vec(),
+            concurrency: defaults::WEBHOOK_CONCURRENCY,
+            poll_interval: defaults::WEBHOOK_POLL_INTERVAL,
         }
     }
 }

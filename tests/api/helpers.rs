@@ -19,7 +19,7 @@ use uuid::Uuid;
 
 pub use reqwest::Method;
 
-/// How long `formsd` may take to report both listening addresses.
+/// How long `formsd` may take to report ready.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
 
 // ---------------------------------------------------------------------------------------
@@ -285,78 +285,64 @@ pub struct Formsd {
     pub grpc_addr: Option<SocketAddr>,
 }
 
-enum Listening {
-    Grpc(SocketAddr),
-    Http(SocketAddr),
-}
-
 impl Formsd {
-    /// Runs `formsd <args>` and waits until it reports the addresses its role listens
-    /// on (both for `--role all`, the gRPC one for `core`, the REST one for `edge`).
+    /// Runs `formsd <args>` and waits until it reports ready with the addresses its
+    /// role listens on (both for `--role all`, the gRPC one for `core`, the REST one for
+    /// `edge`).
     pub async fn start(args: &[String]) -> Formsd {
         Self::start_with(formsd_command(), args).await
     }
 
     pub async fn start_with(mut cmd: Command, args: &[String]) -> Formsd {
-        let role = args
-            .windows(2)
-            .find(|w| w[0] == "--role")
-            .map_or("all", |w| w[1].as_str());
-        let (want_grpc, want_http) = (role != "edge", role != "core");
-        cmd.args(args).stdout(Stdio::null()).stderr(Stdio::piped());
+        cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = cmd.spawn().expect("spawning formsd");
         let stderr = child.stderr.take().expect("piped stderr");
+        let stdout = child.stdout.take().expect("piped stdout");
         let logs = Logs::default();
-        let (tx, mut rx) = mpsc::unbounded_channel();
         let sink = logs.clone();
         tokio::spawn(async move {
             let mut lines = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
-                if let Ok(v) = serde_json::from_str::<Value>(&line) {
-                    let addr = v["fields"]["addr"].as_str().and_then(|a| a.parse().ok());
-                    match (v["fields"]["message"].as_str(), addr) {
-                        (Some("core listening (gRPC)"), Some(addr)) => {
-                            let _ = tx.send(Listening::Grpc(addr));
-                        }
-                        (Some("edge listening (REST)"), Some(addr)) => {
-                            let _ = tx.send(Listening::Http(addr));
-                        }
-                        _ => {}
-                    }
-                }
                 sink.push(line);
             }
         });
-        let (mut grpc_addr, mut http_addr) = (None, None);
-        let waited = tokio::time::timeout(STARTUP_TIMEOUT, async {
-            while (want_grpc && grpc_addr.is_none()) || (want_http && http_addr.is_none()) {
-                match rx.recv().await {
-                    Some(Listening::Grpc(a)) => grpc_addr = Some(a),
-                    Some(Listening::Http(a)) => http_addr = Some(a),
-                    None => return false,
+        // formsd reports readiness as one JSON line on stdout, with its addresses.
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(stdout).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Ok(v) = serde_json::from_str::<Value>(&line)
+                    && v["ready"] == true
+                {
+                    let _ = tx.send(v);
                 }
             }
-            true
-        })
-        .await;
-        if waited != Ok(true) {
+        });
+        let ready = tokio::time::timeout(STARTUP_TIMEOUT, rx.recv()).await;
+        let Ok(Some(ready)) = ready else {
             let _ = child.start_kill();
             let status = child.wait().await;
             panic!(
-                "formsd {args:?} did not report its addresses ({}; exit: {status:?}); stderr:\n{}",
-                if waited.is_err() {
+                "formsd {args:?} did not report ready ({}; exit: {status:?}); stderr:\n{}",
+                if ready.is_err() {
                     "timed out"
                 } else {
                     "it stopped"
                 },
                 logs.text()
             );
-        }
+        };
+        let addr = |name: &str| -> Option<SocketAddr> {
+            ready[name].as_str().map(|a| {
+                a.parse()
+                    .unwrap_or_else(|e| panic!("{name} {a:?} in {ready}: {e}"))
+            })
+        };
         Formsd {
+            http_addr: addr("http_addr"),
+            grpc_addr: addr("grpc_addr"),
             child,
             logs,
-            http_addr,
-            grpc_addr,
         }
     }
 

@@ -26,9 +26,20 @@ async fn with_session(app: &TestApp, path: &str, cookie: &str) -> Reply {
 async fn app_with_user(plan: forms::accounts::Plan) -> (TestApp, TestKey) {
     let app = TestApp::spawn_with(&["--session-hs256-secret", SECRET]).await;
     let key = app.new_key(plan, ALL).await;
-    store::link_identity(&app.pool, &key.account, "user-1")
-        .await
-        .expect("linking");
+    // Linked by the operator's command line (AdminService.LinkIdentity).
+    let out = crate::support::formsd_cli(
+        &app.db.url,
+        &[
+            "accounts",
+            "link-identity",
+            &key.account,
+            "--subject",
+            "user-1",
+        ],
+    )
+    .await;
+    let account: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON account");
+    assert_eq!(account["name"], key.account.as_str(), "{out}");
     (app, key)
 }
 

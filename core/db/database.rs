@@ -1,0 +1,64 @@
+//! The database of a `formsd` process: the server named by a URL, or the embedded
+//! cluster in the data directory (started here unless another `formsd` on the same
+//! directory already runs it), migrated and pooled.
+
+use super::embedded::{EmbeddedError, EmbeddedPostgres};
+use super::{connect, migrate, store};
+use sqlx::PgPool;
+use std::path::Path;
+
+/// Failure to open the database.
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseError {
+    #[error(transparent)]
+    Embedded(#[from] EmbeddedError),
+    #[error("database: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("migrating the database: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+/// An open, migrated database; [`Database::close`] it on exit.
+pub struct Database {
+    pool: PgPool,
+    embedded: Option<EmbeddedPostgres>,
+}
+
+impl Database {
+    /// Opens `url`, or without one the embedded cluster in `data_dir`.
+    pub async fn open(
+        url: Option<&str>,
+        data_dir: &Path,
+        max_connections: u32,
+    ) -> Result<Self, DatabaseError> {
+        let (url, embedded) = match url {
+            Some(url) => (url.to_owned(), None),
+            None => {
+                let pg = EmbeddedPostgres::start(data_dir).await?;
+                let admin = connect(&pg.url(), 1).await?;
+                let created = store::ensure_database(&admin).await;
+                admin.close().await;
+                created?;
+                (pg.url_for(store::DATABASE), Some(pg))
+            }
+        };
+        let pool = connect(&url, max_connections).await?;
+        migrate(&pool).await?;
+        Ok(Self { pool, embedded })
+    }
+
+    /// The pool.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// Closes the pool, and stops the embedded cluster if this process started it.
+    pub async fn close(self) {
+        self.pool.close().await;
+        if let Some(pg) = self.embedded.filter(EmbeddedPostgres::started_here)
+            && let Err(error) = pg.stop().await
+        {
+            tracing::error!(%error, "stopping embedded PostgreSQL");
+        }
+    }
+}

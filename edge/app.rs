@@ -1,0 +1,300 @@
+//! Assembles a `formsd` process from its flags and bound listeners: the database, the
+//! gRPC core, the REST edge and the background workers; reports its addresses and runs
+//! until a stop signal. With `main.rs`, this is the one file of `edge/` that names the
+//! core's server types: everything else reaches the core through `forms::pb` clients.
+
+use crate::config::{DbArgs, Role, ServeArgs};
+use crate::routes;
+use crate::state::{AppState, Transport, TransportError};
+use forms::accounts::sessions::SessionVerifier;
+use forms::db::Database;
+use forms::webhooks::delivery::DeliveryConfig;
+use forms::{Core, CoreConfig};
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tower::{BoxError, ServiceExt};
+
+/// Failure of the process as a whole (start-up, a server task), shown to the operator.
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// The listeners of a process; `None` for a half its role does not run.
+pub struct Listeners {
+    pub http: Option<TcpListener>,
+    pub grpc: Option<TcpListener>,
+}
+
+impl Listeners {
+    /// Binds the addresses of `args` that its role needs.
+    pub async fn bind(args: &ServeArgs) -> Result<Self, Error> {
+        let http = match args.role.runs_edge() {
+            true => Some(TcpListener::bind(args.http_addr).await?),
+            false => None,
+        };
+        let grpc = match args.role.runs_core() {
+            true => Some(TcpListener::bind(args.grpc_addr).await?),
+            false => None,
+        };
+        Ok(Self { http, grpc })
+    }
+}
+
+/// A `formsd serve` process, assembled and listening, not yet serving.
+pub struct Application {
+    http_addr: Option<SocketAddr>,
+    grpc_addr: Option<SocketAddr>,
+    database: Option<Database>,
+    tasks: JoinSet<Result<(), Error>>,
+    stop: watch::Sender<bool>,
+}
+
+/// Resolves once `stop` turns true.
+async fn stopped(mut stop: watch::Receiver<bool>) {
+    let _ = stop.wait_for(|stop| *stop).await;
+}
+
+impl Application {
+    /// Opens the database (when the role runs the core), binds the flags' addresses and
+    /// assembles the process.
+    pub async fn build(db: &DbArgs, args: ServeArgs) -> Result<Self, Error> {
+        let listeners = Listeners::bind(&args).await?;
+        Self::with_listeners(db, args, listeners).await
+    }
+
+    /// Assembles the process on listeners the caller bound.
+    pub async fn with_listeners(
+        db: &DbArgs,
+        args: ServeArgs,
+        listeners: Listeners,
+    ) -> Result<Self, Error> {
+        let (stop, _) = watch::channel(false);
+        let mut app = Self {
+            http_addr: None,
+            grpc_addr: None,
+            database: None,
+            tasks: JoinSet::new(),
+            stop,
+        };
+        match app.assemble(db, &args, listeners).await {
+            Ok(()) => Ok(app),
+            Err(error) => {
+                // Nothing half-started is left behind (an embedded cluster included).
+                app.run_until(std::future::ready(())).await?;
+                Err(error)
+            }
+        }
+    }
+
+    async fn assemble(
+        &mut self,
+        db: &DbArgs,
+        args: &ServeArgs,
+        listeners: Listeners,
+    ) -> Result<(), Error> {
+        let mut transport = None;
+        if let Some(listener) = listeners.grpc {
+            let database = open_database(db).await?;
+            let pool = database.pool().clone();
+            self.database = Some(database);
+            let core = Core::start(pool, core_config(args)?).await?;
+            let maintenance = core.spawn_maintenance();
+            let delivery = core.spawn_delivery(self.stop.subscribe())?;
+            let routes = core.routes().await?;
+            let addr = listener.local_addr()?;
+            tracing::info!(%addr, "core listening (gRPC)");
+            self.grpc_addr = Some(addr);
+            // Without TCP_NODELAY, small gRPC replies wait for delayed ACKs (~40 ms each).
+            let incoming =
+                tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+            let grpc = tonic::transport::Server::builder()
+                .add_routes(routes.clone())
+                .serve_with_incoming_shutdown(incoming, stopped(self.stop.subscribe()));
+            self.tasks.spawn(async move {
+                let result = grpc.await.map_err(Error::from);
+                maintenance.abort();
+                // In-flight webhook attempts finish and are recorded before the pool closes.
+                let _ = delivery.await;
+                result
+            });
+            if args.role == Role::All {
+                transport = Some(in_process(routes));
+            }
+        }
+        if args.role == Role::Edge {
+            let channel = tonic::transport::Endpoint::from_shared(args.core_url.clone())?
+                .connect_timeout(Duration::from_secs(5))
+                .connect_lazy();
+            transport = Some(Transport::new(
+                channel.map_err(|e| TransportError(BoxError::from(e))),
+            ));
+        }
+        if let (Some(listener), Some(core)) = (listeners.http, transport) {
+            let router = routes::router(AppState {
+                core,
+                max_body_bytes: args.max_body_bytes,
+                max_upload_bytes: args.max_upload_bytes,
+            });
+            let addr = listener.local_addr()?;
+            tracing::info!(%addr, "edge listening (REST)");
+            self.http_addr = Some(addr);
+            let stop = stopped(self.stop.subscribe());
+            self.tasks.spawn(async move {
+                axum::serve(
+                    listener,
+                    router.into_make_service_with_connect_info::<SocketAddr>(),
+                )
+                .with_graceful_shutdown(stop)
+                .await
+                .map_err(Error::from)
+            });
+        }
+        Ok(())
+    }
+
+    /// Address of the REST edge, when this process runs it.
+    pub fn http_addr(&self) -> Option<SocketAddr> {
+        self.http_addr
+    }
+
+    /// Address of the gRPC core, when this process runs it.
+    pub fn grpc_addr(&self) -> Option<SocketAddr> {
+        self.grpc_addr
+    }
+
+    /// Serves until `signal` resolves or a server fails; then stops accepting, lets
+    /// in-flight work finish, and closes the database.
+    pub async fn run_until(mut self, signal: impl Future<Output = ()>) -> Result<(), Error> {
+        let mut result = Ok(());
+        tokio::select! {
+            () = signal => tracing::info!("shutting down"),
+            Some(done) = self.tasks.join_next() => {
+                result = done.map_err(Error::from).and_then(|r| r);
+            }
+        }
+        let _ = self.stop.send(true);
+        while let Some(done) = self.tasks.join_next().await {
+            if let Err(error) = done.map_err(Error::from).and_then(|r| r) {
+                tracing::error!(%error, "server task failed");
+            }
+        }
+        if let Some(database) = self.database {
+            database.close().await;
+        }
+        result
+    }
+}
+
+async fn open_database(db: &DbArgs) -> Result<Database, Error> {
+    Ok(Database::open(
+        db.database_url.as_deref(),
+        &db.data_dir,
+        db.db_max_connections,
+    )
+    .await?)
+}
+
+/// The edge's way to a core in the same process: its routes, called without a network hop.
+fn in_process(routes: tonic::service::Routes) -> Transport {
+    Transport::new(ServiceExt::<http::Request<tonic::body::Body>>::map_err(
+        routes,
+        |never: Infallible| -> TransportError { match never {} },
+    ))
+}
+
+/// The core's settings from the flags.
+fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
+    Ok(CoreConfig {
+        pro_rate_limit: args.pro_rate_limit,
+        enterprise_rate_limit: args.enterprise_rate_limit,
+        rate_window_secs: args.rate_window_secs,
+        auth_failures_per_minute: args.auth_failures_per_minute,
+        admin_token: args.admin_token.clone(),
+        trusted_proxies: args.trusted_proxies.clone(),
+        hosted_submissions_per_minute: args.hosted_submissions_per_minute,
+        sessions: session_verifier(args)?,
+        file_store_url: args.file_store_url.clone(),
+        free_response_limit: args.free_response_limit.0,
+        pro_response_limit: args.pro_response_limit.0,
+        enterprise_response_limit: args.enterprise_response_limit.0,
+        idempotency_ttl: args.idempotency_ttl.into(),
+        delivery: DeliveryConfig {
+            allow_private: args.webhook_allow_private,
+            timeout: args.webhook_timeout.into(),
+            retry_schedule: args
+                .webhook_retry_schedule
+                .iter()
+                .map(|d| (*d).into())
+                .collect(),
+            concurrency: args.webhook_concurrency,
+            poll_interval: args.webhook_poll_interval.into(),
+        },
+    })
+}
+
+/// Session sign-in as configured: HS256 secret, or a public key file, or none.
+fn session_verifier(args: &ServeArgs) -> Result<Option<SessionVerifier>, Error> {
+    if let Some(secret) = &args.session_hs256_secret {
+        return Ok(Some(SessionVerifier::hs256(
+            &args.session_cookie,
+            secret.as_bytes(),
+        )));
+    }
+    match &args.session_public_key_file {
+        Some(path) => {
+            let pem =
+                std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+            Ok(Some(SessionVerifier::public_key(
+                &args.session_cookie,
+                &args.session_algorithm,
+                &pem,
+            )?))
+        }
+        None => Ok(None),
+    }
+}
+
+/// The core's admin services for one operator command, in this process: a core on the
+/// database with a one-off operator token that never leaves the process.
+pub struct Operator {
+    pub transport: Transport,
+    pub admin_token: String,
+    database: Database,
+}
+
+impl Operator {
+    /// Opens the database and assembles the core's routes. `allow_private` lets webhook
+    /// edits target http:// and private addresses (development only).
+    pub async fn open(db: &DbArgs, allow_private: bool) -> Result<Self, Error> {
+        let database = open_database(db).await?;
+        let admin_token = hex::encode(rand::random::<[u8; 32]>());
+        let mut config = CoreConfig {
+            admin_token: Some(admin_token.clone()),
+            ..CoreConfig::default()
+        };
+        config.delivery.allow_private = allow_private;
+        let routes = async {
+            let core = Core::start(database.pool().clone(), config).await?;
+            Ok::<_, Error>(core.routes().await?)
+        }
+        .await;
+        match routes {
+            Ok(routes) => Ok(Self {
+                transport: in_process(routes),
+                admin_token,
+                database,
+            }),
+            Err(error) => {
+                database.close().await;
+                Err(error)
+            }
+        }
+    }
+
+    /// Closes the database (stopping an embedded cluster started for the command).
+    pub async fn close(self) {
+        self.database.close().await;
+    }
+}

@@ -1,0 +1,101 @@
+//! `formsd accounts …`: show an account, change its plan or response limit, link an
+//! identity-provider subject; through the AdminService.
+
+use super::keys::parse_plan;
+use super::{Admin, lower_name, refused, timestamp};
+use crate::app::Error;
+use clap::Subcommand;
+use forms::pb;
+use serde_json::json;
+
+#[derive(Subcommand)]
+pub enum AccountsCommand {
+    /// Show an account.
+    Show { name: String },
+    /// Link an identity-provider subject (a session token's `sub`) to an account.
+    LinkIdentity {
+        name: String,
+        #[arg(long)]
+        subject: String,
+    },
+    /// Change an account's plan or response limit.
+    Update {
+        name: String,
+        #[arg(long, value_parser = parse_plan)]
+        plan: Option<pb::Plan>,
+        /// Responses per calendar month (UTC) across the account's forms.
+        #[arg(long, conflicts_with = "default_response_limit")]
+        response_limit: Option<i64>,
+        /// Go back to the plan's default response limit.
+        #[arg(long)]
+        default_response_limit: bool,
+    },
+}
+
+pub async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
+    let mut client = admin.accounts();
+    let account = match command {
+        AccountsCommand::Show { name } => {
+            let request = admin.request(pb::GetAccountRequest { name })?;
+            client
+                .get_account(request)
+                .await
+                .map_err(refused)?
+                .into_inner()
+                .account
+        }
+        AccountsCommand::LinkIdentity { name, subject } => {
+            let request = admin.request(pb::LinkIdentityRequest { name, subject })?;
+            client
+                .link_identity(request)
+                .await
+                .map_err(refused)?
+                .into_inner()
+                .account
+        }
+        AccountsCommand::Update {
+            name,
+            plan,
+            response_limit,
+            default_response_limit,
+        } => {
+            let mut account = pb::Account::default();
+            let mut paths = Vec::new();
+            if let Some(plan) = plan {
+                account.plan = plan.into();
+                paths.push("plan".to_owned());
+            }
+            // The mask names response_limit with no value to go back to the default.
+            if response_limit.is_some() || default_response_limit {
+                account.response_limit = response_limit;
+                paths.push("response_limit".to_owned());
+            }
+            let request = admin.request(pb::UpdateAccountRequest {
+                name,
+                account: Some(account),
+                update_mask: Some(prost_types::FieldMask { paths }),
+            })?;
+            client
+                .update_account(request)
+                .await
+                .map_err(refused)?
+                .into_inner()
+                .account
+        }
+    };
+    let account = account.ok_or("the core answered without the account")?;
+    let plan = pb::Plan::try_from(account.plan)
+        .map(|p| lower_name(p.as_str_name(), "PLAN_"))
+        .map_err(|e| e.to_string())?;
+    println!(
+        "{}",
+        json!({
+            "id": account.id,
+            "name": account.name,
+            "plan": plan,
+            "response_limit": account.response_limit,
+            "created_at": timestamp(account.created_at.as_ref()),
+        })
+    );
+    Ok(())
+}

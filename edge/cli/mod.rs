@@ -1,0 +1,77 @@
+//! The operator's command line. Every command is a call to the core's admin gRPC
+//! services, over an in-process transport (see `app::Operator`), so the rules of keys,
+//! accounts and webhooks (expiry, update masks, defaults) exist once, in the core.
+
+pub mod accounts;
+pub mod keys;
+pub mod webhooks;
+
+use crate::app::{Error, Operator};
+use crate::config::DbArgs;
+use crate::state::Transport;
+use forms::pb::admin_service_client::AdminServiceClient;
+use forms::pb::webhook_admin_service_client::WebhookAdminServiceClient;
+use tonic::metadata::MetadataValue;
+
+/// The admin services, as one command sees them.
+pub struct Admin {
+    transport: Transport,
+    token: String,
+}
+
+impl Admin {
+    pub fn accounts(&self) -> AdminServiceClient<Transport> {
+        AdminServiceClient::new(self.transport.clone())
+    }
+
+    pub fn webhooks(&self) -> WebhookAdminServiceClient<Transport> {
+        WebhookAdminServiceClient::new(self.transport.clone())
+    }
+
+    /// `message` as a request carrying the operator token.
+    pub fn request<T>(&self, message: T) -> Result<tonic::Request<T>, Error> {
+        let mut request = tonic::Request::new(message);
+        request
+            .metadata_mut()
+            .insert("x-admin-token", MetadataValue::try_from(&self.token)?);
+        Ok(request)
+    }
+}
+
+/// Runs one command against the database of `db`, then closes it (stopping an embedded
+/// cluster started for the command).
+pub async fn run<F, Fut>(db: &DbArgs, allow_private: bool, command: F) -> Result<(), Error>
+where
+    F: FnOnce(Admin) -> Fut,
+    Fut: Future<Output = Result<(), Error>>,
+{
+    let operator = Operator::open(db, allow_private).await?;
+    let admin = Admin {
+        transport: operator.transport.clone(),
+        token: operator.admin_token.clone(),
+    };
+    let result = command(admin).await;
+    operator.close().await;
+    result
+}
+
+/// A refusal of the core, as the operator reads it: its message (never a secret).
+pub fn refused(status: tonic::Status) -> Error {
+    status.message().to_owned().into()
+}
+
+/// `SCOPE_READ` → `read`: a proto enum value's name as operators write it.
+pub fn lower_name(name: &str, prefix: &str) -> String {
+    name.trim_start_matches(prefix).to_lowercase()
+}
+
+/// `read` → `SCOPE_READ`, for `from_str_name`.
+pub fn proto_name(value: &str, prefix: &str) -> String {
+    format!("{prefix}{}", value.trim().to_uppercase())
+}
+
+/// A timestamp as ISO 8601 for JSON output (`null` when absent).
+pub fn timestamp(ts: Option<&prost_types::Timestamp>) -> serde_json::Value {
+    ts.and_then(forms::pb::convert::iso8601)
+        .map_or(serde_json::Value::Null, serde_json::Value::String)
+}

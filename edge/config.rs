@@ -1,0 +1,245 @@
+//! The flags of `formsd` (each also read from the environment variable shown in
+//! `--help`). Defaults come from the core's `config::defaults`, so they are written once.
+
+use crate::cli::{accounts::AccountsCommand, keys::KeysCommand, webhooks::WebhooksCommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use forms::config::defaults;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+
+/// Self-hostable form collection service.
+#[derive(Parser)]
+#[command(name = "formsd", version, about)]
+pub struct Cli {
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Log line format.
+    #[arg(long, env = "FORMS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Where the database is; every command uses it.
+#[derive(Args)]
+pub struct DbArgs {
+    /// PostgreSQL server to use; without it, formsd runs a private cluster in --data-dir.
+    #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
+    pub database_url: Option<String>,
+    /// Directory of the embedded PostgreSQL cluster (used when DATABASE_URL is not set).
+    #[arg(
+        long,
+        env = "FORMS_DATA_DIR",
+        default_value = "./formsd-data",
+        global = true
+    )]
+    pub data_dir: PathBuf,
+    /// Connections in the database pool.
+    #[arg(
+        long,
+        env = "FORMS_DB_MAX_CONNECTIONS",
+        default_value_t = 20,
+        global = true
+    )]
+    pub db_max_connections: u32,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run the service.
+    Serve(Box<ServeArgs>),
+    /// Manage API keys.
+    #[command(subcommand)]
+    Keys(KeysCommand),
+    /// Manage accounts.
+    #[command(subcommand)]
+    Accounts(AccountsCommand),
+    /// Operate webhook subscriptions and their deliveries.
+    #[command(subcommand)]
+    Webhooks(WebhooksCommand),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Role {
+    /// The gRPC core and the REST edge in one process (the edge calls the core in-process).
+    All,
+    /// The gRPC core only.
+    Core,
+    /// The REST edge only, calling a remote core at --core-url.
+    Edge,
+}
+
+impl Role {
+    /// Whether this role runs the gRPC core (and so needs the database).
+    pub fn runs_core(self) -> bool {
+        self != Role::Edge
+    }
+
+    /// Whether this role runs the REST edge.
+    pub fn runs_edge(self) -> bool {
+        self != Role::Core
+    }
+}
+
+/// Flags of `formsd serve`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Which halves of the service to run.
+    #[arg(long, env = "FORMS_ROLE", value_enum, default_value_t = Role::All)]
+    pub role: Role,
+    /// Address of the REST edge.
+    #[arg(long, env = "FORMS_HTTP_ADDR", default_value = "127.0.0.1:8080")]
+    pub http_addr: SocketAddr,
+    /// Address of the gRPC core.
+    #[arg(long, env = "FORMS_GRPC_ADDR", default_value = "127.0.0.1:50051")]
+    pub grpc_addr: SocketAddr,
+    /// The core an edge-only process calls.
+    #[arg(long, env = "FORMS_CORE_URL", default_value = "http://127.0.0.1:50051")]
+    pub core_url: String,
+    /// Requests per minute of a Pro key.
+    #[arg(long, env = "FORMS_PRO_RATE_LIMIT", default_value_t = defaults::PRO_RATE_LIMIT)]
+    pub pro_rate_limit: u32,
+    /// Requests per minute of an Enterprise key.
+    #[arg(long, env = "FORMS_ENTERPRISE_RATE_LIMIT", default_value_t = defaults::ENTERPRISE_RATE_LIMIT)]
+    pub enterprise_rate_limit: u32,
+    /// Length of a rate-limit window in seconds (60 by SPEC; shorter values are for tests).
+    #[arg(long, env = "FORMS_RATE_WINDOW_SECS", default_value_t = defaults::RATE_WINDOW_SECS, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    pub rate_window_secs: u32,
+    /// Requests failing authentication allowed per client IP and minute.
+    #[arg(long, env = "FORMS_AUTH_FAILURES_PER_MINUTE", default_value_t = defaults::AUTH_FAILURES_PER_MINUTE)]
+    pub auth_failures_per_minute: u32,
+    /// Addresses of separate REST edges (--role edge) whose client-IP metadata the core
+    /// believes, comma-separated; the in-process edge is always believed.
+    #[arg(long, env = "FORMS_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Hosted-page submissions allowed per visitor IP and minute.
+    #[arg(long, env = "FORMS_HOSTED_SUBMISSIONS_PER_MINUTE", default_value_t = defaults::HOSTED_SUBMISSIONS_PER_MINUTE)]
+    pub hosted_submissions_per_minute: u32,
+    /// Object store for uploaded files (file:///dir, or s3://bucket/prefix with AWS_*
+    /// settings in the environment); unset keeps files in PostgreSQL.
+    #[arg(long, env = "FORMS_FILE_STORE_URL")]
+    pub file_store_url: Option<String>,
+    /// Name of the identity provider's session cookie (API sign-in without a key).
+    #[arg(long, env = "FORMS_SESSION_COOKIE", default_value = defaults::SESSION_COOKIE)]
+    pub session_cookie: String,
+    /// Shared secret of HS256 session tokens (enables session sign-in).
+    #[arg(
+        long,
+        env = "FORMS_SESSION_HS256_SECRET",
+        hide_env_values = true,
+        conflicts_with = "session_public_key_file"
+    )]
+    pub session_hs256_secret: Option<String>,
+    /// PEM public key of RS256/ES256 session tokens (enables session sign-in).
+    #[arg(long, env = "FORMS_SESSION_PUBLIC_KEY_FILE")]
+    pub session_public_key_file: Option<PathBuf>,
+    /// Algorithm of --session-public-key-file: RS256 or ES256.
+    #[arg(long, env = "FORMS_SESSION_ALGORITHM", default_value = "RS256")]
+    pub session_algorithm: String,
+    /// Operator token for the admin gRPC services (disabled when unset).
+    #[arg(long, env = "FORMS_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// Responses per calendar month (UTC) of a Free account ("unlimited" for none).
+    #[arg(long, env = "FORMS_FREE_RESPONSE_LIMIT", default_value_t = Limit(defaults::FREE_RESPONSE_LIMIT))]
+    pub free_response_limit: Limit,
+    /// Responses per calendar month of a Pro account.
+    #[arg(long, env = "FORMS_PRO_RESPONSE_LIMIT", default_value_t = Limit(defaults::PRO_RESPONSE_LIMIT))]
+    pub pro_response_limit: Limit,
+    /// Responses per calendar month of an Enterprise account.
+    #[arg(long, env = "FORMS_ENTERPRISE_RESPONSE_LIMIT", default_value_t = Limit(defaults::ENTERPRISE_RESPONSE_LIMIT))]
+    pub enterprise_response_limit: Limit,
+    /// How long an Idempotency-Key is remembered.
+    #[arg(long, env = "FORMS_IDEMPOTENCY_TTL", default_value_t = defaults::IDEMPOTENCY_TTL.into())]
+    pub idempotency_ttl: humantime::Duration,
+    /// Allow webhook targets on http:// and private/loopback addresses (development and tests only).
+    #[arg(long, env = "FORMS_WEBHOOK_ALLOW_PRIVATE")]
+    pub webhook_allow_private: bool,
+    /// Time a webhook receiver has to answer.
+    #[arg(long, env = "FORMS_WEBHOOK_TIMEOUT", default_value_t = defaults::WEBHOOK_TIMEOUT.into())]
+    pub webhook_timeout: humantime::Duration,
+    /// Waits before the retries of a failed delivery.
+    #[arg(
+        long,
+        env = "FORMS_WEBHOOK_RETRY_SCHEDULE",
+        default_values_t = defaults::WEBHOOK_RETRY_SCHEDULE.map(humantime::Duration::from),
+        value_delimiter = ','
+    )]
+    pub webhook_retry_schedule: Vec<humantime::Duration>,
+    /// Webhook deliveries in flight at once in this process.
+    #[arg(long, env = "FORMS_WEBHOOK_CONCURRENCY", default_value_t = defaults::WEBHOOK_CONCURRENCY)]
+    pub webhook_concurrency: usize,
+    /// How often delivery workers look for due deliveries when not notified.
+    #[arg(long, env = "FORMS_WEBHOOK_POLL_INTERVAL", default_value_t = defaults::WEBHOOK_POLL_INTERVAL.into())]
+    pub webhook_poll_interval: humantime::Duration,
+    /// Largest hosted-page submission with its files, in bytes.
+    #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = 110 * 1024 * 1024)]
+    pub max_upload_bytes: usize,
+    /// Largest REST request body in bytes.
+    #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
+    pub max_body_bytes: usize,
+}
+
+/// A quota: a number, or "unlimited".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limit(pub Option<i64>);
+
+impl std::str::FromStr for Limit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.eq_ignore_ascii_case("unlimited") {
+            return Ok(Self(None));
+        }
+        match s.parse::<i64>() {
+            Ok(n) if n >= 0 => Ok(Self(Some(n))),
+            _ => Err(format!(
+                "expected a number of 0 or more, or \"unlimited\", got {s:?}"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(n) => write!(f, "{n}"),
+            None => f.write_str("unlimited"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn flags_are_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn defaults_show_as_operators_write_them() {
+        let cli = Cli::try_parse_from(["formsd", "serve"]).expect("defaults parse");
+        let Command::Serve(args) = cli.command else {
+            panic!("not serve");
+        };
+        assert_eq!(
+            args.webhook_retry_schedule
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+            ["30s", "5m", "30m"]
+        );
+        assert_eq!(args.idempotency_ttl.to_string(), "1day");
+        assert_eq!(args.enterprise_response_limit, Limit(None));
+        assert_eq!(args.free_response_limit.to_string(), "100");
+        assert_eq!("unlimited".parse::<Limit>(), Ok(Limit(None)));
+        assert!("-1".parse::<Limit>().is_err());
+    }
+}
