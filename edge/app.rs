@@ -60,6 +60,7 @@ impl Application {
     /// Opens the database (when the role runs the core), binds the flags' addresses and
     /// assembles the process.
     pub async fn build(db: &DbArgs, args: ServeArgs) -> Result<Self, Error> {
+        args.check_secrets()?;
         let listeners = Listeners::bind(&args).await?;
         Self::with_listeners(db, args, listeners).await
     }

@@ -185,6 +185,35 @@ pub struct ServeArgs {
     pub max_body_bytes: usize,
 }
 
+/// Shortest secret accepted (the admin token, the HS256 session secret): an empty or
+/// short one would let anyone in with an empty header, or forge sessions.
+const MIN_SECRET_BYTES: usize = 32;
+
+impl ServeArgs {
+    /// Refuses secrets that are set but short. Checked after parsing rather than by a
+    /// clap value parser, whose error message would echo the value.
+    pub fn check_secrets(&self) -> Result<(), String> {
+        let secrets = [
+            ("--admin-token (FORMS_ADMIN_TOKEN)", &self.admin_token),
+            (
+                "--session-hs256-secret (FORMS_SESSION_HS256_SECRET)",
+                &self.session_hs256_secret,
+            ),
+        ];
+        for (name, secret) in secrets {
+            if let Some(secret) = secret
+                && secret.len() < MIN_SECRET_BYTES
+            {
+                return Err(format!(
+                    "{name} must be at least {MIN_SECRET_BYTES} bytes (e.g. `openssl rand -hex 32`), got {}; unset it to turn the feature off",
+                    secret.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A quota: a number, or "unlimited".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limit(pub Option<i64>);

@@ -134,6 +134,12 @@ async fn cli_creates_lists_and_revokes_keys_and_changes_plans() {
         "superuser",
     ]);
     assert!(!run_formsd(&bad).await.0, "unknown scope accepted");
+    // A lifetime past the calendar's end is refused, not a panic.
+    let mut bad = db.to_vec();
+    bad.extend(["keys", "create", "--account", &account, "--scopes", "read"]);
+    bad.extend(["--expires-in", "100000000000years"]);
+    let (ok, _, stderr) = run_formsd(&bad).await;
+    assert!(!ok && stderr.contains("expires_in is too long"), "{stderr}");
     let mut bad = db.to_vec();
     bad.extend(["keys", "revoke", "not-a-uuid"]);
     assert!(!run_formsd(&bad).await.0, "bad key id accepted");
@@ -419,4 +425,39 @@ async fn edge_without_its_core_answers_503() {
     assert_eq!(reply.body["error"]["code"], "SERVICE_UNAVAILABLE");
     assert_uuid(reply.header("x-request-id"));
     assert!(!reply.text.contains("whatever"));
+}
+
+#[tokio::test]
+async fn serve_refuses_empty_or_short_secrets_without_echoing_them() {
+    let db = TestDb::create().await;
+    let refused = |env: &'static [(&'static str, &'static str)], extra: &'static [&'static str]| {
+        let url = db.url.clone();
+        async move {
+            let mut cmd = formsd_command();
+            cmd.envs(env.iter().copied())
+                .args(serve_args(&url, extra))
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            let out = tokio::time::timeout(Duration::from_secs(60), cmd.output())
+                .await
+                .expect("formsd stops by itself")
+                .expect("running formsd");
+            let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert!(!out.status.success(), "started with {env:?} {extra:?}");
+            assert!(!stdout.contains("\"ready\""), "reported ready: {stdout}");
+            String::from_utf8_lossy(&out.stderr).into_owned()
+        }
+    };
+    // Set but empty in the environment: refused, not "admin open to an empty header".
+    let stderr = refused(&[("FORMS_ADMIN_TOKEN", "")], &[]).await;
+    assert!(stderr.contains("--admin-token"), "{stderr}");
+    let stderr = refused(&[("FORMS_SESSION_HS256_SECRET", "")], &[]).await;
+    assert!(stderr.contains("--session-hs256-secret"), "{stderr}");
+    // Short: refused, and the value is not echoed.
+    let stderr = refused(&[], &["--admin-token", "hunter2-short-token"]).await;
+    assert!(stderr.contains("at least 32 bytes"), "{stderr}");
+    assert!(!stderr.contains("hunter2"), "secret echoed: {stderr}");
+    // Long enough: serves.
+    let mut app = TestApp::spawn_with(&["--admin-token", &"k".repeat(32)]).await;
+    assert!(app.server.terminate().await.success());
 }

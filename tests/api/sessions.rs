@@ -7,7 +7,7 @@ use forms::accounts::store;
 use jsonwebtoken::{EncodingKey, Header, encode};
 use serde_json::json;
 
-const SECRET: &str = "test-session-secret";
+const SECRET: &str = "test-session-secret-of-32-bytes-or-more";
 
 fn session(secret: &str, subject: &str, expires_in: i64) -> String {
     let claims = json!({"sub": subject, "exp": unix_now() + expires_in});
