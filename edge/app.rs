@@ -4,8 +4,8 @@
 //! core's server types: everything else reaches the core through `forms::pb` clients.
 
 use crate::config::{DbArgs, Role, ServeArgs};
-use crate::routes;
 use crate::state::{AppState, Transport, TransportError};
+use crate::{http_server, routes};
 use forms::accounts::sessions::SessionVerifier;
 use forms::db::Database;
 use forms::webhooks::delivery::DeliveryConfig;
@@ -141,15 +141,16 @@ impl Application {
             let addr = listener.local_addr()?;
             tracing::info!(%addr, "edge listening (REST)");
             self.http_addr = Some(addr);
+            let limits = http_server::Limits {
+                header_timeout: args.http_header_timeout.into(),
+                body_timeout: args.http_body_timeout.into(),
+                max_connections: usize::try_from(args.http_max_connections)?,
+            };
             let stop = stopped(self.stop.subscribe());
             self.tasks.spawn(async move {
-                axum::serve(
-                    listener,
-                    router.into_make_service_with_connect_info::<SocketAddr>(),
-                )
-                .with_graceful_shutdown(stop)
-                .await
-                .map_err(Error::from)
+                http_server::serve(listener, router, limits, stop)
+                    .await
+                    .map_err(Error::from)
             });
         }
         Ok(())

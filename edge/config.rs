@@ -180,6 +180,16 @@ pub struct ServeArgs {
     /// Largest hosted-page submission with its files, in bytes.
     #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = 110 * 1024 * 1024)]
     pub max_upload_bytes: usize,
+    /// Time a client has to send a request's headers; a keep-alive connection idle for
+    /// longer is closed.
+    #[arg(long, env = "FORMS_HTTP_HEADER_TIMEOUT", default_value = "10s")]
+    pub http_header_timeout: humantime::Duration,
+    /// Time a client has to send a request's whole body (408 after it).
+    #[arg(long, env = "FORMS_HTTP_BODY_TIMEOUT", default_value = "2m")]
+    pub http_body_timeout: humantime::Duration,
+    /// REST connections open at once; a new connection over the cap is closed at once.
+    #[arg(long, env = "FORMS_HTTP_MAX_CONNECTIONS", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..))]
+    pub http_max_connections: u32,
     /// Largest REST request body in bytes.
     #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     pub max_body_bytes: usize,

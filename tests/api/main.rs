@@ -12,6 +12,7 @@ mod support;
 mod auth;
 mod binary;
 mod browser;
+mod connections;
 mod errors;
 mod forms;
 mod grpc;

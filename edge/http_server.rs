@@ -1,0 +1,132 @@
+//! The REST server's connections: HTTP/1.1 over hyper with the bounds a public
+//! endpoint needs, so that no client can hold the server's resources for long:
+//! a deadline for each request's headers (which also closes keep-alive connections
+//! left idle), a deadline for each request's whole body, and a cap on open connections.
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use bytes::Bytes;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tokio::time::{Instant, Sleep};
+use tower::ServiceExt;
+
+/// Bounds on what one client may hold.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Time to send a request's headers; also how long a keep-alive connection may wait
+    /// idle for its next request.
+    pub header_timeout: Duration,
+    /// Time to send a request's whole body, from the end of its headers.
+    pub body_timeout: Duration,
+    /// Connections open at once; a connection over the cap is closed at once.
+    pub max_connections: usize,
+}
+
+/// The request body did not arrive within [`Limits::body_timeout`].
+#[derive(Debug, thiserror::Error)]
+#[error("the request body did not arrive in time")]
+pub struct BodyTimeout;
+
+/// A request body that fails with [`BodyTimeout`] once its deadline passes.
+struct DeadlineBody {
+    body: Body,
+    deadline: Pin<Box<Sleep>>,
+}
+
+impl http_body::Body for DeadlineBody {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, axum::Error>>> {
+        if let Poll::Ready(frame) = Pin::new(&mut self.body).poll_frame(cx) {
+            return Poll::Ready(frame);
+        }
+        match self.deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Some(Err(axum::Error::new(BodyTimeout)))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// Serves `router` on `listener` until `stop` resolves; then stops accepting and waits
+/// for the requests in flight to finish.
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    stop: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .keep_alive(true);
+    let graceful = GracefulShutdown::new();
+    tokio::pin!(stop);
+    loop {
+        let (stream, peer) = tokio::select! {
+            () = &mut stop => break,
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                // Out of file descriptors and the like: back off rather than spin.
+                Err(error) => {
+                    tracing::warn!(%error, "accepting a connection");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            tracing::warn!(%peer, max = limits.max_connections, "connection cap reached; closing a new connection");
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let body_timeout = limits.body_timeout;
+        let service =
+            router
+                .clone()
+                .map_request(move |req: http::Request<hyper::body::Incoming>| {
+                    let (mut parts, body) = req.into_parts();
+                    parts.extensions.insert(ConnectInfo(peer));
+                    let body = DeadlineBody {
+                        body: Body::new(body),
+                        deadline: Box::pin(tokio::time::sleep_until(Instant::now() + body_timeout)),
+                    };
+                    http::Request::from_parts(parts, Body::new(body))
+                });
+        let service = hyper_util::service::TowerToHyperService::new(service);
+        let connection = builder.serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                // Time-outs and clients going away are routine on a public endpoint.
+                tracing::debug!(%peer, %error, "connection ended");
+            }
+            drop(permit);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
+}
