@@ -62,9 +62,14 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         || (seg[0] & 0xffc0) == 0xfec0              // fec0::/10 site-local (deprecated)
         || (seg[0] == 0x2001 && seg[1] == 0x0db8)   // 2001:db8::/32 documentation
         || (seg[0] == 0x2001 && seg[1] < 0x0200)    // 2001::/23 IETF protocol assignments
+        || (seg[0] == 0x64 && seg[1] == 0xff9b && seg[2] == 1) // 64:ff9b:1::/48 local-use NAT64 (RFC 8215)
         || seg[0] == 0x0100 && seg[1..4] == [0, 0, 0]; // 100::/64 discard
     !blocked
 }
+
+/// The one refusal of a host that is not a public address, whether it resolves or not.
+const NOT_PUBLIC: &str =
+    "must resolve to public addresses only (not loopback, private, link-local or reserved)";
 
 /// Checks a subscription URL: https (or http when private targets are allowed), no
 /// credentials, a host that is (or resolves to) public addresses only.
@@ -96,17 +101,16 @@ pub async fn check_url(raw: &str, allow_private: bool) -> Result<Url, CoreError>
         Some(Host::Ipv6(v6)) => vec![IpAddr::V6(v6)],
         Some(Host::Domain(domain)) => {
             let port = url.port_or_known_default().unwrap_or(443);
+            // A name that does not resolve gets the same answer as a private one, so
+            // subscriptions cannot probe which internal names exist.
             tokio::net::lookup_host((domain, port))
                 .await
-                .map_err(|_| bad("host does not resolve"))?
-                .map(|a| a.ip())
-                .collect()
+                .map(|addrs| addrs.map(|a| a.ip()).collect())
+                .unwrap_or_default()
         }
     };
     if addrs.is_empty() || !addrs.into_iter().all(is_public) {
-        return Err(bad(
-            "must point to a public address (not loopback, private, link-local or reserved)",
-        ));
+        return Err(bad(NOT_PUBLIC));
     }
     Ok(url)
 }
@@ -184,6 +188,8 @@ mod tests {
             "::ffff:127.0.0.1",
             "::ffff:10.0.0.1",
             "64:ff9b::a9fe:a9fe",
+            "64:ff9b:1::808:808",
+            "64:ff9b:1:ffff::1",
             "2002:7f00:1::",
         ] {
             assert!(!is_public(ip(blocked)), "{blocked} must be refused");
@@ -219,6 +225,13 @@ mod tests {
             );
         }
         assert!(check_url("https://93.184.216.34/hook", false).await.is_ok());
+        // Unresolvable and private names get the same answer: no probing internal DNS.
+        let unknown = check_url("https://no-such-host.invalid/hook", false).await;
+        let private = check_url("https://localhost/hook", false).await;
+        match (unknown, private) {
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            other => panic!("both must be refused alike: {other:?}"),
+        }
         assert!(check_url("http://127.0.0.1:9000/hook", true).await.is_ok());
     }
 }

@@ -290,6 +290,7 @@ async fn subscription_input_and_targets_are_validated() {
         "https://0/hook",
         "https://[::127.0.0.1]/hook",
         "https://[64:ff9b::a9fe:a9fe]/hook",
+        "https://[64:ff9b:1::808:808]/hook",
         "https://[2002:7f00:1::]/hook",
         "https://[fd00:ec2::254]/hook",
         "https://[fe80::1]/hook",
