@@ -49,6 +49,9 @@ pub struct Application {
     database: Option<Database>,
     tasks: JoinSet<Result<(), Error>>,
     stop: watch::Sender<bool>,
+    shutdown_timeout: Duration,
+    /// Tasks that the server tasks wait for, stopped with them at the shutdown timeout.
+    background: Vec<tokio::task::AbortHandle>,
 }
 
 /// Resolves once `stop` turns true.
@@ -78,6 +81,8 @@ impl Application {
             database: None,
             tasks: JoinSet::new(),
             stop,
+            shutdown_timeout: args.shutdown_timeout.into(),
+            background: Vec::new(),
         };
         match app.assemble(db, &args, listeners).await {
             Ok(()) => Ok(app),
@@ -116,10 +121,13 @@ impl Application {
             self.tasks.spawn(async move {
                 let result = grpc.await.map_err(Error::from);
                 maintenance.abort();
-                // In-flight webhook attempts finish and are recorded before the pool closes.
-                let _ = delivery.await;
                 result
             });
+            // In-flight webhook attempts finish and are recorded before the pool closes
+            // (or are stopped at the shutdown timeout, and retried after their lease).
+            self.background.push(delivery.abort_handle());
+            self.tasks
+                .spawn(async move { delivery.await.map_err(Error::from) });
             if args.role == Role::All {
                 transport = Some(in_process(routes));
             }
@@ -177,9 +185,24 @@ impl Application {
             }
         }
         let _ = self.stop.send(true);
-        while let Some(done) = self.tasks.join_next().await {
-            if let Err(error) = done.map_err(Error::from).and_then(|r| r) {
-                tracing::error!(%error, "server task failed");
+        let drained = tokio::time::timeout(self.shutdown_timeout, async {
+            while let Some(done) = self.tasks.join_next().await {
+                if let Err(error) = done.map_err(Error::from).and_then(|r| r) {
+                    tracing::error!(%error, "server task failed");
+                }
+            }
+        })
+        .await;
+        if drained.is_err() {
+            // What is still running was not acknowledged to anyone: a request's client
+            // sees its connection drop, a delivery's lease runs out and it is retried.
+            tracing::warn!(
+                timeout = ?self.shutdown_timeout,
+                "work in flight did not finish in time; stopping it"
+            );
+            self.tasks.shutdown().await;
+            for task in &self.background {
+                task.abort();
             }
         }
         if let Some(database) = self.database {

@@ -190,6 +190,10 @@ pub struct ServeArgs {
     /// REST connections open at once; a new connection over the cap is closed at once.
     #[arg(long, env = "FORMS_HTTP_MAX_CONNECTIONS", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..))]
     pub http_max_connections: u32,
+    /// On SIGTERM: how long requests and webhook attempts in flight may take to finish
+    /// before the process exits anyway (unfinished deliveries are retried later).
+    #[arg(long, env = "FORMS_SHUTDOWN_TIMEOUT", default_value = "30s")]
+    pub shutdown_timeout: humantime::Duration,
     /// Largest REST request body in bytes.
     #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     pub max_body_bytes: usize,

@@ -461,3 +461,71 @@ async fn serve_refuses_empty_or_short_secrets_without_echoing_them() {
     let mut app = TestApp::spawn_with(&["--admin-token", &"k".repeat(32)]).await;
     assert!(app.server.terminate().await.success());
 }
+
+#[tokio::test]
+async fn sigterm_under_load_finishes_what_is_in_flight_and_loses_nothing() {
+    use crate::support::{contact_answers, contact_fields, field_ids, published_form};
+    use std::sync::{Arc, Mutex};
+    let mut app = TestApp::spawn_with(&["--pro-rate-limit", "1000000"]).await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+    let fields = field_ids(&form);
+    let url = format!(
+        "{}/forms/{}/responses",
+        app.http_base,
+        form["id"].as_str().expect("form id")
+    );
+    // Eight writers post until the server stops taking requests; every 201 is kept.
+    let acknowledged = Arc::new(Mutex::new(Vec::<String>::new()));
+    let other_statuses = Arc::new(Mutex::new(Vec::<u16>::new()));
+    let mut writers = tokio::task::JoinSet::new();
+    for w in 0..8 {
+        let (client, url, key) = (app.client.clone(), url.clone(), key.clone());
+        let body = json!({"answers": contact_answers(&fields, w)});
+        let (acknowledged, other_statuses) = (acknowledged.clone(), other_statuses.clone());
+        writers.spawn(async move {
+            loop {
+                let sent = client
+                    .post(&url)
+                    .header("x-api-key", &key)
+                    .json(&body)
+                    .send()
+                    .await;
+                let Ok(reply) = sent else { return };
+                let status = reply.status().as_u16();
+                let Ok(reply) = reply.json::<Value>().await else {
+                    return;
+                };
+                match reply["data"]["response"]["id"].as_str() {
+                    Some(id) if status == 201 => acknowledged.lock().expect("lock").push(id.into()),
+                    _ => other_statuses.lock().expect("lock").push(status),
+                }
+            }
+        });
+    }
+    // Under way: some responses acknowledged before the signal.
+    crate::support::eventually("writers under way", Duration::from_secs(30), || async {
+        (acknowledged.lock().expect("lock").len() >= 20).then_some(())
+    })
+    .await;
+    let status = app.server.terminate().await;
+    assert!(status.success(), "exit {status:?}\n{}", app.logs().text());
+    while writers.join_next().await.is_some() {}
+
+    let acknowledged = acknowledged.lock().expect("lock").clone();
+    let ids: Vec<uuid::Uuid> = acknowledged
+        .iter()
+        .map(|id| id.parse().expect("uuid"))
+        .collect();
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM responses WHERE id = ANY($1)")
+        .bind(&ids)
+        .fetch_one(&app.pool)
+        .await
+        .expect("counting");
+    assert_eq!(stored, i64::try_from(ids.len()).expect("count"));
+    let others = other_statuses.lock().expect("lock").clone();
+    assert!(
+        others.iter().all(|s| *s < 500),
+        "server errors while stopping: {others:?}"
+    );
+}

@@ -1425,3 +1425,56 @@ async fn operator_retry_after_fixing_the_url_goes_to_the_new_url() {
     );
     assert_eq!(receiver.hits_at("/new").len(), 1);
 }
+
+#[tokio::test]
+async fn sigterm_does_not_wait_past_the_shutdown_timeout_and_leaves_the_attempt_to_retry() {
+    // A receiver slower than the shutdown timeout (and than the test's patience).
+    let receiver = Receiver::start().await;
+    receiver.set_delay(Duration::from_secs(120));
+    let mut app = TestApp::spawn_with(&[
+        "--webhook-allow-private",
+        "--webhook-poll-interval",
+        "200ms",
+        "--webhook-timeout",
+        "150s",
+        "--shutdown-timeout",
+        "1s",
+    ])
+    .await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+    let form_id = str_of(&form, "id").to_owned();
+    subscribe(
+        &app,
+        &key,
+        &form_id,
+        &receiver.url("/slow"),
+        &["form.submitted"],
+    )
+    .await;
+    let body = json!({"answers": contact_answers(&field_ids(&form), 1)});
+    app.post(&format!("/forms/{form_id}/responses"), &key, &body)
+        .await
+        .ok(201);
+    eventually("the attempt in flight", ARRIVAL, || async {
+        (receiver.in_flight() > 0).then_some(())
+    })
+    .await;
+
+    // terminate() gives up after 30 s: far less than the receiver's 120 s.
+    let status = app.server.terminate().await;
+    assert!(status.success(), "exit {status:?}\n{}", app.logs().text());
+    assert!(
+        app.logs().text().contains("did not finish in time"),
+        "{}",
+        app.logs().text()
+    );
+    // The unfinished attempt was not recorded as an outcome: the delivery is still due.
+    let statuses: Vec<(String,)> =
+        sqlx::query_as("SELECT status FROM deliveries WHERE form_id = $1")
+            .bind(Uuid::parse_str(&form_id).expect("uuid"))
+            .fetch_all(&app.pool)
+            .await
+            .expect("deliveries");
+    assert_eq!(statuses, [("pending".to_owned(),)]);
+}
