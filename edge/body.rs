@@ -7,6 +7,7 @@ use crate::state::AppState;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::header::CONTENT_TYPE;
 use axum::response::Response;
+use forms::pb;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -36,7 +37,7 @@ impl FromRequest<AppState> for JsonObject {
             return Err(call
                 .reject(
                     state,
-                    "UNSUPPORTED_MEDIA_TYPE",
+                    pb::ErrorReason::UnsupportedMediaType,
                     "the request body must be sent as application/json",
                 )
                 .await);
@@ -48,7 +49,9 @@ impl FromRequest<AppState> for JsonObject {
                     "the request body is larger than {} bytes",
                     state.max_body_bytes
                 );
-                return Err(call.reject(state, "PAYLOAD_TOO_LARGE", message).await);
+                return Err(call
+                    .reject(state, pb::ErrorReason::PayloadTooLarge, message)
+                    .await);
             }
         };
         match serde_json::from_slice::<Value>(&bytes) {
@@ -56,12 +59,16 @@ impl FromRequest<AppState> for JsonObject {
             Ok(_) => Err(call
                 .reject(
                     state,
-                    "VALIDATION_ERROR",
+                    pb::ErrorReason::ValidationError,
                     "the request body must be a JSON object",
                 )
                 .await),
             Err(e) => Err(call
-                .reject(state, "VALIDATION_ERROR", format!("malformed JSON: {e}"))
+                .reject(
+                    state,
+                    pb::ErrorReason::ValidationError,
+                    format!("malformed JSON: {e}"),
+                )
                 .await),
         }
     }
@@ -124,7 +131,7 @@ where
                     Err(never) => match never {},
                 };
                 let message = format!("no resource at this path ({})", rejection.body_text());
-                Err(call.reject(state, "NOT_FOUND", message).await)
+                Err(call.reject(state, pb::ErrorReason::NotFound, message).await)
             }
         }
     }

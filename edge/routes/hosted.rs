@@ -4,11 +4,12 @@
 
 use crate::body::PathParams;
 use crate::call::Call;
+use crate::error::reason_of;
 use crate::state::AppState;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use forms::pb;
+use forms::pb::{self, ErrorReason};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
@@ -197,27 +198,24 @@ fn with_cookie(mut response: Response, nonce: &str, fresh: bool) -> Response {
 
 /// The page for an error of the core that is not about the answers.
 fn error_page(call: &Call, status: &tonic::Status) -> Response {
-    let reason = status
-        .get_details_error_info()
-        .map(|i| i.reason)
-        .unwrap_or_default();
-    match reason.as_str() {
-        "NOT_FOUND" => message_page(
+    let reason = reason_of(status);
+    match reason {
+        Some(ErrorReason::NotFound) => message_page(
             StatusCode::NOT_FOUND,
             "Form not found",
             "There is no open form at this address.",
         ),
-        "FORM_CLOSED" => message_page(
+        Some(ErrorReason::FormClosed) => message_page(
             StatusCode::GONE,
             "This form is closed",
             "It no longer accepts responses.",
         ),
-        "RESPONSE_LIMIT_REACHED" => message_page(
+        Some(ErrorReason::ResponseLimitReached) => message_page(
             StatusCode::FORBIDDEN,
             "This form is not accepting responses",
             "Its owner has reached their response limit.",
         ),
-        "RATE_LIMITED" => message_page(
+        Some(ErrorReason::RateLimited) => message_page(
             StatusCode::TOO_MANY_REQUESTS,
             "Too many submissions",
             "Please wait a minute and try again.",
@@ -225,7 +223,7 @@ fn error_page(call: &Call, status: &tonic::Status) -> Response {
         _ => {
             tracing::error!(
                 request_id = call.request_id,
-                reason,
+                reason = reason.map(ErrorReason::code),
                 message = status.message(),
                 "hosted page failed"
             );
@@ -433,8 +431,8 @@ pub async fn submit(
         }
         Err(status) => {
             let info = status.get_details_error_info();
-            match info.as_ref().map(|i| i.reason.as_str()) {
-                Some("VALIDATION_ERROR") => {
+            match reason_of(&status) {
+                Some(ErrorReason::ValidationError) => {
                     let errors = info
                         .map(|i| {
                             i.metadata
@@ -460,7 +458,7 @@ pub async fn submit(
                     )
                     .await
                 }
-                Some("CSRF_FAILED") => {
+                Some(ErrorReason::CsrfFailed) => {
                     let filled = Filled {
                         values,
                         errors: HashMap::new(),
