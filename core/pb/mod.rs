@@ -6,6 +6,7 @@
 tonic::include_proto!("forms.v1");
 
 pub mod convert;
+pub mod details;
 mod reason;
 
 /// Encoded descriptor set of `proto/`, for gRPC server reflection.

@@ -236,34 +236,38 @@ fn error_page(call: &Call, status: &tonic::Status) -> Response {
     }
 }
 
-async fn render(
-    state: &AppState,
-    call: &Call,
-    short_id: String,
-    headers: &HeaderMap,
-    filled: Filled,
+/// The per-field messages of a VALIDATION_ERROR, by field id: the core sends one
+/// `ErrorInfo` metadata entry per field, keyed `field.<field id>`.
+fn field_errors(status: &tonic::Status) -> HashMap<String, String> {
+    status
+        .get_details_error_info()
+        .map(|info| {
+            info.metadata
+                .into_iter()
+                .filter_map(|(k, v)| k.strip_prefix("field.").map(|id| (id.to_owned(), v)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The form's page; `filled` is what a failed submission left (answers, errors,
+/// banner), empty on a first visit.
+fn form_reply(
+    short_id: &str,
+    (form, token): (Option<pb::Form>, &str),
+    filled: &Filled,
     status: StatusCode,
+    (nonce, fresh): (&str, bool),
 ) -> Response {
-    let (nonce, fresh) = nonce(headers);
-    let request = call.request(pb::GetHostedFormRequest {
-        short_id: short_id.clone(),
-        csrf_nonce: nonce.clone(),
-    });
-    match state.hosted().get_hosted_form(request).await {
-        Ok(reply) => {
-            let reply = reply.into_inner();
-            let Some(form) = reply.form else {
-                return message_page(
-                    StatusCode::NOT_FOUND,
-                    "Form not found",
-                    "There is no open form at this address.",
-                );
-            };
-            let html = form_page(&short_id, &form, &reply.start_token, &filled);
-            with_cookie((status, Html(html)).into_response(), &nonce, fresh)
-        }
-        Err(status) => with_cookie(error_page(call, &status), &nonce, fresh),
-    }
+    let Some(form) = form else {
+        return message_page(
+            StatusCode::NOT_FOUND,
+            "Form not found",
+            "There is no open form at this address.",
+        );
+    };
+    let html = form_page(short_id, &form, token, filled);
+    with_cookie((status, Html(html)).into_response(), nonce, fresh)
 }
 
 pub async fn show(
@@ -272,15 +276,24 @@ pub async fn show(
     headers: HeaderMap,
     PathParams(short_id): PathParams<String>,
 ) -> Response {
-    render(
-        &state,
-        &call,
-        short_id,
-        &headers,
-        Filled::default(),
-        StatusCode::OK,
-    )
-    .await
+    let (nonce, fresh) = nonce(&headers);
+    let request = call.request(pb::GetHostedFormRequest {
+        short_id: short_id.clone(),
+        csrf_nonce: nonce.clone(),
+    });
+    match state.hosted().get_hosted_form(request).await {
+        Ok(reply) => {
+            let page = reply.into_inner();
+            form_reply(
+                &short_id,
+                (page.form, &page.start_token),
+                &Filled::default(),
+                StatusCode::OK,
+                (&nonce, fresh),
+            )
+        }
+        Err(status) => with_cookie(error_page(&call, &status), &nonce, fresh),
+    }
 }
 
 /// A submitted page: the answers as text, the files, the token and the honeypot.
@@ -402,7 +415,7 @@ pub async fn submit(
             })
             .collect(),
     };
-    let (nonce, _) = nonce(&headers);
+    let (nonce, fresh) = nonce(&headers);
     let user_agent = headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
@@ -411,7 +424,7 @@ pub async fn submit(
     let request = call.request(pb::SubmitHostedFormRequest {
         short_id: short_id.clone(),
         start_token: token,
-        csrf_nonce: nonce,
+        csrf_nonce: nonce.clone(),
         answers: Some(answers),
         user_agent,
         honeypot_filled,
@@ -430,55 +443,32 @@ pub async fn submit(
             message_page(StatusCode::OK, "Thank you", &text)
         }
         Err(status) => {
-            let info = status.get_details_error_info();
-            match reason_of(&status) {
-                Some(ErrorReason::ValidationError) => {
-                    let errors = info
-                        .map(|i| {
-                            i.metadata
-                                .into_iter()
-                                .filter_map(|(k, v)| {
-                                    k.strip_prefix("field.").map(|id| (id.to_owned(), v))
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    let filled = Filled {
-                        values,
-                        errors,
-                        banner: Some("Please correct the fields marked below.".into()),
-                    };
-                    render(
-                        &state,
-                        &call,
-                        short_id,
-                        &headers,
-                        filled,
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                    )
-                    .await
-                }
-                Some(ErrorReason::CsrfFailed) => {
-                    let filled = Filled {
-                        values,
-                        errors: HashMap::new(),
-                        banner: Some(
-                            "This page had expired. Your answers are kept: please submit again."
-                                .into(),
-                        ),
-                    };
-                    render(
-                        &state,
-                        &call,
-                        short_id,
-                        &headers,
-                        filled,
-                        StatusCode::FORBIDDEN,
-                    )
-                    .await
-                }
-                _ => error_page(&call, &status),
-            }
+            // Refused answers or an expired page: the page again, answers kept. The core
+            // sends the form and a fresh token with the refusal, so this is one call.
+            let (banner, errors, code) = match reason_of(&status) {
+                Some(ErrorReason::ValidationError) => (
+                    "Please correct the fields marked below.",
+                    field_errors(&status),
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                ),
+                Some(ErrorReason::CsrfFailed) => (
+                    "This page had expired. Your answers are kept: please submit again.",
+                    HashMap::new(),
+                    StatusCode::FORBIDDEN,
+                ),
+                _ => return error_page(&call, &status),
+            };
+            let Some(page) = pb::details::detail::<pb::HostedFormPage>(&status) else {
+                // Only a core of an older release refuses without the page.
+                return error_page(&call, &status);
+            };
+            let filled = Filled {
+                values,
+                errors,
+                banner: Some(banner.to_owned()),
+            };
+            let form = (page.form, page.start_token.as_str());
+            form_reply(&short_id, form, &filled, code, (&nonce, fresh))
         }
     }
 }
