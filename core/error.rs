@@ -1,8 +1,10 @@
 //! The core's one error type, and its single mapping onto `tonic::Status`.
 //!
-//! Every error carries a `google.rpc.ErrorInfo` whose `reason` is the SPEC error code;
-//! clients (the REST edge included) map by reason, never by gRPC code alone.
+//! Every error carries a `google.rpc.ErrorInfo` whose `reason` is the SPEC error code
+//! (a `pb::ErrorReason`, sent by name without its prefix); clients (the REST edge
+//! included) map by reason, never by gRPC code alone.
 
+use crate::pb::ErrorReason;
 use std::time::Duration;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
@@ -65,7 +67,10 @@ pub enum CoreError {
     AdminDenied,
     /// A refusal decided by the edge before a message could be built (see GatewayService).
     #[error("{message}")]
-    Rejected { reason: String, message: String },
+    Rejected {
+        reason: ErrorReason,
+        message: String,
+    },
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("internal error: {0}")]
@@ -79,22 +84,22 @@ impl CoreError {
     }
 
     /// The SPEC error code.
-    pub fn reason(&self) -> &str {
+    pub fn reason(&self) -> ErrorReason {
         match self {
-            Self::Unauthenticated => "UNAUTHENTICATED",
-            Self::KeyInvalid => "KEY_INVALID",
-            Self::InsufficientScope(_) => "INSUFFICIENT_SCOPE",
-            Self::PlanRequired => "PLAN_REQUIRED",
-            Self::ResponseLimitReached => "RESPONSE_LIMIT_REACHED",
-            Self::RateLimited { .. } => "RATE_LIMITED",
-            Self::NotFound(_) => "NOT_FOUND",
-            Self::Validation(_) | Self::FieldErrors(_) => "VALIDATION_ERROR",
-            Self::CsrfFailed => "CSRF_FAILED",
-            Self::FormNotPublished => "FORM_NOT_PUBLISHED",
-            Self::FormClosed => "FORM_CLOSED",
-            Self::AdminDenied => "ADMIN_DENIED",
-            Self::Rejected { reason, .. } => reason,
-            Self::Database(_) | Self::Internal(_) => "INTERNAL",
+            Self::Unauthenticated => ErrorReason::Unauthenticated,
+            Self::KeyInvalid => ErrorReason::KeyInvalid,
+            Self::InsufficientScope(_) => ErrorReason::InsufficientScope,
+            Self::PlanRequired => ErrorReason::PlanRequired,
+            Self::ResponseLimitReached => ErrorReason::ResponseLimitReached,
+            Self::RateLimited { .. } => ErrorReason::RateLimited,
+            Self::NotFound(_) => ErrorReason::NotFound,
+            Self::Validation(_) | Self::FieldErrors(_) => ErrorReason::ValidationError,
+            Self::CsrfFailed => ErrorReason::CsrfFailed,
+            Self::FormNotPublished => ErrorReason::FormNotPublished,
+            Self::FormClosed => ErrorReason::FormClosed,
+            Self::AdminDenied => ErrorReason::AdminDenied,
+            Self::Rejected { reason, .. } => *reason,
+            Self::Database(_) | Self::Internal(_) => ErrorReason::Internal,
         }
     }
 
@@ -109,10 +114,10 @@ impl CoreError {
             Self::Validation(_) | Self::FieldErrors(_) => Code::InvalidArgument,
             Self::CsrfFailed => Code::PermissionDenied,
             Self::FormNotPublished | Self::FormClosed => Code::FailedPrecondition,
-            Self::Rejected { reason, .. } => match reason.as_str() {
-                "NOT_FOUND" => Code::NotFound,
-                "METHOD_NOT_ALLOWED" => Code::Unimplemented,
-                "PAYLOAD_TOO_LARGE" => Code::ResourceExhausted,
+            Self::Rejected { reason, .. } => match reason {
+                ErrorReason::NotFound => Code::NotFound,
+                ErrorReason::MethodNotAllowed => Code::Unimplemented,
+                ErrorReason::PayloadTooLarge => Code::ResourceExhausted,
                 _ => Code::InvalidArgument,
             },
             Self::Database(_) | Self::Internal(_) => Code::Internal,
@@ -139,7 +144,8 @@ impl CoreError {
                 metadata.insert(format!("field.{}", error.field), error.for_people());
             }
         }
-        let mut details = ErrorDetails::with_error_info(self.reason(), ERROR_DOMAIN, metadata);
+        let mut details =
+            ErrorDetails::with_error_info(self.reason().code(), ERROR_DOMAIN, metadata);
         if let Self::RateLimited { retry_after } = self {
             details.set_retry_info(Some(Duration::from_secs(retry_after)));
         }

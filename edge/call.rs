@@ -110,7 +110,9 @@ impl Call {
     ) -> Result<T, Response> {
         match parsed {
             Ok(message) => Ok(message),
-            Err(why) => Err(self.reject(state, "VALIDATION_ERROR", why).await),
+            Err(why) => Err(self
+                .reject(state, pb::ErrorReason::ValidationError, why)
+                .await),
         }
     }
 
@@ -119,12 +121,15 @@ impl Call {
     pub async fn reject(
         &self,
         state: &AppState,
-        reason: &str,
+        reason: pb::ErrorReason,
         message: impl Into<String>,
     ) -> Response {
         let request = self.request(pb::RejectRequestRequest {
-            reason: reason.to_owned(),
+            error_reason: reason.into(),
             message: message.into(),
+            // The deprecated string twin, for a core of an older release that reads only it.
+            #[allow(deprecated)]
+            reason: reason.code().to_owned(),
         });
         match state.gateway().reject_request(request).await {
             Err(status) => self.error(&status),

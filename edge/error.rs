@@ -3,28 +3,43 @@
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use forms::pb::ErrorReason;
 use serde_json::json;
 use tonic_types::StatusExt;
 
-/// HTTP status of each error reason. The core's reason decides, never the gRPC code.
-const STATUS_BY_REASON: &[(&str, StatusCode)] = &[
-    ("UNAUTHENTICATED", StatusCode::UNAUTHORIZED),
-    ("KEY_INVALID", StatusCode::UNAUTHORIZED),
-    ("INSUFFICIENT_SCOPE", StatusCode::FORBIDDEN),
-    ("PLAN_REQUIRED", StatusCode::FORBIDDEN),
-    ("RESPONSE_LIMIT_REACHED", StatusCode::FORBIDDEN),
-    ("NOT_FOUND", StatusCode::NOT_FOUND),
-    ("METHOD_NOT_ALLOWED", StatusCode::METHOD_NOT_ALLOWED),
-    ("CONFLICT", StatusCode::CONFLICT),
-    ("PAYLOAD_TOO_LARGE", StatusCode::PAYLOAD_TOO_LARGE),
-    ("UNSUPPORTED_MEDIA_TYPE", StatusCode::UNSUPPORTED_MEDIA_TYPE),
-    ("VALIDATION_ERROR", StatusCode::UNPROCESSABLE_ENTITY),
-    ("FORM_NOT_PUBLISHED", StatusCode::UNPROCESSABLE_ENTITY),
-    ("FORM_CLOSED", StatusCode::UNPROCESSABLE_ENTITY),
-    ("RATE_LIMITED", StatusCode::TOO_MANY_REQUESTS),
-    ("SERVICE_UNAVAILABLE", StatusCode::SERVICE_UNAVAILABLE),
-    ("INTERNAL", StatusCode::INTERNAL_SERVER_ERROR),
-];
+/// HTTP status of each error reason: the one table. The core's reason decides, never the
+/// gRPC code. No wildcard arm: a reason added to the proto does not compile until it has
+/// its status here.
+fn status_of(reason: ErrorReason) -> StatusCode {
+    match reason {
+        ErrorReason::Unauthenticated | ErrorReason::KeyInvalid => StatusCode::UNAUTHORIZED,
+        ErrorReason::InsufficientScope
+        | ErrorReason::PlanRequired
+        | ErrorReason::ResponseLimitReached => StatusCode::FORBIDDEN,
+        // Not reached through the REST API (admin calls and hosted pages are not JSON
+        // routes), but they are refusals of the caller, so say so.
+        ErrorReason::AdminDenied | ErrorReason::CsrfFailed => StatusCode::FORBIDDEN,
+        ErrorReason::NotFound => StatusCode::NOT_FOUND,
+        ErrorReason::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        ErrorReason::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorReason::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ErrorReason::ValidationError | ErrorReason::FormNotPublished | ErrorReason::FormClosed => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        ErrorReason::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorReason::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorReason::Internal | ErrorReason::Unspecified => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// The reason of an error status of the core, read from its `ErrorInfo`: the one place
+/// the edge turns the reason string back into the enum. `None` when the status has no
+/// `ErrorInfo` (the core was not reached) or a reason this edge does not know.
+pub fn reason_of(status: &tonic::Status) -> Option<ErrorReason> {
+    status
+        .get_details_error_info()
+        .and_then(|info| ErrorReason::from_code(&info.reason))
+}
 
 /// gRPC metadata that becomes HTTP headers of the same name.
 pub const FORWARDED_METADATA: &[&str] = &[
@@ -35,17 +50,10 @@ pub const FORWARDED_METADATA: &[&str] = &[
     "idempotent-replayed",
 ];
 
-fn status_of(reason: &str) -> StatusCode {
-    STATUS_BY_REASON
-        .iter()
-        .find(|(r, _)| *r == reason)
-        .map_or(StatusCode::INTERNAL_SERVER_ERROR, |(_, s)| *s)
-}
-
 /// An error reply of the REST API.
 #[derive(Debug)]
 pub struct ApiError {
-    pub reason: String,
+    pub reason: ErrorReason,
     pub message: String,
     pub retry_after: Option<u64>,
     /// Headers to send along (rate-limit figures from the core).
@@ -56,9 +64,24 @@ impl ApiError {
     /// Maps a `Status` from the core by its `ErrorInfo` reason.
     pub fn from_status(status: &tonic::Status, request_id: &str) -> Self {
         let headers = forwarded_headers(status.metadata());
-        let reason = status.get_details_error_info().map(|info| info.reason);
-        let (reason, message) = match reason {
-            Some(reason) => (reason, status.message().to_owned()),
+        let info = status.get_details_error_info();
+        let (reason, message) = match info {
+            Some(info) => match ErrorReason::from_code(&info.reason) {
+                Some(reason) => (reason, status.message().to_owned()),
+                // A reason this edge does not know (a newer core?): a failure to report.
+                None => {
+                    tracing::error!(
+                        request_id,
+                        reason = info.reason,
+                        message = status.message(),
+                        "unknown error reason"
+                    );
+                    (
+                        ErrorReason::Internal,
+                        format!("internal error; quote request id {request_id} when reporting it"),
+                    )
+                }
+            },
             // No ErrorInfo: the core was not reached (transport) or is not ours.
             None if matches!(
                 status.code(),
@@ -67,14 +90,14 @@ impl ApiError {
             {
                 tracing::error!(request_id, code = ?status.code(), message = status.message(), "core unavailable");
                 (
-                    "SERVICE_UNAVAILABLE".to_owned(),
+                    ErrorReason::ServiceUnavailable,
                     format!("the service is temporarily unavailable; request id {request_id}"),
                 )
             }
             None => {
                 tracing::error!(request_id, code = ?status.code(), message = status.message(), "unexpected core status");
                 (
-                    "INTERNAL".to_owned(),
+                    ErrorReason::Internal,
                     format!("internal error; quote request id {request_id} when reporting it"),
                 )
             }
@@ -100,17 +123,17 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut error = json!({"code": self.reason, "message": self.message});
-        if self.reason == "RATE_LIMITED"
+        let mut error = json!({"code": self.reason.code(), "message": self.message});
+        if self.reason == ErrorReason::RateLimited
             && let Some(secs) = self.retry_after
         {
             error["retryAfter"] = json!(secs);
         }
         let body = json!({"success": false, "error": error});
-        let mut response = (status_of(&self.reason), axum::Json(body)).into_response();
+        let mut response = (status_of(self.reason), axum::Json(body)).into_response();
         response.headers_mut().extend(self.headers);
         if let Some(secs) = self.retry_after
-            && self.reason == "RATE_LIMITED"
+            && self.reason == ErrorReason::RateLimited
         {
             response
                 .headers_mut()
@@ -139,11 +162,41 @@ mod tests {
 
     #[test]
     fn every_reason_has_its_status() {
-        assert_eq!(status_of("KEY_INVALID"), StatusCode::UNAUTHORIZED);
-        assert_eq!(status_of("FORM_CLOSED"), StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(status_of(ErrorReason::KeyInvalid), StatusCode::UNAUTHORIZED);
         assert_eq!(
-            status_of("SOMETHING_NEW"),
-            StatusCode::INTERNAL_SERVER_ERROR
+            status_of(ErrorReason::FormClosed),
+            StatusCode::UNPROCESSABLE_ENTITY
         );
+        assert_eq!(
+            status_of(ErrorReason::PayloadTooLarge),
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
+    }
+
+    fn status_with_reason(reason: &str) -> tonic::Status {
+        let details = tonic_types::ErrorDetails::with_error_info(
+            reason,
+            "forms.v1",
+            std::collections::HashMap::new(),
+        );
+        tonic::Status::with_error_details(tonic::Code::NotFound, "no such form", details)
+    }
+
+    #[test]
+    fn the_reason_string_is_read_once_and_unknown_ones_are_internal() {
+        let known = ApiError::from_status(&status_with_reason("NOT_FOUND"), "rid");
+        assert_eq!(known.reason, ErrorReason::NotFound);
+        assert_eq!(known.message, "no such form");
+        for unknown in ["SOMETHING_NEW", "UNSPECIFIED", "ERROR_REASON_NOT_FOUND", ""] {
+            let error = ApiError::from_status(&status_with_reason(unknown), "rid");
+            assert_eq!(error.reason, ErrorReason::Internal, "{unknown:?}");
+            assert!(!error.message.contains("no such form"));
+            assert_eq!(
+                error.into_response().status(),
+                StatusCode::INTERNAL_SERVER_ERROR
+            );
+        }
+        let bare = ApiError::from_status(&tonic::Status::unavailable("down"), "rid");
+        assert_eq!(bare.reason, ErrorReason::ServiceUnavailable);
     }
 }

@@ -178,9 +178,31 @@ impl HostedFormsService for Hosted {
     ) -> Result<Response<pb::SubmitHostedFormResponse>, Status> {
         let id = gate::request_id(req.metadata());
         let ip = gate::client_ip(&req, &self.config.trusted_proxies);
-        self.submit(ip, req.into_inner())
-            .await
-            .map(Response::new)
-            .map_err(|e| e.into_status(&id))
+        let req = req.into_inner();
+        let page = pb::GetHostedFormRequest {
+            short_id: req.short_id.clone(),
+            csrf_nonce: req.csrf_nonce.clone(),
+        };
+        match self.submit(ip, req).await {
+            Ok(reply) => Ok(Response::new(reply)),
+            // The visitor sees the page again, answers kept: send what it needs along
+            // with the refusal, so the edge makes one call, not two.
+            Err(
+                refusal @ (CoreError::Validation(_)
+                | CoreError::FieldErrors(_)
+                | CoreError::CsrfFailed),
+            ) => match self.get(page).await {
+                Ok(page) => {
+                    let page = pb::HostedFormPage {
+                        form: page.form,
+                        start_token: page.start_token,
+                    };
+                    Err(pb::details::with_detail(refusal.into_status(&id), &page))
+                }
+                // The form closed or went away meanwhile: that is the answer now.
+                Err(e) => Err(e.into_status(&id)),
+            },
+            Err(e) => Err(e.into_status(&id)),
+        }
     }
 }

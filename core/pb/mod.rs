@@ -6,6 +6,8 @@
 tonic::include_proto!("forms.v1");
 
 pub mod convert;
+pub mod details;
+mod reason;
 
 /// Encoded descriptor set of `proto/`, for gRPC server reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("forms_descriptor");

@@ -1,6 +1,6 @@
 //! `/forms` and `/forms/{id}`: the form resource, JSON shapes of SPEC onto FormsService calls.
 
-use crate::body::{JsonObject, PathParams, QueryParams};
+use crate::body::{JsonBody, Patch, PathParams, QueryParams, present};
 use crate::call::Call;
 use crate::routes::timestamp_json;
 use crate::state::AppState;
@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use forms::pb::{self, convert};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 /// A form in the SPEC shape.
@@ -60,136 +61,144 @@ fn status_name(status: pb::FormStatus) -> &'static str {
     }
 }
 
+/// A form status as the API names it.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum StatusName {
+    Draft,
+    Published,
+    Archived,
+}
+
+impl From<StatusName> for pb::FormStatus {
+    fn from(status: StatusName) -> Self {
+        match status {
+            StatusName::Draft => Self::Draft,
+            StatusName::Published => Self::Published,
+            StatusName::Archived => Self::Archived,
+        }
+    }
+}
+
+/// A status from a query string, with the same names (and message) as in a body.
 fn parse_status(raw: &str) -> Result<pb::FormStatus, String> {
-    match raw {
-        "draft" => Ok(pb::FormStatus::Draft),
-        "published" => Ok(pb::FormStatus::Published),
-        "archived" => Ok(pb::FormStatus::Archived),
-        _ => Err(format!(
-            "status must be one of draft, published, archived, got {raw:?}"
-        )),
+    use serde::de::IntoDeserializer;
+    let name: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+        raw.into_deserializer();
+    StatusName::deserialize(name)
+        .map(pb::FormStatus::from)
+        .map_err(|e| format!("status: {e}"))
+}
+
+/// A field definition as sent in `fields`. Everything optional: which properties a field
+/// needs, and which types exist, are the core's rules.
+#[derive(Deserialize)]
+struct FieldBody {
+    /// Ignored on create; names the field to keep on update.
+    id: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    label: Option<String>,
+    required: Option<bool>,
+    placeholder: Option<String>,
+    allowed_types: Option<Vec<String>>,
+    max_size_mb: Option<f64>,
+    /// Any JSON; a `null` sent is passed on as a null value, not as "no answer".
+    #[serde(default, deserialize_with = "present")]
+    correct_answer: Option<Value>,
+    points: Option<i32>,
+}
+
+impl From<FieldBody> for pb::FormField {
+    fn from(f: FieldBody) -> Self {
+        Self {
+            id: f.id.unwrap_or_default(),
+            r#type: f.kind.unwrap_or_default(),
+            label: f.label.unwrap_or_default(),
+            required: f.required.unwrap_or_default(),
+            placeholder: f.placeholder,
+            allowed_types: f.allowed_types.unwrap_or_default(),
+            max_size_mb: f.max_size_mb,
+            correct_answer: f.correct_answer.as_ref().map(convert::json_to_value),
+            points: f.points,
+        }
     }
 }
 
-fn string(body: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
-    match body.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(format!("{key} must be a string")),
+fn fields_pb(fields: Vec<FieldBody>) -> Vec<pb::FormField> {
+    fields.into_iter().map(pb::FormField::from).collect()
+}
+
+/// The body of `POST /forms`. A missing or null title is left to the core, which
+/// requires one; `fields` and `settings` may be left out but not sent as null.
+#[derive(Deserialize)]
+pub struct CreateFormBody {
+    title: Option<String>,
+    description: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    fields: Option<Vec<FieldBody>>,
+    #[serde(default, deserialize_with = "present")]
+    settings: Option<Map<String, Value>>,
+}
+
+fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
+    pb::CreateFormRequest {
+        title: body.title.unwrap_or_default(),
+        description: body.description,
+        fields: body.fields.map(fields_pb).unwrap_or_default(),
+        settings: body.settings.as_ref().map(convert::object_to_struct),
     }
 }
 
-fn object(body: &Map<String, Value>, key: &str) -> Result<Option<prost_types::Struct>, String> {
-    match body.get(key) {
-        None => Ok(None),
-        Some(Value::Object(map)) => Ok(Some(convert::object_to_struct(map))),
-        Some(_) => Err(format!("{key} must be an object")),
-    }
-}
-
-fn fields(body: &Map<String, Value>) -> Result<Option<Vec<pb::FormField>>, String> {
-    let Some(value) = body.get("fields") else {
-        return Ok(None);
-    };
-    let Value::Array(items) = value else {
-        return Err("fields must be an array".into());
-    };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| field_from_json(i, item))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
-}
-
-fn field_from_json(i: usize, item: &Value) -> Result<pb::FormField, String> {
-    let Value::Object(f) = item else {
-        return Err(format!("fields[{i}] must be an object"));
-    };
-    let at = |e: String| format!("fields[{i}].{e}");
-    let required = match f.get("required") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(at("required must be true or false".into())),
-    };
-    let allowed_types = match f.get("allowed_types") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| v.as_str().map(str::to_owned))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| at("allowed_types must be an array of strings".into()))?,
-        Some(_) => return Err(at("allowed_types must be an array of strings".into())),
-    };
-    let max_size_mb = match f.get("max_size_mb") {
-        None | Some(Value::Null) => None,
-        Some(Value::Number(n)) => n.as_f64(),
-        Some(_) => return Err(at("max_size_mb must be a number".into())),
-    };
-    Ok(pb::FormField {
-        id: string(f, "id").map_err(at)?.unwrap_or_default(),
-        r#type: string(f, "type").map_err(at)?.unwrap_or_default(),
-        label: string(f, "label").map_err(at)?.unwrap_or_default(),
-        required,
-        placeholder: string(f, "placeholder").map_err(at)?,
-        allowed_types,
-        max_size_mb,
-        correct_answer: f.get("correct_answer").map(convert::json_to_value),
-        points: match f.get("points") {
-            None | Some(Value::Null) => None,
-            Some(v) => Some(
-                v.as_i64()
-                    .and_then(|n| i32::try_from(n).ok())
-                    .ok_or_else(|| at("points must be an integer".into()))?,
-            ),
-        },
-    })
-}
-
-fn create_request(body: &Map<String, Value>) -> Result<pb::CreateFormRequest, String> {
-    Ok(pb::CreateFormRequest {
-        title: string(body, "title")?.unwrap_or_default(),
-        description: string(body, "description")?,
-        fields: fields(body)?.unwrap_or_default(),
-        settings: object(body, "settings")?,
-    })
+/// The body of `PUT /forms/{id}`: a partial update, each property absent (kept), or
+/// sent. `description: null` clears the description; `title: null` asks for an empty
+/// title, which the core refuses like any other; `fields`, `settings` and `status`
+/// cannot be null.
+#[derive(Deserialize)]
+pub struct UpdateFormBody {
+    #[serde(default)]
+    title: Patch<String>,
+    #[serde(default)]
+    description: Patch<String>,
+    #[serde(default, deserialize_with = "present")]
+    fields: Option<Vec<FieldBody>>,
+    #[serde(default, deserialize_with = "present")]
+    settings: Option<Map<String, Value>>,
+    #[serde(default, deserialize_with = "present")]
+    status: Option<StatusName>,
 }
 
 /// A partial update: the mask names exactly the properties present in the body.
-fn update_request(id: String, body: &Map<String, Value>) -> Result<pb::UpdateFormRequest, String> {
+fn update_request(id: String, body: UpdateFormBody) -> pb::UpdateFormRequest {
     let mut form = pb::Form::default();
     let mut paths = Vec::new();
-    if body.contains_key("title") {
-        form.title = string(body, "title")?.unwrap_or_default();
+    if let Some(title) = body.title.into_change() {
+        form.title = title.unwrap_or_default();
         paths.push("title");
     }
-    if body.contains_key("description") {
-        form.description = string(body, "description")?;
+    if let Some(description) = body.description.into_change() {
+        form.description = description;
         paths.push("description");
     }
-    if let Some(fields) = fields(body)? {
-        form.fields = fields;
+    if let Some(fields) = body.fields {
+        form.fields = fields_pb(fields);
         paths.push("fields");
     }
-    if body.contains_key("settings") {
-        form.settings = object(body, "settings")?;
-        if matches!(body.get("settings"), Some(Value::Null)) {
-            return Err("settings must be an object".into());
-        }
+    if let Some(settings) = body.settings {
+        form.settings = Some(convert::object_to_struct(&settings));
         paths.push("settings");
     }
-    if let Some(status) = body.get("status") {
-        let raw = status.as_str().ok_or("status must be a string")?;
-        form.status = parse_status(raw)?.into();
+    if let Some(status) = body.status {
+        form.status = pb::FormStatus::from(status).into();
         paths.push("status");
     }
-    Ok(pb::UpdateFormRequest {
+    pb::UpdateFormRequest {
         id,
         form: Some(form),
         update_mask: Some(prost_types::FieldMask {
             paths: paths.into_iter().map(str::to_owned).collect(),
         }),
-    })
+    }
 }
 
 fn list_request(query: &QueryParams) -> Result<pb::ListFormsRequest, String> {
@@ -239,30 +248,30 @@ pub async fn get(
 pub async fn create(
     State(state): State<AppState>,
     call: Call,
-    JsonObject(body): JsonObject,
-) -> Result<Response, Response> {
-    let request = call.valid(&state, create_request(&body)).await?;
-    let result = state.forms().create_form(call.request(request)).await;
-    Ok(call.reply(
+    JsonBody(body): JsonBody<CreateFormBody>,
+) -> Response {
+    let request = call.request(create_request(body));
+    let result = state.forms().create_form(request).await;
+    call.reply(
         result,
         StatusCode::CREATED,
         |r| json!({"form": r.form.map(form_json)}),
-    ))
+    )
 }
 
 pub async fn update(
     State(state): State<AppState>,
     call: Call,
     PathParams(id): PathParams<String>,
-    JsonObject(body): JsonObject,
-) -> Result<Response, Response> {
-    let request = call.valid(&state, update_request(id, &body)).await?;
-    let result = state.forms().update_form(call.request(request)).await;
-    Ok(call.reply(
+    JsonBody(body): JsonBody<UpdateFormBody>,
+) -> Response {
+    let request = call.request(update_request(id, body));
+    let result = state.forms().update_form(request).await;
+    call.reply(
         result,
         StatusCode::OK,
         |r| json!({"form": r.form.map(form_json)}),
-    ))
+    )
 }
 
 pub async fn delete(

@@ -4,11 +4,12 @@
 
 use crate::body::PathParams;
 use crate::call::Call;
+use crate::error::reason_of;
 use crate::state::AppState;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use forms::pb;
+use forms::pb::{self, ErrorReason};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
@@ -197,27 +198,24 @@ fn with_cookie(mut response: Response, nonce: &str, fresh: bool) -> Response {
 
 /// The page for an error of the core that is not about the answers.
 fn error_page(call: &Call, status: &tonic::Status) -> Response {
-    let reason = status
-        .get_details_error_info()
-        .map(|i| i.reason)
-        .unwrap_or_default();
-    match reason.as_str() {
-        "NOT_FOUND" => message_page(
+    let reason = reason_of(status);
+    match reason {
+        Some(ErrorReason::NotFound) => message_page(
             StatusCode::NOT_FOUND,
             "Form not found",
             "There is no open form at this address.",
         ),
-        "FORM_CLOSED" => message_page(
+        Some(ErrorReason::FormClosed) => message_page(
             StatusCode::GONE,
             "This form is closed",
             "It no longer accepts responses.",
         ),
-        "RESPONSE_LIMIT_REACHED" => message_page(
+        Some(ErrorReason::ResponseLimitReached) => message_page(
             StatusCode::FORBIDDEN,
             "This form is not accepting responses",
             "Its owner has reached their response limit.",
         ),
-        "RATE_LIMITED" => message_page(
+        Some(ErrorReason::RateLimited) => message_page(
             StatusCode::TOO_MANY_REQUESTS,
             "Too many submissions",
             "Please wait a minute and try again.",
@@ -225,7 +223,7 @@ fn error_page(call: &Call, status: &tonic::Status) -> Response {
         _ => {
             tracing::error!(
                 request_id = call.request_id,
-                reason,
+                reason = reason.map(ErrorReason::code),
                 message = status.message(),
                 "hosted page failed"
             );
@@ -238,34 +236,38 @@ fn error_page(call: &Call, status: &tonic::Status) -> Response {
     }
 }
 
-async fn render(
-    state: &AppState,
-    call: &Call,
-    short_id: String,
-    headers: &HeaderMap,
-    filled: Filled,
+/// The per-field messages of a VALIDATION_ERROR, by field id: the core sends one
+/// `ErrorInfo` metadata entry per field, keyed `field.<field id>`.
+fn field_errors(status: &tonic::Status) -> HashMap<String, String> {
+    status
+        .get_details_error_info()
+        .map(|info| {
+            info.metadata
+                .into_iter()
+                .filter_map(|(k, v)| k.strip_prefix("field.").map(|id| (id.to_owned(), v)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The form's page; `filled` is what a failed submission left (answers, errors,
+/// banner), empty on a first visit.
+fn form_reply(
+    short_id: &str,
+    (form, token): (Option<pb::Form>, &str),
+    filled: &Filled,
     status: StatusCode,
+    (nonce, fresh): (&str, bool),
 ) -> Response {
-    let (nonce, fresh) = nonce(headers);
-    let request = call.request(pb::GetHostedFormRequest {
-        short_id: short_id.clone(),
-        csrf_nonce: nonce.clone(),
-    });
-    match state.hosted().get_hosted_form(request).await {
-        Ok(reply) => {
-            let reply = reply.into_inner();
-            let Some(form) = reply.form else {
-                return message_page(
-                    StatusCode::NOT_FOUND,
-                    "Form not found",
-                    "There is no open form at this address.",
-                );
-            };
-            let html = form_page(&short_id, &form, &reply.start_token, &filled);
-            with_cookie((status, Html(html)).into_response(), &nonce, fresh)
-        }
-        Err(status) => with_cookie(error_page(call, &status), &nonce, fresh),
-    }
+    let Some(form) = form else {
+        return message_page(
+            StatusCode::NOT_FOUND,
+            "Form not found",
+            "There is no open form at this address.",
+        );
+    };
+    let html = form_page(short_id, &form, token, filled);
+    with_cookie((status, Html(html)).into_response(), nonce, fresh)
 }
 
 pub async fn show(
@@ -274,15 +276,24 @@ pub async fn show(
     headers: HeaderMap,
     PathParams(short_id): PathParams<String>,
 ) -> Response {
-    render(
-        &state,
-        &call,
-        short_id,
-        &headers,
-        Filled::default(),
-        StatusCode::OK,
-    )
-    .await
+    let (nonce, fresh) = nonce(&headers);
+    let request = call.request(pb::GetHostedFormRequest {
+        short_id: short_id.clone(),
+        csrf_nonce: nonce.clone(),
+    });
+    match state.hosted().get_hosted_form(request).await {
+        Ok(reply) => {
+            let page = reply.into_inner();
+            form_reply(
+                &short_id,
+                (page.form, &page.start_token),
+                &Filled::default(),
+                StatusCode::OK,
+                (&nonce, fresh),
+            )
+        }
+        Err(status) => with_cookie(error_page(&call, &status), &nonce, fresh),
+    }
 }
 
 /// A submitted page: the answers as text, the files, the token and the honeypot.
@@ -404,7 +415,7 @@ pub async fn submit(
             })
             .collect(),
     };
-    let (nonce, _) = nonce(&headers);
+    let (nonce, fresh) = nonce(&headers);
     let user_agent = headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
@@ -413,7 +424,7 @@ pub async fn submit(
     let request = call.request(pb::SubmitHostedFormRequest {
         short_id: short_id.clone(),
         start_token: token,
-        csrf_nonce: nonce,
+        csrf_nonce: nonce.clone(),
         answers: Some(answers),
         user_agent,
         honeypot_filled,
@@ -432,55 +443,32 @@ pub async fn submit(
             message_page(StatusCode::OK, "Thank you", &text)
         }
         Err(status) => {
-            let info = status.get_details_error_info();
-            match info.as_ref().map(|i| i.reason.as_str()) {
-                Some("VALIDATION_ERROR") => {
-                    let errors = info
-                        .map(|i| {
-                            i.metadata
-                                .into_iter()
-                                .filter_map(|(k, v)| {
-                                    k.strip_prefix("field.").map(|id| (id.to_owned(), v))
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    let filled = Filled {
-                        values,
-                        errors,
-                        banner: Some("Please correct the fields marked below.".into()),
-                    };
-                    render(
-                        &state,
-                        &call,
-                        short_id,
-                        &headers,
-                        filled,
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                    )
-                    .await
-                }
-                Some("CSRF_FAILED") => {
-                    let filled = Filled {
-                        values,
-                        errors: HashMap::new(),
-                        banner: Some(
-                            "This page had expired. Your answers are kept: please submit again."
-                                .into(),
-                        ),
-                    };
-                    render(
-                        &state,
-                        &call,
-                        short_id,
-                        &headers,
-                        filled,
-                        StatusCode::FORBIDDEN,
-                    )
-                    .await
-                }
-                _ => error_page(&call, &status),
-            }
+            // Refused answers or an expired page: the page again, answers kept. The core
+            // sends the form and a fresh token with the refusal, so this is one call.
+            let (banner, errors, code) = match reason_of(&status) {
+                Some(ErrorReason::ValidationError) => (
+                    "Please correct the fields marked below.",
+                    field_errors(&status),
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                ),
+                Some(ErrorReason::CsrfFailed) => (
+                    "This page had expired. Your answers are kept: please submit again.",
+                    HashMap::new(),
+                    StatusCode::FORBIDDEN,
+                ),
+                _ => return error_page(&call, &status),
+            };
+            let Some(page) = pb::details::detail::<pb::HostedFormPage>(&status) else {
+                // Only a core of an older release refuses without the page.
+                return error_page(&call, &status);
+            };
+            let filled = Filled {
+                values,
+                errors,
+                banner: Some(banner.to_owned()),
+            };
+            let form = (page.form, page.start_token.as_str());
+            form_reply(&short_id, form, &filled, code, (&nonce, fresh))
         }
     }
 }

@@ -68,7 +68,8 @@ async fn not_found(
     OriginalUri(uri): OriginalUri,
 ) -> Response {
     let message = format!("no route for {method} {}", uri.path());
-    call.reject(&state, "NOT_FOUND", message).await
+    call.reject(&state, pb::ErrorReason::NotFound, message)
+        .await
 }
 
 async fn method_not_allowed(
@@ -78,7 +79,8 @@ async fn method_not_allowed(
     OriginalUri(uri): OriginalUri,
 ) -> Response {
     let message = format!("{method} is not allowed on {}", uri.path());
-    call.reject(&state, "METHOD_NOT_ALLOWED", message).await
+    call.reject(&state, pb::ErrorReason::MethodNotAllowed, message)
+        .await
 }
 
 /// Assigns the request id, sets `X-Request-Id` on every reply, and logs one line per

@@ -1,6 +1,6 @@
 //! `/forms/{form_id}/responses[/{id}]`: JSON shapes of SPEC onto ResponsesService.
 
-use crate::body::{JsonObject, PathParams, QueryParams};
+use crate::body::{JsonBody, PathParams, QueryParams};
 use crate::call::Call;
 use crate::routes::{page_json, timestamp_json};
 use crate::state::AppState;
@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use forms::pb::{self, convert, list_responses_response::Pagination};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 fn response_json(r: pb::FormResponse) -> Value {
@@ -60,24 +61,20 @@ fn list_request(form_id: String, query: &QueryParams) -> Result<pb::ListResponse
     })
 }
 
-/// An optional object property; null counts as absent.
-fn object(body: &Map<String, Value>, key: &str) -> Result<Option<prost_types::Struct>, String> {
-    match body.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Object(map)) => Ok(Some(convert::object_to_struct(map))),
-        Some(_) => Err(format!("{key} must be an object")),
-    }
+/// The body of `POST /forms/{form_id}/responses`. A null property counts as absent;
+/// that `answers` is required is the core's rule.
+#[derive(Deserialize)]
+pub struct CreateResponseBody {
+    answers: Option<Map<String, Value>>,
+    metadata: Option<Map<String, Value>>,
 }
 
-fn create_request(
-    form_id: String,
-    body: &Map<String, Value>,
-) -> Result<pb::CreateResponseRequest, String> {
-    Ok(pb::CreateResponseRequest {
+fn create_request(form_id: String, body: CreateResponseBody) -> pb::CreateResponseRequest {
+    pb::CreateResponseRequest {
         form_id,
-        answers: object(body, "answers")?,
-        metadata: object(body, "metadata")?,
-    })
+        answers: body.answers.as_ref().map(convert::object_to_struct),
+        metadata: body.metadata.as_ref().map(convert::object_to_struct),
+    }
 }
 
 pub async fn list(
@@ -124,18 +121,15 @@ pub async fn create(
     State(state): State<AppState>,
     call: Call,
     PathParams(form_id): PathParams<String>,
-    JsonObject(body): JsonObject,
-) -> Result<Response, Response> {
-    let request = call.valid(&state, create_request(form_id, &body)).await?;
-    let result = state
-        .responses()
-        .create_response(call.request(request))
-        .await;
-    Ok(call.reply(
+    JsonBody(body): JsonBody<CreateResponseBody>,
+) -> Response {
+    let request = call.request(create_request(form_id, body));
+    let result = state.responses().create_response(request).await;
+    call.reply(
         result,
         StatusCode::CREATED,
         |r| json!({"response": r.response.map(response_json)}),
-    ))
+    )
 }
 
 pub async fn delete(

@@ -1,6 +1,6 @@
 //! `/forms/{form_id}/webhooks[/{id}]`: subscriptions onto WebhooksService.
 
-use crate::body::{JsonObject, PathParams};
+use crate::body::{JsonBody, PathParams};
 use crate::call::Call;
 use crate::routes::timestamp_json;
 use crate::state::AppState;
@@ -8,7 +8,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use forms::pb;
-use serde_json::{Map, Value, json};
+use serde::Deserialize;
+use serde_json::{Value, json};
 
 fn webhook_json(w: pb::Webhook) -> Value {
     let mut out = json!({
@@ -28,30 +29,22 @@ fn webhook_json(w: pb::Webhook) -> Value {
     out
 }
 
-fn create_request(
-    form_id: String,
-    body: &Map<String, Value>,
-) -> Result<pb::CreateWebhookRequest, String> {
-    let text = |key: &str| match body.get(key) {
-        None | Some(Value::Null) => Ok(String::new()),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(format!("{key} must be a string")),
-    };
-    let events = match body.get("events") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| v.as_str().map(str::to_owned))
-            .collect::<Option<Vec<_>>>()
-            .ok_or("events must be an array of event names")?,
-        Some(_) => return Err("events must be an array of event names".into()),
-    };
-    Ok(pb::CreateWebhookRequest {
+/// The body of `POST /forms/{form_id}/webhooks`. A null property counts as absent; what
+/// a valid name, URL and event list are is the core's rule.
+#[derive(Deserialize)]
+pub struct CreateWebhookBody {
+    name: Option<String>,
+    url: Option<String>,
+    events: Option<Vec<String>>,
+}
+
+fn create_request(form_id: String, body: CreateWebhookBody) -> pb::CreateWebhookRequest {
+    pb::CreateWebhookRequest {
         form_id,
-        name: text("name")?,
-        url: text("url")?,
-        events,
-    })
+        name: body.name.unwrap_or_default(),
+        url: body.url.unwrap_or_default(),
+        events: body.events.unwrap_or_default(),
+    }
 }
 
 pub async fn list(
@@ -74,15 +67,15 @@ pub async fn create(
     State(state): State<AppState>,
     call: Call,
     PathParams(form_id): PathParams<String>,
-    JsonObject(body): JsonObject,
-) -> Result<Response, Response> {
-    let request = call.valid(&state, create_request(form_id, &body)).await?;
-    let result = state.webhooks().create_webhook(call.request(request)).await;
-    Ok(call.reply(
+    JsonBody(body): JsonBody<CreateWebhookBody>,
+) -> Response {
+    let request = call.request(create_request(form_id, body));
+    let result = state.webhooks().create_webhook(request).await;
+    call.reply(
         result,
         StatusCode::CREATED,
         |r| json!({"webhook": r.webhook.map(webhook_json)}),
-    ))
+    )
 }
 
 pub async fn delete(

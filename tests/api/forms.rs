@@ -1015,3 +1015,107 @@ async fn create_assigns_field_ids_even_when_the_client_sends_some() {
     assert_uuid(copy["fields"][0]["id"].as_str().expect("id"));
     assert_eq!(copy["fields"][0]["label"], "Email");
 }
+
+#[tokio::test]
+async fn update_tells_an_absent_property_from_null() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = app
+        .create_form(
+            &key,
+            &json!({"title": "Three states", "description": "Words",
+                    "settings": {"confirmation_message": "Thanks"}}),
+        )
+        .await;
+    let path = format!("/forms/{}", id_of(&form));
+    // Absent: kept.
+    let reply = app.put(&path, &key, &json!({"title": "Renamed"})).await;
+    assert_eq!(reply.ok(200)["form"]["description"], "Words");
+    // Null: cleared, and stored so.
+    let reply = app.put(&path, &key, &json!({"description": null})).await;
+    assert_eq!(reply.ok(200)["form"]["description"], Value::Null);
+    assert_eq!(reply.body["data"]["form"]["title"], "Renamed");
+    let got = app.get(&path, &key).await;
+    assert_eq!(got.ok(200)["form"]["description"], Value::Null);
+    // A value: set.
+    let reply = app.put(&path, &key, &json!({"description": "Back"})).await;
+    assert_eq!(reply.ok(200)["form"]["description"], "Back");
+
+    // A null title asks for no title, which the core refuses as it refuses an empty one.
+    let message = |reply: &Reply| -> String {
+        reply.error(422, "VALIDATION_ERROR")["message"]
+            .as_str()
+            .expect("message")
+            .to_owned()
+    };
+    let null_title = message(&app.put(&path, &key, &json!({"title": null})).await);
+    let empty_title = message(&app.put(&path, &key, &json!({"title": ""})).await);
+    assert_eq!(null_title, empty_title);
+
+    // Properties that cannot be cleared refuse null, by name, and nothing changes.
+    for property in ["fields", "settings", "status"] {
+        let reply = app
+            .put(
+                &path,
+                &key,
+                &json!({property: null, "description": "Not stored"}),
+            )
+            .await;
+        let refused = message(&reply);
+        assert!(
+            refused.starts_with(&format!("{property}: ")),
+            "{property}: {refused}"
+        );
+    }
+    let got = app.get(&path, &key).await;
+    let got = &got.ok(200)["form"];
+    assert_eq!(got["description"], "Back");
+    assert_eq!(got["title"], "Renamed");
+    assert_eq!(got["settings"]["confirmation_message"], "Thanks");
+}
+
+#[tokio::test]
+async fn a_value_of_the_wrong_json_type_is_422_naming_the_property() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let short = json!({"type": "short_text", "label": "A", "required": false});
+    for (body, property) in [
+        (
+            json!({"title": "T", "fields": [short, {"type": "email", "label": 7}]}),
+            "fields[1].label",
+        ),
+        (
+            json!({"title": "T", "fields": [{"type": "short_text", "label": "A", "required": "yes"}]}),
+            "fields[0].required",
+        ),
+        (
+            json!({"title": "T", "fields": [short, short, {"type": "number", "label": "N", "points": 1.5}]}),
+            "fields[2].points",
+        ),
+        (
+            json!({"title": "T", "fields": [{"type": "file_upload", "label": "F", "allowed_types": ["png", 1]}]}),
+            "fields[0].allowed_types[1]",
+        ),
+        (json!({"title": "T", "fields": {"type": "email"}}), "fields"),
+        (json!({"title": "T", "fields": null}), "fields"),
+        (json!({"title": "T", "settings": null}), "settings"),
+        (json!({"title": ["T"]}), "title"),
+        (json!({"title": "T", "description": false}), "description"),
+    ] {
+        let reply = app.post("/forms", &key, &body).await;
+        let message = reply.error(422, "VALIDATION_ERROR")["message"]
+            .as_str()
+            .expect("message")
+            .to_owned();
+        assert!(
+            message.starts_with(&format!("{property}: ")),
+            "{body}: {message}"
+        );
+    }
+    let list = app.get("/forms", &key).await;
+    assert_eq!(
+        list.ok(200)["pagination"]["total"],
+        0,
+        "nothing was created"
+    );
+}

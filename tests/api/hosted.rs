@@ -812,3 +812,133 @@ async fn files_can_live_in_an_s3_compatible_store() {
     assert_eq!(objects(s3.dir.path()), 0, "deleted with its form");
     let _ = s3.child.kill().await;
 }
+
+#[tokio::test]
+async fn a_refused_page_is_shown_again_with_a_token_that_works() {
+    let s = Setup::new(&[], Value::Null).await;
+    let answers = [
+        (s.fields[0].as_str(), "Ada"),
+        (s.fields[1].as_str(), "ada@example.com"),
+    ];
+    // Invalid answers: the page again, whose own token then succeeds.
+    let mut visitor = Visitor::new(&s.app);
+    let token = visitor.open(&s.short_id()).await.token();
+    let invalid = [
+        ("_token", token.as_str()),
+        (s.fields[0].as_str(), "Ada"),
+        (s.fields[1].as_str(), "nope"),
+    ];
+    let page = visitor.submit(&s.short_id(), DESKTOP, &invalid).await;
+    assert_eq!(page.status, 422);
+    let mut again: Vec<(&str, &str)> = Vec::new();
+    let token = page.token();
+    again.push(("_token", &token));
+    again.extend(answers);
+    assert_eq!(
+        visitor.submit(&s.short_id(), DESKTOP, &again).await.status,
+        200
+    );
+    // A post without cookie or token (the page expired with its cookie): the page
+    // again, setting a cookie for the token it carries, kept answers, then success.
+    let mut stranger = Visitor::new(&s.app);
+    let page = stranger.submit(&s.short_id(), DESKTOP, &answers).await;
+    assert_eq!(page.status, 403);
+    assert!(stranger.cookie.is_some(), "the page sets its nonce cookie");
+    assert!(
+        page.html.contains("value=\"ada@example.com\""),
+        "answers kept"
+    );
+    let token = page.token();
+    let mut again: Vec<(&str, &str)> = vec![("_token", &token)];
+    again.extend(answers);
+    assert_eq!(
+        stranger.submit(&s.short_id(), DESKTOP, &again).await.status,
+        200
+    );
+    assert_eq!(s.responses().await.len(), 2);
+}
+
+/// Over gRPC: a refused SubmitHostedForm carries the page (form and a fresh token) as
+/// an error detail beside the ErrorInfo, so the edge needs no second call.
+#[tokio::test]
+async fn grpc_a_refused_submission_carries_the_page_to_show_again() {
+    use ::forms::pb::{self, hosted_forms_service_client::HostedFormsServiceClient};
+    use tonic_types::StatusExt;
+
+    let s = Setup::new(&[], Value::Null).await;
+    let channel = tonic::transport::Channel::from_shared(s.app.grpc_url.clone())
+        .expect("gRPC URL")
+        .connect()
+        .await
+        .expect("connecting to the core");
+    let mut hosted = HostedFormsServiceClient::new(channel);
+    let nonce = "0123456789abcdef0123456789abcdef".to_owned();
+    let answers = |email: &str| {
+        let text = |t: &str| ::forms::pb::convert::json_to_value(&json!(t));
+        prost_types::Struct {
+            fields: [
+                (s.fields[0].clone(), text("Ada")),
+                (s.fields[1].clone(), text(email)),
+            ]
+            .into(),
+        }
+    };
+    let submit = |token: String, email: &str| pb::SubmitHostedFormRequest {
+        short_id: s.short_id(),
+        start_token: token,
+        csrf_nonce: nonce.clone(),
+        answers: Some(answers(email)),
+        user_agent: DESKTOP.to_owned(),
+        honeypot_filled: false,
+        files: Vec::new(),
+    };
+    let page = hosted
+        .get_hosted_form(pb::GetHostedFormRequest {
+            short_id: s.short_id(),
+            csrf_nonce: nonce.clone(),
+        })
+        .await
+        .expect("page")
+        .into_inner();
+
+    for (request, reason) in [
+        (submit(page.start_token.clone(), "nope"), "VALIDATION_ERROR"),
+        (
+            submit("forged".to_owned(), "ada@example.com"),
+            "CSRF_FAILED",
+        ),
+    ] {
+        let refused = hosted
+            .submit_hosted_form(request)
+            .await
+            .expect_err("refused");
+        let info = refused.get_details_error_info().expect("ErrorInfo");
+        assert_eq!(info.reason, reason);
+        if reason == "VALIDATION_ERROR" {
+            assert_eq!(
+                info.metadata
+                    .get(&format!("field.{}", s.fields[1]))
+                    .map(String::as_str),
+                Some("Email must be an email address")
+            );
+        }
+        let again = ::forms::pb::details::detail::<pb::HostedFormPage>(&refused)
+            .expect("HostedFormPage detail");
+        let form = again.form.expect("form");
+        assert_eq!(form.id, s.form_id());
+        assert_eq!(form.fields.len(), s.fields.len());
+        // The fresh token is bound to the same nonce and works.
+        let stored = hosted
+            .submit_hosted_form(submit(again.start_token, "ada@example.com"))
+            .await
+            .expect("accepted")
+            .into_inner();
+        assert!(!stored.response_id.is_empty());
+    }
+    // Other refusals carry no page.
+    let mut unknown = submit(page.start_token, "ada@example.com");
+    unknown.short_id = "nosuchform".to_owned();
+    let refused = hosted.submit_hosted_form(unknown).await.expect_err("404");
+    assert!(::forms::pb::details::detail::<pb::HostedFormPage>(&refused).is_none());
+    assert_eq!(s.responses().await.len(), 2);
+}
