@@ -118,6 +118,7 @@ impl CoreError {
                 ErrorReason::NotFound => Code::NotFound,
                 ErrorReason::MethodNotAllowed => Code::Unimplemented,
                 ErrorReason::PayloadTooLarge => Code::ResourceExhausted,
+                ErrorReason::RequestTimeout => Code::DeadlineExceeded,
                 _ => Code::InvalidArgument,
             },
             Self::Database(_) | Self::Internal(_) => Code::Internal,

@@ -21,7 +21,8 @@ fn edge_reason(m: &pb::RejectRequestRequest) -> ErrorReason {
         | ErrorReason::UnsupportedMediaType
         | ErrorReason::NotFound
         | ErrorReason::MethodNotAllowed
-        | ErrorReason::PayloadTooLarge => asked,
+        | ErrorReason::PayloadTooLarge
+        | ErrorReason::RequestTimeout => asked,
         _ => ErrorReason::ValidationError,
     }
 }

@@ -8,6 +8,7 @@
 //! core answers for them with its own messages.
 
 use crate::call::Call;
+use crate::http_server::is_body_timeout;
 use crate::state::AppState;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::header::CONTENT_TYPE;
@@ -74,6 +75,12 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for JsonBody<T> {
         }
         let bytes = match axum::body::to_bytes(body, state.max_body_bytes).await {
             Ok(bytes) => bytes,
+            Err(error) if is_body_timeout(&error) => {
+                let message = "the request body did not arrive in time";
+                return Err(call
+                    .reject(state, pb::ErrorReason::RequestTimeout, message)
+                    .await);
+            }
             Err(_) => {
                 let message = format!(
                     "the request body is larger than {} bytes",

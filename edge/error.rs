@@ -22,6 +22,7 @@ fn status_of(reason: ErrorReason) -> StatusCode {
         ErrorReason::NotFound => StatusCode::NOT_FOUND,
         ErrorReason::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         ErrorReason::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorReason::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         ErrorReason::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         ErrorReason::ValidationError | ErrorReason::FormNotPublished | ErrorReason::FormClosed => {
             StatusCode::UNPROCESSABLE_ENTITY

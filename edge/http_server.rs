@@ -67,6 +67,18 @@ impl http_body::Body for DeadlineBody {
     }
 }
 
+/// Whether `error` (from reading a request body) is the body deadline passing.
+pub fn is_body_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(error);
+    while let Some(error) = source {
+        if error.is::<BodyTimeout>() {
+            return true;
+        }
+        source = error.source();
+    }
+    false
+}
+
 /// Serves `router` on `listener` until `stop` resolves; then stops accepting and waits
 /// for the requests in flight to finish.
 pub async fn serve(

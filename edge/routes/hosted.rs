@@ -5,6 +5,7 @@
 use crate::body::PathParams;
 use crate::call::Call;
 use crate::error::reason_of;
+use crate::http_server::is_body_timeout;
 use crate::state::AppState;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -332,11 +333,23 @@ async fn read_posted(state: &AppState, req: Request) -> Result<Posted, Response>
             "The files sent are too large for this form.",
         )
     };
+    // A body that stopped arriving is told apart from one that is too large.
+    let unreadable = |error: &(dyn std::error::Error + 'static)| {
+        if is_body_timeout(error) {
+            message_page(
+                StatusCode::REQUEST_TIMEOUT,
+                "Too slow",
+                "The submission took too long to arrive. Please try again.",
+            )
+        } else {
+            too_large()
+        }
+    };
     let mut posted = Posted::default();
     if content_type.starts_with("application/x-www-form-urlencoded") {
         let body = axum::body::to_bytes(req.into_body(), state.max_body_bytes)
             .await
-            .map_err(|_| too_large())?;
+            .map_err(|e| unreadable(&e))?;
         let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
         for (name, value) in pairs {
             posted.add_text(name, value);
@@ -363,12 +376,12 @@ async fn read_posted(state: &AppState, req: Request) -> Result<Posted, Response>
         let field = match multipart.next_field().await {
             Ok(Some(field)) => field,
             Ok(None) => break,
-            Err(_) => return Err(too_large()),
+            Err(error) => return Err(unreadable(&error)),
         };
         let name = field.name().unwrap_or_default().to_owned();
         match field.file_name().map(str::to_owned) {
             Some(file_name) => {
-                let content = field.bytes().await.map_err(|_| too_large())?;
+                let content = field.bytes().await.map_err(|e| unreadable(&e))?;
                 // A file input left empty still sends a part, without a name or bytes.
                 if !(file_name.is_empty() && content.is_empty()) {
                     posted.files.push(pb::UploadedFile {

@@ -132,3 +132,35 @@ async fn connections_over_the_cap_are_closed_at_once() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_body_that_stops_arriving_gets_408_in_the_envelope() {
+    let app = TestApp::spawn_with(&["--http-body-timeout", "1s"]).await;
+    let key = app.key(PRO, ALL).await;
+    let mut stream = TcpStream::connect(http_addr(&app)).await.expect("connect");
+    let head = format!(
+        "POST /api/v1/forms HTTP/1.1\r\nHost: x\r\nx-api-key: {key}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{\"title\""
+    );
+    stream.write_all(head.as_bytes()).await.expect("write");
+    // The rest of the body never comes; the answer does.
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    let answered = tokio::time::timeout(CLOSED_WITHIN, async {
+        while !String::from_utf8_lossy(&seen).contains("}}") {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => seen.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    let text = String::from_utf8_lossy(&seen);
+    assert!(answered.is_ok(), "no answer: {text}");
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("\"code\":\"REQUEST_TIMEOUT\""), "{text}");
+    // Counted like any other request of the key, with its rate-limit headers.
+    assert!(
+        text.to_ascii_lowercase().contains("x-ratelimit-remaining"),
+        "{text}"
+    );
+}
