@@ -134,7 +134,7 @@ impl CoreError {
     /// id, and answered with a message that names only the request id.
     pub fn into_status(self, request_id: &str) -> Status {
         let message = if self.is_internal() {
-            tracing::error!(request_id, error = %self, "internal failure");
+            tracing::error!(error = %self, "internal failure");
             format!("internal error; quote request id {request_id} when reporting it")
         } else {
             self.to_string()

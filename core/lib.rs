@@ -19,6 +19,7 @@ pub mod pb;
 pub mod responses;
 pub mod secrets;
 pub mod server;
+pub mod telemetry;
 pub mod usage;
 pub mod webhooks;
 

@@ -9,7 +9,7 @@ use crate::{http_server, routes};
 use forms::accounts::sessions::SessionVerifier;
 use forms::db::Database;
 use forms::webhooks::delivery::DeliveryConfig;
-use forms::{Core, CoreConfig};
+use forms::{Core, CoreConfig, telemetry};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -17,6 +17,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tower::{BoxError, ServiceExt};
+use tracing::Instrument;
 
 /// Failure of the process as a whole (start-up, a server task), shown to the operator.
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
@@ -116,6 +117,7 @@ impl Application {
             let incoming =
                 tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
             let grpc = tonic::transport::Server::builder()
+                .trace_fn(|req| telemetry::grpc_span(req.headers(), req.uri().path()))
                 .add_routes(routes.clone())
                 .serve_with_incoming_shutdown(incoming, stopped(self.stop.subscribe()));
             self.tasks.spawn(async move {
@@ -221,10 +223,15 @@ async fn open_database(db: &DbArgs) -> Result<Database, Error> {
     .await?)
 }
 
-/// The edge's way to a core in the same process: its routes, called without a network hop.
+/// The edge's way to a core in the same process: its routes, called without a network
+/// hop, each call in its `grpc` span as on the network server.
 fn in_process(routes: tonic::service::Routes) -> Transport {
+    let traced = tower::service_fn(move |req: http::Request<tonic::body::Body>| {
+        let span = telemetry::grpc_span(req.headers(), req.uri().path());
+        routes.clone().oneshot(req).instrument(span)
+    });
     Transport::new(ServiceExt::<http::Request<tonic::body::Body>>::map_err(
-        routes,
+        traced,
         |never: Infallible| -> TransportError { match never {} },
     ))
 }

@@ -19,6 +19,7 @@ use axum::response::Response;
 use axum::routing::{delete, get};
 use serde_json::{Value, json};
 use std::time::Instant;
+use tracing::Instrument;
 
 /// The whole REST router.
 pub fn router(state: AppState) -> Router {
@@ -92,14 +93,14 @@ async fn request_id_and_log(mut req: Request, next: Next) -> Response {
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     let started = Instant::now();
-    let mut response = next.run(req).await;
+    // Every log line of the request, the core's in-process ones included, carries the id.
+    let span = tracing::info_span!("request", request_id, %method, path);
+    let mut response = next.run(req).instrument(span.clone()).await;
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert("x-request-id", value);
     }
     tracing::info!(
-        request_id,
-        %method,
-        path,
+        parent: &span,
         status = response.status().as_u16(),
         duration_ms = started.elapsed().as_millis() as u64,
         "request"

@@ -247,6 +247,22 @@ impl Logs {
         self.0.lock().expect("logs lock").join("\n")
     }
 
+    /// The JSON lines logged within the request whose id is `request_id` (in any of
+    /// their spans).
+    pub fn lines_of_request(&self, request_id: &str) -> Vec<Value> {
+        assert!(!request_id.is_empty(), "no request id");
+        self.json_lines()
+            .into_iter()
+            .filter(|l| {
+                // "span" is the line's own span, "spans" the ones it was logged in.
+                l["span"]["request_id"] == request_id
+                    || l["spans"]
+                        .as_array()
+                        .is_some_and(|spans| spans.iter().any(|s| s["request_id"] == request_id))
+            })
+            .collect()
+    }
+
     /// The lines so far parsed as JSON (lines that are not JSON are skipped).
     pub fn json_lines(&self) -> Vec<Value> {
         self.0

@@ -22,6 +22,7 @@ struct Page {
     status: u16,
     html: String,
     location: Option<String>,
+    request_id: String,
 }
 
 impl Page {
@@ -64,10 +65,17 @@ impl Visitor {
             .get("location")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
+        let request_id = reply
+            .headers()
+            .get("x-request-id")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
         Page {
             status,
             html: reply.text().await.expect("page body"),
             location,
+            request_id,
         }
     }
 
@@ -368,6 +376,18 @@ async fn the_honeypot_drops_robot_submissions_quietly() {
         .await;
     assert_eq!(page.status, 200, "a robot is told all went well");
     assert!(s.responses().await.is_empty(), "but nothing is stored");
+    // The core's note of it can be found by the request id, like the edge's access line.
+    let of_request = s.app.logs().lines_of_request(&page.request_id);
+    let messages: Vec<&str> = of_request
+        .iter()
+        .filter_map(|l| l["fields"]["message"].as_str())
+        .collect();
+    assert!(
+        messages.contains(&"hosted submission dropped by the honeypot")
+            && messages.contains(&"request"),
+        "{messages:?}\n{}",
+        s.app.logs().text()
+    );
 }
 
 #[tokio::test]
