@@ -156,9 +156,10 @@ impl Application {
                 body_timeout: args.http_body_timeout.into(),
                 max_connections: usize::try_from(args.http_max_connections)?,
             };
+            let trusted_proxies = args.trusted_proxies.clone().into();
             let stop = stopped(self.stop.subscribe());
             self.tasks.spawn(async move {
-                http_server::serve(listener, router, limits, stop)
+                http_server::serve(listener, router, limits, trusted_proxies, stop)
                     .await
                     .map_err(Error::from)
             });

@@ -2,14 +2,14 @@
 //! credentials as metadata, and the HTTP reply built from the core's answer.
 
 use crate::error::{ApiError, forwarded_headers};
+use crate::http_server::ClientIp;
 use crate::state::AppState;
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::FromRequestParts;
 use axum::http::{HeaderMap, StatusCode, request::Parts};
 use axum::response::{IntoResponse, Response};
 use forms::pb;
 use serde_json::{Value, json};
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use tonic::metadata::{MetadataMap, MetadataValue};
 
 /// HTTP headers passed to the core as metadata of the same name.
@@ -35,8 +35,8 @@ impl<S: Send + Sync> FromRequestParts<S> for Call {
             .map_or_else(|| uuid::Uuid::new_v4().to_string(), |id| id.0.clone());
         let client_ip = parts
             .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(addr)| addr.ip().to_string());
+            .get::<ClientIp>()
+            .map(|ClientIp(ip)| ip.to_string());
         Ok(Self {
             metadata: metadata(&parts.headers, &request_id, client_ip.as_deref()),
             request_id,

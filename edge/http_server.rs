@@ -3,9 +3,9 @@
 //! a deadline for each request's headers (which also closes keep-alive connections
 //! left idle), a deadline for each request's whole body, and a cap on open connections.
 
+use crate::forwarded;
 use axum::Router;
 use axum::body::Body;
-use axum::extract::ConnectInfo;
 use bytes::Bytes;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -29,6 +29,10 @@ pub struct Limits {
     /// Connections open at once; a connection over the cap is closed at once.
     pub max_connections: usize,
 }
+
+/// The end client's address, as [`forwarded::client_ip`] tells it; in request extensions.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub std::net::IpAddr);
 
 /// The request body did not arrive within [`Limits::body_timeout`].
 #[derive(Debug, thiserror::Error)]
@@ -85,6 +89,7 @@ pub async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,
+    trusted_proxies: Arc<[std::net::IpAddr]>,
     stop: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
@@ -115,12 +120,14 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let body_timeout = limits.body_timeout;
+        let trusted_proxies = trusted_proxies.clone();
         let service =
             router
                 .clone()
                 .map_request(move |req: http::Request<hyper::body::Incoming>| {
                     let (mut parts, body) = req.into_parts();
-                    parts.extensions.insert(ConnectInfo(peer));
+                    let client = forwarded::client_ip(peer.ip(), &parts.headers, &trusted_proxies);
+                    parts.extensions.insert(ClientIp(client));
                     let body = DeadlineBody {
                         body: Body::new(body),
                         deadline: Box::pin(tokio::time::sleep_until(Instant::now() + body_timeout)),

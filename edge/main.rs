@@ -9,6 +9,7 @@ mod call;
 mod cli;
 mod config;
 mod error;
+mod forwarded;
 mod http_server;
 mod routes;
 mod state;

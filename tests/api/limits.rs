@@ -321,3 +321,56 @@ async fn default_body_limit_is_one_mebibyte() {
         .await
         .error(413, "PAYLOAD_TOO_LARGE");
 }
+
+/// Failed authentications from `forwarded` (as an `X-Forwarded-For` value) until the
+/// throttle answers 429; how many 401s came first (stops at 10).
+async fn failures_before_throttled(app: &TestApp, forwarded: &str) -> usize {
+    for n in 0..10 {
+        let reply = send(
+            app.request(Method::GET, "/forms")
+                .header("x-api-key", "fsk_0123456789abcdef_guessguessguess")
+                .header("x-forwarded-for", forwarded),
+        )
+        .await;
+        match reply.status {
+            401 => continue,
+            429 => return n,
+            other => panic!("{other}: {}", reply.text),
+        }
+    }
+    10
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_visitor_has_its_own_throttle() {
+    // The tests' client connects from 127.0.0.1: here it is the trusted proxy.
+    let app = TestApp::spawn_with(&[
+        "--auth-failures-per-minute",
+        "2",
+        "--trusted-proxies",
+        "127.0.0.1",
+    ])
+    .await;
+    assert_eq!(failures_before_throttled(&app, "198.51.100.1").await, 2);
+    // Another visitor behind the same proxy is not throttled with the first...
+    assert_eq!(failures_before_throttled(&app, "198.51.100.2").await, 2);
+    // ...and the same visitor spelled as an IPv4-mapped address is the same visitor.
+    assert_eq!(
+        failures_before_throttled(&app, "::ffff:198.51.100.1").await,
+        0
+    );
+    // A client cannot pick its address by prepending to the header: the proxy's hop
+    // (the rightmost) is the one believed.
+    assert_eq!(
+        failures_before_throttled(&app, "203.0.113.50, 198.51.100.1").await,
+        0
+    );
+}
+
+#[tokio::test]
+async fn forwarded_headers_from_untrusted_peers_are_ignored() {
+    let app = TestApp::spawn_with(&["--auth-failures-per-minute", "2"]).await;
+    assert_eq!(failures_before_throttled(&app, "198.51.100.1").await, 2);
+    // A new header value is no new identity: it is the same peer.
+    assert_eq!(failures_before_throttled(&app, "198.51.100.2").await, 0);
+}
