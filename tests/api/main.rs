@@ -12,6 +12,7 @@ mod support;
 mod auth;
 mod binary;
 mod browser;
+mod clients;
 mod connections;
 mod errors;
 mod forms;

@@ -1,0 +1,63 @@
+from forms.v1 import forms_pb2 as _forms_pb2
+from google.protobuf import struct_pb2 as _struct_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class GetHostedFormRequest(_message.Message):
+    __slots__ = ("short_id", "csrf_nonce")
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    CSRF_NONCE_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    csrf_nonce: str
+    def __init__(self, short_id: _Optional[str] = ..., csrf_nonce: _Optional[str] = ...) -> None: ...
+
+class GetHostedFormResponse(_message.Message):
+    __slots__ = ("form", "start_token")
+    FORM_FIELD_NUMBER: _ClassVar[int]
+    START_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    form: _forms_pb2.Form
+    start_token: str
+    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ...) -> None: ...
+
+class SubmitHostedFormRequest(_message.Message):
+    __slots__ = ("short_id", "start_token", "csrf_nonce", "answers", "user_agent", "honeypot_filled", "files")
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    START_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    CSRF_NONCE_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    USER_AGENT_FIELD_NUMBER: _ClassVar[int]
+    HONEYPOT_FILLED_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    start_token: str
+    csrf_nonce: str
+    answers: _struct_pb2.Struct
+    user_agent: str
+    honeypot_filled: bool
+    files: _containers.RepeatedCompositeFieldContainer[UploadedFile]
+    def __init__(self, short_id: _Optional[str] = ..., start_token: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ...) -> None: ...
+
+class UploadedFile(_message.Message):
+    __slots__ = ("field_id", "file_name", "content")
+    FIELD_ID_FIELD_NUMBER: _ClassVar[int]
+    FILE_NAME_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    field_id: str
+    file_name: str
+    content: bytes
+    def __init__(self, field_id: _Optional[str] = ..., file_name: _Optional[str] = ..., content: _Optional[bytes] = ...) -> None: ...
+
+class SubmitHostedFormResponse(_message.Message):
+    __slots__ = ("response_id", "confirmation_message", "redirect_url")
+    RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
+    CONFIRMATION_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    REDIRECT_URL_FIELD_NUMBER: _ClassVar[int]
+    response_id: str
+    confirmation_message: str
+    redirect_url: str
+    def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ...) -> None: ...
