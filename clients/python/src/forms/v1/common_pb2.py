@@ -24,13 +24,15 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x66orms/v1/common.proto\x12\x08\x66orms.v1\"v\n\x0ePagePagination\x12\x14\n\x05total\x18\x01 \x01(\x03R\x05total\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x19\n\x08per_page\x18\x03 \x01(\x05R\x07perPage\x12\x1f\n\x0btotal_pages\x18\x04 \x01(\x05R\ntotalPages\"c\n\x10\x43ursorPagination\x12\x19\n\x08per_page\x18\x01 \x01(\x05R\x07perPage\x12$\n\x0bnext_cursor\x18\x02 \x01(\tH\x00R\nnextCursor\x88\x01\x01\x42\x0e\n\x0c_next_cursorb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x66orms/v1/common.proto\x12\x08\x66orms.v1\"v\n\x0ePagePagination\x12\x14\n\x05total\x18\x01 \x01(\x03R\x05total\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x19\n\x08per_page\x18\x03 \x01(\x05R\x07perPage\x12\x1f\n\x0btotal_pages\x18\x04 \x01(\x05R\ntotalPages\"c\n\x10\x43ursorPagination\x12\x19\n\x08per_page\x18\x01 \x01(\x05R\x07perPage\x12$\n\x0bnext_cursor\x18\x02 \x01(\tH\x00R\nnextCursor\x88\x01\x01\x42\x0e\n\x0c_next_cursor*\x8c\x05\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12 \n\x1c\x45RROR_REASON_UNAUTHENTICATED\x10\x01\x12\x1c\n\x18\x45RROR_REASON_KEY_INVALID\x10\x02\x12#\n\x1f\x45RROR_REASON_INSUFFICIENT_SCOPE\x10\x03\x12\x1e\n\x1a\x45RROR_REASON_PLAN_REQUIRED\x10\x04\x12\'\n#ERROR_REASON_RESPONSE_LIMIT_REACHED\x10\x05\x12\x1d\n\x19\x45RROR_REASON_RATE_LIMITED\x10\x06\x12\x1a\n\x16\x45RROR_REASON_NOT_FOUND\x10\x07\x12!\n\x1d\x45RROR_REASON_VALIDATION_ERROR\x10\x08\x12\x1c\n\x18\x45RROR_REASON_CSRF_FAILED\x10\t\x12#\n\x1f\x45RROR_REASON_FORM_NOT_PUBLISHED\x10\n\x12\x1c\n\x18\x45RROR_REASON_FORM_CLOSED\x10\x0b\x12\x1d\n\x19\x45RROR_REASON_ADMIN_DENIED\x10\x0c\x12\x19\n\x15\x45RROR_REASON_INTERNAL\x10\r\x12\'\n#ERROR_REASON_UNSUPPORTED_MEDIA_TYPE\x10\x0e\x12#\n\x1f\x45RROR_REASON_METHOD_NOT_ALLOWED\x10\x0f\x12\"\n\x1e\x45RROR_REASON_PAYLOAD_TOO_LARGE\x10\x10\x12$\n ERROR_REASON_SERVICE_UNAVAILABLE\x10\x11\x12 \n\x1c\x45RROR_REASON_REQUEST_TIMEOUT\x10\x12\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'forms.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_ERRORREASON']._serialized_start=257
+  _globals['_ERRORREASON']._serialized_end=909
   _globals['_PAGEPAGINATION']._serialized_start=35
   _globals['_PAGEPAGINATION']._serialized_end=153
   _globals['_CURSORPAGINATION']._serialized_start=155

@@ -22,19 +22,22 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from forms.v1 import common_pb2 as forms_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x66orms/v1/gateway.proto\x12\x08\x66orms.v1\"H\n\x14RejectRequestRequest\x12\x16\n\x06reason\x18\x01 \x01(\tR\x06reason\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\"\x17\n\x15RejectRequestResponse2b\n\x0eGatewayService\x12P\n\rRejectRequest\x12\x1e.forms.v1.RejectRequestRequest\x1a\x1f.forms.v1.RejectRequestResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x66orms/v1/gateway.proto\x12\x08\x66orms.v1\x1a\x15\x66orms/v1/common.proto\"\x86\x01\n\x14RejectRequestRequest\x12\x1a\n\x06reason\x18\x01 \x01(\tB\x02\x18\x01R\x06reason\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\x12\x38\n\x0c\x65rror_reason\x18\x03 \x01(\x0e\x32\x15.forms.v1.ErrorReasonR\x0b\x65rrorReason\"\x17\n\x15RejectRequestResponse2b\n\x0eGatewayService\x12P\n\rRejectRequest\x12\x1e.forms.v1.RejectRequestRequest\x1a\x1f.forms.v1.RejectRequestResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'forms.v1.gateway_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_REJECTREQUESTREQUEST']._serialized_start=36
-  _globals['_REJECTREQUESTREQUEST']._serialized_end=108
-  _globals['_REJECTREQUESTRESPONSE']._serialized_start=110
-  _globals['_REJECTREQUESTRESPONSE']._serialized_end=133
-  _globals['_GATEWAYSERVICE']._serialized_start=135
-  _globals['_GATEWAYSERVICE']._serialized_end=233
+  _globals['_REJECTREQUESTREQUEST'].fields_by_name['reason']._loaded_options = None
+  _globals['_REJECTREQUESTREQUEST'].fields_by_name['reason']._serialized_options = b'\030\001'
+  _globals['_REJECTREQUESTREQUEST']._serialized_start=60
+  _globals['_REJECTREQUESTREQUEST']._serialized_end=194
+  _globals['_REJECTREQUESTRESPONSE']._serialized_start=196
+  _globals['_REJECTREQUESTRESPONSE']._serialized_end=219
+  _globals['_GATEWAYSERVICE']._serialized_start=221
+  _globals['_GATEWAYSERVICE']._serialized_end=319
 # @@protoc_insertion_point(module_scope)

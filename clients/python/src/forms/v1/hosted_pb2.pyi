@@ -61,3 +61,11 @@ class SubmitHostedFormResponse(_message.Message):
     confirmation_message: str
     redirect_url: str
     def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ...) -> None: ...
+
+class HostedFormPage(_message.Message):
+    __slots__ = ("form", "start_token")
+    FORM_FIELD_NUMBER: _ClassVar[int]
+    START_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    form: _forms_pb2.Form
+    start_token: str
+    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ...) -> None: ...

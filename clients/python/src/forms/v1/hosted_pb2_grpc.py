@@ -64,7 +64,10 @@ class HostedFormsServiceServicer:
     def SubmitHostedForm(self, request, context):
         """Stores a visitor's answers as a response (submittedVia "form"). Invalid answers
         give VALIDATION_ERROR with one ErrorInfo metadata entry per field, keyed
-        `field.<field id>`; a missing, forged or expired token gives CSRF_FAILED.
+        `field.<field id>`; a missing, forged or expired token gives CSRF_FAILED. Both
+        errors also carry a HostedFormPage detail (the form and a fresh start token), so
+        that the page can be shown again, answers kept, without a second call.
+        (Cores before this detail existed send neither; callers need GetHostedForm then.)
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

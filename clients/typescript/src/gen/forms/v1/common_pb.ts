@@ -2,15 +2,15 @@
 // @generated from file forms/v1/common.proto (package forms.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file forms/v1/common.proto.
  */
 export const file_forms_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("ChVmb3Jtcy92MS9jb21tb24ucHJvdG8SCGZvcm1zLnYxIlQKDlBhZ2VQYWdpbmF0aW9uEg0KBXRvdGFsGAEgASgDEgwKBHBhZ2UYAiABKAUSEAoIcGVyX3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiTgoQQ3Vyc29yUGFnaW5hdGlvbhIQCghwZXJfcGFnZRgBIAEoBRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvcmIGcHJvdG8z");
+  fileDesc("ChVmb3Jtcy92MS9jb21tb24ucHJvdG8SCGZvcm1zLnYxIlQKDlBhZ2VQYWdpbmF0aW9uEg0KBXRvdGFsGAEgASgDEgwKBHBhZ2UYAiABKAUSEAoIcGVyX3BhZ2UYAyABKAUSEwoLdG90YWxfcGFnZXMYBCABKAUiTgoQQ3Vyc29yUGFnaW5hdGlvbhIQCghwZXJfcGFnZRgBIAEoBRIYCgtuZXh0X2N1cnNvchgCIAEoCUgAiAEBQg4KDF9uZXh0X2N1cnNvciqMBQoLRXJyb3JSZWFzb24SHAoYRVJST1JfUkVBU09OX1VOU1BFQ0lGSUVEEAASIAocRVJST1JfUkVBU09OX1VOQVVUSEVOVElDQVRFRBABEhwKGEVSUk9SX1JFQVNPTl9LRVlfSU5WQUxJRBACEiMKH0VSUk9SX1JFQVNPTl9JTlNVRkZJQ0lFTlRfU0NPUEUQAxIeChpFUlJPUl9SRUFTT05fUExBTl9SRVFVSVJFRBAEEicKI0VSUk9SX1JFQVNPTl9SRVNQT05TRV9MSU1JVF9SRUFDSEVEEAUSHQoZRVJST1JfUkVBU09OX1JBVEVfTElNSVRFRBAGEhoKFkVSUk9SX1JFQVNPTl9OT1RfRk9VTkQQBxIhCh1FUlJPUl9SRUFTT05fVkFMSURBVElPTl9FUlJPUhAIEhwKGEVSUk9SX1JFQVNPTl9DU1JGX0ZBSUxFRBAJEiMKH0VSUk9SX1JFQVNPTl9GT1JNX05PVF9QVUJMSVNIRUQQChIcChhFUlJPUl9SRUFTT05fRk9STV9DTE9TRUQQCxIdChlFUlJPUl9SRUFTT05fQURNSU5fREVOSUVEEAwSGQoVRVJST1JfUkVBU09OX0lOVEVSTkFMEA0SJwojRVJST1JfUkVBU09OX1VOU1VQUE9SVEVEX01FRElBX1RZUEUQDhIjCh9FUlJPUl9SRUFTT05fTUVUSE9EX05PVF9BTExPV0VEEA8SIgoeRVJST1JfUkVBU09OX1BBWUxPQURfVE9PX0xBUkdFEBASJAogRVJST1JfUkVBU09OX1NFUlZJQ0VfVU5BVkFJTEFCTEUQERIgChxFUlJPUl9SRUFTT05fUkVRVUVTVF9USU1FT1VUEBJiBnByb3RvMw");
 
 /**
  * Offset pagination: the position of a page within a result set.
@@ -81,4 +81,154 @@ export type CursorPagination = Message<"forms.v1.CursorPagination"> & {
  */
 export const CursorPaginationSchema: GenMessage<CursorPagination> = /*@__PURE__*/
   messageDesc(file_forms_v1_common, 1);
+
+/**
+ * Why a call failed. Every error of the service carries a `google.rpc.ErrorInfo`
+ * (domain `forms.v1`) whose `reason` is the name of one of these values WITHOUT the
+ * `ERROR_REASON_` prefix, e.g. `NOT_FOUND`: exactly the error codes of the REST API.
+ * Clients map errors by reason, never by gRPC code alone.
+ *
+ * @generated from enum forms.v1.ErrorReason
+ */
+export enum ErrorReason {
+  /**
+   * Never sent; the default of an unset field.
+   *
+   * @generated from enum value: ERROR_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * No credentials were presented.
+   *
+   * @generated from enum value: ERROR_REASON_UNAUTHENTICATED = 1;
+   */
+  UNAUTHENTICATED = 1,
+
+  /**
+   * The API key is wrong, revoked or expired (or the session is invalid).
+   *
+   * @generated from enum value: ERROR_REASON_KEY_INVALID = 2;
+   */
+  KEY_INVALID = 2,
+
+  /**
+   * The credentials lack the scope the operation requires.
+   *
+   * @generated from enum value: ERROR_REASON_INSUFFICIENT_SCOPE = 3;
+   */
+  INSUFFICIENT_SCOPE = 3,
+
+  /**
+   * The account's plan has no API access.
+   *
+   * @generated from enum value: ERROR_REASON_PLAN_REQUIRED = 4;
+   */
+  PLAN_REQUIRED = 4,
+
+  /**
+   * The form owner has reached the plan's response limit.
+   *
+   * @generated from enum value: ERROR_REASON_RESPONSE_LIMIT_REACHED = 5;
+   */
+  RESPONSE_LIMIT_REACHED = 5,
+
+  /**
+   * Too many requests in the current window; a `google.rpc.RetryInfo` says how long to wait.
+   *
+   * @generated from enum value: ERROR_REASON_RATE_LIMITED = 6;
+   */
+  RATE_LIMITED = 6,
+
+  /**
+   * The form, response, webhook or file does not exist (for this caller).
+   *
+   * @generated from enum value: ERROR_REASON_NOT_FOUND = 7;
+   */
+  NOT_FOUND = 7,
+
+  /**
+   * The request is invalid: a missing or malformed value, a rule of a field broken, an
+   * idempotency key reused with another body.
+   *
+   * @generated from enum value: ERROR_REASON_VALIDATION_ERROR = 8;
+   */
+  VALIDATION_ERROR = 8,
+
+  /**
+   * A hosted page's start token is missing, forged or expired.
+   *
+   * @generated from enum value: ERROR_REASON_CSRF_FAILED = 9;
+   */
+  CSRF_FAILED = 9,
+
+  /**
+   * The form is not published, so it accepts no responses.
+   *
+   * @generated from enum value: ERROR_REASON_FORM_NOT_PUBLISHED = 10;
+   */
+  FORM_NOT_PUBLISHED = 10,
+
+  /**
+   * The form is closed (by date or by its response cap).
+   *
+   * @generated from enum value: ERROR_REASON_FORM_CLOSED = 11;
+   */
+  FORM_CLOSED = 11,
+
+  /**
+   * The operator token of an admin call is missing or wrong.
+   *
+   * @generated from enum value: ERROR_REASON_ADMIN_DENIED = 12;
+   */
+  ADMIN_DENIED = 12,
+
+  /**
+   * A failure of the service itself; the message names the request id to report.
+   *
+   * @generated from enum value: ERROR_REASON_INTERNAL = 13;
+   */
+  INTERNAL = 13,
+
+  /**
+   * Refused by the REST edge: the body was not sent as `application/json`.
+   *
+   * @generated from enum value: ERROR_REASON_UNSUPPORTED_MEDIA_TYPE = 14;
+   */
+  UNSUPPORTED_MEDIA_TYPE = 14,
+
+  /**
+   * Refused by the REST edge: the method is not allowed on the path.
+   *
+   * @generated from enum value: ERROR_REASON_METHOD_NOT_ALLOWED = 15;
+   */
+  METHOD_NOT_ALLOWED = 15,
+
+  /**
+   * Refused by the REST edge: the body is larger than its limit.
+   *
+   * @generated from enum value: ERROR_REASON_PAYLOAD_TOO_LARGE = 16;
+   */
+  PAYLOAD_TOO_LARGE = 16,
+
+  /**
+   * Set by the REST edge itself when the core cannot be reached; never sent by the core.
+   *
+   * @generated from enum value: ERROR_REASON_SERVICE_UNAVAILABLE = 17;
+   */
+  SERVICE_UNAVAILABLE = 17,
+
+  /**
+   * Refused by the REST edge: the request body did not arrive within its deadline.
+   *
+   * @generated from enum value: ERROR_REASON_REQUEST_TIMEOUT = 18;
+   */
+  REQUEST_TIMEOUT = 18,
+}
+
+/**
+ * Describes the enum forms.v1.ErrorReason.
+ */
+export const ErrorReasonSchema: GenEnum<ErrorReason> = /*@__PURE__*/
+  enumDesc(file_forms_v1_common, 0);
 

@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { ErrorReason } from "./common_pb.js";
+import { file_forms_v1_common } from "./common_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file forms/v1/gateway.proto.
  */
 export const file_forms_v1_gateway: GenFile = /*@__PURE__*/
-  fileDesc("ChZmb3Jtcy92MS9nYXRld2F5LnByb3RvEghmb3Jtcy52MSI3ChRSZWplY3RSZXF1ZXN0UmVxdWVzdBIOCgZyZWFzb24YASABKAkSDwoHbWVzc2FnZRgCIAEoCSIXChVSZWplY3RSZXF1ZXN0UmVzcG9uc2UyYgoOR2F0ZXdheVNlcnZpY2USUAoNUmVqZWN0UmVxdWVzdBIeLmZvcm1zLnYxLlJlamVjdFJlcXVlc3RSZXF1ZXN0Gh8uZm9ybXMudjEuUmVqZWN0UmVxdWVzdFJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("ChZmb3Jtcy92MS9nYXRld2F5LnByb3RvEghmb3Jtcy52MSJoChRSZWplY3RSZXF1ZXN0UmVxdWVzdBISCgZyZWFzb24YASABKAlCAhgBEg8KB21lc3NhZ2UYAiABKAkSKwoMZXJyb3JfcmVhc29uGAMgASgOMhUuZm9ybXMudjEuRXJyb3JSZWFzb24iFwoVUmVqZWN0UmVxdWVzdFJlc3BvbnNlMmIKDkdhdGV3YXlTZXJ2aWNlElAKDVJlamVjdFJlcXVlc3QSHi5mb3Jtcy52MS5SZWplY3RSZXF1ZXN0UmVxdWVzdBofLmZvcm1zLnYxLlJlamVjdFJlcXVlc3RSZXNwb25zZWIGcHJvdG8z", [file_forms_v1_common]);
 
 /**
  * Request of RejectRequest.
@@ -19,9 +21,13 @@ export const file_forms_v1_gateway: GenFile = /*@__PURE__*/
  */
 export type RejectRequestRequest = Message<"forms.v1.RejectRequestRequest"> & {
   /**
-   * Error code to answer with, e.g. UNSUPPORTED_MEDIA_TYPE, VALIDATION_ERROR, NOT_FOUND.
+   * Deprecated: the error code as a string (e.g. "UNSUPPORTED_MEDIA_TYPE"), from before
+   * `error_reason` existed. Read only when `error_reason` is unset, so that an edge of an
+   * older release keeps working against this core. New callers set `error_reason`, and
+   * may set this too for cores of older releases, which read only this field.
    *
-   * @generated from field: string reason = 1;
+   * @generated from field: string reason = 1 [deprecated = true];
+   * @deprecated
    */
   reason: string;
 
@@ -31,6 +37,17 @@ export type RejectRequestRequest = Message<"forms.v1.RejectRequestRequest"> & {
    * @generated from field: string message = 2;
    */
   message: string;
+
+  /**
+   * Error to answer with: one of ERROR_REASON_VALIDATION_ERROR,
+   * ERROR_REASON_UNSUPPORTED_MEDIA_TYPE, ERROR_REASON_NOT_FOUND,
+   * ERROR_REASON_METHOD_NOT_ALLOWED, ERROR_REASON_PAYLOAD_TOO_LARGE. Any other value is
+   * answered as ERROR_REASON_VALIDATION_ERROR: the edge cannot make the core claim an
+   * authentication or domain error.
+   *
+   * @generated from field: forms.v1.ErrorReason error_reason = 3;
+   */
+  errorReason: ErrorReason;
 };
 
 /**

@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/hosted.proto.
  */
 export const file_forms_v1_hosted: GenFile = /*@__PURE__*/
-  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIjwKFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkiSgoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJItIBChdTdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBSABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAYgASgIEiUKBWZpbGVzGAcgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCKXAQoYU3VibWl0SG9zdGVkRm9ybVJlc3BvbnNlEhMKC3Jlc3BvbnNlX2lkGAEgASgJEiEKFGNvbmZpcm1hdGlvbl9tZXNzYWdlGAIgASgJSACIAQESGQoMcmVkaXJlY3RfdXJsGAMgASgJSAGIAQFCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwywQEKEkhvc3RlZEZvcm1zU2VydmljZRJQCg1HZXRIb3N0ZWRGb3JtEh4uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlcXVlc3QaHy5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVzcG9uc2USWQoQU3VibWl0SG9zdGVkRm9ybRIhLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXF1ZXN0GiIuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlc3BvbnNlYgZwcm90bzM", [file_forms_v1_forms, file_google_protobuf_struct]);
+  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIjwKFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkiSgoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJItIBChdTdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBSABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAYgASgIEiUKBWZpbGVzGAcgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCKXAQoYU3VibWl0SG9zdGVkRm9ybVJlc3BvbnNlEhMKC3Jlc3BvbnNlX2lkGAEgASgJEiEKFGNvbmZpcm1hdGlvbl9tZXNzYWdlGAIgASgJSACIAQESGQoMcmVkaXJlY3RfdXJsGAMgASgJSAGIAQFCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwiQwoOSG9zdGVkRm9ybVBhZ2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0SEwoLc3RhcnRfdG9rZW4YAiABKAkywQEKEkhvc3RlZEZvcm1zU2VydmljZRJQCg1HZXRIb3N0ZWRGb3JtEh4uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlcXVlc3QaHy5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVzcG9uc2USWQoQU3VibWl0SG9zdGVkRm9ybRIhLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXF1ZXN0GiIuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlc3BvbnNlYgZwcm90bzM", [file_forms_v1_forms, file_google_protobuf_struct]);
 
 /**
  * Request of GetHostedForm.
@@ -205,6 +205,37 @@ export const SubmitHostedFormResponseSchema: GenMessage<SubmitHostedFormResponse
   messageDesc(file_forms_v1_hosted, 4);
 
 /**
+ * Error detail of SubmitHostedForm's VALIDATION_ERROR and CSRF_FAILED: what the form's
+ * page needs to be shown again, as GetHostedForm gives it. Packed in the status details
+ * (`google.rpc.Status.details`) with type URL
+ * `type.googleapis.com/forms.v1.HostedFormPage`, beside the ErrorInfo.
+ *
+ * @generated from message forms.v1.HostedFormPage
+ */
+export type HostedFormPage = Message<"forms.v1.HostedFormPage"> & {
+  /**
+   * The form, without quiz answers.
+   *
+   * @generated from field: forms.v1.Form form = 1;
+   */
+  form?: Form | undefined;
+
+  /**
+   * A fresh start token, bound to the form and the request's `csrf_nonce`.
+   *
+   * @generated from field: string start_token = 2;
+   */
+  startToken: string;
+};
+
+/**
+ * Describes the message forms.v1.HostedFormPage.
+ * Use `create(HostedFormPageSchema)` to create a new message.
+ */
+export const HostedFormPageSchema: GenMessage<HostedFormPage> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 5);
+
+/**
  * Hosted form pages: what a visitor's browser needs, without an API key. Used by the
  * edge's `/f/{short_id}` pages. Submissions are throttled per client IP.
  *
@@ -225,7 +256,10 @@ export const HostedFormsService: GenService<{
   /**
    * Stores a visitor's answers as a response (submittedVia "form"). Invalid answers
    * give VALIDATION_ERROR with one ErrorInfo metadata entry per field, keyed
-   * `field.<field id>`; a missing, forged or expired token gives CSRF_FAILED.
+   * `field.<field id>`; a missing, forged or expired token gives CSRF_FAILED. Both
+   * errors also carry a HostedFormPage detail (the form and a fresh start token), so
+   * that the page can be shown again, answers kept, without a second call.
+   * (Cores before this detail existed send neither; callers need GetHostedForm then.)
    *
    * @generated from rpc forms.v1.HostedFormsService.SubmitHostedForm
    */
