@@ -38,6 +38,27 @@ fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> String 
     }
 }
 
+/// Deepest nesting of arrays and objects accepted in a body. Far above any form's need,
+/// well below the depth at which the gRPC message could not be decoded (prost's
+/// recursion limit of 100, reached by a `Struct` nesting about half as deep).
+pub const MAX_JSON_DEPTH: usize = 32;
+
+/// How deeply `value` nests arrays and objects (a scalar is 0), without recursion.
+fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(value, 0)];
+    while let Some((value, level)) = pending.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(level + 1);
+        pending.extend(children.map(|child| (child, level + 1)));
+    }
+    deepest
+}
+
 /// The body as `T`: first JSON syntax (any object), then its shape. Parsing into a
 /// `Value` first keeps the two refusals apart, accepts only an object (a derived struct
 /// would also read an array positionally) and treats a repeated key as JSON does
@@ -48,6 +69,11 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
         Ok(_) => return Err("the request body must be a JSON object".to_owned()),
         Err(e) => return Err(format!("malformed JSON: {e}")),
     };
+    if depth(&value) > MAX_JSON_DEPTH {
+        return Err(format!(
+            "the request body nests arrays and objects more than {MAX_JSON_DEPTH} deep"
+        ));
+    }
     serde_path_to_error::deserialize(value).map_err(|e| shape_error(&e))
 }
 
@@ -208,6 +234,17 @@ where
 mod tests {
     use super::*;
     use serde::Deserialize;
+
+    #[test]
+    fn depth_counts_arrays_and_objects() {
+        assert_eq!(depth(&serde_json::json!(1)), 0);
+        assert_eq!(depth(&serde_json::json!({"a": 1})), 1);
+        assert_eq!(depth(&serde_json::json!({"a": [1, {"b": []}]})), 4);
+        let deep = (0..MAX_JSON_DEPTH).fold(String::from("1"), |inner, _| format!("[{inner}]"));
+        assert!(parse::<Value>(format!("{{\"a\": {deep}}}").as_bytes()).is_err());
+        let fits = (1..MAX_JSON_DEPTH).fold(String::from("1"), |inner, _| format!("[{inner}]"));
+        assert!(parse::<Value>(format!("{{\"a\": {fits}}}").as_bytes()).is_ok());
+    }
 
     #[test]
     fn json_media_types() {

@@ -214,3 +214,42 @@ async fn replies_are_json() {
         assert!(reply.body.is_object(), "{}", reply.text);
     }
 }
+
+#[tokio::test]
+async fn deeply_nested_json_is_a_validation_error_and_counted() {
+    use crate::support::{contact_fields, field_ids, published_form};
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, contact_fields(), serde_json::Value::Null).await;
+    let fields = field_ids(&form);
+    let path = format!("/forms/{}/responses", form["id"].as_str().expect("id"));
+    // Deeper than the gRPC message could carry (prost stops at 100 levels).
+    let mut nested = json!("deep");
+    for _ in 0..120 {
+        nested = json!([nested]);
+    }
+    let errors = || async {
+        app.get("/usage", &key).await.ok(200)["total_errors"]
+            .as_i64()
+            .expect("total_errors")
+    };
+    let before = errors().await;
+    for body in [
+        json!({"answers": {fields[0].clone(): nested.clone(), fields[1].clone(): "a@example.com"}}),
+        json!({"answers": {fields[0].clone(): "Ann", fields[1].clone(): "a@example.com"}, "metadata": {"x": nested.clone()}}),
+    ] {
+        let reply = app.post(&path, &key, &body).await;
+        let error = reply.error(422, "VALIDATION_ERROR");
+        assert!(
+            error["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("deep")),
+            "{error}"
+        );
+    }
+    assert_eq!(
+        errors().await,
+        before + 2,
+        "both refusals are counted as errors"
+    );
+}
