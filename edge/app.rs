@@ -147,6 +147,7 @@ impl Application {
                 core,
                 max_body_bytes: args.max_body_bytes,
                 max_upload_bytes: args.max_upload_bytes,
+                frame_ancestors: args.frame_ancestors.as_str().into(),
             });
             let addr = listener.local_addr()?;
             tracing::info!(%addr, "edge listening (REST)");

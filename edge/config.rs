@@ -194,6 +194,10 @@ pub struct ServeArgs {
     /// before the process exits anyway (unfinished deliveries are retried later).
     #[arg(long, env = "FORMS_SHUTDOWN_TIMEOUT", default_value = "30s")]
     pub shutdown_timeout: humantime::Duration,
+    /// Who may embed hosted form pages in a frame: a CSP `frame-ancestors` source list,
+    /// e.g. `'self' https://www.example.com`, or `'none'`.
+    #[arg(long, env = "FORMS_FRAME_ANCESTORS", default_value = "*", value_parser = parse_source_list)]
+    pub frame_ancestors: String,
     /// Largest REST request body in bytes.
     #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     pub max_body_bytes: usize,
@@ -202,6 +206,20 @@ pub struct ServeArgs {
 /// Shortest secret accepted (the admin token, the HS256 session secret): an empty or
 /// short one would let anyone in with an empty header, or forge sessions.
 const MIN_SECRET_BYTES: usize = 32;
+
+/// A CSP source list: printable ASCII without the separators that would end the
+/// directive (`;`) or the header (`,` starts another policy).
+fn parse_source_list(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if s.is_empty()
+        || !s
+            .bytes()
+            .all(|b| (0x20..0x7f).contains(&b) && b != b';' && b != b',')
+    {
+        return Err("must be a CSP source list such as 'self' https://example.com".to_owned());
+    }
+    Ok(s.to_owned())
+}
 
 impl ServeArgs {
     /// Refuses secrets that are set but short. Checked after parsing rather than by a

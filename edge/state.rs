@@ -32,6 +32,8 @@ pub struct AppState {
     pub max_body_bytes: usize,
     /// Largest hosted-page submission (with its files), in bytes.
     pub max_upload_bytes: usize,
+    /// CSP `frame-ancestors` of hosted pages: who may embed them.
+    pub frame_ancestors: std::sync::Arc<str>,
 }
 
 impl AppState {

@@ -268,7 +268,68 @@ fn form_reply(
         );
     };
     let html = form_page(short_id, &form, token, filled);
-    with_cookie((status, Html(html)).into_response(), nonce, fresh)
+    let mut response = with_cookie((status, Html(html)).into_response(), nonce, fresh);
+    // After a submission the page may send the visitor on to the form's redirect URL:
+    // the policy lets the form post lead there too.
+    let redirect = form
+        .settings
+        .as_ref()
+        .and_then(|s| s.fields.get("redirect_url"))
+        .and_then(|v| match &v.kind {
+            Some(prost_types::value::Kind::StringValue(url)) => url::Url::parse(url).ok(),
+            _ => None,
+        })
+        .map(|url| url.origin().ascii_serialization())
+        .filter(|origin| origin != "null");
+    response.extensions_mut().insert(FormActionOrigin(redirect));
+    response
+}
+
+/// Where else than the page itself a form post may lead (the redirect URL's origin).
+#[derive(Clone)]
+struct FormActionOrigin(Option<String>);
+
+/// The SHA-256 of the page's one inline style sheet, for the Content-Security-Policy.
+static STYLE_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    use base64::Engine;
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(STYLE.as_bytes());
+    format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    )
+});
+
+/// The headers of every hosted page: a Content-Security-Policy that allows the page's
+/// own style sheet and posts to itself (or its redirect) and nothing else, who may frame
+/// it (`--frame-ancestors`), no MIME sniffing, no referrer to other sites.
+pub async fn page_headers(
+    State(state): State<AppState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let mut response = next.run(req).await;
+    let form_action = match response.extensions().get::<FormActionOrigin>() {
+        Some(FormActionOrigin(Some(origin))) => format!("'self' {origin}"),
+        _ => "'self'".to_owned(),
+    };
+    let policy = format!(
+        "default-src 'none'; style-src {}; form-action {form_action}; base-uri 'none'; frame-ancestors {}",
+        *STYLE_HASH, state.frame_ancestors
+    );
+    let headers = response.headers_mut();
+    if let Ok(policy) = HeaderValue::from_str(&policy) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, policy);
+    }
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    response
 }
 
 pub async fn show(

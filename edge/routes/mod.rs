@@ -55,7 +55,11 @@ pub fn router(state: AppState) -> Router {
             "/f/{short_id}",
             get(hosted::show)
                 .post(hosted::submit)
-                .layer(axum::extract::DefaultBodyLimit::max(max_upload_bytes)),
+                .layer(axum::extract::DefaultBodyLimit::max(max_upload_bytes))
+                .layer(middleware::from_fn_with_state(
+                    state.clone(),
+                    hosted::page_headers,
+                )),
         )
         .fallback(not_found)
         .with_state(state)

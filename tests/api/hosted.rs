@@ -962,3 +962,48 @@ async fn grpc_a_refused_submission_carries_the_page_to_show_again() {
     assert!(::forms::pb::details::detail::<pb::HostedFormPage>(&refused).is_none());
     assert_eq!(s.responses().await.len(), 2);
 }
+
+/// The headers of a hosted page.
+async fn page_headers(app: &TestApp, path: &str) -> reqwest::header::HeaderMap {
+    let origin = app.http_base.trim_end_matches("/api/v1");
+    let reply = app
+        .client
+        .get(format!("{origin}{path}"))
+        .send()
+        .await
+        .expect("GET page");
+    reply.headers().clone()
+}
+
+#[tokio::test]
+async fn pages_carry_a_content_security_policy_and_no_sniffing() {
+    let s = Setup::new(
+        &["--frame-ancestors", "'self' https://embed.example"],
+        json!({"redirect_url": "https://example.com/thanks"}),
+    )
+    .await;
+    let headers = page_headers(&s.app, &format!("/f/{}", s.short_id())).await;
+    let csp = headers["content-security-policy"].to_str().expect("ascii");
+    assert!(csp.starts_with("default-src 'none'; "), "{csp}");
+    assert!(csp.contains("style-src 'sha256-"), "{csp}");
+    assert!(!csp.contains("unsafe"), "{csp}");
+    // Posts go to the page itself, and may lead on to the form's redirect.
+    assert!(
+        csp.contains("form-action 'self' https://example.com;"),
+        "{csp}"
+    );
+    assert!(
+        csp.ends_with("frame-ancestors 'self' https://embed.example"),
+        "{csp}"
+    );
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert_eq!(headers["referrer-policy"], "same-origin");
+
+    // Error pages too, with posts to the page only; by default anyone may embed.
+    let other = TestApp::spawn().await;
+    let headers = page_headers(&other, "/f/nosuchform").await;
+    let csp = headers["content-security-policy"].to_str().expect("ascii");
+    assert!(csp.contains("form-action 'self';"), "{csp}");
+    assert!(csp.ends_with("frame-ancestors *"), "{csp}");
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+}
