@@ -20,6 +20,8 @@ const CSRF_COOKIE: &str = "formsd_csrf";
 const TOKEN_FIELD: &str = "_token";
 /// Honeypot: invisible to people, tempting to robots.
 const HONEYPOT_FIELD: &str = "website";
+/// Hidden field carrying the nonce of a page framed by another site (see [`NonceHome`]).
+const NONCE_FIELD: &str = "_nonce";
 
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -130,7 +132,12 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
     )
 }
 
-fn form_page(short_id: &str, form: &pb::Form, token: &str, filled: &Filled) -> String {
+fn form_page(
+    short_id: &str,
+    form: &pb::Form,
+    (token, nonce): (&str, Option<&str>),
+    filled: &Filled,
+) -> String {
     let enctype = if form.fields.iter().any(|f| f.r#type == "file_upload") {
         "multipart/form-data"
     } else {
@@ -154,6 +161,12 @@ fn form_page(short_id: &str, form: &pb::Form, token: &str, filled: &Filled) -> S
         "<input type=\"hidden\" name=\"{TOKEN_FIELD}\" value=\"{}\">",
         escape(token)
     ));
+    if let Some(nonce) = nonce {
+        body.push_str(&format!(
+            "<input type=\"hidden\" name=\"{NONCE_FIELD}\" value=\"{}\">",
+            escape(nonce)
+        ));
+    }
     body.push_str(&format!(
         "<div class=\"hp\" aria-hidden=\"true\"><label for=\"hp\">Leave empty</label>\
          <input id=\"hp\" name=\"{HONEYPOT_FIELD}\" tabindex=\"-1\" autocomplete=\"off\"></div>"
@@ -165,10 +178,52 @@ fn form_page(short_id: &str, form: &pb::Form, token: &str, filled: &Filled) -> S
     page(&form.title, &body)
 }
 
-/// The visitor's nonce: the cookie's when it has a sane one (several open tabs keep
-/// working), else a new one.
-fn nonce(headers: &HeaderMap) -> (String, bool) {
-    let existing = headers
+/// Where the visitor's CSRF nonce lives.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NonceHome {
+    /// A same-site cookie (`fresh`: set it with this reply).
+    Cookie { fresh: bool },
+    /// The page itself, for a page framed by another site: browsers withhold same-site
+    /// cookies there, and third-party cookies may be blocked. A submission may then
+    /// bring its nonce in the form only when the browser attests that it comes from
+    /// the page itself (`Sec-Fetch-Site: same-origin`, which no web page can forge), so
+    /// another site still cannot post in a visitor's name.
+    Page,
+}
+
+fn header_is(headers: &HeaderMap, name: &str, value: &str) -> bool {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case(value))
+}
+
+fn sane_nonce(value: &str) -> bool {
+    value.len() == 32 && value.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The visitor's nonce and where it lives: the cookie's when it has a sane one (several
+/// open tabs keep working); for a submission from a framed page, the one it posted;
+/// else a new one, kept in the page when the page is framed, in a cookie otherwise.
+fn nonce(headers: &HeaderMap, posted: Option<&str>) -> (String, NonceHome) {
+    if let Some(nonce) = cookie_nonce(headers) {
+        return (nonce, NonceHome::Cookie { fresh: false });
+    }
+    if let Some(posted) = posted.filter(|n| sane_nonce(n))
+        && header_is(headers, "sec-fetch-site", "same-origin")
+    {
+        return (posted.to_owned(), NonceHome::Page);
+    }
+    let fresh = uuid::Uuid::new_v4().simple().to_string();
+    if header_is(headers, "sec-fetch-dest", "iframe") {
+        (fresh, NonceHome::Page)
+    } else {
+        (fresh, NonceHome::Cookie { fresh: true })
+    }
+}
+
+fn cookie_nonce(headers: &HeaderMap) -> Option<String> {
+    headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
@@ -176,15 +231,11 @@ fn nonce(headers: &HeaderMap) -> (String, bool) {
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(name, _)| *name == CSRF_COOKIE)
         .map(|(_, value)| value.to_owned())
-        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()));
-    match existing {
-        Some(nonce) => (nonce, false),
-        None => (uuid::Uuid::new_v4().simple().to_string(), true),
-    }
+        .filter(|v| sane_nonce(v))
 }
 
-fn with_cookie(mut response: Response, nonce: &str, fresh: bool) -> Response {
-    if fresh
+fn with_cookie(mut response: Response, nonce: &str, home: NonceHome) -> Response {
+    if home == (NonceHome::Cookie { fresh: true })
         && let Ok(value) = HeaderValue::from_str(&format!(
             "{CSRF_COOKIE}={nonce}; Path=/f/; HttpOnly; SameSite=Strict; Max-Age=86400"
         ))
@@ -258,7 +309,7 @@ fn form_reply(
     (form, token): (Option<pb::Form>, &str),
     filled: &Filled,
     status: StatusCode,
-    (nonce, fresh): (&str, bool),
+    (nonce, home): (&str, NonceHome),
 ) -> Response {
     let Some(form) = form else {
         return message_page(
@@ -267,8 +318,9 @@ fn form_reply(
             "There is no open form at this address.",
         );
     };
-    let html = form_page(short_id, &form, token, filled);
-    let mut response = with_cookie((status, Html(html)).into_response(), nonce, fresh);
+    let page_nonce = (home == NonceHome::Page).then_some(nonce);
+    let html = form_page(short_id, &form, (token, page_nonce), filled);
+    let mut response = with_cookie((status, Html(html)).into_response(), nonce, home);
     // After a submission the page may send the visitor on to the form's redirect URL:
     // the policy lets the form post lead there too.
     let redirect = form
@@ -338,7 +390,7 @@ pub async fn show(
     headers: HeaderMap,
     PathParams(short_id): PathParams<String>,
 ) -> Response {
-    let (nonce, fresh) = nonce(&headers);
+    let (nonce, home) = nonce(&headers, None);
     let request = call.request(pb::GetHostedFormRequest {
         short_id: short_id.clone(),
         csrf_nonce: nonce.clone(),
@@ -351,10 +403,10 @@ pub async fn show(
                 (page.form, &page.start_token),
                 &Filled::default(),
                 StatusCode::OK,
-                (&nonce, fresh),
+                (&nonce, home),
             )
         }
-        Err(status) => with_cookie(error_page(&call, &status), &nonce, fresh),
+        Err(status) => with_cookie(error_page(&call, &status), &nonce, home),
     }
 }
 
@@ -364,6 +416,7 @@ struct Posted {
     values: HashMap<String, String>,
     files: Vec<pb::UploadedFile>,
     token: String,
+    nonce: Option<String>,
     honeypot_filled: bool,
 }
 
@@ -371,6 +424,7 @@ impl Posted {
     fn add_text(&mut self, name: String, value: String) {
         match name.as_str() {
             TOKEN_FIELD => self.token = value,
+            NONCE_FIELD => self.nonce = Some(value),
             HONEYPOT_FIELD => self.honeypot_filled |= !value.trim().is_empty(),
             _ => {
                 self.values.insert(name, value);
@@ -476,6 +530,7 @@ pub async fn submit(
         values,
         files,
         token,
+        nonce: posted_nonce,
         honeypot_filled,
     } = posted;
     let answers = prost_types::Struct {
@@ -489,7 +544,7 @@ pub async fn submit(
             })
             .collect(),
     };
-    let (nonce, fresh) = nonce(&headers);
+    let (nonce, home) = nonce(&headers, posted_nonce.as_deref());
     let user_agent = headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
@@ -542,7 +597,7 @@ pub async fn submit(
                 banner: Some(banner.to_owned()),
             };
             let form = (page.form, page.start_token.as_str());
-            form_reply(&short_id, form, &filled, code, (&nonce, fresh))
+            form_reply(&short_id, form, &filled, code, (&nonce, home))
         }
     }
 }

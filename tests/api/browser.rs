@@ -47,7 +47,10 @@ async fn visit(page_url: &str, mode: &str, file: Option<&Path>) -> Value {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    serde_json::from_slice(&output.stdout).expect("browser script prints JSON")
+    let seen: Value = serde_json::from_slice(&output.stdout).expect("browser script prints JSON");
+    // The page's Content-Security-Policy allows everything the page uses.
+    assert_eq!(seen["cspViolations"], json!([]), "{seen}");
+    seen
 }
 
 struct Setup {
@@ -171,4 +174,24 @@ async fn a_mobile_user_agent_is_stored_as_mobile() {
     let stored = responses(&s).await;
     assert_eq!(stored[0]["device_type"], "mobile");
     assert_eq!(stored[0]["os"], "iPhone");
+}
+
+#[tokio::test]
+async fn a_form_framed_by_another_site_is_submitted_from_the_frame() {
+    if !browser_available() {
+        return;
+    }
+    let s = setup(&[]).await;
+    let seen = visit(&s.page_url, "embedded", None).await;
+    assert_eq!(seen["openedStatus"], 200, "{seen}");
+    assert_eq!(seen["submittedStatus"], 200, "{seen}");
+    assert!(
+        seen["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("Thanks, Ada!")),
+        "{seen}"
+    );
+    let stored = responses(&s).await;
+    assert_eq!(stored.len(), 1, "{seen}");
+    assert_eq!(stored[0]["answers"][&field_ids(&s.form)[0]], "Ada Lovelace");
 }

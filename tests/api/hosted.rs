@@ -1007,3 +1007,63 @@ async fn pages_carry_a_content_security_policy_and_no_sniffing() {
     assert!(csp.ends_with("frame-ancestors *"), "{csp}");
     assert_eq!(headers["x-content-type-options"], "nosniff");
 }
+
+#[tokio::test]
+async fn a_page_framed_by_another_site_keeps_its_nonce_in_the_page() {
+    let s = Setup::new(&[], Value::Null).await;
+    let origin = s.app.http_base.trim_end_matches("/api/v1").to_owned();
+    let url = format!("{origin}/f/{}", s.short_id());
+    let client = &s.app.client;
+    // Framed: no cookie (the browser would withhold it), the nonce is in the page.
+    let reply = client
+        .get(&url)
+        .header("sec-fetch-dest", "iframe")
+        .header("sec-fetch-site", "cross-site")
+        .send()
+        .await
+        .expect("GET");
+    assert!(reply.headers().get("set-cookie").is_none());
+    let page = Page {
+        status: reply.status().as_u16(),
+        location: None,
+        request_id: String::new(),
+        html: reply.text().await.expect("html"),
+    };
+    assert_eq!(page.status, 200);
+    let token = page.token();
+    let start = page
+        .html
+        .find("name=\"_nonce\" value=\"")
+        .expect("nonce field")
+        + 21;
+    let nonce = page.html[start..start + 32].to_owned();
+    let post = |site: Option<&'static str>, name: &'static str| {
+        let body = serde_urlencoded::to_string([
+            ("_token", token.as_str()),
+            ("_nonce", nonce.as_str()),
+            (s.fields[0].as_str(), name),
+            (s.fields[1].as_str(), "framed@example.com"),
+        ])
+        .expect("form body");
+        let mut request = client
+            .post(&url)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body);
+        if let Some(site) = site {
+            request = request.header("sec-fetch-site", site);
+        }
+        async move { request.send().await.expect("POST").status().as_u16() }
+    };
+    // Another site posting, or a browser that does not say where the post comes from:
+    // refused, as without the cookie before.
+    assert_eq!(post(Some("cross-site"), "Mallory").await, 403);
+    assert_eq!(post(None, "Mallory").await, 403);
+    // The framed page itself posting: accepted.
+    assert_eq!(post(Some("same-origin"), "Framed").await, 200);
+    let responses = s.responses().await;
+    let names: Vec<&Value> = responses
+        .iter()
+        .map(|r| &r["answers"][&s.fields[0]])
+        .collect();
+    assert_eq!(names, [&json!("Framed")]);
+}
