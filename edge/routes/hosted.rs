@@ -252,7 +252,8 @@ fn with_cookie(mut response: Response, nonce: &str, home: NonceHome) -> Response
 fn error_page(call: &Call, status: &tonic::Status) -> Response {
     let reason = reason_of(status);
     match reason {
-        Some(ErrorReason::NotFound) => message_page(
+        // A draft or archived form's page does not exist for visitors, posted to or not.
+        Some(ErrorReason::NotFound | ErrorReason::FormNotPublished) => message_page(
             StatusCode::NOT_FOUND,
             "Form not found",
             "There is no open form at this address.",
@@ -274,7 +275,6 @@ fn error_page(call: &Call, status: &tonic::Status) -> Response {
         ),
         _ => {
             tracing::error!(
-                request_id = call.request_id,
                 reason = reason.map(ErrorReason::code),
                 message = status.message(),
                 "hosted page failed"

@@ -189,6 +189,13 @@ async fn draft_and_unknown_forms_are_404_and_closed_forms_410() {
         404
     );
     assert_eq!(visitor.open("nope1234").await.status, 404);
+    // Posting to them is no different from opening them.
+    for short_id in [draft["short_id"].as_str().expect("short id"), "nope1234"] {
+        let page = visitor
+            .submit(short_id, DESKTOP, &[("_token", "x"), ("a", "b")])
+            .await;
+        assert_eq!(page.status, 404, "{}", page.html);
+    }
     let closed = published_form(
         &app,
         &key,
