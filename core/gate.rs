@@ -263,7 +263,7 @@ impl Gate {
             Err(e) => return unaccounted(e),
         };
         let now = chrono::Utc::now();
-        let plan: Plan = row.plan.parse().unwrap_or(Plan::Free);
+        let plan = row.plan;
         let caller = Caller {
             key_id: row.id,
             account_id: row.account_id,

@@ -1,6 +1,7 @@
 //! SQL for accounts and keys.
 
 use super::{Plan, Scopes, keys};
+use crate::db::decode::read_error;
 use crate::error::CoreError;
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
@@ -11,16 +12,9 @@ use uuid::Uuid;
 pub struct AccountRow {
     pub id: Uuid,
     pub name: String,
-    pub plan: String,
+    pub plan: Plan,
     pub response_limit: Option<i64>,
     pub created_at: DateTime<Utc>,
-}
-
-impl AccountRow {
-    pub fn plan(&self) -> Plan {
-        // The CHECK constraint keeps the column to known names.
-        self.plan.parse().unwrap_or(Plan::Free)
-    }
 }
 
 /// A key row, without anything secret but the digest.
@@ -45,7 +39,7 @@ pub struct KeyWithPlan {
     pub scopes: Vec<String>,
     pub expires_at: Option<DateTime<Utc>>,
     pub revoked_at: Option<DateTime<Utc>>,
-    pub plan: String,
+    pub plan: Plan,
 }
 
 /// What `create_key` hands back once.
@@ -60,14 +54,15 @@ pub async fn find_key_by_lookup(
     pool: &PgPool,
     lookup: &str,
 ) -> Result<Option<KeyWithPlan>, CoreError> {
-    Ok(sqlx::query_as::<_, KeyWithPlan>(
+    sqlx::query_as::<_, KeyWithPlan>(
         "SELECT k.id, k.account_id, k.digest, k.scopes, k.expires_at, k.revoked_at, a.plan
            FROM api_keys k JOIN accounts a ON a.id = k.account_id
           WHERE k.lookup = $1",
     )
     .bind(lookup)
     .fetch_optional(pool)
-    .await?)
+    .await
+    .map_err(read_error)
 }
 
 pub async fn find_account(pool: &PgPool, name: &str) -> Result<AccountRow, CoreError> {
@@ -76,7 +71,8 @@ pub async fn find_account(pool: &PgPool, name: &str) -> Result<AccountRow, CoreE
     )
     .bind(name)
     .fetch_optional(pool)
-    .await?
+    .await
+    .map_err(read_error)?
     .ok_or(CoreError::NotFound("account"))
 }
 
@@ -114,7 +110,7 @@ pub async fn create_key(
     )
     .bind(Uuid::now_v7())
     .bind(account)
-    .bind(plan.unwrap_or(Plan::Pro).as_str())
+    .bind(plan.unwrap_or(Plan::Pro))
     .execute(&mut *tx)
     .await?;
     let (account_id,): (Uuid,) = sqlx::query_as("SELECT id FROM accounts WHERE name = $1")
@@ -193,11 +189,12 @@ pub async fn update_account(
           RETURNING id, name, plan, response_limit, created_at",
     )
     .bind(name)
-    .bind(change.plan.map(Plan::as_str))
+    .bind(change.plan)
     .bind(change.response_limit.is_some())
     .bind(change.response_limit.flatten())
     .fetch_optional(pool)
-    .await?
+    .await
+    .map_err(read_error)?
     .ok_or(CoreError::NotFound("account"))
 }
 

@@ -1,5 +1,6 @@
 //! The database: connecting, migrating, and the embedded default cluster.
 
+pub mod decode;
 pub mod embedded;
 
 use sqlx::PgPool;

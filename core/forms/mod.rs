@@ -11,16 +11,58 @@ use serde_json::{Map, Value};
 use std::str::FromStr;
 use uuid::Uuid;
 
-/// Field types a form may use. `textarea` is accepted as a synonym of `long_text` and
-/// kept as sent. Every type here has its answers validated on submission.
-pub const FIELD_TYPES: &[&str] = &[
-    "short_text",
-    "long_text",
-    "textarea",
-    "email",
-    "number",
-    "file_upload",
-];
+/// The type of a field. `textarea` is accepted as a synonym of `long_text` and kept as
+/// sent. Every type here has its answers validated on submission. Stored by its
+/// snake_case name in the `fields` JSON of a form; a name this build does not know is an
+/// error when read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldKind {
+    ShortText,
+    LongText,
+    Textarea,
+    Email,
+    Number,
+    FileUpload,
+}
+
+impl FieldKind {
+    pub const ALL: [FieldKind; 6] = [
+        Self::ShortText,
+        Self::LongText,
+        Self::Textarea,
+        Self::Email,
+        Self::Number,
+        Self::FileUpload,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ShortText => "short_text",
+            Self::LongText => "long_text",
+            Self::Textarea => "textarea",
+            Self::Email => "email",
+            Self::Number => "number",
+            Self::FileUpload => "file_upload",
+        }
+    }
+}
+
+impl FromStr for FieldKind {
+    type Err = CoreError;
+    fn from_str(s: &str) -> Result<Self, CoreError> {
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|k| k.as_str()).collect();
+                CoreError::Validation(format!(
+                    "{s:?} is not a field type; expected one of {}",
+                    names.join(", ")
+                ))
+            })
+    }
+}
 
 pub const MAX_TITLE: usize = 200;
 pub const MAX_DESCRIPTION: usize = 5000;
@@ -32,8 +74,11 @@ pub const MAX_FILE_MB: f64 = 100.0;
 /// Largest serialized settings object.
 pub const MAX_SETTINGS_BYTES: usize = 64 * 1024;
 
-/// Lifecycle state of a form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Lifecycle state of a form. Stored in `forms.status` (TEXT) by its lowercase name; a
+/// name this build does not know is an error when read, never silently another state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
+#[serde(rename_all = "lowercase")]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum FormStatus {
     Draft,
     Published,
@@ -69,7 +114,7 @@ impl FromStr for FormStatus {
 pub struct Field {
     pub id: Uuid,
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: FieldKind,
     pub label: String,
     pub required: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -211,13 +256,10 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
     if input.kind.is_empty() {
         return Err(CoreError::Validation(format!("{at}.type is required")));
     }
-    if !FIELD_TYPES.contains(&input.kind.as_str()) {
-        return Err(CoreError::Validation(format!(
-            "{at}.type {:?} is not a field type; expected one of {}",
-            input.kind,
-            FIELD_TYPES.join(", ")
-        )));
-    }
+    let kind: FieldKind = input
+        .kind
+        .parse()
+        .map_err(|e| CoreError::Validation(format!("{at}.type {e}")))?;
     if input.label.trim().is_empty() {
         return Err(CoreError::Validation(format!("{at}.label is required")));
     }
@@ -225,7 +267,7 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
     if let Some(p) = &input.placeholder {
         check_len(&format!("{at}.placeholder"), p, 0, MAX_PLACEHOLDER)?;
     }
-    let is_file = input.kind == "file_upload";
+    let is_file = kind == FieldKind::FileUpload;
     if !is_file && (!input.allowed_types.is_empty() || input.max_size_mb.is_some()) {
         return Err(CoreError::Validation(format!(
             "{at}: allowed_types and max_size_mb apply only to file_upload fields"
@@ -280,7 +322,7 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
     }
     Ok(Field {
         id,
-        kind: input.kind,
+        kind,
         label: input.label,
         required: input.required,
         placeholder: input.placeholder,

@@ -2,6 +2,7 @@
 //! forms are simply not found.
 
 use super::{Field, Form, FormFilter, FormStatus};
+use crate::db::decode::read_error;
 use crate::error::CoreError;
 use crate::paging::Page;
 use chrono::{DateTime, Utc};
@@ -34,7 +35,7 @@ struct FormRow {
     short_id: String,
     title: String,
     description: Option<String>,
-    status: String,
+    status: FormStatus,
     fields: Json<Vec<Field>>,
     settings: Json<Map<String, Value>>,
     created_at: DateTime<Utc>,
@@ -50,8 +51,7 @@ impl From<FormRow> for Form {
             short_id: row.short_id,
             title: row.title,
             description: row.description,
-            // The CHECK constraint keeps the column to known names.
-            status: row.status.parse().unwrap_or(FormStatus::Draft),
+            status: row.status,
             fields: row.fields.0,
             settings: row.settings.0,
             created_at: row.created_at,
@@ -85,7 +85,7 @@ pub async fn insert(tx: &mut Transaction<'_, Postgres>, form: &mut Form) -> Resu
         .bind(&form.short_id)
         .bind(&form.title)
         .bind(&form.description)
-        .bind(form.status.as_str())
+        .bind(form.status)
         .bind(Json(&form.fields))
         .bind(Json(&form.settings))
         .bind(form.created_at)
@@ -117,7 +117,7 @@ pub async fn list(
     filter: &FormFilter,
     page: Page,
 ) -> Result<(Vec<Form>, i64), CoreError> {
-    let status = filter.status.map(FormStatus::as_str);
+    let status = filter.status;
     let pattern = filter.search.as_deref().map(like_pattern);
     let (total,): (i64,) = sqlx::query_as(concat!(
         "SELECT count(*) FROM forms WHERE ",
@@ -141,7 +141,8 @@ pub async fn list(
     .bind(page.limit())
     .bind(page.offset())
     .fetch_all(pool)
-    .await?;
+    .await
+    .map_err(read_error)?;
     Ok((rows.into_iter().map(Form::from).collect(), total))
 }
 
@@ -155,7 +156,8 @@ pub async fn get(db: impl PgExecutor<'_>, account_id: Uuid, id: Uuid) -> Result<
     .bind(id)
     .bind(account_id)
     .fetch_optional(db)
-    .await?
+    .await
+    .map_err(read_error)?
     .map(Form::from)
     .ok_or(CoreError::NotFound("form"))
 }
@@ -172,7 +174,8 @@ pub async fn get_published_by_short_id(
     ))
     .bind(short_id)
     .fetch_optional(pool)
-    .await?
+    .await
+    .map_err(read_error)?
     .map(Form::from))
 }
 
@@ -190,7 +193,8 @@ pub async fn get_for_update(
     .bind(id)
     .bind(account_id)
     .fetch_optional(&mut **tx)
-    .await?
+    .await
+    .map_err(read_error)?
     .map(Form::from)
     .ok_or(CoreError::NotFound("form"))
 }
@@ -205,7 +209,7 @@ pub async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Result<(),
     .bind(form.id)
     .bind(&form.title)
     .bind(&form.description)
-    .bind(form.status.as_str())
+    .bind(form.status)
     .bind(Json(&form.fields))
     .bind(Json(&form.settings))
     .bind(form.updated_at)
@@ -228,7 +232,8 @@ pub async fn delete(
     .bind(id)
     .bind(account_id)
     .fetch_optional(&mut **tx)
-    .await?
+    .await
+    .map_err(read_error)?
     .map(Form::from)
     .ok_or(CoreError::NotFound("form"))
 }

@@ -3,6 +3,8 @@
 
 use super::cursor::{Position, Sort};
 use super::{Response, TargetForm};
+use crate::accounts::Plan;
+use crate::db::decode::read_error;
 use crate::error::CoreError;
 use crate::forms::{Field, FormStatus};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -112,12 +114,12 @@ pub fn start_position(sort: Sort) -> Position {
 struct TargetRow {
     id: Uuid,
     account_id: Uuid,
-    status: String,
+    status: FormStatus,
     fields: Json<Vec<Field>>,
     settings: Json<Map<String, Value>>,
     response_count: i64,
     last_submitted_at: Option<DateTime<Utc>>,
-    plan: String,
+    plan: Plan,
     response_limit: Option<i64>,
 }
 
@@ -131,7 +133,7 @@ pub enum Which<'a> {
 /// A form locked for a response insert, with its account's plan and own response limit.
 pub struct Locked {
     pub target: TargetForm,
-    pub plan: String,
+    pub plan: Plan,
     pub response_limit: Option<i64>,
 }
 
@@ -156,13 +158,14 @@ pub async fn lock_target(
     .bind(account_id)
     .bind(short_id)
     .fetch_optional(&mut **tx)
-    .await?
+    .await
+    .map_err(read_error)?
     .ok_or(CoreError::NotFound("form"))?;
     Ok(Locked {
         target: TargetForm {
             id: row.id,
             account_id: row.account_id,
-            status: row.status.parse().unwrap_or(FormStatus::Draft),
+            status: row.status,
             fields: row.fields.0,
             settings: row.settings.0,
             response_count: row.response_count,

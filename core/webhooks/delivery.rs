@@ -5,8 +5,8 @@
 //! delivery is at least once.
 
 use super::outbox::CHANNEL;
-use super::signing;
 use super::target::{self, PublicResolver};
+use super::{DeliveryStatus, signing};
 use crate::error::CoreError;
 use chrono::{DateTime, SecondsFormat, Utc};
 use sqlx::PgPool;
@@ -299,11 +299,11 @@ impl Deliverer {
             .then(|| self.config.retry_schedule.get(retry_index).copied())
             .flatten();
         let (status, next) = if outcome.succeeded() {
-            ("succeeded", None)
+            (DeliveryStatus::Succeeded, None)
         } else if let Some(wait) = retry_in {
-            ("pending", Some(wait))
+            (DeliveryStatus::Pending, Some(wait))
         } else {
-            ("failed", None)
+            (DeliveryStatus::Failed, None)
         };
         let mut tx = self.pool.begin().await?;
         sqlx::query(
@@ -332,13 +332,13 @@ impl Deliverer {
         .await?;
         tx.commit().await?;
         match status {
-            "succeeded" => {
+            DeliveryStatus::Succeeded => {
                 tracing::debug!(delivery_id = %due.id, event = due.event, "webhook delivered")
             }
-            "failed" => {
+            DeliveryStatus::Failed => {
                 tracing::warn!(delivery_id = %due.id, event = due.event, attempts, "webhook delivery failed for good")
             }
-            _ => {
+            DeliveryStatus::Pending => {
                 tracing::info!(delivery_id = %due.id, event = due.event, attempts, error = outcome.error.as_deref(), "webhook attempt failed; will retry")
             }
         }

@@ -1,8 +1,9 @@
 //! gRPC adapters: WebhooksService (API clients) and WebhookAdminService (operators).
 
-use super::{check_events, check_name, signing, store, target};
+use super::{DeliveryStatus, check_events, check_name, signing, store, target};
 use crate::accounts::Scope;
 use crate::accounts::service::AdminAuth;
+use crate::db::decode::read_error;
 use crate::error::CoreError;
 use crate::forms::now_millis;
 use crate::forms::service::parse_id;
@@ -138,7 +139,7 @@ struct DeliveryRow {
     id: Uuid,
     webhook_id: Option<Uuid>,
     event: String,
-    status: String,
+    status: DeliveryStatus,
     next_attempt_at: DateTime<Utc>,
     created_at: DateTime<Utc>,
 }
@@ -154,10 +155,10 @@ struct AttemptRow {
 }
 
 fn delivery_to_pb(row: DeliveryRow, attempts: Vec<pb::DeliveryAttempt>) -> pb::Delivery {
-    let status = match row.status.as_str() {
-        "pending" => pb::DeliveryStatus::Pending,
-        "succeeded" => pb::DeliveryStatus::Succeeded,
-        _ => pb::DeliveryStatus::Failed,
+    let status = match row.status {
+        DeliveryStatus::Pending => pb::DeliveryStatus::Pending,
+        DeliveryStatus::Succeeded => pb::DeliveryStatus::Succeeded,
+        DeliveryStatus::Failed => pb::DeliveryStatus::Failed,
     };
     pb::Delivery {
         id: row.id.to_string(),
@@ -231,7 +232,8 @@ impl WebhookAdmin {
         .bind(page.limit())
         .bind(page.offset())
         .fetch_all(&self.pool)
-        .await?;
+        .await
+        .map_err(read_error)?;
         let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
         let attempts = sqlx::query_as::<_, AttemptRow>(
             "SELECT delivery_id, attempted_at, status_code, duration_ms, error, response_body
@@ -273,13 +275,15 @@ impl WebhookAdmin {
         )
         .bind(id)
         .fetch_optional(&self.pool)
-        .await?;
+        .await
+    .map_err(read_error)?;
         let Some(row) = row else {
-            let exists: Option<(String,)> =
+            let exists: Option<(DeliveryStatus,)> =
                 sqlx::query_as("SELECT status FROM deliveries WHERE id = $1")
                     .bind(id)
                     .fetch_optional(&self.pool)
-                    .await?;
+                    .await
+                    .map_err(read_error)?;
             return Err(match exists {
                 None => CoreError::NotFound("delivery"),
                 Some((status,)) => CoreError::Validation(format!(
