@@ -22,9 +22,9 @@ pub async fn count_request(
     key_id: Uuid,
     window_secs: u32,
 ) -> Result<Counted, CoreError> {
-    let (count, window_start, day): (i32, i64, NaiveDate) = sqlx::query_as(
-        "WITH now_w AS (
-             SELECT to_timestamp(floor(extract(epoch FROM clock_timestamp()) / $2) * $2) AS ws,
+    let row = sqlx::query!(
+        r#"WITH now_w AS (
+             SELECT to_timestamp(floor(extract(epoch FROM clock_timestamp()) / $2::float8) * $2::float8) AS ws,
                     (clock_timestamp() AT TIME ZONE 'UTC')::date AS day
          ), w AS (
              INSERT INTO rate_windows (key_id, window_start, request_count)
@@ -39,16 +39,18 @@ pub async fn count_request(
              SELECT $1, day, 1 FROM now_w
              ON CONFLICT (key_id, day) DO UPDATE SET request_count = usage_daily.request_count + 1
          )
-         SELECT w.request_count, extract(epoch FROM w.window_start)::bigint, (SELECT day FROM now_w)
-           FROM w",
+         SELECT w.request_count AS "count!",
+                extract(epoch FROM w.window_start)::bigint AS "window_start!",
+                (SELECT day FROM now_w) AS "day!"
+           FROM w"#,
+        key_id,
+        f64::from(window_secs)
     )
-    .bind(key_id)
-    .bind(f64::from(window_secs))
     .fetch_one(pool)
     .await?;
     Ok(Counted {
-        count: u32::try_from(count).unwrap_or(u32::MAX),
-        window_start,
-        day,
+        count: u32::try_from(row.count).unwrap_or(u32::MAX),
+        window_start: row.window_start,
+        day: row.day,
     })
 }

@@ -20,13 +20,13 @@ pub async fn delete_expired(
     key: &str,
     ttl: Duration,
 ) -> Result<(), CoreError> {
-    sqlx::query(
+    sqlx::query!(
         "DELETE FROM idempotency_keys
           WHERE account_id = $1 AND key = $2 AND created_at < now() - make_interval(secs => $3)",
+        account_id,
+        key,
+        ttl.as_secs_f64()
     )
-    .bind(account_id)
-    .bind(key)
-    .bind(ttl.as_secs_f64())
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -41,14 +41,14 @@ pub async fn insert_claim(
     operation: &str,
     request_hash: &[u8],
 ) -> Result<bool, CoreError> {
-    let claimed = sqlx::query(
+    let claimed = sqlx::query!(
         "INSERT INTO idempotency_keys (account_id, key, operation, request_hash)
          VALUES ($1, $2, $3, $4) ON CONFLICT (account_id, key) DO NOTHING",
+        account_id,
+        key,
+        operation,
+        request_hash
     )
-    .bind(account_id)
-    .bind(key)
-    .bind(operation)
-    .bind(request_hash)
     .execute(&mut **tx)
     .await?
     .rows_affected();
@@ -61,18 +61,15 @@ pub async fn get(
     account_id: Uuid,
     key: &str,
 ) -> Result<Record, CoreError> {
-    let (operation, request_hash, reply): (String, Vec<u8>, Option<Vec<u8>>) = sqlx::query_as(
-        "SELECT operation, request_hash, reply FROM idempotency_keys WHERE account_id = $1 AND key = $2",
+    Ok(sqlx::query_as!(
+        Record,
+        "SELECT operation, request_hash, reply FROM idempotency_keys
+          WHERE account_id = $1 AND key = $2",
+        account_id,
+        key
     )
-    .bind(account_id)
-    .bind(key)
     .fetch_one(&mut **tx)
-    .await?;
-    Ok(Record {
-        operation,
-        request_hash,
-        reply,
-    })
+    .await?)
 }
 
 /// Stores the reply of the claimed `key`.
@@ -82,21 +79,23 @@ pub async fn set_reply(
     key: &str,
     reply: &[u8],
 ) -> Result<(), CoreError> {
-    sqlx::query("UPDATE idempotency_keys SET reply = $3 WHERE account_id = $1 AND key = $2")
-        .bind(account_id)
-        .bind(key)
-        .bind(reply)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE idempotency_keys SET reply = $3 WHERE account_id = $1 AND key = $2",
+        account_id,
+        key,
+        reply
+    )
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 
 /// Deletes records older than `ttl`; returns how many.
 pub async fn purge(pool: &PgPool, ttl: Duration) -> Result<u64, CoreError> {
-    Ok(sqlx::query(
+    Ok(sqlx::query!(
         "DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)",
+        ttl.as_secs_f64()
     )
-    .bind(ttl.as_secs_f64())
     .execute(pool)
     .await?
     .rows_affected())

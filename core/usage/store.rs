@@ -16,34 +16,28 @@ pub struct Day {
 /// Every day of the window ending today (UTC), newest first, zeros where there was no
 /// traffic, so that charts need no gap filling.
 pub async fn daily(pool: &PgPool, key_id: Uuid, days: i32) -> Result<Vec<Day>, CoreError> {
-    let rows: Vec<(NaiveDate, i64, i64)> = sqlx::query_as(
-        "SELECT d.day, COALESCE(u.request_count, 0), COALESCE(u.error_count, 0)
-           FROM (SELECT (now() AT TIME ZONE 'UTC')::date - g AS day
-                   FROM generate_series(0, $2 - 1) AS g) AS d
-           LEFT JOIN usage_daily u ON u.key_id = $1 AND u.day = d.day
-          ORDER BY d.day DESC",
+    Ok(sqlx::query_as!(
+        Day,
+        r#"SELECT d.day AS "day!", COALESCE(u.request_count, 0) AS "request_count!",
+                  COALESCE(u.error_count, 0) AS "error_count!"
+             FROM (SELECT (now() AT TIME ZONE 'UTC')::date - g AS day
+                     FROM generate_series(0, $2 - 1) AS g) AS d
+             LEFT JOIN usage_daily u ON u.key_id = $1 AND u.day = d.day
+            ORDER BY d.day DESC"#,
+        key_id,
+        days
     )
-    .bind(key_id)
-    .bind(days)
     .fetch_all(pool)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(day, request_count, error_count)| Day {
-            day,
-            request_count,
-            error_count,
-        })
-        .collect())
+    .await?)
 }
 
 /// Counts an error against the usage row the request was charged to.
 pub async fn count_error(pool: &PgPool, key_id: Uuid, day: NaiveDate) -> Result<(), CoreError> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE usage_daily SET error_count = error_count + 1 WHERE key_id = $1 AND day = $2",
+        key_id,
+        day
     )
-    .bind(key_id)
-    .bind(day)
     .execute(pool)
     .await?;
     Ok(())
