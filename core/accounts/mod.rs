@@ -8,8 +8,12 @@ pub mod store;
 use crate::error::CoreError;
 use std::{fmt, str::FromStr};
 
-/// Commercial plan of an account.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Commercial plan of an account. Stored in `accounts.plan` (TEXT) and shown in JSON by
+/// its lowercase name; a name this build does not know is an error when read, never
+/// silently another plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, sqlx::Type)]
+#[serde(rename_all = "lowercase")]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
 pub enum Plan {
     Free,
     Pro,

@@ -62,7 +62,7 @@ fn scope_to_pb(scope: Scope) -> pb::Scope {
 fn account_to_pb(row: store::AccountRow) -> pb::Account {
     pb::Account {
         id: row.id.to_string(),
-        plan: plan_to_pb(row.plan()).into(),
+        plan: plan_to_pb(row.plan).into(),
         name: row.name,
         response_limit: row.response_limit,
         created_at: Some(convert::timestamp(row.created_at)),

@@ -1,30 +1,24 @@
 //! SQL for accounts and keys.
 
 use super::{Plan, Scopes, keys};
+use crate::db::decode::read_error;
 use crate::error::CoreError;
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
 /// An account row.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct AccountRow {
     pub id: Uuid,
     pub name: String,
-    pub plan: String,
+    pub plan: Plan,
     pub response_limit: Option<i64>,
     pub created_at: DateTime<Utc>,
 }
 
-impl AccountRow {
-    pub fn plan(&self) -> Plan {
-        // The CHECK constraint keeps the column to known names.
-        self.plan.parse().unwrap_or(Plan::Free)
-    }
-}
-
 /// A key row, without anything secret but the digest.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct KeyRow {
     pub id: Uuid,
     pub account_id: Uuid,
@@ -37,7 +31,7 @@ pub struct KeyRow {
 }
 
 /// A key together with its account's plan, as authentication needs it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct KeyWithPlan {
     pub id: Uuid,
     pub account_id: Uuid,
@@ -45,7 +39,7 @@ pub struct KeyWithPlan {
     pub scopes: Vec<String>,
     pub expires_at: Option<DateTime<Utc>>,
     pub revoked_at: Option<DateTime<Utc>>,
-    pub plan: String,
+    pub plan: Plan,
 }
 
 /// What `create_key` hands back once.
@@ -60,23 +54,29 @@ pub async fn find_key_by_lookup(
     pool: &PgPool,
     lookup: &str,
 ) -> Result<Option<KeyWithPlan>, CoreError> {
-    Ok(sqlx::query_as::<_, KeyWithPlan>(
-        "SELECT k.id, k.account_id, k.digest, k.scopes, k.expires_at, k.revoked_at, a.plan
-           FROM api_keys k JOIN accounts a ON a.id = k.account_id
-          WHERE k.lookup = $1",
+    sqlx::query_as!(
+        KeyWithPlan,
+        r#"SELECT k.id, k.account_id, k.digest, k.scopes, k.expires_at, k.revoked_at,
+                  a.plan AS "plan: Plan"
+             FROM api_keys k JOIN accounts a ON a.id = k.account_id
+            WHERE k.lookup = $1"#,
+        lookup
     )
-    .bind(lookup)
     .fetch_optional(pool)
-    .await?)
+    .await
+    .map_err(read_error)
 }
 
 pub async fn find_account(pool: &PgPool, name: &str) -> Result<AccountRow, CoreError> {
-    sqlx::query_as::<_, AccountRow>(
-        "SELECT id, name, plan, response_limit, created_at FROM accounts WHERE name = $1",
+    sqlx::query_as!(
+        AccountRow,
+        r#"SELECT id, name, plan AS "plan: Plan", response_limit, created_at
+             FROM accounts WHERE name = $1"#,
+        name
     )
-    .bind(name)
     .fetch_optional(pool)
-    .await?
+    .await
+    .map_err(read_error)?
     .ok_or(CoreError::NotFound("account"))
 }
 
@@ -109,30 +109,29 @@ pub async fn create_key(
         return Err(CoreError::validation("a key needs at least one scope"));
     }
     let mut tx = pool.begin().await?;
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO accounts (id, name, plan) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",
+        Uuid::now_v7(),
+        account,
+        plan.unwrap_or(Plan::Pro) as Plan
     )
-    .bind(Uuid::now_v7())
-    .bind(account)
-    .bind(plan.unwrap_or(Plan::Pro).as_str())
     .execute(&mut *tx)
     .await?;
-    let (account_id,): (Uuid,) = sqlx::query_as("SELECT id FROM accounts WHERE name = $1")
-        .bind(account)
+    let account_id = sqlx::query_scalar!("SELECT id FROM accounts WHERE name = $1", account)
         .fetch_one(&mut *tx)
         .await?;
     let new = keys::generate();
     let key_id = Uuid::now_v7();
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO api_keys (id, account_id, lookup, digest, scopes, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6)",
+        key_id,
+        account_id,
+        new.lookup,
+        new.digest,
+        &scopes.names(),
+        expires_at
     )
-    .bind(key_id)
-    .bind(account_id)
-    .bind(&new.lookup)
-    .bind(&new.digest)
-    .bind(scopes.names())
-    .bind(expires_at)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -145,11 +144,12 @@ pub async fn create_key(
 
 /// Revokes a key (idempotent: revoking twice keeps the first time).
 pub async fn revoke_key(pool: &PgPool, key_id: Uuid) -> Result<KeyRow, CoreError> {
-    sqlx::query_as::<_, KeyRow>(
+    sqlx::query_as!(
+        KeyRow,
         "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1
          RETURNING id, account_id, lookup, digest, scopes, created_at, expires_at, revoked_at",
+        key_id
     )
-    .bind(key_id)
     .fetch_optional(pool)
     .await?
     .ok_or(CoreError::NotFound("key"))
@@ -157,12 +157,13 @@ pub async fn revoke_key(pool: &PgPool, key_id: Uuid) -> Result<KeyRow, CoreError
 
 pub async fn list_keys(pool: &PgPool, account: &str) -> Result<Vec<KeyRow>, CoreError> {
     let account = find_account(pool, account).await?;
-    Ok(sqlx::query_as::<_, KeyRow>(
+    Ok(sqlx::query_as!(
+        KeyRow,
         "SELECT id, account_id, lookup, digest, scopes, created_at, expires_at, revoked_at
            FROM api_keys WHERE account_id = $1 AND lookup NOT LIKE 'session-%'
           ORDER BY created_at DESC, id DESC",
+        account.id
     )
-    .bind(account.id)
     .fetch_all(pool)
     .await?)
 }
@@ -185,19 +186,21 @@ pub async fn update_account(
     {
         return Err(CoreError::validation("response_limit must be 0 or more"));
     }
-    sqlx::query_as::<_, AccountRow>(
-        "UPDATE accounts SET
-            plan = COALESCE($2, plan),
-            response_limit = CASE WHEN $3 THEN $4 ELSE response_limit END
-          WHERE name = $1
-          RETURNING id, name, plan, response_limit, created_at",
+    sqlx::query_as!(
+        AccountRow,
+        r#"UPDATE accounts SET
+              plan = COALESCE($2, plan),
+              response_limit = CASE WHEN $3 THEN $4 ELSE response_limit END
+            WHERE name = $1
+            RETURNING id, name, plan AS "plan: Plan", response_limit, created_at"#,
+        name,
+        change.plan as Option<Plan>,
+        change.response_limit.is_some(),
+        change.response_limit.flatten()
     )
-    .bind(name)
-    .bind(change.plan.map(Plan::as_str))
-    .bind(change.response_limit.is_some())
-    .bind(change.response_limit.flatten())
     .fetch_optional(pool)
-    .await?
+    .await
+    .map_err(read_error)?
     .ok_or(CoreError::NotFound("account"))
 }
 
@@ -211,12 +214,12 @@ pub async fn link_identity(
         return Err(CoreError::validation("subject must be 1 to 255 characters"));
     }
     let account = find_account(pool, account).await?;
-    sqlx::query(
+    sqlx::query!(
         "INSERT INTO account_identities (subject, account_id) VALUES ($1, $2)
          ON CONFLICT (subject) DO UPDATE SET account_id = EXCLUDED.account_id",
+        subject,
+        account.id
     )
-    .bind(subject)
-    .bind(account.id)
     .execute(pool)
     .await?;
     Ok(account)
@@ -226,23 +229,24 @@ pub async fn link_identity(
 /// session cookie are rate-limited and counted in usage. It has every scope, can never
 /// be presented (its digest matches no key), and is left out of key lists.
 pub async fn session_key(pool: &PgPool, subject: &str) -> Result<Option<KeyWithPlan>, CoreError> {
-    let account: Option<(Uuid,)> =
-        sqlx::query_as("SELECT account_id FROM account_identities WHERE subject = $1")
-            .bind(subject)
-            .fetch_optional(pool)
-            .await?;
-    let Some((account_id,)) = account else {
+    let account = sqlx::query_scalar!(
+        "SELECT account_id FROM account_identities WHERE subject = $1",
+        subject
+    )
+    .fetch_optional(pool)
+    .await?;
+    let Some(account_id) = account else {
         return Ok(None);
     };
     let lookup = format!("session-{account_id}");
-    sqlx::query(
-        "INSERT INTO api_keys (id, account_id, lookup, digest, scopes)
-         VALUES ($1, $2, $3, '\\x'::bytea, ARRAY['read', 'write', 'admin'])
-         ON CONFLICT (lookup) DO NOTHING",
+    sqlx::query!(
+        r"INSERT INTO api_keys (id, account_id, lookup, digest, scopes)
+          VALUES ($1, $2, $3, '\x'::bytea, ARRAY['read', 'write', 'admin'])
+          ON CONFLICT (lookup) DO NOTHING",
+        Uuid::now_v7(),
+        account_id,
+        lookup
     )
-    .bind(Uuid::now_v7())
-    .bind(account_id)
-    .bind(&lookup)
     .execute(pool)
     .await?;
     find_key_by_lookup(pool, &lookup).await

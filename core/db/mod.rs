@@ -1,6 +1,7 @@
 //! The database: connecting, migrating, and the embedded default cluster.
 
 pub mod database;
+pub mod decode;
 pub mod embedded;
 mod store;
 

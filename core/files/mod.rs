@@ -120,7 +120,7 @@ mod tests {
     fn field(types: &[&str], max: Option<f64>) -> Field {
         Field {
             id: Uuid::new_v4(),
-            kind: "file_upload".into(),
+            kind: crate::forms::FieldKind::FileUpload,
             label: "CV".into(),
             required: true,
             placeholder: None,

@@ -89,19 +89,19 @@ impl FileStore {
                     (None, Some(key.to_string()))
                 }
             };
-            sqlx::query(
+            sqlx::query!(
                 "INSERT INTO response_files (id, response_id, field_id, file_name, content_type, size,
                                              content, object_key)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                f.id,
+                response_id,
+                f.field_id,
+                f.file_name,
+                f.content_type,
+                i64::try_from(f.content.len()).unwrap_or(i64::MAX),
+                content,
+                object_key
             )
-            .bind(f.id)
-            .bind(response_id)
-            .bind(&f.field_id)
-            .bind(&f.file_name)
-            .bind(&f.content_type)
-            .bind(i64::try_from(f.content.len()).unwrap_or(i64::MAX))
-            .bind(content)
-            .bind(object_key)
             .execute(&mut **tx)
             .await?;
         }
@@ -117,26 +117,21 @@ impl FileStore {
         response_id: Uuid,
         file_id: Uuid,
     ) -> Result<(String, String, Vec<u8>), CoreError> {
-        let (name, content_type, content, object_key): (
-            String,
-            String,
-            Option<Vec<u8>>,
-            Option<String>,
-        ) = sqlx::query_as(
+        let row = sqlx::query!(
             "SELECT f.file_name, f.content_type, f.content, f.object_key
                    FROM response_files f
                    JOIN responses r ON r.id = f.response_id
                    JOIN forms fo ON fo.id = r.form_id
                   WHERE f.id = $1 AND r.id = $2 AND r.form_id = $3 AND fo.account_id = $4",
+            file_id,
+            response_id,
+            form_id,
+            account_id
         )
-        .bind(file_id)
-        .bind(response_id)
-        .bind(form_id)
-        .bind(account_id)
         .fetch_optional(pool)
         .await?
         .ok_or(CoreError::NotFound("file"))?;
-        let bytes = match (content, object_key, self) {
+        let bytes = match (row.content, row.object_key, self) {
             (Some(bytes), _, _) => bytes,
             (None, Some(key), Self::Objects { store, .. }) => store
                 .get(&ObjectPath::from(key))
@@ -152,7 +147,7 @@ impl FileStore {
                 ));
             }
         };
-        Ok((name, content_type, bytes))
+        Ok((row.file_name, row.content_type, bytes))
     }
 
     /// Object keys of the files of one response, or of every response of a form, read
@@ -162,15 +157,16 @@ impl FileStore {
         form_id: Uuid,
         response_id: Option<Uuid>,
     ) -> Result<Vec<String>, CoreError> {
-        let rows: Vec<(String,)> = sqlx::query_as(
-            "SELECT f.object_key FROM response_files f JOIN responses r ON r.id = f.response_id
-              WHERE r.form_id = $1 AND ($2::uuid IS NULL OR r.id = $2) AND f.object_key IS NOT NULL",
+        Ok(sqlx::query_scalar!(
+            r#"SELECT f.object_key AS "object_key!"
+                 FROM response_files f JOIN responses r ON r.id = f.response_id
+                WHERE r.form_id = $1 AND ($2::uuid IS NULL OR r.id = $2)
+                  AND f.object_key IS NOT NULL"#,
+            form_id,
+            response_id
         )
-        .bind(form_id)
-        .bind(response_id)
         .fetch_all(&mut **tx)
-        .await?;
-        Ok(rows.into_iter().map(|(k,)| k).collect())
+        .await?)
     }
 
     /// Deletes objects whose rows are gone (after the commit); failures are logged: an

@@ -58,7 +58,7 @@ pub(crate) fn form_to_pb(form: Form) -> pb::Form {
             .into_iter()
             .map(|f| pb::FormField {
                 id: f.id.to_string(),
-                r#type: f.kind,
+                r#type: f.kind.as_str().to_owned(),
                 label: f.label,
                 required: f.required,
                 placeholder: f.placeholder,

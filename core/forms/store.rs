@@ -2,6 +2,7 @@
 //! forms are simply not found.
 
 use super::{Field, Form, FormFilter, FormStatus};
+use crate::db::decode::read_error;
 use crate::error::CoreError;
 use crate::paging::Page;
 use chrono::{DateTime, Utc};
@@ -11,30 +12,17 @@ use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
 use uuid::Uuid;
 
-/// The columns of a form row; a macro so that queries stay `&'static str` (no SQL is
-/// assembled at run time).
-macro_rules! columns {
-    () => {
-        "id, account_id, short_id, title, description, status, fields, settings, \
-         created_at, updated_at, published_at"
-    };
-}
+// Every query names the columns of `FormRow` with the same type annotations:
+// `status AS "status: FormStatus"`, `fields AS "fields: Json<Vec<Field>>"`,
+// `settings AS "settings: Json<Map<String, Value>>"`.
 
-/// Conditions of the forms list: account, optional status, optional title search.
-macro_rules! list_conditions {
-    () => {
-        "account_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR title ILIKE $3)"
-    };
-}
-
-#[derive(sqlx::FromRow)]
 struct FormRow {
     id: Uuid,
     account_id: Uuid,
     short_id: String,
     title: String,
     description: Option<String>,
-    status: String,
+    status: FormStatus,
     fields: Json<Vec<Field>>,
     settings: Json<Map<String, Value>>,
     created_at: DateTime<Utc>,
@@ -50,8 +38,7 @@ impl From<FormRow> for Form {
             short_id: row.short_id,
             title: row.title,
             description: row.description,
-            // The CHECK constraint keeps the column to known names.
-            status: row.status.parse().unwrap_or(FormStatus::Draft),
+            status: row.status,
             fields: row.fields.0,
             settings: row.settings.0,
             created_at: row.created_at,
@@ -74,23 +61,23 @@ fn short_id() -> String {
 pub async fn insert(tx: &mut Transaction<'_, Postgres>, form: &mut Form) -> Result<(), CoreError> {
     for _ in 0..5 {
         form.short_id = short_id();
-        let inserted = sqlx::query(
+        let inserted = sqlx::query!(
             "INSERT INTO forms (id, account_id, short_id, title, description, status, fields,
                                 settings, created_at, updated_at, published_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
              ON CONFLICT (short_id) DO NOTHING",
+            form.id,
+            form.account_id,
+            form.short_id,
+            form.title,
+            form.description.as_deref(),
+            form.status as FormStatus,
+            Json(&form.fields) as _,
+            Json(&form.settings) as _,
+            form.created_at,
+            form.updated_at,
+            form.published_at
         )
-        .bind(form.id)
-        .bind(form.account_id)
-        .bind(&form.short_id)
-        .bind(&form.title)
-        .bind(&form.description)
-        .bind(form.status.as_str())
-        .bind(Json(&form.fields))
-        .bind(Json(&form.settings))
-        .bind(form.created_at)
-        .bind(form.updated_at)
-        .bind(form.published_at)
         .execute(&mut **tx)
         .await?
         .rows_affected();
@@ -117,45 +104,57 @@ pub async fn list(
     filter: &FormFilter,
     page: Page,
 ) -> Result<(Vec<Form>, i64), CoreError> {
-    let status = filter.status.map(FormStatus::as_str);
+    let status = filter.status;
     let pattern = filter.search.as_deref().map(like_pattern);
-    let (total,): (i64,) = sqlx::query_as(concat!(
-        "SELECT count(*) FROM forms WHERE ",
-        list_conditions!()
-    ))
-    .bind(account_id)
-    .bind(status)
-    .bind(&pattern)
+    // Account, optional status, optional title search: static SQL whose optional
+    // filters are NULL parameters.
+    let total = sqlx::query_scalar!(
+        r#"SELECT count(*) AS "count!" FROM forms
+            WHERE account_id = $1 AND ($2::text IS NULL OR status = $2)
+              AND ($3::text IS NULL OR title ILIKE $3)"#,
+        account_id,
+        status as Option<FormStatus>,
+        pattern
+    )
     .fetch_one(pool)
     .await?;
-    let rows = sqlx::query_as::<_, FormRow>(concat!(
-        "SELECT ",
-        columns!(),
-        " FROM forms WHERE ",
-        list_conditions!(),
-        " ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5"
-    ))
-    .bind(account_id)
-    .bind(status)
-    .bind(&pattern)
-    .bind(page.limit())
-    .bind(page.offset())
+    let rows = sqlx::query_as!(
+        FormRow,
+        r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
+                  fields AS "fields: Json<Vec<Field>>",
+                  settings AS "settings: Json<Map<String, Value>>",
+                  created_at, updated_at, published_at
+             FROM forms
+            WHERE account_id = $1 AND ($2::text IS NULL OR status = $2)
+              AND ($3::text IS NULL OR title ILIKE $3)
+            ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5"#,
+        account_id,
+        status as Option<FormStatus>,
+        pattern,
+        page.limit(),
+        page.offset()
+    )
     .fetch_all(pool)
-    .await?;
+    .await
+    .map_err(read_error)?;
     Ok((rows.into_iter().map(Form::from).collect(), total))
 }
 
 /// One form of an account.
 pub async fn get(db: impl PgExecutor<'_>, account_id: Uuid, id: Uuid) -> Result<Form, CoreError> {
-    sqlx::query_as::<_, FormRow>(concat!(
-        "SELECT ",
-        columns!(),
-        " FROM forms WHERE id = $1 AND account_id = $2"
-    ))
-    .bind(id)
-    .bind(account_id)
+    sqlx::query_as!(
+        FormRow,
+        r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
+                  fields AS "fields: Json<Vec<Field>>",
+                  settings AS "settings: Json<Map<String, Value>>",
+                  created_at, updated_at, published_at
+             FROM forms WHERE id = $1 AND account_id = $2"#,
+        id,
+        account_id
+    )
     .fetch_optional(db)
-    .await?
+    .await
+    .map_err(read_error)?
     .map(Form::from)
     .ok_or(CoreError::NotFound("form"))
 }
@@ -165,15 +164,19 @@ pub async fn get_published_by_short_id(
     pool: &PgPool,
     short_id: &str,
 ) -> Result<Option<Form>, CoreError> {
-    Ok(sqlx::query_as::<_, FormRow>(concat!(
-        "SELECT ",
-        columns!(),
-        " FROM forms WHERE short_id = $1 AND status = 'published'"
-    ))
-    .bind(short_id)
+    sqlx::query_as!(
+        FormRow,
+        r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
+                  fields AS "fields: Json<Vec<Field>>",
+                  settings AS "settings: Json<Map<String, Value>>",
+                  created_at, updated_at, published_at
+             FROM forms WHERE short_id = $1 AND status = 'published'"#,
+        short_id
+    )
     .fetch_optional(pool)
-    .await?
-    .map(Form::from))
+    .await
+    .map_err(read_error)
+    .map(|row| row.map(Form::from))
 }
 
 /// Locks one form of an account for an update within `tx`.
@@ -182,34 +185,38 @@ pub async fn get_for_update(
     account_id: Uuid,
     id: Uuid,
 ) -> Result<Form, CoreError> {
-    sqlx::query_as::<_, FormRow>(concat!(
-        "SELECT ",
-        columns!(),
-        " FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE"
-    ))
-    .bind(id)
-    .bind(account_id)
+    sqlx::query_as!(
+        FormRow,
+        r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
+                  fields AS "fields: Json<Vec<Field>>",
+                  settings AS "settings: Json<Map<String, Value>>",
+                  created_at, updated_at, published_at
+             FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE"#,
+        id,
+        account_id
+    )
     .fetch_optional(&mut **tx)
-    .await?
+    .await
+    .map_err(read_error)?
     .map(Form::from)
     .ok_or(CoreError::NotFound("form"))
 }
 
 /// Writes back a form changed in memory.
 pub async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Result<(), CoreError> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE forms SET title = $2, description = $3, status = $4, fields = $5, settings = $6,
                           updated_at = $7, published_at = $8
           WHERE id = $1",
+        form.id,
+        form.title,
+        form.description.as_deref(),
+        form.status as FormStatus,
+        Json(&form.fields) as _,
+        Json(&form.settings) as _,
+        form.updated_at,
+        form.published_at
     )
-    .bind(form.id)
-    .bind(&form.title)
-    .bind(&form.description)
-    .bind(form.status.as_str())
-    .bind(Json(&form.fields))
-    .bind(Json(&form.settings))
-    .bind(form.updated_at)
-    .bind(form.published_at)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -221,14 +228,19 @@ pub async fn delete(
     account_id: Uuid,
     id: Uuid,
 ) -> Result<Form, CoreError> {
-    sqlx::query_as::<_, FormRow>(concat!(
-        "DELETE FROM forms WHERE id = $1 AND account_id = $2 RETURNING ",
-        columns!()
-    ))
-    .bind(id)
-    .bind(account_id)
+    sqlx::query_as!(
+        FormRow,
+        r#"DELETE FROM forms WHERE id = $1 AND account_id = $2
+           RETURNING id, account_id, short_id, title, description, status AS "status: FormStatus",
+                  fields AS "fields: Json<Vec<Field>>",
+                  settings AS "settings: Json<Map<String, Value>>",
+                  created_at, updated_at, published_at"#,
+        id,
+        account_id
+    )
     .fetch_optional(&mut **tx)
-    .await?
+    .await
+    .map_err(read_error)?
     .map(Form::from)
     .ok_or(CoreError::NotFound("form"))
 }

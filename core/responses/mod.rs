@@ -7,7 +7,7 @@ pub mod store;
 pub mod submit;
 
 use crate::error::{CoreError, FieldError};
-use crate::forms::{Field, FormStatus};
+use crate::forms::{Field, FieldKind, FormStatus};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde_json::{Map, Value};
 use uuid::Uuid;
@@ -150,14 +150,14 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
         Value::String(_) => Err(format!("must be at most {max} characters")),
         _ => Err("must be a string".to_owned()),
     };
-    match field.kind.as_str() {
-        "short_text" => text(MAX_SHORT_TEXT),
-        "long_text" | "textarea" => text(MAX_LONG_TEXT),
-        "email" => match value {
+    match field.kind {
+        FieldKind::ShortText => text(MAX_SHORT_TEXT),
+        FieldKind::LongText | FieldKind::Textarea => text(MAX_LONG_TEXT),
+        FieldKind::Email => match value {
             Value::String(s) if is_email(s.trim()) => Ok(Value::String(s.trim().to_owned())),
             _ => Err("must be an email address".to_owned()),
         },
-        "number" => match value {
+        FieldKind::Number => match value {
             Value::Number(_) => Ok(value.clone()),
             Value::String(s) => s
                 .trim()
@@ -168,7 +168,7 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
                 .ok_or_else(|| "must be a number".to_owned()),
             _ => Err("must be a number".to_owned()),
         },
-        "file_upload" => match value {
+        FieldKind::FileUpload => match value {
             Value::String(s)
                 if s.len() <= MAX_FILE_REF
                     && (s.starts_with("https://") || s.starts_with("http://"))
@@ -178,7 +178,6 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
             }
             _ => Err("must be the URL of the uploaded file".to_owned()),
         },
-        other => Err(format!("has an unsupported field type {other}")),
     }
 }
 
@@ -227,7 +226,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn form(kinds: &[(&str, bool)]) -> TargetForm {
+    fn form(kinds: &[(FieldKind, bool)]) -> TargetForm {
         TargetForm {
             id: Uuid::new_v4(),
             account_id: Uuid::new_v4(),
@@ -236,8 +235,8 @@ mod tests {
                 .iter()
                 .map(|(k, required)| Field {
                     id: Uuid::new_v4(),
-                    kind: (*k).into(),
-                    label: format!("{k} field"),
+                    kind: *k,
+                    label: format!("{} field", k.as_str()),
                     required: *required,
                     placeholder: None,
                     allowed_types: vec![],
@@ -266,7 +265,11 @@ mod tests {
 
     #[test]
     fn answers_follow_field_rules() {
-        let f = form(&[("short_text", true), ("email", false), ("number", false)]);
+        let f = form(&[
+            (FieldKind::ShortText, true),
+            (FieldKind::Email, false),
+            (FieldKind::Number, false),
+        ]);
         assert!(
             v(
                 &f,

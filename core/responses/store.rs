@@ -3,6 +3,8 @@
 
 use super::cursor::{Position, Sort};
 use super::{Response, TargetForm};
+use crate::accounts::Plan;
+use crate::db::decode::read_error;
 use crate::error::CoreError;
 use crate::forms::{Field, FormStatus};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -11,30 +13,6 @@ use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
 use uuid::Uuid;
 
-macro_rules! columns {
-    () => {
-        "id, form_id, answers, metadata, device_type, browser, os, started_at, submitted_at, \
-         completion_time_seconds"
-    };
-}
-
-/// Rows of a form within `(since, until)` strictly after a keyset position, ascending.
-macro_rules! after_asc {
-    () => {
-        "FROM responses WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-            AND (submitted_at, id) > ($4, $5) ORDER BY submitted_at ASC, id ASC"
-    };
-}
-
-/// The same, strictly before a keyset position, descending.
-macro_rules! before_desc {
-    () => {
-        "FROM responses WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-            AND (submitted_at, id) < ($4, $5) ORDER BY submitted_at DESC, id DESC"
-    };
-}
-
-#[derive(sqlx::FromRow)]
 struct ResponseRow {
     id: Uuid,
     form_id: Uuid,
@@ -108,16 +86,15 @@ pub fn start_position(sort: Sort) -> Position {
     }
 }
 
-#[derive(sqlx::FromRow)]
 struct TargetRow {
     id: Uuid,
     account_id: Uuid,
-    status: String,
+    status: FormStatus,
     fields: Json<Vec<Field>>,
     settings: Json<Map<String, Value>>,
     response_count: i64,
     last_submitted_at: Option<DateTime<Utc>>,
-    plan: String,
+    plan: Plan,
     response_limit: Option<i64>,
 }
 
@@ -131,7 +108,7 @@ pub enum Which<'a> {
 /// A form locked for a response insert, with its account's plan and own response limit.
 pub struct Locked {
     pub target: TargetForm,
-    pub plan: String,
+    pub plan: Plan,
     pub response_limit: Option<i64>,
 }
 
@@ -144,25 +121,29 @@ pub async fn lock_target(
         Which::Id(account_id, id) => (Some(id), Some(account_id), None),
         Which::ShortId(short_id) => (None, None, Some(short_id)),
     };
-    let row = sqlx::query_as::<_, TargetRow>(
-        "SELECT f.id, f.account_id, f.status, f.fields, f.settings, f.response_count,
-                f.last_submitted_at, a.plan, a.response_limit
-           FROM forms f JOIN accounts a ON a.id = f.account_id
-          WHERE (($1::uuid IS NOT NULL AND f.id = $1 AND f.account_id = $2)
-                 OR ($3::text IS NOT NULL AND f.short_id = $3))
-          FOR UPDATE OF f",
+    let row = sqlx::query_as!(
+        TargetRow,
+        r#"SELECT f.id, f.account_id, f.status AS "status: FormStatus",
+                  f.fields AS "fields: Json<Vec<Field>>",
+                  f.settings AS "settings: Json<Map<String, Value>>", f.response_count,
+                  f.last_submitted_at, a.plan AS "plan: Plan", a.response_limit
+             FROM forms f JOIN accounts a ON a.id = f.account_id
+            WHERE (($1::uuid IS NOT NULL AND f.id = $1 AND f.account_id = $2)
+                   OR ($3::text IS NOT NULL AND f.short_id = $3))
+            FOR UPDATE OF f"#,
+        id,
+        account_id,
+        short_id
     )
-    .bind(id)
-    .bind(account_id)
-    .bind(short_id)
     .fetch_optional(&mut **tx)
-    .await?
+    .await
+    .map_err(read_error)?
     .ok_or(CoreError::NotFound("form"))?;
     Ok(Locked {
         target: TargetForm {
             id: row.id,
             account_id: row.account_id,
-            status: row.status.parse().unwrap_or(FormStatus::Draft),
+            status: row.status,
             fields: row.fields.0,
             settings: row.settings.0,
             response_count: row.response_count,
@@ -185,15 +166,15 @@ pub async fn take_quota(
     if limit.is_some_and(|l| l <= 0) {
         return Err(CoreError::ResponseLimitReached);
     }
-    let taken = sqlx::query(
+    let taken = sqlx::query!(
         "INSERT INTO response_quota_usage (account_id, month, response_count) VALUES ($1, $2, 1)
          ON CONFLICT (account_id, month) DO UPDATE
             SET response_count = response_quota_usage.response_count + 1
           WHERE response_quota_usage.response_count < $3",
+        account_id,
+        month,
+        limit.unwrap_or(i64::MAX)
     )
-    .bind(account_id)
-    .bind(month)
-    .bind(limit.unwrap_or(i64::MAX))
     .execute(&mut **tx)
     .await?
     .rows_affected();
@@ -206,28 +187,28 @@ pub async fn take_quota(
 
 /// Inserts a response and moves its form's counters, in the caller's transaction.
 pub async fn insert(tx: &mut Transaction<'_, Postgres>, r: &Response) -> Result<(), CoreError> {
-    sqlx::query(
+    sqlx::query!(
         "UPDATE forms SET response_count = response_count + 1, last_submitted_at = $2 WHERE id = $1",
+        r.form_id,
+        r.submitted_at
     )
-    .bind(r.form_id)
-    .bind(r.submitted_at)
     .execute(&mut **tx)
     .await?;
-    sqlx::query(concat!(
-        "INSERT INTO responses (",
-        columns!(),
-        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
-    ))
-    .bind(r.id)
-    .bind(r.form_id)
-    .bind(Json(&r.answers))
-    .bind(Json(&r.metadata))
-    .bind(&r.device_type)
-    .bind(&r.browser)
-    .bind(&r.os)
-    .bind(r.started_at)
-    .bind(r.submitted_at)
-    .bind(r.completion_time_seconds)
+    sqlx::query!(
+        "INSERT INTO responses (id, form_id, answers, metadata, device_type, browser, os,
+                                started_at, submitted_at, completion_time_seconds)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        r.id,
+        r.form_id,
+        Json(&r.answers) as _,
+        Json(&r.metadata) as _,
+        r.device_type.as_deref(),
+        r.browser.as_deref(),
+        r.os.as_deref(),
+        r.started_at,
+        r.submitted_at,
+        r.completion_time_seconds
+    )
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -239,35 +220,36 @@ pub async fn form_response_count(
     account_id: Uuid,
     form_id: Uuid,
 ) -> Result<i64, CoreError> {
-    let row: Option<(i64,)> =
-        sqlx::query_as("SELECT response_count FROM forms WHERE id = $1 AND account_id = $2")
-            .bind(form_id)
-            .bind(account_id)
-            .fetch_optional(db)
-            .await?;
-    row.map(|(n,)| n).ok_or(CoreError::NotFound("form"))
+    sqlx::query_scalar!(
+        "SELECT response_count FROM forms WHERE id = $1 AND account_id = $2",
+        form_id,
+        account_id
+    )
+    .fetch_optional(db)
+    .await?
+    .ok_or(CoreError::NotFound("form"))
 }
 
 /// The maintained response count of a form.
 pub async fn response_count(pool: &PgPool, form_id: Uuid) -> Result<i64, CoreError> {
-    let (n,): (i64,) = sqlx::query_as("SELECT response_count FROM forms WHERE id = $1")
-        .bind(form_id)
-        .fetch_one(pool)
-        .await?;
-    Ok(n)
+    Ok(
+        sqlx::query_scalar!("SELECT response_count FROM forms WHERE id = $1", form_id)
+            .fetch_one(pool)
+            .await?,
+    )
 }
 
 /// Exact number of a form's responses within a window (uses the keyset index).
 pub async fn count_in(pool: &PgPool, form_id: Uuid, w: Window) -> Result<i64, CoreError> {
-    let (n,): (i64,) = sqlx::query_as(
-        "SELECT count(*) FROM responses WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3",
+    Ok(sqlx::query_scalar!(
+        r#"SELECT count(*) AS "count!" FROM responses
+            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3"#,
+        form_id,
+        w.since,
+        w.until
     )
-    .bind(form_id)
-    .bind(w.since)
-    .bind(w.until)
     .fetch_one(pool)
-    .await?;
-    Ok(n)
+    .await?)
 }
 
 /// Up to `limit` responses after `from` in `sort` order, skipping `offset` rows.
@@ -280,32 +262,51 @@ pub async fn list(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Response>, CoreError> {
-    let sql = match sort {
-        Sort::Asc => concat!(
-            "SELECT ",
-            columns!(),
-            " ",
-            after_asc!(),
-            " LIMIT $6 OFFSET $7"
-        ),
-        Sort::Desc => concat!(
-            "SELECT ",
-            columns!(),
-            " ",
-            before_desc!(),
-            " LIMIT $6 OFFSET $7"
-        ),
+    // One static query per direction: the keyset comparison and order differ.
+    let rows = match sort {
+        Sort::Asc => {
+            sqlx::query_as!(
+                ResponseRow,
+                r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>",
+                           metadata AS "metadata: Json<Map<String, Value>>", device_type, browser, os,
+                           started_at, submitted_at, completion_time_seconds
+                     FROM responses
+                    WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
+                      AND (submitted_at, id) > ($4, $5)
+                    ORDER BY submitted_at ASC, id ASC LIMIT $6 OFFSET $7"#,
+                form_id,
+                w.since,
+                w.until,
+                from.submitted_at,
+                from.id,
+                limit,
+                offset
+            )
+            .fetch_all(pool)
+            .await?
+        }
+        Sort::Desc => {
+            sqlx::query_as!(
+                ResponseRow,
+                r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>",
+                           metadata AS "metadata: Json<Map<String, Value>>", device_type, browser, os,
+                           started_at, submitted_at, completion_time_seconds
+                     FROM responses
+                    WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
+                      AND (submitted_at, id) < ($4, $5)
+                    ORDER BY submitted_at DESC, id DESC LIMIT $6 OFFSET $7"#,
+                form_id,
+                w.since,
+                w.until,
+                from.submitted_at,
+                from.id,
+                limit,
+                offset
+            )
+            .fetch_all(pool)
+            .await?
+        }
     };
-    let rows = sqlx::query_as::<_, ResponseRow>(sql)
-        .bind(form_id)
-        .bind(w.since)
-        .bind(w.until)
-        .bind(from.submitted_at)
-        .bind(from.id)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(pool)
-        .await?;
     Ok(rows.into_iter().map(Response::from).collect())
 }
 
@@ -316,15 +317,17 @@ pub async fn get(
     form_id: Uuid,
     id: Uuid,
 ) -> Result<Response, CoreError> {
-    sqlx::query_as::<_, ResponseRow>(concat!(
-        "SELECT ",
-        columns!(),
-        " FROM responses r WHERE r.id = $1 AND r.form_id = $2
-            AND EXISTS (SELECT 1 FROM forms f WHERE f.id = r.form_id AND f.account_id = $3)"
-    ))
-    .bind(id)
-    .bind(form_id)
-    .bind(account_id)
+    sqlx::query_as!(
+        ResponseRow,
+        r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>",
+                  metadata AS "metadata: Json<Map<String, Value>>", device_type, browser, os,
+                  started_at, submitted_at, completion_time_seconds
+             FROM responses r WHERE r.id = $1 AND r.form_id = $2
+              AND EXISTS (SELECT 1 FROM forms f WHERE f.id = r.form_id AND f.account_id = $3)"#,
+        id,
+        form_id,
+        account_id
+    )
     .fetch_optional(pool)
     .await?
     .map(Response::from)
@@ -338,27 +341,32 @@ pub async fn delete(
     form_id: Uuid,
     id: Uuid,
 ) -> Result<(), CoreError> {
-    let form: Option<(Uuid,)> =
-        sqlx::query_as("SELECT id FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE")
-            .bind(form_id)
-            .bind(account_id)
-            .fetch_optional(&mut **tx)
-            .await?;
+    let form = sqlx::query_scalar!(
+        "SELECT id FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE",
+        form_id,
+        account_id
+    )
+    .fetch_optional(&mut **tx)
+    .await?;
     if form.is_none() {
         return Err(CoreError::NotFound("response"));
     }
-    let deleted = sqlx::query("DELETE FROM responses WHERE id = $1 AND form_id = $2")
-        .bind(id)
-        .bind(form_id)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected();
+    let deleted = sqlx::query!(
+        "DELETE FROM responses WHERE id = $1 AND form_id = $2",
+        id,
+        form_id
+    )
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
     if deleted == 0 {
         return Err(CoreError::NotFound("response"));
     }
-    sqlx::query("UPDATE forms SET response_count = response_count - 1 WHERE id = $1")
-        .bind(form_id)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query!(
+        "UPDATE forms SET response_count = response_count - 1 WHERE id = $1",
+        form_id
+    )
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }

@@ -4,12 +4,11 @@
 
 use super::store::{self, Locked};
 use super::{Response, quota_month};
-use crate::accounts::Plan;
 use crate::config::CoreConfig;
 use crate::error::{CoreError, FieldError};
 use crate::files::store::FileStore;
 use crate::files::{self, CheckedFile, Upload};
-use crate::forms::Field;
+use crate::forms::{Field, FieldKind};
 use crate::forms::{now_millis, quiz_score};
 use crate::webhooks::outbox;
 use chrono::{DateTime, Utc};
@@ -49,7 +48,6 @@ pub async fn submit(
     target.check_open(now)?;
     let (files, uploaded) = check_uploads(&target.fields, submission.files)?;
     let answers = target.validate_answers(submission.answers, &uploaded)?;
-    let plan: Plan = plan.parse().unwrap_or(Plan::Free);
     let limit = response_limit.or(config.response_limit(plan));
     store::take_quota(tx, target.account_id, quota_month(now), limit).await?;
     let submitted_at = target.next_submitted_at(now);
@@ -114,7 +112,7 @@ fn check_uploads(
     for upload in uploads {
         let field = fields
             .iter()
-            .find(|f| f.id.to_string() == upload.field_id && f.kind == "file_upload");
+            .find(|f| f.id.to_string() == upload.field_id && f.kind == FieldKind::FileUpload);
         let Some(field) = field else {
             errors.push(FieldError {
                 field: upload.field_id.clone(),

@@ -1,9 +1,10 @@
 //! Per-key usage: the daily request and error counts that the gate records.
 
+pub mod store;
+
 use crate::error::CoreError;
 use crate::gate::{Ctx, Gate};
 use crate::pb::{self, usage_service_server::UsageService};
-use chrono::NaiveDate;
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 
@@ -15,34 +16,6 @@ pub const MAX_DAYS: i32 = 90;
 pub struct Usage {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
-}
-
-/// Every day of the window ending today (UTC), newest first, zeros where there was no
-/// traffic, so that charts need no gap filling.
-async fn daily(
-    pool: &PgPool,
-    key_id: uuid::Uuid,
-    days: i32,
-) -> Result<Vec<pb::DailyUsage>, CoreError> {
-    let rows: Vec<(NaiveDate, i64, i64)> = sqlx::query_as(
-        "SELECT d.day, COALESCE(u.request_count, 0), COALESCE(u.error_count, 0)
-           FROM (SELECT (now() AT TIME ZONE 'UTC')::date - g AS day
-                   FROM generate_series(0, $2 - 1) AS g) AS d
-           LEFT JOIN usage_daily u ON u.key_id = $1 AND u.day = d.day
-          ORDER BY d.day DESC",
-    )
-    .bind(key_id)
-    .bind(days)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(day, request_count, error_count)| pb::DailyUsage {
-            day: day.format("%Y-%m-%d").to_string(),
-            request_count,
-            error_count,
-        })
-        .collect())
 }
 
 impl Usage {
@@ -57,7 +30,15 @@ impl Usage {
                 "days must be an integer from 1 to 90",
             ));
         }
-        let daily = daily(&self.pool, ctx.caller.key_id, days).await?;
+        let daily: Vec<pb::DailyUsage> = store::daily(&self.pool, ctx.caller.key_id, days)
+            .await?
+            .into_iter()
+            .map(|d| pb::DailyUsage {
+                day: d.day.format("%Y-%m-%d").to_string(),
+                request_count: d.request_count,
+                error_count: d.error_count,
+            })
+            .collect();
         Ok(pb::GetUsageResponse {
             usage: Some(pb::Usage {
                 key_id: ctx.caller.key_id.to_string(),

@@ -5,8 +5,9 @@
 //! delivery is at least once.
 
 use super::outbox::CHANNEL;
-use super::signing;
+use super::store::{self, Due};
 use super::target::{self, PublicResolver};
+use super::{DeliveryStatus, signing};
 use crate::error::CoreError;
 use chrono::{DateTime, SecondsFormat, Utc};
 use sqlx::PgPool;
@@ -15,7 +16,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
-use uuid::Uuid;
 
 /// Longest response body kept with an attempt.
 const MAX_RECORDED_BODY: usize = 1024;
@@ -46,19 +46,6 @@ impl Default for DeliveryConfig {
             poll_interval: defaults::WEBHOOK_POLL_INTERVAL,
         }
     }
-}
-
-/// A claimed delivery.
-#[derive(sqlx::FromRow)]
-struct Due {
-    id: Uuid,
-    event: String,
-    url: String,
-    secret: String,
-    payload: Vec<u8>,
-    attempts: i32,
-    max_retries: i32,
-    created_at: DateTime<Utc>,
 }
 
 /// What one attempt came to.
@@ -192,33 +179,12 @@ impl Deliverer {
     }
 
     async fn claim(&self, limit: usize) -> Result<Vec<Due>, CoreError> {
-        // A delivery of a paused (inactive) subscription waits until it is active
-        // again; one whose subscription still exists goes to its current URL, signed
-        // with its current secret (an operator may have fixed the URL before a retry).
-        Ok(sqlx::query_as::<_, Due>(
-            "WITH due AS (
-                 SELECT d.id FROM deliveries d
-                  WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-                    AND (d.locked_until IS NULL OR d.locked_until < now())
-                    AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND NOT w.is_active)
-                  ORDER BY d.next_attempt_at
-                  LIMIT $1
-                  FOR UPDATE OF d SKIP LOCKED
-             ), claimed AS (
-                 UPDATE deliveries d SET locked_until = now() + make_interval(secs => $2)
-                   FROM due WHERE d.id = due.id
-                 RETURNING d.id, d.webhook_id, d.event, d.url, d.secret, d.payload, d.attempts,
-                           d.max_retries, d.created_at
-             )
-             SELECT c.id, c.event, COALESCE(w.url, c.url) AS url,
-                    COALESCE(w.secret, c.secret) AS secret, c.payload, c.attempts,
-                    c.max_retries, c.created_at
-               FROM claimed c LEFT JOIN webhooks w ON w.id = c.webhook_id",
+        store::claim_due(
+            &self.pool,
+            i64::try_from(limit).unwrap_or(i64::MAX),
+            self.lease(),
         )
-        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .bind(self.lease().as_secs_f64())
-        .fetch_all(&self.pool)
-        .await?)
+        .await
     }
 
     async fn attempt(&self, due: Due) {
@@ -296,46 +262,28 @@ impl Deliverer {
             .then(|| self.config.retry_schedule.get(retry_index).copied())
             .flatten();
         let (status, next) = if outcome.succeeded() {
-            ("succeeded", None)
+            (DeliveryStatus::Succeeded, None)
         } else if let Some(wait) = retry_in {
-            ("pending", Some(wait))
+            (DeliveryStatus::Pending, Some(wait))
         } else {
-            ("failed", None)
+            (DeliveryStatus::Failed, None)
         };
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(due.id)
-        .bind(attempted_at)
-        .bind(outcome.status_code)
-        .bind(i64::try_from(outcome.duration.as_millis()).unwrap_or(i64::MAX))
-        .bind(&outcome.error)
-        .bind(&outcome.body)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL,
-                    next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at
-                                           ELSE now() + make_interval(secs => $4) END
-              WHERE id = $1",
-        )
-        .bind(due.id)
-        .bind(status)
-        .bind(attempts)
-        .bind(next.map(|d| d.as_secs_f64()))
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
+        let attempt = store::Attempt {
+            attempted_at,
+            status_code: outcome.status_code,
+            duration_ms: i64::try_from(outcome.duration.as_millis()).unwrap_or(i64::MAX),
+            error: outcome.error.as_deref(),
+            response_body: &outcome.body,
+        };
+        store::record_attempt(&self.pool, due.id, attempt, status, attempts, next).await?;
         match status {
-            "succeeded" => {
+            DeliveryStatus::Succeeded => {
                 tracing::debug!(delivery_id = %due.id, event = due.event, "webhook delivered")
             }
-            "failed" => {
+            DeliveryStatus::Failed => {
                 tracing::warn!(delivery_id = %due.id, event = due.event, attempts, "webhook delivery failed for good")
             }
-            _ => {
+            DeliveryStatus::Pending => {
                 tracing::info!(delivery_id = %due.id, event = due.event, attempts, error = outcome.error.as_deref(), "webhook attempt failed; will retry")
             }
         }

@@ -20,6 +20,35 @@ pub const EVENTS: &[&str] = &[
     "quiz.completed",
 ];
 
+/// Where a delivery stands. Stored in `deliveries.status` (TEXT) by its lowercase name;
+/// a name this build does not know is an error when read, never silently another state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, sqlx::Type)]
+#[serde(rename_all = "lowercase")]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
+pub enum DeliveryStatus {
+    /// Due now or at `next_attempt_at`.
+    Pending,
+    Succeeded,
+    /// Retries used up; an operator may retry it.
+    Failed,
+}
+
+impl DeliveryStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Succeeded => "succeeded",
+            Self::Failed => "failed",
+        }
+    }
+}
+
+impl std::fmt::Display for DeliveryStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Retries after a failed delivery (SPEC: 3).
 pub const MAX_RETRIES: i32 = 3;
 

@@ -2,6 +2,7 @@
 //! of the form that lists it, written in the transaction of the change that causes it.
 //! Workers are woken by NOTIFY, which PostgreSQL sends only if that transaction commits.
 
+use super::store;
 use crate::error::CoreError;
 use crate::pb::convert;
 use chrono::{DateTime, Utc};
@@ -38,19 +39,11 @@ pub async fn enqueue(
     event: Event<'_>,
 ) -> Result<usize, CoreError> {
     let names = names_for(event.name);
-    let subscribers: Vec<(Uuid, String, String, Vec<String>, i32)> = sqlx::query_as(
-        "SELECT id, url, secret, events, max_retries FROM webhooks
-          WHERE form_id = $1 AND account_id = $2 AND is_active AND events && $3",
-    )
-    .bind(event.form_id)
-    .bind(event.account_id)
-    .bind(&names)
-    .fetch_all(&mut **tx)
-    .await?;
-    for (webhook_id, url, secret, events, max_retries) in &subscribers {
+    let subscribers = store::subscribers(tx, event.account_id, event.form_id, &names).await?;
+    for sub in &subscribers {
         // One delivery per subscription, named as the subscription lists it (the
         // canonical name when it lists both).
-        let name = if events.iter().any(|e| e == event.name) {
+        let name = if sub.events.iter().any(|e| e == event.name) {
             event.name
         } else {
             "response.received"
@@ -65,29 +58,24 @@ pub async fn enqueue(
         }
         body["data"] = event.data.clone();
         let payload = serde_json::to_vec(&body).map_err(|e| CoreError::Internal(e.to_string()))?;
-        sqlx::query(
-            "INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url, secret, payload,
-                                     max_retries, next_attempt_at, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)",
+        store::insert_delivery(
+            tx,
+            store::NewDelivery {
+                webhook_id: sub.id,
+                account_id: event.account_id,
+                form_id: event.form_id,
+                event: name,
+                url: &sub.url,
+                secret: &sub.secret,
+                payload: &payload,
+                max_retries: sub.max_retries,
+                at: event.at,
+            },
         )
-        .bind(Uuid::new_v4())
-        .bind(webhook_id)
-        .bind(event.account_id)
-        .bind(event.form_id)
-        .bind(name)
-        .bind(url)
-        .bind(secret)
-        .bind(payload)
-        .bind(max_retries)
-        .bind(event.at)
-        .execute(&mut **tx)
         .await?;
     }
     if !subscribers.is_empty() {
-        sqlx::query("SELECT pg_notify($1, '')")
-            .bind(CHANNEL)
-            .execute(&mut **tx)
-            .await?;
+        store::notify(&mut **tx).await?;
     }
     Ok(subscribers.len())
 }

@@ -1,6 +1,6 @@
 //! gRPC adapters: WebhooksService (API clients) and WebhookAdminService (operators).
 
-use super::{check_events, check_name, signing, store, target};
+use super::{DeliveryStatus, check_events, check_name, signing, store, target};
 use crate::accounts::Scope;
 use crate::accounts::service::AdminAuth;
 use crate::error::CoreError;
@@ -12,7 +12,6 @@ use crate::pb::{
     self, convert, webhook_admin_service_server::WebhookAdminService,
     webhooks_service_server::WebhooksService,
 };
-use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
@@ -133,31 +132,11 @@ pub struct WebhookAdmin {
     pub(crate) allow_private: bool,
 }
 
-#[derive(sqlx::FromRow)]
-struct DeliveryRow {
-    id: Uuid,
-    webhook_id: Option<Uuid>,
-    event: String,
-    status: String,
-    next_attempt_at: DateTime<Utc>,
-    created_at: DateTime<Utc>,
-}
-
-#[derive(sqlx::FromRow)]
-struct AttemptRow {
-    delivery_id: Uuid,
-    attempted_at: DateTime<Utc>,
-    status_code: Option<i32>,
-    duration_ms: i64,
-    error: Option<String>,
-    response_body: String,
-}
-
-fn delivery_to_pb(row: DeliveryRow, attempts: Vec<pb::DeliveryAttempt>) -> pb::Delivery {
-    let status = match row.status.as_str() {
-        "pending" => pb::DeliveryStatus::Pending,
-        "succeeded" => pb::DeliveryStatus::Succeeded,
-        _ => pb::DeliveryStatus::Failed,
+fn delivery_to_pb(row: store::DeliveryRow, attempts: Vec<pb::DeliveryAttempt>) -> pb::Delivery {
+    let status = match row.status {
+        DeliveryStatus::Pending => pb::DeliveryStatus::Pending,
+        DeliveryStatus::Succeeded => pb::DeliveryStatus::Succeeded,
+        DeliveryStatus::Failed => pb::DeliveryStatus::Failed,
     };
     pb::Delivery {
         id: row.id.to_string(),
@@ -223,23 +202,9 @@ impl WebhookAdmin {
     ) -> Result<pb::ListDeliveriesResponse, CoreError> {
         let id = parse_id(&req.webhook_id, "webhook")?;
         let page = Page::new(req.page, req.per_page)?;
-        let rows = sqlx::query_as::<_, DeliveryRow>(
-            "SELECT id, webhook_id, event, status, next_attempt_at, created_at FROM deliveries
-              WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3",
-        )
-        .bind(id)
-        .bind(page.limit())
-        .bind(page.offset())
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = store::list_deliveries(&self.pool, id, page.limit(), page.offset()).await?;
         let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
-        let attempts = sqlx::query_as::<_, AttemptRow>(
-            "SELECT delivery_id, attempted_at, status_code, duration_ms, error, response_body
-               FROM delivery_attempts WHERE delivery_id = ANY($1) ORDER BY attempted_at, id",
-        )
-        .bind(&ids)
-        .fetch_all(&self.pool)
-        .await?;
+        let attempts = store::list_attempts(&self.pool, &ids).await?;
         let deliveries = rows
             .into_iter()
             .map(|row| {
@@ -265,32 +230,15 @@ impl WebhookAdmin {
         req: pb::RetryDeliveryRequest,
     ) -> Result<pb::RetryDeliveryResponse, CoreError> {
         let id = parse_id(&req.id, "delivery")?;
-        let row = sqlx::query_as::<_, DeliveryRow>(
-            "UPDATE deliveries SET status = 'pending', next_attempt_at = now(), locked_until = NULL,
-                    attempts = 0
-              WHERE id = $1 AND status = 'failed'
-              RETURNING id, webhook_id, event, status, next_attempt_at, created_at",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        let Some(row) = row else {
-            let exists: Option<(String,)> =
-                sqlx::query_as("SELECT status FROM deliveries WHERE id = $1")
-                    .bind(id)
-                    .fetch_optional(&self.pool)
-                    .await?;
-            return Err(match exists {
+        let Some(row) = store::retry_failed(&self.pool, id).await? else {
+            return Err(match store::delivery_status(&self.pool, id).await? {
                 None => CoreError::NotFound("delivery"),
-                Some((status,)) => CoreError::Validation(format!(
+                Some(status) => CoreError::Validation(format!(
                     "only failed deliveries can be retried; this one is {status}"
                 )),
             });
         };
-        sqlx::query("SELECT pg_notify($1, '')")
-            .bind(super::outbox::CHANNEL)
-            .execute(&self.pool)
-            .await?;
+        store::notify(&self.pool).await?;
         Ok(pb::RetryDeliveryResponse {
             delivery: Some(delivery_to_pb(row, Vec::new())),
         })

@@ -1,5 +1,7 @@
 //! Secrets shared by every instance on one database, created on first use.
 
+pub mod store;
+
 use crate::error::CoreError;
 use rand::RngCore;
 use sqlx::PgPool;
@@ -9,16 +11,5 @@ use sqlx::PgPool;
 pub async fn get_or_create(pool: &PgPool, name: &str) -> Result<Vec<u8>, CoreError> {
     let mut fresh = vec![0u8; 32];
     rand::rng().fill_bytes(&mut fresh);
-    sqlx::query(
-        "INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
-    )
-    .bind(name)
-    .bind(&fresh)
-    .execute(pool)
-    .await?;
-    let (value,): (Vec<u8>,) = sqlx::query_as("SELECT value FROM service_secrets WHERE name = $1")
-        .bind(name)
-        .fetch_one(pool)
-        .await?;
-    Ok(value)
+    store::insert_or_get(pool, name, &fresh).await
 }

@@ -7,6 +7,8 @@
 //! fresh request. Only successful creates are remembered: a request that failed
 //! created nothing and may be retried with the same key.
 
+pub mod store;
+
 use crate::error::CoreError;
 use sha2::{Digest, Sha256};
 use sqlx::{Postgres, Transaction};
@@ -47,44 +49,18 @@ pub async fn claim(
             "Idempotency-Key must be at most 255 printable characters",
         ));
     }
-    let ttl_secs = ttl.as_secs_f64();
-    // An expired record no longer counts: the key starts a fresh request.
-    sqlx::query(
-        "DELETE FROM idempotency_keys
-          WHERE account_id = $1 AND key = $2 AND created_at < now() - make_interval(secs => $3)",
-    )
-    .bind(account_id)
-    .bind(key)
-    .bind(ttl_secs)
-    .execute(&mut **tx)
-    .await?;
-    let claimed = sqlx::query(
-        "INSERT INTO idempotency_keys (account_id, key, operation, request_hash)
-         VALUES ($1, $2, $3, $4) ON CONFLICT (account_id, key) DO NOTHING",
-    )
-    .bind(account_id)
-    .bind(key)
-    .bind(operation)
-    .bind(request_hash)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    if claimed == 1 {
+    store::delete_expired(tx, account_id, key, ttl).await?;
+    if store::insert_claim(tx, account_id, key, operation, request_hash).await? {
         return Ok(Claim::Fresh);
     }
-    let (stored_operation, stored_hash, reply): (String, Vec<u8>, Option<Vec<u8>>) = sqlx::query_as(
-        "SELECT operation, request_hash, reply FROM idempotency_keys WHERE account_id = $1 AND key = $2",
-    )
-    .bind(account_id)
-    .bind(key)
-    .fetch_one(&mut **tx)
-    .await?;
-    if stored_operation != operation || stored_hash != request_hash {
+    let stored = store::get(tx, account_id, key).await?;
+    if stored.operation != operation || stored.request_hash != request_hash {
         return Err(CoreError::validation(
             "this Idempotency-Key was already used with a different request",
         ));
     }
-    reply
+    stored
+        .reply
         .map(Claim::Replay)
         .ok_or_else(|| CoreError::Internal("idempotency record without a reply".into()))
 }
@@ -96,24 +72,12 @@ pub async fn finish(
     key: &str,
     reply: &[u8],
 ) -> Result<(), CoreError> {
-    sqlx::query("UPDATE idempotency_keys SET reply = $3 WHERE account_id = $1 AND key = $2")
-        .bind(account_id)
-        .bind(key)
-        .bind(reply)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    store::set_reply(tx, account_id, key, reply).await
 }
 
 /// Deletes records older than `ttl`; returns how many.
 pub async fn purge(pool: &sqlx::PgPool, ttl: Duration) -> Result<u64, CoreError> {
-    Ok(sqlx::query(
-        "DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)",
-    )
-    .bind(ttl.as_secs_f64())
-    .execute(pool)
-    .await?
-    .rows_affected())
+    store::purge(pool, ttl).await
 }
 
 /// Starts an idempotent create in `tx`: without a key, nothing to do (`None`); with a

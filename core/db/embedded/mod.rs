@@ -11,13 +11,20 @@
 //! the data directory.
 
 use std::fs;
-use std::io::{self, Read, Seek, SeekFrom};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
-use std::path::{Component, Path, PathBuf};
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Output, Stdio};
 use std::time::Duration;
 
-use nix::unistd::{Gid, Uid, User};
+mod host;
+mod report;
+
+use host::{
+    RunAs, can_traverse, check_path_chars, chown, chown_tree, find_bin_dir, resolve,
+    unprivileged_user,
+};
+use report::{command_error, file_tail, percent_encode};
 use tokio::process::Command;
 
 /// Only names the socket file (`.s.PGSQL.5432`): there is no TCP listener, so
@@ -97,14 +104,6 @@ pub enum EmbeddedError {
 fn io_err(what: impl Into<String>) -> impl FnOnce(io::Error) -> EmbeddedError {
     let what = what.into();
     move |source| EmbeddedError::Io { what, source }
-}
-
-/// The unprivileged account PostgreSQL runs as when we are root.
-#[derive(Debug, Clone)]
-struct RunAs {
-    name: String,
-    uid: Uid,
-    gid: Gid,
 }
 
 /// A running private PostgreSQL cluster. Call [`EmbeddedPostgres::stop`] on exit.
@@ -409,231 +408,4 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|e| io_err("embedded PostgreSQL setup task")(io::Error::other(e)))?
-}
-
-/// Absolute, symlink-free form of `path`, which need not exist yet: its
-/// existing part is canonicalized and the rest (directories we will create,
-/// so no symlinks) appended.
-fn resolve(path: &Path) -> Result<PathBuf, EmbeddedError> {
-    let what = || format!("resolving data directory {}", path.display());
-    let absolute = std::path::absolute(path).map_err(io_err(what()))?;
-    let existing = absolute
-        .ancestors()
-        .find(|p| p.exists())
-        .unwrap_or(Path::new("/"));
-    let mut resolved = fs::canonicalize(existing).map_err(io_err(what()))?;
-    for part in absolute
-        .strip_prefix(existing)
-        .unwrap_or(Path::new(""))
-        .components()
-    {
-        match part {
-            Component::ParentDir => {
-                resolved.pop();
-            }
-            Component::Normal(name) => resolved.push(name),
-            _ => {}
-        }
-    }
-    Ok(resolved)
-}
-
-/// `$FORMS_PG_BIN` alone if set (an explicit choice should not silently fall
-/// back), else the usual install locations, in order.
-fn find_bin_dir() -> Result<PathBuf, EmbeddedError> {
-    if let Some(dir) = std::env::var_os("FORMS_PG_BIN") {
-        let dir = PathBuf::from(dir);
-        return usable_bin_dir(&dir).ok_or_else(|| EmbeddedError::NotFound {
-            searched: format!("FORMS_PG_BIN={}", dir.display()),
-        });
-    }
-    let mut candidates = Vec::new();
-    if let Some(path) = std::env::var_os("PATH") {
-        candidates.extend(std::env::split_paths(&path).find(|d| is_executable(&d.join("initdb"))));
-    }
-    candidates.extend(versioned_dirs(Path::new("/usr/lib/postgresql"), "", "bin"));
-    candidates.extend(versioned_dirs(Path::new("/usr"), "pgsql-", "bin"));
-    candidates.extend(
-        [
-            "/usr/local/pgsql/bin",
-            "/opt/homebrew/bin",
-            "/usr/local/bin",
-        ]
-        .map(PathBuf::from),
-    );
-    candidates
-        .iter()
-        .find_map(|dir| usable_bin_dir(dir))
-        .ok_or_else(|| EmbeddedError::NotFound {
-            searched: "$PATH, /usr/lib/postgresql/*/bin, /usr/pgsql-*/bin, /usr/local/pgsql/bin, \
-                       /opt/homebrew/bin, /usr/local/bin"
-                .into(),
-        })
-}
-
-/// The directory holding all of initdb, pg_ctl and postgres, if `dir` leads to
-/// one. initdb and pg_ctl are often symlinked into a shared bin directory
-/// without `postgres` (e.g. /usr/local/bin -> /usr/lib/postgresql/15/bin), so
-/// the directory the initdb symlink resolves to is tried first.
-fn usable_bin_dir(dir: &Path) -> Option<PathBuf> {
-    let resolved = fs::canonicalize(dir.join("initdb"))
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf));
-    resolved
-        .into_iter()
-        .chain([dir.to_path_buf()])
-        .find(|d| BINARIES.iter().all(|b| is_executable(&d.join(b))))
-}
-
-fn is_executable(path: &Path) -> bool {
-    fs::metadata(path).is_ok_and(|m| m.is_file() && m.mode() & 0o111 != 0)
-}
-
-/// `parent/<prefix><version>/<sub>` for every numeric version, highest first.
-fn versioned_dirs(parent: &Path, prefix: &str, sub: &str) -> Vec<PathBuf> {
-    let Ok(entries) = fs::read_dir(parent) else {
-        return Vec::new();
-    };
-    let mut found: Vec<(Vec<u32>, PathBuf)> = entries
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            let name = entry.file_name().into_string().ok()?;
-            let version = name
-                .strip_prefix(prefix)?
-                .split('.')
-                .map(|part| part.parse().ok())
-                .collect::<Option<Vec<u32>>>()?;
-            Some((version, entry.path().join(sub)))
-        })
-        .collect();
-    found.sort_by(|a, b| b.0.cmp(&a.0));
-    found.into_iter().map(|(_, dir)| dir).collect()
-}
-
-fn unprivileged_user() -> Result<RunAs, EmbeddedError> {
-    for name in ["postgres", "nobody"] {
-        let user = User::from_name(name)
-            .map_err(|e| io_err(format!("looking up user `{name}`"))(e.into()))?;
-        if let Some(user) = user {
-            return Ok(RunAs {
-                name: user.name,
-                uid: user.uid,
-                gid: user.gid,
-            });
-        }
-    }
-    Err(EmbeddedError::NoUnprivilegedUser)
-}
-
-/// Execute permission for `user` by the mode bits (owner, else group, else
-/// other — the kernel's order). Only the primary group counts, as the child
-/// process has no supplementary groups.
-fn can_traverse(meta: &fs::Metadata, user: &RunAs) -> bool {
-    let mode = meta.mode();
-    if meta.uid() == user.uid.as_raw() {
-        mode & 0o100 != 0
-    } else if meta.gid() == user.gid.as_raw() {
-        mode & 0o010 != 0
-    } else {
-        mode & 0o001 != 0
-    }
-}
-
-/// pg_ctl puts -D and -l inside double quotes of a `sh -c` command line, the
-/// socket directory goes through -o (also the shell) into a comma-separated
-/// setting, and url() needs UTF-8: refuse anything that would not survive.
-fn check_path_chars(path: &Path) -> Result<(), EmbeddedError> {
-    let ok = path.to_str().is_some_and(|s| {
-        !s.chars()
-            .any(|c| c.is_control() || matches!(c, '"' | '\'' | '\\' | '$' | '`' | ','))
-    });
-    if ok {
-        Ok(())
-    } else {
-        Err(EmbeddedError::UnsupportedPath {
-            path: path.to_path_buf(),
-        })
-    }
-}
-
-/// lchown: never follow a symlink out of our tree.
-fn chown(path: &Path, user: &RunAs) -> Result<(), EmbeddedError> {
-    std::os::unix::fs::lchown(path, Some(user.uid.as_raw()), Some(user.gid.as_raw())).map_err(
-        io_err(format!(
-            "changing owner of {} to {}",
-            path.display(),
-            user.name
-        )),
-    )
-}
-
-/// Recursively hand `path` to `user`; a missing path is fine (not created yet).
-fn chown_tree(path: &Path, user: &RunAs) -> Result<(), EmbeddedError> {
-    let meta = match fs::symlink_metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io_err(format!("checking {}", path.display()))(e)),
-    };
-    if meta.uid() != user.uid.as_raw() || meta.gid() != user.gid.as_raw() {
-        chown(path, user)?;
-    }
-    if meta.is_dir() {
-        let entries = fs::read_dir(path).map_err(io_err(format!("reading {}", path.display())))?;
-        for entry in entries {
-            let entry = entry.map_err(io_err(format!("reading {}", path.display())))?;
-            chown_tree(&entry.path(), user)?;
-        }
-    }
-    Ok(())
-}
-
-/// Error for a command that ran and failed, quoting its output and, for
-/// start, the server log (where postgres itself reports why it stopped).
-fn command_error(what: &str, out: &Output, log: Option<(&Path, Option<String>)>) -> EmbeddedError {
-    let mut details = String::new();
-    for (name, bytes) in [("stderr", &out.stderr), ("stdout", &out.stdout)] {
-        let text = tail(&String::from_utf8_lossy(bytes));
-        if !text.is_empty() {
-            details.push_str(&format!("\n--- {what} {name} ---\n{text}"));
-        }
-    }
-    if let Some((path, Some(text))) = log {
-        details.push_str(&format!(
-            "\n--- last lines of {} ---\n{text}",
-            path.display()
-        ));
-    }
-    EmbeddedError::Command {
-        what: what.to_string(),
-        status: out.status,
-        details,
-    }
-}
-
-fn tail(text: &str) -> String {
-    let lines: Vec<&str> = text.trim_end().lines().collect();
-    lines[lines.len().saturating_sub(TAIL_LINES)..].join("\n")
-}
-
-/// The last lines of a possibly large log file; `None` if unreadable.
-fn file_tail(path: &Path) -> Option<String> {
-    let mut file = fs::File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    file.seek(SeekFrom::Start(len.saturating_sub(8192))).ok()?;
-    let mut buf = Vec::new();
-    file.read_to_end(&mut buf).ok()?;
-    Some(tail(&String::from_utf8_lossy(&buf)))
-}
-
-/// Percent-encode everything but unreserved characters (and `/` if asked).
-fn percent_encode(s: &str, keep_slash: bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) || (keep_slash && b == b'/') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }

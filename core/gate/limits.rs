@@ -1,0 +1,108 @@
+//! Limits of the gate: the per-key fixed window (counted in the database, so that all
+//! instances share it) and the per-client-IP throttle of failed authentication.
+
+use super::RateInfo;
+use crate::error::CoreError;
+use governor::{
+    Quota, RateLimiter,
+    clock::{Clock, DefaultClock},
+    middleware::StateInformationMiddleware,
+    state::keyed::DefaultKeyedStateStore,
+};
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+
+/// The figures of a key's current window, and whether this request is over its limit.
+pub(super) fn window(
+    limit: u32,
+    count: u32,
+    window_start: i64,
+    window_secs: u32,
+    now: i64,
+) -> (RateInfo, Option<CoreError>) {
+    let reset = window_start + i64::from(window_secs);
+    let rate = RateInfo {
+        limit,
+        remaining: limit.saturating_sub(count),
+        reset,
+    };
+    let over = (count > limit).then(|| {
+        let wait = (reset - now).max(1) as u64;
+        CoreError::RateLimited { retry_after: wait }
+    });
+    (rate, over)
+}
+
+type IpLimiter =
+    RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock, StateInformationMiddleware>;
+
+/// Per-client-IP throttle of requests that fail authentication (key guessing).
+pub struct AuthGuard {
+    limiter: IpLimiter,
+    per_minute: u32,
+}
+
+impl AuthGuard {
+    pub(super) fn new(per_minute: u32) -> Self {
+        let per_minute = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
+        Self {
+            limiter: RateLimiter::keyed(Quota::per_minute(per_minute))
+                .with_middleware::<StateInformationMiddleware>(),
+            per_minute: per_minute.get(),
+        }
+    }
+
+    /// Records a failed authentication from `ip`: the figures to show, or the wait in
+    /// seconds when the IP has used up its allowance.
+    pub(super) fn failure(&self, ip: IpAddr) -> (RateInfo, Option<u64>) {
+        let now = chrono::Utc::now().timestamp();
+        let seconds_per_cell = 60.0 / f64::from(self.per_minute);
+        match self.limiter.check_key(&ip) {
+            Ok(snapshot) => {
+                let remaining = snapshot.remaining_burst_capacity();
+                let refill = f64::from(self.per_minute - remaining) * seconds_per_cell;
+                let info = RateInfo {
+                    limit: self.per_minute,
+                    remaining,
+                    reset: now + refill.ceil() as i64,
+                };
+                (info, None)
+            }
+            Err(not_until) => {
+                let wait = not_until
+                    .wait_time_from(DefaultClock::default().now())
+                    .as_secs()
+                    .max(1);
+                let info = RateInfo {
+                    limit: self.per_minute,
+                    remaining: 0,
+                    reset: now + wait as i64,
+                };
+                (info, Some(wait))
+            }
+        }
+    }
+
+    /// Forgets IPs whose allowance is full again (keeps memory bounded).
+    pub fn retain_recent(&self) {
+        self.limiter.retain_recent();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_figures_and_verdict() {
+        let (rate, over) = window(10, 3, 1_000, 60, 1_010);
+        assert_eq!((rate.limit, rate.remaining, rate.reset), (10, 7, 1_060));
+        assert!(over.is_none());
+        let (rate, over) = window(10, 11, 1_000, 60, 1_059);
+        assert_eq!(rate.remaining, 0);
+        assert!(matches!(
+            over,
+            Some(CoreError::RateLimited { retry_after: 1 })
+        ));
+    }
+}

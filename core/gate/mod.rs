@@ -1,0 +1,246 @@
+//! The gate every API call passes: authentication, plan, rate limit, usage accounting,
+//! scope; and, on the way out, the metadata every reply carries (rate-limit figures,
+//! request id, replay flag), errors included.
+//!
+//! `caller` identifies who calls, `limits` holds the window and the failed-auth
+//! throttle, `store` counts requests in the database; this module ties them together.
+
+mod caller;
+mod limits;
+pub mod store;
+
+pub use caller::Caller;
+pub(crate) use caller::{client_ip, request_id};
+pub use limits::AuthGuard;
+
+use crate::accounts::{Scope, Scopes};
+use crate::config::CoreConfig;
+use crate::error::CoreError;
+use crate::usage;
+use caller::metadata_str;
+use chrono::NaiveDate;
+use sqlx::PgPool;
+use std::future::Future;
+use std::net::IpAddr;
+use std::sync::Arc;
+use tonic::metadata::{MetadataMap, MetadataValue};
+use tonic::{Request, Response, Status};
+use uuid::Uuid;
+
+/// Metadata the edge (or any client) sets to name the end client's IP address.
+pub const CLIENT_IP: &str = "x-client-ip";
+/// Metadata carrying the request id, both ways.
+pub const REQUEST_ID: &str = "x-request-id";
+/// Metadata carrying the idempotency key of a create.
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+
+/// What an operation gets besides its message.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    pub caller: Caller,
+    pub request_id: String,
+    pub idempotency_key: Option<String>,
+}
+
+/// Rate-limit figures of a reply.
+#[derive(Debug, Clone, Copy)]
+pub struct RateInfo {
+    pub limit: u32,
+    pub remaining: u32,
+    /// Unix seconds when the window resets.
+    pub reset: i64,
+}
+
+/// The gate, shared by all services of the core.
+#[derive(Clone)]
+pub struct Gate {
+    pool: PgPool,
+    config: Arc<CoreConfig>,
+    guard: Arc<AuthGuard>,
+}
+
+/// The outcome of admission: who, with which figures, and which usage row to charge
+/// an error to.
+struct Admission {
+    caller: Result<Caller, CoreError>,
+    rate: Option<RateInfo>,
+    charged: Option<(Uuid, NaiveDate)>,
+}
+
+impl Gate {
+    pub fn new(pool: PgPool, config: Arc<CoreConfig>) -> Self {
+        let guard = Arc::new(AuthGuard::new(config.auth_failures_per_minute));
+        Self {
+            pool,
+            config,
+            guard,
+        }
+    }
+
+    pub fn guard(&self) -> Arc<AuthGuard> {
+        self.guard.clone()
+    }
+
+    /// Runs `op` for an authenticated caller holding `need` (None: any valid key).
+    pub async fn call<T, R, F, Fut>(
+        &self,
+        req: Request<T>,
+        need: Option<Scope>,
+        op: F,
+    ) -> Result<Response<R>, Status>
+    where
+        F: FnOnce(Ctx, T) -> Fut,
+        Fut: Future<Output = Result<R, CoreError>>,
+    {
+        self.call_replayable(req, need, |ctx, msg| async move {
+            op(ctx, msg).await.map(|reply| (reply, false))
+        })
+        .await
+    }
+
+    /// Like [`Gate::call`], for operations that may replay a stored reply (idempotency):
+    /// `op` answers the message and whether it is a replay.
+    pub async fn call_replayable<T, R, F, Fut>(
+        &self,
+        req: Request<T>,
+        need: Option<Scope>,
+        op: F,
+    ) -> Result<Response<R>, Status>
+    where
+        F: FnOnce(Ctx, T) -> Fut,
+        Fut: Future<Output = Result<(R, bool), CoreError>>,
+    {
+        let request_id = request_id(req.metadata());
+        let ip = client_ip(&req, &self.config.trusted_proxies);
+        let idempotency_key = metadata_str(req.metadata(), IDEMPOTENCY_KEY).map(str::to_owned);
+        let admission = self.admit(req.metadata(), ip, need).await;
+        let outcome = match admission.caller {
+            Ok(caller) => {
+                let ctx = Ctx {
+                    caller,
+                    request_id: request_id.clone(),
+                    idempotency_key,
+                };
+                op(ctx, req.into_inner()).await
+            }
+            Err(e) => Err(e),
+        };
+        if outcome.is_err()
+            && let Some((key_id, day)) = admission.charged
+        {
+            self.charge_error(key_id, day, &request_id).await;
+        }
+        match outcome {
+            Ok((message, replayed)) => {
+                let mut response = Response::new(message);
+                let md = response.metadata_mut();
+                decorate(md, &request_id, admission.rate);
+                if replayed {
+                    md.insert("idempotent-replayed", MetadataValue::from_static("true"));
+                }
+                Ok(response)
+            }
+            Err(error) => {
+                let retry_after = match &error {
+                    CoreError::RateLimited { retry_after } => Some(*retry_after),
+                    _ => None,
+                };
+                let mut status = error.into_status(&request_id);
+                let md = status.metadata_mut();
+                decorate(md, &request_id, admission.rate);
+                if let Some(secs) = retry_after {
+                    md.insert("retry-after", MetadataValue::from(secs));
+                }
+                Err(status)
+            }
+        }
+    }
+
+    async fn admit(&self, md: &MetadataMap, ip: IpAddr, need: Option<Scope>) -> Admission {
+        let row = match caller::identify(&self.pool, self.config.sessions.as_ref(), md).await {
+            Ok(row) => row,
+            Err(e @ (CoreError::Unauthenticated | CoreError::KeyInvalid)) => {
+                return self.refuse(ip, e);
+            }
+            Err(e) => return unaccounted(e),
+        };
+        let now = chrono::Utc::now();
+        let plan = row.plan;
+        let caller = Caller {
+            key_id: row.id,
+            account_id: row.account_id,
+            plan,
+            scopes: Scopes::from_names(&row.scopes),
+            rate_limit: self.config.rate_limit(plan),
+        };
+        let counted =
+            match store::count_request(&self.pool, row.id, self.config.rate_window_secs).await {
+                Ok(counted) => counted,
+                Err(e) => return unaccounted(e),
+            };
+        let (rate, over_limit) = limits::window(
+            caller.rate_limit,
+            counted.count,
+            counted.window_start,
+            self.config.rate_window_secs,
+            now.timestamp(),
+        );
+        let verdict = if !plan.has_api_access() {
+            Err(CoreError::PlanRequired)
+        } else if let Some(over) = over_limit {
+            Err(over)
+        } else {
+            match need {
+                Some(scope) if !caller.scopes.allows(scope) => {
+                    Err(CoreError::InsufficientScope(scope.as_str()))
+                }
+                _ => Ok(caller),
+            }
+        };
+        Admission {
+            caller: verdict,
+            rate: Some(rate),
+            charged: Some((row.id, counted.day)),
+        }
+    }
+
+    /// Refuses an unauthenticated request, throttling the client IP.
+    fn refuse(&self, ip: IpAddr, error: CoreError) -> Admission {
+        let (rate, wait) = self.guard.failure(ip);
+        let error = match wait {
+            Some(retry_after) => CoreError::RateLimited { retry_after },
+            None => error,
+        };
+        Admission {
+            caller: Err(error),
+            rate: Some(rate),
+            charged: None,
+        }
+    }
+
+    async fn charge_error(&self, key_id: Uuid, day: NaiveDate, request_id: &str) {
+        if let Err(error) = usage::store::count_error(&self.pool, key_id, day).await {
+            tracing::warn!(request_id, %error, "could not count an error in usage");
+        }
+    }
+}
+
+/// An admission that failed on the database before anything could be counted.
+fn unaccounted(error: CoreError) -> Admission {
+    Admission {
+        caller: Err(error),
+        rate: None,
+        charged: None,
+    }
+}
+
+fn decorate(md: &mut MetadataMap, request_id: &str, rate: Option<RateInfo>) {
+    if let Ok(value) = MetadataValue::try_from(request_id) {
+        md.insert(REQUEST_ID, value);
+    }
+    if let Some(rate) = rate {
+        md.insert("x-ratelimit-limit", MetadataValue::from(rate.limit));
+        md.insert("x-ratelimit-remaining", MetadataValue::from(rate.remaining));
+        md.insert("x-ratelimit-reset", MetadataValue::from(rate.reset));
+    }
+}
