@@ -39,6 +39,8 @@ pub mod defaults {
     pub const WEBHOOK_CONCURRENCY: usize = 64;
     /// Fallback polling interval of the delivery workers.
     pub const WEBHOOK_POLL_INTERVAL: Duration = Duration::from_secs(1);
+    /// Plan of an account created with its first key, when none is named.
+    pub const NEW_ACCOUNT_PLAN: crate::accounts::Plan = crate::accounts::Plan::Pro;
     /// Name of the identity provider's session cookie.
     pub const SESSION_COOKIE: &str = "session";
 }

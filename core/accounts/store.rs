@@ -1,6 +1,7 @@
 //! SQL for accounts and keys.
 
 use super::{Plan, Scopes, keys};
+use crate::config::defaults;
 use crate::db::decode::read_error;
 use crate::error::CoreError;
 use chrono::{DateTime, Utc};
@@ -113,7 +114,7 @@ pub async fn create_key(
         "INSERT INTO accounts (id, name, plan) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",
         Uuid::now_v7(),
         account,
-        plan.unwrap_or(Plan::Pro) as Plan
+        plan.unwrap_or(defaults::NEW_ACCOUNT_PLAN) as Plan
     )
     .execute(&mut *tx)
     .await?;

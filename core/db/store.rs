@@ -7,13 +7,15 @@ pub const DATABASE: &str = "forms";
 
 /// Creates the service's database on the server of `admin` unless it exists.
 pub async fn ensure_database(admin: &PgPool) -> Result<(), sqlx::Error> {
-    let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = $1")
-        .bind(DATABASE)
-        .fetch_optional(admin)
-        .await?;
+    let exists = sqlx::query_scalar!(
+        r#"SELECT 1 AS "one!" FROM pg_database WHERE datname = $1"#,
+        DATABASE
+    )
+    .fetch_optional(admin)
+    .await?;
     if exists.is_none() {
         // CREATE DATABASE takes no bind parameters: the name is spelled out.
-        sqlx::query("CREATE DATABASE forms").execute(admin).await?;
+        sqlx::query!("CREATE DATABASE forms").execute(admin).await?;
     }
     Ok(())
 }

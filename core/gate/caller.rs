@@ -5,6 +5,7 @@
 use crate::accounts::sessions::SessionVerifier;
 use crate::accounts::{Plan, Scopes, keys, store};
 use crate::error::CoreError;
+use crate::telemetry;
 use sqlx::PgPool;
 use std::net::{IpAddr, Ipv4Addr};
 use tonic::Request;
@@ -84,16 +85,14 @@ fn presented_key(md: &MetadataMap) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
-/// The caller's request id if it sent a sane one, else a new UUID.
+/// The caller's request id if it sent a sane one, else a new UUID; recorded in the
+/// call's span, so that every log line of the call carries it.
 pub(crate) fn request_id(md: &MetadataMap) -> String {
-    metadata_str(md, REQUEST_ID)
-        .filter(|id| {
-            id.len() <= 100
-                && id
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-        })
-        .map_or_else(|| Uuid::new_v4().to_string(), str::to_owned)
+    let id = metadata_str(md, REQUEST_ID)
+        .and_then(telemetry::sane_request_id)
+        .map_or_else(|| Uuid::new_v4().to_string(), str::to_owned);
+    telemetry::record_request_id(&id);
+    id
 }
 
 /// The end client's address: the `x-client-ip` metadata when the call comes from a

@@ -12,6 +12,7 @@ pub mod store;
 pub use caller::Caller;
 pub(crate) use caller::{client_ip, request_id};
 pub use limits::AuthGuard;
+pub(crate) use limits::throttle_key;
 
 use crate::accounts::{Scope, Scopes};
 use crate::config::CoreConfig;
@@ -29,8 +30,7 @@ use uuid::Uuid;
 
 /// Metadata the edge (or any client) sets to name the end client's IP address.
 pub const CLIENT_IP: &str = "x-client-ip";
-/// Metadata carrying the request id, both ways.
-pub const REQUEST_ID: &str = "x-request-id";
+pub use crate::telemetry::REQUEST_ID;
 /// Metadata carrying the idempotency key of a create.
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
@@ -173,6 +173,8 @@ impl Gate {
             scopes: Scopes::from_names(&row.scopes),
             rate_limit: self.config.rate_limit(plan),
         };
+        // Never the key itself: its id names it.
+        tracing::debug!(key_id = %caller.key_id, account_id = %caller.account_id, "caller identified");
         let counted =
             match store::count_request(&self.pool, row.id, self.config.rate_window_secs).await {
                 Ok(counted) => counted,

@@ -91,7 +91,7 @@ impl Hosted {
         ip: IpAddr,
         req: pb::SubmitHostedFormRequest,
     ) -> Result<pb::SubmitHostedFormResponse, CoreError> {
-        if let Err(not_until) = self.limiter.check_key(&ip) {
+        if let Err(not_until) = self.limiter.check_key(&gate::throttle_key(ip)) {
             let wait = not_until.wait_time_from(governor::clock::Clock::now(
                 &governor::clock::DefaultClock::default(),
             ));

@@ -151,18 +151,7 @@ fn delivery_to_pb(row: store::DeliveryRow, attempts: Vec<pb::DeliveryAttempt>) -
 }
 
 impl WebhookAdmin {
-    /// An operator's handle without the gRPC layer (the `formsd webhooks` commands).
-    pub fn new(pool: PgPool, allow_private: bool) -> Self {
-        Self {
-            pool,
-            auth: AdminAuth {
-                config: std::sync::Arc::new(crate::CoreConfig::default()),
-            },
-            allow_private,
-        }
-    }
-
-    pub async fn update(
+    async fn update(
         &self,
         req: pb::UpdateWebhookRequest,
     ) -> Result<pb::UpdateWebhookResponse, CoreError> {
@@ -196,7 +185,7 @@ impl WebhookAdmin {
         })
     }
 
-    pub async fn deliveries(
+    async fn deliveries(
         &self,
         req: pb::ListDeliveriesRequest,
     ) -> Result<pb::ListDeliveriesResponse, CoreError> {
@@ -225,7 +214,7 @@ impl WebhookAdmin {
         Ok(pb::ListDeliveriesResponse { deliveries })
     }
 
-    pub async fn retry(
+    async fn retry(
         &self,
         req: pb::RetryDeliveryRequest,
     ) -> Result<pb::RetryDeliveryResponse, CoreError> {

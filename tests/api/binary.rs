@@ -311,7 +311,9 @@ async fn embedded_default_database_serves_with_a_cli_key() {
 #[tokio::test]
 async fn core_and_edge_roles_serve_the_same_rest_api() {
     let db = TestDb::create().await;
-    let core = Formsd::start(&serve_args(&db.url, &["--role", "core"])).await;
+    let mut core_command = formsd_command();
+    core_command.env("RUST_LOG", "info,forms=debug");
+    let core = Formsd::start_with(core_command, &serve_args(&db.url, &["--role", "core"])).await;
     assert!(core.http_addr.is_none());
     let edge_args: Vec<String> = [
         "--log-format",
@@ -343,7 +345,19 @@ async fn core_and_edge_roles_serve_the_same_rest_api() {
     assert_eq!(form["status"], "draft");
     assert_eq!(form["settings"], json!({"max_responses": 3}));
     let path = format!("/forms/{}", form["id"].as_str().expect("id"));
-    assert_eq!(app.get(&path, k).await.ok(200)["form"], form);
+    let got = app.get(&path, k).await;
+    assert_eq!(got.ok(200)["form"], form);
+    // The edge's request id reaches the core process: its lines of the call carry it.
+    let request_id = got.header("x-request-id").to_owned();
+    let of_call = core.logs.lines_of_request(&request_id);
+    assert!(
+        of_call
+            .iter()
+            .any(|l| l["fields"]["message"] == "caller identified"),
+        "{request_id}: {}",
+        core.logs.text()
+    );
+    assert!(!app.logs().lines_of_request(&request_id).is_empty());
     let list = app.get("/forms?per_page=500", k).await;
     assert_eq!(
         list.ok(200)["pagination"],

@@ -359,6 +359,13 @@ async fn behind_a_trusted_proxy_each_visitor_has_its_own_throttle() {
         failures_before_throttled(&app, "::ffff:198.51.100.1").await,
         0
     );
+    // IPv6 visitors are throttled by their /64: another address of it is no escape.
+    assert_eq!(failures_before_throttled(&app, "2001:db8:1:2::1").await, 2);
+    assert_eq!(
+        failures_before_throttled(&app, "2001:db8:1:2::beef").await,
+        0
+    );
+    assert_eq!(failures_before_throttled(&app, "2001:db8:1:3::1").await, 2);
     // A client cannot pick its address by prepending to the header: the proxy's hop
     // (the rightmost) is the one believed.
     assert_eq!(
