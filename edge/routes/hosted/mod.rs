@@ -2,251 +2,24 @@
 //! Self-contained pages (no external assets), usable without JavaScript. Every rule
 //! (CSRF token, honeypot, throttle, validation) is the core's: this module renders.
 
+mod nonce;
+mod page;
+
 use crate::body::PathParams;
 use crate::call::Call;
 use crate::error::reason_of;
 use crate::http_server::is_body_timeout;
 use crate::state::AppState;
 use axum::extract::{FromRequest, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use forms::pb::{self, ErrorReason};
+use nonce::{NONCE_FIELD, NonceHome, nonce, with_cookie};
+use page::{Filled, FormActionOrigin, HONEYPOT_FIELD, TOKEN_FIELD, form_page, message_page};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
-/// Cookie carrying the visitor's CSRF nonce (the page's token is bound to it).
-const CSRF_COOKIE: &str = "formsd_csrf";
-/// Hidden field with the page's start token.
-const TOKEN_FIELD: &str = "_token";
-/// Honeypot: invisible to people, tempting to robots.
-const HONEYPOT_FIELD: &str = "website";
-/// Hidden field carrying the nonce of a page framed by another site (see [`NonceHome`]).
-const NONCE_FIELD: &str = "_nonce";
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1d2430}\
-main{max-width:40rem;margin:0 auto;padding:1.5rem 1rem}\
-form,.card{background:#fff;border-radius:8px;padding:1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}\
-h1{font-size:1.6rem;margin:0 0 .5rem}.field{margin:1.25rem 0}label{display:block;font-weight:600;margin-bottom:.35rem}\
-input,textarea{box-sizing:border-box;width:100%;font:inherit;padding:.6rem;border:1px solid #9aa3b2;border-radius:6px}\
-textarea{min-height:7rem}input:focus,textarea:focus{outline:3px solid #8cb4ff;border-color:#2f6fed}\
-.req{color:#b3261e}.error{color:#b3261e;margin:.35rem 0 0}[aria-invalid=true]{border-color:#b3261e}\
-.banner{background:#fdecea;color:#7a1c14;padding:.75rem;border-radius:6px}\
-button{font:inherit;font-weight:600;background:#2f6fed;color:#fff;border:0;border-radius:6px;padding:.7rem 1.4rem;cursor:pointer}\
-.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}";
-
-fn page(title: &str, body: &str) -> String {
-    format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-         <title>{}</title><style>{STYLE}</style></head><body><main>{body}</main></body></html>",
-        escape(title)
-    )
-}
-
-fn message_page(status: StatusCode, title: &str, text: &str) -> Response {
-    let body = format!(
-        "<div class=\"card\"><h1>{}</h1><p>{}</p></div>",
-        escape(title),
-        escape(text)
-    );
-    (status, Html(page(title, &body))).into_response()
-}
-
-/// What to put back in the page after a failed submission.
-#[derive(Default)]
-struct Filled {
-    values: HashMap<String, String>,
-    errors: HashMap<String, String>,
-    banner: Option<String>,
-}
-
-fn field_html(field: &pb::FormField, filled: &Filled) -> String {
-    let id = escape(&field.id);
-    let value = filled
-        .values
-        .get(&field.id)
-        .map(String::as_str)
-        .unwrap_or("");
-    let error = filled.errors.get(&field.id);
-    let mut attrs = format!("id=\"f-{id}\" name=\"{id}\"");
-    if field.required {
-        attrs.push_str(" required aria-required=\"true\"");
-    }
-    if let Some(placeholder) = &field.placeholder {
-        attrs.push_str(&format!(" placeholder=\"{}\"", escape(placeholder)));
-    }
-    if error.is_some() {
-        attrs.push_str(&format!(
-            " aria-invalid=\"true\" aria-describedby=\"e-{id}\""
-        ));
-    }
-    let control = match field.r#type.as_str() {
-        "long_text" | "textarea" => format!("<textarea {attrs}>{}</textarea>", escape(value)),
-        "email" => format!(
-            "<input type=\"email\" autocomplete=\"email\" {attrs} value=\"{}\">",
-            escape(value)
-        ),
-        "number" => format!(
-            "<input type=\"number\" step=\"any\" inputmode=\"decimal\" {attrs} value=\"{}\">",
-            escape(value)
-        ),
-        "file_upload" => {
-            let accept: Vec<String> = field
-                .allowed_types
-                .iter()
-                .map(|t| format!(".{t}"))
-                .collect();
-            format!(
-                "<input type=\"file\" {attrs} accept=\"{}\">",
-                escape(&accept.join(","))
-            )
-        }
-        _ => format!("<input type=\"text\" {attrs} value=\"{}\">", escape(value)),
-    };
-    let marker = if field.required {
-        " <span class=\"req\" aria-hidden=\"true\">*</span>"
-    } else {
-        ""
-    };
-    let error_html = error.map_or(String::new(), |e| {
-        format!("<p class=\"error\" id=\"e-{id}\">{}</p>", escape(e))
-    });
-    format!(
-        "<div class=\"field\"><label for=\"f-{id}\">{}{marker}</label>{control}{error_html}</div>",
-        escape(&field.label)
-    )
-}
-
-fn form_page(
-    short_id: &str,
-    form: &pb::Form,
-    (token, nonce): (&str, Option<&str>),
-    filled: &Filled,
-) -> String {
-    let enctype = if form.fields.iter().any(|f| f.r#type == "file_upload") {
-        "multipart/form-data"
-    } else {
-        "application/x-www-form-urlencoded"
-    };
-    let mut body = format!(
-        "<form method=\"post\" action=\"/f/{}\" enctype=\"{enctype}\" novalidate><h1>{}</h1>",
-        escape(short_id),
-        escape(&form.title)
-    );
-    if let Some(description) = &form.description {
-        body.push_str(&format!("<p>{}</p>", escape(description)));
-    }
-    if let Some(banner) = &filled.banner {
-        body.push_str(&format!(
-            "<p class=\"banner\" role=\"alert\">{}</p>",
-            escape(banner)
-        ));
-    }
-    body.push_str(&format!(
-        "<input type=\"hidden\" name=\"{TOKEN_FIELD}\" value=\"{}\">",
-        escape(token)
-    ));
-    if let Some(nonce) = nonce {
-        body.push_str(&format!(
-            "<input type=\"hidden\" name=\"{NONCE_FIELD}\" value=\"{}\">",
-            escape(nonce)
-        ));
-    }
-    body.push_str(&format!(
-        "<div class=\"hp\" aria-hidden=\"true\"><label for=\"hp\">Leave empty</label>\
-         <input id=\"hp\" name=\"{HONEYPOT_FIELD}\" tabindex=\"-1\" autocomplete=\"off\"></div>"
-    ));
-    for field in &form.fields {
-        body.push_str(&field_html(field, filled));
-    }
-    body.push_str("<button type=\"submit\">Submit</button></form>");
-    page(&form.title, &body)
-}
-
-/// Where the visitor's CSRF nonce lives.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum NonceHome {
-    /// A same-site cookie (`fresh`: set it with this reply).
-    Cookie { fresh: bool },
-    /// The page itself, for a page framed by another site: browsers withhold same-site
-    /// cookies there, and third-party cookies may be blocked. A submission may then
-    /// bring its nonce in the form only when the browser attests that it comes from
-    /// the page itself (`Sec-Fetch-Site: same-origin`, which no web page can forge), so
-    /// another site still cannot post in a visitor's name.
-    Page,
-}
-
-fn header_is(headers: &HeaderMap, name: &str, value: &str) -> bool {
-    headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.eq_ignore_ascii_case(value))
-}
-
-fn sane_nonce(value: &str) -> bool {
-    value.len() == 32 && value.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-/// The visitor's nonce and where it lives: the cookie's when it has a sane one (several
-/// open tabs keep working); for a submission from a framed page, the one it posted;
-/// else a new one, kept in the page when the page is framed, in a cookie otherwise.
-fn nonce(headers: &HeaderMap, posted: Option<&str>) -> (String, NonceHome) {
-    if let Some(nonce) = cookie_nonce(headers) {
-        return (nonce, NonceHome::Cookie { fresh: false });
-    }
-    if let Some(posted) = posted.filter(|n| sane_nonce(n))
-        && header_is(headers, "sec-fetch-site", "same-origin")
-    {
-        return (posted.to_owned(), NonceHome::Page);
-    }
-    let fresh = uuid::Uuid::new_v4().simple().to_string();
-    if header_is(headers, "sec-fetch-dest", "iframe") {
-        (fresh, NonceHome::Page)
-    } else {
-        (fresh, NonceHome::Cookie { fresh: true })
-    }
-}
-
-fn cookie_nonce(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == CSRF_COOKIE)
-        .map(|(_, value)| value.to_owned())
-        .filter(|v| sane_nonce(v))
-}
-
-fn with_cookie(mut response: Response, nonce: &str, home: NonceHome) -> Response {
-    if home == (NonceHome::Cookie { fresh: true })
-        && let Ok(value) = HeaderValue::from_str(&format!(
-            "{CSRF_COOKIE}={nonce}; Path=/f/; HttpOnly; SameSite=Strict; Max-Age=86400"
-        ))
-    {
-        response.headers_mut().append(header::SET_COOKIE, value);
-    }
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
-}
+pub use page::page_headers;
 
 /// The page for an error of the core that is not about the answers.
 fn error_page(call: &Call, status: &tonic::Status) -> Response {
@@ -334,53 +107,6 @@ fn form_reply(
         .map(|url| url.origin().ascii_serialization())
         .filter(|origin| origin != "null");
     response.extensions_mut().insert(FormActionOrigin(redirect));
-    response
-}
-
-/// Where else than the page itself a form post may lead (the redirect URL's origin).
-#[derive(Clone)]
-struct FormActionOrigin(Option<String>);
-
-/// The SHA-256 of the page's one inline style sheet, for the Content-Security-Policy.
-static STYLE_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    use base64::Engine;
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(STYLE.as_bytes());
-    format!(
-        "'sha256-{}'",
-        base64::engine::general_purpose::STANDARD.encode(digest)
-    )
-});
-
-/// The headers of every hosted page: a Content-Security-Policy that allows the page's
-/// own style sheet and posts to itself (or its redirect) and nothing else, who may frame
-/// it (`--frame-ancestors`), no MIME sniffing, no referrer to other sites.
-pub async fn page_headers(
-    State(state): State<AppState>,
-    req: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
-    let mut response = next.run(req).await;
-    let form_action = match response.extensions().get::<FormActionOrigin>() {
-        Some(FormActionOrigin(Some(origin))) => format!("'self' {origin}"),
-        _ => "'self'".to_owned(),
-    };
-    let policy = format!(
-        "default-src 'none'; style-src {}; form-action {form_action}; base-uri 'none'; frame-ancestors {}",
-        *STYLE_HASH, state.frame_ancestors
-    );
-    let headers = response.headers_mut();
-    if let Ok(policy) = HeaderValue::from_str(&policy) {
-        headers.insert(header::CONTENT_SECURITY_POLICY, policy);
-    }
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("same-origin"),
-    );
     response
 }
 
