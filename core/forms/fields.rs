@@ -64,6 +64,8 @@ impl FromStr for FieldKind {
 pub const MAX_LABEL: usize = 500;
 pub const MAX_PLACEHOLDER: usize = 500;
 pub const MAX_FIELDS: usize = 200;
+/// File extensions a file_upload field may list.
+pub const MAX_ALLOWED_TYPES: usize = 50;
 /// Largest `max_size_mb` a file field may declare.
 pub const MAX_FILE_MB: f64 = 100.0;
 /// A stored field definition (also its JSON shape in the `fields` column).
@@ -156,7 +158,13 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
             "{at}: allowed_types and max_size_mb apply only to file_upload fields"
         )));
     }
+    if input.allowed_types.len() > MAX_ALLOWED_TYPES {
+        return Err(CoreError::Validation(format!(
+            "{at}.allowed_types lists at most {MAX_ALLOWED_TYPES} extensions"
+        )));
+    }
     let mut allowed_types = Vec::with_capacity(input.allowed_types.len());
+    let mut listed = std::collections::HashSet::with_capacity(input.allowed_types.len());
     for ext in &input.allowed_types {
         let ext = ext.trim().trim_start_matches('.').to_ascii_lowercase();
         let ok =
@@ -166,7 +174,8 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
                 "{at}.allowed_types must be file extensions such as \"pdf\" or \"png\""
             )));
         }
-        if !allowed_types.contains(&ext) {
+        // Duplicates are dropped, in linear time; the first spelling keeps its place.
+        if listed.insert(ext.clone()) {
             allowed_types.push(ext);
         }
     }

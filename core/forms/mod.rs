@@ -137,10 +137,13 @@ pub fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreError> {
         let ok = match key.as_str() {
             "redirect_url" => match value {
                 Value::Null => true,
+                // Sent later as a Location header: no whitespace or control character,
+                // and a URL with a host.
                 Value::String(url) => {
                     (url.starts_with("https://") || url.starts_with("http://"))
                         && url.len() <= 2048
-                        && !url.chars().any(char::is_whitespace)
+                        && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+                        && url::Url::parse(url).is_ok_and(|u| u.host().is_some())
                 }
                 _ => false,
             },

@@ -143,17 +143,11 @@ impl Forms {
     ) -> Result<(pb::CreateFormResponse, bool), CoreError> {
         let account_id = ctx.caller.account_id;
         let key = ctx.idempotency_key.as_deref();
-        let mut tx = self.pool.begin().await?;
-        let ttl = self.idempotency_ttl;
-        if let Some(replay) =
-            idempotency::start(&mut tx, account_id, key, "CreateForm", &req, ttl).await?
-        {
-            return Ok((replay, true));
-        }
+        // Validation first, with no transaction open and no row locked.
         let new = NewForm {
-            title: req.title,
-            description: req.description,
-            fields: fields_from_pb(req.fields)?,
+            title: req.title.clone(),
+            description: req.description.clone(),
+            fields: fields_from_pb(req.fields.clone())?,
             settings: req
                 .settings
                 .as_ref()
@@ -161,6 +155,13 @@ impl Forms {
                 .unwrap_or_default(),
         };
         let mut form = new.into_form(account_id, now_millis())?;
+        let mut tx = self.pool.begin().await?;
+        let ttl = self.idempotency_ttl;
+        if let Some(replay) =
+            idempotency::start(&mut tx, account_id, key, "CreateForm", &req, ttl).await?
+        {
+            return Ok((replay, true));
+        }
         store::insert(&mut tx, &mut form).await?;
         let reply = pb::CreateFormResponse {
             form: Some(form_to_pb(form)),

@@ -236,9 +236,7 @@ impl Deliverer {
             Err(e) => failed(describe(&e)),
             Ok(response) => {
                 let status = response.status();
-                let body = response.text().await.unwrap_or_default();
-                let mut body: String = body.chars().take(MAX_RECORDED_BODY).collect();
-                body.truncate(MAX_RECORDED_BODY);
+                let body = recorded_start(response).await;
                 Outcome {
                     status_code: Some(i32::from(status.as_u16())),
                     error: (!status.is_success()).then(|| format!("receiver answered {status}")),
@@ -292,6 +290,28 @@ impl Deliverer {
 }
 
 /// A transport error without the URL (which may carry a path token) or other noise.
+/// The start of a receiver's answer, as much as is recorded: read chunk by chunk and
+/// no further, so a receiver answering gigabytes costs no more than one that does not.
+async fn recorded_start(mut response: reqwest::Response) -> String {
+    let mut kept = Vec::with_capacity(MAX_RECORDED_BODY);
+    while kept.len() < MAX_RECORDED_BODY {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                let room = MAX_RECORDED_BODY - kept.len();
+                kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            }
+            // The end, or the receiver stopped answering: what came is what is kept.
+            Ok(None) | Err(_) => break,
+        }
+    }
+    // Cut at a character boundary: the recorded text stays valid UTF-8.
+    let mut text = String::from_utf8_lossy(&kept).into_owned();
+    while text.len() > MAX_RECORDED_BODY {
+        text.pop();
+    }
+    text
+}
+
 fn describe(e: &reqwest::Error) -> String {
     let kind = if e.is_timeout() {
         "timed out"

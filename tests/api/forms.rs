@@ -1119,3 +1119,44 @@ async fn a_value_of_the_wrong_json_type_is_422_naming_the_property() {
         "nothing was created"
     );
 }
+
+#[tokio::test]
+async fn form_definitions_are_bounded_and_redirects_are_clean_urls() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    // 95,000 extensions fit in the body limit; the list is refused by its length.
+    let many: Vec<String> = (0..95_000).map(|i| format!("e{i}")).collect();
+    let body = json!({"title": "Files", "fields": [
+        {"type": "file_upload", "label": "CV", "allowed_types": many}
+    ]});
+    assert!(serde_json::to_vec(&body).expect("json").len() < 1024 * 1024);
+    let error = app
+        .post("/forms", &key, &body)
+        .await
+        .error(422, "VALIDATION_ERROR")
+        .clone();
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("at most 50")),
+        "{error}"
+    );
+    // Duplicates within the limit are dropped, spelling normalised.
+    let body = json!({"title": "Files", "fields": [
+        {"type": "file_upload", "label": "CV", "allowed_types": ["pdf", ".PDF", "png", "pdf"]}
+    ]});
+    let form = app.create_form(&key, &body).await;
+    assert_eq!(form["fields"][0]["allowed_types"], json!(["pdf", "png"]));
+    // A redirect URL is later a Location header: control characters are refused.
+    for bad in [
+        "https://example.com/\u{7}x",
+        "https://example.com/a\u{0}b",
+        "https://exa mple.com/",
+        "http://",
+    ] {
+        let body = json!({"title": "R", "settings": {"redirect_url": bad}});
+        app.post("/forms", &key, &body)
+            .await
+            .error(422, "VALIDATION_ERROR");
+    }
+}

@@ -1478,3 +1478,69 @@ async fn sigterm_does_not_wait_past_the_shutdown_timeout_and_leaves_the_attempt_
             .expect("deliveries");
     assert_eq!(statuses, [("pending".to_owned(),)]);
 }
+
+#[tokio::test]
+async fn a_receiver_answering_without_end_costs_only_the_recorded_start() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // A receiver that answers 200 with a body that never ends.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let sent = Arc::new(AtomicUsize::new(0));
+    let counter = sent.clone();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let counter = counter.clone();
+            tokio::spawn(async move {
+                let mut head = [0u8; 65536];
+                let _ = stream.read(&mut head).await;
+                let _ = stream
+                    .write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\n")
+                    .await;
+                let chunk = vec![b'x'; 64 * 1024];
+                while stream.write_all(&chunk).await.is_ok() {
+                    counter.fetch_add(chunk.len(), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let app = TestApp::spawn_with(&[
+        "--webhook-allow-private",
+        "--webhook-poll-interval",
+        "200ms",
+    ])
+    .await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+    let form_id = str_of(&form, "id").to_owned();
+    let url = format!("http://{addr}/endless");
+    subscribe(&app, &key, &form_id, &url, &["form.submitted"]).await;
+    let body = json!({"answers": contact_answers(&field_ids(&form), 1)});
+    app.post(&format!("/forms/{form_id}/responses"), &key, &body)
+        .await
+        .ok(201);
+    // Recorded as delivered, with the first 1 KiB of the answer.
+    let recorded: (String, Option<i32>, String) =
+        eventually("the attempt recorded", ARRIVAL, || async {
+            sqlx::query_as(
+                "SELECT d.status, a.status_code, a.response_body
+               FROM deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id
+              WHERE d.form_id = $1",
+            )
+            .bind(Uuid::parse_str(&form_id).expect("uuid"))
+            .fetch_optional(&app.pool)
+            .await
+            .expect("attempts")
+        })
+        .await;
+    assert_eq!(recorded.0, "succeeded");
+    assert_eq!(recorded.1, Some(200));
+    assert_eq!(recorded.2, "x".repeat(1024));
+    // The worker stopped reading: what the receiver could push is what the socket
+    // buffers took, far from "everything until the time-out".
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let pushed = sent.load(Ordering::Relaxed);
+    assert!(pushed < 32 * 1024 * 1024, "{pushed} bytes pushed");
+}
