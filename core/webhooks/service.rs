@@ -16,6 +16,9 @@ use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
+/// Subscriptions a form may have (each event is delivered to every one of them).
+pub const MAX_WEBHOOKS_PER_FORM: i64 = 20;
+
 fn webhook_to_pb(row: store::WebhookRow, secret: Option<String>) -> pb::Webhook {
     pb::Webhook {
         id: row.id.to_string(),
@@ -65,6 +68,12 @@ impl Webhooks {
         let url = target::check_url(&req.url, self.allow_private).await?;
         let secret = signing::new_secret();
         let mut tx = self.pool.begin().await?;
+        // Each event of a form is fanned out to its subscriptions: a bounded number.
+        if store::count_for_form_locked(&mut tx, form_id).await? >= MAX_WEBHOOKS_PER_FORM {
+            return Err(CoreError::Validation(format!(
+                "a form has at most {MAX_WEBHOOKS_PER_FORM} webhooks; delete one first"
+            )));
+        }
         let row = store::insert(
             &mut tx,
             ctx.caller.account_id,

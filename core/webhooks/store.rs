@@ -22,6 +22,24 @@ pub struct WebhookRow {
     pub updated_at: DateTime<Utc>,
 }
 
+/// The number of a form's subscriptions, counted under the form's row lock so that
+/// concurrent creates cannot pass the cap together.
+pub async fn count_for_form_locked(
+    tx: &mut Transaction<'_, Postgres>,
+    form_id: Uuid,
+) -> Result<i64, CoreError> {
+    sqlx::query_scalar!("SELECT id FROM forms WHERE id = $1 FOR UPDATE", form_id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or(CoreError::NotFound("form"))?;
+    Ok(sqlx::query_scalar!(
+        r#"SELECT count(*) AS "count!" FROM webhooks WHERE form_id = $1"#,
+        form_id
+    )
+    .fetch_one(&mut **tx)
+    .await?)
+}
+
 /// Inserts a subscription of a form of the account.
 #[allow(clippy::too_many_arguments)]
 pub async fn insert(

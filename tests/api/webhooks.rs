@@ -1544,3 +1544,35 @@ async fn a_receiver_answering_without_end_costs_only_the_recorded_start() {
     let pushed = sent.load(Ordering::Relaxed);
     assert!(pushed < 32 * 1024 * 1024, "{pushed} bytes pushed");
 }
+
+#[tokio::test]
+async fn a_form_has_at_most_twenty_webhooks() {
+    let app = TestApp::spawn_with(&["--webhook-allow-private"]).await;
+    let key = app.key(PRO, ALL).await;
+    let form = app.create_form(&key, &json!({"title": "Fan-out"})).await;
+    let form_id = str_of(&form, "id").to_owned();
+    let path = hooks(&form_id);
+    let body = |n: usize| json!({"name": format!("h{n}"), "url": format!("http://127.0.0.1:9/h{n}"), "events": ["form.submitted"]});
+    for n in 0..20 {
+        app.post(&path, &key, &body(n)).await.ok(201);
+    }
+    let error = app
+        .post(&path, &key, &body(20))
+        .await
+        .error(422, "VALIDATION_ERROR")
+        .clone();
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("at most 20")),
+        "{error}"
+    );
+    // Room again once one is deleted.
+    let listed = app.get(&path, &key).await.ok(200)["webhooks"].clone();
+    let first = str_of(&listed[0], "id").to_owned();
+    assert_eq!(
+        app.delete(&format!("{path}/{first}"), &key).await.status,
+        204
+    );
+    app.post(&path, &key, &body(21)).await.ok(201);
+}
