@@ -41,6 +41,10 @@ pub mod defaults {
     pub const WEBHOOK_POLL_INTERVAL: Duration = Duration::from_secs(1);
     /// Plan of an account created with its first key, when none is named.
     pub const NEW_ACCOUNT_PLAN: crate::accounts::Plan = crate::accounts::Plan::Pro;
+    /// Largest REST request body.
+    pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
+    /// Largest hosted-page submission with its files.
+    pub const MAX_UPLOAD_BYTES: usize = 110 * 1024 * 1024;
     /// Name of the identity provider's session cookie.
     pub const SESSION_COOKIE: &str = "session";
 }
@@ -77,6 +81,10 @@ pub struct CoreConfig {
     pub sessions: Option<crate::accounts::sessions::SessionVerifier>,
     /// Webhook delivery settings.
     pub delivery: DeliveryConfig,
+    /// Largest API request (the REST body limit): bounds the gRPC messages decoded.
+    pub max_request_bytes: usize,
+    /// Largest hosted submission with its files: bounds the hosted service's messages.
+    pub max_upload_bytes: usize,
 }
 
 impl Default for CoreConfig {
@@ -96,6 +104,8 @@ impl Default for CoreConfig {
             sessions: None,
             file_store_url: None,
             delivery: DeliveryConfig::default(),
+            max_request_bytes: defaults::MAX_REQUEST_BYTES,
+            max_upload_bytes: defaults::MAX_UPLOAD_BYTES,
         }
     }
 }

@@ -30,9 +30,21 @@ use std::sync::Arc;
 use std::time::Duration;
 use tonic::service::Routes;
 
-/// Largest gRPC message that carries files (uploads in, downloads out): the largest
-/// file a field may take, with room for the rest of the message.
+/// Largest gRPC message that carries a file out (downloads): the largest file a field
+/// may take, with room for the rest of the message.
 pub const MAX_FILE_MESSAGE: usize = 128 * 1024 * 1024;
+
+/// Room in a message for what surrounds its payload (ids, names, metadata fields).
+const MESSAGE_HEADROOM: usize = 64 * 1024;
+
+/// The largest message each service decodes: API requests as large as the REST body
+/// limit (at least tonic's default of 4 MiB), hosted submissions as large as the
+/// largest upload. Nothing larger is read into memory.
+fn decoding_limits(config: &CoreConfig) -> (usize, usize) {
+    let api = config.max_request_bytes.max(4 * 1024 * 1024) + MESSAGE_HEADROOM;
+    let hosted = config.max_upload_bytes + MESSAGE_HEADROOM;
+    (api, hosted)
+}
 
 /// The core of the service: state shared by every gRPC service.
 #[derive(Clone)]
@@ -134,21 +146,26 @@ impl Core {
             auth,
             allow_private,
         };
+        let (api, hosted) = decoding_limits(&self.config);
         let mut builder = Routes::builder();
         builder
-            .add_service(FormsServiceServer::new(forms))
+            .add_service(FormsServiceServer::new(forms).max_decoding_message_size(api))
             .add_service(
-                ResponsesServiceServer::new(responses).max_encoding_message_size(MAX_FILE_MESSAGE),
+                ResponsesServiceServer::new(responses)
+                    .max_decoding_message_size(api)
+                    .max_encoding_message_size(MAX_FILE_MESSAGE),
             )
-            .add_service(UsageServiceServer::new(usage))
-            .add_service(GatewayServiceServer::new(gateway))
-            .add_service(WebhooksServiceServer::new(webhooks))
+            .add_service(UsageServiceServer::new(usage).max_decoding_message_size(api))
+            .add_service(GatewayServiceServer::new(gateway).max_decoding_message_size(api))
+            .add_service(WebhooksServiceServer::new(webhooks).max_decoding_message_size(api))
             .add_service(
                 HostedFormsServiceServer::new(self.hosted.clone())
-                    .max_decoding_message_size(MAX_FILE_MESSAGE),
+                    .max_decoding_message_size(hosted),
             )
-            .add_service(AdminServiceServer::new(admin))
-            .add_service(WebhookAdminServiceServer::new(webhook_admin))
+            .add_service(AdminServiceServer::new(admin).max_decoding_message_size(api))
+            .add_service(
+                WebhookAdminServiceServer::new(webhook_admin).max_decoding_message_size(api),
+            )
             .add_service(health)
             .add_service(reflection().build_v1()?)
             .add_service(reflection().build_v1alpha()?);

@@ -254,6 +254,8 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         pro_response_limit: args.pro_response_limit.0,
         enterprise_response_limit: args.enterprise_response_limit.0,
         idempotency_ttl: args.idempotency_ttl.into(),
+        max_request_bytes: args.max_body_bytes,
+        max_upload_bytes: args.max_upload_bytes,
         delivery: DeliveryConfig {
             allow_private: args.webhook_allow_private,
             timeout: args.webhook_timeout.into(),

@@ -178,7 +178,7 @@ pub struct ServeArgs {
     #[arg(long, env = "FORMS_WEBHOOK_POLL_INTERVAL", default_value_t = defaults::WEBHOOK_POLL_INTERVAL.into())]
     pub webhook_poll_interval: humantime::Duration,
     /// Largest hosted-page submission with its files, in bytes.
-    #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = 110 * 1024 * 1024)]
+    #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = defaults::MAX_UPLOAD_BYTES)]
     pub max_upload_bytes: usize,
     /// Time a client has to send a request's headers; a keep-alive connection idle for
     /// longer is closed.
@@ -199,7 +199,7 @@ pub struct ServeArgs {
     #[arg(long, env = "FORMS_FRAME_ANCESTORS", default_value = "*", value_parser = parse_source_list)]
     pub frame_ancestors: String,
     /// Largest REST request body in bytes.
-    #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
+    #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = defaults::MAX_REQUEST_BYTES)]
     pub max_body_bytes: usize,
 }
 

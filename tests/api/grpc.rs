@@ -561,3 +561,45 @@ async fn admin_service_manages_keys_with_the_operator_token() {
     // The operator token stays out of the logs.
     assert!(!app.logs().text().contains(&token));
 }
+
+#[tokio::test]
+async fn each_service_decodes_no_more_than_its_limit() {
+    use ::forms::pb::hosted_forms_service_client::HostedFormsServiceClient;
+    let app = TestApp::spawn_with(&["--max-upload-bytes", "1048576"]).await;
+    let submit = |bytes: usize| pb::SubmitHostedFormRequest {
+        short_id: "nosuchform".into(),
+        files: vec![pb::UploadedFile {
+            field_id: "f".into(),
+            file_name: "big.bin".into(),
+            content: vec![0; bytes],
+        }],
+        ..Default::default()
+    };
+    let mut hosted = HostedFormsServiceClient::new(channel(&app).await)
+        .max_encoding_message_size(64 * 1024 * 1024);
+    // The unauthenticated hosted service refuses a message above the largest upload...
+    let refused = hosted
+        .submit_hosted_form(submit(2 * 1024 * 1024))
+        .await
+        .expect_err("oversized");
+    assert_eq!(refused.code(), Code::OutOfRange, "{refused:?}");
+    // ...and reads one below it (then refuses it for what it says: no such form).
+    let read = hosted
+        .submit_hosted_form(submit(512 * 1024))
+        .await
+        .expect_err("unknown form");
+    assert_eq!(read.code(), Code::NotFound, "{read:?}");
+    // The API services decode at most about the REST body limit (here the 4 MiB floor).
+    let key = app.key(PRO, ALL).await;
+    let mut forms =
+        FormsServiceClient::new(channel(&app).await).max_encoding_message_size(64 * 1024 * 1024);
+    let huge = pb::CreateFormRequest {
+        title: "x".repeat(8 * 1024 * 1024),
+        ..Default::default()
+    };
+    let refused = forms
+        .create_form(with_key(huge, &key))
+        .await
+        .expect_err("oversized");
+    assert_eq!(refused.code(), Code::OutOfRange, "{refused:?}");
+}
