@@ -105,10 +105,8 @@ pub async fn create_key(
     scopes: &Scopes,
     expires_at: Option<DateTime<Utc>>,
 ) -> Result<CreatedKey, CoreError> {
+    // A key without scopes is a usage-only key: reading usage needs no scope (SPEC).
     check_account_name(account)?;
-    if scopes.is_empty() {
-        return Err(CoreError::validation("a key needs at least one scope"));
-    }
     let mut tx = pool.begin().await?;
     sqlx::query!(
         "INSERT INTO accounts (id, name, plan) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",

@@ -17,9 +17,9 @@ pub enum KeysCommand {
         /// Plan of a new account (an existing account keeps its plan).
         #[arg(long, value_parser = parse_plan)]
         plan: Option<pb::Plan>,
-        /// Comma-separated scopes: read, write, admin.
+        /// Comma-separated scopes: read, write, admin; '' for a usage-only key.
         #[arg(long, value_delimiter = ',', value_parser = parse_scope, required = true)]
-        scopes: Vec<pb::Scope>,
+        scopes: Vec<Option<pb::Scope>>,
         /// Lifetime, e.g. 30d, 12h.
         #[arg(long, value_parser = humantime::parse_duration)]
         expires_in: Option<Duration>,
@@ -49,9 +49,13 @@ pub fn parse_plan(s: &str) -> Result<pb::Plan, String> {
     }
 }
 
-fn parse_scope(s: &str) -> Result<pb::Scope, String> {
+/// A scope, or `None` for the empty value of `--scopes ''` (a usage-only key).
+fn parse_scope(s: &str) -> Result<Option<pb::Scope>, String> {
+    if s.trim().is_empty() {
+        return Ok(None);
+    }
     match pb::Scope::from_str_name(&proto_name(s, "SCOPE_")) {
-        Some(scope) if scope != pb::Scope::Unspecified => Ok(scope),
+        Some(scope) if scope != pb::Scope::Unspecified => Ok(Some(scope)),
         _ => Err(format!("scopes must be read, write or admin, got {s:?}")),
     }
 }
@@ -85,7 +89,7 @@ pub async fn run(admin: Admin, command: KeysCommand) -> Result<(), Error> {
                 account,
                 // Absent: PLAN_UNSPECIFIED, i.e. "keep the plan of an existing account".
                 plan: plan.map(i32::from).unwrap_or_default(),
-                scopes: scopes.into_iter().map(Into::into).collect(),
+                scopes: scopes.into_iter().flatten().map(Into::into).collect(),
                 expires_in: expires_in
                     .map(|d| prost_types::Duration::try_from(d).map_err(|e| e.to_string()))
                     .transpose()?,

@@ -543,3 +543,46 @@ async fn sigterm_under_load_finishes_what_is_in_flight_and_loses_nothing() {
         "server errors while stopping: {others:?}"
     );
 }
+
+#[tokio::test]
+async fn a_key_without_scopes_reads_usage_and_nothing_else() {
+    let app = TestApp::spawn().await;
+    let out = run_ok(&[
+        "--database-url",
+        &app.db.url,
+        "keys",
+        "create",
+        "--account",
+        "usage-only",
+        "--scopes",
+        "",
+        "--json",
+    ])
+    .await;
+    let created: Value = serde_json::from_str(out.trim()).expect("JSON");
+    let key = created["key"].as_str().expect("key");
+    let usage = app.get("/usage", key).await;
+    assert_eq!(usage.ok(200)["key_id"], created["key_id"]);
+    for path in [
+        "/forms",
+        "/forms/00000000-0000-0000-0000-000000000000/responses",
+    ] {
+        app.get(path, key).await.error(403, "INSUFFICIENT_SCOPE");
+    }
+    app.post("/forms", key, &json!({"title": "No"}))
+        .await
+        .error(403, "INSUFFICIENT_SCOPE");
+    // Listed with no scopes.
+    let listed = run_ok(&[
+        "--database-url",
+        &app.db.url,
+        "keys",
+        "list",
+        "--account",
+        "usage-only",
+        "--json",
+    ])
+    .await;
+    let listed: Value = serde_json::from_str(listed.trim()).expect("JSON");
+    assert_eq!(listed[0]["scopes"], json!([]));
+}

@@ -247,7 +247,7 @@ export type CreateKeyRequest = Message<"forms.v1.CreateKeyRequest"> & {
   plan: Plan;
 
   /**
-   * Scopes of the key; at least one.
+   * Scopes of the key; none makes a usage-only key (GetUsage needs no scope).
    *
    * @generated from field: repeated forms.v1.Scope scopes = 3;
    */
