@@ -35,6 +35,22 @@ impl FieldError {
     }
 }
 
+/// Whether a database error means the database cannot be reached right now (a pool
+/// that found no connection in time, a connection lost, the server shutting down or
+/// starting), as opposed to a failed statement: the former is worth a retry (503).
+fn database_unavailable(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => true,
+        sqlx::Error::Tls(_) | sqlx::Error::WorkerCrashed => true,
+        // SQLSTATE class 08 (connection exception) and 57P0x (shutting down, cannot
+        // connect now).
+        sqlx::Error::Database(e) => e
+            .code()
+            .is_some_and(|code| code.starts_with("08") || code.starts_with("57P0")),
+        _ => false,
+    }
+}
+
 /// An error of the core, as its callers should see it.
 #[derive(Debug, thiserror::Error)]
 pub enum CoreError {
@@ -99,6 +115,7 @@ impl CoreError {
             Self::FormClosed => ErrorReason::FormClosed,
             Self::AdminDenied => ErrorReason::AdminDenied,
             Self::Rejected { reason, .. } => *reason,
+            Self::Database(e) if database_unavailable(e) => ErrorReason::ServiceUnavailable,
             Self::Database(_) | Self::Internal(_) => ErrorReason::Internal,
         }
     }
@@ -121,13 +138,19 @@ impl CoreError {
                 ErrorReason::RequestTimeout => Code::DeadlineExceeded,
                 _ => Code::InvalidArgument,
             },
+            Self::Database(e) if database_unavailable(e) => Code::Unavailable,
             Self::Database(_) | Self::Internal(_) => Code::Internal,
         }
     }
 
-    /// Whether this is a failure of the service rather than of the request.
+    /// Whether this is a failure of the service rather than of the request (a
+    /// database that cannot be reached is not: it is answered as unavailable).
     pub fn is_internal(&self) -> bool {
-        matches!(self, Self::Database(_) | Self::Internal(_))
+        match self {
+            Self::Database(e) => !database_unavailable(e),
+            Self::Internal(_) => true,
+            _ => false,
+        }
     }
 
     /// The `Status` to answer with. Internal failures are logged here, with the request
@@ -136,6 +159,11 @@ impl CoreError {
         let message = if self.is_internal() {
             tracing::error!(error = %self, "internal failure");
             format!("internal error; quote request id {request_id} when reporting it")
+        } else if let Self::Database(error) = &self {
+            tracing::warn!(%error, "database unavailable");
+            format!(
+                "the service is temporarily unavailable; retry shortly (request id {request_id})"
+            )
         } else {
             self.to_string()
         };

@@ -4,6 +4,7 @@
 
 use crate::accounts::service::{Admin, AdminAuth};
 use crate::config::CoreConfig;
+use crate::db;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
 use crate::forms::service::Forms;
@@ -55,6 +56,8 @@ pub struct Core {
     cursors: CursorCodec,
     hosted: Hosted,
     file_store: FileStore,
+    /// The statuses served by `grpc.health.v1`; the overall one ("") follows the database.
+    health: tonic_health::server::HealthReporter,
 }
 
 /// Failure to assemble the gRPC routes.
@@ -72,6 +75,7 @@ impl Core {
         let file_store = FileStore::from_url(config.file_store_url.as_deref())?;
         let hosted = Hosted::new(pool.clone(), config.clone(), token_key, file_store.clone());
         Ok(Self {
+            health: tonic_health::server::HealthReporter::new(),
             pool,
             config,
             gate,
@@ -87,7 +91,10 @@ impl Core {
 
     /// Every gRPC service of the core, with health and reflection (v1 and v1alpha).
     pub async fn routes(&self) -> Result<Routes, RoutesError> {
-        let (reporter, health) = tonic_health::server::health_reporter();
+        let reporter = self.health.clone();
+        let health = tonic_health::pb::health_server::HealthServer::new(
+            tonic_health::server::HealthService::from_health_reporter(reporter.clone()),
+        );
         reporter.set_serving::<FormsServiceServer<Forms>>().await;
         reporter
             .set_serving::<ResponsesServiceServer<Responses>>()
@@ -185,6 +192,34 @@ impl Core {
         }
         let deliverer = Deliverer::new(self.pool.clone(), self.config.delivery.clone())?;
         Ok(tokio::spawn(deliverer.run(stop)))
+    }
+
+    /// Follows the database for readiness: the overall health status ("") is SERVING
+    /// while a trivial query answers within a second, NOT_SERVING otherwise (checked
+    /// every second), so load balancers and `GET /readyz` stop sending work quickly.
+    pub fn spawn_readiness(&self) -> tokio::task::JoinHandle<()> {
+        let pool = self.pool.clone();
+        let reporter = self.health.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(1));
+            let mut serving = true;
+            loop {
+                tick.tick().await;
+                let answered = tokio::time::timeout(Duration::from_secs(1), db::ping(&pool)).await;
+                let now_serving = matches!(answered, Ok(Ok(())));
+                if now_serving != serving {
+                    serving = now_serving;
+                    let status = if serving {
+                        tracing::info!("database reachable again: ready");
+                        tonic_health::ServingStatus::Serving
+                    } else {
+                        tracing::warn!("database unreachable: not ready");
+                        tonic_health::ServingStatus::NotServing
+                    };
+                    reporter.set_service_status("", status).await;
+                }
+            }
+        })
     }
 
     /// Housekeeping that runs for the life of the process.

@@ -108,6 +108,7 @@ impl Application {
             self.database = Some(database);
             let core = Core::start(pool, core_config(args)?).await?;
             let maintenance = core.spawn_maintenance();
+            let readiness = core.spawn_readiness();
             let delivery = core.spawn_delivery(self.stop.subscribe())?;
             let routes = core.routes().await?;
             let addr = listener.local_addr()?;
@@ -123,6 +124,7 @@ impl Application {
             self.tasks.spawn(async move {
                 let result = grpc.await.map_err(Error::from);
                 maintenance.abort();
+                readiness.abort();
                 result
             });
             // In-flight webhook attempts finish and are recorded before the pool closes

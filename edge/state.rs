@@ -60,4 +60,8 @@ impl AppState {
     pub fn gateway(&self) -> GatewayServiceClient<Transport> {
         GatewayServiceClient::new(self.core.clone())
     }
+
+    pub fn health(&self) -> tonic_health::pb::health_client::HealthClient<Transport> {
+        tonic_health::pb::health_client::HealthClient::new(self.core.clone())
+    }
 }

@@ -6,6 +6,7 @@ pub mod embedded;
 mod store;
 
 pub use database::{Database, DatabaseError};
+pub use store::ping;
 
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
@@ -14,11 +15,16 @@ use std::time::Duration;
 /// The migrations of `migrations/`, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
+/// Longest wait for a pooled connection before a request is answered unavailable.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
+
 /// Opens a pool on `url`.
 pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, sqlx::Error> {
     PgPoolOptions::new()
         .max_connections(max_connections)
-        .acquire_timeout(Duration::from_secs(10))
+        // When PostgreSQL is unreachable, requests fail fast with 503 rather than
+        // queueing for long: a few seconds cover a busy pool, not an outage.
+        .acquire_timeout(ACQUIRE_TIMEOUT)
         .connect(url)
         .await
 }

@@ -5,6 +5,14 @@ use sqlx::PgPool;
 /// Name of the service's database on the embedded cluster.
 pub const DATABASE: &str = "forms";
 
+/// A trivial query: whether the database answers.
+pub async fn ping(pool: &PgPool) -> Result<(), sqlx::Error> {
+    sqlx::query_scalar!(r#"SELECT 1 AS "one!""#)
+        .fetch_one(pool)
+        .await
+        .map(|_| ())
+}
+
 /// Creates the service's database on the server of `admin` unless it exists.
 pub async fn ensure_database(admin: &PgPool) -> Result<(), sqlx::Error> {
     let exists = sqlx::query_scalar!(

@@ -15,7 +15,7 @@ use axum::Router;
 use axum::extract::{OriginalUri, Request, State};
 use axum::http::{HeaderValue, Method};
 use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get};
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -61,9 +61,38 @@ pub fn router(state: AppState) -> Router {
                     hosted::page_headers,
                 )),
         )
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
         .fallback(not_found)
         .with_state(state)
         .layer(middleware::from_fn(request_id_and_log))
+}
+
+/// Liveness for process supervisors: the edge answers. No key, not accounted.
+async fn healthz() -> axum::Json<Value> {
+    axum::Json(json!({"status": "ok"}))
+}
+
+/// Readiness for load balancers: 200 while the core answers and reaches its database
+/// (its `grpc.health.v1` overall status), 503 otherwise. No key, not accounted.
+async fn readyz(State(state): State<AppState>) -> Response {
+    use tonic_health::pb::{HealthCheckRequest, health_check_response::ServingStatus};
+    let checked = state
+        .health()
+        .check(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await;
+    let ready = checked.is_ok_and(|r| r.into_inner().status == ServingStatus::Serving as i32);
+    let (status, body) = if ready {
+        (axum::http::StatusCode::OK, json!({"status": "ready"}))
+    } else {
+        (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            json!({"status": "unavailable"}),
+        )
+    };
+    (status, axum::Json(body)).into_response()
 }
 
 async fn not_found(

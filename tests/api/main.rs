@@ -20,6 +20,7 @@ mod grpc;
 mod hosted;
 mod idempotency;
 mod limits;
+mod outage;
 mod responses;
 mod sessions;
 mod usage;

@@ -212,7 +212,8 @@ export enum ErrorReason {
   PAYLOAD_TOO_LARGE = 16,
 
   /**
-   * Set by the REST edge itself when the core cannot be reached; never sent by the core.
+   * The service cannot serve the request right now (the core cannot be reached, or
+   * the core cannot reach its database); retry shortly.
    *
    * @generated from enum value: ERROR_REASON_SERVICE_UNAVAILABLE = 17;
    */
