@@ -305,7 +305,34 @@ async fn embedded_default_database_serves_with_a_cli_key() {
     )
     .await;
     assert_eq!(reply.ok(200)["forms"][0]["title"], "Embedded");
+
+    // kill -9 leaves the cluster running; the next formsd takes it over and stops it
+    // on its own clean exit: no stray server per crash.
+    server.child.start_kill().expect("SIGKILL");
+    let _ = server.child.wait().await;
+    assert!(
+        data.join("pgdata/postmaster.pid").exists(),
+        "the cluster outlives a killed formsd"
+    );
+    let mut server = Formsd::start(&serve).await;
+    let reply = send(
+        client
+            .get(format!("{}/forms", server.http_base()))
+            .header("x-api-key", &key),
+    )
+    .await;
+    assert_eq!(reply.ok(200)["forms"][0]["title"], "Embedded");
+    assert!(
+        server.logs.text().contains("taking it over"),
+        "{}",
+        server.logs.text()
+    );
     assert!(server.terminate().await.success());
+    assert!(
+        !data.join("pgdata/postmaster.pid").exists(),
+        "the formsd that took the cluster over stops it:\n{}",
+        server.logs.text()
+    );
 }
 
 #[tokio::test]

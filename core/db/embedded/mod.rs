@@ -18,6 +18,7 @@ use std::process::{ExitStatus, Output, Stdio};
 use std::time::Duration;
 
 mod host;
+mod owner;
 mod report;
 
 use host::{
@@ -25,6 +26,7 @@ use host::{
     unprivileged_user,
 };
 use report::{command_error, file_tail, percent_encode};
+
 use tokio::process::Command;
 
 /// Only names the socket file (`.s.PGSQL.5432`): there is no TCP listener, so
@@ -138,18 +140,27 @@ impl EmbeddedPostgres {
         }
 
         if pg.is_running().await? {
-            // Left over from a previous run of ours that did not stop it: reuse it,
-            // but only if it listens where we expect.
+            // Running already: reuse it, but only if it listens where we expect.
             if !pg.socket_path().exists() {
                 return Err(EmbeddedError::ForeignServer {
                     pgdata: pg.pgdata.clone(),
                     socket: pg.socket_path(),
                 });
             }
-            tracing::warn!(pgdata = %pg.pgdata.display(), "PostgreSQL was already running; reusing it");
+            if owner::alive(&pg.data_dir) {
+                // Another formsd runs it and will stop it: we are its guest.
+                tracing::info!(pgdata = %pg.pgdata.display(), "PostgreSQL is run by another formsd; joining it");
+            } else {
+                // Left behind by a formsd that crashed: ours now, stopped on our exit,
+                // so no stray server outlives its last formsd.
+                tracing::warn!(pgdata = %pg.pgdata.display(), "PostgreSQL was left running by a formsd that is gone; taking it over");
+                owner::claim(&pg.data_dir)?;
+                pg.started_here = true;
+            }
         } else {
             // A stale postmaster.pid from a crash is handled by pg_ctl/postgres.
             pg.pg_ctl_start().await?;
+            owner::claim(&pg.data_dir)?;
             pg.started_here = true;
         }
         pg.wait_for_socket().await?;
@@ -194,6 +205,7 @@ impl EmbeddedPostgres {
         if !out.status.success() {
             return Err(command_error("pg_ctl stop", &out, None));
         }
+        owner::release(&self.data_dir);
         tracing::info!("embedded PostgreSQL stopped");
         Ok(())
     }
