@@ -16,6 +16,7 @@ mod clients;
 mod connections;
 mod errors;
 mod forms;
+mod fuzz;
 mod grpc;
 mod hosted;
 mod idempotency;
