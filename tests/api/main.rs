@@ -19,6 +19,7 @@ mod forms;
 mod grpc;
 mod hosted;
 mod idempotency;
+mod isolation;
 mod limits;
 mod responses;
 mod sessions;
