@@ -20,6 +20,7 @@ mod fuzz;
 mod grpc;
 mod hosted;
 mod idempotency;
+mod isolation;
 mod limits;
 mod outage;
 mod responses;
