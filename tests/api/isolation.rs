@@ -125,6 +125,17 @@ const ROWS: &[(&str, Kind, &str)] = &[
         Kind::NotTenant,
         "public submission, no credentials; checked: B's credentials change nothing, the response is A's form's, none lands in B's",
     ),
+    // Operations probes.
+    (
+        "GET /healthz",
+        Kind::NotTenant,
+        "liveness probe, no credentials, no data; checked: the body names no account's object",
+    ),
+    (
+        "GET /readyz",
+        Kind::NotTenant,
+        "readiness probe, no credentials, no data; checked: the body names no account's object",
+    ),
     // gRPC, tenant API.
     (
         "forms.v1.FormsService/ListForms",
@@ -370,7 +381,7 @@ fn the_matrix_guard_catches_new_and_stale_routes() {
         )
         .replacen(
             ".fallback(not_found)",
-            ".route(\"/healthz\", get(health))\n        .fallback(not_found)",
+            ".route(\"/metrics\", get(metrics))\n        .fallback(not_found)",
             1,
         );
     let (missing, stale) = row_gaps(&rest_routes_in(&added), &grpc);
@@ -378,7 +389,7 @@ fn the_matrix_guard_catches_new_and_stale_routes() {
         missing,
         [
             "GET /api/v1/forms/{id}/export",
-            "GET /healthz",
+            "GET /metrics",
             "POST /api/v1/forms/{id}/export"
         ],
         "new routes need rows"
@@ -1203,6 +1214,21 @@ async fn every_route_and_method_is_isolated_between_accounts() {
     // -- Hosted pages (public).
     let origin = app.http_base.trim_end_matches("/api/v1").to_owned();
     let client = http_client();
+
+    // -- Probes (public, no data).
+    for row in ["GET /healthz", "GET /readyz"] {
+        let path = row.trim_start_matches("GET ");
+        let reply = client
+            .get(format!("{origin}{path}"))
+            .send()
+            .await
+            .expect("probe");
+        let status = reply.status().as_u16();
+        let body = reply.text().await.unwrap_or_default();
+        m.expect(row, status == 200 && !body.contains(&a.form_id), || {
+            format!("{path}: {status} {body}")
+        });
+    }
     let page = client
         .get(format!("{origin}/f/{}", a.short_id))
         .send()
