@@ -37,6 +37,9 @@ pub mod defaults {
     ];
     /// Webhook deliveries in flight at once per instance.
     pub const WEBHOOK_CONCURRENCY: usize = 64;
+    /// Webhook deliveries of one account in flight at once per instance: a tenant with
+    /// slow receivers holds at most this many of the `WEBHOOK_CONCURRENCY` slots.
+    pub const WEBHOOK_CONCURRENCY_PER_ACCOUNT: usize = 8;
     /// Fallback polling interval of the delivery workers.
     pub const WEBHOOK_POLL_INTERVAL: Duration = Duration::from_secs(1);
     /// Plan of an account created with its first key, when none is named.

@@ -267,6 +267,7 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
                 .map(|d| (*d).into())
                 .collect(),
             concurrency: args.webhook_concurrency,
+            concurrency_per_account: args.webhook_concurrency_per_account,
             poll_interval: args.webhook_poll_interval.into(),
         },
     })

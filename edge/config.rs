@@ -174,6 +174,15 @@ pub struct ServeArgs {
     /// Webhook deliveries in flight at once in this process.
     #[arg(long, env = "FORMS_WEBHOOK_CONCURRENCY", default_value_t = defaults::WEBHOOK_CONCURRENCY)]
     pub webhook_concurrency: usize,
+    /// Webhook deliveries of one account in flight at once in this process, so one
+    /// tenant's slow receivers cannot take every slot.
+    #[arg(
+        long,
+        env = "FORMS_WEBHOOK_CONCURRENCY_PER_ACCOUNT",
+        default_value_t = defaults::WEBHOOK_CONCURRENCY_PER_ACCOUNT,
+        value_parser = at_least_one
+    )]
+    pub webhook_concurrency_per_account: usize,
     /// How often delivery workers look for due deliveries when not notified.
     #[arg(long, env = "FORMS_WEBHOOK_POLL_INTERVAL", default_value_t = defaults::WEBHOOK_POLL_INTERVAL.into())]
     pub webhook_poll_interval: humantime::Duration,
@@ -271,6 +280,15 @@ impl std::fmt::Display for Limit {
             Some(n) => write!(f, "{n}"),
             None => f.write_str("unlimited"),
         }
+    }
+}
+
+/// A count that must be positive (0 slots would never deliver).
+fn at_least_one(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -2,9 +2,12 @@
 //! several instances never claim the same one), POST them signed, record every
 //! attempt, and schedule retries. They wake on NOTIFY from the outbox and poll as a
 //! fallback. A crash leaves leases that expire, and the deliveries become due again:
-//! delivery is at least once.
+//! delivery is at least once. Slots are shared fairly: one account holds at most
+//! `concurrency_per_account` of them, so a tenant whose receivers are slow cannot
+//! starve the others.
 
 use super::outbox::CHANNEL;
+use super::slots::Slots;
 use super::store::{self, Due};
 use super::target::{self, PublicResolver};
 use super::{DeliveryStatus, signing};
@@ -31,6 +34,8 @@ pub struct DeliveryConfig {
     pub retry_schedule: Vec<Duration>,
     /// Deliveries in flight at once per instance.
     pub concurrency: usize,
+    /// Deliveries of one account in flight at once per instance (at least 1).
+    pub concurrency_per_account: usize,
     /// Fallback polling interval when no notification arrives.
     pub poll_interval: Duration,
 }
@@ -43,6 +48,7 @@ impl Default for DeliveryConfig {
             timeout: defaults::WEBHOOK_TIMEOUT,
             retry_schedule: defaults::WEBHOOK_RETRY_SCHEDULE.to_vec(),
             concurrency: defaults::WEBHOOK_CONCURRENCY,
+            concurrency_per_account: defaults::WEBHOOK_CONCURRENCY_PER_ACCOUNT,
             poll_interval: defaults::WEBHOOK_POLL_INTERVAL,
         }
     }
@@ -101,6 +107,7 @@ impl Deliverer {
     /// Runs until `stop` turns true; then finishes the attempts in flight.
     pub async fn run(self, mut stop: watch::Receiver<bool>) {
         let permits = Arc::new(Semaphore::new(self.config.concurrency));
+        let slots = Slots::default();
         let mut in_flight = JoinSet::new();
         let mut listener = self.listen().await;
         loop {
@@ -110,7 +117,7 @@ impl Deliverer {
             while in_flight.try_join_next().is_some() {}
             let free = permits.available_permits();
             let claimed = if free > 0 {
-                match self.claim(free).await {
+                match self.claim(free, &slots).await {
                     Ok(claimed) => claimed,
                     Err(error) => {
                         tracing::warn!(%error, "claiming webhook deliveries");
@@ -125,17 +132,22 @@ impl Deliverer {
                 let Ok(permit) = permits.clone().acquire_owned().await else {
                     break;
                 };
+                // Taken before the next claim reads the counts: the claim never offers
+                // an account more than its free share.
+                let slot = slots.take(due.account_id);
                 let worker = self.clone();
                 in_flight.spawn(async move {
                     worker.attempt(due).await;
+                    drop(slot);
                     drop(permit);
                 });
             }
             if full_batch {
                 continue;
             }
-            // Wait for a notification, a finished attempt (a free permit), the poll
-            // tick or stop.
+            // Wait for a notification, a finished attempt (a free permit, and a free
+            // share for its account: a claim that stopped short because accounts were
+            // at their cap is tried again then), the poll tick or stop.
             let poll = tokio::time::sleep(self.config.poll_interval);
             let poll_interval = self.config.poll_interval;
             tokio::select! {
@@ -178,13 +190,18 @@ impl Deliverer {
         }
     }
 
-    async fn claim(&self, limit: usize) -> Result<Vec<Due>, CoreError> {
-        store::claim_due(
-            &self.pool,
-            i64::try_from(limit).unwrap_or(i64::MAX),
-            self.lease(),
-        )
-        .await
+    async fn claim(&self, limit: usize, slots: &Slots) -> Result<Vec<Due>, CoreError> {
+        let (busy_accounts, busy_counts) = slots.busy();
+        let claim = store::Claim {
+            limit: i64::try_from(limit).unwrap_or(i64::MAX),
+            // A cap of 0 would never deliver anything: one slot at least.
+            per_account: i64::try_from(self.config.concurrency_per_account.max(1))
+                .unwrap_or(i64::MAX),
+            busy_accounts: &busy_accounts,
+            busy_counts: &busy_counts,
+            lease: self.lease(),
+        };
+        store::claim_due(&self.pool, claim).await
     }
 
     async fn attempt(&self, due: Due) {

@@ -5,6 +5,7 @@ pub mod delivery;
 pub mod outbox;
 pub mod service;
 pub mod signing;
+pub mod slots;
 pub mod store;
 pub mod target;
 

@@ -226,6 +226,8 @@ pub async fn notify(db: impl PgExecutor<'_>) -> Result<(), CoreError> {
 /// A claimed delivery, with its subscription's current URL and secret.
 pub struct Due {
     pub id: Uuid,
+    /// Whose delivery it is: the slot it takes counts against this account's share.
+    pub account_id: Uuid,
     pub event: String,
     pub url: String,
     pub secret: String,
@@ -235,34 +237,83 @@ pub struct Due {
     pub created_at: DateTime<Utc>,
 }
 
-/// Claims up to `limit` due deliveries for `lease` (several instances never claim the
-/// same one). A delivery of a paused (inactive) subscription waits until it is active
-/// again; one whose subscription still exists goes to its current URL, signed with its
-/// current secret (an operator may have fixed the URL before a retry).
-pub async fn claim_due(pool: &PgPool, limit: i64, lease: Duration) -> Result<Vec<Due>, CoreError> {
+/// What one claim may take: `limit` deliveries in all, and per account no more than
+/// `per_account` minus what it already has in flight (`busy`: accounts and counts).
+pub struct Claim<'a> {
+    pub limit: i64,
+    pub per_account: i64,
+    pub busy_accounts: &'a [Uuid],
+    pub busy_counts: &'a [i64],
+    pub lease: Duration,
+}
+
+/// Claims due deliveries fairly across accounts, each for `lease` (several instances
+/// never claim the same one). Every account with pending deliveries is visited (a skip
+/// scan over `deliveries_account_due`) and offers its oldest due deliveries, up to its
+/// free share; the offers are taken in the order of the slot each would occupy in its
+/// account (1 + what that account has in flight, oldest first among equals), so free
+/// slots go first to the accounts holding the fewest. The window function cannot take
+/// row locks, so the chosen rows are then locked with `FOR UPDATE SKIP LOCKED`, which
+/// re-checks status and lease on the newest row version: a delivery another instance
+/// claimed meanwhile is dropped, exactly as before.
+///
+/// A delivery of a paused (inactive) subscription waits until it is active again; one
+/// whose subscription still exists goes to its current URL, signed with its current
+/// secret (an operator may have fixed the URL before a retry).
+pub async fn claim_due(pool: &PgPool, claim: Claim<'_>) -> Result<Vec<Due>, CoreError> {
     Ok(sqlx::query_as!(
         Due,
-        r#"WITH due AS (
+        r#"WITH RECURSIVE accounts AS (
+             (SELECT d.account_id FROM deliveries d WHERE d.status = 'pending'
+               ORDER BY d.account_id LIMIT 1)
+             UNION ALL
+             SELECT (SELECT d.account_id FROM deliveries d
+                      WHERE d.status = 'pending' AND d.account_id > a.account_id
+                      ORDER BY d.account_id LIMIT 1)
+               FROM accounts a WHERE a.account_id IS NOT NULL
+         ), busy AS (
+             SELECT b.account_id, b.n FROM unnest($3::uuid[], $4::int8[]) AS b(account_id, n)
+         ), offers AS (
+             SELECT o.id, o.slot, o.next_attempt_at
+               FROM accounts a
+               LEFT JOIN busy b ON b.account_id = a.account_id
+               CROSS JOIN LATERAL (
+                   SELECT d.id, d.next_attempt_at,
+                          coalesce(b.n, 0) + row_number() OVER (ORDER BY d.next_attempt_at) AS slot
+                     FROM deliveries d
+                    WHERE d.account_id = a.account_id AND d.status = 'pending'
+                      AND d.next_attempt_at <= now()
+                      AND (d.locked_until IS NULL OR d.locked_until < now())
+                      AND NOT EXISTS (SELECT 1 FROM webhooks w
+                                       WHERE w.id = d.webhook_id AND NOT w.is_active)
+                    ORDER BY d.next_attempt_at
+                    LIMIT greatest($2::int8 - coalesce(b.n, 0), 0)
+               ) o
+              WHERE a.account_id IS NOT NULL
+              ORDER BY o.slot, o.next_attempt_at
+              LIMIT $1::int8
+         ), due AS (
              SELECT d.id FROM deliveries d
-              WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+              WHERE d.id IN (SELECT id FROM offers)
+                AND d.status = 'pending' AND d.next_attempt_at <= now()
                 AND (d.locked_until IS NULL OR d.locked_until < now())
-                AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND NOT w.is_active)
-              ORDER BY d.next_attempt_at
-              LIMIT $1
               FOR UPDATE OF d SKIP LOCKED
          ), claimed AS (
-             UPDATE deliveries d SET locked_until = now() + make_interval(secs => $2)
+             UPDATE deliveries d SET locked_until = now() + make_interval(secs => $5)
                FROM due WHERE d.id = due.id
-             RETURNING d.id, d.webhook_id, d.event, d.url, d.secret, d.payload, d.attempts,
-                       d.max_retries, d.created_at
+             RETURNING d.id, d.account_id, d.webhook_id, d.event, d.url, d.secret, d.payload,
+                       d.attempts, d.max_retries, d.created_at
          )
-         SELECT c.id AS "id!", c.event AS "event!", COALESCE(w.url, c.url) AS "url!",
-                COALESCE(w.secret, c.secret) AS "secret!", c.payload AS "payload!",
-                c.attempts AS "attempts!", c.max_retries AS "max_retries!",
-                c.created_at AS "created_at!"
+         SELECT c.id AS "id!", c.account_id AS "account_id!", c.event AS "event!",
+                COALESCE(w.url, c.url) AS "url!", COALESCE(w.secret, c.secret) AS "secret!",
+                c.payload AS "payload!", c.attempts AS "attempts!",
+                c.max_retries AS "max_retries!", c.created_at AS "created_at!"
            FROM claimed c LEFT JOIN webhooks w ON w.id = c.webhook_id"#,
-        limit,
-        lease.as_secs_f64()
+        claim.limit,
+        claim.per_account,
+        claim.busy_accounts,
+        claim.busy_counts,
+        claim.lease.as_secs_f64()
     )
     .fetch_all(pool)
     .await?)
