@@ -5,13 +5,14 @@
 
 use crate::config::{DbArgs, Role, ServeArgs};
 use crate::state::{AppState, Transport, TransportError};
-use crate::{http_server, routes};
+use crate::{http_server, metrics, routes};
 use forms::accounts::sessions::SessionVerifier;
 use forms::db::Database;
 use forms::webhooks::delivery::DeliveryConfig;
 use forms::{Core, CoreConfig, telemetry};
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -26,6 +27,7 @@ pub type Error = Box<dyn std::error::Error + Send + Sync>;
 pub struct Listeners {
     pub http: Option<TcpListener>,
     pub grpc: Option<TcpListener>,
+    pub metrics: Option<TcpListener>,
 }
 
 impl Listeners {
@@ -39,7 +41,15 @@ impl Listeners {
             true => Some(TcpListener::bind(args.grpc_addr).await?),
             false => None,
         };
-        Ok(Self { http, grpc })
+        let metrics = match args.metrics_addr {
+            Some(addr) => Some(TcpListener::bind(addr).await?),
+            None => None,
+        };
+        Ok(Self {
+            http,
+            grpc,
+            metrics,
+        })
     }
 }
 
@@ -47,6 +57,7 @@ impl Listeners {
 pub struct Application {
     http_addr: Option<SocketAddr>,
     grpc_addr: Option<SocketAddr>,
+    metrics_addr: Option<SocketAddr>,
     database: Option<Database>,
     tasks: JoinSet<Result<(), Error>>,
     stop: watch::Sender<bool>,
@@ -79,6 +90,7 @@ impl Application {
         let mut app = Self {
             http_addr: None,
             grpc_addr: None,
+            metrics_addr: None,
             database: None,
             tasks: JoinSet::new(),
             stop,
@@ -167,12 +179,40 @@ impl Application {
                     .map_err(Error::from)
             });
         }
+        // Last: the pool whose connections it reports exists by now (unless edge-only).
+        if let Some(listener) = listeners.metrics {
+            let handle = metrics::install()?;
+            let pool = self.database.as_ref().map(|db| db.pool().clone());
+            let addr = listener.local_addr()?;
+            tracing::info!(%addr, "metrics listening (Prometheus)");
+            self.metrics_addr = Some(addr);
+            let stop = stopped(self.stop.subscribe());
+            let sample = Arc::new(move || {
+                if let Some(pool) = &pool {
+                    let idle = pool.num_idle() as f64;
+                    let all = f64::from(pool.size());
+                    ::metrics::gauge!("formsd_db_pool_connections", "state" => "idle").set(idle);
+                    ::metrics::gauge!("formsd_db_pool_connections", "state" => "used")
+                        .set(all - idle);
+                }
+            });
+            self.tasks.spawn(async move {
+                metrics::serve(listener, handle, sample, stop)
+                    .await
+                    .map_err(Error::from)
+            });
+        }
         Ok(())
     }
 
     /// Address of the REST edge, when this process runs it.
     pub fn http_addr(&self) -> Option<SocketAddr> {
         self.http_addr
+    }
+
+    /// Address of the metrics endpoint, when configured.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_addr
     }
 
     /// Address of the gRPC core, when this process runs it.

@@ -99,6 +99,10 @@ pub struct ServeArgs {
     /// Address of the gRPC core.
     #[arg(long, env = "FORMS_GRPC_ADDR", default_value = "127.0.0.1:50051")]
     pub grpc_addr: SocketAddr,
+    /// Address of the Prometheus metrics endpoint (`GET /metrics`); unset: no metrics.
+    /// Keep it off the public network.
+    #[arg(long, env = "FORMS_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
     /// The core an edge-only process calls.
     #[arg(long, env = "FORMS_CORE_URL", default_value = "http://127.0.0.1:50051")]
     pub core_url: String,

@@ -11,6 +11,7 @@ mod config;
 mod error;
 mod forwarded;
 mod http_server;
+mod metrics;
 mod routes;
 mod state;
 
@@ -62,6 +63,7 @@ fn report_ready(app: &Application) {
             "ready": true,
             "http_addr": addr(app.http_addr()),
             "grpc_addr": addr(app.grpc_addr()),
+            "metrics_addr": addr(app.metrics_addr()),
         })
     );
 }

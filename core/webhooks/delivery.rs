@@ -291,6 +291,10 @@ impl Deliverer {
             response_body: &outcome.body,
         };
         store::record_attempt(&self.pool, due.id, attempt, status, attempts, next).await?;
+        metrics::counter!("formsd_webhook_attempts_total", "outcome" => status.as_str())
+            .increment(1);
+        metrics::histogram!("formsd_webhook_attempt_duration_seconds")
+            .record(outcome.duration.as_secs_f64());
         match status {
             DeliveryStatus::Succeeded => {
                 tracing::debug!(delivery_id = %due.id, event = due.event, "webhook delivered")

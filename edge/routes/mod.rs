@@ -12,7 +12,7 @@ use crate::call::{Call, RequestId};
 use crate::state::AppState;
 use ::forms::pb::{self, convert};
 use axum::Router;
-use axum::extract::{OriginalUri, Request, State};
+use axum::extract::{MatchedPath, OriginalUri, Request, State};
 use axum::http::{HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -63,6 +63,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .route_layer(middleware::from_fn(matched_route))
         .fallback(not_found)
         .with_state(state)
         .layer(middleware::from_fn(request_id_and_log))
@@ -132,12 +133,35 @@ async fn request_id_and_log(mut req: Request, next: Next) -> Response {
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert("x-request-id", value);
     }
+    let elapsed = started.elapsed();
     tracing::info!(
         parent: &span,
         status = response.status().as_u16(),
-        duration_ms = started.elapsed().as_millis() as u64,
+        duration_ms = elapsed.as_millis() as u64,
         "request"
     );
+    // Labelled by route template, never by the path itself (ids would make a series
+    // per object).
+    let route = response
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let labels = [
+        ("method", method.to_string()),
+        ("route", route),
+        ("status", response.status().as_u16().to_string()),
+    ];
+    metrics::counter!("formsd_http_requests_total", &labels).increment(1);
+    metrics::histogram!("formsd_http_request_duration_seconds", &labels[..2])
+        .record(elapsed.as_secs_f64());
+    response
+}
+
+/// Hands the matched route template to `request_id_and_log` (which runs before routing
+/// and so cannot see it), for the metrics' `route` label.
+async fn matched_route(matched: MatchedPath, req: Request, next: Next) -> Response {
+    let mut response = next.run(req).await;
+    response.extensions_mut().insert(matched);
     response
 }
 

@@ -613,3 +613,56 @@ async fn a_key_without_scopes_reads_usage_and_nothing_else() {
     let listed: Value = serde_json::from_str(listed.trim()).expect("JSON");
     assert_eq!(listed[0]["scopes"], json!([]));
 }
+
+#[tokio::test]
+async fn metrics_count_requests_by_route_on_their_own_listener() {
+    let app = TestApp::spawn_with(&["--metrics-addr", "127.0.0.1:0"]).await;
+    let metrics_addr = app.server.metrics_addr.expect("metrics address reported");
+    assert_ne!(Some(metrics_addr), app.server.http_addr);
+    let key = app.key(PRO, ALL).await;
+    let form = app.create_form(&key, &json!({"title": "Counted"})).await;
+    let path = format!("/forms/{}", form["id"].as_str().expect("id"));
+    for _ in 0..3 {
+        app.get(&path, &key).await.ok(200);
+    }
+    app.get("/nowhere", &key).await.error(404, "NOT_FOUND");
+    let text = app
+        .client
+        .get(format!("http://{metrics_addr}/metrics"))
+        .send()
+        .await
+        .expect("scrape")
+        .text()
+        .await
+        .expect("text");
+    // By route template, never by id.
+    assert!(
+        text.contains(
+            r#"formsd_http_requests_total{method="GET",route="/api/v1/forms/{id}",status="200"} 3"#
+        ),
+        "{text}"
+    );
+    assert!(!text.contains(form["id"].as_str().expect("id")), "{text}");
+    assert!(text.contains(r#"route="unmatched",status="404""#), "{text}");
+    assert!(
+        text.contains("formsd_http_request_duration_seconds_bucket"),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"formsd_db_pool_connections{state="idle"}"#),
+        "{text}"
+    );
+    // Not on the public port.
+    let public = app
+        .client
+        .get(format!(
+            "{}/metrics",
+            app.http_base.trim_end_matches("/api/v1")
+        ))
+        .send()
+        .await
+        .expect("public port");
+    assert_ne!(public.status(), 200);
+    let body = public.text().await.expect("text");
+    assert!(!body.contains("formsd_http_requests_total"), "{body}");
+}

@@ -299,6 +299,7 @@ pub struct Formsd {
     pub logs: Logs,
     pub http_addr: Option<SocketAddr>,
     pub grpc_addr: Option<SocketAddr>,
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 impl Formsd {
@@ -357,6 +358,7 @@ impl Formsd {
         Formsd {
             http_addr: addr("http_addr"),
             grpc_addr: addr("grpc_addr"),
+            metrics_addr: addr("metrics_addr"),
             child,
             logs,
         }

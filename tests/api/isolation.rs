@@ -273,8 +273,9 @@ fn rest_routes() -> BTreeSet<String> {
 
 /// The REST routes in the source `src` of a router module like `edge/routes/mod.rs`.
 fn rest_routes_in(src: &str) -> BTreeSet<String> {
+    // `.route_layer(` wraps routes, it adds none.
     assert_eq!(
-        src.matches(".route").count(),
+        src.matches(".route").count() - src.matches(".route_layer(").count(),
         src.matches(".route(").count(),
         "routes added by other means than .route(…): extend this parser"
     );

@@ -1,0 +1,44 @@
+//! Prometheus metrics of the process, on a listener of their own (`--metrics-addr`),
+//! kept off the public REST port: requests by route and status with their durations,
+//! webhook attempts by outcome with their durations, the database pool's connections.
+
+use axum::Router;
+use axum::routing::get;
+use metrics_exporter_prometheus::{BuildError, PrometheusBuilder, PrometheusHandle};
+use std::sync::Arc;
+use tokio::net::TcpListener;
+
+/// Histogram buckets in seconds: from a fast request to a webhook time-out.
+const BUCKETS: &[f64] = &[
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+/// Installs the process-wide recorder; the metrics macros record nothing until then.
+pub fn install() -> Result<PrometheusHandle, BuildError> {
+    PrometheusBuilder::new()
+        .set_buckets(BUCKETS)?
+        .install_recorder()
+}
+
+/// Serves `GET /metrics` in the Prometheus text format until `stop`; `sample` refreshes
+/// the gauges read at scrape time (the pool's connections).
+pub async fn serve(
+    listener: TcpListener,
+    handle: PrometheusHandle,
+    sample: Arc<dyn Fn() + Send + Sync>,
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let router = Router::new().route(
+        "/metrics",
+        get(move || {
+            let (handle, sample) = (handle.clone(), sample.clone());
+            async move {
+                sample();
+                handle.render()
+            }
+        }),
+    );
+    axum::serve(listener, router)
+        .with_graceful_shutdown(stop)
+        .await
+}
