@@ -42,6 +42,9 @@ fn database_unavailable(error: &sqlx::Error) -> bool {
     match error {
         sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => true,
         sqlx::Error::Tls(_) | sqlx::Error::WorkerCrashed => true,
+        // A connection that broke mid-conversation (seen while PostgreSQL drops
+        // connections: "unexpected response from SSLRequest").
+        sqlx::Error::Protocol(_) => true,
         // SQLSTATE class 08 (connection exception) and 57P0x (shutting down, cannot
         // connect now).
         sqlx::Error::Database(e) => e

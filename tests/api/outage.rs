@@ -116,7 +116,7 @@ async fn a_database_outage_is_503_and_recovers() {
         "answer during the outage after {:?}: {status}",
         started.elapsed()
     );
-    assert_eq!(status, 503, "{body}");
+    assert_eq!(status, 503, "{body}\n{}", app.logs().text());
     assert!(body.contains("\"code\":\"SERVICE_UNAVAILABLE\""), "{body}");
     eventually(
         "readyz says unavailable",
