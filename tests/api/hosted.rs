@@ -1074,3 +1074,31 @@ async fn a_page_framed_by_another_site_keeps_its_nonce_in_the_page() {
         .collect();
     assert_eq!(names, [&json!("Framed")]);
 }
+
+#[tokio::test]
+async fn submissions_with_more_parts_than_any_form_are_refused() {
+    let s = Setup::new(&[], Value::Null).await;
+    let mut visitor = Visitor::new(&s.app);
+    let token = visitor.open(&s.short_id()).await.token();
+    let names: Vec<String> = (0..300).map(|i| format!("x{i}")).collect();
+    let mut texts: Vec<(&str, &str)> = vec![("_token", token.as_str())];
+    texts.extend(names.iter().map(|n| (n.as_str(), "y")));
+    let page = visitor.submit_multipart(&s.short_id(), &texts, &[]).await;
+    assert_eq!(page.status, 413, "{}", page.html);
+    let page = visitor.submit(&s.short_id(), DESKTOP, &texts).await;
+    assert_eq!(page.status, 413, "{}", page.html);
+    assert!(s.responses().await.is_empty());
+    // A form's own parts are well within the bound.
+    let page = visitor
+        .submit(
+            &s.short_id(),
+            DESKTOP,
+            &[
+                ("_token", &token),
+                (&s.fields[0], "Ada"),
+                (&s.fields[1], "ada@example.com"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, 200, "{}", page.html);
+}

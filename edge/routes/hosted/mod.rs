@@ -159,6 +159,19 @@ impl Posted {
     }
 }
 
+/// Parts (fields and files) a submission may have: a form's largest number of fields
+/// with room for the page's own. More is no visitor's submission, and each part would
+/// cost validation work.
+const MAX_PARTS: usize = 256;
+
+fn too_many() -> Response {
+    message_page(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "Too many fields",
+        "This submission has more fields than any form.",
+    )
+}
+
 /// Reads a urlencoded or multipart body; `Err` is the page to answer with.
 async fn read_posted(state: &AppState, req: Request) -> Result<Posted, Response> {
     let content_type = req
@@ -192,6 +205,9 @@ async fn read_posted(state: &AppState, req: Request) -> Result<Posted, Response>
             .await
             .map_err(|e| unreadable(&e))?;
         let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+        if pairs.len() > MAX_PARTS {
+            return Err(too_many());
+        }
         for (name, value) in pairs {
             posted.add_text(name, value);
         }
@@ -213,12 +229,17 @@ async fn read_posted(state: &AppState, req: Request) -> Result<Posted, Response>
                 "Submit the form from its page.",
             )
         })?;
+    let mut parts = 0;
     loop {
         let field = match multipart.next_field().await {
             Ok(Some(field)) => field,
             Ok(None) => break,
             Err(error) => return Err(unreadable(&error)),
         };
+        parts += 1;
+        if parts > MAX_PARTS {
+            return Err(too_many());
+        }
         let name = field.name().unwrap_or_default().to_owned();
         match field.file_name().map(str::to_owned) {
             Some(file_name) => {
