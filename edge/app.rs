@@ -351,7 +351,7 @@ impl Operator {
         let admin_token = hex::encode(rand::random::<[u8; 32]>());
         let mut config = CoreConfig {
             admin_token: Some(admin_token.clone()),
-            ..CoreConfig::default()
+            ..core_config(&ServeArgs::from_defaults()?)?
         };
         config.delivery.allow_private = allow_private;
         let routes = async {

@@ -1,9 +1,9 @@
 //! The flags of `formsd` (each also read from the environment variable shown in
-//! `--help`). Defaults come from the core's `config::defaults`, so they are written once.
+//! `--help`), with their defaults: the one place the service's defaults are written
+//! (the core's settings have none of their own; see `ServeArgs::from_defaults`).
 
 use crate::cli::{accounts::AccountsCommand, keys::KeysCommand, webhooks::WebhooksCommand};
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use forms::config::defaults;
+use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 
@@ -107,30 +107,34 @@ pub struct ServeArgs {
     #[arg(long, env = "FORMS_CORE_URL", default_value = "http://127.0.0.1:50051")]
     pub core_url: String,
     /// Requests per minute of a Pro key.
-    #[arg(long, env = "FORMS_PRO_RATE_LIMIT", default_value_t = defaults::PRO_RATE_LIMIT)]
+    #[arg(long, env = "FORMS_PRO_RATE_LIMIT", default_value_t = 1000)]
     pub pro_rate_limit: u32,
     /// Requests per minute of an Enterprise key.
-    #[arg(long, env = "FORMS_ENTERPRISE_RATE_LIMIT", default_value_t = defaults::ENTERPRISE_RATE_LIMIT)]
+    #[arg(long, env = "FORMS_ENTERPRISE_RATE_LIMIT", default_value_t = 5000)]
     pub enterprise_rate_limit: u32,
     /// Length of a rate-limit window in seconds (60 by SPEC; shorter values are for tests).
-    #[arg(long, env = "FORMS_RATE_WINDOW_SECS", default_value_t = defaults::RATE_WINDOW_SECS, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    #[arg(long, env = "FORMS_RATE_WINDOW_SECS", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=3600))]
     pub rate_window_secs: u32,
     /// Requests failing authentication allowed per client IP and minute.
-    #[arg(long, env = "FORMS_AUTH_FAILURES_PER_MINUTE", default_value_t = defaults::AUTH_FAILURES_PER_MINUTE)]
+    #[arg(long, env = "FORMS_AUTH_FAILURES_PER_MINUTE", default_value_t = 60)]
     pub auth_failures_per_minute: u32,
     /// Addresses of separate REST edges (--role edge) whose client-IP metadata the core
     /// believes, comma-separated; the in-process edge is always believed.
     #[arg(long, env = "FORMS_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxies: Vec<IpAddr>,
     /// Hosted-page submissions allowed per visitor IP and minute.
-    #[arg(long, env = "FORMS_HOSTED_SUBMISSIONS_PER_MINUTE", default_value_t = defaults::HOSTED_SUBMISSIONS_PER_MINUTE)]
+    #[arg(
+        long,
+        env = "FORMS_HOSTED_SUBMISSIONS_PER_MINUTE",
+        default_value_t = 30
+    )]
     pub hosted_submissions_per_minute: u32,
     /// Object store for uploaded files (file:///dir, or s3://bucket/prefix with AWS_*
     /// settings in the environment); unset keeps files in PostgreSQL.
     #[arg(long, env = "FORMS_FILE_STORE_URL")]
     pub file_store_url: Option<String>,
     /// Name of the identity provider's session cookie (API sign-in without a key).
-    #[arg(long, env = "FORMS_SESSION_COOKIE", default_value = defaults::SESSION_COOKIE)]
+    #[arg(long, env = "FORMS_SESSION_COOKIE", default_value = "session")]
     pub session_cookie: String,
     /// Shared secret of HS256 session tokens (enables session sign-in).
     #[arg(
@@ -150,48 +154,52 @@ pub struct ServeArgs {
     #[arg(long, env = "FORMS_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
     /// Responses per calendar month (UTC) of a Free account ("unlimited" for none).
-    #[arg(long, env = "FORMS_FREE_RESPONSE_LIMIT", default_value_t = Limit(defaults::FREE_RESPONSE_LIMIT))]
+    #[arg(long, env = "FORMS_FREE_RESPONSE_LIMIT", default_value = "100")]
     pub free_response_limit: Limit,
     /// Responses per calendar month of a Pro account.
-    #[arg(long, env = "FORMS_PRO_RESPONSE_LIMIT", default_value_t = Limit(defaults::PRO_RESPONSE_LIMIT))]
+    #[arg(long, env = "FORMS_PRO_RESPONSE_LIMIT", default_value = "10000")]
     pub pro_response_limit: Limit,
     /// Responses per calendar month of an Enterprise account.
-    #[arg(long, env = "FORMS_ENTERPRISE_RESPONSE_LIMIT", default_value_t = Limit(defaults::ENTERPRISE_RESPONSE_LIMIT))]
+    #[arg(
+        long,
+        env = "FORMS_ENTERPRISE_RESPONSE_LIMIT",
+        default_value = "unlimited"
+    )]
     pub enterprise_response_limit: Limit,
     /// How long an Idempotency-Key is remembered.
-    #[arg(long, env = "FORMS_IDEMPOTENCY_TTL", default_value_t = defaults::IDEMPOTENCY_TTL.into())]
+    #[arg(long, env = "FORMS_IDEMPOTENCY_TTL", default_value = "24h")]
     pub idempotency_ttl: humantime::Duration,
     /// Allow webhook targets on http:// and private/loopback addresses (development and tests only).
     #[arg(long, env = "FORMS_WEBHOOK_ALLOW_PRIVATE")]
     pub webhook_allow_private: bool,
     /// Time a webhook receiver has to answer.
-    #[arg(long, env = "FORMS_WEBHOOK_TIMEOUT", default_value_t = defaults::WEBHOOK_TIMEOUT.into())]
+    #[arg(long, env = "FORMS_WEBHOOK_TIMEOUT", default_value = "10s")]
     pub webhook_timeout: humantime::Duration,
     /// Waits before the retries of a failed delivery.
     #[arg(
         long,
         env = "FORMS_WEBHOOK_RETRY_SCHEDULE",
-        default_values_t = defaults::WEBHOOK_RETRY_SCHEDULE.map(humantime::Duration::from),
+        default_value = "30s,5m,30m",
         value_delimiter = ','
     )]
     pub webhook_retry_schedule: Vec<humantime::Duration>,
     /// Webhook deliveries in flight at once in this process.
-    #[arg(long, env = "FORMS_WEBHOOK_CONCURRENCY", default_value_t = defaults::WEBHOOK_CONCURRENCY)]
+    #[arg(long, env = "FORMS_WEBHOOK_CONCURRENCY", default_value_t = 64)]
     pub webhook_concurrency: usize,
     /// Webhook deliveries of one account in flight at once in this process, so one
     /// tenant's slow receivers cannot take every slot.
     #[arg(
         long,
         env = "FORMS_WEBHOOK_CONCURRENCY_PER_ACCOUNT",
-        default_value_t = defaults::WEBHOOK_CONCURRENCY_PER_ACCOUNT,
+        default_value_t = 8,
         value_parser = at_least_one
     )]
     pub webhook_concurrency_per_account: usize,
     /// How often delivery workers look for due deliveries when not notified.
-    #[arg(long, env = "FORMS_WEBHOOK_POLL_INTERVAL", default_value_t = defaults::WEBHOOK_POLL_INTERVAL.into())]
+    #[arg(long, env = "FORMS_WEBHOOK_POLL_INTERVAL", default_value = "1s")]
     pub webhook_poll_interval: humantime::Duration,
     /// Largest hosted-page submission with its files, in bytes.
-    #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = defaults::MAX_UPLOAD_BYTES)]
+    #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = 110 * 1024 * 1024)]
     pub max_upload_bytes: usize,
     /// Time a client has to send a request's headers; a keep-alive connection idle for
     /// longer is closed.
@@ -212,7 +220,7 @@ pub struct ServeArgs {
     #[arg(long, env = "FORMS_FRAME_ANCESTORS", default_value = "*", value_parser = parse_source_list)]
     pub frame_ancestors: String,
     /// Largest REST request body in bytes.
-    #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = defaults::MAX_REQUEST_BYTES)]
+    #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     pub max_body_bytes: usize,
 }
 
@@ -235,6 +243,13 @@ fn parse_source_list(s: &str) -> Result<String, String> {
 }
 
 impl ServeArgs {
+    /// The settings of `serve` with no flag given (the environment still applies): what
+    /// a core run for one operator command is configured with.
+    pub fn from_defaults() -> Result<Self, clap::Error> {
+        let command = Self::augment_args(clap::Command::new("serve"));
+        Self::from_arg_matches(&command.try_get_matches_from(["serve"])?)
+    }
+
     /// Refuses secrets that are set but short. Checked after parsing rather than by a
     /// clap value parser, whose error message would echo the value.
     pub fn check_secrets(&self) -> Result<(), String> {

@@ -11,6 +11,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -39,10 +40,12 @@ pub struct ClientIp(pub std::net::IpAddr);
 #[error("the request body did not arrive in time")]
 pub struct BodyTimeout;
 
-/// A request body that fails with [`BodyTimeout`] once its deadline passes.
+/// A request body that fails with [`BodyTimeout`] once its deadline passes, and tells
+/// whether it was read to its end.
 struct DeadlineBody {
     body: Body,
     deadline: Pin<Box<Sleep>>,
+    ended: Arc<AtomicBool>,
 }
 
 impl http_body::Body for DeadlineBody {
@@ -54,6 +57,9 @@ impl http_body::Body for DeadlineBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<http_body::Frame<Bytes>, axum::Error>>> {
         if let Poll::Ready(frame) = Pin::new(&mut self.body).poll_frame(cx) {
+            if frame.is_none() {
+                self.ended.store(true, Ordering::Relaxed);
+            }
             return Poll::Ready(frame);
         }
         match self.deadline.as_mut().poll(cx) {
@@ -121,19 +127,34 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         let body_timeout = limits.body_timeout;
         let trusted_proxies = trusted_proxies.clone();
-        let service =
-            router
+        let router = router.clone();
+        let service = tower::service_fn(move |req: http::Request<hyper::body::Incoming>| {
+            let (mut parts, body) = req.into_parts();
+            let client = forwarded::client_ip(peer.ip(), &parts.headers, &trusted_proxies);
+            parts.extensions.insert(ClientIp(client));
+            let ended = Arc::new(AtomicBool::new(http_body::Body::is_end_stream(&body)));
+            let body = DeadlineBody {
+                body: Body::new(body),
+                deadline: Box::pin(tokio::time::sleep_until(Instant::now() + body_timeout)),
+                ended: ended.clone(),
+            };
+            let answered = router
                 .clone()
-                .map_request(move |req: http::Request<hyper::body::Incoming>| {
-                    let (mut parts, body) = req.into_parts();
-                    let client = forwarded::client_ip(peer.ip(), &parts.headers, &trusted_proxies);
-                    parts.extensions.insert(ClientIp(client));
-                    let body = DeadlineBody {
-                        body: Body::new(body),
-                        deadline: Box::pin(tokio::time::sleep_until(Instant::now() + body_timeout)),
-                    };
-                    http::Request::from_parts(parts, Body::new(body))
-                });
+                .oneshot(http::Request::from_parts(parts, Body::new(body)));
+            async move {
+                let mut response = answered.await?;
+                // A reply sent without reading the request body (a refusal) ends the
+                // connection, as hyper does: say so, so that clients do not send their
+                // next request on a connection about to close.
+                if !ended.load(Ordering::Relaxed) {
+                    response.headers_mut().insert(
+                        http::header::CONNECTION,
+                        http::HeaderValue::from_static("close"),
+                    );
+                }
+                Ok::<_, std::convert::Infallible>(response)
+            }
+        });
         let service = hyper_util::service::TowerToHyperService::new(service);
         let connection = builder.serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);

@@ -8,6 +8,9 @@ pub mod store;
 use crate::error::CoreError;
 use std::{fmt, str::FromStr};
 
+/// Plan of an account created with its first key when the request names none.
+pub const NEW_ACCOUNT_PLAN: Plan = Plan::Pro;
+
 /// Commercial plan of an account. Stored in `accounts.plan` (TEXT) and shown in JSON by
 /// its lowercase name; a name this build does not know is an error when read, never
 /// silently another plan.

@@ -1,7 +1,6 @@
 //! SQL for accounts and keys.
 
 use super::{Plan, Scopes, keys};
-use crate::config::defaults;
 use crate::db::decode::read_error;
 use crate::error::CoreError;
 use chrono::{DateTime, Utc};
@@ -112,7 +111,7 @@ pub async fn create_key(
         "INSERT INTO accounts (id, name, plan) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",
         Uuid::now_v7(),
         account,
-        plan.unwrap_or(defaults::NEW_ACCOUNT_PLAN) as Plan
+        plan.unwrap_or(super::NEW_ACCOUNT_PLAN) as Plan
     )
     .execute(&mut *tx)
     .await?;

@@ -40,20 +40,6 @@ pub struct DeliveryConfig {
     pub poll_interval: Duration,
 }
 
-impl Default for DeliveryConfig {
-    fn default() -> Self {
-        use crate::config::defaults;
-        Self {
-            allow_private: false,
-            timeout: defaults::WEBHOOK_TIMEOUT,
-            retry_schedule: defaults::WEBHOOK_RETRY_SCHEDULE.to_vec(),
-            concurrency: defaults::WEBHOOK_CONCURRENCY,
-            concurrency_per_account: defaults::WEBHOOK_CONCURRENCY_PER_ACCOUNT,
-            poll_interval: defaults::WEBHOOK_POLL_INTERVAL,
-        }
-    }
-}
-
 /// What one attempt came to.
 struct Outcome {
     status_code: Option<i32>,

@@ -2,8 +2,9 @@
 //! identity-provider subject; through the AdminService.
 
 use super::keys::parse_plan;
-use super::{Admin, lower_name, refused, timestamp};
+use super::{Admin, lower_name, refused};
 use crate::app::Error;
+use crate::routes::timestamp_json;
 use clap::Subcommand;
 use forms::pb;
 use serde_json::json;
@@ -94,7 +95,7 @@ pub async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
             "name": account.name,
             "plan": plan,
             "response_limit": account.response_limit,
-            "created_at": timestamp(account.created_at.as_ref()),
+            "created_at": timestamp_json(account.created_at.as_ref()),
         })
     );
     Ok(())

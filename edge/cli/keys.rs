@@ -1,7 +1,8 @@
 //! `formsd keys …`: create, revoke and list API keys through the AdminService.
 
-use super::{Admin, lower_name, proto_name, refused, timestamp};
+use super::{Admin, lower_name, proto_name, refused};
 use crate::app::Error;
+use crate::routes::timestamp_json;
 use clap::Subcommand;
 use forms::pb;
 use serde_json::json;
@@ -142,9 +143,9 @@ pub async fn run(admin: Admin, command: KeysCommand) -> Result<(), Error> {
                             "key_id": k.id,
                             "prefix": k.prefix,
                             "scopes": scope_names(k),
-                            "created_at": timestamp(k.created_at.as_ref()),
-                            "expires_at": timestamp(k.expires_at.as_ref()),
-                            "revoked_at": timestamp(k.revoked_at.as_ref()),
+                            "created_at": timestamp_json(k.created_at.as_ref()),
+                            "expires_at": timestamp_json(k.expires_at.as_ref()),
+                            "revoked_at": timestamp_json(k.revoked_at.as_ref()),
                         })
                     })
                     .collect();

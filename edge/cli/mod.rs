@@ -69,9 +69,3 @@ pub fn lower_name(name: &str, prefix: &str) -> String {
 pub fn proto_name(value: &str, prefix: &str) -> String {
     format!("{prefix}{}", value.trim().to_uppercase())
 }
-
-/// A timestamp as ISO 8601 for JSON output (`null` when absent).
-pub fn timestamp(ts: Option<&prost_types::Timestamp>) -> serde_json::Value {
-    ts.and_then(forms::pb::convert::iso8601)
-        .map_or(serde_json::Value::Null, serde_json::Value::String)
-}

@@ -1,8 +1,9 @@
 //! `formsd webhooks …`: edit a subscription, list its deliveries, retry one; through
 //! the WebhookAdminService.
 
-use super::{Admin, lower_name, refused, timestamp};
+use super::{Admin, lower_name, refused};
 use crate::app::Error;
+use crate::routes::timestamp_json;
 use clap::Subcommand;
 use forms::pb;
 use serde_json::{Value, json};
@@ -62,10 +63,10 @@ fn delivery_json(d: &pb::Delivery) -> Value {
         "id": d.id,
         "event": d.event,
         "status": status,
-        "created_at": timestamp(d.created_at.as_ref()),
-        "next_attempt_at": timestamp(d.next_attempt_at.as_ref()),
+        "created_at": timestamp_json(d.created_at.as_ref()),
+        "next_attempt_at": timestamp_json(d.next_attempt_at.as_ref()),
         "attempts": d.attempts.iter().map(|a| json!({
-            "attempted_at": timestamp(a.attempted_at.as_ref()),
+            "attempted_at": timestamp_json(a.attempted_at.as_ref()),
             "status_code": a.status_code,
             "duration_ms": a.duration_ms,
             "error": a.error,
