@@ -41,6 +41,9 @@ pub struct CoreConfig {
     pub max_request_bytes: usize,
     /// Largest hosted submission with its files: bounds the hosted service's messages.
     pub max_upload_bytes: usize,
+    /// How long a file written for a submission may stay unattached before the sweep
+    /// removes it (the submission was refused, rolled back or cut off by a crash).
+    pub staged_file_grace: Duration,
 }
 
 impl CoreConfig {

@@ -222,6 +222,36 @@ impl Core {
         })
     }
 
+    /// Sweeps files staged for submissions that were never stored, as often as their
+    /// grace period (at least once a minute).
+    pub fn spawn_file_sweep(&self) -> tokio::task::JoinHandle<()> {
+        let pool = self.pool.clone();
+        let files = self.file_store.clone();
+        let every = self
+            .config
+            .staged_file_grace
+            .clamp(Duration::from_millis(100), Duration::from_secs(60));
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tick.tick().await;
+                // A sweep takes a batch: go on while batches remove something.
+                loop {
+                    match files.sweep(&pool).await {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            tracing::info!(removed = n, "swept staged files no response claimed");
+                        }
+                        Err(error) => {
+                            tracing::warn!(%error, "sweeping staged files");
+                            break;
+                        }
+                    }
+                }
+            }
+        })
+    }
+
     /// Housekeeping that runs for the life of the process.
     pub fn spawn_maintenance(&self) -> tokio::task::JoinHandle<()> {
         let guard = self.gate.guard();

@@ -120,6 +120,7 @@ impl Application {
             self.database = Some(database);
             let core = Core::start(pool, core_config(args)?).await?;
             let maintenance = core.spawn_maintenance();
+            let file_sweep = core.spawn_file_sweep();
             let readiness = core.spawn_readiness();
             let delivery = core.spawn_delivery(self.stop.subscribe())?;
             let routes = core.routes().await?;
@@ -136,6 +137,7 @@ impl Application {
             self.tasks.spawn(async move {
                 let result = grpc.await.map_err(Error::from);
                 maintenance.abort();
+                file_sweep.abort();
                 readiness.abort();
                 result
             });
@@ -298,6 +300,7 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         idempotency_ttl: args.idempotency_ttl.into(),
         max_request_bytes: args.max_body_bytes,
         max_upload_bytes: args.max_upload_bytes,
+        staged_file_grace: args.staged_file_grace.into(),
         delivery: DeliveryConfig {
             allow_private: args.webhook_allow_private,
             timeout: args.webhook_timeout.into(),

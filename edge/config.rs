@@ -201,6 +201,10 @@ pub struct ServeArgs {
     /// Largest hosted-page submission with its files, in bytes.
     #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = 110 * 1024 * 1024)]
     pub max_upload_bytes: usize,
+    /// How long an uploaded file may wait, written but not yet part of a stored response,
+    /// before it is swept: longer than any submission takes to be stored.
+    #[arg(long, env = "FORMS_STAGED_FILE_GRACE", default_value = "10m")]
+    pub staged_file_grace: humantime::Duration,
     /// Time a client has to send a request's headers; a keep-alive connection idle for
     /// longer is closed.
     #[arg(long, env = "FORMS_HTTP_HEADER_TIMEOUT", default_value = "10s")]

@@ -1,13 +1,17 @@
 //! Files uploaded with browser submissions: checked against their field (extension,
 //! size, and the type their content really has), then stored with the response.
 //!
-//! Storage sits behind the functions of `store`; the default keeps files in PostgreSQL,
-//! in the response's transaction, so a file never outlives or predates its response.
+//! Storage sits behind the functions of `store`. A submission's files are checked and
+//! *staged* (written, unattached) before the form's row is locked, then attached to the
+//! response in its transaction: the slow part, moving bytes, holds no lock. A staged
+//! file that no response claims (the submission was refused, rolled back or cut off by
+//! a crash) is swept after a grace period.
 
 pub mod store;
 
-use crate::forms::Field;
-use serde_json::{Value, json};
+use crate::error::{CoreError, FieldError};
+use crate::forms::{Field, FieldKind};
+use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 /// Largest upload of a file field that does not set `max_size_mb`.
@@ -61,13 +65,77 @@ fn same_type(a: &str, b: &str) -> bool {
     canonical(a) == canonical(b)
 }
 
+/// The largest file `field` takes, in bytes.
+pub fn max_bytes(field: &Field) -> u64 {
+    let max_mb = field.max_size_mb.unwrap_or(DEFAULT_MAX_MB);
+    // Whole bytes: the fraction of a byte that `max_size_mb` may imply is no file's.
+    (max_mb * 1024.0 * 1024.0).floor() as u64
+}
+
+/// Files staged for a submission: their ids, and the answers that refer to them by
+/// field id. Empty for a submission without files.
+#[derive(Debug, Clone, Default)]
+pub struct Staged {
+    pub ids: Vec<Uuid>,
+    pub answers: Map<String, Value>,
+}
+
+/// Checks uploads against the form's fields (one file per file field); returns the
+/// files to store and the answers that refer to them, keyed by field id. Every problem
+/// is reported at once, as answer validation does.
+pub fn check_all(
+    fields: &[Field],
+    uploads: Vec<Upload>,
+) -> Result<(Vec<CheckedFile>, Map<String, Value>), CoreError> {
+    let mut checked = Vec::new();
+    let mut answers = Map::new();
+    let mut errors = Vec::new();
+    for upload in uploads {
+        let field = fields
+            .iter()
+            .find(|f| f.id.to_string() == upload.field_id && f.kind == FieldKind::FileUpload);
+        let Some(field) = field else {
+            errors.push(FieldError {
+                field: upload.field_id.clone(),
+                label: String::new(),
+                problem: "is not a file field of this form".into(),
+            });
+            continue;
+        };
+        if answers.contains_key(&upload.field_id) {
+            errors.push(FieldError {
+                field: upload.field_id.clone(),
+                label: field.label.clone(),
+                problem: "takes one file".into(),
+            });
+            continue;
+        }
+        match check(field, upload) {
+            Ok(file) => {
+                answers.insert(file.field_id.clone(), file.answer());
+                checked.push(file);
+            }
+            Err(problem) => errors.push(FieldError {
+                field: field.id.to_string(),
+                label: field.label.clone(),
+                problem,
+            }),
+        }
+    }
+    if errors.is_empty() {
+        Ok((checked, answers))
+    } else {
+        Err(CoreError::FieldErrors(errors))
+    }
+}
+
 /// Checks an upload against its field; `Err` says what is wrong, for the visitor.
 pub fn check(field: &Field, upload: Upload) -> Result<CheckedFile, String> {
     if upload.content.is_empty() {
         return Err("is an empty file".into());
     }
-    let max_mb = field.max_size_mb.unwrap_or(DEFAULT_MAX_MB);
-    if upload.content.len() as f64 > max_mb * 1024.0 * 1024.0 {
+    if upload.content.len() as u64 > max_bytes(field) {
+        let max_mb = field.max_size_mb.unwrap_or(DEFAULT_MAX_MB);
         return Err(format!("must be at most {max_mb} MB"));
     }
     let claimed = extension(&upload.file_name).ok_or("must have a file extension")?;

@@ -2,9 +2,10 @@
 //! transaction), or in an object store named by URL (`file:///dir`, `s3://bucket/prefix`
 //! with the usual AWS_* environment) for scale-out.
 //!
-//! With an object store, an object is written before its row commits and deleted after
-//! its row's delete commits: a crash in between can leave an unreferenced object, never
-//! a row without its object.
+//! Files are staged (row, then object) before the submission's transaction and attached
+//! in it; unattached ones are swept. A deleted response's objects are deleted after its
+//! rows' delete commits: a crash in between can leave an unreferenced object, never a
+//! row without its object.
 
 use super::CheckedFile;
 use crate::error::CoreError;
@@ -70,42 +71,137 @@ impl FileStore {
         prefix.child("files").child(file_id.to_string())
     }
 
-    /// Stores the files of a response being inserted in `tx`.
-    pub async fn insert(
+    /// Writes checked files unattached ("staged"), before any lock is taken; a response
+    /// claims them with [`FileStore::attach`] by `until`, or they are swept. The row goes
+    /// first, then the object: an object never exists without a row that leads to it.
+    pub async fn stage(
         &self,
-        tx: &mut Transaction<'_, Postgres>,
-        response_id: Uuid,
-        files: &[CheckedFile],
-    ) -> Result<(), CoreError> {
+        pool: &PgPool,
+        files: Vec<CheckedFile>,
+        until: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Vec<Uuid>, CoreError> {
+        let mut ids = Vec::with_capacity(files.len());
         for f in files {
-            let (content, object_key) = match self {
-                Self::Database => (Some(f.content.as_slice()), None),
-                Self::Objects { store, prefix } => {
-                    let key = Self::key(prefix, f.id);
-                    store
-                        .put(&key, PutPayload::from(f.content.clone()))
-                        .await
-                        .map_err(storage_error)?;
-                    (None, Some(key.to_string()))
-                }
+            let size = i64::try_from(f.content.len()).unwrap_or(i64::MAX);
+            let object_key = match self {
+                Self::Database => None,
+                Self::Objects { prefix, .. } => Some(Self::key(prefix, f.id).to_string()),
+            };
+            let (content, payload) = match self {
+                Self::Database => (Some(f.content), None),
+                Self::Objects { .. } => (None, Some(PutPayload::from(f.content))),
             };
             sqlx::query!(
                 "INSERT INTO response_files (id, response_id, field_id, file_name, content_type, size,
-                                             content, object_key)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                                             content, object_key, staged_until)
+                 VALUES ($1, NULL, $2, $3, $4, $5, $6, $7, $8)",
                 f.id,
-                response_id,
                 f.field_id,
                 f.file_name,
                 f.content_type,
-                i64::try_from(f.content.len()).unwrap_or(i64::MAX),
+                size,
                 content,
-                object_key
+                object_key,
+                until
             )
-            .execute(&mut **tx)
+            .execute(pool)
             .await?;
+            ids.push(f.id);
+            if let (Self::Objects { store, .. }, Some(key), Some(payload)) =
+                (self, object_key, payload)
+                && let Err(error) = store.put(&ObjectPath::from(key), payload).await
+            {
+                self.unstage(pool, &ids).await;
+                return Err(storage_error(error));
+            }
+        }
+        Ok(ids)
+    }
+
+    /// Attaches staged files to a response being inserted in `tx`. A file swept meanwhile
+    /// (its submission outlived the grace period) fails the submission.
+    pub async fn attach(
+        tx: &mut Transaction<'_, Postgres>,
+        response_id: Uuid,
+        ids: &[Uuid],
+    ) -> Result<(), CoreError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let attached = sqlx::query!(
+            "UPDATE response_files SET response_id = $1, staged_until = NULL
+              WHERE id = ANY($2) AND response_id IS NULL",
+            response_id,
+            ids
+        )
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+        if attached != ids.len() as u64 {
+            return Err(CoreError::Internal(
+                "staged files were swept before their submission was stored".into(),
+            ));
         }
         Ok(())
+    }
+
+    /// Removes staged files of a submission that was not stored, at once rather than at
+    /// the next sweep. Failures are logged: the sweep gets them later.
+    pub async fn unstage(&self, pool: &PgPool, ids: &[Uuid]) {
+        if ids.is_empty() {
+            return;
+        }
+        if let Err(error) = self.remove_staged(pool, Some(ids)).await {
+            tracing::warn!(%error, "removing the staged files of a refused submission");
+        }
+    }
+
+    /// Removes staged files that no response claimed by their deadline (a batch);
+    /// returns how many went.
+    pub async fn sweep(&self, pool: &PgPool) -> Result<usize, CoreError> {
+        self.remove_staged(pool, None).await
+    }
+
+    /// Removes unattached files: `only` these, or every one past its deadline. The rows
+    /// are locked while their objects are deleted, so that a submission cannot attach a
+    /// file whose object is going; a row goes only once its object is gone.
+    async fn remove_staged(
+        &self,
+        pool: &PgPool,
+        only: Option<&[Uuid]>,
+    ) -> Result<usize, CoreError> {
+        let mut tx = pool.begin().await?;
+        let rows = sqlx::query!(
+            "SELECT id, object_key FROM response_files
+              WHERE response_id IS NULL
+                AND (id = ANY($1) OR ($1 IS NULL AND staged_until < clock_timestamp()))
+              ORDER BY staged_until
+              LIMIT 500
+                FOR UPDATE SKIP LOCKED",
+            only as Option<&[Uuid]>
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut gone = Vec::with_capacity(rows.len());
+        for row in rows {
+            match (&row.object_key, self) {
+                (Some(key), Self::Objects { store, .. }) => {
+                    match store.delete(&ObjectPath::from(key.as_str())).await {
+                        Ok(()) | Err(object_store::Error::NotFound { .. }) => gone.push(row.id),
+                        Err(error) => tracing::warn!(key, %error, "deleting a staged file"),
+                    }
+                }
+                // An object in a store this instance does not have: its row stays, so
+                // that an instance configured with the store can remove both.
+                (Some(_), Self::Database) => {}
+                (None, _) => gone.push(row.id),
+            }
+        }
+        sqlx::query!("DELETE FROM response_files WHERE id = ANY($1)", &gone[..])
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(gone.len())
     }
 
     /// A stored file of a response of a form of the account: name, type and bytes.

@@ -8,9 +8,11 @@ pub mod token;
 
 use crate::config::CoreConfig;
 use crate::error::CoreError;
-use crate::files::Upload;
 use crate::files::store::FileStore;
-use crate::forms::{FormStatus, now_millis, service::form_to_pb, store as forms_store};
+use crate::files::{self, Staged, Upload};
+use crate::forms::{
+    FieldKind, Form, FormStatus, now_millis, service::form_to_pb, store as forms_store,
+};
 use crate::gate;
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
@@ -32,7 +34,24 @@ pub struct Hosted {
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) tokens: Tokens,
     pub(crate) limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Admissions of submissions with files, throttled apart from the submissions
+    /// themselves: a visitor's one submission takes one of each.
+    pub(crate) admissions: Arc<DefaultKeyedRateLimiter<IpAddr>>,
     pub(crate) file_store: FileStore,
+}
+
+/// Takes one of `ip`'s allowance from `limiter`.
+fn throttle(limiter: &DefaultKeyedRateLimiter<IpAddr>, ip: IpAddr) -> Result<(), CoreError> {
+    limiter
+        .check_key(&gate::throttle_key(ip))
+        .map_err(|not_until| {
+            let wait = not_until.wait_time_from(governor::clock::Clock::now(
+                &governor::clock::DefaultClock::default(),
+            ));
+            CoreError::RateLimited {
+                retry_after: wait.as_secs().max(1),
+            }
+        })
 }
 
 impl Hosted {
@@ -49,20 +68,25 @@ impl Hosted {
             config,
             tokens: Tokens::new(token_key),
             limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
+            admissions: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
             file_store,
         }
     }
 
-    async fn get(
-        &self,
-        req: pb::GetHostedFormRequest,
-    ) -> Result<pb::GetHostedFormResponse, CoreError> {
-        let form = forms_store::get_published_by_short_id(&self.pool, &req.short_id)
+    /// The published form at `short_id`, as it is now (not locked).
+    async fn published(&self, short_id: &str) -> Result<Form, CoreError> {
+        forms_store::get_published_by_short_id(&self.pool, short_id)
             .await?
             .filter(|form| form.status == FormStatus::Published)
-            .ok_or(CoreError::NotFound("form"))?;
-        // The same rules as a submission: a closed form says so at once.
-        let now = now_millis();
+            .ok_or(CoreError::NotFound("form"))
+    }
+
+    /// Refuses a form that is closed (by date or by its response limit).
+    async fn check_open(
+        &self,
+        form: &Form,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), CoreError> {
         let target = TargetForm {
             id: form.id,
             account_id: form.account_id,
@@ -72,7 +96,17 @@ impl Hosted {
             response_count: store::response_count(&self.pool, form.id).await?,
             last_submitted_at: None,
         };
-        target.check_open(now)?;
+        target.check_open(now)
+    }
+
+    async fn get(
+        &self,
+        req: pb::GetHostedFormRequest,
+    ) -> Result<pb::GetHostedFormResponse, CoreError> {
+        let form = self.published(&req.short_id).await?;
+        // The same rules as a submission: a closed form says so at once.
+        let now = now_millis();
+        self.check_open(&form, now).await?;
         let token = self.tokens.issue(form.id, now, &req.csrf_nonce);
         let mut form = form_to_pb(form);
         // A quiz's answers stay on the server.
@@ -86,69 +120,111 @@ impl Hosted {
         })
     }
 
+    async fn admit(
+        &self,
+        ip: IpAddr,
+        req: pb::AdmitHostedSubmissionRequest,
+    ) -> Result<pb::AdmitHostedSubmissionResponse, CoreError> {
+        throttle(&self.admissions, ip)?;
+        let now = now_millis();
+        let (form_id, _) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
+        let form = self.published(&req.short_id).await?;
+        if form.id != form_id {
+            return Err(CoreError::CsrfFailed);
+        }
+        self.check_open(&form, now).await?;
+        Ok(pb::AdmitHostedSubmissionResponse {
+            file_fields: form
+                .fields
+                .iter()
+                .filter(|f| f.kind == FieldKind::FileUpload)
+                .map(|f| pb::FileFieldLimit {
+                    field_id: f.id.to_string(),
+                    max_bytes: files::max_bytes(f),
+                })
+                .collect(),
+        })
+    }
+
     async fn submit(
         &self,
         ip: IpAddr,
         req: pb::SubmitHostedFormRequest,
     ) -> Result<pb::SubmitHostedFormResponse, CoreError> {
-        if let Err(not_until) = self.limiter.check_key(&gate::throttle_key(ip)) {
-            let wait = not_until.wait_time_from(governor::clock::Clock::now(
-                &governor::clock::DefaultClock::default(),
-            ));
-            return Err(CoreError::RateLimited {
-                retry_after: wait.as_secs().max(1),
-            });
-        }
+        throttle(&self.limiter, ip)?;
         let now = now_millis();
         let (form_id, started_at) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
-        let mut tx = self.pool.begin().await?;
-        let locked = store::lock_target(&mut tx, Which::ShortId(&req.short_id)).await?;
-        if locked.target.id != form_id {
-            return Err(CoreError::CsrfFailed);
-        }
-        let settings = locked.target.settings.clone();
-        let reply = |response_id: String| pb::SubmitHostedFormResponse {
-            response_id,
-            confirmation_message: settings
-                .get("confirmation_message")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            redirect_url: settings
-                .get("redirect_url")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+        let reply = |settings: &Map<String, Value>, response_id: String| {
+            let text = |name| {
+                settings
+                    .get(name)
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            };
+            pb::SubmitHostedFormResponse {
+                response_id,
+                confirmation_message: text("confirmation_message"),
+                redirect_url: text("redirect_url"),
+            }
         };
-        if req.honeypot_filled {
-            // A robot filled the hidden field: answer as if all went well, store nothing.
-            tracing::info!(form_id = %form_id, "hosted submission dropped by the honeypot");
-            return Ok(reply(String::new()));
+        // Work that needs no lock comes first: a robot's submission is answered, and
+        // files are checked and written, before the form's row is locked.
+        let mut staged = Staged::default();
+        if req.honeypot_filled || !req.files.is_empty() {
+            let form = self.published(&req.short_id).await?;
+            if form.id != form_id {
+                return Err(CoreError::CsrfFailed);
+            }
+            if req.honeypot_filled {
+                // A robot filled the hidden field: answer as if all went well, store nothing.
+                tracing::info!(form_id = %form_id, "hosted submission dropped by the honeypot");
+                return Ok(reply(&form.settings, String::new()));
+            }
+            let uploads = req.files.into_iter().map(|f| Upload {
+                field_id: f.field_id,
+                file_name: f.file_name,
+                content: f.content,
+            });
+            let (checked, answers) = files::check_all(&form.fields, uploads.collect())?;
+            let until = chrono::Duration::from_std(self.config.staged_file_grace)
+                .ok()
+                .and_then(|grace| chrono::Utc::now().checked_add_signed(grace))
+                .unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC);
+            staged.ids = self.file_store.stage(&self.pool, checked, until).await?;
+            staged.answers = answers;
         }
-        let device = device::parse(&req.user_agent);
-        let submission = Submission {
-            answers: req
-                .answers
-                .as_ref()
-                .map(convert::struct_to_object)
-                .unwrap_or_default(),
-            metadata: Map::new(),
-            device_type: device.device_type,
-            browser: device.browser,
-            os: device.os,
-            started_at: Some(started_at),
-            via: "form",
-            files: req
-                .files
-                .into_iter()
-                .map(|f| Upload {
-                    field_id: f.field_id,
-                    file_name: f.file_name,
-                    content: f.content,
-                })
-                .collect(),
-        };
-        let response = submit(&mut tx, &self.config, &self.file_store, locked, submission).await?;
-        tx.commit().await?;
-        Ok(reply(response.id.to_string()))
+        let ids = staged.ids.clone();
+        let stored = async {
+            let mut tx = self.pool.begin().await?;
+            let locked = store::lock_target(&mut tx, Which::ShortId(&req.short_id)).await?;
+            if locked.target.id != form_id {
+                return Err(CoreError::CsrfFailed);
+            }
+            let settings = locked.target.settings.clone();
+            let device = device::parse(&req.user_agent);
+            let submission = Submission {
+                answers: req
+                    .answers
+                    .as_ref()
+                    .map(convert::struct_to_object)
+                    .unwrap_or_default(),
+                metadata: Map::new(),
+                device_type: device.device_type,
+                browser: device.browser,
+                os: device.os,
+                started_at: Some(started_at),
+                via: "form",
+                files: staged,
+            };
+            let response = submit(&mut tx, &self.config, locked, submission).await?;
+            tx.commit().await?;
+            Ok(reply(&settings, response.id.to_string()))
+        }
+        .await;
+        if stored.is_err() {
+            self.file_store.unstage(&self.pool, &ids).await;
+        }
+        stored
     }
 }
 
@@ -172,6 +248,23 @@ impl HostedFormsService for Hosted {
             .map_err(|e| e.into_status(&id))
     }
 
+    async fn admit_hosted_submission(
+        &self,
+        req: Request<pb::AdmitHostedSubmissionRequest>,
+    ) -> Result<Response<pb::AdmitHostedSubmissionResponse>, Status> {
+        let id = gate::request_id(req.metadata());
+        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        let req = req.into_inner();
+        let page = pb::GetHostedFormRequest {
+            short_id: req.short_id.clone(),
+            csrf_nonce: req.csrf_nonce.clone(),
+        };
+        match self.admit(ip, req).await {
+            Ok(reply) => Ok(Response::new(reply)),
+            Err(e) => Err(self.refusal(e, page, &id).await),
+        }
+    }
+
     async fn submit_hosted_form(
         &self,
         req: Request<pb::SubmitHostedFormRequest>,
@@ -185,24 +278,31 @@ impl HostedFormsService for Hosted {
         };
         match self.submit(ip, req).await {
             Ok(reply) => Ok(Response::new(reply)),
-            // The visitor sees the page again, answers kept: send what it needs along
-            // with the refusal, so the edge makes one call, not two.
-            Err(
-                refusal @ (CoreError::Validation(_)
-                | CoreError::FieldErrors(_)
-                | CoreError::CsrfFailed),
-            ) => match self.get(page).await {
+            Err(e) => Err(self.refusal(e, page, &id).await),
+        }
+    }
+}
+
+impl Hosted {
+    /// The status of a refused admission or submission. When the visitor is to see the
+    /// page again, answers kept, it carries what the page needs, so that the edge makes
+    /// one call, not two.
+    async fn refusal(&self, error: CoreError, page: pb::GetHostedFormRequest, id: &str) -> Status {
+        match error {
+            refusal @ (CoreError::Validation(_)
+            | CoreError::FieldErrors(_)
+            | CoreError::CsrfFailed) => match self.get(page).await {
                 Ok(page) => {
                     let page = pb::HostedFormPage {
                         form: page.form,
                         start_token: page.start_token,
                     };
-                    Err(pb::details::with_detail(refusal.into_status(&id), &page))
+                    pb::details::with_detail(refusal.into_status(id), &page)
                 }
                 // The form closed or went away meanwhile: that is the answer now.
-                Err(e) => Err(e.into_status(&id)),
+                Err(e) => e.into_status(id),
             },
-            Err(e) => Err(e.into_status(&id)),
+            e => e.into_status(id),
         }
     }
 }

@@ -7,6 +7,7 @@ use super::{Response, api_metadata};
 use crate::accounts::Scope;
 use crate::config::CoreConfig;
 use crate::error::CoreError;
+use crate::files::Staged;
 use crate::files::store::FileStore;
 use crate::forms::service::parse_id;
 use crate::gate::{Ctx, Gate};
@@ -181,9 +182,9 @@ impl Responses {
             os: None,
             started_at: None,
             via: "api",
-            files: Vec::new(),
+            files: Staged::default(),
         };
-        let response = submit(&mut tx, &self.config, &self.file_store, locked, submission).await?;
+        let response = submit(&mut tx, &self.config, locked, submission).await?;
         let reply = pb::CreateResponseResponse {
             response: Some(response_to_pb(response)),
         };

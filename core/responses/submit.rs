@@ -6,10 +6,9 @@ use super::store::{self, Locked};
 use super::{Response, quota_month};
 use crate::config::CoreConfig;
 use crate::error::{CoreError, FieldError};
+use crate::files::Staged;
 use crate::files::store::FileStore;
-use crate::files::{self, CheckedFile, Upload};
-use crate::forms::{Field, FieldKind};
-use crate::forms::{now_millis, quiz_score};
+use crate::forms::{FieldKind, now_millis, quiz_score};
 use crate::webhooks::outbox;
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
@@ -27,15 +26,15 @@ pub struct Submission {
     pub started_at: Option<DateTime<Utc>>,
     /// `submittedVia` of the events: "api" or "form".
     pub via: &'static str,
-    /// Files uploaded for file_upload fields (browser submissions only).
-    pub files: Vec<Upload>,
+    /// Files uploaded for file_upload fields (browser submissions only), checked and
+    /// staged before the form was locked.
+    pub files: Staged,
 }
 
 /// Stores `submission` on the locked form; returns the stored response.
 pub async fn submit(
     tx: &mut Transaction<'_, Postgres>,
     config: &CoreConfig,
-    file_store: &FileStore,
     locked: Locked,
     submission: Submission,
 ) -> Result<Response, CoreError> {
@@ -46,8 +45,28 @@ pub async fn submit(
     } = locked;
     let now = now_millis();
     target.check_open(now)?;
-    let (files, uploaded) = check_uploads(&target.fields, submission.files)?;
-    let answers = target.validate_answers(submission.answers, &uploaded)?;
+    // The files were checked against the form as it was read before the lock; its
+    // fields may have changed since.
+    let gone: Vec<FieldError> = submission
+        .files
+        .answers
+        .keys()
+        .filter(|id| {
+            !target
+                .fields
+                .iter()
+                .any(|f| f.id.to_string() == **id && f.kind == FieldKind::FileUpload)
+        })
+        .map(|id| FieldError {
+            field: id.clone(),
+            label: String::new(),
+            problem: "is not a file field of this form".into(),
+        })
+        .collect();
+    if !gone.is_empty() {
+        return Err(CoreError::FieldErrors(gone));
+    }
+    let answers = target.validate_answers(submission.answers, &submission.files.answers)?;
     let limit = response_limit.or(config.response_limit(plan));
     store::take_quota(tx, target.account_id, quota_month(now), limit).await?;
     let submitted_at = target.next_submitted_at(now);
@@ -69,7 +88,7 @@ pub async fn submit(
             .map(|_| (submitted_at - started_at).num_seconds()),
     };
     store::insert(tx, &response).await?;
-    file_store.insert(tx, response.id, &files).await?;
+    FileStore::attach(tx, response.id, &submission.files.ids).await?;
     let event = |name, quiz_id, data| outbox::Event {
         name,
         account_id: target.account_id,
@@ -98,52 +117,4 @@ pub async fn submit(
         outbox::enqueue(tx, event("quiz.completed", Some(&quiz_id), data)).await?;
     }
     Ok(response)
-}
-
-/// Checks uploads against their fields; returns the files to store and the answers
-/// that refer to them, keyed by field id.
-fn check_uploads(
-    fields: &[Field],
-    uploads: Vec<Upload>,
-) -> Result<(Vec<CheckedFile>, Map<String, Value>), CoreError> {
-    let mut checked = Vec::new();
-    let mut answers = Map::new();
-    let mut errors = Vec::new();
-    for upload in uploads {
-        let field = fields
-            .iter()
-            .find(|f| f.id.to_string() == upload.field_id && f.kind == FieldKind::FileUpload);
-        let Some(field) = field else {
-            errors.push(FieldError {
-                field: upload.field_id.clone(),
-                label: String::new(),
-                problem: "is not a file field of this form".into(),
-            });
-            continue;
-        };
-        if answers.contains_key(&upload.field_id) {
-            errors.push(FieldError {
-                field: upload.field_id.clone(),
-                label: field.label.clone(),
-                problem: "takes one file".into(),
-            });
-            continue;
-        }
-        match files::check(field, upload) {
-            Ok(file) => {
-                answers.insert(file.field_id.clone(), file.answer());
-                checked.push(file);
-            }
-            Err(problem) => errors.push(FieldError {
-                field: field.id.to_string(),
-                label: field.label.clone(),
-                problem,
-            }),
-        }
-    }
-    if errors.is_empty() {
-        Ok((checked, answers))
-    } else {
-        Err(CoreError::FieldErrors(errors))
-    }
 }

@@ -109,7 +109,7 @@ async fn a_visitor_in_chromium_submits_and_the_api_returns_the_browser_fields() 
 
     let dir = tempfile::tempdir().expect("temp dir");
     let cv = dir.path().join("cv.png");
-    std::fs::write(&cv, crate::hosted::PNG).expect("writing the file");
+    std::fs::write(&cv, crate::uploads::PNG).expect("writing the file");
     let seen = visit(&s.page_url, "desktop", Some(&cv)).await;
     assert_eq!(seen["openedStatus"], 200);
     assert_eq!(seen["submittedStatus"], 200);

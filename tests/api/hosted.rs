@@ -8,26 +8,26 @@ use serde_json::{Value, json};
 use std::time::Duration;
 
 const IPHONE: &str = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
-const DESKTOP: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+pub const DESKTOP: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 
 /// A browser of one visitor: its cookie, no redirects followed.
-struct Visitor {
-    client: reqwest::Client,
-    origin: String,
-    cookie: Option<String>,
+pub struct Visitor {
+    pub client: reqwest::Client,
+    pub origin: String,
+    pub cookie: Option<String>,
 }
 
 /// What a page answered.
-struct Page {
-    status: u16,
-    html: String,
-    location: Option<String>,
-    request_id: String,
+pub struct Page {
+    pub status: u16,
+    pub html: String,
+    pub location: Option<String>,
+    pub request_id: String,
 }
 
 impl Page {
     /// The value of the hidden start token.
-    fn token(&self) -> String {
+    pub fn token(&self) -> String {
         let start = self
             .html
             .find("name=\"_token\" value=\"")
@@ -39,7 +39,7 @@ impl Page {
 }
 
 impl Visitor {
-    fn new(app: &TestApp) -> Visitor {
+    pub fn new(app: &TestApp) -> Visitor {
         Visitor {
             client: reqwest::Client::builder()
                 .no_proxy()
@@ -51,7 +51,7 @@ impl Visitor {
         }
     }
 
-    async fn finish(&mut self, reply: reqwest::Response) -> Page {
+    pub async fn finish(&mut self, reply: reqwest::Response) -> Page {
         if let Some(set) = reply
             .headers()
             .get("set-cookie")
@@ -79,7 +79,7 @@ impl Visitor {
         }
     }
 
-    async fn open(&mut self, short_id: &str) -> Page {
+    pub async fn open(&mut self, short_id: &str) -> Page {
         let mut request = self.client.get(format!("{}/f/{short_id}", self.origin));
         if let Some(cookie) = &self.cookie {
             request = request.header("cookie", cookie);
@@ -88,7 +88,12 @@ impl Visitor {
         self.finish(reply).await
     }
 
-    async fn submit(&mut self, short_id: &str, user_agent: &str, fields: &[(&str, &str)]) -> Page {
+    pub async fn submit(
+        &mut self,
+        short_id: &str,
+        user_agent: &str,
+        fields: &[(&str, &str)],
+    ) -> Page {
         let body = serde_urlencoded::to_string(fields).expect("form body");
         let mut request = self
             .client
@@ -463,381 +468,6 @@ async fn quiz_answers_are_not_in_the_page() {
     assert_eq!(page.status, 200);
     assert!(page.html.contains("Capital of France"));
     assert!(!page.html.contains("Paris"));
-}
-
-/// A tiny but valid PNG.
-pub const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
-
-/// A multipart/form-data body: text parts, then file parts (field, file name, bytes).
-fn multipart(texts: &[(&str, &str)], files: &[(&str, &str, &[u8])]) -> (String, Vec<u8>) {
-    let boundary = "formsdtestboundary7MA4YWxkTrZu0gW";
-    let mut body = Vec::new();
-    for (name, value) in texts {
-        body.extend_from_slice(
-            format!(
-                "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
-            )
-            .as_bytes(),
-        );
-    }
-    for (name, file_name, content) in files {
-        body.extend_from_slice(
-            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n").as_bytes(),
-        );
-        body.extend_from_slice(content);
-        body.extend_from_slice(b"\r\n");
-    }
-    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-    (format!("multipart/form-data; boundary={boundary}"), body)
-}
-
-impl Visitor {
-    async fn submit_multipart(
-        &mut self,
-        short_id: &str,
-        texts: &[(&str, &str)],
-        files: &[(&str, &str, &[u8])],
-    ) -> Page {
-        let (content_type, body) = multipart(texts, files);
-        let mut request = self
-            .client
-            .post(format!("{}/f/{short_id}", self.origin))
-            .header("content-type", content_type)
-            .header("user-agent", DESKTOP)
-            .body(body);
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
-        }
-        let reply = request.send().await.expect("POST page");
-        self.finish(reply).await
-    }
-}
-
-fn upload_fields() -> Value {
-    json!([
-        {"type": "short_text", "label": "Name", "required": true},
-        {"type": "file_upload", "label": "Photo", "required": true, "allowed_types": ["png", "jpg"], "max_size_mb": 0.5},
-    ])
-}
-
-#[tokio::test]
-async fn files_are_checked_stored_downloadable_and_deleted_with_their_response() {
-    let app = TestApp::spawn().await;
-    let key = app.key(PRO, ALL).await;
-    let form = published_form(&app, &key, upload_fields(), Value::Null).await;
-    let short_id = form["short_id"].as_str().expect("short id");
-    let form_id = form["id"].as_str().expect("form id");
-    let f = field_ids(&form);
-    let mut visitor = Visitor::new(&app);
-    let page = visitor.open(short_id).await;
-    assert!(page.html.contains("enctype=\"multipart/form-data\""));
-    assert!(page.html.contains("accept=\".png,.jpg\""));
-
-    // Wrong content for the extension, a type not allowed, too large, missing.
-    let cases: [(&str, Vec<u8>, &str); 3] = [
-        ("photo.jpg", PNG.to_vec(), "looks like a .png file"),
-        ("photo.gif", PNG.to_vec(), "must be one of: png, jpg"),
-        (
-            "photo.png",
-            [PNG, &vec![0u8; 600 * 1024]].concat(),
-            "must be at most 0.5 MB",
-        ),
-    ];
-    for (name, content, message) in cases {
-        let token = visitor.open(short_id).await.token();
-        let page = visitor
-            .submit_multipart(
-                short_id,
-                &[("_token", &token), (&f[0], "Ada")],
-                &[(&f[1], name, &content)],
-            )
-            .await;
-        assert_eq!(page.status, 422, "{name}");
-        assert!(page.html.contains(message), "{name}: expected {message:?}");
-    }
-    let token = visitor.open(short_id).await.token();
-    let page = visitor
-        .submit_multipart(short_id, &[("_token", &token), (&f[0], "Ada")], &[])
-        .await;
-    assert_eq!(page.status, 422);
-    assert!(page.html.contains("Photo is required"));
-
-    // A good file.
-    let token = visitor.open(short_id).await.token();
-    let page = visitor
-        .submit_multipart(
-            short_id,
-            &[("_token", &token), (&f[0], "Ada")],
-            &[(&f[1], "me.png", PNG)],
-        )
-        .await;
-    assert_eq!(page.status, 200, "{}", page.html);
-    let list = app.get(&format!("/forms/{form_id}/responses"), &key).await;
-    let response = list.ok(200)["responses"][0].clone();
-    let answer = &response["answers"][&f[1]];
-    assert_eq!(answer["name"], "me.png");
-    assert_eq!(answer["size"], PNG.len());
-    assert_eq!(answer["content_type"], "image/png");
-    let file_id = answer["file_id"].as_str().expect("file id");
-    let response_id = response["id"].as_str().expect("response id");
-    let path = format!("/forms/{form_id}/responses/{response_id}/files/{file_id}");
-    let download = app
-        .request(Method::GET, &path)
-        .header("x-api-key", &key)
-        .send()
-        .await
-        .expect("download");
-    assert_eq!(download.status(), 200);
-    assert_eq!(download.headers()["content-type"], "image/png");
-    assert!(
-        download.headers()["content-disposition"]
-            .to_str()
-            .expect("header")
-            .contains("me.png")
-    );
-    assert_eq!(download.bytes().await.expect("bytes").as_ref(), PNG);
-    // Another account cannot download it.
-    let stranger = app.key(PRO, ALL).await;
-    app.get(&path, &stranger).await.error(404, "NOT_FOUND");
-    // Deleting the response deletes the file.
-    app.delete(&format!("/forms/{form_id}/responses/{response_id}"), &key)
-        .await;
-    app.get(&path, &key).await.error(404, "NOT_FOUND");
-    let (left,): (i64,) = sqlx::query_as("SELECT count(*) FROM response_files")
-        .fetch_one(&app.pool)
-        .await
-        .expect("count files");
-    assert_eq!(left, 0);
-}
-
-#[tokio::test]
-async fn deleting_a_form_deletes_its_files() {
-    let app = TestApp::spawn().await;
-    let key = app.key(PRO, ALL).await;
-    let form = published_form(&app, &key, upload_fields(), Value::Null).await;
-    let short_id = form["short_id"].as_str().expect("short id");
-    let f = field_ids(&form);
-    let mut visitor = Visitor::new(&app);
-    let token = visitor.open(short_id).await.token();
-    let page = visitor
-        .submit_multipart(
-            short_id,
-            &[("_token", &token), (&f[0], "Ada")],
-            &[(&f[1], "me.png", PNG)],
-        )
-        .await;
-    assert_eq!(page.status, 200);
-    let count = || async {
-        let (n,): (i64,) = sqlx::query_as("SELECT count(*) FROM response_files")
-            .fetch_one(&app.pool)
-            .await
-            .expect("count");
-        n
-    };
-    assert_eq!(count().await, 1);
-    app.delete(
-        &format!("/forms/{}", form["id"].as_str().expect("id")),
-        &key,
-    )
-    .await;
-    assert_eq!(count().await, 0);
-}
-
-#[tokio::test]
-async fn files_can_live_in_an_object_store_named_by_url() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let url = format!("file://{}", dir.path().display());
-    let app = TestApp::spawn_with(&["--file-store-url", &url]).await;
-    let key = app.key(PRO, ALL).await;
-    let form = published_form(&app, &key, upload_fields(), Value::Null).await;
-    let (short_id, form_id) = (
-        form["short_id"].as_str().expect("short id"),
-        form["id"].as_str().expect("id"),
-    );
-    let f = field_ids(&form);
-    let mut visitor = Visitor::new(&app);
-    for name in ["a.png", "b.png"] {
-        let token = visitor.open(short_id).await.token();
-        let page = visitor
-            .submit_multipart(
-                short_id,
-                &[("_token", &token), (&f[0], name)],
-                &[(&f[1], name, PNG)],
-            )
-            .await;
-        assert_eq!(page.status, 200);
-    }
-    let stored =
-        |dir: &std::path::Path| std::fs::read_dir(dir.join("files")).map_or(0, |d| d.count());
-    assert_eq!(stored(dir.path()), 2, "one object per file");
-    let (in_rows,): (i64,) =
-        sqlx::query_as("SELECT count(*) FROM response_files WHERE content IS NOT NULL")
-            .fetch_one(&app.pool)
-            .await
-            .expect("count");
-    assert_eq!(in_rows, 0, "no bytes in the database");
-
-    let responses = app
-        .get(&format!("/forms/{form_id}/responses"), &key)
-        .await
-        .ok(200)["responses"]
-        .clone();
-    let first = &responses[0];
-    let path = format!(
-        "/forms/{form_id}/responses/{}/files/{}",
-        first["id"].as_str().expect("id"),
-        first["answers"][&f[1]]["file_id"]
-            .as_str()
-            .expect("file id")
-    );
-    let download = app
-        .request(Method::GET, &path)
-        .header("x-api-key", &key)
-        .send()
-        .await
-        .expect("download");
-    assert_eq!(download.bytes().await.expect("bytes").as_ref(), PNG);
-
-    app.delete(
-        &format!(
-            "/forms/{form_id}/responses/{}",
-            first["id"].as_str().expect("id")
-        ),
-        &key,
-    )
-    .await;
-    assert_eq!(
-        stored(dir.path()),
-        1,
-        "the response's object is deleted with it"
-    );
-    app.delete(&format!("/forms/{form_id}"), &key).await;
-    assert_eq!(stored(dir.path()), 0, "and the form's with the form");
-}
-
-/// An S3-compatible server (s3rver, from npm) on a free port with one bucket.
-struct S3 {
-    child: tokio::process::Child,
-    endpoint: String,
-    dir: tempfile::TempDir,
-}
-
-async fn start_s3() -> Option<S3> {
-    let bin = std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/node_modules/.bin/s3rver"
-    ));
-    if !bin.exists() {
-        assert!(
-            std::env::var("FORMS_REQUIRE_NODE_TOOLS").as_deref() != Ok("1"),
-            "s3rver missing: run npm install"
-        );
-        eprintln!("SKIPPED: the S3 test needs node_modules/.bin/s3rver (npm install)");
-        return None;
-    }
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let child = tokio::process::Command::new(bin)
-        .args([
-            "-a",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-            "--configure-bucket",
-            "forms-bucket",
-            "-d",
-        ])
-        .arg(dir.path())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("starting s3rver");
-    let endpoint = format!("http://127.0.0.1:{port}");
-    let up = eventually("s3rver listening", Duration::from_secs(20), || async {
-        tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .ok()
-            .map(|_| ())
-    });
-    up.await;
-    Some(S3 {
-        child,
-        endpoint,
-        dir,
-    })
-}
-
-#[tokio::test]
-async fn files_can_live_in_an_s3_compatible_store() {
-    let Some(mut s3) = start_s3().await else {
-        return;
-    };
-    let db = TestDb::create().await;
-    let mut cmd = formsd_command();
-    cmd.env("AWS_ACCESS_KEY_ID", "S3RVER")
-        .env("AWS_SECRET_ACCESS_KEY", "S3RVER")
-        .env("AWS_ENDPOINT", &s3.endpoint)
-        .env("AWS_ALLOW_HTTP", "true")
-        .env("AWS_REGION", "us-east-1")
-        .env("AWS_VIRTUAL_HOSTED_STYLE_REQUEST", "false");
-    let args = serve_args(&db.url, &["--file-store-url", "s3://forms-bucket/uploads"]);
-    let server = Formsd::start_with(cmd, &args).await;
-    let app = TestApp::from_parts(server, db).await;
-    let key = app.key(PRO, ALL).await;
-    let form = published_form(&app, &key, upload_fields(), Value::Null).await;
-    let (short_id, form_id) = (
-        form["short_id"].as_str().expect("short id"),
-        form["id"].as_str().expect("id"),
-    );
-    let f = field_ids(&form);
-    let mut visitor = Visitor::new(&app);
-    let token = visitor.open(short_id).await.token();
-    let page = visitor
-        .submit_multipart(
-            short_id,
-            &[("_token", &token), (&f[0], "Ada")],
-            &[(&f[1], "me.png", PNG)],
-        )
-        .await;
-    assert_eq!(page.status, 200, "{}", page.html);
-    let objects = |dir: &std::path::Path| {
-        std::fs::read_dir(dir.join("forms-bucket/uploads/files")).map_or(0, |d| {
-            d.filter_map(Result::ok)
-                .filter(|e| e.file_name().to_string_lossy().ends_with("._S3rver_object"))
-                .count()
-        })
-    };
-    assert_eq!(
-        objects(s3.dir.path()),
-        1,
-        "the file is an object in the bucket"
-    );
-    let response = app
-        .get(&format!("/forms/{form_id}/responses"), &key)
-        .await
-        .ok(200)["responses"][0]
-        .clone();
-    let path = format!(
-        "/forms/{form_id}/responses/{}/files/{}",
-        response["id"].as_str().expect("id"),
-        response["answers"][&f[1]]["file_id"]
-            .as_str()
-            .expect("file id")
-    );
-    let download = app
-        .request(Method::GET, &path)
-        .header("x-api-key", &key)
-        .send()
-        .await
-        .expect("download");
-    assert_eq!(download.bytes().await.expect("bytes").as_ref(), PNG);
-    app.delete(&format!("/forms/{form_id}"), &key).await;
-    assert_eq!(objects(s3.dir.path()), 0, "deleted with its form");
-    let _ = s3.child.kill().await;
 }
 
 #[tokio::test]

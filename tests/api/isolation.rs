@@ -210,6 +210,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "public (visitors, no credentials) by short id of a published form; checked: A's draft is NOT_FOUND even with B's credentials",
     ),
     (
+        "forms.v1.HostedFormsService/AdmitHostedSubmission",
+        Kind::NotTenant,
+        "public, by short id of a published form and its page's token; checked: A's draft is NOT_FOUND with a token of A's and B's credentials",
+    ),
+    (
         "forms.v1.HostedFormsService/SubmitHostedForm",
         Kind::NotTenant,
         "public submission; checked: with B's credentials the response still goes to A's form only",
@@ -653,7 +658,7 @@ async fn hosted_submit(
             .map(|field| pb::UploadedFile {
                 field_id: field.to_owned(),
                 file_name: "photo.png".to_owned(),
-                content: crate::hosted::PNG.to_vec(),
+                content: crate::uploads::PNG.to_vec(),
             })
             .into_iter()
             .collect(),
@@ -1036,7 +1041,7 @@ async fn every_route_and_method_is_isolated_between_accounts() {
                     .bytes()
                     .await
                     .expect("file bytes");
-                m.expect(row, bytes.as_ref() == crate::hosted::PNG, || {
+                m.expect(row, bytes.as_ref() == crate::uploads::PNG, || {
                     "A's download is not A's file".to_owned()
                 });
             }
@@ -1922,6 +1927,36 @@ async fn grpc_rows(
             .await;
         m.grpc_not_found(
             "forms.v1.HostedFormsService/GetHostedForm",
+            who,
+            "A's draft",
+            &draft,
+        );
+    }
+    let token = h
+        .get_hosted_form(pb::GetHostedFormRequest {
+            short_id: a.short_id.clone(),
+            csrf_nonce: NONCE.into(),
+        })
+        .await
+        .map(|page| page.into_inner().start_token)
+        .unwrap_or_default();
+    let admit = |short_id: &str| pb::AdmitHostedSubmissionRequest {
+        short_id: short_id.to_owned(),
+        start_token: token.clone(),
+        csrf_nonce: NONCE.into(),
+    };
+    let admitted = h.admit_hosted_submission(admit(&a.short_id)).await;
+    m.grpc_ok(
+        "forms.v1.HostedFormsService/AdmitHostedSubmission",
+        "A's published form",
+        admitted,
+    );
+    for (who, cred, _) in strangers {
+        let draft = h
+            .admit_hosted_submission(cred.grpc(admit(&a.draft_short_id)))
+            .await;
+        m.grpc_not_found(
+            "forms.v1.HostedFormsService/AdmitHostedSubmission",
             who,
             "A's draft",
             &draft,

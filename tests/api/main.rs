@@ -25,5 +25,6 @@ mod limits;
 mod outage;
 mod responses;
 mod sessions;
+mod uploads;
 mod usage;
 mod webhooks;

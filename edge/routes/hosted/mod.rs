@@ -4,18 +4,19 @@
 
 mod nonce;
 mod page;
+mod posted;
 
 use crate::body::PathParams;
 use crate::call::Call;
 use crate::error::reason_of;
-use crate::http_server::is_body_timeout;
 use crate::state::AppState;
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use forms::pb::{self, ErrorReason};
-use nonce::{NONCE_FIELD, NonceHome, nonce, with_cookie};
-use page::{Filled, FormActionOrigin, HONEYPOT_FIELD, TOKEN_FIELD, form_page, message_page};
+use nonce::{NonceHome, nonce, with_cookie};
+use page::{Filled, FormActionOrigin, form_page, message_page};
+use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
@@ -136,132 +137,6 @@ pub async fn show(
     }
 }
 
-/// A submitted page: the answers as text, the files, the token and the honeypot.
-#[derive(Default)]
-struct Posted {
-    values: HashMap<String, String>,
-    files: Vec<pb::UploadedFile>,
-    token: String,
-    nonce: Option<String>,
-    honeypot_filled: bool,
-}
-
-impl Posted {
-    fn add_text(&mut self, name: String, value: String) {
-        match name.as_str() {
-            TOKEN_FIELD => self.token = value,
-            NONCE_FIELD => self.nonce = Some(value),
-            HONEYPOT_FIELD => self.honeypot_filled |= !value.trim().is_empty(),
-            _ => {
-                self.values.insert(name, value);
-            }
-        }
-    }
-}
-
-/// Parts (fields and files) a submission may have: a form's largest number of fields
-/// with room for the page's own. More is no visitor's submission, and each part would
-/// cost validation work.
-const MAX_PARTS: usize = 256;
-
-fn too_many() -> Response {
-    message_page(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "Too many fields",
-        "This submission has more fields than any form.",
-    )
-}
-
-/// Reads a urlencoded or multipart body; `Err` is the page to answer with.
-async fn read_posted(state: &AppState, req: Request) -> Result<Posted, Response> {
-    let content_type = req
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_owned();
-    let too_large = || {
-        message_page(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "Too large",
-            "The files sent are too large for this form.",
-        )
-    };
-    // A body that stopped arriving is told apart from one that is too large.
-    let unreadable = |error: &(dyn std::error::Error + 'static)| {
-        if is_body_timeout(error) {
-            message_page(
-                StatusCode::REQUEST_TIMEOUT,
-                "Too slow",
-                "The submission took too long to arrive. Please try again.",
-            )
-        } else {
-            too_large()
-        }
-    };
-    let mut posted = Posted::default();
-    if content_type.starts_with("application/x-www-form-urlencoded") {
-        let body = axum::body::to_bytes(req.into_body(), state.max_body_bytes)
-            .await
-            .map_err(|e| unreadable(&e))?;
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
-        if pairs.len() > MAX_PARTS {
-            return Err(too_many());
-        }
-        for (name, value) in pairs {
-            posted.add_text(name, value);
-        }
-        return Ok(posted);
-    }
-    if !content_type.starts_with("multipart/form-data") {
-        return Err(message_page(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Unsupported submission",
-            "Submit the form from its page.",
-        ));
-    }
-    let mut multipart = axum::extract::Multipart::from_request(req, state)
-        .await
-        .map_err(|_| {
-            message_page(
-                StatusCode::BAD_REQUEST,
-                "Unreadable submission",
-                "Submit the form from its page.",
-            )
-        })?;
-    let mut parts = 0;
-    loop {
-        let field = match multipart.next_field().await {
-            Ok(Some(field)) => field,
-            Ok(None) => break,
-            Err(error) => return Err(unreadable(&error)),
-        };
-        parts += 1;
-        if parts > MAX_PARTS {
-            return Err(too_many());
-        }
-        let name = field.name().unwrap_or_default().to_owned();
-        match field.file_name().map(str::to_owned) {
-            Some(file_name) => {
-                let content = field.bytes().await.map_err(|e| unreadable(&e))?;
-                // A file input left empty still sends a part, without a name or bytes.
-                if !(file_name.is_empty() && content.is_empty()) {
-                    posted.files.push(pb::UploadedFile {
-                        field_id: name,
-                        file_name,
-                        content: content.to_vec(),
-                    });
-                }
-            }
-            None => {
-                let value = field.text().await.unwrap_or_default();
-                posted.add_text(name, value);
-            }
-        }
-    }
-    Ok(posted)
-}
-
 pub async fn submit(
     State(state): State<AppState>,
     call: Call,
@@ -269,16 +144,27 @@ pub async fn submit(
     req: Request,
 ) -> Response {
     let headers = req.headers().clone();
-    let posted = match read_posted(&state, req).await {
-        Ok(posted) => posted,
-        Err(page) => return page,
+    let submitted = Submitted {
+        state: &state,
+        call: &call,
+        short_id: &short_id,
+        headers: &headers,
     };
+    let posted = match submitted.read(req).await {
+        Ok(posted) => posted,
+        Err(Stop::Page(page)) => return page,
+        Err(Stop::Refused(status, posted)) => {
+            let nonce = posted.nonce(&headers);
+            return refused(&call, &short_id, &status, posted.values, nonce);
+        }
+    };
+    let (nonce, home) = posted.nonce(&headers);
     let Posted {
         values,
         files,
         token,
-        nonce: posted_nonce,
         honeypot_filled,
+        ..
     } = posted;
     let answers = prost_types::Struct {
         fields: values
@@ -291,7 +177,6 @@ pub async fn submit(
             })
             .collect(),
     };
-    let (nonce, home) = nonce(&headers, posted_nonce.as_deref());
     let user_agent = headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
@@ -318,33 +203,42 @@ pub async fn submit(
                 .unwrap_or_else(|| "Your response was recorded.".to_owned());
             message_page(StatusCode::OK, "Thank you", &text)
         }
-        Err(status) => {
-            // Refused answers or an expired page: the page again, answers kept. The core
-            // sends the form and a fresh token with the refusal, so this is one call.
-            let (banner, errors, code) = match reason_of(&status) {
-                Some(ErrorReason::ValidationError) => (
-                    "Please correct the fields marked below.",
-                    field_errors(&status),
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                ),
-                Some(ErrorReason::CsrfFailed) => (
-                    "This page had expired. Your answers are kept: please submit again.",
-                    HashMap::new(),
-                    StatusCode::FORBIDDEN,
-                ),
-                _ => return error_page(&call, &status),
-            };
-            let Some(page) = pb::details::detail::<pb::HostedFormPage>(&status) else {
-                // Only a core of an older release refuses without the page.
-                return error_page(&call, &status);
-            };
-            let filled = Filled {
-                values,
-                errors,
-                banner: Some(banner.to_owned()),
-            };
-            let form = (page.form, page.start_token.as_str());
-            form_reply(&short_id, form, &filled, code, (&nonce, home))
-        }
+        Err(status) => refused(&call, &short_id, &status, values, (nonce, home)),
     }
+}
+
+/// The answer to a refused submission (or admission). Refused answers or an expired
+/// page: the page again, answers kept; the core sends the form and a fresh token with
+/// the refusal, so this takes no second call. Anything else: its error page.
+fn refused(
+    call: &Call,
+    short_id: &str,
+    status: &tonic::Status,
+    values: HashMap<String, String>,
+    (nonce, home): (String, NonceHome),
+) -> Response {
+    let (banner, errors, code) = match reason_of(status) {
+        Some(ErrorReason::ValidationError) => (
+            "Please correct the fields marked below.",
+            field_errors(status),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        Some(ErrorReason::CsrfFailed) => (
+            "This page had expired. Your answers are kept: please submit again.",
+            HashMap::new(),
+            StatusCode::FORBIDDEN,
+        ),
+        _ => return with_cookie(error_page(call, status), &nonce, home),
+    };
+    let Some(page) = pb::details::detail::<pb::HostedFormPage>(status) else {
+        // Only a core of an older release refuses without the page.
+        return error_page(call, status);
+    };
+    let filled = Filled {
+        values,
+        errors,
+        banner: Some(banner.to_owned()),
+    };
+    let form = (page.form, page.start_token.as_str());
+    form_reply(short_id, form, &filled, code, (&nonce, home))
 }

@@ -149,6 +149,8 @@ pub(super) fn form_page(
             escape(banner)
         ));
     }
+    // The page's own fields come before any input: browsers send parts in page order,
+    // and the edge admits a submission by its token when the first file arrives.
     body.push_str(&format!(
         "<input type=\"hidden\" name=\"{TOKEN_FIELD}\" value=\"{}\">",
         escape(token)

@@ -52,6 +52,30 @@ class UploadedFile(_message.Message):
     content: bytes
     def __init__(self, field_id: _Optional[str] = ..., file_name: _Optional[str] = ..., content: _Optional[bytes] = ...) -> None: ...
 
+class AdmitHostedSubmissionRequest(_message.Message):
+    __slots__ = ("short_id", "start_token", "csrf_nonce")
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    START_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    CSRF_NONCE_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    start_token: str
+    csrf_nonce: str
+    def __init__(self, short_id: _Optional[str] = ..., start_token: _Optional[str] = ..., csrf_nonce: _Optional[str] = ...) -> None: ...
+
+class AdmitHostedSubmissionResponse(_message.Message):
+    __slots__ = ("file_fields",)
+    FILE_FIELDS_FIELD_NUMBER: _ClassVar[int]
+    file_fields: _containers.RepeatedCompositeFieldContainer[FileFieldLimit]
+    def __init__(self, file_fields: _Optional[_Iterable[_Union[FileFieldLimit, _Mapping]]] = ...) -> None: ...
+
+class FileFieldLimit(_message.Message):
+    __slots__ = ("field_id", "max_bytes")
+    FIELD_ID_FIELD_NUMBER: _ClassVar[int]
+    MAX_BYTES_FIELD_NUMBER: _ClassVar[int]
+    field_id: str
+    max_bytes: int
+    def __init__(self, field_id: _Optional[str] = ..., max_bytes: _Optional[int] = ...) -> None: ...
+
 class SubmitHostedFormResponse(_message.Message):
     __slots__ = ("response_id", "confirmation_message", "redirect_url")
     RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]

@@ -46,6 +46,11 @@ class HostedFormsServiceStub:
                 request_serializer=forms_dot_v1_dot_hosted__pb2.SubmitHostedFormRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_hosted__pb2.SubmitHostedFormResponse.FromString,
                 _registered_method=True)
+        self.AdmitHostedSubmission = channel.unary_unary(
+                '/forms.v1.HostedFormsService/AdmitHostedSubmission',
+                request_serializer=forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionResponse.FromString,
+                _registered_method=True)
 
 
 class HostedFormsServiceServicer:
@@ -73,6 +78,19 @@ class HostedFormsServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AdmitHostedSubmission(self, request, context):
+        """Admits a submission that carries files, before any file is read: the per-IP
+        throttle of admissions (the same allowance as submissions, counted apart), the
+        token and the form's being open are checked, and the reply says which fields take
+        a file and how many bytes each may have, so that the caller can refuse a file as
+        it streams in instead of after reading it whole. Refusals are those of
+        SubmitHostedForm; CSRF_FAILED carries the HostedFormPage detail too. Admission
+        reserves nothing: SubmitHostedForm checks everything again.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HostedFormsServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -85,6 +103,11 @@ def add_HostedFormsServiceServicer_to_server(servicer, server):
                     servicer.SubmitHostedForm,
                     request_deserializer=forms_dot_v1_dot_hosted__pb2.SubmitHostedFormRequest.FromString,
                     response_serializer=forms_dot_v1_dot_hosted__pb2.SubmitHostedFormResponse.SerializeToString,
+            ),
+            'AdmitHostedSubmission': grpc.unary_unary_rpc_method_handler(
+                    servicer.AdmitHostedSubmission,
+                    request_deserializer=forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -143,6 +166,33 @@ class HostedFormsService:
             '/forms.v1.HostedFormsService/SubmitHostedForm',
             forms_dot_v1_dot_hosted__pb2.SubmitHostedFormRequest.SerializeToString,
             forms_dot_v1_dot_hosted__pb2.SubmitHostedFormResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AdmitHostedSubmission(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.HostedFormsService/AdmitHostedSubmission',
+            forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionRequest.SerializeToString,
+            forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionResponse.FromString,
             options,
             channel_credentials,
             insecure,

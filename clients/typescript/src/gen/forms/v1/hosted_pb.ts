@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/hosted.proto.
  */
 export const file_forms_v1_hosted: GenFile = /*@__PURE__*/
-  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIjwKFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkiSgoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJItIBChdTdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBSABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAYgASgIEiUKBWZpbGVzGAcgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCKXAQoYU3VibWl0SG9zdGVkRm9ybVJlc3BvbnNlEhMKC3Jlc3BvbnNlX2lkGAEgASgJEiEKFGNvbmZpcm1hdGlvbl9tZXNzYWdlGAIgASgJSACIAQESGQoMcmVkaXJlY3RfdXJsGAMgASgJSAGIAQFCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwiQwoOSG9zdGVkRm9ybVBhZ2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0SEwoLc3RhcnRfdG9rZW4YAiABKAkywQEKEkhvc3RlZEZvcm1zU2VydmljZRJQCg1HZXRIb3N0ZWRGb3JtEh4uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlcXVlc3QaHy5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVzcG9uc2USWQoQU3VibWl0SG9zdGVkRm9ybRIhLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXF1ZXN0GiIuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlc3BvbnNlYgZwcm90bzM", [file_forms_v1_forms, file_google_protobuf_struct]);
+  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIjwKFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkiSgoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJItIBChdTdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBSABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAYgASgIEiUKBWZpbGVzGAcgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCJZChxBZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhMKC3N0YXJ0X3Rva2VuGAIgASgJEhIKCmNzcmZfbm9uY2UYAyABKAkiTgodQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI1Cg5GaWxlRmllbGRMaW1pdBIQCghmaWVsZF9pZBgBIAEoCRIRCgltYXhfYnl0ZXMYAiABKAQilwEKGFN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRITCgtyZXNwb25zZV9pZBgBIAEoCRIhChRjb25maXJtYXRpb25fbWVzc2FnZRgCIAEoCUgAiAEBEhkKDHJlZGlyZWN0X3VybBgDIAEoCUgBiAEBQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIkMKDkhvc3RlZEZvcm1QYWdlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJMqsCChJIb3N0ZWRGb3Jtc1NlcnZpY2USUAoNR2V0SG9zdGVkRm9ybRIeLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXF1ZXN0Gh8uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlc3BvbnNlElkKEFN1Ym1pdEhvc3RlZEZvcm0SIS5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBoiLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRJoChVBZG1pdEhvc3RlZFN1Ym1pc3Npb24SJi5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0GicuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_forms, file_google_protobuf_struct]);
 
 /**
  * Request of GetHostedForm.
@@ -170,6 +170,90 @@ export const UploadedFileSchema: GenMessage<UploadedFile> = /*@__PURE__*/
   messageDesc(file_forms_v1_hosted, 3);
 
 /**
+ * Request of AdmitHostedSubmission.
+ *
+ * @generated from message forms.v1.AdmitHostedSubmissionRequest
+ */
+export type AdmitHostedSubmissionRequest = Message<"forms.v1.AdmitHostedSubmissionRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+
+  /**
+   * The token of the page.
+   *
+   * @generated from field: string start_token = 2;
+   */
+  startToken: string;
+
+  /**
+   * The nonce from the visitor's cookie.
+   *
+   * @generated from field: string csrf_nonce = 3;
+   */
+  csrfNonce: string;
+};
+
+/**
+ * Describes the message forms.v1.AdmitHostedSubmissionRequest.
+ * Use `create(AdmitHostedSubmissionRequestSchema)` to create a new message.
+ */
+export const AdmitHostedSubmissionRequestSchema: GenMessage<AdmitHostedSubmissionRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 4);
+
+/**
+ * Reply of AdmitHostedSubmission: the form's file fields and their limits.
+ *
+ * @generated from message forms.v1.AdmitHostedSubmissionResponse
+ */
+export type AdmitHostedSubmissionResponse = Message<"forms.v1.AdmitHostedSubmissionResponse"> & {
+  /**
+   * One entry per file_upload field of the form.
+   *
+   * @generated from field: repeated forms.v1.FileFieldLimit file_fields = 1;
+   */
+  fileFields: FileFieldLimit[];
+};
+
+/**
+ * Describes the message forms.v1.AdmitHostedSubmissionResponse.
+ * Use `create(AdmitHostedSubmissionResponseSchema)` to create a new message.
+ */
+export const AdmitHostedSubmissionResponseSchema: GenMessage<AdmitHostedSubmissionResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 5);
+
+/**
+ * How large a file one file_upload field takes.
+ *
+ * @generated from message forms.v1.FileFieldLimit
+ */
+export type FileFieldLimit = Message<"forms.v1.FileFieldLimit"> & {
+  /**
+   * The field's id.
+   *
+   * @generated from field: string field_id = 1;
+   */
+  fieldId: string;
+
+  /**
+   * The largest file it takes, in bytes (its `max_size_mb`, or the default).
+   *
+   * @generated from field: uint64 max_bytes = 2;
+   */
+  maxBytes: bigint;
+};
+
+/**
+ * Describes the message forms.v1.FileFieldLimit.
+ * Use `create(FileFieldLimitSchema)` to create a new message.
+ */
+export const FileFieldLimitSchema: GenMessage<FileFieldLimit> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 6);
+
+/**
  * Reply of SubmitHostedForm.
  *
  * @generated from message forms.v1.SubmitHostedFormResponse
@@ -202,7 +286,7 @@ export type SubmitHostedFormResponse = Message<"forms.v1.SubmitHostedFormRespons
  * Use `create(SubmitHostedFormResponseSchema)` to create a new message.
  */
 export const SubmitHostedFormResponseSchema: GenMessage<SubmitHostedFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 4);
+  messageDesc(file_forms_v1_hosted, 7);
 
 /**
  * Error detail of SubmitHostedForm's VALIDATION_ERROR and CSRF_FAILED: what the form's
@@ -233,7 +317,7 @@ export type HostedFormPage = Message<"forms.v1.HostedFormPage"> & {
  * Use `create(HostedFormPageSchema)` to create a new message.
  */
 export const HostedFormPageSchema: GenMessage<HostedFormPage> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 5);
+  messageDesc(file_forms_v1_hosted, 8);
 
 /**
  * Hosted form pages: what a visitor's browser needs, without an API key. Used by the
@@ -267,6 +351,22 @@ export const HostedFormsService: GenService<{
     methodKind: "unary";
     input: typeof SubmitHostedFormRequestSchema;
     output: typeof SubmitHostedFormResponseSchema;
+  },
+  /**
+   * Admits a submission that carries files, before any file is read: the per-IP
+   * throttle of admissions (the same allowance as submissions, counted apart), the
+   * token and the form's being open are checked, and the reply says which fields take
+   * a file and how many bytes each may have, so that the caller can refuse a file as
+   * it streams in instead of after reading it whole. Refusals are those of
+   * SubmitHostedForm; CSRF_FAILED carries the HostedFormPage detail too. Admission
+   * reserves nothing: SubmitHostedForm checks everything again.
+   *
+   * @generated from rpc forms.v1.HostedFormsService.AdmitHostedSubmission
+   */
+  admitHostedSubmission: {
+    methodKind: "unary";
+    input: typeof AdmitHostedSubmissionRequestSchema;
+    output: typeof AdmitHostedSubmissionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_forms_v1_hosted, 0);

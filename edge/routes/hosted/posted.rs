@@ -1,0 +1,251 @@
+//! Reading a submitted page. A urlencoded body is small and read whole. A multipart one
+//! is streamed: the page puts its token before any input, so when the first file
+//! arrives the core is asked to admit the submission (throttle, token, open form) and
+//! says how large each field's file may be; a file is then refused as soon as it
+//! passes its limit, and nothing of a refused submission's files is read.
+
+use super::nonce::{NONCE_FIELD, NonceHome, nonce};
+use super::page::{HONEYPOT_FIELD, TOKEN_FIELD, message_page};
+use crate::call::Call;
+use crate::http_server::is_body_timeout;
+use crate::state::AppState;
+use axum::extract::multipart::MultipartError;
+use axum::extract::{FromRequest, Request};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::Response;
+use forms::pb;
+use std::collections::HashMap;
+
+/// Parts (fields and files) a submission may have: a form's largest number of fields
+/// with room for the page's own. More is no visitor's submission, and each part would
+/// cost validation work.
+const MAX_PARTS: usize = 256;
+
+/// Bytes a text part may have: the longest answer (20,000 characters of up to 4 bytes
+/// each) with room to spare.
+const MAX_TEXT_PART: usize = 128 * 1024;
+
+/// A submitted page: the answers as text, the files, the token and the honeypot.
+#[derive(Default)]
+pub(super) struct Posted {
+    pub values: HashMap<String, String>,
+    pub files: Vec<pb::UploadedFile>,
+    pub token: String,
+    /// The nonce posted by a framed page.
+    pub nonce: Option<String>,
+    pub honeypot_filled: bool,
+    /// The nonce settled on when the submission was admitted, so that a refused
+    /// admission's page and cookie agree on it.
+    pub settled: Option<(String, NonceHome)>,
+}
+
+impl Posted {
+    fn add_text(&mut self, name: String, value: String) {
+        match name.as_str() {
+            TOKEN_FIELD => self.token = value,
+            NONCE_FIELD => self.nonce = Some(value),
+            HONEYPOT_FIELD => self.honeypot_filled |= !value.trim().is_empty(),
+            _ => {
+                self.values.insert(name, value);
+            }
+        }
+    }
+
+    /// The visitor's nonce and where it lives.
+    pub fn nonce(&self, headers: &HeaderMap) -> (String, NonceHome) {
+        self.settled
+            .clone()
+            .unwrap_or_else(|| nonce(headers, self.nonce.as_deref()))
+    }
+}
+
+/// Why reading stopped before the end of the body.
+pub(super) enum Stop {
+    /// A page to answer with as it is.
+    Page(Response),
+    /// The core refused to admit the submission: answer as for a refused submission,
+    /// with what was read so far.
+    Refused(tonic::Status, Box<Posted>),
+}
+
+fn too_large(what: &str) -> Stop {
+    Stop::Page(message_page(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "Too large",
+        &format!("{what} Please go back and choose a smaller one."),
+    ))
+}
+
+fn too_many() -> Stop {
+    Stop::Page(message_page(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "Too many fields",
+        "This submission has more fields than any form.",
+    ))
+}
+
+fn too_slow() -> Stop {
+    Stop::Page(message_page(
+        StatusCode::REQUEST_TIMEOUT,
+        "Too slow",
+        "The submission took too long to arrive. Please try again.",
+    ))
+}
+
+/// A urlencoded body that could not be read: it stopped arriving, or it is too large.
+fn unreadable(error: &axum::Error) -> Stop {
+    if is_body_timeout(error) {
+        too_slow()
+    } else {
+        too_large("The submission is larger than any form takes.")
+    }
+}
+
+/// A multipart body that could not be read: it stopped arriving, it is too large, or
+/// it is malformed.
+fn broken(error: &MultipartError) -> Stop {
+    if is_body_timeout(error) {
+        too_slow()
+    } else if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        too_large("The submission is larger than any form takes.")
+    } else {
+        Stop::Page(message_page(
+            StatusCode::BAD_REQUEST,
+            "Unreadable submission",
+            "Submit the form from its page.",
+        ))
+    }
+}
+
+/// What the page at `/f/{short_id}` sent.
+pub(super) struct Submitted<'a> {
+    pub state: &'a AppState,
+    pub call: &'a Call,
+    pub short_id: &'a str,
+    pub headers: &'a HeaderMap,
+}
+
+impl Submitted<'_> {
+    /// Reads a urlencoded or multipart body.
+    pub async fn read(&self, req: Request) -> Result<Posted, Stop> {
+        let content_type = self
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        if content_type.starts_with("application/x-www-form-urlencoded") {
+            return self.read_urlencoded(req).await;
+        }
+        if !content_type.starts_with("multipart/form-data") {
+            return Err(Stop::Page(message_page(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "Unsupported submission",
+                "Submit the form from its page.",
+            )));
+        }
+        self.read_multipart(req).await
+    }
+
+    async fn read_urlencoded(&self, req: Request) -> Result<Posted, Stop> {
+        let body = axum::body::to_bytes(req.into_body(), self.state.max_body_bytes)
+            .await
+            .map_err(|e| unreadable(&e))?;
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+        if pairs.len() > MAX_PARTS {
+            return Err(too_many());
+        }
+        let mut posted = Posted::default();
+        for (name, value) in pairs {
+            posted.add_text(name, value);
+        }
+        Ok(posted)
+    }
+
+    async fn read_multipart(&self, req: Request) -> Result<Posted, Stop> {
+        let mut multipart = axum::extract::Multipart::from_request(req, self.state)
+            .await
+            .map_err(|_| {
+                Stop::Page(message_page(
+                    StatusCode::BAD_REQUEST,
+                    "Unreadable submission",
+                    "Submit the form from its page.",
+                ))
+            })?;
+        let mut posted = Posted::default();
+        // Largest file of each file field, once the submission is admitted.
+        let mut limits: Option<HashMap<String, u64>> = None;
+        let mut parts = 0;
+        while let Some(mut field) = multipart.next_field().await.map_err(|e| broken(&e))? {
+            parts += 1;
+            if parts > MAX_PARTS {
+                return Err(too_many());
+            }
+            let name = field.name().unwrap_or_default().to_owned();
+            let Some(file_name) = field.file_name().map(str::to_owned) else {
+                let mut text = Vec::new();
+                while let Some(chunk) = field.chunk().await.map_err(|e| broken(&e))? {
+                    if text.len() + chunk.len() > MAX_TEXT_PART {
+                        return Err(too_large("An answer is longer than any field takes."));
+                    }
+                    text.extend_from_slice(&chunk);
+                }
+                posted.add_text(name, String::from_utf8_lossy(&text).into_owned());
+                continue;
+            };
+            // A file input left empty still sends a part, without a name or bytes.
+            if file_name.is_empty() {
+                continue;
+            }
+            let limits = match &mut limits {
+                Some(limits) => limits,
+                None => limits.insert(self.admit(&mut posted).await?),
+            };
+            // A file for a field that takes none is not read: the core names the error.
+            let Some(&max) = limits.get(&name) else {
+                posted.files.push(pb::UploadedFile {
+                    field_id: name,
+                    file_name,
+                    content: Vec::new(),
+                });
+                continue;
+            };
+            let mut content = Vec::new();
+            while let Some(chunk) = field.chunk().await.map_err(|e| broken(&e))? {
+                if (content.len() + chunk.len()) as u64 > max {
+                    let mb = max as f64 / (1024.0 * 1024.0);
+                    return Err(too_large(&format!(
+                        "The file \"{file_name}\" is larger than this field takes ({mb:.1} MB)."
+                    )));
+                }
+                content.extend_from_slice(&chunk);
+            }
+            posted.files.push(pb::UploadedFile {
+                field_id: name,
+                file_name,
+                content,
+            });
+        }
+        Ok(posted)
+    }
+
+    /// Asks the core to admit a submission whose first file is arriving; returns the
+    /// largest file of each file field.
+    async fn admit(&self, posted: &mut Posted) -> Result<HashMap<String, u64>, Stop> {
+        let settled = nonce(self.headers, posted.nonce.as_deref());
+        let request = self.call.request(pb::AdmitHostedSubmissionRequest {
+            short_id: self.short_id.to_owned(),
+            start_token: posted.token.clone(),
+            csrf_nonce: settled.0.clone(),
+        });
+        posted.settled = Some(settled);
+        match self.state.hosted().admit_hosted_submission(request).await {
+            Ok(reply) => Ok(reply
+                .into_inner()
+                .file_fields
+                .into_iter()
+                .map(|f| (f.field_id, f.max_bytes))
+                .collect()),
+            Err(status) => Err(Stop::Refused(status, Box::new(std::mem::take(posted)))),
+        }
+    }
+}
