@@ -252,9 +252,27 @@ impl Core {
         })
     }
 
+    /// The gate's background work: following key changes for the key cache, and writing
+    /// usage counts every second. Stop them with [`Core::finish_accounting`].
+    pub fn spawn_accounting(&self) -> Vec<tokio::task::JoinHandle<()>> {
+        vec![
+            self.gate.keys().spawn_listener(self.pool.clone()),
+            self.gate.tally().spawn_flusher(self.pool.clone()),
+        ]
+    }
+
+    /// Writes the usage counts still pending; called once requests have stopped, before
+    /// the pool closes, so that a clean stop loses no count.
+    pub async fn finish_accounting(&self) {
+        if let Err(error) = self.gate.tally().flush(&self.pool).await {
+            tracing::error!(%error, "usage counts of the last second could not be written");
+        }
+    }
+
     /// Housekeeping that runs for the life of the process.
     pub fn spawn_maintenance(&self) -> tokio::task::JoinHandle<()> {
         let guard = self.gate.guard();
+        let leases = self.gate.leases().clone();
         let hosted = self.hosted.clone();
         let pool = self.pool.clone();
         let ttl = self.config.idempotency_ttl;
@@ -263,6 +281,7 @@ impl Core {
             loop {
                 tick.tick().await;
                 guard.retain_recent();
+                leases.retain_current();
                 hosted.retain_recent();
                 match idempotency::purge(&pool, ttl).await {
                     Ok(0) => {}

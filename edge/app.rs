@@ -64,6 +64,9 @@ pub struct Application {
     shutdown_timeout: Duration,
     /// Tasks that the server tasks wait for, stopped with them at the shutdown timeout.
     background: Vec<tokio::task::AbortHandle>,
+    /// The core of this process (role all or core), and its accounting tasks: the last
+    /// usage counts are written once requests have stopped.
+    core: Option<(Core, Vec<tokio::task::JoinHandle<()>>)>,
 }
 
 /// Resolves once `stop` turns true.
@@ -96,6 +99,7 @@ impl Application {
             stop,
             shutdown_timeout: args.shutdown_timeout.into(),
             background: Vec::new(),
+            core: None,
         };
         match app.assemble(db, &args, listeners).await {
             Ok(()) => Ok(app),
@@ -121,6 +125,7 @@ impl Application {
             let core = Core::start(pool, core_config(args)?).await?;
             let maintenance = core.spawn_maintenance();
             let file_sweep = core.spawn_file_sweep();
+            self.core = Some((core.clone(), core.spawn_accounting()));
             let readiness = core.spawn_readiness();
             let delivery = core.spawn_delivery(self.stop.subscribe())?;
             let routes = core.routes().await?;
@@ -252,6 +257,12 @@ impl Application {
             for task in &self.background {
                 task.abort();
             }
+        }
+        if let Some((core, accounting)) = self.core {
+            for task in accounting {
+                task.abort();
+            }
+            core.finish_accounting().await;
         }
         if let Some(database) = self.database {
             database.close().await;

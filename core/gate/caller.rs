@@ -12,6 +12,7 @@ use tonic::Request;
 use tonic::metadata::MetadataMap;
 use uuid::Uuid;
 
+use super::keys::KeyCache;
 use super::{CLIENT_IP, REQUEST_ID};
 
 /// Who is calling, once authenticated.
@@ -29,6 +30,7 @@ pub struct Caller {
 /// and its session key. Unauthenticated / KeyInvalid when neither works.
 pub(super) async fn identify(
     pool: &PgPool,
+    cache: &KeyCache,
     sessions: Option<&SessionVerifier>,
     md: &MetadataMap,
 ) -> Result<store::KeyWithPlan, CoreError> {
@@ -36,7 +38,7 @@ pub(super) async fn identify(
         return identify_session(pool, sessions, md).await;
     };
     let row = match keys::lookup_of(key) {
-        Some(lookup) => store::find_key_by_lookup(pool, lookup).await?,
+        Some(lookup) => cache.find(pool, lookup).await?,
         None => None,
     };
     let now = chrono::Utc::now();

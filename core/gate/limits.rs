@@ -1,8 +1,7 @@
-//! Limits of the gate: the per-key fixed window (counted in the database, so that all
-//! instances share it) and the per-client-IP throttle of failed authentication.
+//! The per-client-IP throttle of failed authentication (the per-key window is leased:
+//! `lease`).
 
 use super::RateInfo;
-use crate::error::CoreError;
 use governor::{
     Quota, RateLimiter,
     clock::{Clock, DefaultClock},
@@ -11,27 +10,6 @@ use governor::{
 };
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-
-/// The figures of a key's current window, and whether this request is over its limit.
-pub(super) fn window(
-    limit: u32,
-    count: u32,
-    window_start: i64,
-    window_secs: u32,
-    now: i64,
-) -> (RateInfo, Option<CoreError>) {
-    let reset = window_start + i64::from(window_secs);
-    let rate = RateInfo {
-        limit,
-        remaining: limit.saturating_sub(count),
-        reset,
-    };
-    let over = (count > limit).then(|| {
-        let wait = (reset - now).max(1) as u64;
-        CoreError::RateLimited { retry_after: wait }
-    });
-    (rate, over)
-}
 
 /// The bucket of a client address in the per-IP throttles: an IPv4 address (also when
 /// written IPv4-mapped), or an IPv6 address's /64, since one subscriber usually holds a
@@ -122,18 +100,5 @@ mod tests {
             "2001:db8:1:2::".parse::<IpAddr>().expect("ip")
         );
         assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
-    }
-
-    #[test]
-    fn window_figures_and_verdict() {
-        let (rate, over) = window(10, 3, 1_000, 60, 1_010);
-        assert_eq!((rate.limit, rate.remaining, rate.reset), (10, 7, 1_060));
-        assert!(over.is_none());
-        let (rate, over) = window(10, 11, 1_000, 60, 1_059);
-        assert_eq!(rate.remaining, 0);
-        assert!(matches!(
-            over,
-            Some(CoreError::RateLimited { retry_after: 1 })
-        ));
     }
 }

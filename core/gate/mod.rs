@@ -2,10 +2,15 @@
 //! scope; and, on the way out, the metadata every reply carries (rate-limit figures,
 //! request id, replay flag), errors included.
 //!
-//! `caller` identifies who calls, `limits` holds the window and the failed-auth
-//! throttle, `store` counts requests in the database; this module ties them together.
+//! `caller` identifies who calls (with `keys`, the per-instance key cache), `lease`
+//! admits requests from leased blocks of the key's window, `limits` holds the
+//! failed-auth throttle, and usage is counted in memory by `usage::tally`; this module
+//! ties them together. A request whose key is cached and whose lease has room costs no
+//! query at all.
 
 mod caller;
+pub mod keys;
+pub mod lease;
 mod limits;
 pub mod store;
 
@@ -17,9 +22,11 @@ pub(crate) use limits::throttle_key;
 use crate::accounts::{Scope, Scopes};
 use crate::config::CoreConfig;
 use crate::error::CoreError;
-use crate::usage;
+use crate::usage::tally::Tally;
 use caller::metadata_str;
 use chrono::NaiveDate;
+use keys::KeyCache;
+use lease::Leases;
 use sqlx::PgPool;
 use std::future::Future;
 use std::net::IpAddr;
@@ -57,6 +64,9 @@ pub struct Gate {
     pool: PgPool,
     config: Arc<CoreConfig>,
     guard: Arc<AuthGuard>,
+    keys: KeyCache,
+    leases: Leases,
+    tally: Tally,
 }
 
 /// The outcome of admission: who, with which figures, and which usage row to charge
@@ -74,11 +84,26 @@ impl Gate {
             pool,
             config,
             guard,
+            keys: KeyCache::default(),
+            leases: Leases::default(),
+            tally: Tally::default(),
         }
     }
 
     pub fn guard(&self) -> Arc<AuthGuard> {
         self.guard.clone()
+    }
+
+    pub fn keys(&self) -> &KeyCache {
+        &self.keys
+    }
+
+    pub fn leases(&self) -> &Leases {
+        &self.leases
+    }
+
+    pub fn tally(&self) -> &Tally {
+        &self.tally
     }
 
     /// Runs `op` for an authenticated caller holding `need` (None: any valid key).
@@ -128,7 +153,7 @@ impl Gate {
         if outcome.is_err()
             && let Some((key_id, day)) = admission.charged
         {
-            self.charge_error(key_id, day, &request_id).await;
+            self.tally.error(key_id, day);
         }
         match outcome {
             Ok((message, replayed)) => {
@@ -157,14 +182,14 @@ impl Gate {
     }
 
     async fn admit(&self, md: &MetadataMap, ip: IpAddr, need: Option<Scope>) -> Admission {
-        let row = match caller::identify(&self.pool, self.config.sessions.as_ref(), md).await {
+        let sessions = self.config.sessions.as_ref();
+        let row = match caller::identify(&self.pool, &self.keys, sessions, md).await {
             Ok(row) => row,
             Err(e @ (CoreError::Unauthenticated | CoreError::KeyInvalid)) => {
                 return self.refuse(ip, e);
             }
             Err(e) => return unaccounted(e),
         };
-        let now = chrono::Utc::now();
         let plan = row.plan;
         let caller = Caller {
             key_id: row.id,
@@ -175,18 +200,16 @@ impl Gate {
         };
         // Never the key itself: its id names it.
         tracing::debug!(key_id = %caller.key_id, account_id = %caller.account_id, "caller identified");
-        let counted =
-            match store::count_request(&self.pool, row.id, self.config.rate_window_secs).await {
-                Ok(counted) => counted,
-                Err(e) => return unaccounted(e),
-            };
-        let (rate, over_limit) = limits::window(
-            caller.rate_limit,
-            counted.count,
-            counted.window_start,
-            self.config.rate_window_secs,
-            now.timestamp(),
-        );
+        let window = self.config.rate_window_secs;
+        let (rate, over_limit) = match self
+            .leases
+            .admit(&self.pool, row.id, caller.rate_limit, window)
+            .await
+        {
+            Ok(admitted) => admitted,
+            Err(e) => return unaccounted(e),
+        };
+        let day = self.tally.request(row.id);
         let verdict = if !plan.has_api_access() {
             Err(CoreError::PlanRequired)
         } else if let Some(over) = over_limit {
@@ -202,7 +225,7 @@ impl Gate {
         Admission {
             caller: verdict,
             rate: Some(rate),
-            charged: Some((row.id, counted.day)),
+            charged: Some((row.id, day)),
         }
     }
 
@@ -217,12 +240,6 @@ impl Gate {
             caller: Err(error),
             rate: Some(rate),
             charged: None,
-        }
-    }
-
-    async fn charge_error(&self, key_id: Uuid, day: NaiveDate, request_id: &str) {
-        if let Err(error) = usage::store::count_error(&self.pool, key_id, day).await {
-            tracing::warn!(request_id, %error, "could not count an error in usage");
         }
     }
 }

@@ -1,56 +1,55 @@
-//! SQL of the gate: counting a request in its key's window and daily usage.
+//! SQL of the gate: leasing a block of a key's rate-limit window.
 
 use crate::error::CoreError;
-use chrono::NaiveDate;
 use sqlx::PgPool;
 use uuid::Uuid;
 
-/// A request counted: the window's count so far, the window's start (Unix seconds) and
-/// the usage day it was charged to.
-pub struct Counted {
-    pub count: u32,
+/// A lease taken: the window's asks so far (this one's included), the window's start
+/// and the database's clock, both in Unix seconds.
+pub struct Taken {
+    pub asked: u32,
     pub window_start: i64,
-    pub day: NaiveDate,
+    pub now: f64,
 }
 
-/// Counts one request in the key's current window and daily usage, in one statement
-/// on the database clock so that all instances agree on windows and days (the usage
-/// row is the usage module's table, written here so that admission costs one round
-/// trip).
-pub async fn count_request(
+/// Asks for `block` requests of the key's current window, in one statement on the
+/// database clock so that all instances agree on windows. The row counts what was
+/// asked; the caller works out what was granted (`lease::Leases::admit`), so that
+/// concurrent leases need no lock beyond the row update itself.
+pub async fn lease(
     pool: &PgPool,
     key_id: Uuid,
     window_secs: u32,
-) -> Result<Counted, CoreError> {
+    block: u32,
+) -> Result<Taken, CoreError> {
+    let block = i32::try_from(block).unwrap_or(i32::MAX);
     let row = sqlx::query!(
         r#"WITH now_w AS (
-             SELECT to_timestamp(floor(extract(epoch FROM clock_timestamp()) / $2::float8) * $2::float8) AS ws,
-                    (clock_timestamp() AT TIME ZONE 'UTC')::date AS day
+             SELECT clock_timestamp() AS now,
+                    to_timestamp(floor(extract(epoch FROM clock_timestamp()) / $2::float8) * $2::float8) AS ws
          ), w AS (
              INSERT INTO rate_windows (key_id, window_start, request_count)
-             SELECT $1, ws, 1 FROM now_w
+             SELECT $1, ws, $3 FROM now_w
              ON CONFLICT (key_id) DO UPDATE SET
                  request_count = CASE WHEN rate_windows.window_start >= EXCLUDED.window_start
-                                      THEN rate_windows.request_count + 1 ELSE 1 END,
+                                      THEN LEAST(rate_windows.request_count::bigint + $3, 2000000000)::int
+                                      ELSE $3 END,
                  window_start = GREATEST(rate_windows.window_start, EXCLUDED.window_start)
              RETURNING request_count, window_start
-         ), u AS (
-             INSERT INTO usage_daily (key_id, day, request_count)
-             SELECT $1, day, 1 FROM now_w
-             ON CONFLICT (key_id, day) DO UPDATE SET request_count = usage_daily.request_count + 1
          )
-         SELECT w.request_count AS "count!",
+         SELECT w.request_count AS "asked!",
                 extract(epoch FROM w.window_start)::bigint AS "window_start!",
-                (SELECT day FROM now_w) AS "day!"
+                extract(epoch FROM (SELECT now FROM now_w))::float8 AS "now!"
            FROM w"#,
         key_id,
-        f64::from(window_secs)
+        f64::from(window_secs),
+        block
     )
     .fetch_one(pool)
     .await?;
-    Ok(Counted {
-        count: u32::try_from(row.count).unwrap_or(u32::MAX),
+    Ok(Taken {
+        asked: u32::try_from(row.asked).unwrap_or(0),
         window_start: row.window_start,
-        day: row.day,
+        now: row.now,
     })
 }

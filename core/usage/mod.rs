@@ -1,6 +1,7 @@
 //! Per-key usage: the daily request and error counts that the gate records.
 
 pub mod store;
+pub mod tally;
 
 use crate::error::CoreError;
 use crate::gate::{Ctx, Gate};
@@ -30,7 +31,10 @@ impl Usage {
                 "days must be an integer from 1 to 90",
             ));
         }
-        let daily: Vec<pb::DailyUsage> = store::daily(&self.pool, ctx.caller.key_id, days)
+        let daily: Vec<pb::DailyUsage> = self
+            .gate
+            .tally()
+            .daily(&self.pool, ctx.caller.key_id, days)
             .await?
             .into_iter()
             .map(|d| pb::DailyUsage {

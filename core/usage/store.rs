@@ -1,9 +1,11 @@
-//! SQL of usage: the daily request and error counts of each key. Requests are counted
-//! by the gate's admission statement (`gate::store::count_request`).
+//! SQL of usage: the daily request and error counts of each key, written in batches by
+//! the tally (`tally::Tally`).
 
+use super::tally::Counts;
 use crate::error::CoreError;
 use chrono::NaiveDate;
 use sqlx::PgPool;
+use std::collections::HashMap;
 use uuid::Uuid;
 
 /// One day of a key's usage.
@@ -31,12 +33,35 @@ pub async fn daily(pool: &PgPool, key_id: Uuid, days: i32) -> Result<Vec<Day>, C
     .await?)
 }
 
-/// Counts an error against the usage row the request was charged to.
-pub async fn count_error(pool: &PgPool, key_id: Uuid, day: NaiveDate) -> Result<(), CoreError> {
+/// Adds counts to the keys' day rows, in one statement.
+pub async fn add(
+    pool: &PgPool,
+    counts: &HashMap<(Uuid, NaiveDate), Counts>,
+) -> Result<(), CoreError> {
+    let mut keys = Vec::with_capacity(counts.len());
+    let mut days = Vec::with_capacity(counts.len());
+    let mut requests = Vec::with_capacity(counts.len());
+    let mut errors = Vec::with_capacity(counts.len());
+    for ((key, day), c) in counts {
+        keys.push(*key);
+        days.push(*day);
+        requests.push(c.requests);
+        errors.push(c.errors);
+    }
+    // Rows of keys deleted meanwhile are skipped (the join), not an error.
     sqlx::query!(
-        "UPDATE usage_daily SET error_count = error_count + 1 WHERE key_id = $1 AND day = $2",
-        key_id,
-        day
+        "INSERT INTO usage_daily (key_id, day, request_count, error_count)
+         SELECT c.key_id, c.day, c.requests, c.errors
+           FROM unnest($1::uuid[], $2::date[], $3::int8[], $4::int8[])
+                AS c(key_id, day, requests, errors)
+           JOIN api_keys k ON k.id = c.key_id
+         ON CONFLICT (key_id, day) DO UPDATE
+            SET request_count = usage_daily.request_count + EXCLUDED.request_count,
+                error_count = usage_daily.error_count + EXCLUDED.error_count",
+        &keys,
+        &days,
+        &requests,
+        &errors
     )
     .execute(pool)
     .await?;

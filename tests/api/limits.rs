@@ -2,9 +2,11 @@
 //! per-IP throttle of failed authentication, and the request body size limit.
 
 use crate::helpers::*;
+use crate::support::eventually;
 use ::forms::accounts::Plan;
 use serde_json::json;
 use std::collections::BTreeSet;
+use std::time::Duration;
 
 /// Sleeps until just after the next multiple of `window` seconds, so that a short burst
 /// of requests most likely falls into one window (tests still check it did).
@@ -164,6 +166,26 @@ async fn rate_limit_holds_across_instances_on_one_database() {
         for app in [&first, &second, &first] {
             app.get("/forms", &other).await.ok(200);
         }
+        // Each instance writes its counts every second: once both have, a read on
+        // either sees all (the read itself included).
+        let (prefix, _) = split_key(&other);
+        let lookup = prefix.trim_start_matches("fsk_").to_owned();
+        eventually(
+            "usage written by both instances",
+            Duration::from_secs(10),
+            || async {
+                let written: Option<i64> = sqlx::query_scalar(
+                    "SELECT sum(request_count)::int8 FROM usage_daily u
+                   JOIN api_keys k ON k.id = u.key_id WHERE k.lookup = $1",
+                )
+                .bind(&lookup)
+                .fetch_one(&first.pool)
+                .await
+                .expect("usage rows");
+                (written == Some(3)).then_some(())
+            },
+        )
+        .await;
         let usage = second.get("/usage", &other).await;
         assert_eq!(usage.ok(200)["total_requests"], 4);
         return;
@@ -211,6 +233,48 @@ async fn concurrent_requests_on_two_instances_never_exceed_the_limit() {
         let data = usage.ok(200);
         assert_eq!(data["total_requests"], 21);
         assert_eq!(data["total_errors"], 15);
+        return;
+    }
+    panic!("requests kept straddling window boundaries");
+}
+
+#[tokio::test]
+async fn leased_windows_never_exceed_the_limit_across_instances() {
+    // 320 a window: instances lease blocks of 10 (a 32nd). Across two instances a key
+    // gets at most its limit, and at least the limit less one instance's unused lease.
+    let extra = ["--pro-rate-limit", "320", "--rate-window-secs", "20"];
+    let first = TestApp::spawn_with(&extra).await;
+    let second = TestApp::spawn_on(first.db.clone(), &extra).await;
+    for _attempt in 0..3 {
+        let key = first.key(PRO, READ).await;
+        align_to_window(20).await;
+        let mut tasks = tokio::task::JoinSet::new();
+        for i in 0..400 {
+            let app = if i % 2 == 0 { &first } else { &second };
+            tasks.spawn(send(
+                app.request(Method::GET, "/forms").header("x-api-key", &key),
+            ));
+        }
+        let replies: Vec<Reply> = tasks.join_all().await;
+        if resets(&replies).len() != 1 {
+            continue;
+        }
+        let ok = replies.iter().filter(|r| r.status == 200).count();
+        assert!(ok <= 320, "{ok} requests got through a limit of 320");
+        assert!(ok >= 320 - 9, "only {ok} of 320 got through");
+        for reply in replies.iter().filter(|r| r.status != 200) {
+            reply.error(429, "RATE_LIMITED");
+            assert_eq!(reply.header_u64("x-ratelimit-remaining"), 0);
+        }
+        // The figures stay truthful within one lease of the other instance.
+        let mut remaining: Vec<u64> = replies
+            .iter()
+            .filter(|r| r.status == 200)
+            .map(|r| r.header_u64("x-ratelimit-remaining"))
+            .collect();
+        remaining.sort_unstable();
+        assert!(remaining[0] <= 9, "lowest remaining {}", remaining[0]);
+        assert!(remaining.iter().all(|r| *r < 320));
         return;
     }
     panic!("requests kept straddling window boundaries");

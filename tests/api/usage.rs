@@ -184,3 +184,49 @@ async fn usage_reports_the_configured_limit_of_the_plan() {
         assert_eq!(reply.header_u64("x-ratelimit-limit"), limit);
     }
 }
+
+/// The requests counted for a key in the usage table (what has been written).
+async fn written(app: &TestApp, key_id: uuid::Uuid) -> i64 {
+    sqlx::query_scalar::<_, Option<i64>>(
+        "SELECT sum(request_count)::int8 FROM usage_daily WHERE key_id = $1",
+    )
+    .bind(key_id)
+    .fetch_one(&app.pool)
+    .await
+    .expect("usage rows")
+    .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn usage_is_exact_after_a_clean_stop_and_a_second_short_at_most_after_kill_9() {
+    let mut app = TestApp::spawn().await;
+    let key = app.new_key(Plan::Pro, READ).await;
+    for _ in 0..20 {
+        app.get("/forms", &key.key).await.ok(200);
+    }
+    // A clean stop writes what is pending.
+    assert!(app.server.terminate().await.success());
+    assert_eq!(written(&app, key.key_id).await, 20);
+
+    let mut app = TestApp::spawn_on(app.db.clone(), &[]).await;
+    for _ in 0..20 {
+        app.get("/forms", &key.key).await.ok(200);
+    }
+    // Counts are written every second...
+    crate::support::eventually(
+        "counts written",
+        std::time::Duration::from_secs(5),
+        || async { (written(&app, key.key_id).await == 40).then_some(()) },
+    )
+    .await;
+    for _ in 0..5 {
+        app.get("/forms", &key.key).await.ok(200);
+    }
+    // ...so kill -9 loses at most the last second's.
+    app.server.child.kill().await.expect("kill -9");
+    let after = written(&app, key.key_id).await;
+    assert!((40..=45).contains(&after), "{after} requests counted");
+    let app = TestApp::spawn_on(app.db.clone(), &[]).await;
+    let usage = app.get("/usage", &key.key).await;
+    assert_eq!(usage.ok(200)["total_requests"], after + 1);
+}

@@ -1,0 +1,149 @@
+//! API keys as authentication reads them, cached per instance so that a request costs
+//! no query to know who calls. The cache is only trusted while this instance listens
+//! for changes: a trigger announces every change of a key or an account on the channel
+//! `formsd_keys` on commit (migration 0009), and the entries named are dropped as the
+//! notification arrives, so a revocation, a plan change or a deletion made anywhere
+//! takes effect on every instance within the notification's delay (milliseconds).
+//! Expiry needs no notification: it is checked on every use. When the listening
+//! connection breaks, notifications may have been missed: the cache is emptied and
+//! bypassed until listening again. Entries also age out (`TTL`) as a second safety.
+
+use crate::accounts::store::{self, KeyWithPlan};
+use crate::error::CoreError;
+use sqlx::PgPool;
+use sqlx::postgres::PgListener;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// The channel of the trigger of migration 0009.
+const CHANNEL: &str = "formsd_keys";
+/// The longest an entry is used without a query, notifications or not.
+const TTL: Duration = Duration::from_secs(60);
+/// Entries kept at most; the cache starts afresh beyond (keys in use fit many times).
+const MAX_ENTRIES: usize = 100_000;
+
+struct Entry {
+    key: KeyWithPlan,
+    fetched: Instant,
+}
+
+/// The per-instance cache of API keys by their lookup (the non-secret prefix).
+#[derive(Clone, Default)]
+pub struct KeyCache {
+    entries: Arc<Mutex<HashMap<String, Entry>>>,
+    /// Whether the cache may be used: true only while notifications are received.
+    listening: Arc<AtomicBool>,
+    /// Counts notifications (and losses of the connection): a read during which it
+    /// moved may predate a change, and is not kept.
+    generation: Arc<AtomicU64>,
+}
+
+impl KeyCache {
+    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
+        // A panic elsewhere cannot leave a map half-changed: use it as it is.
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The key with this lookup: from the cache while it can be trusted, else read
+    /// (and kept).
+    pub async fn find(
+        &self,
+        pool: &PgPool,
+        lookup: &str,
+    ) -> Result<Option<KeyWithPlan>, CoreError> {
+        if self.listening.load(Ordering::Acquire) {
+            if let Some(entry) = self.entries().get(lookup)
+                && entry.fetched.elapsed() < TTL
+            {
+                return Ok(Some(entry.key.clone()));
+            }
+        }
+        let generation = self.generation.load(Ordering::Acquire);
+        let listening = self.listening.load(Ordering::Acquire);
+        let found = store::find_key_by_lookup(pool, lookup).await?;
+        // Kept only if no notification arrived since before the read: a change that
+        // committed after the read's snapshot is announced after it, so either it moved
+        // the generation already or it will drop the entry kept now.
+        if let Some(key) = &found
+            && listening
+        {
+            // Compared under the lock that `forget` moves it under.
+            let mut entries = self.entries();
+            if self.generation.load(Ordering::Acquire) == generation {
+                if entries.len() >= MAX_ENTRIES {
+                    entries.clear();
+                }
+                entries.insert(
+                    lookup.to_owned(),
+                    Entry {
+                        key: key.clone(),
+                        fetched: Instant::now(),
+                    },
+                );
+            }
+        }
+        Ok(found)
+    }
+
+    /// Drops what a notification names.
+    fn forget(&self, payload: &str) {
+        let mut entries = self.entries();
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        match payload.split_once(':') {
+            Some(("key", lookup)) => {
+                entries.remove(lookup);
+            }
+            Some(("account", id)) => entries.retain(|_, e| e.key.account_id.to_string() != id),
+            _ => entries.clear(),
+        }
+    }
+
+    fn distrust(&self) {
+        self.listening.store(false, Ordering::Release);
+        let mut entries = self.entries();
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        entries.clear();
+    }
+
+    /// Follows the change notifications for the life of the process.
+    pub fn spawn_listener(&self, pool: PgPool) -> tokio::task::JoinHandle<()> {
+        let cache = self.clone();
+        tokio::spawn(async move {
+            loop {
+                let mut listener = match PgListener::connect_with(&pool).await {
+                    Ok(listener) => listener,
+                    Err(error) => {
+                        tracing::warn!(%error, "key cache off: cannot listen for key changes");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        continue;
+                    }
+                };
+                if let Err(error) = listener.listen(CHANNEL).await {
+                    tracing::warn!(%error, "key cache off: cannot listen for key changes");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    continue;
+                }
+                // Entries from before may have missed a change: start empty.
+                {
+                    let mut entries = cache.entries();
+                    cache.generation.fetch_add(1, Ordering::AcqRel);
+                    entries.clear();
+                }
+                cache.listening.store(true, Ordering::Release);
+                loop {
+                    match listener.try_recv().await {
+                        Ok(Some(notification)) => cache.forget(notification.payload()),
+                        // The connection broke: changes may have been missed.
+                        Ok(None) | Err(_) => {
+                            cache.distrust();
+                            break;
+                        }
+                    }
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        })
+    }
+}

@@ -1,0 +1,104 @@
+//! Usage counted in memory and written once a second: a request costs no write of its
+//! own, and a key's busy day row is updated once per second per instance instead of
+//! once per request. A clean stop writes what is pending, so counts are exact then;
+//! after `kill -9` at most the last second's counts of that instance are missing.
+//! Reading usage adds this instance's pending counts, so a key's own reads are exact.
+
+use super::store;
+use crate::error::CoreError;
+use chrono::NaiveDate;
+use sqlx::PgPool;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// How often pending counts are written.
+pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
+
+/// Requests and errors of one key on one day.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub requests: i64,
+    pub errors: i64,
+}
+
+/// The counts of this instance not yet written, by key and UTC day.
+#[derive(Clone, Default)]
+pub struct Tally {
+    pending: Arc<Mutex<HashMap<(Uuid, NaiveDate), Counts>>>,
+    /// Held by a flush while its counts are neither pending nor committed, and by a
+    /// reader across its read of the table and of the pending counts, so that a read
+    /// sees every count exactly once.
+    flushing: Arc<tokio::sync::RwLock<()>>,
+}
+
+impl Tally {
+    fn pending(&self) -> MutexGuard<'_, HashMap<(Uuid, NaiveDate), Counts>> {
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Counts a request of the key today (UTC); returns the day it was charged to.
+    pub fn request(&self, key_id: Uuid) -> NaiveDate {
+        let day = chrono::Utc::now().date_naive();
+        self.pending().entry((key_id, day)).or_default().requests += 1;
+        day
+    }
+
+    /// Counts an error against the day its request was charged to.
+    pub fn error(&self, key_id: Uuid, day: NaiveDate) {
+        self.pending().entry((key_id, day)).or_default().errors += 1;
+    }
+
+    /// The key's daily usage from the table, with this instance's pending counts added.
+    pub async fn daily(
+        &self,
+        pool: &PgPool,
+        key_id: Uuid,
+        days: i32,
+    ) -> Result<Vec<store::Day>, CoreError> {
+        let _reading = self.flushing.read().await;
+        let mut daily = store::daily(pool, key_id, days).await?;
+        let pending = self.pending();
+        for day in &mut daily {
+            if let Some(counts) = pending.get(&(key_id, day.day)) {
+                day.request_count += counts.requests;
+                day.error_count += counts.errors;
+            }
+        }
+        Ok(daily)
+    }
+
+    /// Writes the pending counts in one statement; on failure they stay pending.
+    pub async fn flush(&self, pool: &PgPool) -> Result<(), CoreError> {
+        let _writing = self.flushing.write().await;
+        let batch = std::mem::take(&mut *self.pending());
+        if batch.is_empty() {
+            return Ok(());
+        }
+        if let Err(error) = store::add(pool, &batch).await {
+            let mut pending = self.pending();
+            for (at, counts) in batch {
+                let kept = pending.entry(at).or_default();
+                kept.requests += counts.requests;
+                kept.errors += counts.errors;
+            }
+            return Err(error);
+        }
+        Ok(())
+    }
+
+    /// Writes pending counts every second for the life of the process.
+    pub fn spawn_flusher(&self, pool: PgPool) -> tokio::task::JoinHandle<()> {
+        let tally = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(FLUSH_EVERY);
+            loop {
+                tick.tick().await;
+                if let Err(error) = tally.flush(&pool).await {
+                    tracing::warn!(%error, "writing usage counts; kept for the next try");
+                }
+            }
+        })
+    }
+}
