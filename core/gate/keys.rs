@@ -53,12 +53,11 @@ impl KeyCache {
         pool: &PgPool,
         lookup: &str,
     ) -> Result<Option<KeyWithPlan>, CoreError> {
-        if self.listening.load(Ordering::Acquire) {
-            if let Some(entry) = self.entries().get(lookup)
-                && entry.fetched.elapsed() < TTL
-            {
-                return Ok(Some(entry.key.clone()));
-            }
+        if self.listening.load(Ordering::Acquire)
+            && let Some(entry) = self.entries().get(lookup)
+            && entry.fetched.elapsed() < TTL
+        {
+            return Ok(Some(entry.key.clone()));
         }
         let generation = self.generation.load(Ordering::Acquire);
         let listening = self.listening.load(Ordering::Acquire);
