@@ -1,0 +1,330 @@
+//! The request path against the bare work, side by side in one run: formsd (the
+//! release build, over its own fresh database) driven by `wrk` (REST) and `h2load`
+//! (unary gRPC), and the bare SQL statement of each line driven by `pgbench` on the same
+//! database, all at BENCH_CLIENTS connections (32) for BENCH_SECONDS each (8). Prints
+//! each rate and the ratio to the bare statement, and formsd's memory (idle, peak).
+//!
+//! Lines (the targets of issue 10 in brackets):
+//! - `GET /forms/{id}`, one key, against the bare form SELECT [≥ 0.4×];
+//! - `POST /forms/{id}/responses` over 64 accounts, each with its key and form, against
+//!   the bare response INSERT over the same 64 forms [≥ 0.4×];
+//! - the same POST, 32 clients on one form, against the bare INSERT into it [≥ 0.3×].
+//!
+//! Needs `wrk`, `h2load` (nghttp2-client) and `pgbench` on the PATH.
+//! Run: `cargo bench --bench hot_path` (DATABASE_URL as for the tests).
+
+mod common;
+
+use common::helpers::TestApp;
+use forms::accounts::{Plan, Scope};
+use forms::pb;
+use prost::Message;
+use serde_json::json;
+use std::path::Path;
+use std::process::Command;
+
+/// One measured line: requests (or transactions) per second.
+struct Rates {
+    what: &'static str,
+    rest: f64,
+    grpc: Option<f64>,
+    bare: f64,
+    target: f64,
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("running {cmd:?}: {e} (is it installed?)"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// The number after `label` on the line that has it.
+fn figure(text: &str, line_has: &str, label: &str) -> f64 {
+    text.lines()
+        .find(|l| l.contains(line_has))
+        .and_then(|l| l.split(label).nth(1))
+        .and_then(|rest| {
+            rest.split_whitespace()
+                .next()
+                .map(|n| n.trim_end_matches(',').to_owned())
+        })
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no {label:?} in:\n{text}"))
+}
+
+/// pgbench of the script files at `clients` connections: transactions per second.
+fn pgbench(url: &str, scripts: &[std::path::PathBuf], clients: usize, secs: usize) -> f64 {
+    let mut cmd = Command::new("pgbench");
+    cmd.args(["-n", "-M", "prepared", "-j", "2"]).args([
+        "-c",
+        &clients.to_string(),
+        "-T",
+        &secs.to_string(),
+    ]);
+    for script in scripts {
+        cmd.arg("-f").arg(script);
+    }
+    cmd.arg(url);
+    figure(&run(&mut cmd), "tps = ", "tps = ")
+}
+
+/// wrk with a Lua script: requests per second, failing on any non-2xx answer.
+fn wrk(url: &str, script: &Path, clients: usize, secs: usize) -> f64 {
+    let text = run(Command::new("wrk")
+        .args(["-t", "2", "-c", &clients.to_string()])
+        .args(["-d", &format!("{secs}s"), "-s"])
+        .arg(script)
+        .arg(url));
+    assert!(
+        !text.contains("Non-2xx"),
+        "wrk saw failed requests:\n{text}"
+    );
+    figure(&text, "Requests/sec:", "Requests/sec:")
+}
+
+/// h2load of one unary gRPC method with a fixed request: requests per second.
+fn h2load(url: &str, key: &str, body: &Path, clients: usize, secs: usize) -> f64 {
+    let text = run(Command::new("h2load")
+        .args(["-c", &clients.to_string(), "-m", "1", "-t", "2"])
+        .args(["-D", &secs.to_string()])
+        .args(["-H", "content-type: application/grpc", "-H", "te: trailers"])
+        .args(["-H", &format!("x-api-key: {key}")])
+        .arg("-d")
+        .arg(body)
+        .arg(url));
+    let failed = figure(&text, "requests:", "failed,").max(figure(&text, "requests:", "errored,"));
+    assert!(failed == 0.0, "h2load saw failed requests:\n{text}");
+    figure(&text, "finished in", "s,")
+}
+
+/// A unary gRPC request body: the 5-byte frame header, then the message.
+fn grpc_frame(message: &impl Message) -> Vec<u8> {
+    let bytes = message.encode_to_vec();
+    let mut frame = vec![0u8];
+    frame.extend_from_slice(&u32::try_from(bytes.len()).expect("small").to_be_bytes());
+    frame.extend_from_slice(&bytes);
+    frame
+}
+
+/// Memory of a process in kB: (VmRSS, VmHWM).
+fn memory(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    (kb("VmRSS:"), kb("VmHWM:"))
+}
+
+fn lua_string(s: &str) -> String {
+    format!("{s:?}")
+}
+
+#[tokio::main]
+async fn main() {
+    let clients = common::env_num("BENCH_CLIENTS", 32);
+    let secs = common::env_num("BENCH_SECONDS", 8);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = TestApp::spawn_with(&[
+        "--enterprise-rate-limit",
+        "1000000000",
+        "--enterprise-response-limit",
+        "unlimited",
+        "--db-max-connections",
+        "40",
+    ])
+    .await;
+    let pid = app.server.child.id().expect("formsd pid");
+    let origin = app.http_base.trim_end_matches("/api/v1").to_owned();
+    let grpc = app.grpc_url.clone();
+    let fields = json!([{"type": "short_text", "label": "Name"}]);
+
+    // Accounts, each with its key and a published form of one field.
+    let mut tenants = Vec::new();
+    for _ in 0..64 {
+        let key = app.key(Plan::Enterprise, &[Scope::Admin]).await;
+        let form = app
+            .create_form(&key, &json!({"title": "Bench", "fields": fields}))
+            .await;
+        let id = form["id"].as_str().expect("form id").to_owned();
+        let field = form["fields"][0]["id"]
+            .as_str()
+            .expect("field id")
+            .to_owned();
+        app.put(
+            &format!("/forms/{id}"),
+            &key,
+            &json!({"status": "published"}),
+        )
+        .await
+        .ok(200);
+        let account: String =
+            sqlx::query_scalar("SELECT account_id::text FROM forms WHERE id = $1::uuid")
+                .bind(&id)
+                .fetch_one(&app.pool)
+                .await
+                .expect("account");
+        tenants.push((key, id, field, account));
+    }
+    let (key, form, field, account) = tenants[0].clone();
+    let (idle_rss, _) = memory(pid);
+
+    // Scripts: pgbench's bare statements, wrk's requests.
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("script");
+        path
+    };
+    let select = write(
+        "select.sql",
+        format!(
+            "SELECT id, account_id, short_id, title, description, status, fields, settings, \
+             created_at, updated_at, published_at FROM forms \
+             WHERE id = '{form}' AND account_id = '{account}';\n"
+        ),
+    );
+    let insert = |form: &str, field: &str| {
+        format!(
+            "INSERT INTO responses (id, form_id, answers, started_at, submitted_at) \
+             VALUES (gen_random_uuid(), '{form}', '{{\"{field}\": \"Ada\"}}', now(), now());\n"
+        )
+    };
+    let insert_one = write("insert_one.sql", insert(&form, &field));
+    let inserts: Vec<_> = tenants
+        .iter()
+        .enumerate()
+        .map(|(i, (_, form, field, _))| write(&format!("insert_{i}.sql"), insert(form, field)))
+        .collect();
+    let body = |field: &str| json!({"answers": {field: "Ada"}}).to_string();
+    let get_lua = write(
+        "get.lua",
+        format!("wrk.headers[\"x-api-key\"] = {}\n", lua_string(&key)),
+    );
+    let post_one_lua = write(
+        "post_one.lua",
+        format!(
+            "wrk.method = \"POST\"\nwrk.headers[\"x-api-key\"] = {}\n\
+             wrk.headers[\"content-type\"] = \"application/json\"\nwrk.body = {}\n",
+            lua_string(&key),
+            lua_string(&body(&field))
+        ),
+    );
+    let mut many = String::from("local t = {\n");
+    for (key, form, field, _) in &tenants {
+        many.push_str(&format!(
+            "  {{{}, {}, {}}},\n",
+            lua_string(key),
+            lua_string(&format!("/api/v1/forms/{form}/responses")),
+            lua_string(&body(field))
+        ));
+    }
+    many.push_str(
+        "}\nlocal n = 0\nrequest = function()\n  n = n + 1\n  local c = t[(n % #t) + 1]\n  \
+         return wrk.format(\"POST\", c[2], {[\"x-api-key\"] = c[1], [\"content-type\"] = \
+         \"application/json\"}, c[3])\nend\n",
+    );
+    let post_many_lua = write("post_many.lua", many);
+    let get_grpc = write(
+        "get.bin",
+        grpc_frame(&pb::GetFormRequest { id: form.clone() }),
+    );
+    let answers = prost_types::Struct {
+        fields: [(
+            field.clone(),
+            prost_types::Value {
+                kind: Some(prost_types::value::Kind::StringValue("Ada".into())),
+            },
+        )]
+        .into(),
+    };
+    let create_grpc = write(
+        "create.bin",
+        grpc_frame(&pb::CreateResponseRequest {
+            form_id: form.clone(),
+            answers: Some(answers),
+            ..Default::default()
+        }),
+    );
+
+    let db = app.db.url.clone();
+    let form_url = format!("{origin}/api/v1/forms/{form}");
+    let lines = [
+        Rates {
+            what: "GET /forms/{id}, one key",
+            bare: pgbench(&db, &[select], clients, secs),
+            rest: wrk(&form_url, &get_lua, clients, secs),
+            grpc: Some(h2load(
+                &format!("{grpc}/forms.v1.FormsService/GetForm"),
+                &key,
+                &get_grpc,
+                clients,
+                secs,
+            )),
+            target: 0.4,
+        },
+        Rates {
+            what: "POST …/responses, 64 accounts",
+            bare: pgbench(&db, &inserts, clients, secs),
+            rest: wrk(&origin, &post_many_lua, clients, secs),
+            grpc: None,
+            target: 0.4,
+        },
+        Rates {
+            what: "POST …/responses, one form",
+            bare: pgbench(&db, &[insert_one], clients, secs),
+            rest: wrk(
+                &format!("{form_url}/responses"),
+                &post_one_lua,
+                clients,
+                secs,
+            ),
+            grpc: Some(h2load(
+                &format!("{grpc}/forms.v1.ResponsesService/CreateResponse"),
+                &key,
+                &create_grpc,
+                clients,
+                secs,
+            )),
+            target: 0.3,
+        },
+    ];
+    let (_, peak_rss) = memory(pid);
+
+    println!("\n{clients} clients, {secs} s a line, formsd release build, one host");
+    println!(
+        "{:<32} {:>10} {:>10} {:>12} {:>12} {:>12} {:>8}",
+        "work", "REST/s", "gRPC/s", "bare SQL/s", "REST/bare", "gRPC/bare", "target"
+    );
+    for line in &lines {
+        let grpc = line.grpc.map_or("–".to_owned(), |g| format!("{g:.0}"));
+        let grpc_ratio = line
+            .grpc
+            .map_or("–".to_owned(), |g| format!("{:.2}×", g / line.bare));
+        println!(
+            "{:<32} {:>10.0} {:>10} {:>12.0} {:>11.2}× {:>12} {:>7.1}×",
+            line.what,
+            line.rest,
+            grpc,
+            line.bare,
+            line.rest / line.bare,
+            grpc_ratio,
+            line.target
+        );
+    }
+    println!(
+        "formsd memory: idle {:.1} MB, peak {:.1} MB",
+        idle_rss as f64 / 1024.0,
+        peak_rss as f64 / 1024.0
+    );
+}
