@@ -8,6 +8,7 @@ use crate::state::{AppState, Transport, TransportError};
 use crate::{http_server, metrics, routes};
 use forms::accounts::sessions::SessionVerifier;
 use forms::db::Database;
+use forms::notifications::smtp::SmtpSettings;
 use forms::webhooks::delivery::DeliveryConfig;
 use forms::{Core, CoreConfig, telemetry};
 use std::convert::Infallible;
@@ -122,6 +123,7 @@ impl Application {
             let maintenance = core.spawn_maintenance();
             let readiness = core.spawn_readiness();
             let delivery = core.spawn_delivery(self.stop.subscribe())?;
+            let notifications = core.spawn_notifications(self.stop.subscribe()).await?;
             let routes = core.routes().await?;
             let addr = listener.local_addr()?;
             tracing::info!(%addr, "core listening (gRPC)");
@@ -144,6 +146,12 @@ impl Application {
             self.background.push(delivery.abort_handle());
             self.tasks
                 .spawn(async move { delivery.await.map_err(Error::from) });
+            if let Some(notifications) = notifications {
+                // Mails in flight are handed to the relay and recorded the same way.
+                self.background.push(notifications.abort_handle());
+                self.tasks
+                    .spawn(async move { notifications.await.map_err(Error::from) });
+            }
             if args.role == Role::All {
                 transport = Some(in_process(routes));
             }
@@ -298,6 +306,11 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         idempotency_ttl: args.idempotency_ttl.into(),
         max_request_bytes: args.max_body_bytes,
         max_upload_bytes: args.max_upload_bytes,
+        smtp: args.smtp_url.as_ref().map(|url| SmtpSettings {
+            url: url.clone(),
+            from: args.smtp_from.clone().unwrap_or_default(),
+            password: args.smtp_password.clone(),
+        }),
         delivery: DeliveryConfig {
             allow_private: args.webhook_allow_private,
             timeout: args.webhook_timeout.into(),

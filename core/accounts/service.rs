@@ -66,6 +66,7 @@ fn account_to_pb(row: store::AccountRow) -> pb::Account {
         name: row.name,
         response_limit: row.response_limit,
         created_at: Some(convert::timestamp(row.created_at)),
+        email: row.email,
     }
 }
 
@@ -145,6 +146,11 @@ impl AdminService for Admin {
                         })?)
                     }
                     "response_limit" => change.response_limit = Some(account.response_limit),
+                    // Unset or empty removes the address.
+                    "email" => {
+                        let email = account.email.clone().map(|e| e.trim().to_owned());
+                        change.email = Some(email.filter(|e| !e.is_empty()));
+                    }
                     other => {
                         return Err(CoreError::Validation(format!(
                             "{other:?} cannot be updated"

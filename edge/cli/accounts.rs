@@ -30,6 +30,9 @@ pub enum AccountsCommand {
         /// Go back to the plan's default response limit.
         #[arg(long)]
         default_response_limit: bool,
+        /// Address the owner's notifications are mailed to ('' removes it).
+        #[arg(long)]
+        email: Option<String>,
     },
 }
 
@@ -59,6 +62,7 @@ pub async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
             plan,
             response_limit,
             default_response_limit,
+            email,
         } => {
             let mut account = pb::Account::default();
             let mut paths = Vec::new();
@@ -70,6 +74,10 @@ pub async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
             if response_limit.is_some() || default_response_limit {
                 account.response_limit = response_limit;
                 paths.push("response_limit".to_owned());
+            }
+            if let Some(email) = email {
+                account.email = Some(email);
+                paths.push("email".to_owned());
             }
             let request = admin.request(pb::UpdateAccountRequest {
                 name,
@@ -95,6 +103,7 @@ pub async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
             "name": account.name,
             "plan": plan,
             "response_limit": account.response_limit,
+            "email": account.email,
             "created_at": timestamp_json(account.created_at.as_ref()),
         })
     );

@@ -12,6 +12,7 @@ use ::forms::pb::{
     self, admin_service_client::AdminServiceClient, forms_service_client::FormsServiceClient,
     gateway_service_client::GatewayServiceClient,
     hosted_forms_service_client::HostedFormsServiceClient,
+    notification_admin_service_client::NotificationAdminServiceClient,
     responses_service_client::ResponsesServiceClient, usage_service_client::UsageServiceClient,
     webhook_admin_service_client::WebhookAdminServiceClient,
     webhooks_service_client::WebhooksServiceClient,
@@ -261,6 +262,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
     ),
     (
         "forms.v1.WebhookAdminService/RetryDelivery",
+        Kind::NotTenant,
+        "operator token only; as above",
+    ),
+    (
+        "forms.v1.NotificationAdminService/ListNotifications",
         Kind::NotTenant,
         "operator token only; as above",
     ),
@@ -2238,6 +2244,24 @@ async fn admin_rows(
             async move {
                 c.retry_delivery(with_md(pb::RetryDeliveryRequest { id }, md))
                     .await
+            }
+        },
+    )
+    .await;
+    admin_row(
+        m,
+        "forms.v1.NotificationAdminService/ListNotifications",
+        token,
+        strangers,
+        |md| {
+            let mut c = NotificationAdminServiceClient::new(channel.clone());
+            let account = a_name.clone();
+            async move {
+                let message = pb::ListNotificationsRequest {
+                    account,
+                    limit: None,
+                };
+                c.list_notifications(with_md(message, md)).await
             }
         },
     )

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/admin.proto.
  */
 export const file_forms_v1_admin: GenFile = /*@__PURE__*/
-  fileDesc("ChRmb3Jtcy92MS9hZG1pbi5wcm90bxIIZm9ybXMudjEioQEKB0FjY291bnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIcCgRwbGFuGAMgASgOMg4uZm9ybXMudjEuUGxhbhIbCg5yZXNwb25zZV9saW1pdBgEIAEoA0gAiAEBEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhEKD19yZXNwb25zZV9saW1pdCLpAQoGQXBpS2V5EgoKAmlkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDgoGcHJlZml4GAMgASgJEh8KBnNjb3BlcxgEIAMoDjIPLmZvcm1zLnYxLlNjb3BlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiEKEUdldEFjY291bnRSZXF1ZXN0EgwKBG5hbWUYASABKAkiOAoSR2V0QWNjb3VudFJlc3BvbnNlEiIKB2FjY291bnQYASABKAsyES5mb3Jtcy52MS5BY2NvdW50InkKFFVwZGF0ZUFjY291bnRSZXF1ZXN0EgwKBG5hbWUYASABKAkSIgoHYWNjb3VudBgCIAEoCzIRLmZvcm1zLnYxLkFjY291bnQSLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIjsKFVVwZGF0ZUFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuZm9ybXMudjEuQWNjb3VudCKRAQoQQ3JlYXRlS2V5UmVxdWVzdBIPCgdhY2NvdW50GAEgASgJEhwKBHBsYW4YAiABKA4yDi5mb3Jtcy52MS5QbGFuEh8KBnNjb3BlcxgDIAMoDjIPLmZvcm1zLnYxLlNjb3BlEi0KCmV4cGlyZXNfaW4YBCABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iRAoRQ3JlYXRlS2V5UmVzcG9uc2USCwoDa2V5GAEgASgJEg4KBmtleV9pZBgCIAEoCRISCgphY2NvdW50X2lkGAMgASgJIiIKEFJldm9rZUtleVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJIjIKEVJldm9rZUtleVJlc3BvbnNlEh0KA2tleRgBIAEoCzIQLmZvcm1zLnYxLkFwaUtleSIiCg9MaXN0S2V5c1JlcXVlc3QSDwoHYWNjb3VudBgBIAEoCSIyChBMaXN0S2V5c1Jlc3BvbnNlEh4KBGtleXMYASADKAsyEC5mb3Jtcy52MS5BcGlLZXkiNAoTTGlua0lkZW50aXR5UmVxdWVzdBIMCgRuYW1lGAEgASgJEg8KB3N1YmplY3QYAiABKAkiOgoUTGlua0lkZW50aXR5UmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmZvcm1zLnYxLkFjY291bnQidwoUVXBkYXRlV2ViaG9va1JlcXVlc3QSCgoCaWQYASABKAkSIgoHd2ViaG9vaxgCIAEoCzIRLmZvcm1zLnYxLldlYmhvb2sSLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIjsKFVVwZGF0ZVdlYmhvb2tSZXNwb25zZRIiCgd3ZWJob29rGAEgASgLMhEuZm9ybXMudjEuV2ViaG9vayL1AQoIRGVsaXZlcnkSCgoCaWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRINCgVldmVudBgDIAEoCRIoCgZzdGF0dXMYBCABKA4yGC5mb3Jtcy52MS5EZWxpdmVyeVN0YXR1cxIzCg9uZXh0X2F0dGVtcHRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKCGF0dGVtcHRzGAcgAygLMhkuZm9ybXMudjEuRGVsaXZlcnlBdHRlbXB0IrcBCg9EZWxpdmVyeUF0dGVtcHQSMAoMYXR0ZW1wdGVkX2F0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIYCgtzdGF0dXNfY29kZRgCIAEoBUgAiAEBEhMKC2R1cmF0aW9uX21zGAMgASgDEhIKBWVycm9yGAQgASgJSAGIAQESFQoNcmVzcG9uc2VfYm9keRgFIAEoCUIOCgxfc3RhdHVzX2NvZGVCCAoGX2Vycm9yImsKFUxpc3REZWxpdmVyaWVzUmVxdWVzdBISCgp3ZWJob29rX2lkGAEgASgJEhEKBHBhZ2UYAiABKAVIAIgBARIVCghwZXJfcGFnZRgDIAEoBUgBiAEBQgcKBV9wYWdlQgsKCV9wZXJfcGFnZSJAChZMaXN0RGVsaXZlcmllc1Jlc3BvbnNlEiYKCmRlbGl2ZXJpZXMYASADKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSIiChRSZXRyeURlbGl2ZXJ5UmVxdWVzdBIKCgJpZBgBIAEoCSI9ChVSZXRyeURlbGl2ZXJ5UmVzcG9uc2USJAoIZGVsaXZlcnkYASABKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSpOCgRQbGFuEhQKEFBMQU5fVU5TUEVDSUZJRUQQABINCglQTEFOX0ZSRUUQARIMCghQTEFOX1BSTxACEhMKD1BMQU5fRU5URVJQUklTRRADKlAKBVNjb3BlEhUKEVNDT1BFX1VOU1BFQ0lGSUVEEAASDgoKU0NPUEVfUkVBRBABEg8KC1NDT1BFX1dSSVRFEAISDwoLU0NPUEVfQURNSU4QAyqJAQoORGVsaXZlcnlTdGF0dXMSHwobREVMSVZFUllfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXREVMSVZFUllfU1RBVFVTX1BFTkRJTkcQARIdChlERUxJVkVSWV9TVEFUVVNfU1VDQ0VFREVEEAISGgoWREVMSVZFUllfU1RBVFVTX0ZBSUxFRBADMscDCgxBZG1pblNlcnZpY2USRwoKR2V0QWNjb3VudBIbLmZvcm1zLnYxLkdldEFjY291bnRSZXF1ZXN0GhwuZm9ybXMudjEuR2V0QWNjb3VudFJlc3BvbnNlElAKDVVwZGF0ZUFjY291bnQSHi5mb3Jtcy52MS5VcGRhdGVBY2NvdW50UmVxdWVzdBofLmZvcm1zLnYxLlVwZGF0ZUFjY291bnRSZXNwb25zZRJECglDcmVhdGVLZXkSGi5mb3Jtcy52MS5DcmVhdGVLZXlSZXF1ZXN0GhsuZm9ybXMudjEuQ3JlYXRlS2V5UmVzcG9uc2USRAoJUmV2b2tlS2V5EhouZm9ybXMudjEuUmV2b2tlS2V5UmVxdWVzdBobLmZvcm1zLnYxLlJldm9rZUtleVJlc3BvbnNlEkEKCExpc3RLZXlzEhkuZm9ybXMudjEuTGlzdEtleXNSZXF1ZXN0GhouZm9ybXMudjEuTGlzdEtleXNSZXNwb25zZRJNCgxMaW5rSWRlbnRpdHkSHS5mb3Jtcy52MS5MaW5rSWRlbnRpdHlSZXF1ZXN0Gh4uZm9ybXMudjEuTGlua0lkZW50aXR5UmVzcG9uc2UyjgIKE1dlYmhvb2tBZG1pblNlcnZpY2USUAoNVXBkYXRlV2ViaG9vaxIeLmZvcm1zLnYxLlVwZGF0ZVdlYmhvb2tSZXF1ZXN0Gh8uZm9ybXMudjEuVXBkYXRlV2ViaG9va1Jlc3BvbnNlElMKDkxpc3REZWxpdmVyaWVzEh8uZm9ybXMudjEuTGlzdERlbGl2ZXJpZXNSZXF1ZXN0GiAuZm9ybXMudjEuTGlzdERlbGl2ZXJpZXNSZXNwb25zZRJQCg1SZXRyeURlbGl2ZXJ5Eh4uZm9ybXMudjEuUmV0cnlEZWxpdmVyeVJlcXVlc3QaHy5mb3Jtcy52MS5SZXRyeURlbGl2ZXJ5UmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_webhooks, file_google_protobuf_duration, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("ChRmb3Jtcy92MS9hZG1pbi5wcm90bxIIZm9ybXMudjEivwEKB0FjY291bnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIcCgRwbGFuGAMgASgOMg4uZm9ybXMudjEuUGxhbhIbCg5yZXNwb25zZV9saW1pdBgEIAEoA0gAiAEBEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKBWVtYWlsGAYgASgJSAGIAQFCEQoPX3Jlc3BvbnNlX2xpbWl0QggKBl9lbWFpbCLpAQoGQXBpS2V5EgoKAmlkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDgoGcHJlZml4GAMgASgJEh8KBnNjb3BlcxgEIAMoDjIPLmZvcm1zLnYxLlNjb3BlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiEKEUdldEFjY291bnRSZXF1ZXN0EgwKBG5hbWUYASABKAkiOAoSR2V0QWNjb3VudFJlc3BvbnNlEiIKB2FjY291bnQYASABKAsyES5mb3Jtcy52MS5BY2NvdW50InkKFFVwZGF0ZUFjY291bnRSZXF1ZXN0EgwKBG5hbWUYASABKAkSIgoHYWNjb3VudBgCIAEoCzIRLmZvcm1zLnYxLkFjY291bnQSLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIjsKFVVwZGF0ZUFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuZm9ybXMudjEuQWNjb3VudCKRAQoQQ3JlYXRlS2V5UmVxdWVzdBIPCgdhY2NvdW50GAEgASgJEhwKBHBsYW4YAiABKA4yDi5mb3Jtcy52MS5QbGFuEh8KBnNjb3BlcxgDIAMoDjIPLmZvcm1zLnYxLlNjb3BlEi0KCmV4cGlyZXNfaW4YBCABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iRAoRQ3JlYXRlS2V5UmVzcG9uc2USCwoDa2V5GAEgASgJEg4KBmtleV9pZBgCIAEoCRISCgphY2NvdW50X2lkGAMgASgJIiIKEFJldm9rZUtleVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJIjIKEVJldm9rZUtleVJlc3BvbnNlEh0KA2tleRgBIAEoCzIQLmZvcm1zLnYxLkFwaUtleSIiCg9MaXN0S2V5c1JlcXVlc3QSDwoHYWNjb3VudBgBIAEoCSIyChBMaXN0S2V5c1Jlc3BvbnNlEh4KBGtleXMYASADKAsyEC5mb3Jtcy52MS5BcGlLZXkiNAoTTGlua0lkZW50aXR5UmVxdWVzdBIMCgRuYW1lGAEgASgJEg8KB3N1YmplY3QYAiABKAkiOgoUTGlua0lkZW50aXR5UmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmZvcm1zLnYxLkFjY291bnQidwoUVXBkYXRlV2ViaG9va1JlcXVlc3QSCgoCaWQYASABKAkSIgoHd2ViaG9vaxgCIAEoCzIRLmZvcm1zLnYxLldlYmhvb2sSLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIjsKFVVwZGF0ZVdlYmhvb2tSZXNwb25zZRIiCgd3ZWJob29rGAEgASgLMhEuZm9ybXMudjEuV2ViaG9vayL1AQoIRGVsaXZlcnkSCgoCaWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRINCgVldmVudBgDIAEoCRIoCgZzdGF0dXMYBCABKA4yGC5mb3Jtcy52MS5EZWxpdmVyeVN0YXR1cxIzCg9uZXh0X2F0dGVtcHRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKCGF0dGVtcHRzGAcgAygLMhkuZm9ybXMudjEuRGVsaXZlcnlBdHRlbXB0IrcBCg9EZWxpdmVyeUF0dGVtcHQSMAoMYXR0ZW1wdGVkX2F0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIYCgtzdGF0dXNfY29kZRgCIAEoBUgAiAEBEhMKC2R1cmF0aW9uX21zGAMgASgDEhIKBWVycm9yGAQgASgJSAGIAQESFQoNcmVzcG9uc2VfYm9keRgFIAEoCUIOCgxfc3RhdHVzX2NvZGVCCAoGX2Vycm9yImsKFUxpc3REZWxpdmVyaWVzUmVxdWVzdBISCgp3ZWJob29rX2lkGAEgASgJEhEKBHBhZ2UYAiABKAVIAIgBARIVCghwZXJfcGFnZRgDIAEoBUgBiAEBQgcKBV9wYWdlQgsKCV9wZXJfcGFnZSJAChZMaXN0RGVsaXZlcmllc1Jlc3BvbnNlEiYKCmRlbGl2ZXJpZXMYASADKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSIiChRSZXRyeURlbGl2ZXJ5UmVxdWVzdBIKCgJpZBgBIAEoCSI9ChVSZXRyeURlbGl2ZXJ5UmVzcG9uc2USJAoIZGVsaXZlcnkYASABKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSKpAgoMTm90aWZpY2F0aW9uEgoKAmlkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDwoHZm9ybV9pZBgDIAEoCRIYCgtyZXNwb25zZV9pZBgEIAEoCUgAiAEBEigKBnN0YXR1cxgFIAEoDjIYLmZvcm1zLnYxLkRlbGl2ZXJ5U3RhdHVzEjMKD25leHRfYXR0ZW1wdF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoIYXR0ZW1wdHMYCCADKAsyHS5mb3Jtcy52MS5Ob3RpZmljYXRpb25BdHRlbXB0Qg4KDF9yZXNwb25zZV9pZCKvAQoTTm90aWZpY2F0aW9uQXR0ZW1wdBIwCgxhdHRlbXB0ZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2R1cmF0aW9uX21zGAIgASgDEhYKCXJlY2lwaWVudBgDIAEoCUgAiAEBEhIKBWVycm9yGAQgASgJSAGIAQESDQoFcmVwbHkYBSABKAlCDAoKX3JlY2lwaWVudEIICgZfZXJyb3IiSQoYTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0Eg8KB2FjY291bnQYASABKAkSEgoFbGltaXQYAiABKAVIAIgBAUIICgZfbGltaXQiSgoZTGlzdE5vdGlmaWNhdGlvbnNSZXNwb25zZRItCg1ub3RpZmljYXRpb25zGAEgAygLMhYuZm9ybXMudjEuTm90aWZpY2F0aW9uKk4KBFBsYW4SFAoQUExBTl9VTlNQRUNJRklFRBAAEg0KCVBMQU5fRlJFRRABEgwKCFBMQU5fUFJPEAISEwoPUExBTl9FTlRFUlBSSVNFEAMqUAoFU2NvcGUSFQoRU0NPUEVfVU5TUEVDSUZJRUQQABIOCgpTQ09QRV9SRUFEEAESDwoLU0NPUEVfV1JJVEUQAhIPCgtTQ09QRV9BRE1JThADKokBCg5EZWxpdmVyeVN0YXR1cxIfChtERUxJVkVSWV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdERUxJVkVSWV9TVEFUVVNfUEVORElORxABEh0KGURFTElWRVJZX1NUQVRVU19TVUNDRUVERUQQAhIaChZERUxJVkVSWV9TVEFUVVNfRkFJTEVEEAMyxwMKDEFkbWluU2VydmljZRJHCgpHZXRBY2NvdW50EhsuZm9ybXMudjEuR2V0QWNjb3VudFJlcXVlc3QaHC5mb3Jtcy52MS5HZXRBY2NvdW50UmVzcG9uc2USUAoNVXBkYXRlQWNjb3VudBIeLmZvcm1zLnYxLlVwZGF0ZUFjY291bnRSZXF1ZXN0Gh8uZm9ybXMudjEuVXBkYXRlQWNjb3VudFJlc3BvbnNlEkQKCUNyZWF0ZUtleRIaLmZvcm1zLnYxLkNyZWF0ZUtleVJlcXVlc3QaGy5mb3Jtcy52MS5DcmVhdGVLZXlSZXNwb25zZRJECglSZXZva2VLZXkSGi5mb3Jtcy52MS5SZXZva2VLZXlSZXF1ZXN0GhsuZm9ybXMudjEuUmV2b2tlS2V5UmVzcG9uc2USQQoITGlzdEtleXMSGS5mb3Jtcy52MS5MaXN0S2V5c1JlcXVlc3QaGi5mb3Jtcy52MS5MaXN0S2V5c1Jlc3BvbnNlEk0KDExpbmtJZGVudGl0eRIdLmZvcm1zLnYxLkxpbmtJZGVudGl0eVJlcXVlc3QaHi5mb3Jtcy52MS5MaW5rSWRlbnRpdHlSZXNwb25zZTJ4ChhOb3RpZmljYXRpb25BZG1pblNlcnZpY2USXAoRTGlzdE5vdGlmaWNhdGlvbnMSIi5mb3Jtcy52MS5MaXN0Tm90aWZpY2F0aW9uc1JlcXVlc3QaIy5mb3Jtcy52MS5MaXN0Tm90aWZpY2F0aW9uc1Jlc3BvbnNlMo4CChNXZWJob29rQWRtaW5TZXJ2aWNlElAKDVVwZGF0ZVdlYmhvb2sSHi5mb3Jtcy52MS5VcGRhdGVXZWJob29rUmVxdWVzdBofLmZvcm1zLnYxLlVwZGF0ZVdlYmhvb2tSZXNwb25zZRJTCg5MaXN0RGVsaXZlcmllcxIfLmZvcm1zLnYxLkxpc3REZWxpdmVyaWVzUmVxdWVzdBogLmZvcm1zLnYxLkxpc3REZWxpdmVyaWVzUmVzcG9uc2USUAoNUmV0cnlEZWxpdmVyeRIeLmZvcm1zLnYxLlJldHJ5RGVsaXZlcnlSZXF1ZXN0Gh8uZm9ybXMudjEuUmV0cnlEZWxpdmVyeVJlc3BvbnNlYgZwcm90bzM", [file_forms_v1_webhooks, file_google_protobuf_duration, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * A customer account: owns forms and keys.
@@ -56,6 +56,13 @@ export type Account = Message<"forms.v1.Account"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 5;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * Address the owner's notifications are mailed to; absent: none are sent.
+   *
+   * @generated from field: optional string email = 6;
+   */
+  email?: string | undefined;
 };
 
 /**
@@ -191,7 +198,8 @@ export type UpdateAccountRequest = Message<"forms.v1.UpdateAccountRequest"> & {
   account?: Account | undefined;
 
   /**
-   * Paths to change: plan, response_limit (unset clears it back to the plan default).
+   * Paths to change: plan, response_limit (unset clears it back to the plan default),
+   * email (unset or empty removes the address).
    *
    * @generated from field: google.protobuf.FieldMask update_mask = 3;
    */
@@ -703,6 +711,174 @@ export const RetryDeliveryResponseSchema: GenMessage<RetryDeliveryResponse> = /*
   messageDesc(file_forms_v1_admin, 21);
 
 /**
+ * One owner notification: the mail of one new response.
+ *
+ * @generated from message forms.v1.Notification
+ */
+export type Notification = Message<"forms.v1.Notification"> & {
+  /**
+   * UUID of the notification.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Account whose owner is mailed.
+   *
+   * @generated from field: string account_id = 2;
+   */
+  accountId: string;
+
+  /**
+   * Form the response was submitted to.
+   *
+   * @generated from field: string form_id = 3;
+   */
+  formId: string;
+
+  /**
+   * The response; absent once it was deleted (its mail is then never sent).
+   *
+   * @generated from field: optional string response_id = 4;
+   */
+  responseId?: string | undefined;
+
+  /**
+   * State (succeeded: the relay accepted the mail).
+   *
+   * @generated from field: forms.v1.DeliveryStatus status = 5;
+   */
+  status: DeliveryStatus;
+
+  /**
+   * When the next attempt is due; absent unless pending.
+   *
+   * @generated from field: google.protobuf.Timestamp next_attempt_at = 6;
+   */
+  nextAttemptAt?: Timestamp | undefined;
+
+  /**
+   * When the response was submitted.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 7;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * Attempts so far, oldest first.
+   *
+   * @generated from field: repeated forms.v1.NotificationAttempt attempts = 8;
+   */
+  attempts: NotificationAttempt[];
+};
+
+/**
+ * Describes the message forms.v1.Notification.
+ * Use `create(NotificationSchema)` to create a new message.
+ */
+export const NotificationSchema: GenMessage<Notification> = /*@__PURE__*/
+  messageDesc(file_forms_v1_admin, 22);
+
+/**
+ * One attempt at handing a notification to the SMTP relay.
+ *
+ * @generated from message forms.v1.NotificationAttempt
+ */
+export type NotificationAttempt = Message<"forms.v1.NotificationAttempt"> & {
+  /**
+   * When the attempt started.
+   *
+   * @generated from field: google.protobuf.Timestamp attempted_at = 1;
+   */
+  attemptedAt?: Timestamp | undefined;
+
+  /**
+   * Time until the relay's answer or the failure, in milliseconds.
+   *
+   * @generated from field: int64 duration_ms = 2;
+   */
+  durationMs: bigint;
+
+  /**
+   * The owner's address at the time; absent when the account had none.
+   *
+   * @generated from field: optional string recipient = 3;
+   */
+  recipient?: string | undefined;
+
+  /**
+   * Failure description; absent on success.
+   *
+   * @generated from field: optional string error = 4;
+   */
+  error?: string | undefined;
+
+  /**
+   * The relay's final answer on success (code and text).
+   *
+   * @generated from field: string reply = 5;
+   */
+  reply: string;
+};
+
+/**
+ * Describes the message forms.v1.NotificationAttempt.
+ * Use `create(NotificationAttemptSchema)` to create a new message.
+ */
+export const NotificationAttemptSchema: GenMessage<NotificationAttempt> = /*@__PURE__*/
+  messageDesc(file_forms_v1_admin, 23);
+
+/**
+ * Request of ListNotifications.
+ *
+ * @generated from message forms.v1.ListNotificationsRequest
+ */
+export type ListNotificationsRequest = Message<"forms.v1.ListNotificationsRequest"> & {
+  /**
+   * Account name; empty lists every account's notifications.
+   *
+   * @generated from field: string account = 1;
+   */
+  account: string;
+
+  /**
+   * How many, newest first; absent means 25, at most 100.
+   *
+   * @generated from field: optional int32 limit = 2;
+   */
+  limit?: number | undefined;
+};
+
+/**
+ * Describes the message forms.v1.ListNotificationsRequest.
+ * Use `create(ListNotificationsRequestSchema)` to create a new message.
+ */
+export const ListNotificationsRequestSchema: GenMessage<ListNotificationsRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_admin, 24);
+
+/**
+ * Reply of ListNotifications.
+ *
+ * @generated from message forms.v1.ListNotificationsResponse
+ */
+export type ListNotificationsResponse = Message<"forms.v1.ListNotificationsResponse"> & {
+  /**
+   * The notifications, newest first.
+   *
+   * @generated from field: repeated forms.v1.Notification notifications = 1;
+   */
+  notifications: Notification[];
+};
+
+/**
+ * Describes the message forms.v1.ListNotificationsResponse.
+ * Use `create(ListNotificationsResponseSchema)` to create a new message.
+ */
+export const ListNotificationsResponseSchema: GenMessage<ListNotificationsResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_admin, 25);
+
+/**
  * Commercial plan of an account.
  *
  * @generated from enum forms.v1.Plan
@@ -899,6 +1075,26 @@ export const AdminService: GenService<{
   serviceDesc(file_forms_v1_admin, 0);
 
 /**
+ * Operator view of owner notifications (mails sent for new responses of forms with
+ * `settings.notifications_enabled`).
+ *
+ * @generated from service forms.v1.NotificationAdminService
+ */
+export const NotificationAdminService: GenService<{
+  /**
+   * Lists the most recent notifications with their attempts, newest first.
+   *
+   * @generated from rpc forms.v1.NotificationAdminService.ListNotifications
+   */
+  listNotifications: {
+    methodKind: "unary";
+    input: typeof ListNotificationsRequestSchema;
+    output: typeof ListNotificationsResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_forms_v1_admin, 1);
+
+/**
  * Operator operations on webhook subscriptions and their deliveries.
  *
  * @generated from service forms.v1.WebhookAdminService
@@ -935,5 +1131,5 @@ export const WebhookAdminService: GenService<{
     output: typeof RetryDeliveryResponseSchema;
   },
 }> = /*@__PURE__*/
-  serviceDesc(file_forms_v1_admin, 1);
+  serviceDesc(file_forms_v1_admin, 2);
 
