@@ -298,7 +298,12 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         admin_token: args.admin_token.clone(),
         trusted_proxies: args.trusted_proxies.clone(),
         hosted_submissions_per_minute: args.hosted_submissions_per_minute,
-        sessions: session_verifier(args)?,
+        sessions: session_verifier(args)?.map(|verifier| {
+            verifier.with_claims(
+                args.session_audience.as_deref(),
+                args.session_issuer.as_deref(),
+            )
+        }),
         file_store_url: args.file_store_url.clone(),
         free_response_limit: args.free_response_limit.0,
         pro_response_limit: args.pro_response_limit.0,

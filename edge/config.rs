@@ -156,6 +156,13 @@ pub struct ServeArgs {
     /// Algorithm of --session-public-key-file: RS256 or ES256.
     #[arg(long, env = "FORMS_SESSION_ALGORITHM", default_value = "RS256")]
     pub session_algorithm: String,
+    /// Audience session tokens must carry in `aud` (then required); unset: `aud` is
+    /// not checked.
+    #[arg(long, env = "FORMS_SESSION_AUDIENCE")]
+    pub session_audience: Option<String>,
+    /// Issuer session tokens must carry in `iss` (then required); unset: not checked.
+    #[arg(long, env = "FORMS_SESSION_ISSUER")]
+    pub session_issuer: Option<String>,
     /// Operator token for the admin gRPC services (disabled when unset).
     #[arg(long, env = "FORMS_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,

@@ -238,6 +238,21 @@ impl AdminService for Admin {
         )
     }
 
+    async fn unlink_identity(
+        &self,
+        req: Request<pb::UnlinkIdentityRequest>,
+    ) -> Result<Response<pb::UnlinkIdentityResponse>, Status> {
+        self.auth.check(&req)?;
+        let req = req.into_inner();
+        reply(
+            store::unlink_identity(&self.pool, &req.name, &req.subject)
+                .await
+                .map(|a| pb::UnlinkIdentityResponse {
+                    account: Some(account_to_pb(a)),
+                }),
+        )
+    }
+
     async fn link_identity(
         &self,
         req: Request<pb::LinkIdentityRequest>,

@@ -222,14 +222,48 @@ pub async fn link_identity(
         return Err(CoreError::validation("subject must be 1 to 255 characters"));
     }
     let account = find_account(pool, account).await?;
+    let mut tx = pool.begin().await?;
     sqlx::query!(
         "INSERT INTO account_identities (subject, account_id) VALUES ($1, $2)
          ON CONFLICT (subject) DO UPDATE SET account_id = EXCLUDED.account_id",
         subject,
         account.id
     )
-    .execute(pool)
+    .execute(&mut *tx)
     .await?;
+    // Linking is the operator's way back after revoking the account's session key: the
+    // revoked key is kept (its usage history with it) under a retired lookup, and the
+    // next sign-in gets a fresh one.
+    sqlx::query!(
+        "UPDATE api_keys SET lookup = 'session-retired-' || id
+          WHERE lookup = 'session-' || $1::uuid AND revoked_at IS NOT NULL",
+        account.id
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(account)
+}
+
+/// Unlinks an identity-provider subject from an account: its sessions stop signing in
+/// on their next request.
+pub async fn unlink_identity(
+    pool: &PgPool,
+    account: &str,
+    subject: &str,
+) -> Result<AccountRow, CoreError> {
+    let account = find_account(pool, account).await?;
+    let removed = sqlx::query!(
+        "DELETE FROM account_identities WHERE subject = $1 AND account_id = $2",
+        subject,
+        account.id
+    )
+    .execute(pool)
+    .await?
+    .rows_affected();
+    if removed == 0 {
+        return Err(CoreError::NotFound("identity"));
+    }
     Ok(account)
 }
 

@@ -1,5 +1,6 @@
-//! `formsd accounts …`: show an account, change its plan or response limit, link an
-//! identity-provider subject; through the AdminService.
+//! `formsd accounts …`: show an account, change its plan, response limit or
+//! notification address, link or unlink an identity-provider subject; through the
+//! AdminService.
 
 use super::keys::parse_plan;
 use super::{Admin, lower_name, refused};
@@ -19,7 +20,13 @@ pub enum AccountsCommand {
         #[arg(long)]
         subject: String,
     },
-    /// Change an account's plan or response limit.
+    /// Unlink an identity-provider subject from an account: its sessions stop working.
+    UnlinkIdentity {
+        name: String,
+        #[arg(long)]
+        subject: String,
+    },
+    /// Change an account's plan, response limit or notification address.
     Update {
         name: String,
         #[arg(long, value_parser = parse_plan)]
@@ -52,6 +59,15 @@ pub async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
             let request = admin.request(pb::LinkIdentityRequest { name, subject })?;
             client
                 .link_identity(request)
+                .await
+                .map_err(refused)?
+                .into_inner()
+                .account
+        }
+        AccountsCommand::UnlinkIdentity { name, subject } => {
+            let request = admin.request(pb::UnlinkIdentityRequest { name, subject })?;
+            client
+                .unlink_identity(request)
                 .await
                 .map_err(refused)?
                 .into_inner()

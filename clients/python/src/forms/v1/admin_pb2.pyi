@@ -168,6 +168,20 @@ class LinkIdentityResponse(_message.Message):
     account: Account
     def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ...) -> None: ...
 
+class UnlinkIdentityRequest(_message.Message):
+    __slots__ = ("name", "subject")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    subject: str
+    def __init__(self, name: _Optional[str] = ..., subject: _Optional[str] = ...) -> None: ...
+
+class UnlinkIdentityResponse(_message.Message):
+    __slots__ = ("account",)
+    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    account: Account
+    def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ...) -> None: ...
+
 class UpdateWebhookRequest(_message.Message):
     __slots__ = ("id", "webhook", "update_mask")
     ID_FIELD_NUMBER: _ClassVar[int]

@@ -68,6 +68,11 @@ class AdminServiceStub:
                 request_serializer=forms_dot_v1_dot_admin__pb2.LinkIdentityRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_admin__pb2.LinkIdentityResponse.FromString,
                 _registered_method=True)
+        self.UnlinkIdentity = channel.unary_unary(
+                '/forms.v1.AdminService/UnlinkIdentity',
+                request_serializer=forms_dot_v1_dot_admin__pb2.UnlinkIdentityRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_admin__pb2.UnlinkIdentityResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -120,6 +125,15 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UnlinkIdentity(self, request, context):
+        """Unlinks a subject from an account: its session cookies stop signing in at once.
+        (To end every session of an account, revoke its session key, the `key_id` its
+        sessions see in GetUsage, with RevokeKey; LinkIdentity gives it a fresh one.)
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -152,6 +166,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.LinkIdentity,
                     request_deserializer=forms_dot_v1_dot_admin__pb2.LinkIdentityRequest.FromString,
                     response_serializer=forms_dot_v1_dot_admin__pb2.LinkIdentityResponse.SerializeToString,
+            ),
+            'UnlinkIdentity': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnlinkIdentity,
+                    request_deserializer=forms_dot_v1_dot_admin__pb2.UnlinkIdentityRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_admin__pb2.UnlinkIdentityResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -320,6 +339,33 @@ class AdminService:
             '/forms.v1.AdminService/LinkIdentity',
             forms_dot_v1_dot_admin__pb2.LinkIdentityRequest.SerializeToString,
             forms_dot_v1_dot_admin__pb2.LinkIdentityResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnlinkIdentity(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.AdminService/UnlinkIdentity',
+            forms_dot_v1_dot_admin__pb2.UnlinkIdentityRequest.SerializeToString,
+            forms_dot_v1_dot_admin__pb2.UnlinkIdentityResponse.FromString,
             options,
             channel_credentials,
             insecure,
