@@ -37,6 +37,8 @@ pub struct CoreConfig {
     pub sessions: Option<crate::accounts::sessions::SessionVerifier>,
     /// Webhook delivery settings (notifications are retried on the same schedule).
     pub delivery: DeliveryConfig,
+    /// How long settled deliveries and notifications (and their attempts) are kept.
+    pub delivery_retention: Duration,
     /// The SMTP relay of owner notifications; `None`: notifications are not sent.
     pub smtp: Option<crate::notifications::smtp::SmtpSettings>,
     /// Largest API request (the REST body limit): bounds the gRPC messages decoded.

@@ -280,6 +280,7 @@ impl Core {
         let hosted = self.hosted.clone();
         let pool = self.pool.clone();
         let ttl = self.config.idempotency_ttl;
+        let retention = self.config.delivery_retention;
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(60));
             loop {
@@ -290,6 +291,11 @@ impl Core {
                     Ok(0) => {}
                     Ok(n) => tracing::debug!(purged = n, "expired idempotency keys"),
                     Err(error) => tracing::warn!(%error, "purging idempotency keys"),
+                }
+                match crate::webhooks::hygiene::purge(&pool, retention).await {
+                    Ok(purged) if purged == Default::default() => {}
+                    Ok(purged) => tracing::info!(?purged, "purged settled deliveries"),
+                    Err(error) => tracing::warn!(%error, "purging settled deliveries"),
                 }
             }
         })

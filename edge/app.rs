@@ -309,6 +309,7 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         pro_response_limit: args.pro_response_limit.0,
         enterprise_response_limit: args.enterprise_response_limit.0,
         idempotency_ttl: args.idempotency_ttl.into(),
+        delivery_retention: args.delivery_retention.into(),
         max_request_bytes: args.max_body_bytes,
         max_upload_bytes: args.max_upload_bytes,
         smtp: args.smtp_url.as_ref().map(|url| SmtpSettings {

@@ -208,6 +208,10 @@ pub struct ServeArgs {
         value_parser = at_least_one
     )]
     pub webhook_concurrency_per_account: usize,
+    /// How long settled webhook deliveries and notifications are kept, with their
+    /// attempts (purged by a job every minute; pending ones are kept).
+    #[arg(long, env = "FORMS_DELIVERY_RETENTION", default_value = "30d")]
+    pub delivery_retention: humantime::Duration,
     /// How often delivery workers look for due deliveries when not notified.
     #[arg(long, env = "FORMS_WEBHOOK_POLL_INTERVAL", default_value = "1s")]
     pub webhook_poll_interval: humantime::Duration,

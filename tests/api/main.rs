@@ -19,6 +19,7 @@ mod forms;
 mod fuzz;
 mod grpc;
 mod hosted;
+mod hygiene;
 mod idempotency;
 mod isolation;
 mod limits;
