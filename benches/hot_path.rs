@@ -181,14 +181,14 @@ async fn main() {
     let (idle_rss, _) = memory(pid);
 
     // Scripts: pgbench's bare statements, wrk's requests.
-    let write = |name: &str, text: String| {
+    let write = |name: &str, text: &dyn AsRef<[u8]>| {
         let path = dir.path().join(name);
-        std::fs::write(&path, text).expect("script");
+        std::fs::write(&path, text.as_ref()).expect("script");
         path
     };
     let select = write(
         "select.sql",
-        format!(
+        &format!(
             "SELECT id, account_id, short_id, title, description, status, fields, settings, \
              created_at, updated_at, published_at FROM forms \
              WHERE id = '{form}' AND account_id = '{account}';\n"
@@ -200,20 +200,20 @@ async fn main() {
              VALUES (gen_random_uuid(), '{form}', '{{\"{field}\": \"Ada\"}}', now(), now());\n"
         )
     };
-    let insert_one = write("insert_one.sql", insert(&form, &field));
+    let insert_one = write("insert_one.sql", &insert(&form, &field));
     let inserts: Vec<_> = tenants
         .iter()
         .enumerate()
-        .map(|(i, (_, form, field, _))| write(&format!("insert_{i}.sql"), insert(form, field)))
+        .map(|(i, (_, form, field, _))| write(&format!("insert_{i}.sql"), &insert(form, field)))
         .collect();
     let body = |field: &str| json!({"answers": {field: "Ada"}}).to_string();
     let get_lua = write(
         "get.lua",
-        format!("wrk.headers[\"x-api-key\"] = {}\n", lua_string(&key)),
+        &format!("wrk.headers[\"x-api-key\"] = {}\n", lua_string(&key)),
     );
     let post_one_lua = write(
         "post_one.lua",
-        format!(
+        &format!(
             "wrk.method = \"POST\"\nwrk.headers[\"x-api-key\"] = {}\n\
              wrk.headers[\"content-type\"] = \"application/json\"\nwrk.body = {}\n",
             lua_string(&key),
@@ -234,10 +234,10 @@ async fn main() {
          return wrk.format(\"POST\", c[2], {[\"x-api-key\"] = c[1], [\"content-type\"] = \
          \"application/json\"}, c[3])\nend\n",
     );
-    let post_many_lua = write("post_many.lua", many);
+    let post_many_lua = write("post_many.lua", &many);
     let get_grpc = write(
         "get.bin",
-        grpc_frame(&pb::GetFormRequest { id: form.clone() }),
+        &grpc_frame(&pb::GetFormRequest { id: form.clone() }),
     );
     let answers = prost_types::Struct {
         fields: [(
@@ -250,7 +250,7 @@ async fn main() {
     };
     let create_grpc = write(
         "create.bin",
-        grpc_frame(&pb::CreateResponseRequest {
+        &grpc_frame(&pb::CreateResponseRequest {
             form_id: form.clone(),
             answers: Some(answers),
             ..Default::default()

@@ -35,8 +35,12 @@ pub struct CoreConfig {
     pub file_store_url: Option<String>,
     /// Session-cookie sign-in for the API; `None`: API keys only.
     pub sessions: Option<crate::accounts::sessions::SessionVerifier>,
-    /// Webhook delivery settings.
+    /// Webhook delivery settings (notifications are retried on the same schedule).
     pub delivery: DeliveryConfig,
+    /// How long settled deliveries and notifications (and their attempts) are kept.
+    pub delivery_retention: Duration,
+    /// The SMTP relay of owner notifications; `None`: notifications are not sent.
+    pub smtp: Option<crate::notifications::smtp::SmtpSettings>,
     /// Largest API request (the REST body limit): bounds the gRPC messages decoded.
     pub max_request_bytes: usize,
     /// Largest hosted submission with its files: bounds the hosted service's messages.

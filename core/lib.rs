@@ -14,6 +14,7 @@ pub mod gate;
 pub mod gateway;
 pub mod hosted;
 pub mod idempotency;
+pub mod notifications;
 pub mod paging;
 pub mod pb;
 pub mod responses;

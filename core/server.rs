@@ -12,7 +12,11 @@ use crate::gate::Gate;
 use crate::gateway::Gateway;
 use crate::hosted::Hosted;
 use crate::idempotency;
+use crate::notifications::service::NotificationAdmin;
+use crate::notifications::smtp::Mailer;
+use crate::notifications::worker::Notifier;
 use crate::pb::hosted_forms_service_server::HostedFormsServiceServer;
+use crate::pb::notification_admin_service_server::NotificationAdminServiceServer;
 use crate::pb::responses_service_server::ResponsesServiceServer;
 use crate::pb::webhook_admin_service_server::WebhookAdminServiceServer;
 use crate::pb::webhooks_service_server::WebhooksServiceServer;
@@ -65,6 +69,15 @@ pub struct Core {
 #[error("building gRPC reflection: {0}")]
 pub struct RoutesError(#[from] tonic_reflection::server::Error);
 
+/// Failure to start the notification workers.
+#[derive(Debug, thiserror::Error)]
+pub enum NotificationsError {
+    #[error(transparent)]
+    Smtp(#[from] crate::notifications::smtp::SmtpConfigError),
+    #[error(transparent)]
+    Database(#[from] CoreError),
+}
+
 impl Core {
     /// Sets up the core on a migrated database (loading the shared secrets).
     pub async fn start(pool: PgPool, config: CoreConfig) -> Result<Self, CoreError> {
@@ -110,6 +123,9 @@ impl Core {
         reporter
             .set_serving::<WebhookAdminServiceServer<WebhookAdmin>>()
             .await;
+        reporter
+            .set_serving::<NotificationAdminServiceServer<NotificationAdmin>>()
+            .await;
         let reflection = || {
             tonic_reflection::server::Builder::configure()
                 .register_encoded_file_descriptor_set(pb::FILE_DESCRIPTOR_SET)
@@ -148,6 +164,10 @@ impl Core {
             pool: self.pool.clone(),
             allow_private,
         };
+        let notification_admin = NotificationAdmin {
+            pool: self.pool.clone(),
+            auth: auth.clone(),
+        };
         let webhook_admin = WebhookAdmin {
             pool: self.pool.clone(),
             auth,
@@ -173,6 +193,10 @@ impl Core {
             .add_service(
                 WebhookAdminServiceServer::new(webhook_admin).max_decoding_message_size(api),
             )
+            .add_service(
+                NotificationAdminServiceServer::new(notification_admin)
+                    .max_decoding_message_size(api),
+            )
             .add_service(health)
             .add_service(reflection().build_v1()?)
             .add_service(reflection().build_v1alpha()?);
@@ -192,6 +216,34 @@ impl Core {
         }
         let deliverer = Deliverer::new(self.pool.clone(), self.config.delivery.clone())?;
         Ok(tokio::spawn(deliverer.run(stop)))
+    }
+
+    /// The notification workers of this instance, when SMTP is configured; they stop
+    /// when `stop` turns true, after finishing the mails in flight. Without SMTP, warns
+    /// if forms have notifications on (they are stored and not sent).
+    pub async fn spawn_notifications(
+        &self,
+        stop: tokio::sync::watch::Receiver<bool>,
+    ) -> Result<Option<tokio::task::JoinHandle<()>>, NotificationsError> {
+        let Some(settings) = &self.config.smtp else {
+            let forms = crate::notifications::store::forms_with_notifications(&self.pool).await?;
+            if forms > 0 {
+                tracing::warn!(
+                    forms,
+                    "forms have notifications_enabled but no --smtp-url is configured: no notification is sent"
+                );
+            }
+            return Ok(None);
+        };
+        let mailer = Mailer::new(settings)?;
+        tracing::info!(smtp = ?settings, "owner notifications on");
+        let notifier = Notifier::new(
+            self.pool.clone(),
+            mailer,
+            self.config.delivery.retry_schedule.clone(),
+            self.config.delivery.poll_interval,
+        );
+        Ok(Some(tokio::spawn(notifier.run(stop))))
     }
 
     /// Follows the database for readiness: the overall health status ("") is SERVING
@@ -276,6 +328,7 @@ impl Core {
         let hosted = self.hosted.clone();
         let pool = self.pool.clone();
         let ttl = self.config.idempotency_ttl;
+        let retention = self.config.delivery_retention;
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(60));
             loop {
@@ -287,6 +340,11 @@ impl Core {
                     Ok(0) => {}
                     Ok(n) => tracing::debug!(purged = n, "expired idempotency keys"),
                     Err(error) => tracing::warn!(%error, "purging idempotency keys"),
+                }
+                match crate::webhooks::hygiene::purge(&pool, retention).await {
+                    Ok(purged) if purged == Default::default() => {}
+                    Ok(purged) => tracing::info!(?purged, "purged settled deliveries"),
+                    Err(error) => tracing::warn!(%error, "purging settled deliveries"),
                 }
             }
         })

@@ -8,6 +8,7 @@ use crate::state::{AppState, Transport, TransportError};
 use crate::{http_server, metrics, routes};
 use forms::accounts::sessions::SessionVerifier;
 use forms::db::Database;
+use forms::notifications::smtp::SmtpSettings;
 use forms::webhooks::delivery::DeliveryConfig;
 use forms::{Core, CoreConfig, telemetry};
 use std::convert::Infallible;
@@ -128,6 +129,7 @@ impl Application {
             self.core = Some((core.clone(), core.spawn_accounting()));
             let readiness = core.spawn_readiness();
             let delivery = core.spawn_delivery(self.stop.subscribe())?;
+            let notifications = core.spawn_notifications(self.stop.subscribe()).await?;
             let routes = core.routes().await?;
             let addr = listener.local_addr()?;
             tracing::info!(%addr, "core listening (gRPC)");
@@ -151,6 +153,12 @@ impl Application {
             self.background.push(delivery.abort_handle());
             self.tasks
                 .spawn(async move { delivery.await.map_err(Error::from) });
+            if let Some(notifications) = notifications {
+                // Mails in flight are handed to the relay and recorded the same way.
+                self.background.push(notifications.abort_handle());
+                self.tasks
+                    .spawn(async move { notifications.await.map_err(Error::from) });
+            }
             if args.role == Role::All {
                 transport = Some(in_process(routes));
             }
@@ -303,15 +311,26 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         admin_token: args.admin_token.clone(),
         trusted_proxies: args.trusted_proxies.clone(),
         hosted_submissions_per_minute: args.hosted_submissions_per_minute,
-        sessions: session_verifier(args)?,
+        sessions: session_verifier(args)?.map(|verifier| {
+            verifier.with_claims(
+                args.session_audience.as_deref(),
+                args.session_issuer.as_deref(),
+            )
+        }),
         file_store_url: args.file_store_url.clone(),
         free_response_limit: args.free_response_limit.0,
         pro_response_limit: args.pro_response_limit.0,
         enterprise_response_limit: args.enterprise_response_limit.0,
         idempotency_ttl: args.idempotency_ttl.into(),
+        delivery_retention: args.delivery_retention.into(),
         max_request_bytes: args.max_body_bytes,
         max_upload_bytes: args.max_upload_bytes,
         staged_file_grace: args.staged_file_grace.into(),
+        smtp: args.smtp_url.as_ref().map(|url| SmtpSettings {
+            url: url.clone(),
+            from: args.smtp_from.clone().unwrap_or_default(),
+            password: args.smtp_password.clone(),
+        }),
         delivery: DeliveryConfig {
             allow_private: args.webhook_allow_private,
             timeout: args.webhook_timeout.into(),

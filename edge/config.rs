@@ -2,7 +2,10 @@
 //! `--help`), with their defaults: the one place the service's defaults are written
 //! (the core's settings have none of their own; see `ServeArgs::from_defaults`).
 
-use crate::cli::{accounts::AccountsCommand, keys::KeysCommand, webhooks::WebhooksCommand};
+use crate::cli::{
+    accounts::AccountsCommand, keys::KeysCommand, notifications::NotificationsCommand,
+    webhooks::WebhooksCommand,
+};
 use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -63,6 +66,9 @@ pub enum Command {
     /// Operate webhook subscriptions and their deliveries.
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
+    /// Look at owner notifications (mails for new responses).
+    #[command(subcommand)]
+    Notifications(NotificationsCommand),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -150,6 +156,13 @@ pub struct ServeArgs {
     /// Algorithm of --session-public-key-file: RS256 or ES256.
     #[arg(long, env = "FORMS_SESSION_ALGORITHM", default_value = "RS256")]
     pub session_algorithm: String,
+    /// Audience session tokens must carry in `aud` (then required); unset: `aud` is
+    /// not checked.
+    #[arg(long, env = "FORMS_SESSION_AUDIENCE")]
+    pub session_audience: Option<String>,
+    /// Issuer session tokens must carry in `iss` (then required); unset: not checked.
+    #[arg(long, env = "FORMS_SESSION_ISSUER")]
+    pub session_issuer: Option<String>,
     /// Operator token for the admin gRPC services (disabled when unset).
     #[arg(long, env = "FORMS_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
@@ -195,9 +208,29 @@ pub struct ServeArgs {
         value_parser = at_least_one
     )]
     pub webhook_concurrency_per_account: usize,
+    /// How long settled webhook deliveries and notifications are kept, with their
+    /// attempts (purged by a job every minute; pending ones are kept).
+    #[arg(long, env = "FORMS_DELIVERY_RETENTION", default_value = "30d")]
+    pub delivery_retention: humantime::Duration,
     /// How often delivery workers look for due deliveries when not notified.
     #[arg(long, env = "FORMS_WEBHOOK_POLL_INTERVAL", default_value = "1s")]
     pub webhook_poll_interval: humantime::Duration,
+    /// SMTP relay of owner notifications: smtp://host[:port] (STARTTLS when offered;
+    /// `?starttls=required` insists), or smtps://host[:port]; user and password in the
+    /// userinfo. Unset: notifications are not sent.
+    #[arg(
+        long,
+        env = "FORMS_SMTP_URL",
+        hide_env_values = true,
+        requires = "smtp_from"
+    )]
+    pub smtp_url: Option<String>,
+    /// Sender of owner notifications, e.g. `Forms <forms@example.com>`.
+    #[arg(long, env = "FORMS_SMTP_FROM")]
+    pub smtp_from: Option<String>,
+    /// Password of the --smtp-url user when the URL has none (prefer the environment).
+    #[arg(long, env = "FORMS_SMTP_PASSWORD", hide_env_values = true)]
+    pub smtp_password: Option<String>,
     /// Largest hosted-page submission with its files, in bytes.
     #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = 110 * 1024 * 1024)]
     pub max_upload_bytes: usize,

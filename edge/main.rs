@@ -42,6 +42,9 @@ async fn run(cli: Cli) -> Result<(), Error> {
         Command::Accounts(cmd) => {
             cli::run(&cli.db, false, |admin| cli::accounts::run(admin, cmd)).await
         }
+        Command::Notifications(cmd) => {
+            cli::run(&cli.db, false, |admin| cli::notifications::run(admin, cmd)).await
+        }
         Command::Webhooks(cmd) => {
             let allow_private = cmd.allow_private();
             cli::run(&cli.db, allow_private, |admin| {

@@ -11,6 +11,21 @@ use std::{fmt, str::FromStr};
 /// Plan of an account created with its first key when the request names none.
 pub const NEW_ACCOUNT_PLAN: Plan = Plan::Pro;
 
+/// An owner's notification address: one mailbox address (`local@domain`), as SMTP
+/// takes it, no display name and nothing that could add a header.
+pub fn check_email(email: &str) -> Result<(), CoreError> {
+    let ok = email.len() <= 254
+        && !email.chars().any(|c| c.is_control() || c.is_whitespace())
+        && email.parse::<lettre::Address>().is_ok();
+    if ok {
+        Ok(())
+    } else {
+        Err(CoreError::Validation(format!(
+            "email must be an address such as owner@example.com, got {email:?}"
+        )))
+    }
+}
+
 /// Commercial plan of an account. Stored in `accounts.plan` (TEXT) and shown in JSON by
 /// its lowercase name; a name this build does not know is an error when read, never
 /// silently another plan.

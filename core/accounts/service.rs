@@ -66,6 +66,7 @@ fn account_to_pb(row: store::AccountRow) -> pb::Account {
         name: row.name,
         response_limit: row.response_limit,
         created_at: Some(convert::timestamp(row.created_at)),
+        email: row.email,
     }
 }
 
@@ -145,6 +146,11 @@ impl AdminService for Admin {
                         })?)
                     }
                     "response_limit" => change.response_limit = Some(account.response_limit),
+                    // Unset or empty removes the address.
+                    "email" => {
+                        let email = account.email.clone().map(|e| e.trim().to_owned());
+                        change.email = Some(email.filter(|e| !e.is_empty()));
+                    }
                     other => {
                         return Err(CoreError::Validation(format!(
                             "{other:?} cannot be updated"
@@ -228,6 +234,21 @@ impl AdminService for Admin {
                 .await
                 .map(|rows| pb::ListKeysResponse {
                     keys: rows.into_iter().map(key_to_pb).collect(),
+                }),
+        )
+    }
+
+    async fn unlink_identity(
+        &self,
+        req: Request<pb::UnlinkIdentityRequest>,
+    ) -> Result<Response<pb::UnlinkIdentityResponse>, Status> {
+        self.auth.check(&req)?;
+        let req = req.into_inner();
+        reply(
+            store::unlink_identity(&self.pool, &req.name, &req.subject)
+                .await
+                .map(|a| pb::UnlinkIdentityResponse {
+                    account: Some(account_to_pb(a)),
                 }),
         )
     }

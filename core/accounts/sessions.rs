@@ -1,6 +1,12 @@
 //! API sign-in with the identity provider's session cookie: a JWT (HS256 with a shared
 //! secret, or RS256/ES256 with the provider's public key) whose `sub` is linked to an
 //! account (`formsd accounts link-identity`). Tried only when no API key is sent.
+//!
+//! Checked: the signature, `exp` (required), `nbf` when present, and `aud` and `iss`
+//! when configured (`--session-audience`, `--session-issuer`: then required). An
+//! unconfigured audience ignores `aud`, so tokens of providers that always set one
+//! still sign in; configuring it is what stops a token minted for another
+//! application of the same provider from signing in here.
 
 use crate::error::CoreError;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode};
@@ -37,14 +43,35 @@ pub struct SessionConfigError(String);
 impl SessionVerifier {
     fn new(cookie: &str, key: DecodingKey, algorithm: Algorithm) -> Self {
         let mut validation = Validation::new(algorithm);
-        // Expiry is required and checked; no clock leeway beyond a minute.
+        // Expiry is required and checked, `nbf` honoured; no clock leeway beyond a minute.
         validation.set_required_spec_claims(&["exp", "sub"]);
+        validation.validate_nbf = true;
         validation.leeway = 60;
+        // jsonwebtoken refuses any token carrying `aud` unless an audience is set:
+        // without one configured, `aud` is not checked (see `with_claims`).
+        validation.validate_aud = false;
         Self {
             cookie: cookie.to_owned(),
             key,
             validation,
         }
+    }
+
+    /// Requires and checks `aud` (one of the token's audiences must be `audience`) and
+    /// `iss` (must equal `issuer`), each when given.
+    pub fn with_claims(mut self, audience: Option<&str>, issuer: Option<&str>) -> Self {
+        let mut required = vec!["exp", "sub"];
+        if let Some(audience) = audience {
+            self.validation.set_audience(&[audience]);
+            self.validation.validate_aud = true;
+            required.push("aud");
+        }
+        if let Some(issuer) = issuer {
+            self.validation.set_issuer(&[issuer]);
+            required.push("iss");
+        }
+        self.validation.set_required_spec_claims(&required);
+        self
     }
 
     /// HS256 with a secret shared with the identity provider.
@@ -103,6 +130,79 @@ mod tests {
             &EncodingKey::from_secret(secret),
         )
         .expect("token")
+    }
+
+    fn signed(claims: serde_json::Value) -> String {
+        encode(
+            &Header::default(),
+            &claims,
+            &EncodingKey::from_secret(b"secret"),
+        )
+        .expect("token")
+    }
+
+    #[test]
+    fn audience_issuer_and_not_before() {
+        let exp = chrono::Utc::now().timestamp() + 600;
+        let now = exp - 600;
+        let plain = SessionVerifier::hs256("session", b"secret");
+        // A provider's token carries `aud`: accepted while no audience is configured.
+        assert!(
+            plain
+                .subject(&signed(json!({"sub": "u", "exp": exp, "aud": "x"})))
+                .is_ok()
+        );
+        assert!(
+            plain
+                .subject(&signed(json!({"sub": "u", "exp": exp, "nbf": now + 600})))
+                .is_err()
+        );
+        assert!(
+            plain
+                .subject(&signed(json!({"sub": "u", "exp": exp, "nbf": now - 10})))
+                .is_ok()
+        );
+        let strict = SessionVerifier::hs256("session", b"secret")
+            .with_claims(Some("forms"), Some("https://idp.example.com"));
+        let iss = "https://idp.example.com";
+        assert!(
+            strict
+                .subject(&signed(
+                    json!({"sub": "u", "exp": exp, "aud": "forms", "iss": iss})
+                ))
+                .is_ok()
+        );
+        assert!(
+            strict
+                .subject(&signed(
+                    json!({"sub": "u", "exp": exp, "aud": ["other", "forms"], "iss": iss})
+                ))
+                .is_ok()
+        );
+        assert!(
+            strict
+                .subject(&signed(
+                    json!({"sub": "u", "exp": exp, "aud": "other", "iss": iss})
+                ))
+                .is_err()
+        );
+        assert!(
+            strict
+                .subject(&signed(json!({"sub": "u", "exp": exp, "iss": iss})))
+                .is_err()
+        );
+        assert!(
+            strict
+                .subject(&signed(json!({"sub": "u", "exp": exp, "aud": "forms"})))
+                .is_err()
+        );
+        assert!(
+            strict
+                .subject(&signed(
+                    json!({"sub": "u", "exp": exp, "aud": "forms", "iss": "https://evil"})
+                ))
+                .is_err()
+        );
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub struct AccountRow {
     pub plan: Plan,
     pub response_limit: Option<i64>,
     pub created_at: DateTime<Utc>,
+    /// Where the owner's notifications go.
+    pub email: Option<String>,
 }
 
 /// A key row, without anything secret but the digest.
@@ -70,7 +72,7 @@ pub async fn find_key_by_lookup(
 pub async fn find_account(pool: &PgPool, name: &str) -> Result<AccountRow, CoreError> {
     sqlx::query_as!(
         AccountRow,
-        r#"SELECT id, name, plan AS "plan: Plan", response_limit, created_at
+        r#"SELECT id, name, plan AS "plan: Plan", response_limit, created_at, email
              FROM accounts WHERE name = $1"#,
         name
     )
@@ -172,6 +174,8 @@ pub struct AccountChange {
     pub plan: Option<Plan>,
     /// `Some(None)` clears the limit back to the plan default.
     pub response_limit: Option<Option<i64>>,
+    /// `Some(None)` removes the address.
+    pub email: Option<Option<String>>,
 }
 
 pub async fn update_account(
@@ -184,17 +188,23 @@ pub async fn update_account(
     {
         return Err(CoreError::validation("response_limit must be 0 or more"));
     }
+    if let Some(Some(email)) = &change.email {
+        super::check_email(email)?;
+    }
     sqlx::query_as!(
         AccountRow,
         r#"UPDATE accounts SET
               plan = COALESCE($2, plan),
-              response_limit = CASE WHEN $3 THEN $4 ELSE response_limit END
+              response_limit = CASE WHEN $3 THEN $4 ELSE response_limit END,
+              email = CASE WHEN $5 THEN $6 ELSE email END
             WHERE name = $1
-            RETURNING id, name, plan AS "plan: Plan", response_limit, created_at"#,
+            RETURNING id, name, plan AS "plan: Plan", response_limit, created_at, email"#,
         name,
         change.plan as Option<Plan>,
         change.response_limit.is_some(),
-        change.response_limit.flatten()
+        change.response_limit.flatten(),
+        change.email.is_some(),
+        change.email.clone().flatten()
     )
     .fetch_optional(pool)
     .await
@@ -212,14 +222,48 @@ pub async fn link_identity(
         return Err(CoreError::validation("subject must be 1 to 255 characters"));
     }
     let account = find_account(pool, account).await?;
+    let mut tx = pool.begin().await?;
     sqlx::query!(
         "INSERT INTO account_identities (subject, account_id) VALUES ($1, $2)
          ON CONFLICT (subject) DO UPDATE SET account_id = EXCLUDED.account_id",
         subject,
         account.id
     )
-    .execute(pool)
+    .execute(&mut *tx)
     .await?;
+    // Linking is the operator's way back after revoking the account's session key: the
+    // revoked key is kept (its usage history with it) under a retired lookup, and the
+    // next sign-in gets a fresh one.
+    sqlx::query!(
+        "UPDATE api_keys SET lookup = 'session-retired-' || id
+          WHERE lookup = 'session-' || $1::uuid AND revoked_at IS NOT NULL",
+        account.id
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(account)
+}
+
+/// Unlinks an identity-provider subject from an account: its sessions stop signing in
+/// on their next request.
+pub async fn unlink_identity(
+    pool: &PgPool,
+    account: &str,
+    subject: &str,
+) -> Result<AccountRow, CoreError> {
+    let account = find_account(pool, account).await?;
+    let removed = sqlx::query!(
+        "DELETE FROM account_identities WHERE subject = $1 AND account_id = $2",
+        subject,
+        account.id
+    )
+    .execute(pool)
+    .await?
+    .rows_affected();
+    if removed == 0 {
+        return Err(CoreError::NotFound("identity"));
+    }
     Ok(account)
 }
 

@@ -228,10 +228,12 @@ impl Forms {
         let now = now_millis();
         let mut tx = self.pool.begin().await?;
         let form = store::get_for_update(&mut tx, ctx.caller.account_id, id).await?;
-        // Enqueued before the delete removes the subscriptions: the deliveries keep
-        // their own copy of target and secret.
+        // Enqueued before the delete removes the subscriptions, which are retired (kept
+        // until their pending deliveries are settled) rather than forgotten.
         let data = json!({"formId": form.id, "title": form.title, "deletedAt": iso(now)});
         outbox::enqueue(&mut tx, event("form.deleted", &form, data, now)).await?;
+        crate::webhooks::hygiene::retire_form_webhooks(&mut tx, id).await?;
+        crate::webhooks::hygiene::remove_form_answers(&mut tx, id).await?;
         let objects = FileStore::keys_of(&mut tx, id, None).await?;
         store::delete(&mut tx, ctx.caller.account_id, id).await?;
         tx.commit().await?;

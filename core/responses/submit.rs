@@ -104,6 +104,7 @@ pub async fn submit(
         "submittedVia": submission.via,
     });
     outbox::enqueue(tx, event("form.submitted", None, data)).await?;
+    crate::notifications::enqueue(tx, config, target.id, response.id, submitted_at).await?;
     if let Some((score, max_score)) = quiz_score(&target.fields, &response.answers) {
         let quiz_id = target.id.to_string();
         let data = json!({

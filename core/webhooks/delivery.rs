@@ -214,6 +214,9 @@ impl Deliverer {
         if let Err(refused) = target::check_literal_host(&url, self.config.allow_private) {
             return failed(refused);
         }
+        let Some(secret) = due.secret.as_deref() else {
+            return failed("the subscription was deleted: nothing to sign with".to_owned());
+        };
         let id = due.id.to_string();
         let event_time = due.created_at.to_rfc3339_opts(SecondsFormat::Millis, true);
         let now = Utc::now().timestamp();
@@ -225,14 +228,14 @@ impl Deliverer {
             .header("x-webhook-timestamp", &event_time)
             .header(
                 "x-webhook-signature",
-                signing::spec_signature(&due.secret, &due.payload),
+                signing::spec_signature(secret, &due.payload),
             )
             .header("x-webhook-delivery", &id)
             .header("webhook-id", &id)
             .header("webhook-timestamp", now.to_string())
             .header(
                 "webhook-signature",
-                signing::standard_signature(&due.secret, &id, now, &due.payload),
+                signing::standard_signature(secret, &id, now, &due.payload),
             )
             .body(due.payload.clone());
         match request.send().await {

@@ -2,6 +2,7 @@
 //! transaction of the change that causes them), and their durable, signed delivery.
 
 pub mod delivery;
+pub mod hygiene;
 pub mod outbox;
 pub mod service;
 pub mod signing;

@@ -66,7 +66,12 @@ pub async fn enqueue(
                 form_id: event.form_id,
                 event: name,
                 url: &sub.url,
-                secret: &sub.secret,
+                // Named so that deleting the response can remove its answers from here.
+                response_id: event
+                    .data
+                    .get("responseId")
+                    .and_then(|v| v.as_str())
+                    .and_then(|s| Uuid::parse_str(s).ok()),
                 payload: &payload,
                 max_retries: sub.max_retries,
                 at: event.at,

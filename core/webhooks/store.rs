@@ -153,7 +153,6 @@ pub async fn update(db: impl PgExecutor<'_>, row: &WebhookRow) -> Result<Webhook
 pub struct Subscriber {
     pub id: Uuid,
     pub url: String,
-    pub secret: String,
     pub events: Vec<String>,
     pub max_retries: i32,
 }
@@ -167,7 +166,7 @@ pub async fn subscribers(
 ) -> Result<Vec<Subscriber>, CoreError> {
     Ok(sqlx::query_as!(
         Subscriber,
-        "SELECT id, url, secret, events, max_retries FROM webhooks
+        "SELECT id, url, events, max_retries FROM webhooks
           WHERE form_id = $1 AND account_id = $2 AND is_active AND events && $3",
         form_id,
         account_id,
@@ -184,7 +183,8 @@ pub struct NewDelivery<'a> {
     pub form_id: Uuid,
     pub event: &'a str,
     pub url: &'a str,
-    pub secret: &'a str,
+    /// The response whose answers the payload carries, if any.
+    pub response_id: Option<Uuid>,
     pub payload: &'a [u8],
     pub max_retries: i32,
     /// Due from, and created at.
@@ -196,8 +196,8 @@ pub async fn insert_delivery(
     d: NewDelivery<'_>,
 ) -> Result<(), CoreError> {
     sqlx::query!(
-        "INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url, secret, payload,
-                                 max_retries, next_attempt_at, created_at)
+        "INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url, response_id,
+                                 payload, max_retries, next_attempt_at, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)",
         Uuid::new_v4(),
         d.webhook_id,
@@ -205,7 +205,7 @@ pub async fn insert_delivery(
         d.form_id,
         d.event,
         d.url,
-        d.secret,
+        d.response_id,
         d.payload,
         d.max_retries,
         d.at
@@ -223,14 +223,15 @@ pub async fn notify(db: impl PgExecutor<'_>) -> Result<(), CoreError> {
     Ok(())
 }
 
-/// A claimed delivery, with its subscription's current URL and secret.
+/// A claimed delivery, with its subscription's current URL and secret (`None` when the
+/// subscription is gone and nothing was kept of it: it cannot be signed).
 pub struct Due {
     pub id: Uuid,
     /// Whose delivery it is: the slot it takes counts against this account's share.
     pub account_id: Uuid,
     pub event: String,
     pub url: String,
-    pub secret: String,
+    pub secret: Option<String>,
     pub payload: Vec<u8>,
     pub attempts: i32,
     pub max_retries: i32,
@@ -259,7 +260,8 @@ pub struct Claim<'a> {
 ///
 /// A delivery of a paused (inactive) subscription waits until it is active again; one
 /// whose subscription still exists goes to its current URL, signed with its current
-/// secret (an operator may have fixed the URL before a retry).
+/// secret (an operator may have fixed the URL, or rotated the secret, before a retry);
+/// one whose subscription went with its form uses the retired subscription's.
 pub async fn claim_due(pool: &PgPool, claim: Claim<'_>) -> Result<Vec<Due>, CoreError> {
     Ok(sqlx::query_as!(
         Due,
@@ -301,14 +303,16 @@ pub async fn claim_due(pool: &PgPool, claim: Claim<'_>) -> Result<Vec<Due>, Core
          ), claimed AS (
              UPDATE deliveries d SET locked_until = now() + make_interval(secs => $5)
                FROM due WHERE d.id = due.id
-             RETURNING d.id, d.account_id, d.webhook_id, d.event, d.url, d.secret, d.payload,
+             RETURNING d.id, d.account_id, d.webhook_id, d.event, d.url, d.payload,
                        d.attempts, d.max_retries, d.created_at
          )
          SELECT c.id AS "id!", c.account_id AS "account_id!", c.event AS "event!",
-                COALESCE(w.url, c.url) AS "url!", COALESCE(w.secret, c.secret) AS "secret!",
+                COALESCE(w.url, r.url, c.url) AS "url!",
+                COALESCE(w.secret, r.secret) AS "secret?",
                 c.payload AS "payload!", c.attempts AS "attempts!",
                 c.max_retries AS "max_retries!", c.created_at AS "created_at!"
-           FROM claimed c LEFT JOIN webhooks w ON w.id = c.webhook_id"#,
+           FROM claimed c LEFT JOIN webhooks w ON w.id = c.webhook_id
+           LEFT JOIN retired_webhooks r ON r.id = c.webhook_id"#,
         claim.limit,
         claim.per_account,
         claim.busy_accounts,

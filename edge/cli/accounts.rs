@@ -1,5 +1,6 @@
-//! `formsd accounts …`: show an account, change its plan or response limit, link an
-//! identity-provider subject; through the AdminService.
+//! `formsd accounts …`: show an account, change its plan, response limit or
+//! notification address, link or unlink an identity-provider subject; through the
+//! AdminService.
 
 use super::keys::parse_plan;
 use super::{Admin, lower_name, refused};
@@ -19,7 +20,13 @@ pub enum AccountsCommand {
         #[arg(long)]
         subject: String,
     },
-    /// Change an account's plan or response limit.
+    /// Unlink an identity-provider subject from an account: its sessions stop working.
+    UnlinkIdentity {
+        name: String,
+        #[arg(long)]
+        subject: String,
+    },
+    /// Change an account's plan, response limit or notification address.
     Update {
         name: String,
         #[arg(long, value_parser = parse_plan)]
@@ -30,6 +37,9 @@ pub enum AccountsCommand {
         /// Go back to the plan's default response limit.
         #[arg(long)]
         default_response_limit: bool,
+        /// Address the owner's notifications are mailed to ('' removes it).
+        #[arg(long)]
+        email: Option<String>,
     },
 }
 
@@ -54,11 +64,21 @@ pub async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
                 .into_inner()
                 .account
         }
+        AccountsCommand::UnlinkIdentity { name, subject } => {
+            let request = admin.request(pb::UnlinkIdentityRequest { name, subject })?;
+            client
+                .unlink_identity(request)
+                .await
+                .map_err(refused)?
+                .into_inner()
+                .account
+        }
         AccountsCommand::Update {
             name,
             plan,
             response_limit,
             default_response_limit,
+            email,
         } => {
             let mut account = pb::Account::default();
             let mut paths = Vec::new();
@@ -70,6 +90,10 @@ pub async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
             if response_limit.is_some() || default_response_limit {
                 account.response_limit = response_limit;
                 paths.push("response_limit".to_owned());
+            }
+            if let Some(email) = email {
+                account.email = Some(email);
+                paths.push("email".to_owned());
             }
             let request = admin.request(pb::UpdateAccountRequest {
                 name,
@@ -95,6 +119,7 @@ pub async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
             "name": account.name,
             "plan": plan,
             "response_limit": account.response_limit,
+            "email": account.email,
             "created_at": timestamp_json(account.created_at.as_ref()),
         })
     );

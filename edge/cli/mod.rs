@@ -4,12 +4,14 @@
 
 pub mod accounts;
 pub mod keys;
+pub mod notifications;
 pub mod webhooks;
 
 use crate::app::{Error, Operator};
 use crate::config::DbArgs;
 use crate::state::Transport;
 use forms::pb::admin_service_client::AdminServiceClient;
+use forms::pb::notification_admin_service_client::NotificationAdminServiceClient;
 use forms::pb::webhook_admin_service_client::WebhookAdminServiceClient;
 use tonic::metadata::MetadataValue;
 
@@ -22,6 +24,10 @@ pub struct Admin {
 impl Admin {
     pub fn accounts(&self) -> AdminServiceClient<Transport> {
         AdminServiceClient::new(self.transport.clone())
+    }
+
+    pub fn notifications(&self) -> NotificationAdminServiceClient<Transport> {
+        NotificationAdminServiceClient::new(self.transport.clone())
     }
 
     pub fn webhooks(&self) -> WebhookAdminServiceClient<Transport> {

@@ -12,6 +12,7 @@ use ::forms::pb::{
     self, admin_service_client::AdminServiceClient, forms_service_client::FormsServiceClient,
     gateway_service_client::GatewayServiceClient,
     hosted_forms_service_client::HostedFormsServiceClient,
+    notification_admin_service_client::NotificationAdminServiceClient,
     responses_service_client::ResponsesServiceClient, usage_service_client::UsageServiceClient,
     webhook_admin_service_client::WebhookAdminServiceClient,
     webhooks_service_client::WebhooksServiceClient,
@@ -255,6 +256,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "operator token only; as above (B's session stays B's)",
     ),
     (
+        "forms.v1.AdminService/UnlinkIdentity",
+        Kind::NotTenant,
+        "operator token only; as above (A's session still signs in to A)",
+    ),
+    (
         "forms.v1.WebhookAdminService/UpdateWebhook",
         Kind::NotTenant,
         "operator token only; as above",
@@ -266,6 +272,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
     ),
     (
         "forms.v1.WebhookAdminService/RetryDelivery",
+        Kind::NotTenant,
+        "operator token only; as above",
+    ),
+    (
+        "forms.v1.NotificationAdminService/ListNotifications",
         Kind::NotTenant,
         "operator token only; as above",
     ),
@@ -2203,6 +2214,27 @@ async fn admin_rows(
     .await;
     admin_row(
         m,
+        "forms.v1.AdminService/UnlinkIdentity",
+        token,
+        strangers,
+        |md| {
+            let mut c = admin.clone();
+            let is_operator = md.contains_key("x-admin-token") && !md.contains_key("x-api-key");
+            // A stranger tries to end A's sessions; the operator unlinks its own subject.
+            let (name, subject) = if is_operator {
+                (ops_ref.clone(), "user-ops".to_owned())
+            } else {
+                (a_name.clone(), "user-a".to_owned())
+            };
+            async move {
+                c.unlink_identity(with_md(pb::UnlinkIdentityRequest { name, subject }, md))
+                    .await
+            }
+        },
+    )
+    .await;
+    admin_row(
+        m,
         "forms.v1.WebhookAdminService/UpdateWebhook",
         token,
         strangers,
@@ -2277,6 +2309,24 @@ async fn admin_rows(
         },
     )
     .await;
+    admin_row(
+        m,
+        "forms.v1.NotificationAdminService/ListNotifications",
+        token,
+        strangers,
+        |md| {
+            let mut c = NotificationAdminServiceClient::new(channel.clone());
+            let account = a_name.clone();
+            async move {
+                let message = pb::ListNotificationsRequest {
+                    account,
+                    limit: None,
+                };
+                c.list_notifications(with_md(message, md)).await
+            }
+        },
+    )
+    .await;
 
     // The operator's ListDeliveries of A's webhook lists A's deliveries only.
     let mut operator = tonic::metadata::MetadataMap::new();
@@ -2329,6 +2379,18 @@ async fn admin_rows(
         "forms.v1.AdminService/LinkIdentity",
         !listed.text.contains(&a.form_id),
         || format!("ISOLATION BUG: B's session now acts as A: {}", listed.text),
+    );
+    let a_session = Cred::Session(a.session.clone().expect("A's session"));
+    let listed = rest(app, &a_session, Method::GET, "/forms", None).await;
+    m.expect(
+        "forms.v1.AdminService/UnlinkIdentity",
+        listed.status == 200 && listed.text.contains(&a.form_id),
+        || {
+            format!(
+                "ISOLATION BUG: a stranger ended A's session: {}",
+                listed.text
+            )
+        },
     );
     let keys: (i64,) = sqlx::query_as(
         "SELECT count(*) FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.name = $1",

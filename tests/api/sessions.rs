@@ -143,3 +143,144 @@ async fn without_session_configuration_cookies_are_ignored() {
         .await
         .error(401, "UNAUTHENTICATED");
 }
+
+/// A token with these claims (and `exp` in ten minutes unless given).
+fn token_with(claims: serde_json::Value) -> String {
+    let mut claims = claims;
+    if claims.get("exp").is_none() {
+        claims["exp"] = json!(unix_now() + 600);
+    }
+    encode(
+        &Header::default(),
+        &claims,
+        &EncodingKey::from_secret(SECRET.as_bytes()),
+    )
+    .expect("token")
+}
+
+async fn status_with(app: &TestApp, token: &str) -> u16 {
+    with_session(app, "/forms", &format!("session={token}"))
+        .await
+        .status
+}
+
+#[tokio::test]
+async fn unlinking_a_subject_ends_its_sessions_at_once() {
+    let (app, key) = app_with_user(PRO).await;
+    let cookie = format!("session={}", session(SECRET, "user-1", 600));
+    with_session(&app, "/forms", &cookie).await.ok(200);
+    crate::support::formsd_cli(
+        &app.db.url,
+        &[
+            "accounts",
+            "unlink-identity",
+            &key.account,
+            "--subject",
+            "user-1",
+        ],
+    )
+    .await;
+    with_session(&app, "/forms", &cookie)
+        .await
+        .error(401, "KEY_INVALID");
+    // A subject that is not linked there is NOT_FOUND, and nothing changes.
+    let output = formsd_command()
+        .args(["--database-url", &app.db.url, "accounts", "unlink-identity"])
+        .args([&key.account, "--subject", "user-1"])
+        .output()
+        .await
+        .expect("running formsd");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not found"));
+}
+
+#[tokio::test]
+async fn a_revoked_session_key_stops_every_session_of_the_account_until_relinked() {
+    let (app, key) = app_with_user(PRO).await;
+    let cookie = format!("session={}", session(SECRET, "user-1", 600));
+    let usage = with_session(&app, "/usage?days=1", &cookie).await;
+    let session_key_id = usage.ok(200)["key_id"].as_str().expect("key_id").to_owned();
+    crate::support::formsd_cli(&app.db.url, &["keys", "revoke", &session_key_id]).await;
+    // The very next request: there is no key cache to wait for.
+    with_session(&app, "/forms", &cookie)
+        .await
+        .error(401, "KEY_INVALID");
+    // The account's API keys are not touched.
+    app.get("/forms", &key.key).await.ok(200);
+    // Linking again is the way back, under a fresh session key.
+    crate::support::formsd_cli(
+        &app.db.url,
+        &[
+            "accounts",
+            "link-identity",
+            &key.account,
+            "--subject",
+            "user-1",
+        ],
+    )
+    .await;
+    let usage = with_session(&app, "/usage?days=1", &cookie).await;
+    assert_ne!(usage.ok(200)["key_id"], json!(session_key_id));
+}
+
+#[tokio::test]
+async fn audience_and_issuer_are_required_when_configured() {
+    let app = TestApp::spawn_with(&[
+        "--session-hs256-secret",
+        SECRET,
+        "--session-audience",
+        "https://forms.example.com",
+        "--session-issuer",
+        "https://idp.example.com/",
+    ])
+    .await;
+    let key = app.new_key(PRO, ALL).await;
+    store::link_identity(&app.pool, &key.account, "user-1")
+        .await
+        .expect("linking");
+    let (aud, iss) = ("https://forms.example.com", "https://idp.example.com/");
+    for (what, claims, expected) in [
+        (
+            "right aud and iss",
+            json!({"sub": "user-1", "aud": aud, "iss": iss}),
+            200,
+        ),
+        (
+            "aud among several",
+            json!({"sub": "user-1", "aud": ["x", aud], "iss": iss}),
+            200,
+        ),
+        (
+            "another audience",
+            json!({"sub": "user-1", "aud": "https://other.example.com", "iss": iss}),
+            401,
+        ),
+        ("no audience", json!({"sub": "user-1", "iss": iss}), 401),
+        (
+            "another issuer",
+            json!({"sub": "user-1", "aud": aud, "iss": "https://evil.example.com/"}),
+            401,
+        ),
+        ("no issuer", json!({"sub": "user-1", "aud": aud}), 401),
+    ] {
+        assert_eq!(
+            status_with(&app, &token_with(claims)).await,
+            expected,
+            "{what}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn provider_tokens_with_an_audience_sign_in_and_nbf_is_honoured() {
+    let (app, _key) = app_with_user(PRO).await;
+    let now = unix_now();
+    // Identity providers always set `aud`: without --session-audience it is not checked.
+    let with_aud = token_with(json!({"sub": "user-1", "aud": "some-client-id", "iss": "x"}));
+    assert_eq!(status_with(&app, &with_aud).await, 200);
+    // Not valid before ten minutes from now (beyond the minute of clock leeway).
+    let early = token_with(json!({"sub": "user-1", "nbf": now + 600}));
+    assert_eq!(status_with(&app, &early).await, 401);
+    let started = token_with(json!({"sub": "user-1", "nbf": now - 5}));
+    assert_eq!(status_with(&app, &started).await, 200);
+}

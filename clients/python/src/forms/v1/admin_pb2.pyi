@@ -47,18 +47,20 @@ DELIVERY_STATUS_SUCCEEDED: DeliveryStatus
 DELIVERY_STATUS_FAILED: DeliveryStatus
 
 class Account(_message.Message):
-    __slots__ = ("id", "name", "plan", "response_limit", "created_at")
+    __slots__ = ("id", "name", "plan", "response_limit", "created_at", "email")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     PLAN_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    EMAIL_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     plan: Plan
     response_limit: int
     created_at: _timestamp_pb2.Timestamp
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., plan: _Optional[_Union[Plan, str]] = ..., response_limit: _Optional[int] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    email: str
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., plan: _Optional[_Union[Plan, str]] = ..., response_limit: _Optional[int] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., email: _Optional[str] = ...) -> None: ...
 
 class ApiKey(_message.Message):
     __slots__ = ("id", "account_id", "prefix", "scopes", "created_at", "expires_at", "revoked_at")
@@ -166,6 +168,20 @@ class LinkIdentityResponse(_message.Message):
     account: Account
     def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ...) -> None: ...
 
+class UnlinkIdentityRequest(_message.Message):
+    __slots__ = ("name", "subject")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    subject: str
+    def __init__(self, name: _Optional[str] = ..., subject: _Optional[str] = ...) -> None: ...
+
+class UnlinkIdentityResponse(_message.Message):
+    __slots__ = ("account",)
+    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    account: Account
+    def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ...) -> None: ...
+
 class UpdateWebhookRequest(_message.Message):
     __slots__ = ("id", "webhook", "update_mask")
     ID_FIELD_NUMBER: _ClassVar[int]
@@ -241,3 +257,51 @@ class RetryDeliveryResponse(_message.Message):
     DELIVERY_FIELD_NUMBER: _ClassVar[int]
     delivery: Delivery
     def __init__(self, delivery: _Optional[_Union[Delivery, _Mapping]] = ...) -> None: ...
+
+class Notification(_message.Message):
+    __slots__ = ("id", "account_id", "form_id", "response_id", "status", "next_attempt_at", "created_at", "attempts")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    FORM_ID_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ATTEMPT_AT_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    account_id: str
+    form_id: str
+    response_id: str
+    status: DeliveryStatus
+    next_attempt_at: _timestamp_pb2.Timestamp
+    created_at: _timestamp_pb2.Timestamp
+    attempts: _containers.RepeatedCompositeFieldContainer[NotificationAttempt]
+    def __init__(self, id: _Optional[str] = ..., account_id: _Optional[str] = ..., form_id: _Optional[str] = ..., response_id: _Optional[str] = ..., status: _Optional[_Union[DeliveryStatus, str]] = ..., next_attempt_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., attempts: _Optional[_Iterable[_Union[NotificationAttempt, _Mapping]]] = ...) -> None: ...
+
+class NotificationAttempt(_message.Message):
+    __slots__ = ("attempted_at", "duration_ms", "recipient", "error", "reply")
+    ATTEMPTED_AT_FIELD_NUMBER: _ClassVar[int]
+    DURATION_MS_FIELD_NUMBER: _ClassVar[int]
+    RECIPIENT_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    REPLY_FIELD_NUMBER: _ClassVar[int]
+    attempted_at: _timestamp_pb2.Timestamp
+    duration_ms: int
+    recipient: str
+    error: str
+    reply: str
+    def __init__(self, attempted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., duration_ms: _Optional[int] = ..., recipient: _Optional[str] = ..., error: _Optional[str] = ..., reply: _Optional[str] = ...) -> None: ...
+
+class ListNotificationsRequest(_message.Message):
+    __slots__ = ("account", "limit")
+    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    account: str
+    limit: int
+    def __init__(self, account: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class ListNotificationsResponse(_message.Message):
+    __slots__ = ("notifications",)
+    NOTIFICATIONS_FIELD_NUMBER: _ClassVar[int]
+    notifications: _containers.RepeatedCompositeFieldContainer[Notification]
+    def __init__(self, notifications: _Optional[_Iterable[_Union[Notification, _Mapping]]] = ...) -> None: ...

@@ -68,6 +68,11 @@ class AdminServiceStub:
                 request_serializer=forms_dot_v1_dot_admin__pb2.LinkIdentityRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_admin__pb2.LinkIdentityResponse.FromString,
                 _registered_method=True)
+        self.UnlinkIdentity = channel.unary_unary(
+                '/forms.v1.AdminService/UnlinkIdentity',
+                request_serializer=forms_dot_v1_dot_admin__pb2.UnlinkIdentityRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_admin__pb2.UnlinkIdentityResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -120,6 +125,15 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UnlinkIdentity(self, request, context):
+        """Unlinks a subject from an account: its session cookies stop signing in at once.
+        (To end every session of an account, revoke its session key, the `key_id` its
+        sessions see in GetUsage, with RevokeKey; LinkIdentity gives it a fresh one.)
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -152,6 +166,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.LinkIdentity,
                     request_deserializer=forms_dot_v1_dot_admin__pb2.LinkIdentityRequest.FromString,
                     response_serializer=forms_dot_v1_dot_admin__pb2.LinkIdentityResponse.SerializeToString,
+            ),
+            'UnlinkIdentity': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnlinkIdentity,
+                    request_deserializer=forms_dot_v1_dot_admin__pb2.UnlinkIdentityRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_admin__pb2.UnlinkIdentityResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -320,6 +339,112 @@ class AdminService:
             '/forms.v1.AdminService/LinkIdentity',
             forms_dot_v1_dot_admin__pb2.LinkIdentityRequest.SerializeToString,
             forms_dot_v1_dot_admin__pb2.LinkIdentityResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnlinkIdentity(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.AdminService/UnlinkIdentity',
+            forms_dot_v1_dot_admin__pb2.UnlinkIdentityRequest.SerializeToString,
+            forms_dot_v1_dot_admin__pb2.UnlinkIdentityResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+
+class NotificationAdminServiceStub:
+    """Operator view of owner notifications (mails sent for new responses of forms with
+    `settings.notifications_enabled`).
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.ListNotifications = channel.unary_unary(
+                '/forms.v1.NotificationAdminService/ListNotifications',
+                request_serializer=forms_dot_v1_dot_admin__pb2.ListNotificationsRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_admin__pb2.ListNotificationsResponse.FromString,
+                _registered_method=True)
+
+
+class NotificationAdminServiceServicer:
+    """Operator view of owner notifications (mails sent for new responses of forms with
+    `settings.notifications_enabled`).
+    """
+
+    def ListNotifications(self, request, context):
+        """Lists the most recent notifications with their attempts, newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_NotificationAdminServiceServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'ListNotifications': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListNotifications,
+                    request_deserializer=forms_dot_v1_dot_admin__pb2.ListNotificationsRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_admin__pb2.ListNotificationsResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'forms.v1.NotificationAdminService', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('forms.v1.NotificationAdminService', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class NotificationAdminService:
+    """Operator view of owner notifications (mails sent for new responses of forms with
+    `settings.notifications_enabled`).
+    """
+
+    @staticmethod
+    def ListNotifications(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.NotificationAdminService/ListNotifications',
+            forms_dot_v1_dot_admin__pb2.ListNotificationsRequest.SerializeToString,
+            forms_dot_v1_dot_admin__pb2.ListNotificationsResponse.FromString,
             options,
             channel_credentials,
             insecure,

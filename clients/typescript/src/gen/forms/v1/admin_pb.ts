@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/admin.proto.
  */
 export const file_forms_v1_admin: GenFile = /*@__PURE__*/
-  fileDesc("ChRmb3Jtcy92MS9hZG1pbi5wcm90bxIIZm9ybXMudjEioQEKB0FjY291bnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIcCgRwbGFuGAMgASgOMg4uZm9ybXMudjEuUGxhbhIbCg5yZXNwb25zZV9saW1pdBgEIAEoA0gAiAEBEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhEKD19yZXNwb25zZV9saW1pdCLpAQoGQXBpS2V5EgoKAmlkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDgoGcHJlZml4GAMgASgJEh8KBnNjb3BlcxgEIAMoDjIPLmZvcm1zLnYxLlNjb3BlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiEKEUdldEFjY291bnRSZXF1ZXN0EgwKBG5hbWUYASABKAkiOAoSR2V0QWNjb3VudFJlc3BvbnNlEiIKB2FjY291bnQYASABKAsyES5mb3Jtcy52MS5BY2NvdW50InkKFFVwZGF0ZUFjY291bnRSZXF1ZXN0EgwKBG5hbWUYASABKAkSIgoHYWNjb3VudBgCIAEoCzIRLmZvcm1zLnYxLkFjY291bnQSLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIjsKFVVwZGF0ZUFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuZm9ybXMudjEuQWNjb3VudCKRAQoQQ3JlYXRlS2V5UmVxdWVzdBIPCgdhY2NvdW50GAEgASgJEhwKBHBsYW4YAiABKA4yDi5mb3Jtcy52MS5QbGFuEh8KBnNjb3BlcxgDIAMoDjIPLmZvcm1zLnYxLlNjb3BlEi0KCmV4cGlyZXNfaW4YBCABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iRAoRQ3JlYXRlS2V5UmVzcG9uc2USCwoDa2V5GAEgASgJEg4KBmtleV9pZBgCIAEoCRISCgphY2NvdW50X2lkGAMgASgJIiIKEFJldm9rZUtleVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJIjIKEVJldm9rZUtleVJlc3BvbnNlEh0KA2tleRgBIAEoCzIQLmZvcm1zLnYxLkFwaUtleSIiCg9MaXN0S2V5c1JlcXVlc3QSDwoHYWNjb3VudBgBIAEoCSIyChBMaXN0S2V5c1Jlc3BvbnNlEh4KBGtleXMYASADKAsyEC5mb3Jtcy52MS5BcGlLZXkiNAoTTGlua0lkZW50aXR5UmVxdWVzdBIMCgRuYW1lGAEgASgJEg8KB3N1YmplY3QYAiABKAkiOgoUTGlua0lkZW50aXR5UmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmZvcm1zLnYxLkFjY291bnQidwoUVXBkYXRlV2ViaG9va1JlcXVlc3QSCgoCaWQYASABKAkSIgoHd2ViaG9vaxgCIAEoCzIRLmZvcm1zLnYxLldlYmhvb2sSLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIjsKFVVwZGF0ZVdlYmhvb2tSZXNwb25zZRIiCgd3ZWJob29rGAEgASgLMhEuZm9ybXMudjEuV2ViaG9vayL1AQoIRGVsaXZlcnkSCgoCaWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRINCgVldmVudBgDIAEoCRIoCgZzdGF0dXMYBCABKA4yGC5mb3Jtcy52MS5EZWxpdmVyeVN0YXR1cxIzCg9uZXh0X2F0dGVtcHRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKCGF0dGVtcHRzGAcgAygLMhkuZm9ybXMudjEuRGVsaXZlcnlBdHRlbXB0IrcBCg9EZWxpdmVyeUF0dGVtcHQSMAoMYXR0ZW1wdGVkX2F0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIYCgtzdGF0dXNfY29kZRgCIAEoBUgAiAEBEhMKC2R1cmF0aW9uX21zGAMgASgDEhIKBWVycm9yGAQgASgJSAGIAQESFQoNcmVzcG9uc2VfYm9keRgFIAEoCUIOCgxfc3RhdHVzX2NvZGVCCAoGX2Vycm9yImsKFUxpc3REZWxpdmVyaWVzUmVxdWVzdBISCgp3ZWJob29rX2lkGAEgASgJEhEKBHBhZ2UYAiABKAVIAIgBARIVCghwZXJfcGFnZRgDIAEoBUgBiAEBQgcKBV9wYWdlQgsKCV9wZXJfcGFnZSJAChZMaXN0RGVsaXZlcmllc1Jlc3BvbnNlEiYKCmRlbGl2ZXJpZXMYASADKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSIiChRSZXRyeURlbGl2ZXJ5UmVxdWVzdBIKCgJpZBgBIAEoCSI9ChVSZXRyeURlbGl2ZXJ5UmVzcG9uc2USJAoIZGVsaXZlcnkYASABKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSpOCgRQbGFuEhQKEFBMQU5fVU5TUEVDSUZJRUQQABINCglQTEFOX0ZSRUUQARIMCghQTEFOX1BSTxACEhMKD1BMQU5fRU5URVJQUklTRRADKlAKBVNjb3BlEhUKEVNDT1BFX1VOU1BFQ0lGSUVEEAASDgoKU0NPUEVfUkVBRBABEg8KC1NDT1BFX1dSSVRFEAISDwoLU0NPUEVfQURNSU4QAyqJAQoORGVsaXZlcnlTdGF0dXMSHwobREVMSVZFUllfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXREVMSVZFUllfU1RBVFVTX1BFTkRJTkcQARIdChlERUxJVkVSWV9TVEFUVVNfU1VDQ0VFREVEEAISGgoWREVMSVZFUllfU1RBVFVTX0ZBSUxFRBADMscDCgxBZG1pblNlcnZpY2USRwoKR2V0QWNjb3VudBIbLmZvcm1zLnYxLkdldEFjY291bnRSZXF1ZXN0GhwuZm9ybXMudjEuR2V0QWNjb3VudFJlc3BvbnNlElAKDVVwZGF0ZUFjY291bnQSHi5mb3Jtcy52MS5VcGRhdGVBY2NvdW50UmVxdWVzdBofLmZvcm1zLnYxLlVwZGF0ZUFjY291bnRSZXNwb25zZRJECglDcmVhdGVLZXkSGi5mb3Jtcy52MS5DcmVhdGVLZXlSZXF1ZXN0GhsuZm9ybXMudjEuQ3JlYXRlS2V5UmVzcG9uc2USRAoJUmV2b2tlS2V5EhouZm9ybXMudjEuUmV2b2tlS2V5UmVxdWVzdBobLmZvcm1zLnYxLlJldm9rZUtleVJlc3BvbnNlEkEKCExpc3RLZXlzEhkuZm9ybXMudjEuTGlzdEtleXNSZXF1ZXN0GhouZm9ybXMudjEuTGlzdEtleXNSZXNwb25zZRJNCgxMaW5rSWRlbnRpdHkSHS5mb3Jtcy52MS5MaW5rSWRlbnRpdHlSZXF1ZXN0Gh4uZm9ybXMudjEuTGlua0lkZW50aXR5UmVzcG9uc2UyjgIKE1dlYmhvb2tBZG1pblNlcnZpY2USUAoNVXBkYXRlV2ViaG9vaxIeLmZvcm1zLnYxLlVwZGF0ZVdlYmhvb2tSZXF1ZXN0Gh8uZm9ybXMudjEuVXBkYXRlV2ViaG9va1Jlc3BvbnNlElMKDkxpc3REZWxpdmVyaWVzEh8uZm9ybXMudjEuTGlzdERlbGl2ZXJpZXNSZXF1ZXN0GiAuZm9ybXMudjEuTGlzdERlbGl2ZXJpZXNSZXNwb25zZRJQCg1SZXRyeURlbGl2ZXJ5Eh4uZm9ybXMudjEuUmV0cnlEZWxpdmVyeVJlcXVlc3QaHy5mb3Jtcy52MS5SZXRyeURlbGl2ZXJ5UmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_webhooks, file_google_protobuf_duration, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("ChRmb3Jtcy92MS9hZG1pbi5wcm90bxIIZm9ybXMudjEivwEKB0FjY291bnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIcCgRwbGFuGAMgASgOMg4uZm9ybXMudjEuUGxhbhIbCg5yZXNwb25zZV9saW1pdBgEIAEoA0gAiAEBEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKBWVtYWlsGAYgASgJSAGIAQFCEQoPX3Jlc3BvbnNlX2xpbWl0QggKBl9lbWFpbCLpAQoGQXBpS2V5EgoKAmlkGAEgASgJEhIKCmFjY291bnRfaWQYAiABKAkSDgoGcHJlZml4GAMgASgJEh8KBnNjb3BlcxgEIAMoDjIPLmZvcm1zLnYxLlNjb3BlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiEKEUdldEFjY291bnRSZXF1ZXN0EgwKBG5hbWUYASABKAkiOAoSR2V0QWNjb3VudFJlc3BvbnNlEiIKB2FjY291bnQYASABKAsyES5mb3Jtcy52MS5BY2NvdW50InkKFFVwZGF0ZUFjY291bnRSZXF1ZXN0EgwKBG5hbWUYASABKAkSIgoHYWNjb3VudBgCIAEoCzIRLmZvcm1zLnYxLkFjY291bnQSLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIjsKFVVwZGF0ZUFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuZm9ybXMudjEuQWNjb3VudCKRAQoQQ3JlYXRlS2V5UmVxdWVzdBIPCgdhY2NvdW50GAEgASgJEhwKBHBsYW4YAiABKA4yDi5mb3Jtcy52MS5QbGFuEh8KBnNjb3BlcxgDIAMoDjIPLmZvcm1zLnYxLlNjb3BlEi0KCmV4cGlyZXNfaW4YBCABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24iRAoRQ3JlYXRlS2V5UmVzcG9uc2USCwoDa2V5GAEgASgJEg4KBmtleV9pZBgCIAEoCRISCgphY2NvdW50X2lkGAMgASgJIiIKEFJldm9rZUtleVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJIjIKEVJldm9rZUtleVJlc3BvbnNlEh0KA2tleRgBIAEoCzIQLmZvcm1zLnYxLkFwaUtleSIiCg9MaXN0S2V5c1JlcXVlc3QSDwoHYWNjb3VudBgBIAEoCSIyChBMaXN0S2V5c1Jlc3BvbnNlEh4KBGtleXMYASADKAsyEC5mb3Jtcy52MS5BcGlLZXkiNAoTTGlua0lkZW50aXR5UmVxdWVzdBIMCgRuYW1lGAEgASgJEg8KB3N1YmplY3QYAiABKAkiOgoUTGlua0lkZW50aXR5UmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmZvcm1zLnYxLkFjY291bnQiNgoVVW5saW5rSWRlbnRpdHlSZXF1ZXN0EgwKBG5hbWUYASABKAkSDwoHc3ViamVjdBgCIAEoCSI8ChZVbmxpbmtJZGVudGl0eVJlc3BvbnNlEiIKB2FjY291bnQYASABKAsyES5mb3Jtcy52MS5BY2NvdW50IncKFFVwZGF0ZVdlYmhvb2tSZXF1ZXN0EgoKAmlkGAEgASgJEiIKB3dlYmhvb2sYAiABKAsyES5mb3Jtcy52MS5XZWJob29rEi8KC3VwZGF0ZV9tYXNrGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayI7ChVVcGRhdGVXZWJob29rUmVzcG9uc2USIgoHd2ViaG9vaxgBIAEoCzIRLmZvcm1zLnYxLldlYmhvb2si9QEKCERlbGl2ZXJ5EgoKAmlkGAEgASgJEhIKCndlYmhvb2tfaWQYAiABKAkSDQoFZXZlbnQYAyABKAkSKAoGc3RhdHVzGAQgASgOMhguZm9ybXMudjEuRGVsaXZlcnlTdGF0dXMSMwoPbmV4dF9hdHRlbXB0X2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghhdHRlbXB0cxgHIAMoCzIZLmZvcm1zLnYxLkRlbGl2ZXJ5QXR0ZW1wdCK3AQoPRGVsaXZlcnlBdHRlbXB0EjAKDGF0dGVtcHRlZF9hdBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoLc3RhdHVzX2NvZGUYAiABKAVIAIgBARITCgtkdXJhdGlvbl9tcxgDIAEoAxISCgVlcnJvchgEIAEoCUgBiAEBEhUKDXJlc3BvbnNlX2JvZHkYBSABKAlCDgoMX3N0YXR1c19jb2RlQggKBl9lcnJvciJrChVMaXN0RGVsaXZlcmllc1JlcXVlc3QSEgoKd2ViaG9va19pZBgBIAEoCRIRCgRwYWdlGAIgASgFSACIAQESFQoIcGVyX3BhZ2UYAyABKAVIAYgBAUIHCgVfcGFnZUILCglfcGVyX3BhZ2UiQAoWTGlzdERlbGl2ZXJpZXNSZXNwb25zZRImCgpkZWxpdmVyaWVzGAEgAygLMhIuZm9ybXMudjEuRGVsaXZlcnkiIgoUUmV0cnlEZWxpdmVyeVJlcXVlc3QSCgoCaWQYASABKAkiPQoVUmV0cnlEZWxpdmVyeVJlc3BvbnNlEiQKCGRlbGl2ZXJ5GAEgASgLMhIuZm9ybXMudjEuRGVsaXZlcnkiqQIKDE5vdGlmaWNhdGlvbhIKCgJpZBgBIAEoCRISCgphY2NvdW50X2lkGAIgASgJEg8KB2Zvcm1faWQYAyABKAkSGAoLcmVzcG9uc2VfaWQYBCABKAlIAIgBARIoCgZzdGF0dXMYBSABKA4yGC5mb3Jtcy52MS5EZWxpdmVyeVN0YXR1cxIzCg9uZXh0X2F0dGVtcHRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KCGF0dGVtcHRzGAggAygLMh0uZm9ybXMudjEuTm90aWZpY2F0aW9uQXR0ZW1wdEIOCgxfcmVzcG9uc2VfaWQirwEKE05vdGlmaWNhdGlvbkF0dGVtcHQSMAoMYXR0ZW1wdGVkX2F0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtkdXJhdGlvbl9tcxgCIAEoAxIWCglyZWNpcGllbnQYAyABKAlIAIgBARISCgVlcnJvchgEIAEoCUgBiAEBEg0KBXJlcGx5GAUgASgJQgwKCl9yZWNpcGllbnRCCAoGX2Vycm9yIkkKGExpc3ROb3RpZmljYXRpb25zUmVxdWVzdBIPCgdhY2NvdW50GAEgASgJEhIKBWxpbWl0GAIgASgFSACIAQFCCAoGX2xpbWl0IkoKGUxpc3ROb3RpZmljYXRpb25zUmVzcG9uc2USLQoNbm90aWZpY2F0aW9ucxgBIAMoCzIWLmZvcm1zLnYxLk5vdGlmaWNhdGlvbipOCgRQbGFuEhQKEFBMQU5fVU5TUEVDSUZJRUQQABINCglQTEFOX0ZSRUUQARIMCghQTEFOX1BSTxACEhMKD1BMQU5fRU5URVJQUklTRRADKlAKBVNjb3BlEhUKEVNDT1BFX1VOU1BFQ0lGSUVEEAASDgoKU0NPUEVfUkVBRBABEg8KC1NDT1BFX1dSSVRFEAISDwoLU0NPUEVfQURNSU4QAyqJAQoORGVsaXZlcnlTdGF0dXMSHwobREVMSVZFUllfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXREVMSVZFUllfU1RBVFVTX1BFTkRJTkcQARIdChlERUxJVkVSWV9TVEFUVVNfU1VDQ0VFREVEEAISGgoWREVMSVZFUllfU1RBVFVTX0ZBSUxFRBADMpwECgxBZG1pblNlcnZpY2USRwoKR2V0QWNjb3VudBIbLmZvcm1zLnYxLkdldEFjY291bnRSZXF1ZXN0GhwuZm9ybXMudjEuR2V0QWNjb3VudFJlc3BvbnNlElAKDVVwZGF0ZUFjY291bnQSHi5mb3Jtcy52MS5VcGRhdGVBY2NvdW50UmVxdWVzdBofLmZvcm1zLnYxLlVwZGF0ZUFjY291bnRSZXNwb25zZRJECglDcmVhdGVLZXkSGi5mb3Jtcy52MS5DcmVhdGVLZXlSZXF1ZXN0GhsuZm9ybXMudjEuQ3JlYXRlS2V5UmVzcG9uc2USRAoJUmV2b2tlS2V5EhouZm9ybXMudjEuUmV2b2tlS2V5UmVxdWVzdBobLmZvcm1zLnYxLlJldm9rZUtleVJlc3BvbnNlEkEKCExpc3RLZXlzEhkuZm9ybXMudjEuTGlzdEtleXNSZXF1ZXN0GhouZm9ybXMudjEuTGlzdEtleXNSZXNwb25zZRJNCgxMaW5rSWRlbnRpdHkSHS5mb3Jtcy52MS5MaW5rSWRlbnRpdHlSZXF1ZXN0Gh4uZm9ybXMudjEuTGlua0lkZW50aXR5UmVzcG9uc2USUwoOVW5saW5rSWRlbnRpdHkSHy5mb3Jtcy52MS5VbmxpbmtJZGVudGl0eVJlcXVlc3QaIC5mb3Jtcy52MS5VbmxpbmtJZGVudGl0eVJlc3BvbnNlMngKGE5vdGlmaWNhdGlvbkFkbWluU2VydmljZRJcChFMaXN0Tm90aWZpY2F0aW9ucxIiLmZvcm1zLnYxLkxpc3ROb3RpZmljYXRpb25zUmVxdWVzdBojLmZvcm1zLnYxLkxpc3ROb3RpZmljYXRpb25zUmVzcG9uc2UyjgIKE1dlYmhvb2tBZG1pblNlcnZpY2USUAoNVXBkYXRlV2ViaG9vaxIeLmZvcm1zLnYxLlVwZGF0ZVdlYmhvb2tSZXF1ZXN0Gh8uZm9ybXMudjEuVXBkYXRlV2ViaG9va1Jlc3BvbnNlElMKDkxpc3REZWxpdmVyaWVzEh8uZm9ybXMudjEuTGlzdERlbGl2ZXJpZXNSZXF1ZXN0GiAuZm9ybXMudjEuTGlzdERlbGl2ZXJpZXNSZXNwb25zZRJQCg1SZXRyeURlbGl2ZXJ5Eh4uZm9ybXMudjEuUmV0cnlEZWxpdmVyeVJlcXVlc3QaHy5mb3Jtcy52MS5SZXRyeURlbGl2ZXJ5UmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_webhooks, file_google_protobuf_duration, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * A customer account: owns forms and keys.
@@ -56,6 +56,13 @@ export type Account = Message<"forms.v1.Account"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 5;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * Address the owner's notifications are mailed to; absent: none are sent.
+   *
+   * @generated from field: optional string email = 6;
+   */
+  email?: string | undefined;
 };
 
 /**
@@ -191,7 +198,8 @@ export type UpdateAccountRequest = Message<"forms.v1.UpdateAccountRequest"> & {
   account?: Account | undefined;
 
   /**
-   * Paths to change: plan, response_limit (unset clears it back to the plan default).
+   * Paths to change: plan, response_limit (unset clears it back to the plan default),
+   * email (unset or empty removes the address).
    *
    * @generated from field: google.protobuf.FieldMask update_mask = 3;
    */
@@ -437,6 +445,55 @@ export const LinkIdentityResponseSchema: GenMessage<LinkIdentityResponse> = /*@_
   messageDesc(file_forms_v1_admin, 13);
 
 /**
+ * Request of UnlinkIdentity.
+ *
+ * @generated from message forms.v1.UnlinkIdentityRequest
+ */
+export type UnlinkIdentityRequest = Message<"forms.v1.UnlinkIdentityRequest"> & {
+  /**
+   * Account name.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The identity provider's subject linked to it; NOT_FOUND when it is not linked there.
+   *
+   * @generated from field: string subject = 2;
+   */
+  subject: string;
+};
+
+/**
+ * Describes the message forms.v1.UnlinkIdentityRequest.
+ * Use `create(UnlinkIdentityRequestSchema)` to create a new message.
+ */
+export const UnlinkIdentityRequestSchema: GenMessage<UnlinkIdentityRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_admin, 14);
+
+/**
+ * Reply of UnlinkIdentity.
+ *
+ * @generated from message forms.v1.UnlinkIdentityResponse
+ */
+export type UnlinkIdentityResponse = Message<"forms.v1.UnlinkIdentityResponse"> & {
+  /**
+   * The account the subject was unlinked from.
+   *
+   * @generated from field: forms.v1.Account account = 1;
+   */
+  account?: Account | undefined;
+};
+
+/**
+ * Describes the message forms.v1.UnlinkIdentityResponse.
+ * Use `create(UnlinkIdentityResponseSchema)` to create a new message.
+ */
+export const UnlinkIdentityResponseSchema: GenMessage<UnlinkIdentityResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_admin, 15);
+
+/**
  * Request of UpdateWebhook.
  *
  * @generated from message forms.v1.UpdateWebhookRequest
@@ -469,7 +526,7 @@ export type UpdateWebhookRequest = Message<"forms.v1.UpdateWebhookRequest"> & {
  * Use `create(UpdateWebhookRequestSchema)` to create a new message.
  */
 export const UpdateWebhookRequestSchema: GenMessage<UpdateWebhookRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_admin, 14);
+  messageDesc(file_forms_v1_admin, 16);
 
 /**
  * Reply of UpdateWebhook.
@@ -490,7 +547,7 @@ export type UpdateWebhookResponse = Message<"forms.v1.UpdateWebhookResponse"> & 
  * Use `create(UpdateWebhookResponseSchema)` to create a new message.
  */
 export const UpdateWebhookResponseSchema: GenMessage<UpdateWebhookResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_admin, 15);
+  messageDesc(file_forms_v1_admin, 17);
 
 /**
  * One event sent (or to be sent) to one subscription.
@@ -553,7 +610,7 @@ export type Delivery = Message<"forms.v1.Delivery"> & {
  * Use `create(DeliverySchema)` to create a new message.
  */
 export const DeliverySchema: GenMessage<Delivery> = /*@__PURE__*/
-  messageDesc(file_forms_v1_admin, 16);
+  messageDesc(file_forms_v1_admin, 18);
 
 /**
  * One HTTP attempt of a delivery.
@@ -602,7 +659,7 @@ export type DeliveryAttempt = Message<"forms.v1.DeliveryAttempt"> & {
  * Use `create(DeliveryAttemptSchema)` to create a new message.
  */
 export const DeliveryAttemptSchema: GenMessage<DeliveryAttempt> = /*@__PURE__*/
-  messageDesc(file_forms_v1_admin, 17);
+  messageDesc(file_forms_v1_admin, 19);
 
 /**
  * Request of ListDeliveries.
@@ -637,7 +694,7 @@ export type ListDeliveriesRequest = Message<"forms.v1.ListDeliveriesRequest"> & 
  * Use `create(ListDeliveriesRequestSchema)` to create a new message.
  */
 export const ListDeliveriesRequestSchema: GenMessage<ListDeliveriesRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_admin, 18);
+  messageDesc(file_forms_v1_admin, 20);
 
 /**
  * Reply of ListDeliveries.
@@ -658,7 +715,7 @@ export type ListDeliveriesResponse = Message<"forms.v1.ListDeliveriesResponse"> 
  * Use `create(ListDeliveriesResponseSchema)` to create a new message.
  */
 export const ListDeliveriesResponseSchema: GenMessage<ListDeliveriesResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_admin, 19);
+  messageDesc(file_forms_v1_admin, 21);
 
 /**
  * Request of RetryDelivery.
@@ -679,7 +736,7 @@ export type RetryDeliveryRequest = Message<"forms.v1.RetryDeliveryRequest"> & {
  * Use `create(RetryDeliveryRequestSchema)` to create a new message.
  */
 export const RetryDeliveryRequestSchema: GenMessage<RetryDeliveryRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_admin, 20);
+  messageDesc(file_forms_v1_admin, 22);
 
 /**
  * Reply of RetryDelivery.
@@ -700,7 +757,175 @@ export type RetryDeliveryResponse = Message<"forms.v1.RetryDeliveryResponse"> & 
  * Use `create(RetryDeliveryResponseSchema)` to create a new message.
  */
 export const RetryDeliveryResponseSchema: GenMessage<RetryDeliveryResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_admin, 21);
+  messageDesc(file_forms_v1_admin, 23);
+
+/**
+ * One owner notification: the mail of one new response.
+ *
+ * @generated from message forms.v1.Notification
+ */
+export type Notification = Message<"forms.v1.Notification"> & {
+  /**
+   * UUID of the notification.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Account whose owner is mailed.
+   *
+   * @generated from field: string account_id = 2;
+   */
+  accountId: string;
+
+  /**
+   * Form the response was submitted to.
+   *
+   * @generated from field: string form_id = 3;
+   */
+  formId: string;
+
+  /**
+   * The response; absent once it was deleted (its mail is then never sent).
+   *
+   * @generated from field: optional string response_id = 4;
+   */
+  responseId?: string | undefined;
+
+  /**
+   * State (succeeded: the relay accepted the mail).
+   *
+   * @generated from field: forms.v1.DeliveryStatus status = 5;
+   */
+  status: DeliveryStatus;
+
+  /**
+   * When the next attempt is due; absent unless pending.
+   *
+   * @generated from field: google.protobuf.Timestamp next_attempt_at = 6;
+   */
+  nextAttemptAt?: Timestamp | undefined;
+
+  /**
+   * When the response was submitted.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 7;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * Attempts so far, oldest first.
+   *
+   * @generated from field: repeated forms.v1.NotificationAttempt attempts = 8;
+   */
+  attempts: NotificationAttempt[];
+};
+
+/**
+ * Describes the message forms.v1.Notification.
+ * Use `create(NotificationSchema)` to create a new message.
+ */
+export const NotificationSchema: GenMessage<Notification> = /*@__PURE__*/
+  messageDesc(file_forms_v1_admin, 24);
+
+/**
+ * One attempt at handing a notification to the SMTP relay.
+ *
+ * @generated from message forms.v1.NotificationAttempt
+ */
+export type NotificationAttempt = Message<"forms.v1.NotificationAttempt"> & {
+  /**
+   * When the attempt started.
+   *
+   * @generated from field: google.protobuf.Timestamp attempted_at = 1;
+   */
+  attemptedAt?: Timestamp | undefined;
+
+  /**
+   * Time until the relay's answer or the failure, in milliseconds.
+   *
+   * @generated from field: int64 duration_ms = 2;
+   */
+  durationMs: bigint;
+
+  /**
+   * The owner's address at the time; absent when the account had none.
+   *
+   * @generated from field: optional string recipient = 3;
+   */
+  recipient?: string | undefined;
+
+  /**
+   * Failure description; absent on success.
+   *
+   * @generated from field: optional string error = 4;
+   */
+  error?: string | undefined;
+
+  /**
+   * The relay's final answer on success (code and text).
+   *
+   * @generated from field: string reply = 5;
+   */
+  reply: string;
+};
+
+/**
+ * Describes the message forms.v1.NotificationAttempt.
+ * Use `create(NotificationAttemptSchema)` to create a new message.
+ */
+export const NotificationAttemptSchema: GenMessage<NotificationAttempt> = /*@__PURE__*/
+  messageDesc(file_forms_v1_admin, 25);
+
+/**
+ * Request of ListNotifications.
+ *
+ * @generated from message forms.v1.ListNotificationsRequest
+ */
+export type ListNotificationsRequest = Message<"forms.v1.ListNotificationsRequest"> & {
+  /**
+   * Account name; empty lists every account's notifications.
+   *
+   * @generated from field: string account = 1;
+   */
+  account: string;
+
+  /**
+   * How many, newest first; absent means 25, at most 100.
+   *
+   * @generated from field: optional int32 limit = 2;
+   */
+  limit?: number | undefined;
+};
+
+/**
+ * Describes the message forms.v1.ListNotificationsRequest.
+ * Use `create(ListNotificationsRequestSchema)` to create a new message.
+ */
+export const ListNotificationsRequestSchema: GenMessage<ListNotificationsRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_admin, 26);
+
+/**
+ * Reply of ListNotifications.
+ *
+ * @generated from message forms.v1.ListNotificationsResponse
+ */
+export type ListNotificationsResponse = Message<"forms.v1.ListNotificationsResponse"> & {
+  /**
+   * The notifications, newest first.
+   *
+   * @generated from field: repeated forms.v1.Notification notifications = 1;
+   */
+  notifications: Notification[];
+};
+
+/**
+ * Describes the message forms.v1.ListNotificationsResponse.
+ * Use `create(ListNotificationsResponseSchema)` to create a new message.
+ */
+export const ListNotificationsResponseSchema: GenMessage<ListNotificationsResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_admin, 27);
 
 /**
  * Commercial plan of an account.
@@ -895,8 +1120,40 @@ export const AdminService: GenService<{
     input: typeof LinkIdentityRequestSchema;
     output: typeof LinkIdentityResponseSchema;
   },
+  /**
+   * Unlinks a subject from an account: its session cookies stop signing in at once.
+   * (To end every session of an account, revoke its session key, the `key_id` its
+   * sessions see in GetUsage, with RevokeKey; LinkIdentity gives it a fresh one.)
+   *
+   * @generated from rpc forms.v1.AdminService.UnlinkIdentity
+   */
+  unlinkIdentity: {
+    methodKind: "unary";
+    input: typeof UnlinkIdentityRequestSchema;
+    output: typeof UnlinkIdentityResponseSchema;
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_forms_v1_admin, 0);
+
+/**
+ * Operator view of owner notifications (mails sent for new responses of forms with
+ * `settings.notifications_enabled`).
+ *
+ * @generated from service forms.v1.NotificationAdminService
+ */
+export const NotificationAdminService: GenService<{
+  /**
+   * Lists the most recent notifications with their attempts, newest first.
+   *
+   * @generated from rpc forms.v1.NotificationAdminService.ListNotifications
+   */
+  listNotifications: {
+    methodKind: "unary";
+    input: typeof ListNotificationsRequestSchema;
+    output: typeof ListNotificationsResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_forms_v1_admin, 1);
 
 /**
  * Operator operations on webhook subscriptions and their deliveries.
@@ -935,5 +1192,5 @@ export const WebhookAdminService: GenService<{
     output: typeof RetryDeliveryResponseSchema;
   },
 }> = /*@__PURE__*/
-  serviceDesc(file_forms_v1_admin, 1);
+  serviceDesc(file_forms_v1_admin, 2);
 

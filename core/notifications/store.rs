@@ -1,0 +1,215 @@
+//! SQL of the notification outbox and its attempts.
+
+use crate::db::decode::read_error;
+use crate::error::CoreError;
+use crate::forms::Field;
+use crate::webhooks::DeliveryStatus;
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
+use sqlx::types::Json;
+use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// Writes the notification of a new response when its form has notifications on and
+/// its owner has an address; returns whether it did.
+pub async fn enqueue(
+    tx: &mut Transaction<'_, Postgres>,
+    form_id: Uuid,
+    response_id: Uuid,
+    at: DateTime<Utc>,
+) -> Result<bool, CoreError> {
+    let inserted = sqlx::query!(
+        "INSERT INTO notifications (id, account_id, form_id, response_id, next_attempt_at,
+                                    created_at)
+         SELECT $1, f.account_id, f.id, $3, $4, $4
+           FROM forms f JOIN accounts a ON a.id = f.account_id
+          WHERE f.id = $2 AND f.settings->'notifications_enabled' = 'true'::jsonb
+            AND a.email IS NOT NULL",
+        Uuid::now_v7(),
+        form_id,
+        response_id,
+        at
+    )
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    Ok(inserted > 0)
+}
+
+/// Wakes the notification workers (sent when the transaction of `db` commits).
+pub async fn notify(db: impl PgExecutor<'_>) -> Result<(), CoreError> {
+    sqlx::query!("SELECT pg_notify($1, '')", super::CHANNEL)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// How many forms have notifications on (for the warning when SMTP is not configured).
+pub async fn forms_with_notifications(pool: &PgPool) -> Result<i64, CoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT count(*) AS "count!" FROM forms
+            WHERE settings->'notifications_enabled' = 'true'::jsonb"#
+    )
+    .fetch_one(pool)
+    .await?)
+}
+
+/// A claimed notification.
+pub struct Due {
+    pub id: Uuid,
+    pub attempts: i32,
+}
+
+/// Claims up to `limit` due notifications for `lease` (several instances never claim
+/// the same one).
+pub async fn claim_due(pool: &PgPool, limit: i64, lease: Duration) -> Result<Vec<Due>, CoreError> {
+    Ok(sqlx::query_as!(
+        Due,
+        "UPDATE notifications n SET locked_until = now() + make_interval(secs => $2)
+          WHERE n.id IN (SELECT id FROM notifications
+                          WHERE status = 'pending' AND next_attempt_at <= now()
+                            AND (locked_until IS NULL OR locked_until < now())
+                          ORDER BY next_attempt_at LIMIT $1
+                          FOR UPDATE SKIP LOCKED)
+          RETURNING n.id, n.attempts",
+        limit,
+        lease.as_secs_f64()
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// What a notification's mail is made of, read when it is sent.
+pub struct Content {
+    /// The owner's current address.
+    pub email: Option<String>,
+    pub response_id: Option<Uuid>,
+    pub title: Option<String>,
+    pub fields: Option<Json<Vec<Field>>>,
+    pub answers: Option<Json<Map<String, Value>>>,
+    pub submitted_at: Option<DateTime<Utc>>,
+}
+
+pub async fn content(pool: &PgPool, id: Uuid) -> Result<Option<Content>, CoreError> {
+    sqlx::query_as!(
+        Content,
+        r#"SELECT a.email, r.id AS "response_id?", f.title AS "title?",
+                  f.fields AS "fields?: Json<Vec<Field>>",
+                  r.answers AS "answers?: Json<Map<String, Value>>",
+                  r.submitted_at AS "submitted_at?"
+             FROM notifications n
+             JOIN accounts a ON a.id = n.account_id
+             LEFT JOIN responses r ON r.id = n.response_id
+             LEFT JOIN forms f ON f.id = r.form_id
+            WHERE n.id = $1"#,
+        id
+    )
+    .fetch_optional(pool)
+    .await
+    .map_err(read_error)
+}
+
+/// One attempt at sending a notification.
+pub struct Attempt<'a> {
+    pub attempted_at: DateTime<Utc>,
+    pub duration_ms: i64,
+    pub recipient: Option<&'a str>,
+    pub error: Option<&'a str>,
+    pub reply: &'a str,
+}
+
+/// Records an attempt and moves its notification on: to `status`, with `attempts`
+/// made, released, due again after `retry_in` if there is one.
+pub async fn record_attempt(
+    pool: &PgPool,
+    id: Uuid,
+    attempt: Attempt<'_>,
+    status: DeliveryStatus,
+    attempts: i32,
+    retry_in: Option<Duration>,
+) -> Result<(), CoreError> {
+    let mut tx = pool.begin().await?;
+    sqlx::query!(
+        "INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, recipient,
+                                            error, reply)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+        id,
+        attempt.attempted_at,
+        attempt.duration_ms,
+        attempt.recipient,
+        attempt.error,
+        attempt.reply
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
+        "UPDATE notifications SET status = $2, attempts = $3, locked_until = NULL,
+                next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at
+                                       ELSE now() + make_interval(secs => $4) END
+          WHERE id = $1",
+        id,
+        status as DeliveryStatus,
+        attempts,
+        retry_in.map(|d| d.as_secs_f64())
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A notification as operators list it.
+pub struct NotificationRow {
+    pub id: Uuid,
+    pub account_id: Uuid,
+    pub form_id: Uuid,
+    pub response_id: Option<Uuid>,
+    pub status: DeliveryStatus,
+    pub next_attempt_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// An attempt as operators list it.
+pub struct AttemptRow {
+    pub notification_id: Uuid,
+    pub attempted_at: DateTime<Utc>,
+    pub duration_ms: i64,
+    pub recipient: Option<String>,
+    pub error: Option<String>,
+    pub reply: String,
+}
+
+/// The most recent notifications, of one account or of all, newest first.
+pub async fn list_recent(
+    pool: &PgPool,
+    account_id: Option<Uuid>,
+    limit: i64,
+) -> Result<Vec<NotificationRow>, CoreError> {
+    sqlx::query_as!(
+        NotificationRow,
+        r#"SELECT id, account_id, form_id, response_id, status AS "status: DeliveryStatus",
+                  next_attempt_at, created_at
+             FROM notifications
+            WHERE ($1::uuid IS NULL OR account_id = $1)
+            ORDER BY created_at DESC, id DESC LIMIT $2"#,
+        account_id,
+        limit
+    )
+    .fetch_all(pool)
+    .await
+    .map_err(read_error)
+}
+
+/// The attempts of the notifications `ids`, oldest first.
+pub async fn list_attempts(pool: &PgPool, ids: &[Uuid]) -> Result<Vec<AttemptRow>, CoreError> {
+    Ok(sqlx::query_as!(
+        AttemptRow,
+        "SELECT notification_id, attempted_at, duration_ms, recipient, error, reply
+           FROM notification_attempts WHERE notification_id = ANY($1)
+          ORDER BY attempted_at, id",
+        ids
+    )
+    .fetch_all(pool)
+    .await?)
+}
