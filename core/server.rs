@@ -60,6 +60,8 @@ pub struct Core {
     cursors: CursorCodec,
     hosted: Hosted,
     file_store: FileStore,
+    /// API submissions stored together per form (shared by every `routes()`).
+    batcher: crate::responses::batch::Batcher,
     /// The statuses served by `grpc.health.v1`; the overall one ("") follows the database.
     health: tonic_health::server::HealthReporter,
 }
@@ -95,6 +97,7 @@ impl Core {
             cursors,
             hosted,
             file_store,
+            batcher: Default::default(),
         })
     }
 
@@ -139,6 +142,7 @@ impl Core {
         };
         let responses = Responses {
             gate: self.gate.clone(),
+            batcher: self.batcher.clone(),
             pool: self.pool.clone(),
             config: self.config.clone(),
             cursors: self.cursors.clone(),

@@ -196,7 +196,7 @@ impl Hosted {
         let ids = staged.ids.clone();
         let stored = async {
             let mut tx = self.pool.begin().await?;
-            let locked = store::lock_target(&mut tx, Which::ShortId(&req.short_id)).await?;
+            let mut locked = store::lock_target(&mut tx, Which::ShortId(&req.short_id)).await?;
             if locked.target.id != form_id {
                 return Err(CoreError::CsrfFailed);
             }
@@ -216,7 +216,8 @@ impl Hosted {
                 via: "form",
                 files: staged,
             };
-            let response = submit(&mut tx, &self.config, locked, submission).await?;
+            let response = submit(&mut tx, &self.config, &mut locked, submission).await?;
+            store::advance_form(&mut tx, &locked.target).await?;
             tx.commit().await?;
             Ok(reply(&settings, response.id.to_string()))
         }

@@ -1,6 +1,7 @@
 //! Responses: validation of answers against a form's fields, the rules that close a
 //! form, and the response quota. Plain Rust; `store` and `service` do the rest.
 
+pub mod batch;
 pub mod cursor;
 pub mod service;
 pub mod store;

@@ -22,6 +22,7 @@ use tonic::{Request, Response as GrpcResponse, Status};
 #[derive(Clone)]
 pub struct Responses {
     pub(crate) gate: Gate,
+    pub(crate) batcher: super::batch::Batcher,
     pub(crate) pool: PgPool,
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) cursors: CursorCodec,
@@ -151,44 +152,35 @@ impl Responses {
         req: pb::CreateResponseRequest,
     ) -> Result<(pb::CreateResponseResponse, bool), CoreError> {
         let account_id = ctx.caller.account_id;
-        let key = ctx.idempotency_key.as_deref();
+        let Some(key) = ctx.idempotency_key.as_deref() else {
+            // Without a key nothing else shares the transaction: the submission may be
+            // stored with others to the same form (one lock, one commit).
+            let (form_id, submission) = api_submission(&req)?;
+            let at = (account_id, form_id);
+            let response = self
+                .batcher
+                .submit(&self.pool, &self.config, at, submission)
+                .await?;
+            let reply = pb::CreateResponseResponse {
+                response: Some(response_to_pb(response)),
+            };
+            return Ok((reply, false));
+        };
         let mut tx = self.pool.begin().await?;
         let ttl = self.config.idempotency_ttl;
         if let Some(replay) =
-            idempotency::start(&mut tx, account_id, key, "CreateResponse", &req, ttl).await?
+            idempotency::start(&mut tx, account_id, Some(key), "CreateResponse", &req, ttl).await?
         {
             return Ok((replay, true));
         }
-        let form_id = parse_id(&req.form_id, "form")?;
-        let answers = req
-            .answers
-            .as_ref()
-            .map(convert::struct_to_object)
-            .ok_or_else(|| {
-                CoreError::validation("answers is required: an object keyed by field id")
-            })?;
-        let metadata = api_metadata(
-            req.metadata
-                .as_ref()
-                .map(convert::struct_to_object)
-                .unwrap_or_default(),
-        )?;
-        let locked = store::lock_target(&mut tx, store::Which::Id(account_id, form_id)).await?;
-        let submission = Submission {
-            answers,
-            metadata,
-            device_type: None,
-            browser: None,
-            os: None,
-            started_at: None,
-            via: "api",
-            files: Staged::default(),
-        };
-        let response = submit(&mut tx, &self.config, locked, submission).await?;
+        let (form_id, submission) = api_submission(&req)?;
+        let mut locked = store::lock_target(&mut tx, store::Which::Id(account_id, form_id)).await?;
+        let response = submit(&mut tx, &self.config, &mut locked, submission).await?;
+        store::advance_form(&mut tx, &locked.target).await?;
         let reply = pb::CreateResponseResponse {
             response: Some(response_to_pb(response)),
         };
-        idempotency::end(&mut tx, account_id, key, &reply).await?;
+        idempotency::end(&mut tx, account_id, Some(key), &reply).await?;
         tx.commit().await?;
         Ok((reply, false))
     }
@@ -279,4 +271,31 @@ impl ResponsesService for Responses {
             .call(req, Some(Scope::Admin), |ctx, m| self.delete(ctx, m))
             .await
     }
+}
+
+/// The form and the submission of an API create.
+fn api_submission(req: &pb::CreateResponseRequest) -> Result<(uuid::Uuid, Submission), CoreError> {
+    let form_id = parse_id(&req.form_id, "form")?;
+    let answers = req
+        .answers
+        .as_ref()
+        .map(convert::struct_to_object)
+        .ok_or_else(|| CoreError::validation("answers is required: an object keyed by field id"))?;
+    let metadata = api_metadata(
+        req.metadata
+            .as_ref()
+            .map(convert::struct_to_object)
+            .unwrap_or_default(),
+    )?;
+    let submission = Submission {
+        answers,
+        metadata,
+        device_type: None,
+        browser: None,
+        os: None,
+        started_at: None,
+        via: "api",
+        files: Staged::default(),
+    };
+    Ok((form_id, submission))
 }

@@ -185,15 +185,25 @@ pub async fn take_quota(
     }
 }
 
-/// Inserts a response and moves its form's counters, in the caller's transaction.
-pub async fn insert(tx: &mut Transaction<'_, Postgres>, r: &Response) -> Result<(), CoreError> {
+/// Writes the counters of a form locked in `tx` as its submissions left them.
+pub async fn advance_form(
+    tx: &mut Transaction<'_, Postgres>,
+    target: &TargetForm,
+) -> Result<(), CoreError> {
     sqlx::query!(
-        "UPDATE forms SET response_count = response_count + 1, last_submitted_at = $2 WHERE id = $1",
-        r.form_id,
-        r.submitted_at
+        "UPDATE forms SET response_count = $2, last_submitted_at = $3 WHERE id = $1",
+        target.id,
+        target.response_count,
+        target.last_submitted_at
     )
     .execute(&mut **tx)
     .await?;
+    Ok(())
+}
+
+/// Inserts a response, in the caller's transaction (the form's counters move with
+/// `advance_form`).
+pub async fn insert(tx: &mut Transaction<'_, Postgres>, r: &Response) -> Result<(), CoreError> {
     sqlx::query!(
         "INSERT INTO responses (id, form_id, answers, metadata, device_type, browser, os,
                                 started_at, submitted_at, completion_time_seconds)

@@ -31,11 +31,13 @@ pub struct Submission {
     pub files: Staged,
 }
 
-/// Stores `submission` on the locked form; returns the stored response.
+/// Stores `submission` on the locked form; returns the stored response. The form's
+/// counters move in `locked` only: write them with `store::advance_form` once the
+/// transaction's submissions are stored (one write for a batch).
 pub async fn submit(
     tx: &mut Transaction<'_, Postgres>,
     config: &CoreConfig,
-    locked: Locked,
+    locked: &mut Locked,
     submission: Submission,
 ) -> Result<Response, CoreError> {
     let Locked {
@@ -43,6 +45,7 @@ pub async fn submit(
         plan,
         response_limit,
     } = locked;
+    let (plan, response_limit) = (*plan, *response_limit);
     let now = now_millis();
     target.check_open(now)?;
     // The files were checked against the form as it was read before the lock; its
@@ -88,6 +91,8 @@ pub async fn submit(
             .map(|_| (submitted_at - started_at).num_seconds()),
     };
     store::insert(tx, &response).await?;
+    target.response_count += 1;
+    target.last_submitted_at = Some(submitted_at);
     FileStore::attach(tx, response.id, &submission.files.ids).await?;
     let event = |name, quiz_id, data| outbox::Event {
         name,

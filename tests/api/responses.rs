@@ -502,6 +502,66 @@ async fn response_quota_holds_under_concurrent_creates() {
 }
 
 #[tokio::test]
+async fn concurrent_creates_on_one_form_are_judged_one_by_one_and_stored_in_order() {
+    // Creates that arrive together on one form share a transaction (one lock, one
+    // commit): each is still judged alone, in arrival order, against the quota too.
+    let app = Arc::new(TestApp::spawn_with(&["--pro-response-limit", "40"]).await);
+    let key = app.new_key(PRO, ALL).await;
+    let form = published_form(&app, &key.key, contact_fields(), Value::Null).await;
+    let form_id = form["id"].as_str().expect("id").to_owned();
+    let path = format!("/forms/{form_id}/responses");
+    let fields = field_ids(&form);
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..64 {
+        // Every eighth has an answer its field refuses.
+        let mut answers = contact_answers(&fields, i);
+        if i % 8 == 7 {
+            answers[&fields[1]] = json!("not an email");
+        }
+        let body = json!({ "answers": answers });
+        let (app, key, path) = (app.clone(), key.key.clone(), path.clone());
+        tasks.spawn(async move { app.post(&path, &key, &body).await });
+    }
+    let (mut created, mut invalid, mut refused) = (0, 0, 0);
+    while let Some(reply) = tasks.join_next().await {
+        let reply = reply.expect("task");
+        match reply.status {
+            201 => created += 1,
+            422 => {
+                reply.error(422, "VALIDATION_ERROR");
+                invalid += 1;
+            }
+            _ => {
+                reply.error(403, "RESPONSE_LIMIT_REACHED");
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!((created, invalid, refused), (40, 8, 16));
+    let stored: Vec<(chrono::DateTime<chrono::Utc>,)> = sqlx::query_as(
+        "SELECT submitted_at FROM responses WHERE form_id = $1::uuid ORDER BY submitted_at, id",
+    )
+    .bind(&form_id)
+    .fetch_all(&app.pool)
+    .await
+    .expect("responses");
+    assert_eq!(stored.len(), 40);
+    assert!(
+        stored.windows(2).all(|w| w[0].0 < w[1].0),
+        "submission times are distinct and increasing"
+    );
+    let (count,): (i64,) = sqlx::query_as("SELECT response_count FROM forms WHERE id = $1::uuid")
+        .bind(&form_id)
+        .fetch_one(&app.pool)
+        .await
+        .expect("form");
+    assert_eq!(
+        count, 40,
+        "the form's counter moved once per stored response"
+    );
+}
+
+#[tokio::test]
 async fn account_response_limit_overrides_the_plan_default() {
     let s = Setup::new(&["--pro-response-limit", "1"]).await;
     s.create(1).await;

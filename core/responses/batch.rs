@@ -1,0 +1,130 @@
+//! API submissions to one form, stored together. A form's responses are ordered by its
+//! row lock, held until commit, so one form takes one transaction at a time; what
+//! arrives while a transaction runs waits, and the next transaction stores all of it
+//! under one lock and one commit. Each submission is judged on its own (open form,
+//! answers, quota, in arrival order) and gets its own answer; only a database error
+//! fails the whole batch. Alone on a form, a submission is a batch of one.
+
+use super::Response;
+use super::store::{self, Which};
+use super::submit::{Submission, submit};
+use crate::config::CoreConfig;
+use crate::error::CoreError;
+use sqlx::PgPool;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use tokio::sync::oneshot;
+use uuid::Uuid;
+
+/// Submissions a transaction takes at most.
+const MAX_BATCH: usize = 128;
+
+type Reply = oneshot::Sender<Result<Response, CoreError>>;
+
+/// The submissions waiting for a form of an account, and whether a transaction for it
+/// runs (its task takes them next).
+#[derive(Default)]
+struct Queue {
+    waiting: Vec<(Submission, Reply)>,
+    running: bool,
+}
+
+/// The per-form queues of this instance.
+#[derive(Clone, Default)]
+pub struct Batcher {
+    queues: Arc<Mutex<HashMap<(Uuid, Uuid), Queue>>>,
+}
+
+impl Batcher {
+    /// Stores `submission` to the account's form; resolves once it is committed (or
+    /// refused).
+    pub async fn submit(
+        &self,
+        pool: &PgPool,
+        config: &Arc<CoreConfig>,
+        (account_id, form_id): (Uuid, Uuid),
+        submission: Submission,
+    ) -> Result<Response, CoreError> {
+        let (reply, answer) = oneshot::channel();
+        let start = {
+            let mut queues = self.queues.lock().unwrap_or_else(PoisonError::into_inner);
+            let queue = queues.entry((account_id, form_id)).or_default();
+            queue.waiting.push((submission, reply));
+            !std::mem::replace(&mut queue.running, true)
+        };
+        if start {
+            // Its own task: a caller that goes away must not strand the others.
+            let batcher = self.clone();
+            let (pool, config) = (pool.clone(), config.clone());
+            tokio::spawn(async move { batcher.drain(&pool, &config, (account_id, form_id)).await });
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Err(CoreError::Internal("the submission's batch stopped".into())))
+    }
+
+    /// Stores batches of the form's queue until it is empty.
+    async fn drain(&self, pool: &PgPool, config: &CoreConfig, at: (Uuid, Uuid)) {
+        loop {
+            let batch = {
+                let mut queues = self.queues.lock().unwrap_or_else(PoisonError::into_inner);
+                let Some(queue) = queues.get_mut(&at) else {
+                    return;
+                };
+                if queue.waiting.is_empty() {
+                    queues.remove(&at);
+                    return;
+                }
+                let take = queue.waiting.len().min(MAX_BATCH);
+                queue.waiting.drain(..take).collect::<Vec<_>>()
+            };
+            store_batch(pool, config, at, batch).await;
+        }
+    }
+}
+
+/// One transaction for `batch`; every submission gets its answer.
+async fn store_batch(
+    pool: &PgPool,
+    config: &CoreConfig,
+    (account_id, form_id): (Uuid, Uuid),
+    batch: Vec<(Submission, Reply)>,
+) {
+    let (submissions, replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
+    let stored = async {
+        let mut tx = pool.begin().await?;
+        let mut locked = store::lock_target(&mut tx, Which::Id(account_id, form_id)).await?;
+        let mut outcomes = Vec::with_capacity(submissions.len());
+        for submission in submissions {
+            outcomes.push(submit(&mut tx, config, &mut locked, submission).await);
+        }
+        store::advance_form(&mut tx, &locked.target).await?;
+        tx.commit().await?;
+        Ok::<_, CoreError>(outcomes)
+    }
+    .await;
+    match stored {
+        Ok(outcomes) => {
+            for (reply, outcome) in replies.into_iter().zip(outcomes) {
+                let _ = reply.send(outcome);
+            }
+        }
+        Err(error) => {
+            // Nothing was stored. The first submission gets the error itself (mapped and
+            // logged as any), the others the same verdict without the details.
+            let reason = error.reason();
+            let mut replies = replies.into_iter();
+            if let Some(first) = replies.next() {
+                let _ = first.send(Err(error));
+            }
+            for reply in replies {
+                let _ = reply.send(Err(CoreError::Rejected {
+                    reason,
+                    message: "storing this response failed with others sent at the same time; \
+                              nothing was stored, retry"
+                        .into(),
+                }));
+            }
+        }
+    }
+}
