@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod cursor;
+pub mod export;
 pub mod service;
 pub mod store;
 pub mod submit;

@@ -1,6 +1,7 @@
 //! gRPC adapter of responses: ResponsesService.
 
 use super::cursor::{CursorCodec, Sort};
+use super::export::{self, Encoder, Format};
 use super::store::{self, Window};
 use super::submit::{Submission, submit};
 use super::{Response, api_metadata};
@@ -15,8 +16,19 @@ use crate::idempotency;
 use crate::paging::Page;
 use crate::pb::{self, convert, responses_service_server::ResponsesService};
 use sqlx::PgPool;
+use std::pin::Pin;
 use std::sync::Arc;
+use tokio_stream::{Stream, StreamExt, wrappers::ReceiverStream};
 use tonic::{Request, Response as GrpcResponse, Status};
+use tracing::Instrument;
+
+/// The messages of an export, as the gRPC reply streams them.
+pub type ExportStream =
+    Pin<Box<dyn Stream<Item = Result<pb::ExportResponsesResponse, Status>> + Send + 'static>>;
+
+/// The export snapshot: every read of an export sees the database as of its first
+/// statement, and it writes nothing.
+const SNAPSHOT: &str = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
 
 /// The ResponsesService of the core.
 #[derive(Clone)]
@@ -49,6 +61,14 @@ fn sort_from_pb(value: i32) -> Result<Sort, CoreError> {
         Ok(pb::SortOrder::Asc) => Ok(Sort::Asc),
         Ok(pb::SortOrder::Desc | pb::SortOrder::Unspecified) => Ok(Sort::Desc),
         Err(_) => Err(CoreError::validation("sort must be asc or desc")),
+    }
+}
+
+fn format_from_pb(value: i32) -> Result<Format, CoreError> {
+    match pb::ExportFormat::try_from(value) {
+        Ok(pb::ExportFormat::Ndjson | pb::ExportFormat::Unspecified) => Ok(Format::Ndjson),
+        Ok(pb::ExportFormat::Csv) => Ok(Format::Csv),
+        Err(_) => Err(CoreError::validation("format must be ndjson or csv")),
     }
 }
 
@@ -203,6 +223,46 @@ impl Responses {
 }
 
 impl Responses {
+    /// Checks the request and the form in the snapshot, then streams the file from a
+    /// task of its own, which holds the snapshot's connection until the last row is
+    /// sent or the reader goes away.
+    async fn export(
+        &self,
+        ctx: Ctx,
+        req: pb::ExportResponsesRequest,
+    ) -> Result<ExportStream, CoreError> {
+        let form_id = parse_id(&req.form_id, "form")?;
+        let format = format_from_pb(req.format)?;
+        let window = Window::new(
+            instant(req.since.as_ref(), "since")?,
+            instant(req.until.as_ref(), "until")?,
+        );
+        let mut tx = self.pool.begin_with(SNAPSHOT).await?;
+        let fields = store::export_fields(&mut tx, ctx.caller.account_id, form_id).await?;
+        let encoder = Encoder::new(format, &fields)?;
+        let (sender, receiver) = tokio::sync::mpsc::channel(export::CHANNEL_DEPTH);
+        tokio::spawn(
+            async move {
+                export::pump(
+                    store::export_rows(&mut tx, form_id, window),
+                    encoder,
+                    sender,
+                )
+                .await;
+                // Read only: dropping the transaction rolls it back and frees the
+                // connection.
+                drop(tx);
+            }
+            // The task's log lines (a failure) carry the request's id.
+            .instrument(tracing::Span::current()),
+        );
+        let request_id = ctx.request_id;
+        Ok(Box::pin(ReceiverStream::new(receiver).map(move |item| {
+            item.map(|data| pb::ExportResponsesResponse { data })
+                .map_err(|error| error.into_status(&request_id))
+        })))
+    }
+
     async fn file(
         &self,
         ctx: Ctx,
@@ -231,6 +291,16 @@ impl Responses {
 
 #[tonic::async_trait]
 impl ResponsesService for Responses {
+    type ExportResponsesStream = ExportStream;
+
+    async fn export_responses(
+        &self,
+        req: Request<pb::ExportResponsesRequest>,
+    ) -> Result<GrpcResponse<ExportStream>, Status> {
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, m| self.export(ctx, m))
+            .await
+    }
     async fn get_response_file(
         &self,
         req: Request<pb::GetResponseFileRequest>,

@@ -2,6 +2,7 @@
 //! under the form's row lock (see `TargetForm::next_submitted_at`).
 
 use super::cursor::{Position, Sort};
+use super::export::ExportRow;
 use super::{Response, TargetForm};
 use crate::accounts::Plan;
 use crate::db::decode::read_error;
@@ -379,4 +380,46 @@ pub async fn delete(
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// The fields of a form of the account, for an export's columns (`NotFound` when the
+/// form is not theirs). Read in the export's snapshot, like its rows.
+pub async fn export_fields(
+    tx: &mut Transaction<'static, Postgres>,
+    account_id: Uuid,
+    form_id: Uuid,
+) -> Result<Vec<Field>, CoreError> {
+    sqlx::query_scalar!(
+        r#"SELECT fields AS "fields: Json<Vec<Field>>" FROM forms WHERE id = $1 AND account_id = $2"#,
+        form_id,
+        account_id
+    )
+    .fetch_optional(&mut **tx)
+    .await
+    .map_err(read_error)?
+    .map(|fields| fields.0)
+    .ok_or(CoreError::NotFound("form"))
+}
+
+/// Every response of a form within a window, oldest first in keyset order, as one
+/// query streamed row by row (the rows are never all in memory).
+pub fn export_rows<'t>(
+    tx: &'t mut Transaction<'static, Postgres>,
+    form_id: Uuid,
+    w: Window,
+) -> impl tokio_stream::Stream<Item = Result<ExportRow, CoreError>> + Send + 't {
+    use tokio_stream::StreamExt;
+    sqlx::query_as!(
+        ExportRow,
+        r#"SELECT id, form_id, answers::text AS "answers!", metadata::text AS "metadata!",
+                  device_type, browser, os, started_at, submitted_at, completion_time_seconds
+             FROM responses
+            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
+            ORDER BY submitted_at ASC, id ASC"#,
+        form_id,
+        w.since,
+        w.until
+    )
+    .fetch(&mut **tx)
+    .map(|row| row.map_err(CoreError::from))
 }

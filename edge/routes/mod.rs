@@ -2,6 +2,7 @@
 //! every request gets: a request id, an access log line, the SPEC envelope on unknown
 //! routes and methods.
 
+pub mod export;
 pub mod form;
 pub mod hosted;
 pub mod responses;
@@ -34,6 +35,8 @@ pub fn router(state: AppState) -> Router {
             "/forms/{form_id}/responses",
             get(responses::list).post(responses::create),
         )
+        // A static segment: matched before `{id}` below.
+        .route("/forms/{form_id}/responses/export", get(export::export))
         .route(
             "/forms/{form_id}/responses/{id}",
             get(responses::get).delete(responses::delete),

@@ -26,7 +26,7 @@ fn response_json(r: pb::FormResponse) -> Value {
     })
 }
 
-fn timestamp_param(
+pub fn timestamp_param(
     query: &QueryParams,
     name: &str,
 ) -> Result<Option<prost_types::Timestamp>, String> {

@@ -81,6 +81,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "A's form, no response added",
     ),
     (
+        "GET /api/v1/forms/{form_id}/responses/export",
+        Kind::Foreign,
+        "A's form (NDJSON and CSV); A's own export holds A's responses only",
+    ),
+    (
         "GET /api/v1/forms/{form_id}/responses/{id}",
         Kind::Foreign,
         "A's response, under A's and under B's own form",
@@ -183,6 +188,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.ResponsesService/GetResponseFile",
         Kind::Foreign,
         "A's file under A's and B's form/response",
+    ),
+    (
+        "forms.v1.ResponsesService/ExportResponses",
+        Kind::Foreign,
+        "A's form, refused before any byte is streamed; A's own export holds A's responses only",
     ),
     (
         "forms.v1.WebhooksService/ListWebhooks",
@@ -917,6 +927,17 @@ async fn every_route_and_method_is_isolated_between_accounts() {
             Some(json!({"answers": {a.text_field.clone(): "sent by a stranger"}})),
         ),
         (
+            "GET /api/v1/forms/{form_id}/responses/export",
+            Method::GET,
+            |a, _| {
+                vec![
+                    format!("/forms/{}/responses/export", a.form_id),
+                    format!("/forms/{}/responses/export?format=csv", a.form_id),
+                ]
+            },
+            None,
+        ),
+        (
             "GET /api/v1/forms/{form_id}/responses/{id}",
             Method::GET,
             |a, me| {
@@ -1058,6 +1079,13 @@ async fn every_route_and_method_is_isolated_between_accounts() {
             }
         }
     }
+    let path = format!("/forms/{a_form}/responses/export");
+    let own = rest(&app, &a_cred, Method::GET, &path, None).await;
+    m.expect(
+        "GET /api/v1/forms/{form_id}/responses/export",
+        own.text.contains(&a.response_id) && !own.text.contains(&b.response_id),
+        || format!("A's export is not A's responses only: {}", own.text),
+    );
     // Deletes by A, on objects made for it.
     let spare_form = app.create_form(&a.key.key, &upload_form("spare")).await;
     let path = format!("/forms/{}", spare_form["id"].as_str().expect("id"));
@@ -1436,6 +1464,20 @@ async fn grpc_foreign<T, F, Fut>(
     }
 }
 
+/// An export's stream read whole, as text (or the status it failed with).
+async fn exported(
+    result: Result<tonic::Response<tonic::Streaming<pb::ExportResponsesResponse>>, Status>,
+) -> Result<tonic::Response<String>, Status> {
+    let mut stream = result?.into_inner();
+    let mut bytes = Vec::new();
+    while let Some(message) = stream.message().await? {
+        bytes.extend_from_slice(&message.data);
+    }
+    Ok(tonic::Response::new(
+        String::from_utf8_lossy(&bytes).into_owned(),
+    ))
+}
+
 #[allow(clippy::too_many_lines)]
 async fn grpc_rows(
     m: &mut Matrix,
@@ -1570,6 +1612,49 @@ async fn grpc_rows(
         },
     )
     .await;
+    for format in [pb::ExportFormat::Ndjson, pb::ExportFormat::Csv] {
+        grpc_foreign(
+            m,
+            "forms.v1.ResponsesService/ExportResponses",
+            a,
+            strangers,
+            true,
+            |cred, a, _| {
+                let mut c = responses.clone();
+                let form_id = a.form_id.clone();
+                async move {
+                    let message = pb::ExportResponsesRequest {
+                        form_id: form_id.clone(),
+                        format: format.into(),
+                        ..Default::default()
+                    };
+                    let what = format!("form {form_id} ({format:?})");
+                    (
+                        what,
+                        exported(c.export_responses(cred.grpc(message)).await).await,
+                    )
+                }
+            },
+        )
+        .await;
+    }
+    let message = pb::ExportResponsesRequest {
+        form_id: a.form_id.clone(),
+        ..Default::default()
+    };
+    let own = exported(
+        responses
+            .clone()
+            .export_responses(a.key_cred().grpc(message))
+            .await,
+    )
+    .await;
+    let text = own.map(tonic::Response::into_inner).unwrap_or_default();
+    m.expect(
+        "forms.v1.ResponsesService/ExportResponses",
+        text.contains(&a.response_id) && !text.contains(&b.response_id),
+        || format!("A's export is not A's responses only: {text}"),
+    );
     for variant in 0..3 {
         grpc_foreign(
             m,

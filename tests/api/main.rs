@@ -15,6 +15,7 @@ mod browser;
 mod clients;
 mod connections;
 mod errors;
+mod export;
 mod forms;
 mod fuzz;
 mod grpc;

@@ -17,9 +17,18 @@ class SortOrder(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SORT_ORDER_UNSPECIFIED: _ClassVar[SortOrder]
     SORT_ORDER_ASC: _ClassVar[SortOrder]
     SORT_ORDER_DESC: _ClassVar[SortOrder]
+
+class ExportFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    EXPORT_FORMAT_UNSPECIFIED: _ClassVar[ExportFormat]
+    EXPORT_FORMAT_NDJSON: _ClassVar[ExportFormat]
+    EXPORT_FORMAT_CSV: _ClassVar[ExportFormat]
 SORT_ORDER_UNSPECIFIED: SortOrder
 SORT_ORDER_ASC: SortOrder
 SORT_ORDER_DESC: SortOrder
+EXPORT_FORMAT_UNSPECIFIED: ExportFormat
+EXPORT_FORMAT_NDJSON: ExportFormat
+EXPORT_FORMAT_CSV: ExportFormat
 
 class FormResponse(_message.Message):
     __slots__ = ("id", "form_id", "answers", "metadata", "device_type", "browser", "os", "started_at", "submitted_at", "completion_time_seconds")
@@ -134,3 +143,21 @@ class GetResponseFileResponse(_message.Message):
     content_type: str
     content: bytes
     def __init__(self, file_name: _Optional[str] = ..., content_type: _Optional[str] = ..., content: _Optional[bytes] = ...) -> None: ...
+
+class ExportResponsesRequest(_message.Message):
+    __slots__ = ("form_id", "format", "since", "until")
+    FORM_ID_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_FIELD_NUMBER: _ClassVar[int]
+    form_id: str
+    format: ExportFormat
+    since: _timestamp_pb2.Timestamp
+    until: _timestamp_pb2.Timestamp
+    def __init__(self, form_id: _Optional[str] = ..., format: _Optional[_Union[ExportFormat, str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ExportResponsesResponse(_message.Message):
+    __slots__ = ("data",)
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    data: bytes
+    def __init__(self, data: _Optional[bytes] = ...) -> None: ...

@@ -61,6 +61,11 @@ class ResponsesServiceStub:
                 request_serializer=forms_dot_v1_dot_responses__pb2.GetResponseFileRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_responses__pb2.GetResponseFileResponse.FromString,
                 _registered_method=True)
+        self.ExportResponses = channel.unary_stream(
+                '/forms.v1.ResponsesService/ExportResponses',
+                request_serializer=forms_dot_v1_dot_responses__pb2.ExportResponsesRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_responses__pb2.ExportResponsesResponse.FromString,
+                _registered_method=True)
 
 
 class ResponsesServiceServicer:
@@ -104,6 +109,22 @@ class ResponsesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportResponses(self, request, context):
+        """Streams every response of a form once, as one file in the asked format. Scope: read.
+
+        Rows are oldest first, by (submitted_at, id), the order of a cursor listing with
+        sort asc, and are read from one consistent snapshot taken when the call starts:
+        responses created or deleted while the export streams are not in it (and none is
+        skipped or repeated). The file is the `data` of the messages concatenated in order;
+        a message boundary may fall anywhere in it. An error before the first message (an
+        unknown form or another account's is NOT_FOUND) is the call's status; a failure
+        while streaming ends the stream with an error status, never with a short file
+        that looks complete. The call counts as one request for rate limit and usage.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ResponsesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -131,6 +152,11 @@ def add_ResponsesServiceServicer_to_server(servicer, server):
                     servicer.GetResponseFile,
                     request_deserializer=forms_dot_v1_dot_responses__pb2.GetResponseFileRequest.FromString,
                     response_serializer=forms_dot_v1_dot_responses__pb2.GetResponseFileResponse.SerializeToString,
+            ),
+            'ExportResponses': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportResponses,
+                    request_deserializer=forms_dot_v1_dot_responses__pb2.ExportResponsesRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_responses__pb2.ExportResponsesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -270,6 +296,33 @@ class ResponsesService:
             '/forms.v1.ResponsesService/GetResponseFile',
             forms_dot_v1_dot_responses__pb2.GetResponseFileRequest.SerializeToString,
             forms_dot_v1_dot_responses__pb2.GetResponseFileResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportResponses(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/forms.v1.ResponsesService/ExportResponses',
+            forms_dot_v1_dot_responses__pb2.ExportResponsesRequest.SerializeToString,
+            forms_dot_v1_dot_responses__pb2.ExportResponsesResponse.FromString,
             options,
             channel_credentials,
             insecure,

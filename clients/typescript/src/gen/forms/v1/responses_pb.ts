@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/responses.proto.
  */
 export const file_forms_v1_responses: GenFile = /*@__PURE__*/
-  fileDesc("Chhmb3Jtcy92MS9yZXNwb25zZXMucHJvdG8SCGZvcm1zLnYxIogDCgxGb3JtUmVzcG9uc2USCgoCaWQYASABKAkSDwoHZm9ybV9pZBgCIAEoCRIoCgdhbnN3ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGAoLZGV2aWNlX3R5cGUYBSABKAlIAIgBARIUCgdicm93c2VyGAYgASgJSAGIAQESDwoCb3MYByABKAlIAogBARIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiQKF2NvbXBsZXRpb25fdGltZV9zZWNvbmRzGAogASgDSAOIAQFCDgoMX2RldmljZV90eXBlQgoKCF9icm93c2VyQgUKA19vc0IaChhfY29tcGxldGlvbl90aW1lX3NlY29uZHMigAIKFExpc3RSZXNwb25zZXNSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEQoEcGFnZRgCIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAMgASgFSAGIAQESIQoEc29ydBgEIAEoDjITLmZvcm1zLnYxLlNvcnRPcmRlchIpCgVzaW5jZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoFdW50aWwYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKBmN1cnNvchgHIAEoCUgCiAEBQgcKBV9wYWdlQgsKCV9wZXJfcGFnZUIJCgdfY3Vyc29yIqgBChVMaXN0UmVzcG9uc2VzUmVzcG9uc2USKQoJcmVzcG9uc2VzGAEgAygLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlEigKBHBhZ2UYAiABKAsyGC5mb3Jtcy52MS5QYWdlUGFnaW5hdGlvbkgAEiwKBmN1cnNvchgDIAEoCzIaLmZvcm1zLnYxLkN1cnNvclBhZ2luYXRpb25IAEIMCgpwYWdpbmF0aW9uIjEKEkdldFJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEgoKAmlkGAIgASgJIj8KE0dldFJlc3BvbnNlUmVzcG9uc2USKAoIcmVzcG9uc2UYASABKAsyFi5mb3Jtcy52MS5Gb3JtUmVzcG9uc2UifQoVQ3JlYXRlUmVzcG9uc2VSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSKAoHYW5zd2VycxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKQoIbWV0YWRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkIKFkNyZWF0ZVJlc3BvbnNlUmVzcG9uc2USKAoIcmVzcG9uc2UYASABKAsyFi5mb3Jtcy52MS5Gb3JtUmVzcG9uc2UiNAoVRGVsZXRlUmVzcG9uc2VSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSCgoCaWQYAiABKAkiGAoWRGVsZXRlUmVzcG9uc2VSZXNwb25zZSJPChZHZXRSZXNwb25zZUZpbGVSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEwoLcmVzcG9uc2VfaWQYAiABKAkSDwoHZmlsZV9pZBgDIAEoCSJTChdHZXRSZXNwb25zZUZpbGVSZXNwb25zZRIRCglmaWxlX25hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwqUAoJU29ydE9yZGVyEhoKFlNPUlRfT1JERVJfVU5TUEVDSUZJRUQQABISCg5TT1JUX09SREVSX0FTQxABEhMKD1NPUlRfT1JERVJfREVTQxACMrIDChBSZXNwb25zZXNTZXJ2aWNlElAKDUxpc3RSZXNwb25zZXMSHi5mb3Jtcy52MS5MaXN0UmVzcG9uc2VzUmVxdWVzdBofLmZvcm1zLnYxLkxpc3RSZXNwb25zZXNSZXNwb25zZRJKCgtHZXRSZXNwb25zZRIcLmZvcm1zLnYxLkdldFJlc3BvbnNlUmVxdWVzdBodLmZvcm1zLnYxLkdldFJlc3BvbnNlUmVzcG9uc2USUwoOQ3JlYXRlUmVzcG9uc2USHy5mb3Jtcy52MS5DcmVhdGVSZXNwb25zZVJlcXVlc3QaIC5mb3Jtcy52MS5DcmVhdGVSZXNwb25zZVJlc3BvbnNlElMKDkRlbGV0ZVJlc3BvbnNlEh8uZm9ybXMudjEuRGVsZXRlUmVzcG9uc2VSZXF1ZXN0GiAuZm9ybXMudjEuRGVsZXRlUmVzcG9uc2VSZXNwb25zZRJWCg9HZXRSZXNwb25zZUZpbGUSIC5mb3Jtcy52MS5HZXRSZXNwb25zZUZpbGVSZXF1ZXN0GiEuZm9ybXMudjEuR2V0UmVzcG9uc2VGaWxlUmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Chhmb3Jtcy92MS9yZXNwb25zZXMucHJvdG8SCGZvcm1zLnYxIogDCgxGb3JtUmVzcG9uc2USCgoCaWQYASABKAkSDwoHZm9ybV9pZBgCIAEoCRIoCgdhbnN3ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGAoLZGV2aWNlX3R5cGUYBSABKAlIAIgBARIUCgdicm93c2VyGAYgASgJSAGIAQESDwoCb3MYByABKAlIAogBARIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiQKF2NvbXBsZXRpb25fdGltZV9zZWNvbmRzGAogASgDSAOIAQFCDgoMX2RldmljZV90eXBlQgoKCF9icm93c2VyQgUKA19vc0IaChhfY29tcGxldGlvbl90aW1lX3NlY29uZHMigAIKFExpc3RSZXNwb25zZXNSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEQoEcGFnZRgCIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAMgASgFSAGIAQESIQoEc29ydBgEIAEoDjITLmZvcm1zLnYxLlNvcnRPcmRlchIpCgVzaW5jZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoFdW50aWwYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKBmN1cnNvchgHIAEoCUgCiAEBQgcKBV9wYWdlQgsKCV9wZXJfcGFnZUIJCgdfY3Vyc29yIqgBChVMaXN0UmVzcG9uc2VzUmVzcG9uc2USKQoJcmVzcG9uc2VzGAEgAygLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlEigKBHBhZ2UYAiABKAsyGC5mb3Jtcy52MS5QYWdlUGFnaW5hdGlvbkgAEiwKBmN1cnNvchgDIAEoCzIaLmZvcm1zLnYxLkN1cnNvclBhZ2luYXRpb25IAEIMCgpwYWdpbmF0aW9uIjEKEkdldFJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEgoKAmlkGAIgASgJIj8KE0dldFJlc3BvbnNlUmVzcG9uc2USKAoIcmVzcG9uc2UYASABKAsyFi5mb3Jtcy52MS5Gb3JtUmVzcG9uc2UifQoVQ3JlYXRlUmVzcG9uc2VSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSKAoHYW5zd2VycxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKQoIbWV0YWRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkIKFkNyZWF0ZVJlc3BvbnNlUmVzcG9uc2USKAoIcmVzcG9uc2UYASABKAsyFi5mb3Jtcy52MS5Gb3JtUmVzcG9uc2UiNAoVRGVsZXRlUmVzcG9uc2VSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSCgoCaWQYAiABKAkiGAoWRGVsZXRlUmVzcG9uc2VSZXNwb25zZSJPChZHZXRSZXNwb25zZUZpbGVSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEwoLcmVzcG9uc2VfaWQYAiABKAkSDwoHZmlsZV9pZBgDIAEoCSJTChdHZXRSZXNwb25zZUZpbGVSZXNwb25zZRIRCglmaWxlX25hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwipwEKFkV4cG9ydFJlc3BvbnNlc1JlcXVlc3QSDwoHZm9ybV9pZBgBIAEoCRImCgZmb3JtYXQYAiABKA4yFi5mb3Jtcy52MS5FeHBvcnRGb3JtYXQSKQoFc2luY2UYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInChdFeHBvcnRSZXNwb25zZXNSZXNwb25zZRIMCgRkYXRhGAEgASgMKlAKCVNvcnRPcmRlchIaChZTT1JUX09SREVSX1VOU1BFQ0lGSUVEEAASEgoOU09SVF9PUkRFUl9BU0MQARITCg9TT1JUX09SREVSX0RFU0MQAipeCgxFeHBvcnRGb3JtYXQSHQoZRVhQT1JUX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhgKFEVYUE9SVF9GT1JNQVRfTkRKU09OEAESFQoRRVhQT1JUX0ZPUk1BVF9DU1YQAjKMBAoQUmVzcG9uc2VzU2VydmljZRJQCg1MaXN0UmVzcG9uc2VzEh4uZm9ybXMudjEuTGlzdFJlc3BvbnNlc1JlcXVlc3QaHy5mb3Jtcy52MS5MaXN0UmVzcG9uc2VzUmVzcG9uc2USSgoLR2V0UmVzcG9uc2USHC5mb3Jtcy52MS5HZXRSZXNwb25zZVJlcXVlc3QaHS5mb3Jtcy52MS5HZXRSZXNwb25zZVJlc3BvbnNlElMKDkNyZWF0ZVJlc3BvbnNlEh8uZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXF1ZXN0GiAuZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXNwb25zZRJTCg5EZWxldGVSZXNwb25zZRIfLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVxdWVzdBogLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVzcG9uc2USVgoPR2V0UmVzcG9uc2VGaWxlEiAuZm9ybXMudjEuR2V0UmVzcG9uc2VGaWxlUmVxdWVzdBohLmZvcm1zLnYxLkdldFJlc3BvbnNlRmlsZVJlc3BvbnNlElgKD0V4cG9ydFJlc3BvbnNlcxIgLmZvcm1zLnYxLkV4cG9ydFJlc3BvbnNlc1JlcXVlc3QaIS5mb3Jtcy52MS5FeHBvcnRSZXNwb25zZXNSZXNwb25zZTABYgZwcm90bzM", [file_forms_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A submission to a form.
@@ -426,6 +426,69 @@ export const GetResponseFileResponseSchema: GenMessage<GetResponseFileResponse> 
   messageDesc(file_forms_v1_responses, 10);
 
 /**
+ * Request of ExportResponses.
+ *
+ * @generated from message forms.v1.ExportResponsesRequest
+ */
+export type ExportResponsesRequest = Message<"forms.v1.ExportResponsesRequest"> & {
+  /**
+   * Form UUID.
+   *
+   * @generated from field: string form_id = 1;
+   */
+  formId: string;
+
+  /**
+   * The file format; unspecified means NDJSON.
+   *
+   * @generated from field: forms.v1.ExportFormat format = 2;
+   */
+  format: ExportFormat;
+
+  /**
+   * Only responses submitted strictly after this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 3;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * Only responses submitted strictly before this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp until = 4;
+   */
+  until?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message forms.v1.ExportResponsesRequest.
+ * Use `create(ExportResponsesRequestSchema)` to create a new message.
+ */
+export const ExportResponsesRequestSchema: GenMessage<ExportResponsesRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 11);
+
+/**
+ * One piece of an export file.
+ *
+ * @generated from message forms.v1.ExportResponsesResponse
+ */
+export type ExportResponsesResponse = Message<"forms.v1.ExportResponsesResponse"> & {
+  /**
+   * The next bytes of the file.
+   *
+   * @generated from field: bytes data = 1;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message forms.v1.ExportResponsesResponse.
+ * Use `create(ExportResponsesResponseSchema)` to create a new message.
+ */
+export const ExportResponsesResponseSchema: GenMessage<ExportResponsesResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 12);
+
+/**
  * Order of responses by submission time.
  *
  * @generated from enum forms.v1.SortOrder
@@ -458,6 +521,51 @@ export enum SortOrder {
  */
 export const SortOrderSchema: GenEnum<SortOrder> = /*@__PURE__*/
   enumDesc(file_forms_v1_responses, 0);
+
+/**
+ * File format of an export.
+ *
+ * @generated from enum forms.v1.ExportFormat
+ */
+export enum ExportFormat {
+  /**
+   * Not set: NDJSON.
+   *
+   * @generated from enum value: EXPORT_FORMAT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Newline-delimited JSON (media type application/x-ndjson): one object per line per
+   * response, with the members of FormResponse under their JSON (snake_case) names,
+   * timestamps as RFC 3339 UTC strings with milliseconds, absent values as null: the
+   * shape of a response in the REST listing.
+   *
+   * @generated from enum value: EXPORT_FORMAT_NDJSON = 1;
+   */
+  NDJSON = 1,
+
+  /**
+   * CSV (RFC 4180, CRLF line ends, UTF-8, media type text/csv). A header row, then one row
+   * per response. Columns: "Response ID", "Submitted at", "Started at", "Completion time
+   * (seconds)", "Device type", "Browser", "OS", "Metadata" (the metadata object as JSON),
+   * then one column per form field in the form's order, headed by the field's label (a
+   * label already used by an earlier column gets " (2)", " (3)", ...). Answers: text as
+   * is, numbers and booleans as JSON writes them, an uploaded file as its file name (the
+   * NDJSON export carries its full reference), a file URL as is, other values as JSON,
+   * no answer as an empty cell. A text cell starting with =, +, -, @, tab or carriage
+   * return, which a spreadsheet could run as a formula, is prefixed with an apostrophe.
+   *
+   * @generated from enum value: EXPORT_FORMAT_CSV = 2;
+   */
+  CSV = 2,
+}
+
+/**
+ * Describes the enum forms.v1.ExportFormat.
+ */
+export const ExportFormatSchema: GenEnum<ExportFormat> = /*@__PURE__*/
+  enumDesc(file_forms_v1_responses, 1);
 
 /**
  * Responses: the submissions made to a form, by visitors or by API.
@@ -516,6 +624,25 @@ export const ResponsesService: GenService<{
     methodKind: "unary";
     input: typeof GetResponseFileRequestSchema;
     output: typeof GetResponseFileResponseSchema;
+  },
+  /**
+   * Streams every response of a form once, as one file in the asked format. Scope: read.
+   *
+   * Rows are oldest first, by (submitted_at, id), the order of a cursor listing with
+   * sort asc, and are read from one consistent snapshot taken when the call starts:
+   * responses created or deleted while the export streams are not in it (and none is
+   * skipped or repeated). The file is the `data` of the messages concatenated in order;
+   * a message boundary may fall anywhere in it. An error before the first message (an
+   * unknown form or another account's is NOT_FOUND) is the call's status; a failure
+   * while streaming ends the stream with an error status, never with a short file
+   * that looks complete. The call counts as one request for rate limit and usage.
+   *
+   * @generated from rpc forms.v1.ResponsesService.ExportResponses
+   */
+  exportResponses: {
+    methodKind: "server_streaming";
+    input: typeof ExportResponsesRequestSchema;
+    output: typeof ExportResponsesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_forms_v1_responses, 0);

@@ -1,0 +1,395 @@
+//! Export files of a form's responses (NDJSON, CSV), and the pump that writes one from
+//! a stream of rows into a bounded channel, a chunk at a time.
+//!
+//! Memory stays constant whatever the number of responses: rows are encoded as they
+//! arrive, and a chunk is handed on once it holds `CHUNK_BYTES`; the channel's depth
+//! bounds how many chunks wait for a slow reader (who then slows the database read).
+
+use crate::error::CoreError;
+use crate::forms::Field;
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::io::Write;
+use tokio::sync::mpsc;
+use tokio_stream::{Stream, StreamExt};
+use uuid::Uuid;
+
+/// A chunk is handed on once it holds this many bytes.
+pub const CHUNK_BYTES: usize = 64 * 1024;
+/// Largest piece of the file in one message: a single huge response is split, so that
+/// every gRPC client can read the messages with its default 4 MiB limit.
+pub const MAX_PIECE_BYTES: usize = 1024 * 1024;
+/// Chunks waiting for the reader, at most.
+pub const CHANNEL_DEPTH: usize = 4;
+
+/// File format of an export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Ndjson,
+    Csv,
+}
+
+/// A response as the export reads it. Answers and metadata are the JSON text the
+/// database returns: NDJSON copies it as is, without decoding and re-encoding each row.
+#[derive(Debug, Clone)]
+pub struct ExportRow {
+    pub id: Uuid,
+    pub form_id: Uuid,
+    pub answers: String,
+    pub metadata: String,
+    pub device_type: Option<String>,
+    pub browser: Option<String>,
+    pub os: Option<String>,
+    pub started_at: DateTime<Utc>,
+    pub submitted_at: DateTime<Utc>,
+    pub completion_time_seconds: Option<i64>,
+}
+
+/// The columns of a CSV export before the form's fields.
+pub const CSV_LEADING_COLUMNS: [&str; 8] = [
+    "Response ID",
+    "Submitted at",
+    "Started at",
+    "Completion time (seconds)",
+    "Device type",
+    "Browser",
+    "OS",
+    "Metadata",
+];
+
+/// Writes one export file, row by row, into an internal buffer taken with `take`.
+pub struct Encoder {
+    kind: Kind,
+}
+
+enum Kind {
+    Ndjson(Vec<u8>),
+    Csv {
+        // Boxed: the writer keeps its state inline (hundreds of bytes), the other variant 24.
+        writer: Box<csv::Writer<Vec<u8>>>,
+        /// The field ids, in column order.
+        fields: Vec<String>,
+    },
+}
+
+/// RFC 4180: CRLF ends a record; fields are quoted when they hold a quote, comma, CR or LF.
+fn csv_writer() -> Box<csv::Writer<Vec<u8>>> {
+    Box::new(
+        csv::WriterBuilder::new()
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(Vec::with_capacity(CHUNK_BYTES * 2)),
+    )
+}
+
+fn internal(error: impl std::fmt::Display) -> CoreError {
+    CoreError::Internal(format!("writing an export: {error}"))
+}
+
+impl Encoder {
+    /// An encoder for a form with `fields`; a CSV starts with its header row.
+    pub fn new(format: Format, fields: &[Field]) -> Result<Self, CoreError> {
+        let kind = match format {
+            Format::Ndjson => Kind::Ndjson(Vec::with_capacity(CHUNK_BYTES * 2)),
+            Format::Csv => {
+                let mut writer = csv_writer();
+                let header = CSV_LEADING_COLUMNS
+                    .iter()
+                    .map(|c| (*c).to_owned())
+                    .chain(column_labels(fields))
+                    .map(|label| text_cell(&label).into_owned());
+                writer.write_record(header).map_err(internal)?;
+                Kind::Csv {
+                    writer,
+                    fields: fields.iter().map(|f| f.id.to_string()).collect(),
+                }
+            }
+        };
+        Ok(Self { kind })
+    }
+
+    /// Appends one response.
+    pub fn row(&mut self, r: &ExportRow) -> Result<(), CoreError> {
+        match &mut self.kind {
+            Kind::Ndjson(buf) => ndjson_line(buf, r),
+            Kind::Csv { writer, fields } => {
+                let answers: Map<String, Value> =
+                    serde_json::from_str(&r.answers).map_err(internal)?;
+                let leading = [
+                    Cow::Owned(r.id.to_string()),
+                    Cow::Owned(timestamp(r.submitted_at)),
+                    Cow::Owned(timestamp(r.started_at)),
+                    r.completion_time_seconds
+                        .map_or(Cow::Borrowed(""), |s| Cow::Owned(s.to_string())),
+                    optional_text(r.device_type.as_deref()),
+                    optional_text(r.browser.as_deref()),
+                    optional_text(r.os.as_deref()),
+                    text_cell(&r.metadata),
+                ];
+                for cell in leading {
+                    writer.write_field(cell.as_bytes()).map_err(internal)?;
+                }
+                for id in fields.iter() {
+                    writer
+                        .write_field(answer_cell(answers.get(id)).as_bytes())
+                        .map_err(internal)?;
+                }
+                writer.write_record(None::<&[u8]>).map_err(internal)?;
+                // Into the Vec (no I/O), so that `pending` sees the row.
+                writer.flush().map_err(internal)
+            }
+        }
+    }
+
+    /// Bytes written and not yet taken.
+    pub fn pending(&self) -> usize {
+        match &self.kind {
+            Kind::Ndjson(buf) => buf.len(),
+            Kind::Csv { writer, .. } => writer.get_ref().len(),
+        }
+    }
+
+    /// The bytes written since the last call.
+    pub fn take(&mut self) -> Result<Vec<u8>, CoreError> {
+        match &mut self.kind {
+            Kind::Ndjson(buf) => Ok(std::mem::replace(buf, Vec::with_capacity(CHUNK_BYTES * 2))),
+            // The writer lends no access to its Vec: a fresh writer takes its place (the
+            // header row is written once, by `new`).
+            Kind::Csv { writer, .. } => std::mem::replace(writer, csv_writer())
+                .into_inner()
+                .map_err(internal),
+        }
+    }
+}
+
+/// One NDJSON line: the members and JSON names of a response in the REST listing.
+fn ndjson_line(buf: &mut Vec<u8>, r: &ExportRow) -> Result<(), CoreError> {
+    // The stored JSON text is one line: PostgreSQL writes jsonb without newlines (a
+    // newline inside a string is escaped).
+    write!(
+        buf,
+        r#"{{"id":"{}","form_id":"{}","answers":{},"metadata":{},"device_type":"#,
+        r.id, r.form_id, r.answers, r.metadata
+    )
+    .map_err(internal)?;
+    serde_json::to_writer(&mut *buf, &r.device_type).map_err(internal)?;
+    buf.extend_from_slice(br#","browser":"#);
+    serde_json::to_writer(&mut *buf, &r.browser).map_err(internal)?;
+    buf.extend_from_slice(br#","os":"#);
+    serde_json::to_writer(&mut *buf, &r.os).map_err(internal)?;
+    write!(
+        buf,
+        r#","started_at":"{}","submitted_at":"{}","completion_time_seconds":"#,
+        timestamp(r.started_at),
+        timestamp(r.submitted_at)
+    )
+    .map_err(internal)?;
+    serde_json::to_writer(&mut *buf, &r.completion_time_seconds).map_err(internal)?;
+    buf.extend_from_slice(b"}\n");
+    Ok(())
+}
+
+/// A timestamp as everywhere in the API: RFC 3339 UTC with milliseconds.
+fn timestamp(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// The header of each field's column: its label, made unique among all columns (people
+/// and spreadsheet tools look columns up by header), e.g. "Email", "Email (2)".
+pub fn column_labels(fields: &[Field]) -> Vec<String> {
+    let mut used: HashSet<String> = CSV_LEADING_COLUMNS
+        .iter()
+        .map(|c| (*c).to_owned())
+        .collect();
+    fields
+        .iter()
+        .map(|field| {
+            let base = field.label.trim();
+            let mut label = base.to_owned();
+            let mut n = 1;
+            while !used.insert(label.clone()) {
+                n += 1;
+                label = format!("{base} ({n})");
+            }
+            label
+        })
+        .collect()
+}
+
+/// A text cell that a spreadsheet shows as text. Spreadsheets run a cell starting with
+/// one of these characters as a formula (CSV injection: `=HYPERLINK(...)` and worse,
+/// typed in by any respondent); a leading apostrophe makes it plain text.
+pub fn text_cell(text: &str) -> Cow<'_, str> {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+fn optional_text(text: Option<&str>) -> Cow<'_, str> {
+    text.map_or(Cow::Borrowed(""), text_cell)
+}
+
+/// The cell of one answer: text as is, numbers and booleans as JSON writes them, an
+/// uploaded file by its name, anything else as JSON; no answer is an empty cell.
+pub fn answer_cell(answer: Option<&Value>) -> Cow<'_, str> {
+    match answer {
+        None | Some(Value::Null) => Cow::Borrowed(""),
+        Some(Value::String(text)) => text_cell(text),
+        // A number is never a formula, "-3" included: it stays a number in the sheet.
+        Some(Value::Number(n)) => Cow::Owned(n.to_string()),
+        Some(Value::Bool(b)) => Cow::Borrowed(if *b { "true" } else { "false" }),
+        Some(Value::Object(file)) if file.contains_key("file_id") => {
+            optional_text(file.get("name").and_then(Value::as_str))
+        }
+        Some(other) => Cow::Owned(text_cell(&other.to_string()).into_owned()),
+    }
+}
+
+/// Encodes `rows` and sends the file in chunks until the rows end, one fails, or the
+/// reader goes away (then the rest is not read). A failure is sent as the last item, so
+/// that the reader sees an error rather than a short file that looks complete.
+pub async fn pump<S>(
+    mut rows: S,
+    mut encoder: Encoder,
+    out: mpsc::Sender<Result<Vec<u8>, CoreError>>,
+) where
+    S: Stream<Item = Result<ExportRow, CoreError>> + Unpin,
+{
+    let outcome = async {
+        while let Some(row) = rows.next().await {
+            encoder.row(&row?)?;
+            if encoder.pending() >= CHUNK_BYTES && !send(&out, encoder.take()?).await {
+                return Ok(());
+            }
+        }
+        send(&out, encoder.take()?).await;
+        Ok(())
+    }
+    .await;
+    if let Err(error) = outcome {
+        // The reader may be gone already; then there is no one left to tell.
+        let _ = out.send(Err(error)).await;
+    }
+}
+
+/// Sends `bytes` in pieces of at most `MAX_PIECE_BYTES`; false when the reader is gone.
+async fn send(out: &mpsc::Sender<Result<Vec<u8>, CoreError>>, bytes: Vec<u8>) -> bool {
+    if bytes.len() <= MAX_PIECE_BYTES {
+        return bytes.is_empty() || out.send(Ok(bytes)).await.is_ok();
+    }
+    for piece in bytes.chunks(MAX_PIECE_BYTES) {
+        if out.send(Ok(piece.to_vec())).await.is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forms::FieldKind;
+    use serde_json::json;
+
+    fn field(label: &str) -> Field {
+        Field {
+            id: Uuid::new_v4(),
+            kind: FieldKind::ShortText,
+            label: label.to_owned(),
+            required: false,
+            placeholder: None,
+            allowed_types: vec![],
+            max_size_mb: None,
+            correct_answer: None,
+            points: None,
+        }
+    }
+
+    fn row(answers: Value) -> ExportRow {
+        let at = DateTime::from_timestamp_micros(1_790_000_000_123_456).expect("valid");
+        ExportRow {
+            id: Uuid::new_v4(),
+            form_id: Uuid::new_v4(),
+            answers: answers.to_string(),
+            metadata: r#"{"source": "api"}"#.to_owned(),
+            device_type: None,
+            browser: Some("Firefox \"beta\"".to_owned()),
+            os: None,
+            started_at: at,
+            submitted_at: at,
+            completion_time_seconds: Some(12),
+        }
+    }
+
+    #[test]
+    fn labels_are_unique_columns() {
+        let fields = [
+            field("Email"),
+            field("Email"),
+            field("Browser"),
+            field("Email (2)"),
+        ];
+        assert_eq!(
+            column_labels(&fields),
+            ["Email", "Email (2)", "Browser (2)", "Email (2) (2)"]
+        );
+    }
+
+    #[test]
+    fn formulas_are_neutralised_and_numbers_kept() {
+        for risky in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"] {
+            assert_eq!(text_cell(risky), format!("'{risky}"));
+        }
+        assert_eq!(text_cell("a=1"), "a=1");
+        assert_eq!(answer_cell(Some(&json!(-3))), "-3");
+        assert_eq!(answer_cell(Some(&json!("-3"))), "'-3");
+        assert_eq!(answer_cell(Some(&json!(true))), "true");
+        assert_eq!(answer_cell(None), "");
+        let file = json!({"file_id": "x", "name": "=cv.pdf", "size": 3, "content_type": "application/pdf"});
+        assert_eq!(answer_cell(Some(&file)), "'=cv.pdf");
+    }
+
+    #[test]
+    fn ndjson_lines_are_the_listing_shape() {
+        let r = row(json!({"f": "Ada\nLovelace"}));
+        let mut e = Encoder::new(Format::Ndjson, &[]).expect("encoder");
+        e.row(&r).expect("row");
+        let text = String::from_utf8(e.take().expect("bytes")).expect("utf-8");
+        assert_eq!(text.matches('\n').count(), 1, "{text}");
+        let line: Value = serde_json::from_str(&text).expect("one JSON object");
+        assert_eq!(
+            line,
+            json!({"id": r.id.to_string(), "form_id": r.form_id.to_string(),
+                   "answers": {"f": "Ada\nLovelace"}, "metadata": {"source": "api"},
+                   "device_type": null, "browser": "Firefox \"beta\"", "os": null,
+                   "started_at": "2026-09-21T14:13:20.123Z", "submitted_at": "2026-09-21T14:13:20.123Z",
+                   "completion_time_seconds": 12})
+        );
+    }
+
+    #[test]
+    fn csv_rows_are_quoted_per_rfc_4180() {
+        let fields = [field("Name"), field("Notes")];
+        let mut e = Encoder::new(Format::Csv, &fields).expect("encoder");
+        let r = row(
+            json!({fields[0].id.to_string(): "Ada, \"the\" first", fields[1].id.to_string(): "=2+2\r\nline"}),
+        );
+        e.row(&r).expect("row");
+        let text = String::from_utf8(e.take().expect("bytes")).expect("utf-8");
+        let (header, rest) = text.split_once("\r\n").expect("header line");
+        assert_eq!(
+            header,
+            "Response ID,Submitted at,Started at,Completion time (seconds),Device type,Browser,OS,Metadata,Name,Notes"
+        );
+        assert_eq!(
+            rest,
+            format!(
+                "{},2026-09-21T14:13:20.123Z,2026-09-21T14:13:20.123Z,12,,\"Firefox \"\"beta\"\"\",,\"{{\"\"source\"\": \"\"api\"\"}}\",\"Ada, \"\"the\"\" first\",\"'=2+2\r\nline\"\r\n",
+                r.id
+            )
+        );
+    }
+}

@@ -1,0 +1,75 @@
+//! `GET /forms/{form_id}/responses/export`: the core's ExportResponses stream as a
+//! streamed HTTP body, a chunk at a time (never collected).
+
+use crate::body::{PathParams, QueryParams};
+use crate::call::Call;
+use crate::error::forwarded_headers;
+use crate::routes::responses::timestamp_param;
+use crate::state::AppState;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::Response;
+use forms::pb;
+use tokio_stream::StreamExt;
+
+/// The query string as a request, with the reply's media type and file extension.
+fn export_request(
+    form_id: String,
+    query: &QueryParams,
+) -> Result<(pb::ExportResponsesRequest, &'static str, &'static str), String> {
+    let (format, media_type, extension) = match query.get("format") {
+        None | Some("") | Some("ndjson") => {
+            (pb::ExportFormat::Ndjson, "application/x-ndjson", "ndjson")
+        }
+        Some("csv") => (pb::ExportFormat::Csv, "text/csv; charset=utf-8", "csv"),
+        Some(other) => return Err(format!("format must be ndjson or csv, got {other:?}")),
+    };
+    let request = pb::ExportResponsesRequest {
+        form_id,
+        format: format.into(),
+        since: timestamp_param(query, "since")?,
+        until: timestamp_param(query, "until")?,
+    };
+    Ok((request, media_type, extension))
+}
+
+pub async fn export(
+    State(state): State<AppState>,
+    call: Call,
+    PathParams(form_id): PathParams<String>,
+    query: QueryParams,
+) -> Result<Response, Response> {
+    let (request, media_type, extension) =
+        call.valid(&state, export_request(form_id, &query)).await?;
+    // The core accepted the id, so it is a UUID; only its characters go in the header.
+    let name: String = request
+        .form_id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    let reply = state
+        .responses()
+        .export_responses(call.request(request))
+        .await
+        .map_err(|status| call.error(&status))?;
+    let headers = forwarded_headers(reply.metadata());
+    // An error item aborts the body: the client sees a broken transfer, not a short file.
+    let chunks = reply
+        .into_inner()
+        .map(|message| message.map(|m| bytes::Bytes::from(m.data)));
+    let mut response = Response::new(Body::from_stream(chunks));
+    let h = response.headers_mut();
+    h.extend(headers);
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(media_type));
+    if let Ok(value) = HeaderValue::from_str(&format!(
+        "attachment; filename=\"responses-{name}.{extension}\""
+    )) {
+        h.insert(header::CONTENT_DISPOSITION, value);
+    }
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    Ok(response)
+}
