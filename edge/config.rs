@@ -63,6 +63,8 @@ pub enum Command {
     /// Operate webhook subscriptions and their deliveries.
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
+    /// Print the OpenAPI document of the REST API (the one served at /api/v1/openapi.json).
+    Openapi,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -22,6 +22,7 @@ mod hosted;
 mod idempotency;
 mod isolation;
 mod limits;
+mod openapi;
 mod outage;
 mod responses;
 mod sessions;
