@@ -80,8 +80,9 @@ pub struct IdempotencyKey(
     /// A unique value per intended create (a UUID is suggested), at most 255 characters,
     /// shared by the account's keys and remembered 24 hours. A retry with the same key
     /// replays the first reply (`Idempotent-Replayed: true`); the same key with another
-    /// body or on the other endpoint is 422 VALIDATION_ERROR.
-    #[param(min_length = 1, max_length = 255)]
+    /// body or on the other endpoint is 422 VALIDATION_ERROR. An empty value counts as
+    /// no key.
+    #[param(max_length = 255)]
     Option<String>,
 );
 

@@ -82,7 +82,7 @@ pub struct Field {
     max_size_mb: Option<Value>,
     /// The expected answer of a quiz question (string or number).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Object, nullable = false)]
+    #[schema(value_type = Value)]
     correct_answer: Option<Value>,
     /// Points a correct answer is worth in a quiz (default 1).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -206,7 +206,7 @@ struct FieldBody {
     /// Makes the form a quiz: the expected answer (string or number).
     /// Any JSON; a `null` sent is passed on as a null value, not as "no answer".
     #[serde(default, deserialize_with = "present")]
-    #[schema(value_type = Object, nullable = false)]
+    #[schema(value_type = Value)]
     correct_answer: Option<Value>,
     /// Points a correct answer is worth (default 1).
     #[schema(nullable = false)]
@@ -332,8 +332,8 @@ pub struct ListFormsQuery {
     /// Results per page (above 100 is read as 100).
     #[param(minimum = 1, maximum = 100, default = 25)]
     per_page: Option<i32>,
-    /// Only forms of this status.
-    #[param(inline, default = "all")]
+    /// Only forms of this status (default `all`).
+    #[param(inline)]
     status: Option<StatusFilter>,
     /// Case-insensitive substring of the title.
     search: Option<String>,

@@ -119,8 +119,8 @@ pub struct ListResponsesQuery {
     /// Results per page (above 100 is read as 100).
     #[param(minimum = 1, maximum = 100, default = 25)]
     per_page: Option<i32>,
-    /// Order by submission time.
-    #[param(inline, default = "desc")]
+    /// Order by submission time (default `desc`, newest first).
+    #[param(inline)]
     sort: Option<SortName>,
     /// Only responses submitted after this instant (exclusive, RFC 3339).
     #[param(format = DateTime)]

@@ -25,6 +25,7 @@ mod limits;
 mod openapi;
 mod outage;
 mod responses;
+mod schemathesis;
 mod sessions;
 mod usage;
 mod webhooks;
