@@ -22,11 +22,11 @@ pub struct FormResponse {
     #[schema(format = Uuid)]
     form_id: String,
     /// Answers keyed by field id.
-    #[schema(value_type = Object)]
+    #[schema(value_type = HashMap<String, Value>)]
     answers: Map<String, Value>,
     /// Created through the API: the client's metadata with `source: "api"`; through
     /// the hosted page: empty.
-    #[schema(value_type = Object)]
+    #[schema(value_type = HashMap<String, Value>)]
     metadata: Map<String, Value>,
     /// desktop, mobile, tablet, bot or appliance; null for API-created responses.
     #[schema(required = true)]
@@ -184,10 +184,10 @@ fn list_request(form_id: String, query: &QueryParams) -> Result<pb::ListResponse
 pub struct CreateResponseBody {
     /// Answers keyed by field id: strings, numbers (for `number` fields), or null for
     /// unanswered; a `file_upload` answer is the http(s) URL of the file.
-    #[schema(value_type = Object, required = true)]
+    #[schema(value_type = HashMap<String, Value>, required = true)]
     answers: Option<Map<String, Value>>,
     /// Free-form (16 KiB at most); `source` is always set to `api`.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<HashMap<String, Value>>)]
     metadata: Option<Map<String, Value>>,
 }
 
