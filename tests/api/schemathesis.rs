@@ -25,15 +25,36 @@ const MAX_EXAMPLES: &str = "100";
 
 const RUN_TIMEOUT: Duration = Duration::from_secs(420);
 
-fn schemathesis_available() -> bool {
-    let found = std::process::Command::new("st")
-        .arg("--version")
+/// The `st` program: beside the python3 that has schemathesis (pip puts it in the
+/// interpreter's scripts directory, which need not be on PATH, e.g. under pyenv before a
+/// rehash), else on PATH. `None`, or a failed assertion under
+/// FORMS_REQUIRE_PYTHON_TOOLS=1, when there is none.
+fn schemathesis_program() -> Option<String> {
+    let scripts = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_path('scripts'))",
+        ])
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    let candidates = scripts
+        .map(|dir| format!("{dir}/st"))
+        .into_iter()
+        .chain(["st".to_owned()]);
+    let found = candidates.into_iter().find(|program| {
+        std::process::Command::new(program)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    if found.is_none() {
         assert!(
             std::env::var("FORMS_REQUIRE_PYTHON_TOOLS").as_deref() != Ok("1"),
             "FORMS_REQUIRE_PYTHON_TOOLS=1 but schemathesis is missing \
@@ -48,9 +69,9 @@ fn schemathesis_available() -> bool {
 
 #[tokio::test]
 async fn schemathesis_finds_no_failure_in_any_operation() {
-    if !schemathesis_available() {
+    let Some(st) = schemathesis_program() else {
         return;
-    }
+    };
     // The run's few thousand requests stay far below the limit: a 429 is documented, but
     // it would stop the run from reaching the operations' own logic.
     let app = TestApp::spawn_with(&["--enterprise-rate-limit", "1000000"]).await;
@@ -75,7 +96,7 @@ async fn schemathesis_finds_no_failure_in_any_operation() {
     // Its example database and reports stay out of the work tree.
     let workdir = tempfile::tempdir().expect("a work directory");
     let started = Instant::now();
-    let child = tokio::process::Command::new("st")
+    let child = tokio::process::Command::new(&st)
         .args([
             "--config-file",
             &format!(
