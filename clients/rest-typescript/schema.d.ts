@@ -112,7 +112,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Downloads a file uploaded with a response, with its detected media type.
+         * Download a response's file
          * @description Scope: read. A file uploaded through the hosted page, as an attachment with its detected media type.
          */
         get: operations["getResponseFile"];

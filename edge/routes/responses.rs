@@ -285,7 +285,7 @@ pub async fn delete(
     call.reply(result, StatusCode::NO_CONTENT, |_| ())
 }
 
-/// Downloads a file uploaded with a response, with its detected media type.
+/// Download a response's file
 #[utoipa::path(get, path = "/forms/{form_id}/responses/{id}/files/{file_id}",
     operation_id = "getResponseFile", tag = "responses",
     description = "Scope: read. A file uploaded through the hosted page, as an attachment \
