@@ -195,6 +195,12 @@ fn links_of(
             ("listWebhooks", &[("form_id", FORM)]),
             ("createWebhook", &[("form_id", FORM)]),
         ],
+        // An update may publish the form: responses can be created on it then.
+        "updateForm" => &[
+            ("getForm", &[("id", FORM)]),
+            ("createResponse", &[("form_id", FORM)]),
+            ("listResponses", &[("form_id", FORM)]),
+        ],
         "createResponse" => &[
             (
                 "getResponse",
