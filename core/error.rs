@@ -54,6 +54,24 @@ fn database_unavailable(error: &sqlx::Error) -> bool {
     }
 }
 
+/// SQLSTATEs of text PostgreSQL cannot store: a NUL character in text (22021,
+/// `character_not_in_repertoire`) or as `\u0000` in jsonb (22P05,
+/// `untranslatable_character`). JSON, protobuf and query strings can all carry one.
+const UNSTORABLE_TEXT: &[&str] = &["22021", "22P05"];
+
+impl From<sqlx::Error> for CoreError {
+    /// A statement refused for text the database cannot hold is the caller's input
+    /// (422), not a failure of the service; every other database error stays one.
+    fn from(error: sqlx::Error) -> Self {
+        let unstorable = matches!(&error, sqlx::Error::Database(e)
+            if e.code().is_some_and(|code| UNSTORABLE_TEXT.contains(&code.as_ref())));
+        if unstorable {
+            return Self::validation("text cannot contain the NUL character (U+0000)");
+        }
+        Self::Database(error)
+    }
+}
+
 /// An error of the core, as its callers should see it.
 #[derive(Debug, thiserror::Error)]
 pub enum CoreError {
@@ -91,7 +109,7 @@ pub enum CoreError {
         message: String,
     },
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
     #[error("internal error: {0}")]
     Internal(String),
 }

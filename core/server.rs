@@ -204,7 +204,11 @@ impl Core {
             .add_service(health)
             .add_service(reflection().build_v1()?)
             .add_service(reflection().build_v1alpha()?);
-        Ok(builder.routes())
+        let router = builder
+            .routes()
+            .into_axum_router()
+            .layer(axum::middleware::from_fn(crate::telemetry::grpc_metrics));
+        Ok(Routes::from(router))
     }
 
     /// The webhook delivery workers of this instance; they stop when `stop` turns true,

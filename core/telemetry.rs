@@ -5,6 +5,7 @@
 //! records it in the span.
 
 use http::HeaderMap;
+use std::time::Instant;
 use tracing::Span;
 
 /// Metadata carrying the request id, both ways.
@@ -32,6 +33,44 @@ pub fn grpc_span(headers: &HeaderMap, path: &str) -> Span {
         span.record("request_id", id);
     }
     span
+}
+
+/// Counts and times every gRPC call of the core's routes, by method and status code
+/// (`formsd_grpc_calls_total`, `formsd_grpc_call_duration_seconds`); recorded only
+/// when the process installed a metrics recorder (`--metrics-addr`).
+pub async fn grpc_metrics(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let path = req.uri().path().to_owned();
+    let started = Instant::now();
+    let response = next.run(req).await;
+    let code = grpc_code(response.headers());
+    // A path that names no method is answered UNIMPLEMENTED: one label for all of them,
+    // or each made-up path would be a series of its own.
+    let method = if code == tonic::Code::Unimplemented {
+        "unknown".to_owned()
+    } else {
+        path
+    };
+    let elapsed = started.elapsed().as_secs_f64();
+    metrics::histogram!("formsd_grpc_call_duration_seconds", "method" => method.clone())
+        .record(elapsed);
+    metrics::counter!("formsd_grpc_calls_total", "method" => method, "code" => format!("{code:?}"))
+        .increment(1);
+    response
+}
+
+/// The status of a call from its reply's head. A call refused before its reply begins
+/// answers "trailers-only", with `grpc-status` among the headers; a reply that begins is
+/// counted OK (its status comes in the trailers, where only a streaming reply could still
+/// fail: the core's methods are all unary).
+fn grpc_code(headers: &HeaderMap) -> tonic::Code {
+    headers
+        .get("grpc-status")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<i32>().ok())
+        .map_or(tonic::Code::Ok, tonic::Code::from)
 }
 
 /// Records the request id the gate settled on in the current call's span.

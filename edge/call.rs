@@ -8,12 +8,30 @@ use axum::extract::FromRequestParts;
 use axum::http::{HeaderMap, StatusCode, request::Parts};
 use axum::response::{IntoResponse, Response};
 use forms::pb;
-use serde_json::{Value, json};
+use serde::Serialize;
 use std::convert::Infallible;
 use tonic::metadata::{MetadataMap, MetadataValue};
 
 /// HTTP headers passed to the core as metadata of the same name.
 const PASSED_HEADERS: &[&str] = &["x-api-key", "authorization", "cookie", "idempotency-key"];
+
+/// The success envelope of SPEC, `{success: true, data}`; the documented shape of every
+/// 2xx body (see `openapi`).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Success<D> {
+    /// Always true.
+    success: bool,
+    data: D,
+}
+
+impl<D> Success<D> {
+    pub fn new(data: D) -> Self {
+        Self {
+            success: true,
+            data,
+        }
+    }
+}
 
 /// The request id the edge assigned, stored in request extensions by the middleware.
 #[derive(Debug, Clone)]
@@ -74,11 +92,11 @@ impl Call {
 
     /// The HTTP reply for the core's answer: `{success: true, data}` with status `ok`
     /// (204 has no body), or the error envelope.
-    pub fn reply<T>(
+    pub fn reply<T, D: Serialize>(
         &self,
         result: Result<tonic::Response<T>, tonic::Status>,
         ok: StatusCode,
-        data: impl FnOnce(T) -> Value,
+        data: impl FnOnce(T) -> D,
     ) -> Response {
         match result {
             Ok(response) => {
@@ -87,7 +105,7 @@ impl Call {
                 let mut reply = if ok == StatusCode::NO_CONTENT {
                     ok.into_response()
                 } else {
-                    (ok, axum::Json(json!({"success": true, "data": body}))).into_response()
+                    (ok, axum::Json(Success::new(body))).into_response()
                 };
                 reply.headers_mut().extend(headers);
                 reply

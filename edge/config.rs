@@ -69,6 +69,8 @@ pub enum Command {
     /// Look at owner notifications (mails for new responses).
     #[command(subcommand)]
     Notifications(NotificationsCommand),
+    /// Print the OpenAPI document of the REST API (the one served at /api/v1/openapi.json).
+    Openapi,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

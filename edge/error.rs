@@ -10,7 +10,7 @@ use tonic_types::StatusExt;
 /// HTTP status of each error reason: the one table. The core's reason decides, never the
 /// gRPC code. No wildcard arm: a reason added to the proto does not compile until it has
 /// its status here.
-fn status_of(reason: ErrorReason) -> StatusCode {
+pub fn status_of(reason: ErrorReason) -> StatusCode {
     match reason {
         ErrorReason::Unauthenticated | ErrorReason::KeyInvalid => StatusCode::UNAUTHORIZED,
         ErrorReason::InsufficientScope

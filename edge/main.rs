@@ -12,6 +12,7 @@ mod error;
 mod forwarded;
 mod http_server;
 mod metrics;
+mod openapi;
 mod routes;
 mod state;
 
@@ -51,6 +52,10 @@ async fn run(cli: Cli) -> Result<(), Error> {
                 cli::webhooks::run(admin, cmd)
             })
             .await
+        }
+        Command::Openapi => {
+            println!("{}", openapi::document().to_pretty_json()?);
+            Ok(())
         }
     }
 }

@@ -1,10 +1,13 @@
 //! Prometheus metrics of the process, on a listener of their own (`--metrics-addr`),
 //! kept off the public REST port: requests by route and status with their durations,
-//! webhook attempts by outcome with their durations, the database pool's connections.
+//! gRPC calls by method and code with their durations, webhook attempts by outcome with
+//! their durations and the delivery backlog, rate-limit refusals, responses created, the
+//! database pool's connections.
 
 use axum::Router;
 use axum::routing::get;
 use metrics_exporter_prometheus::{BuildError, PrometheusBuilder, PrometheusHandle};
+use std::pin::Pin;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 
@@ -20,12 +23,15 @@ pub fn install() -> Result<PrometheusHandle, BuildError> {
         .install_recorder()
 }
 
+/// Refreshes the gauges read at scrape time.
+pub type Sample = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
 /// Serves `GET /metrics` in the Prometheus text format until `stop`; `sample` refreshes
-/// the gauges read at scrape time (the pool's connections).
+/// the gauges read at scrape time (the pool's connections, the delivery backlog).
 pub async fn serve(
     listener: TcpListener,
     handle: PrometheusHandle,
-    sample: Arc<dyn Fn() + Send + Sync>,
+    sample: Sample,
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let router = Router::new().route(
@@ -33,7 +39,7 @@ pub async fn serve(
         get(move || {
             let (handle, sample) = (handle.clone(), sample.clone());
             async move {
-                sample();
+                sample().await;
                 handle.render()
             }
         }),

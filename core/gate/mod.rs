@@ -213,6 +213,7 @@ impl Gate {
         let verdict = if !plan.has_api_access() {
             Err(CoreError::PlanRequired)
         } else if let Some(over) = over_limit {
+            metrics::counter!("formsd_rate_limit_refusals_total", "limit" => "key").increment(1);
             Err(over)
         } else {
             match need {
@@ -233,7 +234,11 @@ impl Gate {
     fn refuse(&self, ip: IpAddr, error: CoreError) -> Admission {
         let (rate, wait) = self.guard.failure(ip);
         let error = match wait {
-            Some(retry_after) => CoreError::RateLimited { retry_after },
+            Some(retry_after) => {
+                metrics::counter!("formsd_rate_limit_refusals_total", "limit" => "auth_failures")
+                    .increment(1);
+                CoreError::RateLimited { retry_after }
+            }
             None => error,
         };
         Admission {

@@ -219,6 +219,7 @@ impl Hosted {
             let response = submit(&mut tx, &self.config, &mut locked, submission).await?;
             store::advance_form(&mut tx, &locked.target).await?;
             tx.commit().await?;
+            metrics::counter!("formsd_responses_created_total", "via" => "form").increment(1);
             Ok(reply(&settings, response.id.to_string()))
         }
         .await;

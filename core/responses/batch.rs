@@ -105,6 +105,9 @@ async fn store_batch(
     .await;
     match stored {
         Ok(outcomes) => {
+            let created = outcomes.iter().filter(|o| o.is_ok()).count();
+            metrics::counter!("formsd_responses_created_total", "via" => "api")
+                .increment(created as u64);
             for (reply, outcome) in replies.into_iter().zip(outcomes) {
                 let _ = reply.send(outcome);
             }

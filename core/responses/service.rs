@@ -202,6 +202,8 @@ impl Responses {
         };
         idempotency::end(&mut tx, account_id, Some(key), &reply).await?;
         tx.commit().await?;
+        // Counted once committed (a replay above is not a new response).
+        metrics::counter!("formsd_responses_created_total", "via" => "api").increment(1);
         Ok((reply, false))
     }
 

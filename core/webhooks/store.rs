@@ -453,3 +453,18 @@ pub async fn delivery_status(pool: &PgPool, id: Uuid) -> Result<Option<DeliveryS
     .await
     .map_err(read_error)
 }
+
+/// The delivery backlog for the metrics: deliveries waiting to be sent (first attempts
+/// and retries, also of paused subscriptions) and the age in seconds of the oldest (0
+/// when none waits). Read through the partial index of pending deliveries.
+pub async fn backlog(pool: &PgPool) -> Result<(i64, f64), CoreError> {
+    let row = sqlx::query!(
+        r#"SELECT count(*) AS "pending!",
+                  COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8
+                      AS "oldest_age_secs!"
+             FROM deliveries WHERE status = 'pending'"#
+    )
+    .fetch_one(pool)
+    .await?;
+    Ok((row.pending, row.oldest_age_secs))
+}

@@ -4,6 +4,7 @@
 use crate::body::{PathParams, QueryParams};
 use crate::call::Call;
 use crate::error::forwarded_headers;
+use crate::openapi::FormIdOfChild;
 use crate::routes::responses::timestamp_param;
 use crate::state::AppState;
 use axum::body::Body;
@@ -12,6 +13,34 @@ use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use forms::pb;
 use tokio_stream::StreamExt;
+use utoipa::{IntoParams, ToSchema};
+
+/// The query of the export, as documented; `export_request` parses it.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documents the query string that `export_request` reads
+pub struct ExportQuery {
+    /// The file's format (default `ndjson`).
+    #[param(inline)]
+    format: Option<ExportFormatName>,
+    /// Only responses submitted after this instant (exclusive, RFC 3339).
+    #[param(format = DateTime)]
+    since: Option<String>,
+    /// Only responses submitted before this instant (exclusive, RFC 3339).
+    #[param(format = DateTime)]
+    until: Option<String>,
+}
+
+/// A format of the export.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // documents the values of `format`
+pub enum ExportFormatName {
+    /// One JSON object per line, as a response of the listing.
+    Ndjson,
+    /// A header row, then one row per response (RFC 4180).
+    Csv,
+}
 
 /// The query string as a request, with the reply's media type and file extension.
 fn export_request(
@@ -34,6 +63,16 @@ fn export_request(
     Ok((request, media_type, extension))
 }
 
+/// Export every response of a form
+#[utoipa::path(get, path = "/forms/{form_id}/responses/export", operation_id = "exportResponses",
+    tag = "responses",
+    description = "Scope: read. Every response of the form once, oldest first, from one \
+        snapshot, streamed (constant memory on the server). CSV: response id, submission \
+        time, metadata columns, then one column per field headed by its label; cells that \
+        spreadsheets would run as formulas start with `'`.",
+    params(FormIdOfChild, ExportQuery),
+    responses((status = 200, description = "The file, streamed as an attachment",
+        content((String = "application/x-ndjson"), (String = "text/csv")))))]
 pub async fn export(
     State(state): State<AppState>,
     call: Call,

@@ -1,70 +1,158 @@
 //! `/forms` and `/forms/{id}`: the form resource, JSON shapes of SPEC onto FormsService calls.
 
 use crate::body::{JsonBody, Patch, PathParams, QueryParams, present};
-use crate::call::Call;
-use crate::routes::timestamp_json;
+use crate::call::{Call, Success};
+use crate::openapi::{FormId, IdempotencyKey};
+use crate::routes::{Page, timestamp};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use forms::pb::{self, convert};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::{IntoParams, ToSchema};
 
-/// A form in the SPEC shape.
-pub fn form_json(form: pb::Form) -> Value {
-    let status = pb::FormStatus::try_from(form.status).map_or("draft", status_name);
-    json!({
-        "id": form.id,
-        "title": form.title,
-        "description": form.description,
-        "status": status,
-        "fields": form.fields.into_iter().map(field_json).collect::<Vec<_>>(),
-        "settings": form.settings.as_ref().map(convert::struct_to_object).unwrap_or_default(),
-        "short_id": form.short_id,
-        "created_at": timestamp_json(form.created_at.as_ref()),
-        "updated_at": timestamp_json(form.updated_at.as_ref()),
-        "published_at": timestamp_json(form.published_at.as_ref()),
-    })
+/// A form as the API shows it.
+#[derive(Serialize, ToSchema)]
+pub struct Form {
+    #[schema(format = Uuid)]
+    id: String,
+    title: String,
+    #[schema(required = true)]
+    description: Option<String>,
+    status: StatusName,
+    /// Field definitions, in order.
+    fields: Vec<Field>,
+    #[schema(value_type = Settings)]
+    settings: Map<String, Value>,
+    /// Short public identifier: the hosted page is at `/f/{short_id}`.
+    short_id: String,
+    #[schema(value_type = String, format = DateTime)]
+    created_at: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
+    updated_at: Option<String>,
+    /// Null while the form has never been published.
+    #[schema(required = true, format = DateTime)]
+    published_at: Option<String>,
 }
 
-fn field_json(field: pb::FormField) -> Value {
-    let mut out = json!({
-        "id": field.id,
-        "type": field.r#type,
-        "label": field.label,
-        "required": field.required,
-    });
-    if let Some(placeholder) = field.placeholder {
-        out["placeholder"] = json!(placeholder);
+impl From<pb::Form> for Form {
+    fn from(form: pb::Form) -> Self {
+        let status = pb::FormStatus::try_from(form.status).map_or(StatusName::Draft, status_name);
+        Self {
+            id: form.id,
+            title: form.title,
+            description: form.description,
+            status,
+            fields: form.fields.into_iter().map(Field::from).collect(),
+            settings: form
+                .settings
+                .as_ref()
+                .map(convert::struct_to_object)
+                .unwrap_or_default(),
+            short_id: form.short_id,
+            created_at: timestamp(form.created_at.as_ref()),
+            updated_at: timestamp(form.updated_at.as_ref()),
+            published_at: timestamp(form.published_at.as_ref()),
+        }
     }
-    if !field.allowed_types.is_empty() {
-        out["allowed_types"] = json!(field.allowed_types);
-    }
-    if let Some(mb) = field.max_size_mb {
-        out["max_size_mb"] = convert::number_to_json(mb);
-    }
-    if let Some(correct) = &field.correct_answer {
-        out["correct_answer"] = convert::value_to_json(correct);
-    }
-    if let Some(points) = field.points {
-        out["points"] = json!(points);
-    }
-    out
 }
 
-fn status_name(status: pb::FormStatus) -> &'static str {
+/// A field definition as the API shows it. Properties that do not apply to the field
+/// are left out.
+#[derive(Serialize, ToSchema)]
+pub struct Field {
+    #[schema(format = Uuid)]
+    id: String,
+    #[serde(rename = "type")]
+    #[schema(value_type = FieldType)]
+    kind: String,
+    label: String,
+    required: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    placeholder: Option<String>,
+    /// File extensions accepted by a `file_upload` field (lower case, no dot).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    allowed_types: Vec<String>,
+    /// Largest file of a `file_upload` field, in megabytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = f64, nullable = false)]
+    max_size_mb: Option<Value>,
+    /// The expected answer of a quiz question (string or number).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Value)]
+    correct_answer: Option<Value>,
+    /// Points a correct answer is worth in a quiz (default 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    points: Option<i32>,
+}
+
+impl From<pb::FormField> for Field {
+    fn from(field: pb::FormField) -> Self {
+        Self {
+            id: field.id,
+            kind: field.r#type,
+            label: field.label,
+            required: field.required,
+            placeholder: field.placeholder,
+            allowed_types: field.allowed_types,
+            max_size_mb: field.max_size_mb.map(convert::number_to_json),
+            correct_answer: field.correct_answer.as_ref().map(convert::value_to_json),
+            points: field.points,
+        }
+    }
+}
+
+fn status_name(status: pb::FormStatus) -> StatusName {
     match status {
-        pb::FormStatus::Published => "published",
-        pb::FormStatus::Archived => "archived",
-        pb::FormStatus::Draft | pb::FormStatus::Unspecified => "draft",
+        pb::FormStatus::Published => StatusName::Published,
+        pb::FormStatus::Archived => StatusName::Archived,
+        pb::FormStatus::Draft | pb::FormStatus::Unspecified => StatusName::Draft,
     }
 }
 
-/// A form status as the API names it.
-#[derive(Debug, Clone, Copy, Deserialize)]
+/// The type of a field: what an answer to it must be.
+#[derive(ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)] // documents the strings the core accepts in `type`
+pub enum FieldType {
+    ShortText,
+    LongText,
+    /// Same rules as `long_text`.
+    Textarea,
+    Email,
+    Number,
+    FileUpload,
+}
+
+/// The settings of a form. The keys below are type-checked; other keys are kept as
+/// sent (64 KiB in all at most).
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the JSON object the edge passes through as a map
+pub struct Settings {
+    /// Where to send a respondent after submission: an http(s) URL, or null.
+    #[schema(nullable, max_length = 2048, format = Uri)]
+    redirect_url: Option<String>,
+    /// Shown after submission.
+    #[schema(nullable = false, max_length = 5000)]
+    confirmation_message: Option<String>,
+    #[schema(nullable = false)]
+    notifications_enabled: Option<bool>,
+    /// The form is closed (422 FORM_CLOSED) from this instant on.
+    #[schema(nullable, format = DateTime)]
+    closes_at: Option<String>,
+    /// The form is closed once it holds this many responses.
+    #[schema(nullable, minimum = 1)]
+    max_responses: Option<u64>,
+}
+
+/// The status of a form: only a published form accepts responses.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
-enum StatusName {
+pub enum StatusName {
     Draft,
     Published,
     Archived,
@@ -90,22 +178,38 @@ fn parse_status(raw: &str) -> Result<pb::FormStatus, String> {
         .map_err(|e| format!("status: {e}"))
 }
 
-/// A field definition as sent in `fields`. Everything optional: which properties a field
-/// needs, and which types exist, are the core's rules.
-#[derive(Deserialize)]
+/// A field definition as sent in `fields`. Everything optional to the parser: which
+/// properties a field needs, and which types exist, are the core's rules (the schema
+/// attributes document them).
+#[derive(Deserialize, ToSchema)]
+#[schema(as = FieldInput)]
 struct FieldBody {
-    /// Ignored on create; names the field to keep on update.
+    /// Ignored on create; on update, the id of an existing field keeps it (and its
+    /// answers), no id makes a new field, an unknown id is 422.
+    #[schema(format = Uuid, nullable = false)]
     id: Option<String>,
     #[serde(rename = "type")]
+    #[schema(value_type = FieldType, required = true)]
     kind: Option<String>,
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 500)]
     label: Option<String>,
+    #[schema(nullable = false)]
     required: Option<bool>,
+    #[schema(nullable = false, max_length = 500)]
     placeholder: Option<String>,
+    /// `file_upload` only: accepted file extensions (at most 50).
+    #[schema(nullable = false, max_items = 50)]
     allowed_types: Option<Vec<String>>,
+    /// `file_upload` only: largest file in megabytes, above 0 and at most 100.
+    #[schema(nullable = false, exclusive_minimum = 0, maximum = 100)]
     max_size_mb: Option<f64>,
+    /// Makes the form a quiz: the expected answer (string or number).
     /// Any JSON; a `null` sent is passed on as a null value, not as "no answer".
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Value)]
     correct_answer: Option<Value>,
+    /// Points a correct answer is worth (default 1).
+    #[schema(nullable = false)]
     points: Option<i32>,
 }
 
@@ -131,13 +235,19 @@ fn fields_pb(fields: Vec<FieldBody>) -> Vec<pb::FormField> {
 
 /// The body of `POST /forms`. A missing or null title is left to the core, which
 /// requires one; `fields` and `settings` may be left out but not sent as null.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
+#[schema(as = CreateForm)]
 pub struct CreateFormBody {
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 200)]
     title: Option<String>,
+    #[schema(max_length = 5000)]
     description: Option<String>,
+    /// At most 200 fields.
     #[serde(default, deserialize_with = "present")]
+    #[schema(nullable = false, max_items = 200)]
     fields: Option<Vec<FieldBody>>,
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<Settings>, nullable = false)]
     settings: Option<Map<String, Value>>,
 }
 
@@ -154,17 +264,27 @@ fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
 /// sent. `description: null` clears the description; `title: null` asks for an empty
 /// title, which the core refuses like any other; `fields`, `settings` and `status`
 /// cannot be null.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
+#[schema(as = UpdateForm)]
 pub struct UpdateFormBody {
     #[serde(default)]
+    #[schema(value_type = Option<String>, nullable = false, min_length = 1, max_length = 200)]
     title: Patch<String>,
+    /// `null` clears the description.
     #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 5000)]
     description: Patch<String>,
+    /// Replaces the field list (at most 200 fields).
     #[serde(default, deserialize_with = "present")]
+    #[schema(nullable = false, max_items = 200)]
     fields: Option<Vec<FieldBody>>,
+    /// Merged key by key into the form's settings.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<Settings>, nullable = false)]
     settings: Option<Map<String, Value>>,
+    /// Any status may be set, in any order; publishing sets `published_at` once.
     #[serde(default, deserialize_with = "present")]
+    #[schema(nullable = false)]
     status: Option<StatusName>,
 }
 
@@ -201,6 +321,56 @@ fn update_request(id: String, body: UpdateFormBody) -> pb::UpdateFormRequest {
     }
 }
 
+/// The query of `GET /forms`, as documented; `list_request` parses it.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documents the query string that `list_request` reads
+pub struct ListFormsQuery {
+    /// Page number.
+    #[param(minimum = 1, default = 1)]
+    page: Option<i32>,
+    /// Results per page (above 100 is read as 100).
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    per_page: Option<i32>,
+    /// Only forms of this status (default `all`).
+    #[param(inline)]
+    status: Option<StatusFilter>,
+    /// Case-insensitive substring of the title.
+    search: Option<String>,
+}
+
+/// A status filter: a status, or `all`.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // documents the values `list_request` accepts
+pub enum StatusFilter {
+    All,
+    Draft,
+    Published,
+    Archived,
+}
+
+/// `data` of a form list.
+#[derive(Serialize, ToSchema)]
+pub struct FormList {
+    forms: Vec<Form>,
+    pagination: Option<Page>,
+}
+
+/// `data` of a reply with one form.
+#[derive(Serialize, ToSchema)]
+pub struct OneForm {
+    form: Option<Form>,
+}
+
+impl OneForm {
+    fn new(form: Option<pb::Form>) -> Self {
+        Self {
+            form: form.map(Form::from),
+        }
+    }
+}
+
 fn list_request(query: &QueryParams) -> Result<pb::ListFormsRequest, String> {
     let status = match query.get("status") {
         None | Some("") | Some("all") => pb::FormStatus::Unspecified,
@@ -214,6 +384,11 @@ fn list_request(query: &QueryParams) -> Result<pb::ListFormsRequest, String> {
     })
 }
 
+/// List forms
+#[utoipa::path(get, path = "/forms", operation_id = "listForms", tag = "forms",
+    description = "Scope: read. The caller's forms, newest first, a page at a time.",
+    params(ListFormsQuery),
+    responses((status = 200, description = "A page of forms", body = Success<FormList>)))]
 pub async fn list(
     State(state): State<AppState>,
     call: Call,
@@ -221,14 +396,17 @@ pub async fn list(
 ) -> Result<Response, Response> {
     let request = call.valid(&state, list_request(&query)).await?;
     let result = state.forms().list_forms(call.request(request)).await;
-    Ok(call.reply(result, StatusCode::OK, |r| {
-        json!({
-            "forms": r.forms.into_iter().map(form_json).collect::<Vec<_>>(),
-            "pagination": r.pagination.map(crate::routes::page_json),
-        })
+    Ok(call.reply(result, StatusCode::OK, |r| FormList {
+        forms: r.forms.into_iter().map(Form::from).collect(),
+        pagination: r.pagination.map(Page::from),
     }))
 }
 
+/// Get a form
+#[utoipa::path(get, path = "/forms/{id}", operation_id = "getForm", tag = "forms",
+    description = "Scope: read. The form with its field definitions.",
+    params(FormId),
+    responses((status = 200, description = "The form", body = Success<OneForm>)))]
 pub async fn get(
     State(state): State<AppState>,
     call: Call,
@@ -238,13 +416,18 @@ pub async fn get(
         .forms()
         .get_form(call.request(pb::GetFormRequest { id }))
         .await;
-    call.reply(
-        result,
-        StatusCode::OK,
-        |r| json!({"form": r.form.map(form_json)}),
-    )
+    call.reply(result, StatusCode::OK, |r| OneForm::new(r.form))
 }
 
+/// Create a form
+#[utoipa::path(post, path = "/forms", operation_id = "createForm", tag = "forms",
+    description = "Scope: write. The new form is a draft; the service assigns its id, \
+        short_id, timestamps and each field's id. Idempotent with an Idempotency-Key.",
+    params(IdempotencyKey),
+    request_body = CreateFormBody,
+    responses((status = 201, description = "The form created (or, with \
+        Idempotent-Replayed: true, the reply to the first request with this key)",
+        body = Success<OneForm>)))]
 pub async fn create(
     State(state): State<AppState>,
     call: Call,
@@ -252,13 +435,15 @@ pub async fn create(
 ) -> Response {
     let request = call.request(create_request(body));
     let result = state.forms().create_form(request).await;
-    call.reply(
-        result,
-        StatusCode::CREATED,
-        |r| json!({"form": r.form.map(form_json)}),
-    )
+    call.reply(result, StatusCode::CREATED, |r| OneForm::new(r.form))
 }
 
+/// Update a form
+#[utoipa::path(put, path = "/forms/{id}", operation_id = "updateForm", tag = "forms",
+    description = "Scope: write. A partial update: properties left out keep their values.",
+    params(FormId),
+    request_body = UpdateFormBody,
+    responses((status = 200, description = "The form updated", body = Success<OneForm>)))]
 pub async fn update(
     State(state): State<AppState>,
     call: Call,
@@ -267,13 +452,14 @@ pub async fn update(
 ) -> Response {
     let request = call.request(update_request(id, body));
     let result = state.forms().update_form(request).await;
-    call.reply(
-        result,
-        StatusCode::OK,
-        |r| json!({"form": r.form.map(form_json)}),
-    )
+    call.reply(result, StatusCode::OK, |r| OneForm::new(r.form))
 }
 
+/// Delete a form
+#[utoipa::path(delete, path = "/forms/{id}", operation_id = "deleteForm", tag = "forms",
+    description = "Scope: admin. Removes the form and all its responses, for good.",
+    params(FormId),
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete(
     State(state): State<AppState>,
     call: Call,
@@ -283,5 +469,5 @@ pub async fn delete(
         .forms()
         .delete_form(call.request(pb::DeleteFormRequest { id }))
         .await;
-    call.reply(result, StatusCode::NO_CONTENT, |_| Value::Null)
+    call.reply(result, StatusCode::NO_CONTENT, |_| ())
 }

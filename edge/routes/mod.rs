@@ -2,6 +2,7 @@
 //! every request gets: a request id, an access log line, the SPEC envelope on unknown
 //! routes and methods.
 
+pub mod docs;
 pub mod export;
 pub mod form;
 pub mod hosted;
@@ -51,6 +52,9 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/forms/{form_id}/webhooks/{id}", delete(webhooks::delete))
         .route("/usage", get(usage::get))
+        .route("/openapi.json", get(docs::openapi_json))
+        .route("/docs", get(docs::to_index))
+        .route("/docs/{*file}", get(docs::asset))
         .method_not_allowed_fallback(method_not_allowed);
     Router::new()
         .nest("/api/v1", api)
@@ -174,12 +178,29 @@ pub fn timestamp_json(ts: Option<&prost_types::Timestamp>) -> Value {
         .map_or(Value::Null, Value::String)
 }
 
-/// Offset pagination in the SPEC shape.
-pub fn page_json(p: pb::PagePagination) -> Value {
-    json!({
-        "total": p.total,
-        "page": p.page,
-        "per_page": p.per_page,
-        "total_pages": p.total_pages,
-    })
+/// A timestamp as ISO 8601 UTC with milliseconds.
+pub fn timestamp(ts: Option<&prost_types::Timestamp>) -> Option<String> {
+    ts.and_then(convert::iso8601)
+}
+
+/// Offset pagination (page mode).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = PagePagination)]
+pub struct Page {
+    /// Rows matching the query.
+    total: i64,
+    page: i32,
+    per_page: i32,
+    total_pages: i32,
+}
+
+impl From<pb::PagePagination> for Page {
+    fn from(p: pb::PagePagination) -> Self {
+        Self {
+            total: p.total,
+            page: p.page,
+            per_page: p.per_page,
+            total_pages: p.total_pages,
+        }
+    }
 }

@@ -1,29 +1,145 @@
 //! `/forms/{form_id}/responses[/{id}]`: JSON shapes of SPEC onto ResponsesService.
 
 use crate::body::{JsonBody, PathParams, QueryParams};
-use crate::call::Call;
-use crate::routes::{page_json, timestamp_json};
+use crate::call::{Call, Success};
+use crate::openapi::{FileId, FormIdOfChild, IdempotencyKey, ResponseId};
+use crate::routes::{Page, timestamp};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use forms::pb::{self, convert, list_responses_response::Pagination};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::{IntoParams, ToSchema};
 
-fn response_json(r: pb::FormResponse) -> Value {
-    json!({
-        "id": r.id,
-        "form_id": r.form_id,
-        "answers": r.answers.as_ref().map(convert::struct_to_object).unwrap_or_default(),
-        "metadata": r.metadata.as_ref().map(convert::struct_to_object).unwrap_or_default(),
-        "device_type": r.device_type,
-        "browser": r.browser,
-        "os": r.os,
-        "started_at": timestamp_json(r.started_at.as_ref()),
-        "submitted_at": timestamp_json(r.submitted_at.as_ref()),
-        "completion_time_seconds": r.completion_time_seconds,
-    })
+/// A response (a submission) as the API shows it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Response)]
+pub struct FormResponse {
+    #[schema(format = Uuid)]
+    id: String,
+    #[schema(format = Uuid)]
+    form_id: String,
+    /// Answers keyed by field id.
+    #[schema(value_type = HashMap<String, Value>)]
+    answers: Map<String, Value>,
+    /// Created through the API: the client's metadata with `source: "api"`; through
+    /// the hosted page: empty.
+    #[schema(value_type = HashMap<String, Value>)]
+    metadata: Map<String, Value>,
+    /// desktop, mobile, tablet, bot or appliance; null for API-created responses.
+    #[schema(required = true)]
+    device_type: Option<String>,
+    #[schema(required = true)]
+    browser: Option<String>,
+    #[schema(required = true)]
+    os: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
+    started_at: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
+    submitted_at: Option<String>,
+    #[schema(required = true)]
+    completion_time_seconds: Option<i64>,
+}
+
+impl From<pb::FormResponse> for FormResponse {
+    fn from(r: pb::FormResponse) -> Self {
+        Self {
+            id: r.id,
+            form_id: r.form_id,
+            answers: r
+                .answers
+                .as_ref()
+                .map(convert::struct_to_object)
+                .unwrap_or_default(),
+            metadata: r
+                .metadata
+                .as_ref()
+                .map(convert::struct_to_object)
+                .unwrap_or_default(),
+            device_type: r.device_type,
+            browser: r.browser,
+            os: r.os,
+            started_at: timestamp(r.started_at.as_ref()),
+            submitted_at: timestamp(r.submitted_at.as_ref()),
+            completion_time_seconds: r.completion_time_seconds,
+        }
+    }
+}
+
+/// Keyset pagination (cursor mode).
+#[derive(Serialize, ToSchema)]
+#[schema(as = CursorPagination)]
+pub struct CursorPage {
+    per_page: i32,
+    /// Pass it back as `cursor` for the next page; null when there are no more rows.
+    #[schema(required = true)]
+    next_cursor: Option<String>,
+}
+
+/// The pagination of a response list: page mode, or cursor mode when `cursor` was sent.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[schema(as = ResponsePagination)]
+pub enum Paging {
+    Page(Page),
+    Cursor(CursorPage),
+}
+
+/// `data` of a response list.
+#[derive(Serialize, ToSchema)]
+pub struct ResponseList {
+    responses: Vec<FormResponse>,
+    pagination: Option<Paging>,
+}
+
+/// `data` of a reply with one response.
+#[derive(Serialize, ToSchema)]
+pub struct OneResponse {
+    response: Option<FormResponse>,
+}
+
+impl OneResponse {
+    fn new(response: Option<pb::FormResponse>) -> Self {
+        Self {
+            response: response.map(FormResponse::from),
+        }
+    }
+}
+
+/// The query of `GET /forms/{form_id}/responses`, as documented; `list_request` parses it.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documents the query string that `list_request` reads
+pub struct ListResponsesQuery {
+    /// Page number (page mode; ignored in cursor mode).
+    #[param(minimum = 1, default = 1)]
+    page: Option<i32>,
+    /// Results per page (above 100 is read as 100).
+    #[param(minimum = 1, maximum = 100, default = 25)]
+    per_page: Option<i32>,
+    /// Order by submission time (default `desc`, newest first).
+    #[param(inline)]
+    sort: Option<SortName>,
+    /// Only responses submitted after this instant (exclusive, RFC 3339).
+    #[param(format = DateTime)]
+    since: Option<String>,
+    /// Only responses submitted before this instant (exclusive, RFC 3339).
+    #[param(format = DateTime)]
+    until: Option<String>,
+    /// Present (even empty): cursor mode. Pass back `next_cursor` for the next page;
+    /// a malformed, tampered or foreign cursor is 422.
+    cursor: Option<String>,
+}
+
+/// A sort order by submission time.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // documents the values `list_request` accepts
+pub enum SortName {
+    Asc,
+    Desc,
 }
 
 pub fn timestamp_param(
@@ -63,9 +179,15 @@ fn list_request(form_id: String, query: &QueryParams) -> Result<pb::ListResponse
 
 /// The body of `POST /forms/{form_id}/responses`. A null property counts as absent;
 /// that `answers` is required is the core's rule.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
+#[schema(as = CreateResponse)]
 pub struct CreateResponseBody {
+    /// Answers keyed by field id: strings, numbers (for `number` fields), or null for
+    /// unanswered; a `file_upload` answer is the http(s) URL of the file.
+    #[schema(value_type = HashMap<String, Value>, required = true)]
     answers: Option<Map<String, Value>>,
+    /// Free-form (16 KiB at most); `source` is always set to `api`.
+    #[schema(value_type = Option<HashMap<String, Value>>)]
     metadata: Option<Map<String, Value>>,
 }
 
@@ -77,6 +199,13 @@ fn create_request(form_id: String, body: CreateResponseBody) -> pb::CreateRespon
     }
 }
 
+/// List responses
+#[utoipa::path(get, path = "/forms/{form_id}/responses", operation_id = "listResponses",
+    tag = "responses",
+    description = "Scope: read. Page mode by default; cursor mode (keyset: no skips, no \
+        duplicates while rows arrive) when `cursor` is present, even empty.",
+    params(FormIdOfChild, ListResponsesQuery),
+    responses((status = 200, description = "A page of responses", body = Success<ResponseList>)))]
 pub async fn list(
     State(state): State<AppState>,
     call: Call,
@@ -89,20 +218,25 @@ pub async fn list(
         .list_responses(call.request(request))
         .await;
     Ok(call.reply(result, StatusCode::OK, |r| {
-        let pagination = match r.pagination {
-            Some(Pagination::Page(p)) => page_json(p),
-            Some(Pagination::Cursor(c)) => {
-                json!({"per_page": c.per_page, "next_cursor": c.next_cursor})
-            }
-            None => Value::Null,
-        };
-        json!({
-            "responses": r.responses.into_iter().map(response_json).collect::<Vec<_>>(),
-            "pagination": pagination,
-        })
+        let pagination = r.pagination.map(|p| match p {
+            Pagination::Page(p) => Paging::Page(Page::from(p)),
+            Pagination::Cursor(c) => Paging::Cursor(CursorPage {
+                per_page: c.per_page,
+                next_cursor: c.next_cursor,
+            }),
+        });
+        ResponseList {
+            responses: r.responses.into_iter().map(FormResponse::from).collect(),
+            pagination,
+        }
     }))
 }
 
+/// Get a response
+#[utoipa::path(get, path = "/forms/{form_id}/responses/{id}", operation_id = "getResponse",
+    tag = "responses", description = "Scope: read.",
+    params(FormIdOfChild, ResponseId),
+    responses((status = 200, description = "The response", body = Success<OneResponse>)))]
 pub async fn get(
     State(state): State<AppState>,
     call: Call,
@@ -110,13 +244,19 @@ pub async fn get(
 ) -> Response {
     let request = call.request(pb::GetResponseRequest { form_id, id });
     let result = state.responses().get_response(request).await;
-    call.reply(
-        result,
-        StatusCode::OK,
-        |r| json!({"response": r.response.map(response_json)}),
-    )
+    call.reply(result, StatusCode::OK, |r| OneResponse::new(r.response))
 }
 
+/// Create a response
+#[utoipa::path(post, path = "/forms/{form_id}/responses", operation_id = "createResponse",
+    tag = "responses",
+    description = "Scope: write. The form must be published and open. Fires form.submitted \
+        (submittedVia api). Idempotent with an Idempotency-Key.",
+    params(FormIdOfChild, IdempotencyKey),
+    request_body = CreateResponseBody,
+    responses((status = 201, description = "The response created (or, with \
+        Idempotent-Replayed: true, the reply to the first request with this key)",
+        body = Success<OneResponse>)))]
 pub async fn create(
     State(state): State<AppState>,
     call: Call,
@@ -125,13 +265,16 @@ pub async fn create(
 ) -> Response {
     let request = call.request(create_request(form_id, body));
     let result = state.responses().create_response(request).await;
-    call.reply(
-        result,
-        StatusCode::CREATED,
-        |r| json!({"response": r.response.map(response_json)}),
-    )
+    call.reply(result, StatusCode::CREATED, |r| {
+        OneResponse::new(r.response)
+    })
 }
 
+/// Delete a response
+#[utoipa::path(delete, path = "/forms/{form_id}/responses/{id}", operation_id = "deleteResponse",
+    tag = "responses", description = "Scope: admin. Removes the response (and its files), for good.",
+    params(FormIdOfChild, ResponseId),
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete(
     State(state): State<AppState>,
     call: Call,
@@ -139,10 +282,17 @@ pub async fn delete(
 ) -> Response {
     let request = call.request(pb::DeleteResponseRequest { form_id, id });
     let result = state.responses().delete_response(request).await;
-    call.reply(result, StatusCode::NO_CONTENT, |_| Value::Null)
+    call.reply(result, StatusCode::NO_CONTENT, |_| ())
 }
 
-/// Downloads a file uploaded with a response, with its detected media type.
+/// Download a response's file
+#[utoipa::path(get, path = "/forms/{form_id}/responses/{id}/files/{file_id}",
+    operation_id = "getResponseFile", tag = "responses",
+    description = "Scope: read. A file uploaded through the hosted page, as an attachment \
+        with its detected media type.",
+    params(FormIdOfChild, ResponseId, FileId),
+    responses((status = 200, description = "The file's bytes",
+        content_type = "application/octet-stream", body = Vec<u8>)))]
 pub async fn file(
     State(state): State<AppState>,
     call: Call,

@@ -1,29 +1,75 @@
 //! `/usage`: the calling key's usage record.
 
 use crate::body::QueryParams;
-use crate::call::Call;
+use crate::call::{Call, Success};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use forms::pb;
-use serde_json::json;
+use serde::Serialize;
+use utoipa::{IntoParams, ToSchema};
 
-fn usage_json(usage: pb::Usage) -> serde_json::Value {
-    json!({
-        "key_id": usage.key_id,
-        "period_days": usage.period_days,
-        "rate_limit_per_minute": usage.rate_limit_per_minute,
-        "total_requests": usage.total_requests,
-        "total_errors": usage.total_errors,
-        "daily": usage.daily.into_iter().map(|d| json!({
-            "day": d.day,
-            "request_count": d.request_count,
-            "error_count": d.error_count,
-        })).collect::<Vec<_>>(),
-    })
+/// The calling key's usage over the last `period_days` days.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Usage)]
+pub struct UsageRecord {
+    #[schema(format = Uuid)]
+    key_id: String,
+    period_days: i32,
+    rate_limit_per_minute: i32,
+    total_requests: i64,
+    total_errors: i64,
+    /// Every day of the window, newest first (zeros for days without traffic).
+    daily: Vec<Day>,
 }
 
+/// One day of usage.
+#[derive(Serialize, ToSchema)]
+#[schema(as = DailyUsage)]
+pub struct Day {
+    #[schema(format = Date)]
+    day: String,
+    request_count: i64,
+    error_count: i64,
+}
+
+impl From<pb::Usage> for UsageRecord {
+    fn from(usage: pb::Usage) -> Self {
+        Self {
+            key_id: usage.key_id,
+            period_days: usage.period_days,
+            rate_limit_per_minute: usage.rate_limit_per_minute,
+            total_requests: usage.total_requests,
+            total_errors: usage.total_errors,
+            daily: usage
+                .daily
+                .into_iter()
+                .map(|d| Day {
+                    day: d.day,
+                    request_count: d.request_count,
+                    error_count: d.error_count,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The query of `GET /usage`, as documented; `get` parses it.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documents the query string that `get` reads
+pub struct UsageQuery {
+    /// Days of the window, today included.
+    #[param(minimum = 1, maximum = 90, default = 30)]
+    days: Option<i32>,
+}
+
+/// Read own usage
+#[utoipa::path(get, path = "/usage", operation_id = "getUsage", tag = "usage",
+    description = "No scope needed: any active key reads its own usage (this request counts).",
+    params(UsageQuery),
+    responses((status = 200, description = "The usage record", body = Success<UsageRecord>)))]
 pub async fn get(
     State(state): State<AppState>,
     call: Call,
@@ -34,7 +80,5 @@ pub async fn get(
         .usage()
         .get_usage(call.request(pb::GetUsageRequest { days }))
         .await;
-    Ok(call.reply(result, StatusCode::OK, |r| {
-        r.usage.map(usage_json).unwrap_or_default()
-    }))
+    Ok(call.reply(result, StatusCode::OK, |r| r.usage.map(UsageRecord::from)))
 }

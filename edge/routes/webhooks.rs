@@ -1,40 +1,101 @@
 //! `/forms/{form_id}/webhooks[/{id}]`: subscriptions onto WebhooksService.
 
 use crate::body::{JsonBody, PathParams};
-use crate::call::Call;
-use crate::routes::timestamp_json;
+use crate::call::{Call, Success};
+use crate::openapi::{FormIdOfChild, WebhookId};
+use crate::routes::timestamp;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use forms::pb;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-fn webhook_json(w: pb::Webhook) -> Value {
-    let mut out = json!({
-        "id": w.id,
-        "form_id": w.form_id,
-        "name": w.name,
-        "url": w.url,
-        "events": w.events,
-        "is_active": w.is_active,
-        "max_retries": w.max_retries,
-        "created_at": timestamp_json(w.created_at.as_ref()),
-        "updated_at": timestamp_json(w.updated_at.as_ref()),
-    });
-    if let Some(secret) = w.secret {
-        out["secret"] = json!(secret);
+/// A webhook subscription as the API shows it.
+#[derive(Serialize, ToSchema)]
+pub struct Webhook {
+    #[schema(format = Uuid)]
+    id: String,
+    #[schema(format = Uuid)]
+    form_id: String,
+    name: String,
+    url: String,
+    #[schema(value_type = Vec<Event>)]
+    events: Vec<String>,
+    is_active: bool,
+    max_retries: i32,
+    #[schema(value_type = String, format = DateTime)]
+    created_at: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
+    updated_at: Option<String>,
+    /// The signing secret: only in the reply that creates the webhook.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    secret: Option<String>,
+}
+
+impl From<pb::Webhook> for Webhook {
+    fn from(w: pb::Webhook) -> Self {
+        Self {
+            id: w.id,
+            form_id: w.form_id,
+            name: w.name,
+            url: w.url,
+            events: w.events,
+            is_active: w.is_active,
+            max_retries: w.max_retries,
+            created_at: timestamp(w.created_at.as_ref()),
+            updated_at: timestamp(w.updated_at.as_ref()),
+            secret: w.secret,
+        }
     }
-    out
+}
+
+/// An event a subscription may list (the core's list of names).
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the strings the core accepts in `events`
+pub enum Event {
+    /// A new submission (through the hosted page or the API).
+    #[schema(rename = "form.submitted")]
+    FormSubmitted,
+    /// Alias of form.submitted.
+    #[schema(rename = "response.received")]
+    ResponseReceived,
+    #[schema(rename = "form.updated")]
+    FormUpdated,
+    #[schema(rename = "form.published")]
+    FormPublished,
+    #[schema(rename = "form.deleted")]
+    FormDeleted,
+    #[schema(rename = "quiz.completed")]
+    QuizCompleted,
+}
+
+/// `data` of a webhook list.
+#[derive(Serialize, ToSchema)]
+pub struct WebhookList {
+    webhooks: Vec<Webhook>,
+}
+
+/// `data` of a reply with one webhook.
+#[derive(Serialize, ToSchema)]
+pub struct OneWebhook {
+    webhook: Option<Webhook>,
 }
 
 /// The body of `POST /forms/{form_id}/webhooks`. A null property counts as absent; what
 /// a valid name, URL and event list are is the core's rule.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
+#[schema(as = CreateWebhook)]
 pub struct CreateWebhookBody {
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 100)]
     name: Option<String>,
+    /// A public HTTPS endpoint.
+    #[schema(value_type = String, required = true, format = Uri)]
     url: Option<String>,
+    /// One or more event names.
+    #[schema(value_type = Vec<Event>, required = true, min_items = 1)]
     events: Option<Vec<String>>,
 }
 
@@ -47,6 +108,11 @@ fn create_request(form_id: String, body: CreateWebhookBody) -> pb::CreateWebhook
     }
 }
 
+/// List webhooks
+#[utoipa::path(get, path = "/forms/{form_id}/webhooks", operation_id = "listWebhooks",
+    tag = "webhooks", description = "Scope: read. The form's subscriptions, without secrets.",
+    params(FormIdOfChild),
+    responses((status = 200, description = "The subscriptions", body = Success<WebhookList>)))]
 pub async fn list(
     State(state): State<AppState>,
     call: Call,
@@ -56,13 +122,20 @@ pub async fn list(
         .webhooks()
         .list_webhooks(call.request(pb::ListWebhooksRequest { form_id }))
         .await;
-    call.reply(
-        result,
-        StatusCode::OK,
-        |r| json!({"webhooks": r.webhooks.into_iter().map(webhook_json).collect::<Vec<_>>()}),
-    )
+    call.reply(result, StatusCode::OK, |r| WebhookList {
+        webhooks: r.webhooks.into_iter().map(Webhook::from).collect(),
+    })
 }
 
+/// Create a webhook
+#[utoipa::path(post, path = "/forms/{form_id}/webhooks", operation_id = "createWebhook",
+    tag = "webhooks",
+    description = "Scope: admin. At most 20 per form. The reply carries the signing secret, \
+        once.",
+    params(FormIdOfChild),
+    request_body = CreateWebhookBody,
+    responses((status = 201, description = "The subscription, with its secret",
+        body = Success<OneWebhook>)))]
 pub async fn create(
     State(state): State<AppState>,
     call: Call,
@@ -71,13 +144,16 @@ pub async fn create(
 ) -> Response {
     let request = call.request(create_request(form_id, body));
     let result = state.webhooks().create_webhook(request).await;
-    call.reply(
-        result,
-        StatusCode::CREATED,
-        |r| json!({"webhook": r.webhook.map(webhook_json)}),
-    )
+    call.reply(result, StatusCode::CREATED, |r| OneWebhook {
+        webhook: r.webhook.map(Webhook::from),
+    })
 }
 
+/// Delete a webhook
+#[utoipa::path(delete, path = "/forms/{form_id}/webhooks/{id}", operation_id = "deleteWebhook",
+    tag = "webhooks", description = "Scope: admin. Its pending deliveries are dropped.",
+    params(FormIdOfChild, WebhookId),
+    responses((status = 204, description = "Deleted")))]
 pub async fn delete(
     State(state): State<AppState>,
     call: Call,
@@ -85,5 +161,5 @@ pub async fn delete(
 ) -> Response {
     let request = call.request(pb::DeleteWebhookRequest { form_id, id });
     let result = state.webhooks().delete_webhook(request).await;
-    call.reply(result, StatusCode::NO_CONTENT, |_| Value::Null)
+    call.reply(result, StatusCode::NO_CONTENT, |_| ())
 }

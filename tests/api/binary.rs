@@ -666,3 +666,97 @@ async fn metrics_count_requests_by_route_on_their_own_listener() {
     let body = public.text().await.expect("text");
     assert!(!body.contains("formsd_http_requests_total"), "{body}");
 }
+
+/// The value of the series `name{labels}` (labels as rendered, in order) in a scrape.
+fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix(series)?.trim().parse().ok())
+}
+
+#[tokio::test]
+async fn metrics_count_grpc_calls_refusals_responses_and_the_delivery_backlog() {
+    let app = TestApp::spawn_with(&[
+        "--metrics-addr",
+        "127.0.0.1:0",
+        "--pro-rate-limit",
+        "2",
+        "--webhook-allow-private",
+    ])
+    .await;
+    let metrics_addr = app.server.metrics_addr.expect("metrics address reported");
+    let key = app.key(::forms::accounts::Plan::Enterprise, ALL).await;
+    let form = app
+        .create_form(
+            &key,
+            &json!({"title": "Counted", "fields": [{"type": "short_text", "label": "Name"}]}),
+        )
+        .await;
+    let id = form["id"].as_str().expect("id");
+    let field = form["fields"][0]["id"].as_str().expect("field id");
+    app.put(
+        &format!("/forms/{id}"),
+        &key,
+        &json!({"status": "published"}),
+    )
+    .await
+    .ok(200);
+    // Nobody listens on the discard port: the delivery fails and waits for its retry.
+    app.post(
+        &format!("/forms/{id}/webhooks"),
+        &key,
+        &json!({"name": "down", "url": "http://127.0.0.1:9/hook", "events": ["form.submitted"]}),
+    )
+    .await
+    .ok(201);
+    app.post(
+        &format!("/forms/{id}/responses"),
+        &key,
+        &json!({"answers": {field: "Ada"}}),
+    )
+    .await
+    .ok(201);
+    app.get(&format!("/forms/{}", uuid::Uuid::new_v4()), &key)
+        .await
+        .error(404, "NOT_FOUND");
+    // A key over its limit.
+    let limited = app.key(PRO, ALL).await;
+    for _ in 0..2 {
+        app.get("/usage", &limited).await.ok(200);
+    }
+    app.get("/usage", &limited).await.error(429, "RATE_LIMITED");
+
+    let text = app
+        .client
+        .get(format!("http://{metrics_addr}/metrics"))
+        .send()
+        .await
+        .expect("scrape")
+        .text()
+        .await
+        .expect("text");
+    let value =
+        |series: &str| sample(&text, series).unwrap_or_else(|| panic!("no {series} in:\n{text}"));
+    assert_eq!(
+        value(
+            r#"formsd_grpc_calls_total{method="/forms.v1.FormsService/GetForm",code="NotFound"}"#
+        ),
+        1.0
+    );
+    assert_eq!(
+        value(
+            r#"formsd_grpc_calls_total{method="/forms.v1.ResponsesService/CreateResponse",code="Ok"}"#
+        ),
+        1.0
+    );
+    assert!(
+        text.contains("formsd_grpc_call_duration_seconds_bucket"),
+        "{text}"
+    );
+    assert_eq!(value(r#"formsd_responses_created_total{via="api"}"#), 1.0);
+    assert_eq!(
+        value(r#"formsd_rate_limit_refusals_total{limit="key"}"#),
+        1.0
+    );
+    assert_eq!(value("formsd_webhook_deliveries_pending"), 1.0);
+    assert!(value("formsd_webhook_oldest_pending_age_seconds") >= 0.0);
+}

@@ -1,7 +1,9 @@
 //! The generated clients of `clients/` (Python: grpcio; TypeScript: protobuf-es with
 //! Connect) against the real binary: each client's e2e script creates and publishes a
 //! form, creates a response idempotently, lists responses by cursor, and decodes the
-//! ErrorInfo and RetryInfo details of NOT_FOUND and RATE_LIMITED errors.
+//! ErrorInfo and RetryInfo details of NOT_FOUND and RATE_LIMITED errors. The REST client
+//! generated from docs/openapi.json (openapi-typescript + openapi-fetch) does the same
+//! round trip over REST.
 //!
 //! Needs the pinned tools: `pip install -r clients/python/requirements.txt` and
 //! `npm install`. Without them a test says SKIPPED and passes, unless
@@ -55,6 +57,7 @@ fn python_available() -> bool {
 fn node_available() -> bool {
     let ready = [
         "node_modules/@connectrpc/connect-node",
+        "node_modules/openapi-fetch",
         "node_modules/.bin/tsx",
     ]
     .iter()
@@ -62,7 +65,7 @@ fn node_available() -> bool {
     tools_available(
         ready,
         "FORMS_REQUIRE_NODE_TOOLS",
-        "node_modules/@connectrpc/connect-node and node_modules/.bin/tsx (npm install)",
+        "node_modules/@connectrpc/connect-node, openapi-fetch and .bin/tsx (npm install)",
     )
 }
 
@@ -78,6 +81,7 @@ async fn run_client(program: &str, args: &[&str]) {
         .args(args)
         .current_dir(ROOT)
         .env("FORMS_GRPC_URL", &app.grpc_url)
+        .env("FORMS_REST_URL", &app.http_base)
         .env("FORMS_API_KEY", &key)
         .env("FORMS_LIMITED_API_KEY", &limited)
         .env("PYTHONDONTWRITEBYTECODE", "1")
@@ -120,4 +124,13 @@ async fn the_generated_typescript_client_runs_its_e2e_script() {
     }
     let tsx = format!("{ROOT}/node_modules/.bin/tsx");
     run_client(&tsx, &["clients/typescript/e2e.ts"]).await;
+}
+
+#[tokio::test]
+async fn the_generated_rest_client_runs_its_e2e_script() {
+    if !node_available() {
+        return;
+    }
+    let tsx = format!("{ROOT}/node_modules/.bin/tsx");
+    run_client(&tsx, &["clients/rest-typescript/e2e.ts"]).await;
 }

@@ -253,3 +253,62 @@ async fn deeply_nested_json_is_a_validation_error_and_counted() {
         "both refusals are counted as errors"
     );
 }
+
+/// Text PostgreSQL cannot store (a NUL character, in a query string, a text property or
+/// inside JSON) is the client's input: 422 VALIDATION_ERROR, never a 500. Found by
+/// schemathesis (`search=%00`).
+#[tokio::test]
+async fn a_nul_character_is_a_validation_error() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = app
+        .create_form(
+            &key,
+            &json!({"title": "F", "fields": [{"type": "short_text", "label": "Name"}]}),
+        )
+        .await;
+    let id = form["id"].as_str().expect("id");
+    let field = form["fields"][0]["id"].as_str().expect("field id");
+    app.put(
+        &format!("/forms/{id}"),
+        &key,
+        &json!({"status": "published"}),
+    )
+    .await
+    .ok(200);
+    let replies = [
+        app.get("/forms?search=a%00b", &key).await,
+        app.post("/forms", &key, &json!({"title": "a\u{0}b"})).await,
+        app.post(
+            "/forms",
+            &key,
+            &json!({"title": "T", "settings": {"note": "\u{0}"}}),
+        )
+        .await,
+        app.put(
+            &format!("/forms/{id}"),
+            &key,
+            &json!({"description": "\u{0}"}),
+        )
+        .await,
+        app.post(
+            &format!("/forms/{id}/responses"),
+            &key,
+            &json!({"answers": {field: "x"}, "metadata": {"k": "\u{0}"}}),
+        )
+        .await,
+    ];
+    for reply in replies {
+        let error = reply.error(422, "VALIDATION_ERROR");
+        assert!(
+            error["message"].as_str().is_some_and(|m| m.contains("NUL")),
+            "{}",
+            reply.text
+        );
+    }
+    assert!(
+        !app.logs().text().contains("internal failure"),
+        "{}",
+        app.logs().text()
+    );
+}

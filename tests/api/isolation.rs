@@ -142,6 +142,22 @@ const ROWS: &[(&str, Kind, &str)] = &[
         Kind::NotTenant,
         "readiness probe, no credentials, no data; checked: the body names no account's object",
     ),
+    // The API's description.
+    (
+        "GET /api/v1/openapi.json",
+        Kind::NotTenant,
+        "the OpenAPI document, no credentials, no data; checked: the body names no account's object",
+    ),
+    (
+        "GET /api/v1/docs",
+        Kind::NotTenant,
+        "redirect to the API reference, no credentials, no data; checked: the body names no account's object",
+    ),
+    (
+        "GET /api/v1/docs/{*file}",
+        Kind::NotTenant,
+        "the API reference's static files, no credentials, no data; checked: the body names no account's object",
+    ),
     // gRPC, tenant API.
     (
         "forms.v1.FormsService/ListForms",
@@ -293,7 +309,7 @@ const ROWS: &[(&str, Kind, &str)] = &[
 ];
 
 /// The REST routes of the router, as `METHOD path`, read from its source.
-fn rest_routes() -> BTreeSet<String> {
+pub fn rest_routes() -> BTreeSet<String> {
     rest_routes_in(include_str!("../../edge/routes/mod.rs"))
 }
 
@@ -1260,9 +1276,17 @@ async fn every_route_and_method_is_isolated_between_accounts() {
     let origin = app.http_base.trim_end_matches("/api/v1").to_owned();
     let client = http_client();
 
-    // -- Probes (public, no data).
-    for row in ["GET /healthz", "GET /readyz"] {
-        let path = row.trim_start_matches("GET ");
+    // -- Probes and the API's description (public, no data).
+    for row in [
+        "GET /healthz",
+        "GET /readyz",
+        "GET /api/v1/openapi.json",
+        "GET /api/v1/docs",
+        "GET /api/v1/docs/{*file}",
+    ] {
+        let path = row
+            .trim_start_matches("GET ")
+            .replace("{*file}", "index.html");
         let reply = client
             .get(format!("{origin}{path}"))
             .send()
