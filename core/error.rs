@@ -66,7 +66,7 @@ impl From<sqlx::Error> for CoreError {
         let unstorable = matches!(&error, sqlx::Error::Database(e)
             if e.code().is_some_and(|code| UNSTORABLE_TEXT.contains(&code.as_ref())));
         if unstorable {
-            return Self::validation("text cannot contain the NUL character (U+0000)");
+            return Self::UnstorableText;
         }
         Self::Database(error)
     }
@@ -91,6 +91,10 @@ pub enum CoreError {
     NotFound(&'static str),
     #[error("{0}")]
     Validation(String),
+    /// Text the database refused to store (a NUL character): the caller's input, found
+    /// by a statement (which aborted its transaction).
+    #[error("text cannot contain the NUL character (U+0000)")]
+    UnstorableText,
     /// Answers that break their fields' rules.
     #[error("{}", .0.iter().map(FieldError::to_string).collect::<Vec<_>>().join("; "))]
     FieldErrors(Vec<FieldError>),
@@ -130,7 +134,9 @@ impl CoreError {
             Self::ResponseLimitReached => ErrorReason::ResponseLimitReached,
             Self::RateLimited { .. } => ErrorReason::RateLimited,
             Self::NotFound(_) => ErrorReason::NotFound,
-            Self::Validation(_) | Self::FieldErrors(_) => ErrorReason::ValidationError,
+            Self::Validation(_) | Self::FieldErrors(_) | Self::UnstorableText => {
+                ErrorReason::ValidationError
+            }
             Self::CsrfFailed => ErrorReason::CsrfFailed,
             Self::FormNotPublished => ErrorReason::FormNotPublished,
             Self::FormClosed => ErrorReason::FormClosed,
@@ -149,7 +155,9 @@ impl CoreError {
             }
             Self::ResponseLimitReached | Self::RateLimited { .. } => Code::ResourceExhausted,
             Self::NotFound(_) => Code::NotFound,
-            Self::Validation(_) | Self::FieldErrors(_) => Code::InvalidArgument,
+            Self::Validation(_) | Self::FieldErrors(_) | Self::UnstorableText => {
+                Code::InvalidArgument
+            }
             Self::CsrfFailed => Code::PermissionDenied,
             Self::FormNotPublished | Self::FormClosed => Code::FailedPrecondition,
             Self::Rejected { reason, .. } => match reason {

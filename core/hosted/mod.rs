@@ -292,6 +292,7 @@ impl Hosted {
     async fn refusal(&self, error: CoreError, page: pb::GetHostedFormRequest, id: &str) -> Status {
         match error {
             refusal @ (CoreError::Validation(_)
+            | CoreError::UnstorableText
             | CoreError::FieldErrors(_)
             | CoreError::CsrfFailed) => match self.get(page).await {
                 Ok(page) => {

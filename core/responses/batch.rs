@@ -83,50 +83,86 @@ impl Batcher {
     }
 }
 
-/// One transaction for `batch`; every submission gets its answer.
-async fn store_batch(
+/// How one transaction for a batch ended.
+enum Attempt {
+    /// Committed: each submission's outcome, in order.
+    Stored(Vec<Result<Response, CoreError>>),
+    /// The statements of the submission at this index failed, which aborts the
+    /// transaction: that one gets its error, the others are tried again without it.
+    Poisoned(usize, CoreError),
+    /// Nothing was stored, for all of them.
+    Failed(CoreError),
+}
+
+/// Tries to store `submissions` in one transaction.
+async fn attempt(
     pool: &PgPool,
     config: &CoreConfig,
     (account_id, form_id): (Uuid, Uuid),
-    batch: Vec<(Submission, Reply)>,
-) {
-    let (submissions, replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
-    let stored = async {
+    submissions: &[Submission],
+) -> Attempt {
+    let result = async {
         let mut tx = pool.begin().await?;
         let mut locked = store::lock_target(&mut tx, Which::Id(account_id, form_id)).await?;
         let mut outcomes = Vec::with_capacity(submissions.len());
-        for submission in submissions {
-            outcomes.push(submit(&mut tx, config, &mut locked, submission).await);
+        for (i, submission) in submissions.iter().enumerate() {
+            match submit(&mut tx, config, &mut locked, submission.clone()).await {
+                // A statement failed: the transaction is aborted (dropping it rolls back).
+                Err(error @ (CoreError::Database(_) | CoreError::UnstorableText)) => {
+                    return Ok(Attempt::Poisoned(i, error));
+                }
+                outcome => outcomes.push(outcome),
+            }
         }
         store::advance_form(&mut tx, &locked.target).await?;
         tx.commit().await?;
-        Ok::<_, CoreError>(outcomes)
+        Ok::<_, CoreError>(Attempt::Stored(outcomes))
     }
     .await;
-    match stored {
-        Ok(outcomes) => {
-            let created = outcomes.iter().filter(|o| o.is_ok()).count();
-            metrics::counter!("formsd_responses_created_total", "via" => "api")
-                .increment(created as u64);
-            for (reply, outcome) in replies.into_iter().zip(outcomes) {
-                let _ = reply.send(outcome);
+    result.unwrap_or_else(Attempt::Failed)
+}
+
+/// Stores `batch` (in one transaction when all goes well); every submission gets its
+/// answer.
+async fn store_batch(
+    pool: &PgPool,
+    config: &CoreConfig,
+    at: (Uuid, Uuid),
+    batch: Vec<(Submission, Reply)>,
+) {
+    let (mut submissions, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
+    while !submissions.is_empty() {
+        match attempt(pool, config, at, &submissions).await {
+            Attempt::Stored(outcomes) => {
+                let created = outcomes.iter().filter(|o| o.is_ok()).count();
+                metrics::counter!("formsd_responses_created_total", "via" => "api")
+                    .increment(created as u64);
+                for (reply, outcome) in replies.into_iter().zip(outcomes) {
+                    let _ = reply.send(outcome);
+                }
+                return;
             }
-        }
-        Err(error) => {
-            // Nothing was stored. The first submission gets the error itself (mapped and
-            // logged as any), the others the same verdict without the details.
-            let reason = error.reason();
-            let mut replies = replies.into_iter();
-            if let Some(first) = replies.next() {
-                let _ = first.send(Err(error));
+            Attempt::Poisoned(i, error) => {
+                submissions.remove(i);
+                let _ = replies.remove(i).send(Err(error));
             }
-            for reply in replies {
-                let _ = reply.send(Err(CoreError::Rejected {
-                    reason,
-                    message: "storing this response failed with others sent at the same time; \
-                              nothing was stored, retry"
-                        .into(),
-                }));
+            Attempt::Failed(error) => {
+                // Nothing was stored. The first submission gets the error itself (mapped
+                // and logged as any), the others the same verdict without the details.
+                let reason = error.reason();
+                let mut replies = replies.into_iter();
+                if let Some(first) = replies.next() {
+                    let _ = first.send(Err(error));
+                }
+                for reply in replies {
+                    let _ = reply.send(Err(CoreError::Rejected {
+                        reason,
+                        message: "storing this response failed with others sent at the same \
+                                  time; nothing was stored, retry"
+                            .into(),
+                    }));
+                }
+                return;
             }
         }
     }

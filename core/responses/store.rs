@@ -97,6 +97,7 @@ struct TargetRow {
     last_submitted_at: Option<DateTime<Utc>>,
     plan: Plan,
     response_limit: Option<i64>,
+    has_webhooks: bool,
 }
 
 /// Which form a submission goes to: a form of an API caller's account, or a published
@@ -111,6 +112,9 @@ pub struct Locked {
     pub target: TargetForm,
     pub plan: Plan,
     pub response_limit: Option<i64>,
+    /// Whether the form has an active webhook: without one, a submission writes no
+    /// event. Stable while the lock is held (webhooks are added under it).
+    pub has_webhooks: bool,
 }
 
 /// Locks the form for a response insert (its row lock orders the form's submissions).
@@ -127,7 +131,9 @@ pub async fn lock_target(
         r#"SELECT f.id, f.account_id, f.status AS "status: FormStatus",
                   f.fields AS "fields: Json<Vec<Field>>",
                   f.settings AS "settings: Json<Map<String, Value>>", f.response_count,
-                  f.last_submitted_at, a.plan AS "plan: Plan", a.response_limit
+                  f.last_submitted_at, a.plan AS "plan: Plan", a.response_limit,
+                  EXISTS (SELECT 1 FROM webhooks w WHERE w.form_id = f.id AND w.is_active)
+                      AS "has_webhooks!"
              FROM forms f JOIN accounts a ON a.id = f.account_id
             WHERE (($1::uuid IS NOT NULL AND f.id = $1 AND f.account_id = $2)
                    OR ($3::text IS NOT NULL AND f.short_id = $3))
@@ -152,6 +158,7 @@ pub async fn lock_target(
         },
         plan: row.plan,
         response_limit: row.response_limit,
+        has_webhooks: row.has_webhooks,
     })
 }
 

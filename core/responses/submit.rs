@@ -16,6 +16,7 @@ use sqlx::{Postgres, Transaction};
 use uuid::Uuid;
 
 /// What a respondent sent, and what is known of how.
+#[derive(Clone)]
 pub struct Submission {
     pub answers: Map<String, Value>,
     pub metadata: Map<String, Value>,
@@ -44,8 +45,9 @@ pub async fn submit(
         target,
         plan,
         response_limit,
+        has_webhooks,
     } = locked;
-    let (plan, response_limit) = (*plan, *response_limit);
+    let (plan, response_limit, has_webhooks) = (*plan, *response_limit, *has_webhooks);
     let now = now_millis();
     target.check_open(now)?;
     // The files were checked against the form as it was read before the lock; its
@@ -94,33 +96,36 @@ pub async fn submit(
     target.response_count += 1;
     target.last_submitted_at = Some(submitted_at);
     FileStore::attach(tx, response.id, &submission.files.ids).await?;
-    let event = |name, quiz_id, data| outbox::Event {
-        name,
-        account_id: target.account_id,
-        form_id: target.id,
-        quiz_id,
-        data,
-        at: submitted_at,
-    };
-    let data = json!({
-        "responseId": response.id,
-        "formId": target.id,
-        "answers": response.answers,
-        "submittedVia": submission.via,
-    });
-    outbox::enqueue(tx, event("form.submitted", None, data)).await?;
     crate::notifications::enqueue(tx, config, target.id, response.id, submitted_at).await?;
-    if let Some((score, max_score)) = quiz_score(&target.fields, &response.answers) {
-        let quiz_id = target.id.to_string();
+    // The events go to the form's webhooks: without one there is nothing to write.
+    if has_webhooks {
+        let event = |name, quiz_id, data| outbox::Event {
+            name,
+            account_id: target.account_id,
+            form_id: target.id,
+            quiz_id,
+            data,
+            at: submitted_at,
+        };
         let data = json!({
             "responseId": response.id,
             "formId": target.id,
-            "score": score,
-            "maxScore": max_score,
             "answers": response.answers,
             "submittedVia": submission.via,
         });
-        outbox::enqueue(tx, event("quiz.completed", Some(&quiz_id), data)).await?;
+        outbox::enqueue(tx, event("form.submitted", None, data)).await?;
+        if let Some((score, max_score)) = quiz_score(&target.fields, &response.answers) {
+            let quiz_id = target.id.to_string();
+            let data = json!({
+                "responseId": response.id,
+                "formId": target.id,
+                "score": score,
+                "maxScore": max_score,
+                "answers": response.answers,
+                "submittedVia": submission.via,
+            });
+            outbox::enqueue(tx, event("quiz.completed", Some(&quiz_id), data)).await?;
+        }
     }
     Ok(response)
 }
