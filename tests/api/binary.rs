@@ -286,6 +286,9 @@ async fn embedded_default_database_serves_with_a_cli_key() {
         data.join("pgdata/PG_VERSION").exists(),
         "cluster is in --data-dir"
     );
+    if nix::unistd::geteuid().is_root() {
+        assert_password_required(&data).await;
+    }
 
     let status = server.terminate().await;
     assert!(status.success(), "exit {status:?}\n{}", server.logs.text());
@@ -332,6 +335,77 @@ async fn embedded_default_database_serves_with_a_cli_key() {
         !data.join("pgdata/postmaster.pid").exists(),
         "the formsd that took the cluster over stops it:\n{}",
         server.logs.text()
+    );
+
+    // A cluster that trusted its socket (made by an earlier formsd run as root) is
+    // given the password and SCRAM at the next start.
+    if nix::unistd::geteuid().is_root() {
+        let hba = data.join("pgdata/pg_hba.conf");
+        let text = std::fs::read_to_string(&hba).expect("pg_hba.conf");
+        std::fs::write(&hba, text.replace("scram-sha-256", "trust")).expect("trusting hba");
+        let mut server = Formsd::start(&serve).await;
+        assert_password_required(&data).await;
+        let reply = send(
+            client
+                .get(format!("{}/forms", server.http_base()))
+                .header("x-api-key", &key),
+        )
+        .await;
+        reply.ok(200);
+        assert!(server.terminate().await.success());
+    }
+}
+
+/// Run as root, the embedded cluster asks for the superuser's password on its socket,
+/// even from its own OS user; the password is root's alone.
+async fn assert_password_required(data: &std::path::Path) {
+    use std::os::unix::fs::MetadataExt;
+    let file = data.join("superuser.password");
+    let meta = std::fs::metadata(&file).expect("superuser.password");
+    assert_eq!(meta.mode() & 0o777, 0o600, "the password file is private");
+    assert_eq!(meta.uid(), 0, "the password file is root's");
+    let hba = std::fs::read_to_string(data.join("pgdata/pg_hba.conf")).expect("pg_hba.conf");
+    assert!(
+        !hba.lines()
+            .any(|l| !l.trim_start().starts_with('#') && l.contains("trust")),
+        "no connection is trusted:\n{hba}"
+    );
+    let owner = std::fs::metadata(data.join("pgdata"))
+        .expect("pgdata")
+        .uid();
+    let user = nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(owner))
+        .expect("user lookup")
+        .expect("the cluster's user")
+        .name;
+    let socket = data.join("run");
+    let conninfo = format!(
+        "host={} port=5432 user=postgres dbname=postgres",
+        socket.display()
+    );
+    let psql = |password: Option<String>| {
+        let mut cmd = tokio::process::Command::new("runuser");
+        cmd.args([
+            "-u", &user, "--", "psql", "-w", "-X", "-At", &conninfo, "-c", "SELECT 1",
+        ]);
+        cmd.env_remove("PGPASSWORD");
+        if let Some(password) = password {
+            cmd.env("PGPASSWORD", password);
+        }
+        cmd.output()
+    };
+    let without = psql(None).await.expect("running psql");
+    assert!(
+        !without.status.success(),
+        "the cluster's OS user connected without a password"
+    );
+    let password = std::fs::read_to_string(&file).expect("password");
+    let with = psql(Some(password.trim().to_owned()))
+        .await
+        .expect("running psql");
+    assert!(
+        with.status.success(),
+        "with the password: {}",
+        String::from_utf8_lossy(&with.stderr)
     );
 }
 

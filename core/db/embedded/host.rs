@@ -172,22 +172,54 @@ pub(super) fn chown(path: &Path, user: &RunAs) -> Result<(), EmbeddedError> {
     )
 }
 
-/// Recursively hand `path` to `user`; a missing path is fine (not created yet).
-pub(super) fn chown_tree(path: &Path, user: &RunAs) -> Result<(), EmbeddedError> {
+/// Hands `path` itself to `user` (never its contents); a missing path is fine (not
+/// created yet). A directory of another user's (an earlier run as someone else) is
+/// refused rather than taken over recursively.
+pub(super) fn own_entry(path: &Path, user: &RunAs) -> Result<(), EmbeddedError> {
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(io_err(format!("checking {}", path.display()))(e)),
     };
-    if meta.uid() != user.uid.as_raw() || meta.gid() != user.gid.as_raw() {
-        chown(path, user)?;
+    if meta.uid() == user.uid.as_raw() {
+        return Ok(());
     }
-    if meta.is_dir() {
-        let entries = fs::read_dir(path).map_err(io_err(format!("reading {}", path.display())))?;
-        for entry in entries {
-            let entry = entry.map_err(io_err(format!("reading {}", path.display())))?;
-            chown_tree(&entry.path(), user)?;
-        }
+    if meta.is_dir() && meta.uid() != 0 {
+        return Err(io_err(format!(
+            "{} belongs to uid {}, not to {} who runs PostgreSQL; change its owner (chown -R) or use another --data-dir",
+            path.display(),
+            meta.uid(),
+            user.name
+        ))(io::Error::from(io::ErrorKind::PermissionDenied)));
     }
-    Ok(())
+    chown(path, user)
+}
+
+/// Writes `text` to a new file readable by its owner only.
+pub(super) fn write_private(path: &Path, text: &str) -> Result<(), EmbeddedError> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let _ = fs::remove_file(path);
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io_err(format!("creating {}", path.display())))?;
+    file.write_all(text.as_bytes())
+        .map_err(io_err(format!("writing {}", path.display())))
+}
+
+/// The superuser's password kept in `file` (root's, 0600), made on first use.
+pub(super) fn superuser_password(file: &Path) -> Result<String, EmbeddedError> {
+    match fs::read_to_string(file) {
+        Ok(text) if !text.trim().is_empty() => return Ok(text.trim().to_owned()),
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_err(format!("reading {}", file.display()))(e)),
+    }
+    let bytes: [u8; 32] = rand::random();
+    let password: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    write_private(file, &password)?;
+    Ok(password)
 }

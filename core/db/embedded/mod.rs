@@ -8,7 +8,11 @@
 //!
 //! PostgreSQL refuses to run as root, so when we are root every PostgreSQL
 //! command runs as the `postgres` system user (or `nobody`), which then owns
-//! the data directory.
+//! the data directory. That user is shared with other software, so the cluster
+//! then asks for a password (SCRAM) on its socket instead of trusting every
+//! process of that user: the password is generated once and kept in
+//! `superuser.password`, readable by root only. Run as a normal user, the
+//! socket's 0700 directory already admits nobody else, and trust is kept.
 
 use std::fs;
 use std::io;
@@ -22,8 +26,8 @@ mod owner;
 mod report;
 
 use host::{
-    RunAs, can_traverse, check_path_chars, chown, chown_tree, find_bin_dir, resolve,
-    unprivileged_user,
+    RunAs, can_traverse, check_path_chars, chown, find_bin_dir, own_entry, resolve,
+    superuser_password, unprivileged_user, write_private,
 };
 use report::{command_error, file_tail, percent_encode};
 
@@ -32,6 +36,8 @@ use tokio::process::Command;
 /// Only names the socket file (`.s.PGSQL.5432`): there is no TCP listener, so
 /// it cannot clash with another server on the machine.
 const PORT: u16 = 5432;
+/// File under the data directory holding the superuser's password (run as root).
+const PASSWORD_FILE: &str = "superuser.password";
 /// Cluster superuser created by initdb; the user in every URL we hand out.
 const SUPERUSER: &str = "postgres";
 const BINARIES: [&str; 3] = ["initdb", "pg_ctl", "postgres"];
@@ -121,6 +127,8 @@ pub struct EmbeddedPostgres {
     port: u16,
     /// Whether this process started the server (and so should stop it).
     started_here: bool,
+    /// The superuser's password (run as root: SCRAM on the socket), else `None`.
+    password: Option<String>,
 }
 
 impl EmbeddedPostgres {
@@ -135,7 +143,12 @@ impl EmbeddedPostgres {
             "using embedded PostgreSQL"
         );
 
-        if !pg.pgdata.join("PG_VERSION").exists() {
+        let fresh = !pg.pgdata.join("PG_VERSION").exists();
+        if pg.run_as.is_some() {
+            let file = pg.data_dir.join(PASSWORD_FILE);
+            pg.password = Some(blocking(move || superuser_password(&file)).await?);
+        }
+        if fresh {
             pg.initdb().await?;
         }
 
@@ -164,7 +177,66 @@ impl EmbeddedPostgres {
             pg.started_here = true;
         }
         pg.wait_for_socket().await?;
+        if pg.password.is_some() && !fresh {
+            pg.require_password().await?;
+        }
         Ok(pg)
+    }
+
+    /// A cluster created with trust (by an earlier formsd run as root) gets the
+    /// superuser's password and SCRAM on its socket; a no-op once it has them.
+    async fn require_password(&self) -> Result<(), EmbeddedError> {
+        let hba = self.pgdata.join("pg_hba.conf");
+        let text = blocking({
+            let hba = hba.clone();
+            move || fs::read_to_string(&hba).map_err(io_err(format!("reading {}", hba.display())))
+        })
+        .await?;
+        let trusting = |line: &str| {
+            let line = line.trim();
+            !line.starts_with('#') && line.split_whitespace().any(|word| word == "trust")
+        };
+        if !text.lines().any(trusting) {
+            return Ok(());
+        }
+        tracing::warn!(pgdata = %self.pgdata.display(), "embedded PostgreSQL trusted local connections: setting a password (SCRAM)");
+        let password = self.password.clone().unwrap_or_default();
+        let trust_url = self.url_with(None, "postgres");
+        let set = async {
+            use sqlx::Connection;
+            let mut conn = sqlx::PgConnection::connect(&trust_url).await?;
+            // A literal, not a parameter: ALTER ROLE takes none. Safe: the role is a
+            // constant and the password hex digits we generated.
+            let sql = format!("ALTER ROLE {SUPERUSER} PASSWORD '{password}'");
+            sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                .execute(&mut conn)
+                .await?;
+            conn.close().await
+        };
+        set.await
+            .map_err(|e| io_err("setting the superuser's password")(io::Error::other(e)))?;
+        let rewritten: String = text
+            .lines()
+            .map(|line| {
+                if trusting(line) {
+                    line.replace("trust", "scram-sha-256")
+                } else {
+                    line.to_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        blocking(move || {
+            fs::write(&hba, rewritten + "\n").map_err(io_err(format!("writing {}", hba.display())))
+        })
+        .await?;
+        let mut cmd = self.command("pg_ctl");
+        cmd.arg("reload").arg("-D").arg(&self.pgdata);
+        let out = self.run(cmd, "pg_ctl reload").await?;
+        if !out.status.success() {
+            return Err(command_error("pg_ctl reload", &out, None));
+        }
+        Ok(())
     }
 
     /// Whether this process started the server; a server found running (another
@@ -180,10 +252,19 @@ impl EmbeddedPostgres {
 
     /// Same as [`url`](Self::url), for another database name.
     pub fn url_for(&self, database: &str) -> String {
+        self.url_with(self.password.as_deref(), database)
+    }
+
+    fn url_with(&self, password: Option<&str>, database: &str) -> String {
         // `prepare` checked that the path is UTF-8, so this is lossless.
         let host = self.socket_dir.to_string_lossy();
+        // The password is hex: nothing to encode.
+        let user = match password {
+            Some(password) => format!("{SUPERUSER}:{password}"),
+            None => SUPERUSER.to_owned(),
+        };
         format!(
-            "postgres://{SUPERUSER}@localhost/{}?host={}&port={}",
+            "postgres://{user}@localhost/{}?host={}&port={}",
             percent_encode(database, false),
             percent_encode(&host, true),
             self.port
@@ -253,11 +334,12 @@ impl EmbeddedPostgres {
 
         if let Some(user) = &pg.run_as {
             // The data dir itself (not its other contents, which belong to the
-            // service) so pg_ctl can create the log and initdb can create pgdata;
-            // our own subtrees entirely, in case an earlier run used another user.
+            // service) so pg_ctl can create the log and initdb can create pgdata,
+            // and our own entries, never recursively: the server's user can write
+            // in those trees, and root must not follow what it may have put there.
             chown(&pg.data_dir, user)?;
             for path in [&pg.pgdata, &pg.socket_dir, &pg.log_file] {
-                chown_tree(path, user)?;
+                own_entry(path, user)?;
             }
         }
         Ok(pg)
@@ -273,6 +355,7 @@ impl EmbeddedPostgres {
             run_as,
             port: PORT,
             started_here: false,
+            password: None,
         }
     }
 
@@ -343,11 +426,29 @@ impl EmbeddedPostgres {
         let mut cmd = self.command("initdb");
         cmd.arg("-D")
             .arg(&self.pgdata)
-            .args(["-U", SUPERUSER])
-            // Trust is fine: the server only listens on a unix socket inside a
-            // 0700 directory, so only its own user and root can connect at all.
-            .args(["--auth=trust", "--encoding=UTF8", "--locale=C"]);
-        let out = self.run(cmd, "initdb").await?;
+            .args(["-U", SUPERUSER, "--encoding=UTF8", "--locale=C"]);
+        // initdb reads the password from a file: one in the socket directory (0700,
+        // the server user's), removed right after.
+        let pwfile = self.socket_dir.join("initdb.pw");
+        match (&self.password, &self.run_as) {
+            (Some(password), Some(user)) => {
+                let (file, password, user) = (pwfile.clone(), password.clone(), user.clone());
+                blocking(move || {
+                    write_private(&file, &password)?;
+                    chown(&file, &user)
+                })
+                .await?;
+                cmd.arg("--pwfile").arg(&pwfile).arg("--auth=scram-sha-256");
+            }
+            // Trust is fine here: the server only listens on a unix socket inside a
+            // 0700 directory of our own user, so only we (and root) can connect.
+            _ => {
+                cmd.arg("--auth=trust");
+            }
+        }
+        let out = self.run(cmd, "initdb").await;
+        let _ = fs::remove_file(&pwfile);
+        let out = out?;
         if !out.status.success() {
             return Err(command_error("initdb", &out, None));
         }
