@@ -161,6 +161,7 @@ impl Core {
         let admin = Admin {
             pool: self.pool.clone(),
             auth: auth.clone(),
+            keys: self.gate.keys().clone(),
         };
         let allow_private = self.config.delivery.allow_private;
         let webhooks = Webhooks {

@@ -16,6 +16,9 @@ use tonic::{Request, Response, Status};
 pub struct Admin {
     pub(crate) pool: PgPool,
     pub(crate) auth: AdminAuth,
+    /// This instance's key cache: what an operator changes here takes effect here at
+    /// once (other instances hear of it by notification).
+    pub(crate) keys: crate::gate::keys::KeyCache,
 }
 
 /// The operator token check shared by the admin services.
@@ -159,6 +162,7 @@ impl AdminService for Admin {
                 }
             }
             let row = store::update_account(&self.pool, &req.name, &change).await?;
+            self.keys.forget_account(row.id);
             Ok(pb::UpdateAccountResponse {
                 account: Some(account_to_pb(row)),
             })
@@ -215,6 +219,7 @@ impl AdminService for Admin {
         let key_id = req.into_inner().key_id;
         let result = async {
             let row = store::revoke_key(&self.pool, parse_id(&key_id, "key")?).await?;
+            self.keys.forget_key(&row.lookup);
             Ok(pb::RevokeKeyResponse {
                 key: Some(key_to_pb(row)),
             })

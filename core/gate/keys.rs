@@ -86,6 +86,17 @@ impl KeyCache {
         Ok(found)
     }
 
+    /// Drops a key changed by this instance at once (the notification of the change
+    /// reaches the other instances).
+    pub fn forget_key(&self, lookup: &str) {
+        self.forget(&format!("key:{lookup}"));
+    }
+
+    /// Drops the keys of an account changed by this instance at once.
+    pub fn forget_account(&self, account_id: uuid::Uuid) {
+        self.forget(&format!("account:{account_id}"));
+    }
+
     /// Drops what a notification names.
     fn forget(&self, payload: &str) {
         let mut entries = self.entries();

@@ -119,9 +119,13 @@ async fn cli_creates_lists_and_revokes_keys_and_changes_plans() {
     update_args.extend(["accounts", "update", &account, "--plan", "free"]);
     let updated: Value = serde_json::from_str(run_ok(&update_args).await.trim()).expect("JSON");
     assert_eq!(updated["plan"], "free");
-    app.get("/forms", &admin_key)
-        .await
-        .error(403, "PLAN_REQUIRED");
+    // The serving instance hears of the change by notification (within a second).
+    let reply = crate::support::eventually("the new plan", Duration::from_secs(1), || async {
+        let reply = app.get("/forms", &admin_key).await;
+        (reply.status == 403).then_some(reply)
+    })
+    .await;
+    reply.error(403, "PLAN_REQUIRED");
 
     // Bad input is refused with a failing exit status.
     let mut bad = db.to_vec();
