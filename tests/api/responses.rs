@@ -502,6 +502,45 @@ async fn response_quota_holds_under_concurrent_creates() {
 }
 
 #[tokio::test]
+async fn response_quota_holds_across_instances() {
+    // Two instances, each batching its own creates: the quota is one conditional
+    // update in the database, so together they never store more than it allows.
+    let first = Arc::new(TestApp::spawn_with(&["--pro-response-limit", "7"]).await);
+    let second =
+        Arc::new(TestApp::spawn_on(first.db.clone(), &["--pro-response-limit", "7"]).await);
+    let key = first.new_key(PRO, ALL).await;
+    let form = published_form(&first, &key.key, contact_fields(), Value::Null).await;
+    let path = format!("/forms/{}/responses", form["id"].as_str().expect("id"));
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..40 {
+        let app = if i % 2 == 0 {
+            first.clone()
+        } else {
+            second.clone()
+        };
+        let body = json!({"answers": contact_answers(&field_ids(&form), i)});
+        let (key, path) = (key.key.clone(), path.clone());
+        tasks.spawn(async move { app.post(&path, &key, &body).await });
+    }
+    let mut created = 0;
+    while let Some(reply) = tasks.join_next().await {
+        let reply = reply.expect("task");
+        if reply.status == 201 {
+            created += 1;
+        } else {
+            reply.error(403, "RESPONSE_LIMIT_REACHED");
+        }
+    }
+    assert_eq!(created, 7);
+    let (rows,): (i64,) = sqlx::query_as("SELECT count(*) FROM responses WHERE form_id = $1::uuid")
+        .bind(form["id"].as_str().expect("id"))
+        .fetch_one(&first.pool)
+        .await
+        .expect("count");
+    assert_eq!(rows, 7);
+}
+
+#[tokio::test]
 async fn concurrent_creates_on_one_form_are_judged_one_by_one_and_stored_in_order() {
     // Creates that arrive together on one form share a transaction (one lock, one
     // commit): each is still judged alone, in arrival order, against the quota too.
