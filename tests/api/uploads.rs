@@ -231,20 +231,7 @@ async fn files_can_live_in_an_object_store_named_by_url() {
         .ok(200)["responses"]
         .clone();
     let first = &responses[0];
-    let path = format!(
-        "/forms/{form_id}/responses/{}/files/{}",
-        first["id"].as_str().expect("id"),
-        first["answers"][&f[1]]["file_id"]
-            .as_str()
-            .expect("file id")
-    );
-    let download = app
-        .request(Method::GET, &path)
-        .header("x-api-key", &key)
-        .send()
-        .await
-        .expect("download");
-    assert_eq!(download.bytes().await.expect("bytes").as_ref(), PNG);
+    assert_eq!(download(&app, &key, form_id, first, &f[1]).await, PNG);
 
     app.delete(
         &format!(
@@ -369,20 +356,7 @@ async fn files_can_live_in_an_s3_compatible_store() {
         .await
         .ok(200)["responses"][0]
         .clone();
-    let path = format!(
-        "/forms/{form_id}/responses/{}/files/{}",
-        response["id"].as_str().expect("id"),
-        response["answers"][&f[1]]["file_id"]
-            .as_str()
-            .expect("file id")
-    );
-    let download = app
-        .request(Method::GET, &path)
-        .header("x-api-key", &key)
-        .send()
-        .await
-        .expect("download");
-    assert_eq!(download.bytes().await.expect("bytes").as_ref(), PNG);
+    assert_eq!(download(&app, &key, form_id, &response, &f[1]).await, PNG);
     app.delete(&format!("/forms/{form_id}"), &key).await;
     assert_eq!(objects(s3.dir.path()), 0, "deleted with its form");
     let _ = s3.child.kill().await;
@@ -659,18 +633,29 @@ async fn files_of_a_submission_cut_off_by_a_crash_are_swept() {
     let responses = responses.ok(200)["responses"].clone();
     assert_eq!(responses.as_array().map(Vec::len), Some(1));
     let response = &responses[0];
+    assert_eq!(download(&app, &key, form_id, response, &f[1]).await, PNG);
+}
+
+/// The bytes of the file a response holds for `field`, downloaded with `key`.
+async fn download(
+    app: &TestApp,
+    key: &str,
+    form_id: &str,
+    response: &Value,
+    field: &str,
+) -> Vec<u8> {
     let path = format!(
         "/forms/{form_id}/responses/{}/files/{}",
         response["id"].as_str().expect("id"),
-        response["answers"][&f[1]]["file_id"]
+        response["answers"][field]["file_id"]
             .as_str()
             .expect("file id")
     );
-    let download = app
+    let reply = app
         .request(Method::GET, &path)
-        .header("x-api-key", &key)
+        .header("x-api-key", key)
         .send()
         .await
         .expect("download");
-    assert_eq!(download.bytes().await.expect("bytes").as_ref(), PNG);
+    reply.bytes().await.expect("bytes").to_vec()
 }
