@@ -95,11 +95,7 @@ pub fn check_all(
             .iter()
             .find(|f| f.id.to_string() == upload.field_id && f.kind == FieldKind::FileUpload);
         let Some(field) = field else {
-            errors.push(FieldError {
-                field: upload.field_id.clone(),
-                label: String::new(),
-                problem: "is not a file field of this form".into(),
-            });
+            errors.push(not_a_file_field(&upload.field_id));
             continue;
         };
         if answers.contains_key(&upload.field_id) {
@@ -126,6 +122,15 @@ pub fn check_all(
         Ok((checked, answers))
     } else {
         Err(CoreError::FieldErrors(errors))
+    }
+}
+
+/// The error of a file sent for `field_id`, which is no file field of the form.
+pub fn not_a_file_field(field_id: &str) -> FieldError {
+    FieldError {
+        field: field_id.to_owned(),
+        label: String::new(),
+        problem: "is not a file field of this form".into(),
     }
 }
 

@@ -159,24 +159,39 @@ pub async fn get(db: impl PgExecutor<'_>, account_id: Uuid, id: Uuid) -> Result<
     .ok_or(CoreError::NotFound("form"))
 }
 
-/// A form by its public short id (any account; hosted pages check its status).
+/// A published form by its public short id (any account), with its response count
+/// (for the closing rules), in one read.
 pub async fn get_published_by_short_id(
     pool: &PgPool,
     short_id: &str,
-) -> Result<Option<Form>, CoreError> {
-    sqlx::query_as!(
-        FormRow,
+) -> Result<Option<(Form, i64)>, CoreError> {
+    let row = sqlx::query!(
         r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
-                  created_at, updated_at, published_at
+                  created_at, updated_at, published_at, response_count
              FROM forms WHERE short_id = $1 AND status = 'published'"#,
         short_id
     )
     .fetch_optional(pool)
     .await
-    .map_err(read_error)
-    .map(|row| row.map(Form::from))
+    .map_err(read_error)?;
+    Ok(row.map(|r| {
+        let form = Form::from(FormRow {
+            id: r.id,
+            account_id: r.account_id,
+            short_id: r.short_id,
+            title: r.title,
+            description: r.description,
+            status: r.status,
+            fields: r.fields,
+            settings: r.settings,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            published_at: r.published_at,
+        });
+        (form, r.response_count)
+    }))
 }
 
 /// Locks one form of an account for an update within `tx`.

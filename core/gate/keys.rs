@@ -89,32 +89,40 @@ impl KeyCache {
     /// Drops a key changed by this instance at once (the notification of the change
     /// reaches the other instances).
     pub fn forget_key(&self, lookup: &str) {
-        self.forget(&format!("key:{lookup}"));
+        let mut entries = self.entries();
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        entries.remove(lookup);
     }
 
     /// Drops the keys of an account changed by this instance at once.
     pub fn forget_account(&self, account_id: uuid::Uuid) {
-        self.forget(&format!("account:{account_id}"));
+        self.drop_where(|key| key.account_id == account_id);
     }
 
-    /// Drops what a notification names.
+    /// Drops what a notification names: `key:<lookup>` or `account:<id>`; anything
+    /// else empties the cache.
     fn forget(&self, payload: &str) {
+        match payload.split_once(':') {
+            Some(("key", lookup)) => self.forget_key(lookup),
+            Some(("account", id)) => match id.parse() {
+                Ok(id) => self.forget_account(id),
+                Err(_) => self.drop_where(|_| true),
+            },
+            _ => self.drop_where(|_| true),
+        }
+    }
+
+    /// Drops the entries `gone` picks, and moves the generation (under the lock) so
+    /// that a read in flight is not kept.
+    fn drop_where(&self, gone: impl Fn(&KeyWithPlan) -> bool) {
         let mut entries = self.entries();
         self.generation.fetch_add(1, Ordering::AcqRel);
-        match payload.split_once(':') {
-            Some(("key", lookup)) => {
-                entries.remove(lookup);
-            }
-            Some(("account", id)) => entries.retain(|_, e| e.key.account_id.to_string() != id),
-            _ => entries.clear(),
-        }
+        entries.retain(|_, entry| !gone(&entry.key));
     }
 
     fn distrust(&self) {
         self.listening.store(false, Ordering::Release);
-        let mut entries = self.entries();
-        self.generation.fetch_add(1, Ordering::AcqRel);
-        entries.clear();
+        self.drop_where(|_| true);
     }
 
     /// Follows the change notifications for the life of the process.
@@ -136,11 +144,7 @@ impl KeyCache {
                     continue;
                 }
                 // Entries from before may have missed a change: start empty.
-                {
-                    let mut entries = cache.entries();
-                    cache.generation.fetch_add(1, Ordering::AcqRel);
-                    entries.clear();
-                }
+                cache.drop_where(|_| true);
                 cache.listening.store(true, Ordering::Release);
                 loop {
                     match listener.try_recv().await {

@@ -10,9 +10,7 @@ use crate::config::CoreConfig;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
 use crate::files::{self, Staged, Upload};
-use crate::forms::{
-    FieldKind, Form, FormStatus, now_millis, service::form_to_pb, store as forms_store,
-};
+use crate::forms::{FieldKind, Form, now_millis, service::form_to_pb, store as forms_store};
 use crate::gate;
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
@@ -73,18 +71,18 @@ impl Hosted {
         }
     }
 
-    /// The published form at `short_id`, as it is now (not locked).
-    async fn published(&self, short_id: &str) -> Result<Form, CoreError> {
+    /// The published form at `short_id`, as it is now (not locked), with its response
+    /// count.
+    async fn published(&self, short_id: &str) -> Result<(Form, i64), CoreError> {
         forms_store::get_published_by_short_id(&self.pool, short_id)
             .await?
-            .filter(|form| form.status == FormStatus::Published)
             .ok_or(CoreError::NotFound("form"))
     }
 
     /// Refuses a form that is closed (by date or by its response limit).
-    async fn check_open(
-        &self,
+    fn check_open(
         form: &Form,
+        response_count: i64,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), CoreError> {
         let target = TargetForm {
@@ -93,7 +91,7 @@ impl Hosted {
             status: form.status,
             fields: Vec::new(),
             settings: form.settings.clone(),
-            response_count: store::response_count(&self.pool, form.id).await?,
+            response_count,
             last_submitted_at: None,
         };
         target.check_open(now)
@@ -103,10 +101,10 @@ impl Hosted {
         &self,
         req: pb::GetHostedFormRequest,
     ) -> Result<pb::GetHostedFormResponse, CoreError> {
-        let form = self.published(&req.short_id).await?;
+        let (form, count) = self.published(&req.short_id).await?;
         // The same rules as a submission: a closed form says so at once.
         let now = now_millis();
-        self.check_open(&form, now).await?;
+        Self::check_open(&form, count, now)?;
         let token = self.tokens.issue(form.id, now, &req.csrf_nonce);
         let mut form = form_to_pb(form);
         // A quiz's answers stay on the server.
@@ -128,11 +126,11 @@ impl Hosted {
         throttle(&self.admissions, ip)?;
         let now = now_millis();
         let (form_id, _) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
-        let form = self.published(&req.short_id).await?;
+        let (form, count) = self.published(&req.short_id).await?;
         if form.id != form_id {
             return Err(CoreError::CsrfFailed);
         }
-        self.check_open(&form, now).await?;
+        Self::check_open(&form, count, now)?;
         Ok(pb::AdmitHostedSubmissionResponse {
             file_fields: form
                 .fields
@@ -171,7 +169,7 @@ impl Hosted {
         // files are checked and written, before the form's row is locked.
         let mut staged = Staged::default();
         if req.honeypot_filled || !req.files.is_empty() {
-            let form = self.published(&req.short_id).await?;
+            let (form, _) = self.published(&req.short_id).await?;
             if form.id != form_id {
                 return Err(CoreError::CsrfFailed);
             }

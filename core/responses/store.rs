@@ -248,15 +248,6 @@ pub async fn form_response_count(
     .ok_or(CoreError::NotFound("form"))
 }
 
-/// The maintained response count of a form.
-pub async fn response_count(pool: &PgPool, form_id: Uuid) -> Result<i64, CoreError> {
-    Ok(
-        sqlx::query_scalar!("SELECT response_count FROM forms WHERE id = $1", form_id)
-            .fetch_one(pool)
-            .await?,
-    )
-}
-
 /// Exact number of a form's responses within a window (uses the keyset index).
 pub async fn count_in(pool: &PgPool, form_id: Uuid, w: Window) -> Result<i64, CoreError> {
     Ok(sqlx::query_scalar!(

@@ -6,8 +6,8 @@ use super::store::{self, Locked};
 use super::{Response, quota_month};
 use crate::config::CoreConfig;
 use crate::error::{CoreError, FieldError};
-use crate::files::Staged;
 use crate::files::store::FileStore;
+use crate::files::{self, Staged};
 use crate::forms::{FieldKind, now_millis, quiz_score};
 use crate::webhooks::outbox;
 use chrono::{DateTime, Utc};
@@ -62,11 +62,7 @@ pub async fn submit(
                 .iter()
                 .any(|f| f.id.to_string() == **id && f.kind == FieldKind::FileUpload)
         })
-        .map(|id| FieldError {
-            field: id.clone(),
-            label: String::new(),
-            problem: "is not a file field of this form".into(),
-        })
+        .map(|id| files::not_a_file_field(id))
         .collect();
     if !gone.is_empty() {
         return Err(CoreError::FieldErrors(gone));
