@@ -92,7 +92,11 @@ pub async fn submit(
     target.response_count += 1;
     target.last_submitted_at = Some(submitted_at);
     FileStore::attach(tx, response.id, &submission.files.ids).await?;
-    crate::notifications::enqueue(tx, config, target.id, response.id, submitted_at).await?;
+    // The form's settings are at hand (and locked): a form without notifications costs
+    // no query.
+    if target.settings.get("notifications_enabled") == Some(&Value::Bool(true)) {
+        crate::notifications::enqueue(tx, config, target.id, response.id, submitted_at).await?;
+    }
     // The events go to the form's webhooks: without one there is nothing to write.
     if has_webhooks {
         let event = |name, quiz_id, data| outbox::Event {
