@@ -257,6 +257,7 @@ fn event(
         account_id: form.account_id,
         form_id: form.id,
         quiz_id: None,
+        response_id: None,
         data,
         at,
     }

@@ -240,7 +240,10 @@ impl Responses {
             instant(req.until.as_ref(), "until")?,
         );
         let mut tx = self.pool.begin_with(SNAPSHOT).await?;
-        let fields = store::export_fields(&mut tx, ctx.caller.account_id, form_id).await?;
+        // Read in the export's snapshot, like its rows.
+        let fields = crate::forms::store::get(&mut *tx, ctx.caller.account_id, form_id)
+            .await?
+            .fields;
         let encoder = Encoder::new(format, &fields)?;
         let (sender, receiver) = tokio::sync::mpsc::channel(export::CHANNEL_DEPTH);
         tokio::spawn(

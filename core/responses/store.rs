@@ -380,25 +380,6 @@ pub async fn delete(
     Ok(())
 }
 
-/// The fields of a form of the account, for an export's columns (`NotFound` when the
-/// form is not theirs). Read in the export's snapshot, like its rows.
-pub async fn export_fields(
-    tx: &mut Transaction<'static, Postgres>,
-    account_id: Uuid,
-    form_id: Uuid,
-) -> Result<Vec<Field>, CoreError> {
-    sqlx::query_scalar!(
-        r#"SELECT fields AS "fields: Json<Vec<Field>>" FROM forms WHERE id = $1 AND account_id = $2"#,
-        form_id,
-        account_id
-    )
-    .fetch_optional(&mut **tx)
-    .await
-    .map_err(read_error)?
-    .map(|fields| fields.0)
-    .ok_or(CoreError::NotFound("form"))
-}
-
 /// Every response of a form within a window, oldest first in keyset order, as one
 /// query streamed row by row (the rows are never all in memory).
 pub fn export_rows<'t>(

@@ -104,6 +104,7 @@ pub async fn submit(
             account_id: target.account_id,
             form_id: target.id,
             quiz_id,
+            response_id: Some(response.id),
             data,
             at: submitted_at,
         };

@@ -20,6 +20,9 @@ pub struct Event<'a> {
     pub account_id: Uuid,
     pub form_id: Uuid,
     pub quiz_id: Option<&'a str>,
+    /// The response whose answers `data` carries, if any: its deliveries are named by
+    /// it, so that deleting the response can remove its answers from them.
+    pub response_id: Option<Uuid>,
     pub data: Value,
     pub at: DateTime<Utc>,
 }
@@ -66,12 +69,7 @@ pub async fn enqueue(
                 form_id: event.form_id,
                 event: name,
                 url: &sub.url,
-                // Named so that deleting the response can remove its answers from here.
-                response_id: event
-                    .data
-                    .get("responseId")
-                    .and_then(|v| v.as_str())
-                    .and_then(|s| Uuid::parse_str(s).ok()),
+                response_id: event.response_id,
                 payload: &payload,
                 max_retries: sub.max_retries,
                 at: event.at,
