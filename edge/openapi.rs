@@ -97,7 +97,6 @@ pub struct IdempotencyKey(
             of its fixed 60-second window.",
         license(name = "Apache-2.0", identifier = "Apache-2.0"),
     ),
-    servers((url = "/api/v1", description = "this server")),
     paths(
         form::list, form::create, form::get, form::update, form::delete,
         responses::list, responses::create, responses::get, responses::delete,

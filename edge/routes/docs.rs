@@ -11,9 +11,22 @@ use forms::pb::ErrorReason;
 use std::sync::{Arc, LazyLock};
 use utoipa_swagger_ui::Config;
 
+/// The document as served: built and serialised once, on first use.
+static DOCUMENT: LazyLock<Result<Vec<u8>, String>> =
+    LazyLock::new(|| serde_json::to_vec(&openapi::document()).map_err(|e| e.to_string()));
+
 /// `GET /api/v1/openapi.json`.
-pub async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
-    axum::Json(openapi::document())
+pub async fn openapi_json() -> Response {
+    match &*DOCUMENT {
+        Ok(bytes) => ([(CONTENT_TYPE, "application/json")], bytes.as_slice()).into_response(),
+        Err(error) => {
+            tracing::error!(%error, "serialising the OpenAPI document");
+            bare(
+                ErrorReason::Internal,
+                "the API description failed".to_owned(),
+            )
+        }
+    }
 }
 
 /// `GET /api/v1/docs`: the reference's page, whose assets are relative to `docs/`.
@@ -34,7 +47,7 @@ pub async fn asset(PathParams(file): PathParams<String>) -> Response {
             if let Ok(value) = HeaderValue::from_str(&found.content_type) {
                 headers.insert(CONTENT_TYPE, value);
             }
-            (headers, found.bytes.into_owned()).into_response()
+            (headers, found.bytes).into_response()
         }
         Ok(None) => bare(ErrorReason::NotFound, format!("no file {file} in the docs")),
         Err(error) => {

@@ -101,6 +101,15 @@ fn unreadable(error: &axum::Error) -> Stop {
     }
 }
 
+/// A multipart body that is not one.
+fn unreadable_multipart() -> Stop {
+    Stop::Page(message_page(
+        StatusCode::BAD_REQUEST,
+        "Unreadable submission",
+        "Submit the form from its page.",
+    ))
+}
+
 /// A multipart body that could not be read: it stopped arriving, it is too large, or
 /// it is malformed.
 fn broken(error: &MultipartError) -> Stop {
@@ -109,11 +118,7 @@ fn broken(error: &MultipartError) -> Stop {
     } else if error.status() == StatusCode::PAYLOAD_TOO_LARGE {
         too_large("The submission is larger than any form takes.")
     } else {
-        Stop::Page(message_page(
-            StatusCode::BAD_REQUEST,
-            "Unreadable submission",
-            "Submit the form from its page.",
-        ))
+        unreadable_multipart()
     }
 }
 
@@ -164,13 +169,7 @@ impl Submitted<'_> {
     async fn read_multipart(&self, req: Request) -> Result<Posted, Stop> {
         let mut multipart = axum::extract::Multipart::from_request(req, self.state)
             .await
-            .map_err(|_| {
-                Stop::Page(message_page(
-                    StatusCode::BAD_REQUEST,
-                    "Unreadable submission",
-                    "Submit the form from its page.",
-                ))
-            })?;
+            .map_err(|_| unreadable_multipart())?;
         let mut posted = Posted::default();
         // Largest file of each file field, once the submission is admitted.
         let mut limits: Option<HashMap<String, u64>> = None;
