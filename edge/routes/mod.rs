@@ -153,8 +153,20 @@ async fn request_id_and_log(mut req: Request, next: Next) -> Response {
         .extensions()
         .get::<MatchedPath>()
         .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    // The methods of the API by name; any other (a client may invent them) is "other",
+    // so that no client can make a series per request.
+    let method = match method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::DELETE => "DELETE",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        _ => "other",
+    };
     let labels = [
-        ("method", method.to_string()),
+        ("method", method.to_owned()),
         ("route", route),
         ("status", response.status().as_u16().to_string()),
     ];
