@@ -63,8 +63,9 @@ pub async fn grpc_metrics(
 
 /// The status of a call from its reply's head. A call refused before its reply begins
 /// answers "trailers-only", with `grpc-status` among the headers; a reply that begins is
-/// counted OK (its status comes in the trailers, where only a streaming reply could still
-/// fail: the core's methods are all unary).
+/// counted OK: its status comes in the trailers, after the body. Unary calls always
+/// fail trailers-only; a stream (`ExportResponses`) that fails after it began is counted
+/// OK here, and its duration is the time to its first message.
 fn grpc_code(headers: &HeaderMap) -> tonic::Code {
     headers
         .get("grpc-status")

@@ -479,7 +479,8 @@ fn error_response(status: u16, reasons: &[ErrorReason]) -> Response {
         )
         .build();
     add_common_headers(&mut response);
-    if status == 429 || status == 503 {
+    // Only a rate-limit refusal says when to come back (a 503 does not know).
+    if status == 429 {
         response.headers.insert(
             "Retry-After".to_owned(),
             header(integer(), "Seconds to wait before trying again."),

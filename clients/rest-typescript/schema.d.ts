@@ -773,8 +773,6 @@ export interface components {
         /** @description Service Unavailable: SERVICE_UNAVAILABLE */
         ServiceUnavailable: {
             headers: {
-                /** @description Seconds to wait before trying again. */
-                "Retry-After"?: number;
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
