@@ -127,6 +127,53 @@ async fn deleting_responses_and_forms_removes_their_answers_from_deliveries() {
 }
 
 #[tokio::test]
+async fn a_delivery_whose_answers_were_removed_is_still_signed_over_what_is_sent() {
+    // SPEC Delivery: the signature covers the raw body. A pending delivery rewritten by
+    // a response's deletion is sent with the rewritten body, signed over it.
+    let receiver = Receiver::start().await;
+    let flags = [
+        "--webhook-allow-private",
+        "--webhook-poll-interval",
+        "200ms",
+        "--webhook-retry-schedule",
+        "2s,2s,2s",
+    ];
+    let app = TestApp::spawn_with(&flags).await;
+    let key = app.key(Plan::Pro, ALL).await;
+    let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+    let form_id = form["id"].as_str().expect("id").to_owned();
+    let body = json!({"name": "R", "url": receiver.url("/b"), "events": ["form.submitted"]});
+    let hook = app
+        .post(&format!("/forms/{form_id}/webhooks"), &key, &body)
+        .await
+        .ok(201)["webhook"]
+        .clone();
+    let secret = hook["secret"].as_str().expect("secret").to_owned();
+    receiver.set_status(500);
+    let pending = submit(&app, &key, &form, "Pending Pete").await;
+    receiver.wait_for("/b", 1, ARRIVAL).await;
+    let path = format!("/forms/{form_id}/responses/{pending}");
+    assert_eq!(app.delete(&path, &key).await.status, 204);
+    receiver.set_status(200);
+    let hit = eventually("the retried delivery", ARRIVAL, || async {
+        receiver.hits_at("/b").into_iter().nth(1)
+    })
+    .await;
+    assert_eq!(
+        hit.header("x-webhook-signature"),
+        spec_signature(&secret, &hit.body)
+    );
+    let sent: Value = serde_json::from_slice(&hit.body).expect("JSON body");
+    assert_eq!(sent["event"], "form.submitted");
+    assert_eq!(sent["formId"], form_id.as_str());
+    assert!(sent["timestamp"].is_string());
+    assert_eq!(sent["data"]["responseId"], pending.as_str());
+    assert_eq!(sent["data"]["submittedVia"], "api");
+    assert_eq!(sent["data"]["answers"], json!({}));
+    assert!(!String::from_utf8_lossy(&hit.body).contains("Pete"));
+}
+
+#[tokio::test]
 async fn settled_deliveries_and_notifications_are_purged_after_the_retention_period() {
     let receiver = Receiver::start().await;
     let sink = SmtpSink::start().await;
