@@ -162,37 +162,6 @@ pub async fn lock_target(
     })
 }
 
-/// Counts one response against the account's quota for `month`; refuses when the
-/// quota (if any) is used up. The conditional upsert is atomic, so concurrent creates
-/// can not overshoot.
-pub async fn take_quota(
-    tx: &mut Transaction<'_, Postgres>,
-    account_id: Uuid,
-    month: NaiveDate,
-    limit: Option<i64>,
-) -> Result<(), CoreError> {
-    if limit.is_some_and(|l| l <= 0) {
-        return Err(CoreError::ResponseLimitReached);
-    }
-    let taken = sqlx::query!(
-        "INSERT INTO response_quota_usage (account_id, month, response_count) VALUES ($1, $2, 1)
-         ON CONFLICT (account_id, month) DO UPDATE
-            SET response_count = response_quota_usage.response_count + 1
-          WHERE response_quota_usage.response_count < $3",
-        account_id,
-        month,
-        limit.unwrap_or(i64::MAX)
-    )
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    if taken == 1 {
-        Ok(())
-    } else {
-        Err(CoreError::ResponseLimitReached)
-    }
-}
-
 /// Writes the counters of a form locked in `tx` as its submissions left them.
 pub async fn advance_form(
     tx: &mut Transaction<'_, Postgres>,
@@ -209,13 +178,33 @@ pub async fn advance_form(
     Ok(())
 }
 
-/// Inserts a response, in the caller's transaction (the form's counters move with
-/// `advance_form`).
-pub async fn insert(tx: &mut Transaction<'_, Postgres>, r: &Response) -> Result<(), CoreError> {
-    sqlx::query!(
-        "INSERT INTO responses (id, form_id, answers, metadata, device_type, browser, os,
+/// Counts a response against its account's quota for `month` and inserts it, in one
+/// statement (one round trip) of the caller's transaction; refuses when the quota (if
+/// any) is used up, inserting nothing. The conditional upsert is atomic, so concurrent
+/// creates can not overshoot. The form's counters move with `advance_form`.
+pub async fn insert_counted(
+    tx: &mut Transaction<'_, Postgres>,
+    r: &Response,
+    (account_id, month): (Uuid, NaiveDate),
+    limit: Option<i64>,
+) -> Result<(), CoreError> {
+    if limit.is_some_and(|l| l <= 0) {
+        return Err(CoreError::ResponseLimitReached);
+    }
+    let inserted = sqlx::query!(
+        "WITH quota AS (
+             INSERT INTO response_quota_usage (account_id, month, response_count)
+             VALUES ($11, $12, 1)
+             ON CONFLICT (account_id, month) DO UPDATE
+                SET response_count = response_quota_usage.response_count + 1
+              WHERE response_quota_usage.response_count < $13
+             RETURNING 1
+         )
+         INSERT INTO responses (id, form_id, answers, metadata, device_type, browser, os,
                                 started_at, submitted_at, completion_time_seconds)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+         SELECT $1::uuid, $2::uuid, $3::jsonb, $4::jsonb, $5::text, $6::text, $7::text,
+                $8::timestamptz, $9::timestamptz, $10::bigint
+           FROM quota",
         r.id,
         r.form_id,
         Json(&r.answers) as _,
@@ -225,11 +214,19 @@ pub async fn insert(tx: &mut Transaction<'_, Postgres>, r: &Response) -> Result<
         r.os.as_deref(),
         r.started_at,
         r.submitted_at,
-        r.completion_time_seconds
+        r.completion_time_seconds,
+        account_id,
+        month,
+        limit.unwrap_or(i64::MAX)
     )
     .execute(&mut **tx)
-    .await?;
-    Ok(())
+    .await?
+    .rows_affected();
+    if inserted == 1 {
+        Ok(())
+    } else {
+        Err(CoreError::ResponseLimitReached)
+    }
 }
 
 /// The response count of a form of the account (`NotFound` when it is not theirs).

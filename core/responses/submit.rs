@@ -69,7 +69,6 @@ pub async fn submit(
     }
     let answers = target.validate_answers(submission.answers, &submission.files.answers)?;
     let limit = response_limit.or(config.response_limit(plan));
-    store::take_quota(tx, target.account_id, quota_month(now), limit).await?;
     let submitted_at = target.next_submitted_at(now);
     let started_at = submission
         .started_at
@@ -88,7 +87,8 @@ pub async fn submit(
             .started_at
             .map(|_| (submitted_at - started_at).num_seconds()),
     };
-    store::insert(tx, &response).await?;
+    let quota = (target.account_id, quota_month(now));
+    store::insert_counted(tx, &response, quota, limit).await?;
     target.response_count += 1;
     target.last_submitted_at = Some(submitted_at);
     FileStore::attach(tx, response.id, &submission.files.ids).await?;
