@@ -60,6 +60,8 @@ pub struct Core {
     cursors: CursorCodec,
     hosted: Hosted,
     file_store: FileStore,
+    /// Connections the request path keeps between requests.
+    lanes: db::lanes::Lanes,
     /// API submissions stored together per form (shared by every `routes()`).
     batcher: crate::responses::batch::Batcher,
     /// The statuses served by `grpc.health.v1`; the overall one ("") follows the database.
@@ -89,7 +91,10 @@ impl Core {
         let token_key = secrets::get_or_create(&pool, "hosted-start-token").await?;
         let file_store = FileStore::from_url(config.file_store_url.as_deref())?;
         let hosted = Hosted::new(pool.clone(), config.clone(), token_key, file_store.clone());
+        let lanes = db::lanes::Lanes::new(pool.clone());
+        lanes.spawn_trim();
         Ok(Self {
+            lanes,
             health: tonic_health::server::HealthReporter::new(),
             pool,
             config,
@@ -137,6 +142,7 @@ impl Core {
         let forms = Forms {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
+            lanes: self.lanes.clone(),
             idempotency_ttl: self.config.idempotency_ttl,
             file_store: self.file_store.clone(),
         };
@@ -144,6 +150,7 @@ impl Core {
             gate: self.gate.clone(),
             batcher: self.batcher.clone(),
             pool: self.pool.clone(),
+            lanes: self.lanes.clone(),
             config: self.config.clone(),
             cursors: self.cursors.clone(),
             file_store: self.file_store.clone(),

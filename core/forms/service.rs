@@ -2,6 +2,7 @@
 
 use super::{FieldInput, Form, FormChange, FormFilter, FormStatus, NewForm, now_millis, store};
 use crate::accounts::Scope;
+use crate::db::lanes::Lanes;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
 use crate::gate::{Ctx, Gate};
@@ -18,6 +19,7 @@ use uuid::Uuid;
 pub struct Forms {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
+    pub(crate) lanes: Lanes,
     pub(crate) idempotency_ttl: std::time::Duration,
     pub(crate) file_store: FileStore,
 }
@@ -130,7 +132,13 @@ impl Forms {
         req: pb::GetFormRequest,
     ) -> Result<pb::GetFormResponse, CoreError> {
         let id = parse_id(&req.id, "form")?;
-        let form = store::get(&self.pool, ctx.caller.account_id, id).await?;
+        let mut lane = self.lanes.take().await?;
+        let form = store::get(&mut *lane, ctx.caller.account_id, id).await;
+        // A form read to its end, found or not, leaves nothing pending.
+        if matches!(form, Ok(_) | Err(CoreError::NotFound(_))) {
+            lane.finish();
+        }
+        let form = form?;
         Ok(pb::GetFormResponse {
             form: Some(form_to_pb(form)),
         })

@@ -9,8 +9,8 @@ use super::Response;
 use super::store::{self, Which};
 use super::submit::{Submission, submit};
 use crate::config::CoreConfig;
+use crate::db::lanes::Lanes;
 use crate::error::CoreError;
-use sqlx::PgPool;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::oneshot;
@@ -40,7 +40,7 @@ impl Batcher {
     /// refused).
     pub async fn submit(
         &self,
-        pool: &PgPool,
+        lanes: &Lanes,
         config: &Arc<CoreConfig>,
         (account_id, form_id): (Uuid, Uuid),
         submission: Submission,
@@ -55,8 +55,10 @@ impl Batcher {
         if start {
             // Its own task: a caller that goes away must not strand the others.
             let batcher = self.clone();
-            let (pool, config) = (pool.clone(), config.clone());
-            tokio::spawn(async move { batcher.drain(&pool, &config, (account_id, form_id)).await });
+            let (lanes, config) = (lanes.clone(), config.clone());
+            tokio::spawn(
+                async move { batcher.drain(&lanes, &config, (account_id, form_id)).await },
+            );
         }
         answer
             .await
@@ -64,7 +66,7 @@ impl Batcher {
     }
 
     /// Stores batches of the form's queue until it is empty.
-    async fn drain(&self, pool: &PgPool, config: &CoreConfig, at: (Uuid, Uuid)) {
+    async fn drain(&self, lanes: &Lanes, config: &CoreConfig, at: (Uuid, Uuid)) {
         loop {
             let batch = {
                 let mut queues = self.queues.lock().unwrap_or_else(PoisonError::into_inner);
@@ -78,7 +80,7 @@ impl Batcher {
                 let take = queue.waiting.len().min(MAX_BATCH);
                 queue.waiting.drain(..take).collect::<Vec<_>>()
             };
-            store_batch(pool, config, at, batch).await;
+            store_batch(lanes, config, at, batch).await;
         }
     }
 }
@@ -96,13 +98,14 @@ enum Attempt {
 
 /// Tries to store `submissions` in one transaction.
 async fn attempt(
-    pool: &PgPool,
+    lanes: &Lanes,
     config: &CoreConfig,
     (account_id, form_id): (Uuid, Uuid),
     submissions: &[Submission],
 ) -> Attempt {
     let result = async {
-        let mut tx = pool.begin().await?;
+        let mut lane = lanes.take().await?;
+        let mut tx = sqlx::Connection::begin(&mut *lane).await?;
         let mut locked = store::lock_target(&mut tx, Which::Id(account_id, form_id)).await?;
         let mut outcomes = Vec::with_capacity(submissions.len());
         for (i, submission) in submissions.iter().enumerate() {
@@ -116,6 +119,8 @@ async fn attempt(
         }
         store::advance_form(&mut tx, &locked.target).await?;
         tx.commit().await?;
+        // Committed: nothing is pending on the connection.
+        lane.finish();
         Ok::<_, CoreError>(Attempt::Stored(outcomes))
     }
     .await;
@@ -125,14 +130,14 @@ async fn attempt(
 /// Stores `batch` (in one transaction when all goes well); every submission gets its
 /// answer.
 async fn store_batch(
-    pool: &PgPool,
+    lanes: &Lanes,
     config: &CoreConfig,
     at: (Uuid, Uuid),
     batch: Vec<(Submission, Reply)>,
 ) {
     let (mut submissions, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
     while !submissions.is_empty() {
-        match attempt(pool, config, at, &submissions).await {
+        match attempt(lanes, config, at, &submissions).await {
             Attempt::Stored(outcomes) => {
                 let created = outcomes.iter().filter(|o| o.is_ok()).count();
                 metrics::counter!("formsd_responses_created_total", "via" => "api")

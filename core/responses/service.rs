@@ -36,6 +36,7 @@ pub struct Responses {
     pub(crate) gate: Gate,
     pub(crate) batcher: super::batch::Batcher,
     pub(crate) pool: PgPool,
+    pub(crate) lanes: crate::db::lanes::Lanes,
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) cursors: CursorCodec,
     pub(crate) file_store: FileStore,
@@ -179,7 +180,7 @@ impl Responses {
             let at = (account_id, form_id);
             let response = self
                 .batcher
-                .submit(&self.pool, &self.config, at, submission)
+                .submit(&self.lanes, &self.config, at, submission)
                 .await?;
             let reply = pb::CreateResponseResponse {
                 response: Some(response_to_pb(response)),

@@ -23,6 +23,7 @@ mod hosted;
 mod hygiene;
 mod idempotency;
 mod isolation;
+mod lanes;
 mod limits;
 mod notifications;
 mod openapi;
