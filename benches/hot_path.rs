@@ -259,6 +259,31 @@ async fn main() {
 
     let db = app.db.url.clone();
     let form_url = format!("{origin}/api/v1/forms/{form}");
+    if let Some(secs) = std::env::var("BENCH_HOLD")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
+        // For profiling: keep formsd up with its data and say how to drive it.
+        println!("formsd pid {pid}; scripts in {}", dir.path().display());
+        println!(
+            "wrk -t2 -c{clients} -d10s -s {} {form_url}",
+            get_lua.display()
+        );
+        println!(
+            "wrk -t2 -c{clients} -d10s -s {} {origin}",
+            post_many_lua.display()
+        );
+        println!(
+            "wrk -t2 -c{clients} -d10s -s {} {form_url}/responses",
+            post_one_lua.display()
+        );
+        println!(
+            "pgbench -n -M prepared -j2 -c{clients} -T10 -f {} {db}",
+            select.display()
+        );
+        tokio::time::sleep(std::time::Duration::from_secs(secs)).await;
+        return;
+    }
     let lines = [
         Rates {
             what: "GET /forms/{id}, one key",
