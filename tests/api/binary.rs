@@ -330,7 +330,7 @@ async fn embedded_default_database_serves_with_a_cli_key() {
     .await;
     assert_eq!(reply.ok(200)["forms"][0]["title"], "Embedded");
     assert!(
-        server.logs.text().contains("taking it over"),
+        server.logs.wait_for("taking it over").await,
         "{}",
         server.logs.text()
     );
@@ -454,7 +454,7 @@ async fn core_and_edge_roles_serve_the_same_rest_api() {
     assert_eq!(got.ok(200)["form"], form);
     // The edge's request id reaches the core process: its lines of the call carry it.
     let request_id = got.header("x-request-id").to_owned();
-    let of_call = core.logs.lines_of_request(&request_id);
+    let of_call = core.logs.logged(&request_id, "caller identified").await;
     assert!(
         of_call
             .iter()
@@ -462,7 +462,7 @@ async fn core_and_edge_roles_serve_the_same_rest_api() {
         "{request_id}: {}",
         core.logs.text()
     );
-    assert!(!app.logs().lines_of_request(&request_id).is_empty());
+    assert!(!app.logs().logged(&request_id, "request").await.is_empty());
     let list = app.get("/forms?per_page=500", k).await;
     assert_eq!(
         list.ok(200)["pagination"],

@@ -234,12 +234,56 @@ static ADMIN_URL_COPY: Mutex<Option<String>> = Mutex::new(None);
 // ---------------------------------------------------------------------------------------
 
 /// Every stderr line of a `formsd` process, in order.
+///
+/// A line may reach the test after the reply it belongs to: formsd writes its logs from
+/// a thread of its own, and they are read here from a pipe. Tests that look for a line
+/// wait for it (`wait_for`, `logged`); after `terminate`, every line is in.
 #[derive(Clone, Default)]
-pub struct Logs(Arc<Mutex<Vec<String>>>);
+pub struct Logs(Arc<Mutex<Vec<String>>>, Arc<std::sync::atomic::AtomicBool>);
+
+/// Longest wait for a log line to arrive.
+const LOG_WAIT: Duration = Duration::from_secs(10);
 
 impl Logs {
     fn push(&self, line: String) {
         self.0.lock().expect("logs lock").push(line);
+    }
+
+    /// The pipe is at its end: the process has written its last line.
+    fn close(&self) {
+        self.1.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    fn closed(&self) -> bool {
+        self.1.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Waits (bounded) until the text contains `needle`; says whether it does.
+    pub async fn wait_for(&self, needle: &str) -> bool {
+        let deadline = tokio::time::Instant::now() + LOG_WAIT;
+        while !self.text().contains(needle) {
+            if self.closed() || tokio::time::Instant::now() >= deadline {
+                return self.text().contains(needle);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        true
+    }
+
+    /// The lines of the request `request_id` (as `lines_of_request`), once one of them
+    /// carries `message` or the wait is over.
+    pub async fn logged(&self, request_id: &str, message: &str) -> Vec<Value> {
+        let deadline = tokio::time::Instant::now() + LOG_WAIT;
+        loop {
+            let lines = self.lines_of_request(request_id);
+            if lines.iter().any(|l| l["fields"]["message"] == message)
+                || self.closed()
+                || tokio::time::Instant::now() >= deadline
+            {
+                return lines;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// All lines so far, joined by newlines.
@@ -322,6 +366,7 @@ impl Formsd {
             while let Ok(Some(line)) = lines.next_line().await {
                 sink.push(line);
             }
+            sink.close();
         });
         // formsd reports readiness as one JSON line on stdout, with its addresses.
         let (tx, mut rx) = mpsc::unbounded_channel();
@@ -380,10 +425,16 @@ impl Formsd {
             nix::sys::signal::Signal::SIGTERM,
         )
         .expect("sending SIGTERM");
-        tokio::time::timeout(Duration::from_secs(30), self.child.wait())
+        let status = tokio::time::timeout(Duration::from_secs(30), self.child.wait())
             .await
             .unwrap_or_else(|_| panic!("formsd did not stop on SIGTERM:\n{}", self.logs.text()))
-            .expect("waiting for formsd")
+            .expect("waiting for formsd");
+        // Its last lines are read to the pipe's end.
+        let deadline = tokio::time::Instant::now() + LOG_WAIT;
+        while !self.logs.closed() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        status
     }
 }
 

@@ -389,7 +389,13 @@ async fn the_honeypot_drops_robot_submissions_quietly() {
     assert_eq!(page.status, 200, "a robot is told all went well");
     assert!(s.responses().await.is_empty(), "but nothing is stored");
     // The core's note of it can be found by the request id, like the edge's access line.
-    let of_request = s.app.logs().lines_of_request(&page.request_id);
+    let logs = s.app.logs();
+    logs.logged(
+        &page.request_id,
+        "hosted submission dropped by the honeypot",
+    )
+    .await;
+    let of_request = logs.logged(&page.request_id, "request").await;
     let messages: Vec<&str> = of_request
         .iter()
         .filter_map(|l| l["fields"]["message"].as_str())
@@ -731,4 +737,36 @@ async fn submissions_with_more_parts_than_any_form_are_refused() {
         )
         .await;
     assert_eq!(page.status, 200, "{}", page.html);
+}
+
+#[tokio::test]
+async fn a_browser_submission_counts_against_the_accounts_response_quota() {
+    // The hosted page stores through the same quota-and-insert statement as the API.
+    let s = Setup::new(&["--pro-response-limit", "1"], Value::Null).await;
+    let fields = &s.fields;
+    let mut visitor = Visitor::new(&s.app);
+    let first = visitor.open(&s.short_id()).await.token();
+    let second = visitor.open(&s.short_id()).await.token();
+    for (token, name, status) in [(&first, "Ada", 200), (&second, "Bob", 403)] {
+        let email = format!("{name}@example.com");
+        let answers = [
+            ("_token", token.as_str()),
+            (fields[0].as_str(), name),
+            (fields[1].as_str(), email.as_str()),
+        ];
+        let page = visitor.submit(&s.short_id(), DESKTOP, &answers).await;
+        assert_eq!(page.status, status, "{name}: {}", page.html);
+        if status == 403 {
+            assert!(
+                page.html.contains("not accepting responses"),
+                "{}",
+                page.html
+            );
+        }
+    }
+    assert_eq!(
+        s.responses().await.len(),
+        1,
+        "the refused one is not stored"
+    );
 }

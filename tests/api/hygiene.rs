@@ -252,5 +252,5 @@ async fn settled_deliveries_and_notifications_are_purged_after_the_retention_per
     assert_eq!(count(ATTEMPTS).await, 0);
     assert_eq!(count(MAIL_ATTEMPTS).await, 0);
     assert_eq!(count(PENDING).await, 1, "a pending delivery is still owed");
-    assert!(purging.logs().text().contains("purged settled deliveries"));
+    assert!(purging.logs().wait_for("purged settled deliveries").await);
 }
