@@ -6,7 +6,8 @@
 //! fails the whole batch. Alone on a form, a submission is a batch of one.
 
 use super::Response;
-use super::store::{self, Which};
+use super::current::Snapshots;
+use super::store::{self, Locked, Which};
 use super::submit::{Submission, submit};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
@@ -33,6 +34,8 @@ struct Queue {
 #[derive(Clone, Default)]
 pub struct Batcher {
     queues: Arc<Mutex<HashMap<(Uuid, Uuid), Queue>>>,
+    /// The forms as this instance's last transaction on each left them.
+    snapshots: Snapshots,
 }
 
 impl Batcher {
@@ -80,15 +83,15 @@ impl Batcher {
                 let take = queue.waiting.len().min(MAX_BATCH);
                 queue.waiting.drain(..take).collect::<Vec<_>>()
             };
-            store_batch(lanes, config, at, batch).await;
+            store_batch(lanes, &self.snapshots, config, at, batch).await;
         }
     }
 }
 
 /// How one transaction for a batch ended.
 enum Attempt {
-    /// Committed: each submission's outcome, in order.
-    Stored(Vec<Result<Response, CoreError>>),
+    /// Committed: each submission's outcome, in order, and the form as it was left.
+    Stored(Vec<Result<Response, CoreError>>, Locked),
     /// The statements of the submission at this index failed, which aborts the
     /// transaction: that one gets its error, the others are tried again without it.
     Poisoned(usize, CoreError),
@@ -117,35 +120,36 @@ async fn attempt(
                 outcome => outcomes.push(outcome),
             }
         }
-        store::advance_form(&mut tx, &locked.target).await?;
+        locked.versions.form = store::advance_form(&mut tx, &locked.target).await?;
         tx.commit().await?;
         // Committed: nothing is pending on the connection.
         lane.finish();
-        Ok::<_, CoreError>(Attempt::Stored(outcomes))
+        Ok::<_, CoreError>(Attempt::Stored(outcomes, locked))
     }
     .await;
     result.unwrap_or_else(Attempt::Failed)
 }
 
-/// Stores `batch` (in one transaction when all goes well); every submission gets its
-/// answer.
+/// Stores `batch` (in one transaction when all goes well; a submission alone, in one
+/// statement if its form's snapshot allows); every submission gets its answer.
 async fn store_batch(
     lanes: &Lanes,
+    snapshots: &Snapshots,
     config: &CoreConfig,
     at: (Uuid, Uuid),
     batch: Vec<(Submission, Reply)>,
 ) {
     let (mut submissions, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
+    if let [submission] = &submissions[..]
+        && let Some(outcome) = snapshots.try_store(lanes, config, at, submission).await
+    {
+        return answer(replies, vec![outcome]);
+    }
     while !submissions.is_empty() {
         match attempt(lanes, config, at, &submissions).await {
-            Attempt::Stored(outcomes) => {
-                let created = outcomes.iter().filter(|o| o.is_ok()).count();
-                metrics::counter!("formsd_responses_created_total", "via" => "api")
-                    .increment(created as u64);
-                for (reply, outcome) in replies.into_iter().zip(outcomes) {
-                    let _ = reply.send(outcome);
-                }
-                return;
+            Attempt::Stored(outcomes, locked) => {
+                snapshots.keep(at, locked);
+                return answer(replies, outcomes);
             }
             Attempt::Poisoned(i, error) => {
                 submissions.remove(i);
@@ -170,5 +174,14 @@ async fn store_batch(
                 return;
             }
         }
+    }
+}
+
+/// Sends each stored submission its outcome.
+fn answer(replies: Vec<Reply>, outcomes: Vec<Result<Response, CoreError>>) {
+    let created = outcomes.iter().filter(|o| o.is_ok()).count();
+    metrics::counter!("formsd_responses_created_total", "via" => "api").increment(created as u64);
+    for (reply, outcome) in replies.into_iter().zip(outcomes) {
+        let _ = reply.send(outcome);
     }
 }

@@ -2,6 +2,7 @@
 //! form, and the response quota. Plain Rust; `store` and `service` do the rest.
 
 pub mod batch;
+pub mod current;
 pub mod cursor;
 pub mod export;
 pub mod service;

@@ -98,6 +98,8 @@ struct TargetRow {
     plan: Plan,
     response_limit: Option<i64>,
     has_webhooks: bool,
+    form_version: String,
+    account_version: String,
 }
 
 /// Which form a submission goes to: a form of an API caller's account, or a published
@@ -107,7 +109,17 @@ pub enum Which<'a> {
     ShortId(&'a str),
 }
 
+/// The row versions (`xmin`) of a form and of its account as read. A later statement
+/// that finds both unchanged knows that nothing decided from the read has moved: no
+/// edit, status change, response or plan change came in between.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Versions {
+    pub form: String,
+    pub account: String,
+}
+
 /// A form locked for a response insert, with its account's plan and own response limit.
+#[derive(Clone)]
 pub struct Locked {
     pub target: TargetForm,
     pub plan: Plan,
@@ -115,6 +127,8 @@ pub struct Locked {
     /// Whether the form has an active webhook: without one, a submission writes no
     /// event. Stable while the lock is held (webhooks are added under it).
     pub has_webhooks: bool,
+    /// The versions of the form and account rows as locked.
+    pub versions: Versions,
 }
 
 /// Locks the form for a response insert (its row lock orders the form's submissions).
@@ -133,7 +147,8 @@ pub async fn lock_target(
                   f.settings AS "settings: Json<Map<String, Value>>", f.response_count,
                   f.last_submitted_at, a.plan AS "plan: Plan", a.response_limit,
                   EXISTS (SELECT 1 FROM webhooks w WHERE w.form_id = f.id AND w.is_active)
-                      AS "has_webhooks!"
+                      AS "has_webhooks!",
+                  f.xmin::text AS "form_version!", a.xmin::text AS "account_version!"
              FROM forms f JOIN accounts a ON a.id = f.account_id
             WHERE (($1::uuid IS NOT NULL AND f.id = $1 AND f.account_id = $2)
                    OR ($3::text IS NOT NULL AND f.short_id = $3))
@@ -159,23 +174,29 @@ pub async fn lock_target(
         plan: row.plan,
         response_limit: row.response_limit,
         has_webhooks: row.has_webhooks,
+        versions: Versions {
+            form: row.form_version,
+            account: row.account_version,
+        },
     })
 }
 
-/// Writes the counters of a form locked in `tx` as its submissions left them.
+/// Writes the counters of a form locked in `tx` as its submissions left them; returns
+/// the form row's new version.
 pub async fn advance_form(
     tx: &mut Transaction<'_, Postgres>,
     target: &TargetForm,
-) -> Result<(), CoreError> {
-    sqlx::query!(
-        "UPDATE forms SET response_count = $2, last_submitted_at = $3 WHERE id = $1",
+) -> Result<String, CoreError> {
+    let version = sqlx::query_scalar!(
+        r#"UPDATE forms SET response_count = $2, last_submitted_at = $3 WHERE id = $1
+           RETURNING xmin::text AS "version!""#,
         target.id,
         target.response_count,
         target.last_submitted_at
     )
-    .execute(&mut **tx)
+    .fetch_one(&mut **tx)
     .await?;
-    Ok(())
+    Ok(version)
 }
 
 /// Counts a response against its account's quota for `month` and inserts it, in one
@@ -227,6 +248,86 @@ pub async fn insert_counted(
     } else {
         Err(CoreError::ResponseLimitReached)
     }
+}
+
+/// How `insert_if_current` ended.
+#[derive(Debug)]
+pub enum Current {
+    /// Stored; the form row's new version.
+    Stored(String),
+    /// The form or its account is not at the versions given (or the form has an active
+    /// webhook): nothing was written.
+    Moved,
+    /// The account's quota for the month is used up: nothing was written.
+    OverQuota,
+}
+
+/// Stores `r` in one statement (its own transaction) if the form and its account are
+/// still at `versions` and the form has no active webhook, which the caller decided
+/// `r` on: locks the form row, counts the quota, inserts the response and writes the
+/// form's counters (`count`, and `r`'s submission time as the newest). The form's row
+/// lock orders it among the form's other submissions as `lock_target` does.
+pub async fn insert_if_current(
+    db: impl PgExecutor<'_>,
+    r: &Response,
+    (account_id, month): (Uuid, NaiveDate),
+    limit: Option<i64>,
+    versions: &Versions,
+    count: i64,
+) -> Result<Current, CoreError> {
+    let row = sqlx::query!(
+        r#"WITH target AS (
+               SELECT f.id FROM forms f JOIN accounts a ON a.id = f.account_id
+                WHERE f.id = $2 AND f.account_id = $11
+                  AND f.xmin::text = $14 AND a.xmin::text = $15
+                  AND NOT EXISTS (SELECT 1 FROM webhooks w
+                                   WHERE w.form_id = f.id AND w.is_active)
+                  FOR UPDATE OF f
+           ), quota AS (
+               INSERT INTO response_quota_usage (account_id, month, response_count)
+               SELECT $11, $12, 1 FROM target WHERE $13::bigint > 0
+               ON CONFLICT (account_id, month) DO UPDATE
+                  SET response_count = response_quota_usage.response_count + 1
+                WHERE response_quota_usage.response_count < $13
+               RETURNING 1
+           ), inserted AS (
+               INSERT INTO responses (id, form_id, answers, metadata, device_type, browser,
+                                      os, started_at, submitted_at, completion_time_seconds)
+               SELECT $1::uuid, $2::uuid, $3::jsonb, $4::jsonb, $5::text, $6::text, $7::text,
+                      $8::timestamptz, $9::timestamptz, $10::bigint
+                 FROM quota
+               RETURNING form_id
+           ), advanced AS (
+               UPDATE forms SET response_count = $16, last_submitted_at = $9
+                 FROM inserted WHERE forms.id = inserted.form_id
+               RETURNING forms.xmin::text AS version
+           )
+           SELECT EXISTS (SELECT 1 FROM target) AS "current!",
+                  (SELECT version FROM advanced) AS version"#,
+        r.id,
+        r.form_id,
+        Json(&r.answers) as _,
+        Json(&r.metadata) as _,
+        r.device_type.as_deref(),
+        r.browser.as_deref(),
+        r.os.as_deref(),
+        r.started_at,
+        r.submitted_at,
+        r.completion_time_seconds,
+        account_id,
+        month,
+        limit.unwrap_or(i64::MAX),
+        versions.form,
+        versions.account,
+        count
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(match (row.current, row.version) {
+        (false, _) => Current::Moved,
+        (true, None) => Current::OverQuota,
+        (true, Some(version)) => Current::Stored(version),
+    })
 }
 
 /// The response count of a form of the account (`NotFound` when it is not theirs).

@@ -3,7 +3,7 @@
 //! caller's transaction under the form's row lock.
 
 use super::store::{self, Locked};
-use super::{Response, quota_month};
+use super::{Response, TargetForm, quota_month};
 use crate::config::CoreConfig;
 use crate::error::{CoreError, FieldError};
 use crate::files::store::FileStore;
@@ -32,22 +32,18 @@ pub struct Submission {
     pub files: Staged,
 }
 
-/// Stores `submission` on the locked form; returns the stored response. The form's
-/// counters move in `locked` only: write them with `store::advance_form` once the
-/// transaction's submissions are stored (one write for a batch).
-pub async fn submit(
-    tx: &mut Transaction<'_, Postgres>,
+/// The quota a response counts against: its account, the month, the limit (if any).
+pub type Quota = ((Uuid, chrono::NaiveDate), Option<i64>);
+
+/// The response `submission` makes on the form as `locked` holds it, and the quota it
+/// counts against: the open-form rules and answer validation. Writes nothing; the
+/// form's counters are the caller's to move once the response is stored.
+pub fn respond(
     config: &CoreConfig,
-    locked: &mut Locked,
-    submission: Submission,
-) -> Result<Response, CoreError> {
-    let Locked {
-        target,
-        plan,
-        response_limit,
-        has_webhooks,
-    } = locked;
-    let (plan, response_limit, has_webhooks) = (*plan, *response_limit, *has_webhooks);
+    locked: &Locked,
+    submission: &Submission,
+) -> Result<(Response, Quota), CoreError> {
+    let target = &locked.target;
     let now = now_millis();
     target.check_open(now)?;
     // The files were checked against the form as it was read before the lock; its
@@ -67,8 +63,8 @@ pub async fn submit(
     if !gone.is_empty() {
         return Err(CoreError::FieldErrors(gone));
     }
-    let answers = target.validate_answers(submission.answers, &submission.files.answers)?;
-    let limit = response_limit.or(config.response_limit(plan));
+    let answers = target.validate_answers(submission.answers.clone(), &submission.files.answers)?;
+    let limit = locked.response_limit.or(config.response_limit(locked.plan));
     let submitted_at = target.next_submitted_at(now);
     let started_at = submission
         .started_at
@@ -77,24 +73,50 @@ pub async fn submit(
         id: Uuid::new_v4(),
         form_id: target.id,
         answers,
-        metadata: submission.metadata,
-        device_type: submission.device_type,
-        browser: submission.browser,
-        os: submission.os,
+        metadata: submission.metadata.clone(),
+        device_type: submission.device_type.clone(),
+        browser: submission.browser.clone(),
+        os: submission.os.clone(),
         started_at,
         submitted_at,
         completion_time_seconds: submission
             .started_at
             .map(|_| (submitted_at - started_at).num_seconds()),
     };
-    let quota = (target.account_id, quota_month(now));
+    Ok((response, ((target.account_id, quota_month(now)), limit)))
+}
+
+/// Whether storing `submission` on `locked` writes the response, its quota and the
+/// form's counters and nothing else (no file, notification or event), all of which
+/// `store::insert_if_current` does in one statement.
+pub fn writes_only_the_response(locked: &Locked, submission: &Submission) -> bool {
+    submission.files.ids.is_empty() && !locked.has_webhooks && !notifies(&locked.target)
+}
+
+/// Whether the form's owner is mailed about each response.
+fn notifies(target: &TargetForm) -> bool {
+    target.settings.get("notifications_enabled") == Some(&Value::Bool(true))
+}
+
+/// Stores `submission` on the locked form; returns the stored response. The form's
+/// counters move in `locked` only: write them with `store::advance_form` once the
+/// transaction's submissions are stored (one write for a batch).
+pub async fn submit(
+    tx: &mut Transaction<'_, Postgres>,
+    config: &CoreConfig,
+    locked: &mut Locked,
+    submission: Submission,
+) -> Result<Response, CoreError> {
+    let (response, (quota, limit)) = respond(config, locked, &submission)?;
     store::insert_counted(tx, &response, quota, limit).await?;
+    let (target, has_webhooks) = (&mut locked.target, locked.has_webhooks);
     target.response_count += 1;
-    target.last_submitted_at = Some(submitted_at);
+    target.last_submitted_at = Some(response.submitted_at);
+    let submitted_at = response.submitted_at;
     FileStore::attach(tx, response.id, &submission.files.ids).await?;
     // The form's settings are at hand (and locked): a form without notifications costs
     // no query.
-    if target.settings.get("notifications_enabled") == Some(&Value::Bool(true)) {
+    if notifies(target) {
         crate::notifications::enqueue(tx, config, target.id, response.id, submitted_at).await?;
     }
     // The events go to the form's webhooks: without one there is nothing to write.

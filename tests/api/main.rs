@@ -14,6 +14,7 @@ mod binary;
 mod browser;
 mod clients;
 mod connections;
+mod current;
 mod errors;
 mod export;
 mod forms;

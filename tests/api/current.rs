@@ -1,0 +1,109 @@
+//! A create is judged on its form as it is now, whichever instance changed the form last.
+//! An instance keeps its last view of each form and stores the next response on it in
+//! one statement, only if neither the form nor its account has moved since
+//! (core/responses/current.rs); these tests move them from another instance.
+
+use crate::helpers::*;
+use crate::support::*;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+#[tokio::test]
+async fn creates_are_judged_on_the_form_as_another_instance_left_it() {
+    let a = TestApp::spawn().await;
+    let b = TestApp::spawn_on(a.db.clone(), &[]).await;
+    let key = a.key(PRO, ALL).await;
+    let k = key.as_str();
+    let name_only = json!([{"type": "short_text", "label": "Name", "required": true}]);
+    let form = published_form(&a, k, name_only, json!({"max_responses": 5})).await;
+    let id = form["id"].as_str().expect("id").to_owned();
+    let (form_path, path) = (format!("/forms/{id}"), format!("/forms/{id}/responses"));
+    let name = field_ids(&form)[0].clone();
+    let named = |n: &str| json!({"answers": {name.clone(): n}});
+    a.post(&path, k, &named("one")).await.ok(201);
+    a.post(&path, k, &named("two")).await.ok(201);
+
+    // B adds a required field: A's next create is judged on it.
+    let fields = json!([form["fields"][0].clone(),
+                        {"type": "email", "label": "Email", "required": true}]);
+    let updated = b.put(&form_path, k, &json!({"fields": fields})).await;
+    let email = field_ids(&updated.ok(200)["form"])[1].clone();
+    a.post(&path, k, &named("three"))
+        .await
+        .error(422, "VALIDATION_ERROR");
+    let full =
+        |n: &str| json!({"answers": {name.clone(): n, email.clone(): format!("{n}@example.com")}});
+    a.post(&path, k, &full("three")).await.ok(201);
+
+    // B stores the fourth: A counts it, so its fifth closes the form for both.
+    b.post(&path, k, &full("four")).await.ok(201);
+    a.post(&path, k, &full("five")).await.ok(201);
+    a.post(&path, k, &full("six"))
+        .await
+        .error(422, "FORM_CLOSED");
+    b.post(&path, k, &full("six"))
+        .await
+        .error(422, "FORM_CLOSED");
+
+    // B raises the cap: A takes responses again; B archives the form: A refuses.
+    let raised = json!({"settings": {"max_responses": 10}});
+    b.put(&form_path, k, &raised).await.ok(200);
+    a.post(&path, k, &full("six")).await.ok(201);
+    b.put(&form_path, k, &json!({"status": "archived"}))
+        .await
+        .ok(200);
+    a.post(&path, k, &full("seven"))
+        .await
+        .error(422, "FORM_NOT_PUBLISHED");
+
+    // Every stored response once, in submission order, and the form's count with them.
+    let listed = a.get(&format!("{path}?sort=asc&per_page=100"), k).await;
+    let responses = listed.ok(200)["responses"]
+        .as_array()
+        .expect("responses")
+        .clone();
+    let names: Vec<&str> = responses
+        .iter()
+        .map(|r| r["answers"][&name].as_str().expect("name"))
+        .collect();
+    assert_eq!(names, ["one", "two", "three", "four", "five", "six"]);
+    let times: Vec<chrono::DateTime<chrono::Utc>> = responses
+        .iter()
+        .map(|r| assert_timestamp(&r["submitted_at"]))
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+    let counted = count(&a, "SELECT response_count FROM forms WHERE id = $1", &id).await;
+    assert_eq!(counted, 6);
+}
+
+#[tokio::test]
+async fn a_webhook_added_on_another_instance_gets_the_next_create() {
+    let private = [
+        "--webhook-allow-private",
+        "--webhook-poll-interval",
+        "100ms",
+    ];
+    let a = TestApp::spawn_with(&private).await;
+    let b = TestApp::spawn_on(a.db.clone(), &private).await;
+    let key = a.key(PRO, ALL).await;
+    let form = published_form(&a, &key, contact_fields(), Value::Null).await;
+    let id = form["id"].as_str().expect("id").to_owned();
+    let path = format!("/forms/{id}/responses");
+    let fields = field_ids(&form);
+    for n in 0..2 {
+        let body = json!({"answers": contact_answers(&fields, n)});
+        a.post(&path, &key, &body).await.ok(201);
+    }
+    let receiver = Receiver::start().await;
+    let body = json!({"name": "Receiver", "url": receiver.url("/hook"),
+                      "events": ["form.submitted"]});
+    b.post(&format!("/forms/{id}/webhooks"), &key, &body)
+        .await
+        .ok(201);
+    let body = json!({"answers": contact_answers(&fields, 2)});
+    let created = a.post(&path, &key, &body).await;
+    let response_id = created.ok(201)["response"]["id"].clone();
+    let hits = receiver.wait_for("/hook", 1, Duration::from_secs(20)).await;
+    let event: Value = serde_json::from_slice(&hits[0].body).expect("event JSON");
+    assert_eq!(event["data"]["responseId"], response_id, "{event}");
+}
