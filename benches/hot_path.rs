@@ -8,7 +8,9 @@
 //! - `GET /forms/{id}`, one key, against the bare form SELECT [≥ 0.4×];
 //! - `POST /forms/{id}/responses` over 64 accounts, each with its key and form, against
 //!   the bare response INSERT over the same 64 forms [≥ 0.4×];
-//! - the same POST, 32 clients on one form, against the bare INSERT into it [≥ 0.3×].
+//! - the same POST, 32 clients on one form, against the bare INSERT into it [≥ 0.3×];
+//! - a visitor's submission of the form's hosted page (`POST /f/{short_id}`), 32 clients
+//!   on that one form, against the same bare INSERT [≥ 0.3×].
 //!
 //! Needs `wrk`, `h2load` (nghttp2-client) and `pgbench` on the PATH.
 //! Run: `cargo bench --bench hot_path` (DATABASE_URL as for the tests).
@@ -143,6 +145,8 @@ async fn main() {
         "unlimited",
         "--db-max-connections",
         "40",
+        "--hosted-submissions-per-minute",
+        "1000000000",
     ])
     .await;
     let pid = app.server.child.id().expect("formsd pid");
@@ -235,6 +239,40 @@ async fn main() {
          \"application/json\"}, c[3])\nend\n",
     );
     let post_many_lua = write("post_many.lua", &many);
+    // A visitor's page of the first form: its token and cookie serve every post (the
+    // token is stateless; the per-IP throttle is lifted above).
+    let short_id: String = sqlx::query_scalar("SELECT short_id FROM forms WHERE id = $1::uuid")
+        .bind(&form)
+        .fetch_one(&app.pool)
+        .await
+        .expect("short id");
+    let page_url = format!("{origin}/f/{short_id}");
+    let page = reqwest::get(&page_url).await.expect("the form's page");
+    let cookie = page
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .expect("the page's cookie")
+        .to_owned();
+    let html = page.text().await.expect("page");
+    let token = html
+        .split("name=\"_token\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the page's token");
+    let post_page_lua = write(
+        "post_page.lua",
+        &format!(
+            "wrk.method = \"POST\"\nwrk.headers[\"cookie\"] = {}\n\
+             wrk.headers[\"content-type\"] = \"application/x-www-form-urlencoded\"\n\
+             wrk.headers[\"user-agent\"] = \"Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0\"\n\
+             wrk.body = {}\n",
+            lua_string(&cookie),
+            // The token is URL-safe base64 and the field id a UUID: nothing to escape.
+            lua_string(&format!("_token={token}&{field}=Ada"))
+        ),
+    );
     let get_grpc = write(
         "get.bin",
         &grpc_frame(&pb::GetFormRequest { id: form.clone() }),
@@ -278,6 +316,10 @@ async fn main() {
             post_one_lua.display()
         );
         println!(
+            "wrk -t2 -c{clients} -d10s -s {} {page_url}",
+            post_page_lua.display()
+        );
+        println!(
             "pgbench -n -M prepared -j2 -c{clients} -T10 -f {} {db}",
             select.display()
         );
@@ -307,7 +349,7 @@ async fn main() {
         },
         Rates {
             what: "POST …/responses, one form",
-            bare: pgbench(&db, &[insert_one], clients, secs),
+            bare: pgbench(&db, std::slice::from_ref(&insert_one), clients, secs),
             rest: wrk(
                 &format!("{form_url}/responses"),
                 &post_one_lua,
@@ -321,6 +363,13 @@ async fn main() {
                 clients,
                 secs,
             )),
+            target: 0.3,
+        },
+        Rates {
+            what: "POST /f/{short_id}, one form",
+            bare: pgbench(&db, &[insert_one], clients, secs),
+            rest: wrk(&page_url, &post_page_lua, clients, secs),
+            grpc: None,
             target: 0.3,
         },
     ];

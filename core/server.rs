@@ -90,9 +90,16 @@ impl Core {
         let cursors = CursorCodec::new(secrets::get_or_create(&pool, "cursor-signing").await?);
         let token_key = secrets::get_or_create(&pool, "hosted-start-token").await?;
         let file_store = FileStore::from_url(config.file_store_url.as_deref())?;
-        let hosted = Hosted::new(pool.clone(), config.clone(), token_key, file_store.clone());
         let lanes = db::lanes::Lanes::new(pool.clone());
         lanes.spawn_trim();
+        let batcher = crate::responses::batch::Batcher::default();
+        let hosted = Hosted::new(
+            pool.clone(),
+            config.clone(),
+            token_key,
+            file_store.clone(),
+            (batcher.clone(), lanes.clone()),
+        );
         Ok(Self {
             lanes,
             health: tonic_health::server::HealthReporter::new(),
@@ -102,7 +109,7 @@ impl Core {
             cursors,
             hosted,
             file_store,
-            batcher: Default::default(),
+            batcher,
         })
     }
 

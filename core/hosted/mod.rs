@@ -7,6 +7,7 @@ pub mod device;
 pub mod token;
 
 use crate::config::CoreConfig;
+use crate::db::lanes::Lanes;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
 use crate::files::{self, Staged, Upload};
@@ -14,8 +15,8 @@ use crate::forms::{FieldKind, Form, now_millis, service::form_to_pb, store as fo
 use crate::gate;
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
-use crate::responses::store::{self, Which};
-use crate::responses::submit::{Submission, submit};
+use crate::responses::batch::{Batcher, Target};
+use crate::responses::submit::Submission;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde_json::{Map, Value};
 use sqlx::PgPool;
@@ -36,6 +37,9 @@ pub struct Hosted {
     /// themselves: a visitor's one submission takes one of each.
     pub(crate) admissions: Arc<DefaultKeyedRateLimiter<IpAddr>>,
     pub(crate) file_store: FileStore,
+    /// Submissions are stored with the others to the same form (the API's too).
+    pub(crate) batcher: Batcher,
+    pub(crate) lanes: Lanes,
 }
 
 /// Takes one of `ip`'s allowance from `limiter`.
@@ -58,6 +62,7 @@ impl Hosted {
         config: Arc<CoreConfig>,
         token_key: Vec<u8>,
         file_store: FileStore,
+        (batcher, lanes): (Batcher, Lanes),
     ) -> Self {
         let per_minute =
             NonZeroU32::new(config.hosted_submissions_per_minute).unwrap_or(NonZeroU32::MIN);
@@ -68,6 +73,8 @@ impl Hosted {
             limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
             admissions: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
             file_store,
+            batcher,
+            lanes,
         }
     }
 
@@ -192,35 +199,30 @@ impl Hosted {
             staged.answers = answers;
         }
         let ids = staged.ids.clone();
-        let stored = async {
-            let mut tx = self.pool.begin().await?;
-            let mut locked = store::lock_target(&mut tx, Which::ShortId(&req.short_id)).await?;
-            if locked.target.id != form_id {
-                return Err(CoreError::CsrfFailed);
-            }
-            let settings = locked.target.settings.clone();
-            let device = device::parse(&req.user_agent);
-            let submission = Submission {
-                answers: req
-                    .answers
-                    .as_ref()
-                    .map(convert::struct_to_object)
-                    .unwrap_or_default(),
-                metadata: Map::new(),
-                device_type: device.device_type,
-                browser: device.browser,
-                os: device.os,
-                started_at: Some(started_at),
-                via: "form",
-                files: staged,
-            };
-            let response = submit(&mut tx, &self.config, &mut locked, submission).await?;
-            store::advance_form(&mut tx, &locked.target).await?;
-            tx.commit().await?;
-            metrics::counter!("formsd_responses_created_total", "via" => "form").increment(1);
-            Ok(reply(&settings, response.id.to_string()))
-        }
-        .await;
+        let device = device::parse(&req.user_agent);
+        let submission = Submission {
+            answers: req
+                .answers
+                .as_ref()
+                .map(convert::struct_to_object)
+                .unwrap_or_default(),
+            metadata: Map::new(),
+            device_type: device.device_type,
+            browser: device.browser,
+            os: device.os,
+            started_at: Some(started_at),
+            via: "form",
+            files: staged,
+        };
+        let target = Target::Page {
+            short_id: req.short_id,
+            form_id,
+        };
+        let stored = self
+            .batcher
+            .submit(&self.lanes, &self.config, target, submission)
+            .await
+            .map(|stored| reply(&stored.settings, stored.response.id.to_string()));
         if stored.is_err() {
             self.file_store.unstage(&self.pool, &ids).await;
         }

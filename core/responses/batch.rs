@@ -1,4 +1,4 @@
-//! API submissions to one form, stored together. A form's responses are ordered by its
+//! Submissions to one form, API and hosted page alike, stored together. A form's responses are ordered by its
 //! row lock, held until commit, so one form takes one transaction at a time; what
 //! arrives while a transaction runs waits, and the next transaction stores all of it
 //! under one lock and one commit. Each submission is judged on its own (open form,
@@ -12,6 +12,7 @@ use super::submit::{Submission, submit};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
 use crate::error::CoreError;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::oneshot;
@@ -20,7 +21,43 @@ use uuid::Uuid;
 /// Submissions a transaction takes at most.
 const MAX_BATCH: usize = 128;
 
-type Reply = oneshot::Sender<Result<Response, CoreError>>;
+/// The form a submission goes to, as its caller names it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A form of the calling account (the API).
+    Api { account_id: Uuid, form_id: Uuid },
+    /// A published form by its short id, which the page's token says is `form_id`.
+    Page { short_id: String, form_id: Uuid },
+}
+
+impl Target {
+    fn which(&self) -> Which<'_> {
+        match self {
+            Target::Api {
+                account_id,
+                form_id,
+            } => Which::Id(*account_id, *form_id),
+            Target::Page { short_id, .. } => Which::ShortId(short_id),
+        }
+    }
+
+    fn form_id(&self) -> Uuid {
+        match self {
+            Target::Api { form_id, .. } | Target::Page { form_id, .. } => *form_id,
+        }
+    }
+}
+
+/// A stored response, with the settings of its form as the response's transaction
+/// found them (a hosted page's confirmation comes from them).
+#[derive(Debug)]
+pub struct Stored {
+    pub response: Response,
+    pub settings: Arc<Map<String, Value>>,
+}
+
+type Outcome = Result<Stored, CoreError>;
+type Reply = oneshot::Sender<Outcome>;
 
 /// The submissions waiting for a form of an account, and whether a transaction for it
 /// runs (its task takes them next).
@@ -33,25 +70,24 @@ struct Queue {
 /// The per-form queues of this instance.
 #[derive(Clone, Default)]
 pub struct Batcher {
-    queues: Arc<Mutex<HashMap<(Uuid, Uuid), Queue>>>,
+    queues: Arc<Mutex<HashMap<Target, Queue>>>,
     /// The forms as this instance's last transaction on each left them.
     snapshots: Snapshots,
 }
 
 impl Batcher {
-    /// Stores `submission` to the account's form; resolves once it is committed (or
-    /// refused).
+    /// Stores `submission` to the form; resolves once it is committed (or refused).
     pub async fn submit(
         &self,
         lanes: &Lanes,
         config: &Arc<CoreConfig>,
-        (account_id, form_id): (Uuid, Uuid),
+        target: Target,
         submission: Submission,
-    ) -> Result<Response, CoreError> {
+    ) -> Outcome {
         let (reply, answer) = oneshot::channel();
         let start = {
             let mut queues = self.queues.lock().unwrap_or_else(PoisonError::into_inner);
-            let queue = queues.entry((account_id, form_id)).or_default();
+            let queue = queues.entry(target.clone()).or_default();
             queue.waiting.push((submission, reply));
             !std::mem::replace(&mut queue.running, true)
         };
@@ -59,9 +95,7 @@ impl Batcher {
             // Its own task: a caller that goes away must not strand the others.
             let batcher = self.clone();
             let (lanes, config) = (lanes.clone(), config.clone());
-            tokio::spawn(
-                async move { batcher.drain(&lanes, &config, (account_id, form_id)).await },
-            );
+            tokio::spawn(async move { batcher.drain(&lanes, &config, &target).await });
         }
         answer
             .await
@@ -69,15 +103,15 @@ impl Batcher {
     }
 
     /// Stores batches of the form's queue until it is empty.
-    async fn drain(&self, lanes: &Lanes, config: &CoreConfig, at: (Uuid, Uuid)) {
+    async fn drain(&self, lanes: &Lanes, config: &CoreConfig, at: &Target) {
         loop {
             let batch = {
                 let mut queues = self.queues.lock().unwrap_or_else(PoisonError::into_inner);
-                let Some(queue) = queues.get_mut(&at) else {
+                let Some(queue) = queues.get_mut(at) else {
                     return;
                 };
                 if queue.waiting.is_empty() {
-                    queues.remove(&at);
+                    queues.remove(at);
                     return;
                 }
                 let take = queue.waiting.len().min(MAX_BATCH);
@@ -103,13 +137,17 @@ enum Attempt {
 async fn attempt(
     lanes: &Lanes,
     config: &CoreConfig,
-    (account_id, form_id): (Uuid, Uuid),
+    at: &Target,
     submissions: &[Submission],
 ) -> Attempt {
     let result = async {
         let mut lane = lanes.take().await?;
         let mut tx = sqlx::Connection::begin(&mut *lane).await?;
-        let mut locked = store::lock_target(&mut tx, Which::Id(account_id, form_id)).await?;
+        let mut locked = store::lock_target(&mut tx, at.which()).await?;
+        if locked.target.id != at.form_id() {
+            // A page's token names another form than its address: a forgery.
+            return Err(CoreError::CsrfFailed);
+        }
         let mut outcomes = Vec::with_capacity(submissions.len());
         for (i, submission) in submissions.iter().enumerate() {
             match submit(&mut tx, config, &mut locked, submission.clone()).await {
@@ -136,20 +174,21 @@ async fn store_batch(
     lanes: &Lanes,
     snapshots: &Snapshots,
     config: &CoreConfig,
-    at: (Uuid, Uuid),
+    at: &Target,
     batch: Vec<(Submission, Reply)>,
 ) {
     let (mut submissions, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
     if let [submission] = &submissions[..]
-        && let Some(outcome) = snapshots.try_store(lanes, config, at, submission).await
+        && let Some((outcome, settings)) = snapshots.try_store(lanes, config, at, submission).await
     {
-        return answer(replies, vec![outcome]);
+        return answer(&submissions, replies, vec![outcome], &settings);
     }
     while !submissions.is_empty() {
         match attempt(lanes, config, at, &submissions).await {
             Attempt::Stored(outcomes, locked) => {
+                let settings = Arc::new(locked.target.settings.clone());
                 snapshots.keep(at, locked);
-                return answer(replies, outcomes);
+                return answer(&submissions, replies, outcomes, &settings);
             }
             Attempt::Poisoned(i, error) => {
                 submissions.remove(i);
@@ -177,11 +216,22 @@ async fn store_batch(
     }
 }
 
-/// Sends each stored submission its outcome.
-fn answer(replies: Vec<Reply>, outcomes: Vec<Result<Response, CoreError>>) {
-    let created = outcomes.iter().filter(|o| o.is_ok()).count();
-    metrics::counter!("formsd_responses_created_total", "via" => "api").increment(created as u64);
-    for (reply, outcome) in replies.into_iter().zip(outcomes) {
+/// Sends each submission of a committed transaction its outcome.
+fn answer(
+    submissions: &[Submission],
+    replies: Vec<Reply>,
+    outcomes: Vec<Result<Response, CoreError>>,
+    settings: &Arc<Map<String, Value>>,
+) {
+    for ((submission, reply), outcome) in submissions.iter().zip(replies).zip(outcomes) {
+        let outcome = outcome.map(|response| {
+            metrics::counter!("formsd_responses_created_total", "via" => submission.via)
+                .increment(1);
+            Stored {
+                response,
+                settings: settings.clone(),
+            }
+        });
         let _ = reply.send(outcome);
     }
 }

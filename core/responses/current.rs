@@ -8,53 +8,55 @@
 //! rows, so that a stale snapshot never refuses), files, notifications or webhooks.
 
 use super::Response;
+use super::batch::Target;
 use super::store::{self, Current, Locked};
 use super::submit::{Submission, respond, writes_only_the_response};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
 use crate::error::CoreError;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use uuid::Uuid;
 
 /// Forms whose snapshot is kept at most; beyond, the map starts again (a form's fields
 /// can be large, and a snapshot only saves round trips).
 const MAX_SNAPSHOTS: usize = 1024;
 
-/// The snapshots of this instance, by (account, form).
+/// The snapshots of this instance, by form.
 #[derive(Clone, Default)]
 pub struct Snapshots {
-    forms: Arc<Mutex<HashMap<(Uuid, Uuid), Locked>>>,
+    forms: Arc<Mutex<HashMap<Target, Locked>>>,
 }
 
 impl Snapshots {
-    fn forms(&self) -> std::sync::MutexGuard<'_, HashMap<(Uuid, Uuid), Locked>> {
+    fn forms(&self) -> std::sync::MutexGuard<'_, HashMap<Target, Locked>> {
         self.forms.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Keeps the form as a committed transaction left it (its counters advanced, the
     /// versions those of its rows after the commit).
-    pub fn keep(&self, at: (Uuid, Uuid), locked: Locked) {
+    pub fn keep(&self, at: &Target, locked: Locked) {
         let mut forms = self.forms();
-        if forms.len() >= MAX_SNAPSHOTS && !forms.contains_key(&at) {
+        if forms.len() >= MAX_SNAPSHOTS && !forms.contains_key(at) {
             forms.clear();
         }
-        forms.insert(at, locked);
+        forms.insert(at.clone(), locked);
     }
 
-    fn take(&self, at: (Uuid, Uuid)) -> Option<Locked> {
-        self.forms().remove(&at)
+    fn take(&self, at: &Target) -> Option<Locked> {
+        self.forms().remove(at)
     }
 
-    /// Stores `submission` in one statement if the snapshot of its form settles it.
-    /// `None`: nothing was written; take the locked path.
+    /// Stores `submission` in one statement if the snapshot of its form settles it;
+    /// with the outcome, the form's settings. `None`: nothing was written; take the
+    /// locked path.
     pub async fn try_store(
         &self,
         lanes: &Lanes,
         config: &CoreConfig,
-        at: (Uuid, Uuid),
+        at: &Target,
         submission: &Submission,
-    ) -> Option<Result<Response, CoreError>> {
+    ) -> Option<(Result<Response, CoreError>, Arc<Map<String, Value>>)> {
         // Taken out while in use: a form's submissions are stored one at a time (its
         // batch task), and a failure leaves no snapshot behind.
         let mut locked = self.take(at)?;
@@ -79,21 +81,23 @@ impl Snapshots {
             Ok::<_, CoreError>(current)
         }
         .await;
-        match stored {
+        let settings = Arc::new(locked.target.settings.clone());
+        let outcome = match stored {
             Ok(Current::Stored(version)) => {
                 locked.target.response_count = count;
                 locked.target.last_submitted_at = Some(response.submitted_at);
                 locked.versions.form = version;
                 self.keep(at, locked);
-                Some(Ok(response))
+                Ok(response)
             }
             // The quota is never part of the snapshot: this refusal is exact.
             Ok(Current::OverQuota) => {
                 self.keep(at, locked);
-                Some(Err(CoreError::ResponseLimitReached))
+                Err(CoreError::ResponseLimitReached)
             }
-            Ok(Current::Moved) => None,
-            Err(error) => Some(Err(error)),
-        }
+            Ok(Current::Moved) => return None,
+            Err(error) => Err(error),
+        };
+        Some((outcome, settings))
     }
 }

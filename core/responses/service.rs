@@ -1,5 +1,6 @@
 //! gRPC adapter of responses: ResponsesService.
 
+use super::batch::Target;
 use super::cursor::{CursorCodec, Sort};
 use super::export::{self, Encoder, Format};
 use super::store::{self, Window};
@@ -177,11 +178,15 @@ impl Responses {
             // Without a key nothing else shares the transaction: the submission may be
             // stored with others to the same form (one lock, one commit).
             let (form_id, submission) = api_submission(&req)?;
-            let at = (account_id, form_id);
-            let response = self
+            let at = Target::Api {
+                account_id,
+                form_id,
+            };
+            let stored = self
                 .batcher
                 .submit(&self.lanes, &self.config, at, submission)
                 .await?;
+            let response = stored.response;
             let reply = pb::CreateResponseResponse {
                 response: Some(response_to_pb(response)),
             };

@@ -770,3 +770,47 @@ async fn a_browser_submission_counts_against_the_accounts_response_quota() {
         "the refused one is not stored"
     );
 }
+
+#[tokio::test]
+async fn concurrent_browser_submissions_are_stored_once_each_in_order_up_to_the_cap() {
+    // Submissions arriving together share the form's transactions, as API creates do:
+    // each is still judged alone, in arrival order, against the form's cap.
+    let extra = ["--hosted-submissions-per-minute", "1000"];
+    let s = Setup::new(&extra, json!({"max_responses": 10})).await;
+    let mut tasks = tokio::task::JoinSet::new();
+    for n in 0..24 {
+        let mut visitor = Visitor::new(&s.app);
+        let (short_id, fields) = (s.short_id(), s.fields.clone());
+        tasks.spawn(async move {
+            let token = visitor.open(&short_id).await.token();
+            let (name, email) = (format!("Person {n}"), format!("p{n}@example.com"));
+            let answers = [
+                ("_token", token.as_str()),
+                (fields[0].as_str(), name.as_str()),
+                (fields[1].as_str(), email.as_str()),
+            ];
+            visitor.submit(&short_id, DESKTOP, &answers).await
+        });
+    }
+    let mut statuses = Vec::new();
+    while let Some(page) = tasks.join_next().await {
+        let page = page.expect("visitor task");
+        assert!([200, 410].contains(&page.status), "{}", page.html);
+        statuses.push(page.status);
+    }
+    assert_eq!(statuses.iter().filter(|&&s| s == 200).count(), 10);
+    let responses = s.responses().await;
+    assert_eq!(responses.len(), 10, "the cap holds: {responses:?}");
+    let mut times: Vec<_> = responses
+        .iter()
+        .map(|r| assert_timestamp(&r["submitted_at"]))
+        .collect();
+    let listed = times.clone();
+    times.sort();
+    times.dedup();
+    assert_eq!(
+        times.len(),
+        10,
+        "each response has its own time: {listed:?}"
+    );
+}
