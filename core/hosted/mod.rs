@@ -37,7 +37,7 @@ pub struct Hosted {
     /// themselves: a visitor's one submission takes one of each.
     pub(crate) admissions: Arc<DefaultKeyedRateLimiter<IpAddr>>,
     pub(crate) file_store: FileStore,
-    /// Submissions are stored with the others to the same form (the API's too).
+    /// Submissions to a form's page that arrive together are stored together.
     pub(crate) batcher: Batcher,
     pub(crate) lanes: Lanes,
 }

@@ -1,9 +1,10 @@
-//! Submissions to one form, API and hosted page alike, stored together. A form's responses are ordered by its
+//! Submissions to one form, stored together. A form's responses are ordered by its
 //! row lock, held until commit, so one form takes one transaction at a time; what
 //! arrives while a transaction runs waits, and the next transaction stores all of it
 //! under one lock and one commit. Each submission is judged on its own (open form,
 //! answers, quota, in arrival order) and gets its own answer; only a database error
-//! fails the whole batch. Alone on a form, a submission is a batch of one.
+//! fails the whole batch. Alone on a form, a submission is a batch of one, stored in
+//! one statement when the instance's view of the form allows (`current`).
 
 use super::Response;
 use super::current::Snapshots;
@@ -59,8 +60,9 @@ pub struct Stored {
 type Outcome = Result<Stored, CoreError>;
 type Reply = oneshot::Sender<Outcome>;
 
-/// The submissions waiting for a form of an account, and whether a transaction for it
-/// runs (its task takes them next).
+/// The submissions waiting for a target, and whether a transaction for it runs (its
+/// task takes them next). The API's and the hosted page's submissions to one form are
+/// two targets: each orders its own, and the form's row lock orders the two.
 #[derive(Default)]
 struct Queue {
     waiting: Vec<(Submission, Reply)>,
@@ -151,8 +153,14 @@ async fn attempt(
         let mut outcomes = Vec::with_capacity(submissions.len());
         for (i, submission) in submissions.iter().enumerate() {
             match submit(&mut tx, config, &mut locked, submission.clone()).await {
-                // A statement failed: the transaction is aborted (dropping it rolls back).
-                Err(error @ (CoreError::Database(_) | CoreError::UnstorableText)) => {
+                // A statement failed (the transaction is aborted), or one failed after the
+                // response was written (its files, notification or events): either way
+                // the transaction must not commit. Dropping it rolls back.
+                Err(
+                    error @ (CoreError::Database(_)
+                    | CoreError::UnstorableText
+                    | CoreError::Internal(_)),
+                ) => {
                     return Ok(Attempt::Poisoned(i, error));
                 }
                 outcome => outcomes.push(outcome),
@@ -179,16 +187,22 @@ async fn store_batch(
 ) {
     let (mut submissions, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
     if let [submission] = &submissions[..]
-        && let Some((outcome, settings)) = snapshots.try_store(lanes, config, at, submission).await
+        && let Some(outcome) = snapshots.try_store(lanes, config, at, submission).await
     {
-        return answer(&submissions, replies, vec![outcome], &settings);
+        return answer(&submissions, replies, vec![outcome]);
     }
     while !submissions.is_empty() {
         match attempt(lanes, config, at, &submissions).await {
             Attempt::Stored(outcomes, locked) => {
                 let settings = Arc::new(locked.target.settings.clone());
                 snapshots.keep(at, locked);
-                return answer(&submissions, replies, outcomes, &settings);
+                let outcomes = outcomes.into_iter().map(|outcome| {
+                    outcome.map(|response| Stored {
+                        response,
+                        settings: settings.clone(),
+                    })
+                });
+                return answer(&submissions, replies, outcomes.collect());
             }
             Attempt::Poisoned(i, error) => {
                 submissions.remove(i);
@@ -217,21 +231,12 @@ async fn store_batch(
 }
 
 /// Sends each submission of a committed transaction its outcome.
-fn answer(
-    submissions: &[Submission],
-    replies: Vec<Reply>,
-    outcomes: Vec<Result<Response, CoreError>>,
-    settings: &Arc<Map<String, Value>>,
-) {
+fn answer(submissions: &[Submission], replies: Vec<Reply>, outcomes: Vec<Outcome>) {
     for ((submission, reply), outcome) in submissions.iter().zip(replies).zip(outcomes) {
-        let outcome = outcome.map(|response| {
+        if outcome.is_ok() {
             metrics::counter!("formsd_responses_created_total", "via" => submission.via)
                 .increment(1);
-            Stored {
-                response,
-                settings: settings.clone(),
-            }
-        });
+        }
         let _ = reply.send(outcome);
     }
 }

@@ -1,20 +1,19 @@
-//! A submission alone on its form, stored in one statement. The form, its account and
-//! the form's counters as the last transaction of this instance left them are kept
-//! (a `Snapshot`); the next submission is judged on them (open form, answers, quota
-//! limit, submission time) and stored by `store::insert_if_current`, which writes only
-//! if neither row has moved since (their `xmin`). One round trip in place of five
-//! (begin, lock, insert, counters, commit). Whatever the snapshot cannot settle takes
-//! the locked path: no snapshot, a moved row, a refusal (judged again on the locked
-//! rows, so that a stale snapshot never refuses), files, notifications or webhooks.
+//! A submission alone on its form, stored in one statement. Each instance keeps the form
+//! as its last transaction on it left it (a `Locked` read under the row lock, with the
+//! form's counters and the versions of the form and account rows): the next submission
+//! is judged on it (open form, answers, quota limit, submission time) and stored by
+//! `store::insert_if_current`, which writes only if neither row has moved since (their
+//! `xmin`, and the form's counters). One round trip in place of five (begin, lock,
+//! insert, counters, commit). Whatever the kept view cannot settle takes the locked
+//! path: none kept, a moved row, a refusal (judged again on the locked rows, so that a
+//! stale view never refuses), files, notifications or webhooks.
 
-use super::Response;
-use super::batch::Target;
+use super::batch::{Stored, Target};
 use super::store::{self, Current, Locked};
 use super::submit::{Submission, respond, writes_only_the_response};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
 use crate::error::CoreError;
-use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -22,7 +21,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// can be large, and a snapshot only saves round trips).
 const MAX_SNAPSHOTS: usize = 1024;
 
-/// The snapshots of this instance, by form.
+/// The forms as this instance last left them (its "snapshots"), by target.
 #[derive(Clone, Default)]
 pub struct Snapshots {
     forms: Arc<Mutex<HashMap<Target, Locked>>>,
@@ -47,57 +46,75 @@ impl Snapshots {
         self.forms().remove(at)
     }
 
-    /// Stores `submission` in one statement if the snapshot of its form settles it;
-    /// with the outcome, the form's settings. `None`: nothing was written; take the
-    /// locked path.
+    /// Stores `submission` in one statement if the snapshot of its form settles it.
+    /// `None`: nothing was written; take the locked path.
     pub async fn try_store(
         &self,
         lanes: &Lanes,
         config: &CoreConfig,
         at: &Target,
         submission: &Submission,
-    ) -> Option<(Result<Response, CoreError>, Arc<Map<String, Value>>)> {
+    ) -> Option<Result<Stored, CoreError>> {
         // Taken out while in use: a form's submissions are stored one at a time (its
         // batch task), and a failure leaves no snapshot behind.
         let mut locked = self.take(at)?;
         if !writes_only_the_response(&locked, submission) {
             return None;
         }
-        let (response, (quota, limit)) = respond(config, &locked, submission).ok()?;
-        let count = locked.target.response_count + 1;
-        let stored = async {
-            let mut lane = lanes.take().await?;
-            let current = store::insert_if_current(
-                &mut *lane,
-                &response,
-                quota,
-                limit,
-                &locked.versions,
-                count,
-            )
-            .await?;
-            // One statement, committed: nothing is pending on the connection.
+        let mut lane = match lanes.take().await {
+            Ok(lane) => lane,
+            Err(error) => return Some(Err(error.into())),
+        };
+        // Judged once the connection is at hand, so that the submission's time (and the
+        // form's closing time) is read as close to the write as it can be. A refusal
+        // is judged again on the locked rows: a stale snapshot never refuses.
+        let Ok((response, (quota, limit))) = respond(config, &locked, submission) else {
             lane.finish();
-            Ok::<_, CoreError>(current)
-        }
+            return None;
+        };
+        let target = &locked.target;
+        let counters = (target.response_count, target.last_submitted_at);
+        let written = store::insert_if_current(
+            &mut *lane,
+            &response,
+            quota,
+            limit,
+            &locked.versions,
+            counters,
+        )
         .await;
-        let settings = Arc::new(locked.target.settings.clone());
-        let outcome = match stored {
-            Ok(Current::Stored(version)) => {
-                locked.target.response_count = count;
+        let current = match written {
+            Ok(current) => {
+                // One statement, committed: nothing is pending on the connection.
+                lane.finish();
+                current
+            }
+            // A text PostgreSQL cannot store (a NUL) is refused before the versions are
+            // compared: the locked path judges the form first, as for any submission.
+            Err(CoreError::UnstorableText) => return None,
+            Err(error) => return Some(Err(error)),
+        };
+        let outcome = match current {
+            Current::Stored(_) => "stored",
+            Current::OverQuota => "over_quota",
+            Current::Moved => "moved",
+        };
+        metrics::counter!("formsd_one_statement_creates_total", "outcome" => outcome).increment(1);
+        match current {
+            Current::Stored(version) => {
+                locked.target.response_count += 1;
                 locked.target.last_submitted_at = Some(response.submitted_at);
                 locked.versions.form = version;
+                let settings = Arc::new(locked.target.settings.clone());
                 self.keep(at, locked);
-                Ok(response)
+                Some(Ok(Stored { response, settings }))
             }
             // The quota is never part of the snapshot: this refusal is exact.
-            Ok(Current::OverQuota) => {
+            Current::OverQuota => {
                 self.keep(at, locked);
-                Err(CoreError::ResponseLimitReached)
+                Some(Err(CoreError::ResponseLimitReached))
             }
-            Ok(Current::Moved) => return None,
-            Err(error) => Err(error),
-        };
-        Some((outcome, settings))
+            Current::Moved => None,
+        }
     }
 }

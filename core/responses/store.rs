@@ -118,7 +118,9 @@ pub struct Versions {
     pub account: String,
 }
 
-/// A form locked for a response insert, with its account's plan and own response limit.
+/// A form locked for a response insert, with its account's plan and own response limit
+/// (also kept after its transaction as the instance's view of the form:
+/// `responses::current`).
 #[derive(Clone)]
 pub struct Locked {
     pub target: TargetForm,
@@ -263,23 +265,27 @@ pub enum Current {
 }
 
 /// Stores `r` in one statement (its own transaction) if the form and its account are
-/// still at `versions` and the form has no active webhook, which the caller decided
-/// `r` on: locks the form row, counts the quota, inserts the response and writes the
-/// form's counters (`count`, and `r`'s submission time as the newest). The form's row
-/// lock orders it among the form's other submissions as `lock_target` does.
+/// still as the caller decided `r` on them: both rows at `versions`, the form's
+/// counters at `counters` (response count, newest submission time), no active
+/// webhook. Locks the form row, counts the quota, inserts the response and advances
+/// the form's counters by it. The form's row lock orders it among the form's other
+/// submissions as `lock_target` does. (The counters are compared too: a transaction
+/// id, and so an `xmin`, can come round again after wraparound or a restore.)
 pub async fn insert_if_current(
     db: impl PgExecutor<'_>,
     r: &Response,
     (account_id, month): (Uuid, NaiveDate),
     limit: Option<i64>,
     versions: &Versions,
-    count: i64,
+    (count, newest): (i64, Option<DateTime<Utc>>),
 ) -> Result<Current, CoreError> {
     let row = sqlx::query!(
         r#"WITH target AS (
                SELECT f.id FROM forms f JOIN accounts a ON a.id = f.account_id
                 WHERE f.id = $2 AND f.account_id = $11
                   AND f.xmin::text = $14 AND a.xmin::text = $15
+                  AND f.response_count = $16
+                  AND f.last_submitted_at IS NOT DISTINCT FROM $17::timestamptz
                   AND NOT EXISTS (SELECT 1 FROM webhooks w
                                    WHERE w.form_id = f.id AND w.is_active)
                   FOR UPDATE OF f
@@ -298,7 +304,7 @@ pub async fn insert_if_current(
                  FROM quota
                RETURNING form_id
            ), advanced AS (
-               UPDATE forms SET response_count = $16, last_submitted_at = $9
+               UPDATE forms SET response_count = $16 + 1, last_submitted_at = $9
                  FROM inserted WHERE forms.id = inserted.form_id
                RETURNING forms.xmin::text AS version
            )
@@ -319,7 +325,8 @@ pub async fn insert_if_current(
         limit.unwrap_or(i64::MAX),
         versions.form,
         versions.account,
-        count
+        count,
+        newest
     )
     .fetch_one(db)
     .await?;

@@ -1,6 +1,7 @@
 //! Storing a submission, the one path shared by API-created and browser-submitted
-//! responses: open-form rules, answer validation, quota, insert, and the events, in the
-//! caller's transaction under the form's row lock.
+//! responses: open-form rules and answer validation (`respond`, which writes nothing),
+//! then quota, insert and the events in the caller's transaction under the form's row
+//! lock (`submit`), or all in one statement (`current`).
 
 use super::store::{self, Locked};
 use super::{Response, TargetForm, quota_month};

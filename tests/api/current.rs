@@ -107,3 +107,60 @@ async fn a_webhook_added_on_another_instance_gets_the_next_create() {
     let event: Value = serde_json::from_slice(&hits[0].body).expect("event JSON");
     assert_eq!(event["data"]["responseId"], response_id, "{event}");
 }
+
+#[tokio::test]
+async fn a_lone_create_takes_one_statement_once_the_form_is_known() {
+    let app = TestApp::spawn_with(&["--metrics-addr", "127.0.0.1:0"]).await;
+    let metrics = app.server.metrics_addr.expect("metrics address");
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+    let id = form["id"].as_str().expect("id").to_owned();
+    let path = format!("/forms/{id}/responses");
+    let fields = field_ids(&form);
+    let create = |n: usize| {
+        let body = json!({"answers": contact_answers(&fields, n)});
+        let (app, path, key) = (&app, &path, &key);
+        async move {
+            app.post(path, key, &body).await.ok(201);
+        }
+    };
+    let scrape = || async {
+        let text = app
+            .client
+            .get(format!("http://{metrics}/metrics"))
+            .send()
+            .await
+            .expect("scrape")
+            .text()
+            .await
+            .expect("metrics text");
+        let value = |outcome: &str| {
+            let series = format!("formsd_one_statement_creates_total{{outcome=\"{outcome}\"}}");
+            text.lines()
+                .find_map(|l| l.strip_prefix(series.as_str())?.trim().parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        (value("stored"), value("moved"))
+    };
+    // The first create locks the form in a transaction; the next ones are one statement.
+    for n in 0..3 {
+        create(n).await;
+    }
+    assert_eq!(scrape().await, (2.0, 0.0));
+    // An edit moves the form: the next create finds it moved and takes the transaction,
+    // and the one after is one statement again.
+    app.put(&format!("/forms/{id}"), &key, &json!({"title": "Edited"}))
+        .await
+        .ok(200);
+    create(3).await;
+    assert_eq!(scrape().await, (2.0, 1.0));
+    create(4).await;
+    assert_eq!(scrape().await, (3.0, 1.0));
+    let stored = count(
+        &app,
+        "SELECT count(*) FROM responses WHERE form_id = $1",
+        &id,
+    )
+    .await;
+    assert_eq!(stored, 5);
+}

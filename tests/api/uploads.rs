@@ -659,3 +659,62 @@ async fn download(
         .expect("download");
     reply.bytes().await.expect("bytes").to_vec()
 }
+
+#[tokio::test]
+async fn a_submission_whose_staged_file_was_swept_stores_nothing() {
+    // Its file is swept while it waits for the form's lock: attaching the file fails
+    // after the response was written, and the whole submission is rolled back (no
+    // response, no quota, no count) rather than stored without its file and events.
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, upload_fields(), Value::Null).await;
+    let short_id = form["short_id"].as_str().expect("short id").to_owned();
+    let form_id = form["id"].as_str().expect("id").to_owned();
+    let f = field_ids(&form);
+    let mut visitor = Visitor::new(&app);
+    let token = visitor.open(&short_id).await.token();
+    let lock = lock_form(&app.pool, &form_id).await;
+    let (name_field, file_field) = (f[0].clone(), f[1].clone());
+    let submission = tokio::spawn(async move {
+        visitor
+            .submit_multipart(
+                &short_id,
+                &[("_token", &token), (&name_field, "Ada")],
+                &[(&file_field, "me.png", PNG)],
+            )
+            .await
+    });
+    eventually("the file staged while the form is locked", LONG, || async {
+        (file_rows(&app.pool).await == (0, 1)).then_some(())
+    })
+    .await;
+    // What the sweep does to a staged file past its grace period.
+    sqlx::query("DELETE FROM response_files WHERE response_id IS NULL")
+        .execute(&app.pool)
+        .await
+        .expect("sweep");
+    drop(lock);
+    let page = submission.await.expect("submission");
+    assert_eq!(page.status, 503, "{}", page.html);
+    let stored = count(
+        &app,
+        "SELECT count(*) FROM responses WHERE form_id = $1",
+        &form_id,
+    )
+    .await;
+    assert_eq!(stored, 0, "nothing of the submission is stored");
+    let counted = count(
+        &app,
+        "SELECT response_count FROM forms WHERE id = $1",
+        &form_id,
+    )
+    .await;
+    assert_eq!(counted, 0, "nor counted");
+    let quota: i64 = sqlx::query_scalar(
+        "SELECT coalesce(sum(response_count), 0)::bigint FROM response_quota_usage",
+    )
+    .fetch_one(&app.pool)
+    .await
+    .expect("quota");
+    assert_eq!(quota, 0, "nor taken from the quota");
+}
