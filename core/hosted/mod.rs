@@ -15,8 +15,8 @@ use crate::forms::{FieldKind, Form, now_millis, service::form_to_pb, store as fo
 use crate::gate;
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
-use crate::responses::batch::{Batcher, Target};
-use crate::responses::submit::Submission;
+use crate::responses::batch::Batcher;
+use crate::responses::submit::{Source, Submission};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde_json::{Map, Value};
 use sqlx::PgPool;
@@ -37,7 +37,7 @@ pub struct Hosted {
     /// themselves: a visitor's one submission takes one of each.
     pub(crate) admissions: Arc<DefaultKeyedRateLimiter<IpAddr>>,
     pub(crate) file_store: FileStore,
-    /// Submissions to a form's page that arrive together are stored together.
+    /// Submissions to a form that arrive together are stored together (the API's too).
     pub(crate) batcher: Batcher,
     pub(crate) lanes: Lanes,
 }
@@ -211,16 +211,14 @@ impl Hosted {
             browser: device.browser,
             os: device.os,
             started_at: Some(started_at),
-            via: "form",
+            from: Source::Page {
+                short_id: req.short_id,
+            },
             files: staged,
-        };
-        let target = Target::Page {
-            short_id: req.short_id,
-            form_id,
         };
         let stored = self
             .batcher
-            .submit(&self.lanes, &self.config, target, submission)
+            .submit(&self.lanes, &self.config, form_id, submission)
             .await
             .map(|stored| reply(&stored.settings, stored.response.id.to_string()));
         if stored.is_err() {

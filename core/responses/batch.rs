@@ -8,7 +8,7 @@
 
 use super::Response;
 use super::current::Snapshots;
-use super::store::{self, Locked, Which};
+use super::store::{self, Locked};
 use super::submit::{Submission, submit};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
@@ -22,33 +22,6 @@ use uuid::Uuid;
 /// Submissions a transaction takes at most.
 const MAX_BATCH: usize = 128;
 
-/// The form a submission goes to, as its caller names it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// A form of the calling account (the API).
-    Api { account_id: Uuid, form_id: Uuid },
-    /// A published form by its short id, which the page's token says is `form_id`.
-    Page { short_id: String, form_id: Uuid },
-}
-
-impl Target {
-    fn which(&self) -> Which<'_> {
-        match self {
-            Target::Api {
-                account_id,
-                form_id,
-            } => Which::Id(*account_id, *form_id),
-            Target::Page { short_id, .. } => Which::ShortId(short_id),
-        }
-    }
-
-    fn form_id(&self) -> Uuid {
-        match self {
-            Target::Api { form_id, .. } | Target::Page { form_id, .. } => *form_id,
-        }
-    }
-}
-
 /// A stored response, with the settings of its form as the response's transaction
 /// found them (a hosted page's confirmation comes from them).
 #[derive(Debug)]
@@ -60,9 +33,8 @@ pub struct Stored {
 type Outcome = Result<Stored, CoreError>;
 type Reply = oneshot::Sender<Outcome>;
 
-/// The submissions waiting for a target, and whether a transaction for it runs (its
-/// task takes them next). The API's and the hosted page's submissions to one form are
-/// two targets: each orders its own, and the form's row lock orders the two.
+/// The submissions waiting for a form (from the API and from its page alike), and
+/// whether a transaction for it runs (its task takes them next).
 #[derive(Default)]
 struct Queue {
     waiting: Vec<(Submission, Reply)>,
@@ -72,7 +44,7 @@ struct Queue {
 /// The per-form queues of this instance.
 #[derive(Clone, Default)]
 pub struct Batcher {
-    queues: Arc<Mutex<HashMap<Target, Queue>>>,
+    queues: Arc<Mutex<HashMap<Uuid, Queue>>>,
     /// The forms as this instance's last transaction on each left them.
     snapshots: Snapshots,
 }
@@ -83,13 +55,13 @@ impl Batcher {
         &self,
         lanes: &Lanes,
         config: &Arc<CoreConfig>,
-        target: Target,
+        form_id: Uuid,
         submission: Submission,
     ) -> Outcome {
         let (reply, answer) = oneshot::channel();
         let start = {
             let mut queues = self.queues.lock().unwrap_or_else(PoisonError::into_inner);
-            let queue = queues.entry(target.clone()).or_default();
+            let queue = queues.entry(form_id).or_default();
             queue.waiting.push((submission, reply));
             !std::mem::replace(&mut queue.running, true)
         };
@@ -97,7 +69,7 @@ impl Batcher {
             // Its own task: a caller that goes away must not strand the others.
             let batcher = self.clone();
             let (lanes, config) = (lanes.clone(), config.clone());
-            tokio::spawn(async move { batcher.drain(&lanes, &config, &target).await });
+            tokio::spawn(async move { batcher.drain(&lanes, &config, form_id).await });
         }
         answer
             .await
@@ -105,21 +77,21 @@ impl Batcher {
     }
 
     /// Stores batches of the form's queue until it is empty.
-    async fn drain(&self, lanes: &Lanes, config: &CoreConfig, at: &Target) {
+    async fn drain(&self, lanes: &Lanes, config: &CoreConfig, form_id: Uuid) {
         loop {
             let batch = {
                 let mut queues = self.queues.lock().unwrap_or_else(PoisonError::into_inner);
-                let Some(queue) = queues.get_mut(at) else {
+                let Some(queue) = queues.get_mut(&form_id) else {
                     return;
                 };
                 if queue.waiting.is_empty() {
-                    queues.remove(at);
+                    queues.remove(&form_id);
                     return;
                 }
                 let take = queue.waiting.len().min(MAX_BATCH);
                 queue.waiting.drain(..take).collect::<Vec<_>>()
             };
-            store_batch(lanes, &self.snapshots, config, at, batch).await;
+            store_batch(lanes, &self.snapshots, config, form_id, batch).await;
         }
     }
 }
@@ -127,7 +99,7 @@ impl Batcher {
 /// How one transaction for a batch ended.
 enum Attempt {
     /// Committed: each submission's outcome, in order, and the form as it was left.
-    Stored(Vec<Result<Response, CoreError>>, Locked),
+    Stored(Vec<Result<Response, CoreError>>, Box<Locked>),
     /// The statements of the submission at this index failed, which aborts the
     /// transaction: that one gets its error, the others are tried again without it.
     Poisoned(usize, CoreError),
@@ -139,17 +111,13 @@ enum Attempt {
 async fn attempt(
     lanes: &Lanes,
     config: &CoreConfig,
-    at: &Target,
+    form_id: Uuid,
     submissions: &[Submission],
 ) -> Attempt {
     let result = async {
         let mut lane = lanes.take().await?;
         let mut tx = sqlx::Connection::begin(&mut *lane).await?;
-        let mut locked = store::lock_target(&mut tx, at.which()).await?;
-        if locked.target.id != at.form_id() {
-            // A page's token names another form than its address: a forgery.
-            return Err(CoreError::CsrfFailed);
-        }
+        let mut locked = store::lock_target(&mut tx, form_id).await?;
         let mut outcomes = Vec::with_capacity(submissions.len());
         for (i, submission) in submissions.iter().enumerate() {
             match submit(&mut tx, config, &mut locked, submission.clone()).await {
@@ -170,7 +138,7 @@ async fn attempt(
         tx.commit().await?;
         // Committed: nothing is pending on the connection.
         lane.finish();
-        Ok::<_, CoreError>(Attempt::Stored(outcomes, locked))
+        Ok::<_, CoreError>(Attempt::Stored(outcomes, Box::new(locked)))
     }
     .await;
     result.unwrap_or_else(Attempt::Failed)
@@ -182,20 +150,22 @@ async fn store_batch(
     lanes: &Lanes,
     snapshots: &Snapshots,
     config: &CoreConfig,
-    at: &Target,
+    form_id: Uuid,
     batch: Vec<(Submission, Reply)>,
 ) {
     let (mut submissions, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
     if let [submission] = &submissions[..]
-        && let Some(outcome) = snapshots.try_store(lanes, config, at, submission).await
+        && let Some(outcome) = snapshots
+            .try_store(lanes, config, form_id, submission)
+            .await
     {
         return answer(&submissions, replies, vec![outcome]);
     }
     while !submissions.is_empty() {
-        match attempt(lanes, config, at, &submissions).await {
+        match attempt(lanes, config, form_id, &submissions).await {
             Attempt::Stored(outcomes, locked) => {
                 let settings = Arc::new(locked.target.settings.clone());
-                snapshots.keep(at, locked);
+                snapshots.keep(form_id, *locked);
                 let outcomes = outcomes.into_iter().map(|outcome| {
                     outcome.map(|response| Stored {
                         response,
@@ -234,7 +204,7 @@ async fn store_batch(
 fn answer(submissions: &[Submission], replies: Vec<Reply>, outcomes: Vec<Outcome>) {
     for ((submission, reply), outcome) in submissions.iter().zip(replies).zip(outcomes) {
         if outcome.is_ok() {
-            metrics::counter!("formsd_responses_created_total", "via" => submission.via)
+            metrics::counter!("formsd_responses_created_total", "via" => submission.from.via())
                 .increment(1);
         }
         let _ = reply.send(outcome);

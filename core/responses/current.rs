@@ -8,7 +8,7 @@
 //! path: none kept, a moved row, a refusal (judged again on the locked rows, so that a
 //! stale view never refuses), files, notifications or webhooks.
 
-use super::batch::{Stored, Target};
+use super::batch::Stored;
 use super::store::{self, Current, Locked};
 use super::submit::{Submission, respond, writes_only_the_response};
 use crate::config::CoreConfig;
@@ -16,34 +16,35 @@ use crate::db::lanes::Lanes;
 use crate::error::CoreError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
+use uuid::Uuid;
 
 /// Forms whose snapshot is kept at most; beyond, the map starts again (a form's fields
 /// can be large, and a snapshot only saves round trips).
 const MAX_SNAPSHOTS: usize = 1024;
 
-/// The forms as this instance last left them (its "snapshots"), by target.
+/// The forms as this instance last left them (its "snapshots"), by id.
 #[derive(Clone, Default)]
 pub struct Snapshots {
-    forms: Arc<Mutex<HashMap<Target, Locked>>>,
+    forms: Arc<Mutex<HashMap<Uuid, Locked>>>,
 }
 
 impl Snapshots {
-    fn forms(&self) -> std::sync::MutexGuard<'_, HashMap<Target, Locked>> {
+    fn forms(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Locked>> {
         self.forms.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Keeps the form as a committed transaction left it (its counters advanced, the
     /// versions those of its rows after the commit).
-    pub fn keep(&self, at: &Target, locked: Locked) {
+    pub fn keep(&self, form_id: Uuid, locked: Locked) {
         let mut forms = self.forms();
-        if forms.len() >= MAX_SNAPSHOTS && !forms.contains_key(at) {
+        if forms.len() >= MAX_SNAPSHOTS && !forms.contains_key(&form_id) {
             forms.clear();
         }
-        forms.insert(at.clone(), locked);
+        forms.insert(form_id, locked);
     }
 
-    fn take(&self, at: &Target) -> Option<Locked> {
-        self.forms().remove(at)
+    fn take(&self, form_id: Uuid) -> Option<Locked> {
+        self.forms().remove(&form_id)
     }
 
     /// Stores `submission` in one statement if the snapshot of its form settles it.
@@ -52,12 +53,12 @@ impl Snapshots {
         &self,
         lanes: &Lanes,
         config: &CoreConfig,
-        at: &Target,
+        form_id: Uuid,
         submission: &Submission,
     ) -> Option<Result<Stored, CoreError>> {
         // Taken out while in use: a form's submissions are stored one at a time (its
         // batch task), and a failure leaves no snapshot behind.
-        let mut locked = self.take(at)?;
+        let mut locked = self.take(form_id)?;
         if !writes_only_the_response(&locked, submission) {
             return None;
         }
@@ -106,12 +107,12 @@ impl Snapshots {
                 locked.target.last_submitted_at = Some(response.submitted_at);
                 locked.versions.form = version;
                 let settings = Arc::new(locked.target.settings.clone());
-                self.keep(at, locked);
+                self.keep(form_id, locked);
                 Some(Ok(Stored { response, settings }))
             }
             // The quota is never part of the snapshot: this refusal is exact.
             Current::OverQuota => {
-                self.keep(at, locked);
+                self.keep(form_id, locked);
                 Some(Err(CoreError::ResponseLimitReached))
             }
             Current::Moved => None,

@@ -1,10 +1,9 @@
 //! gRPC adapter of responses: ResponsesService.
 
-use super::batch::Target;
 use super::cursor::{CursorCodec, Sort};
 use super::export::{self, Encoder, Format};
 use super::store::{self, Window};
-use super::submit::{Submission, submit};
+use super::submit::{Source, Submission, submit};
 use super::{Response, api_metadata};
 use crate::accounts::Scope;
 use crate::config::CoreConfig;
@@ -177,14 +176,10 @@ impl Responses {
         let Some(key) = ctx.idempotency_key.as_deref() else {
             // Without a key nothing else shares the transaction: the submission may be
             // stored with others to the same form (one lock, one commit).
-            let (form_id, submission) = api_submission(&req)?;
-            let at = Target::Api {
-                account_id,
-                form_id,
-            };
+            let (form_id, submission) = api_submission(&req, account_id)?;
             let stored = self
                 .batcher
-                .submit(&self.lanes, &self.config, at, submission)
+                .submit(&self.lanes, &self.config, form_id, submission)
                 .await?;
             let response = stored.response;
             let reply = pb::CreateResponseResponse {
@@ -199,8 +194,8 @@ impl Responses {
         {
             return Ok((replay, true));
         }
-        let (form_id, submission) = api_submission(&req)?;
-        let mut locked = store::lock_target(&mut tx, store::Which::Id(account_id, form_id)).await?;
+        let (form_id, submission) = api_submission(&req, account_id)?;
+        let mut locked = store::lock_target(&mut tx, form_id).await?;
         let response = submit(&mut tx, &self.config, &mut locked, submission).await?;
         store::advance_form(&mut tx, &locked.target).await?;
         let reply = pb::CreateResponseResponse {
@@ -355,7 +350,10 @@ impl ResponsesService for Responses {
 }
 
 /// The form and the submission of an API create.
-fn api_submission(req: &pb::CreateResponseRequest) -> Result<(uuid::Uuid, Submission), CoreError> {
+fn api_submission(
+    req: &pb::CreateResponseRequest,
+    account_id: uuid::Uuid,
+) -> Result<(uuid::Uuid, Submission), CoreError> {
     let form_id = parse_id(&req.form_id, "form")?;
     let answers = req
         .answers
@@ -375,7 +373,7 @@ fn api_submission(req: &pb::CreateResponseRequest) -> Result<(uuid::Uuid, Submis
         browser: None,
         os: None,
         started_at: None,
-        via: "api",
+        from: Source::Api { account_id },
         files: Staged::default(),
     };
     Ok((form_id, submission))

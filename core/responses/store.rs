@@ -90,6 +90,7 @@ pub fn start_position(sort: Sort) -> Position {
 struct TargetRow {
     id: Uuid,
     account_id: Uuid,
+    short_id: String,
     status: FormStatus,
     fields: Json<Vec<Field>>,
     settings: Json<Map<String, Value>>,
@@ -100,13 +101,6 @@ struct TargetRow {
     has_webhooks: bool,
     form_version: String,
     account_version: String,
-}
-
-/// Which form a submission goes to: a form of an API caller's account, or a published
-/// form by its public short id (hosted pages).
-pub enum Which<'a> {
-    Id(Uuid, Uuid),
-    ShortId(&'a str),
 }
 
 /// The row versions (`xmin`) of a form and of its account as read. A later statement
@@ -124,6 +118,8 @@ pub struct Versions {
 #[derive(Clone)]
 pub struct Locked {
     pub target: TargetForm,
+    /// The form's public short id (its hosted page's address).
+    pub short_id: String,
     pub plan: Plan,
     pub response_limit: Option<i64>,
     /// Whether the form has an active webhook: without one, a submission writes no
@@ -134,17 +130,15 @@ pub struct Locked {
 }
 
 /// Locks the form for a response insert (its row lock orders the form's submissions).
+/// Whose form it is, and whether a page's address names it, is each submission's to
+/// check (`submit::respond`): one lock serves the API's and the page's submissions.
 pub async fn lock_target(
     tx: &mut Transaction<'_, Postgres>,
-    which: Which<'_>,
+    form_id: Uuid,
 ) -> Result<Locked, CoreError> {
-    let (id, account_id, short_id) = match which {
-        Which::Id(account_id, id) => (Some(id), Some(account_id), None),
-        Which::ShortId(short_id) => (None, None, Some(short_id)),
-    };
     let row = sqlx::query_as!(
         TargetRow,
-        r#"SELECT f.id, f.account_id, f.status AS "status: FormStatus",
+        r#"SELECT f.id, f.account_id, f.short_id, f.status AS "status: FormStatus",
                   f.fields AS "fields: Json<Vec<Field>>",
                   f.settings AS "settings: Json<Map<String, Value>>", f.response_count,
                   f.last_submitted_at, a.plan AS "plan: Plan", a.response_limit,
@@ -152,12 +146,9 @@ pub async fn lock_target(
                       AS "has_webhooks!",
                   f.xmin::text AS "form_version!", a.xmin::text AS "account_version!"
              FROM forms f JOIN accounts a ON a.id = f.account_id
-            WHERE (($1::uuid IS NOT NULL AND f.id = $1 AND f.account_id = $2)
-                   OR ($3::text IS NOT NULL AND f.short_id = $3))
+            WHERE f.id = $1
             FOR UPDATE OF f"#,
-        id,
-        account_id,
-        short_id
+        form_id
     )
     .fetch_optional(&mut **tx)
     .await
@@ -173,6 +164,7 @@ pub async fn lock_target(
             response_count: row.response_count,
             last_submitted_at: row.last_submitted_at,
         },
+        short_id: row.short_id,
         plan: row.plan,
         response_limit: row.response_limit,
         has_webhooks: row.has_webhooks,

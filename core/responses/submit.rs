@@ -16,6 +16,23 @@ use serde_json::{Map, Value, json};
 use sqlx::{Postgres, Transaction};
 use uuid::Uuid;
 
+/// Who submits: an API caller's account, or a visitor of a form's hosted page.
+#[derive(Debug, Clone)]
+pub enum Source {
+    Api { account_id: Uuid },
+    Page { short_id: String },
+}
+
+impl Source {
+    /// `submittedVia` of the events, and the metrics' `via`.
+    pub fn via(&self) -> &'static str {
+        match self {
+            Source::Api { .. } => "api",
+            Source::Page { .. } => "form",
+        }
+    }
+}
+
 /// What a respondent sent, and what is known of how.
 #[derive(Clone)]
 pub struct Submission {
@@ -26,8 +43,7 @@ pub struct Submission {
     pub os: Option<String>,
     /// When the respondent started (the page was served); `None` for API calls.
     pub started_at: Option<DateTime<Utc>>,
-    /// `submittedVia` of the events: "api" or "form".
-    pub via: &'static str,
+    pub from: Source,
     /// Files uploaded for file_upload fields (browser submissions only), checked and
     /// staged before the form was locked.
     pub files: Staged,
@@ -45,6 +61,17 @@ pub fn respond(
     submission: &Submission,
 ) -> Result<(Response, Quota), CoreError> {
     let target = &locked.target;
+    match &submission.from {
+        // Another account's form is not found, as one that does not exist.
+        Source::Api { account_id } if *account_id != target.account_id => {
+            return Err(CoreError::NotFound("form"));
+        }
+        // A page's token names another form than its address: a forgery.
+        Source::Page { short_id } if *short_id != locked.short_id => {
+            return Err(CoreError::CsrfFailed);
+        }
+        _ => {}
+    }
     let now = now_millis();
     target.check_open(now)?;
     // The files were checked against the form as it was read before the lock; its
@@ -135,7 +162,7 @@ pub async fn submit(
             "responseId": response.id,
             "formId": target.id,
             "answers": response.answers,
-            "submittedVia": submission.via,
+            "submittedVia": submission.from.via(),
         });
         outbox::enqueue(tx, event("form.submitted", None, data)).await?;
         if let Some((score, max_score)) = quiz_score(&target.fields, &response.answers) {
@@ -146,7 +173,7 @@ pub async fn submit(
                 "score": score,
                 "maxScore": max_score,
                 "answers": response.answers,
-                "submittedVia": submission.via,
+                "submittedVia": submission.from.via(),
             });
             outbox::enqueue(tx, event("quiz.completed", Some(&quiz_id), data)).await?;
         }

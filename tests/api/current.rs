@@ -111,7 +111,6 @@ async fn a_webhook_added_on_another_instance_gets_the_next_create() {
 #[tokio::test]
 async fn a_lone_create_takes_one_statement_once_the_form_is_known() {
     let app = TestApp::spawn_with(&["--metrics-addr", "127.0.0.1:0"]).await;
-    let metrics = app.server.metrics_addr.expect("metrics address");
     let key = app.key(PRO, ALL).await;
     let form = published_form(&app, &key, contact_fields(), Value::Null).await;
     let id = form["id"].as_str().expect("id").to_owned();
@@ -125,22 +124,11 @@ async fn a_lone_create_takes_one_statement_once_the_form_is_known() {
         }
     };
     let scrape = || async {
-        let text = app
-            .client
-            .get(format!("http://{metrics}/metrics"))
-            .send()
-            .await
-            .expect("scrape")
-            .text()
-            .await
-            .expect("metrics text");
-        let value = |outcome: &str| {
-            let series = format!("formsd_one_statement_creates_total{{outcome=\"{outcome}\"}}");
-            text.lines()
-                .find_map(|l| l.strip_prefix(series.as_str())?.trim().parse::<f64>().ok())
-                .unwrap_or(0.0)
-        };
-        (value("stored"), value("moved"))
+        let text = metrics_text(&app).await;
+        (
+            one_statement(&text, "stored"),
+            one_statement(&text, "moved"),
+        )
     };
     // The first create locks the form in a transaction; the next ones are one statement.
     for n in 0..3 {
@@ -163,4 +151,72 @@ async fn a_lone_create_takes_one_statement_once_the_form_is_known() {
     )
     .await;
     assert_eq!(stored, 5);
+}
+
+#[tokio::test]
+async fn api_creates_and_page_submissions_share_the_forms_view() {
+    // One queue and one kept view per form: a page submission does not move the view
+    // of the API's creates (nor the other way round), so both stay one statement.
+    let app = TestApp::spawn_with(&["--metrics-addr", "127.0.0.1:0"]).await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+    let (id, short_id) = (
+        form["id"].as_str().expect("id"),
+        form["short_id"].as_str().expect("short id"),
+    );
+    let fields = field_ids(&form);
+    let path = format!("/forms/{id}/responses");
+    let mut visitor = crate::hosted::Visitor::new(&app);
+    for n in 0..4 {
+        if n == 2 {
+            let token = visitor.open(short_id).await.token();
+            let answers = [
+                ("_token", token.as_str()),
+                (fields[0].as_str(), "Visitor"),
+                (fields[1].as_str(), "visitor@example.com"),
+            ];
+            let page = visitor
+                .submit(short_id, crate::hosted::DESKTOP, &answers)
+                .await;
+            assert_eq!(page.status, 200, "{}", page.html);
+        } else {
+            let body = json!({"answers": contact_answers(&fields, n)});
+            app.post(&path, &key, &body).await.ok(201);
+        }
+    }
+    let text = metrics_text(&app).await;
+    assert_eq!(one_statement(&text, "stored"), 3.0, "{text}");
+    assert_eq!(one_statement(&text, "moved"), 0.0, "{text}");
+    assert!(
+        text.contains(r#"formsd_responses_created_total{via="form"} 1"#),
+        "{text}"
+    );
+    let stored = count(
+        &app,
+        "SELECT count(*) FROM responses WHERE form_id = $1",
+        id,
+    )
+    .await;
+    assert_eq!(stored, 4);
+}
+
+/// The text of the instance's Prometheus endpoint.
+async fn metrics_text(app: &TestApp) -> String {
+    let metrics = app.server.metrics_addr.expect("metrics address");
+    app.client
+        .get(format!("http://{metrics}/metrics"))
+        .send()
+        .await
+        .expect("scrape")
+        .text()
+        .await
+        .expect("metrics text")
+}
+
+/// `formsd_one_statement_creates_total` of `outcome` (0 when not counted yet).
+fn one_statement(text: &str, outcome: &str) -> f64 {
+    let series = format!("formsd_one_statement_creates_total{{outcome=\"{outcome}\"}}");
+    text.lines()
+        .find_map(|l| l.strip_prefix(series.as_str())?.trim().parse().ok())
+        .unwrap_or(0.0)
 }

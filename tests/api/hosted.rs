@@ -814,3 +814,28 @@ async fn concurrent_browser_submissions_are_stored_once_each_in_order_up_to_the_
         "each response has its own time: {listed:?}"
     );
 }
+
+#[tokio::test]
+async fn a_token_of_one_forms_page_is_refused_at_another_forms_address() {
+    let s = Setup::new(&[], Value::Null).await;
+    let other = published_form(&s.app, &s.key, contact_fields(), Value::Null).await;
+    let other_short_id = other["short_id"].as_str().expect("short id");
+    let mut visitor = Visitor::new(&s.app);
+    let token = visitor.open(&s.short_id()).await.token();
+    let other_fields = field_ids(&other);
+    let answers = [
+        ("_token", token.as_str()),
+        (other_fields[0].as_str(), "Ada"),
+        (other_fields[1].as_str(), "ada@example.com"),
+    ];
+    let page = visitor.submit(other_short_id, DESKTOP, &answers).await;
+    assert_eq!(page.status, 403, "{}", page.html);
+    assert!(s.responses().await.is_empty());
+    let stored = count(
+        &s.app,
+        "SELECT count(*) FROM responses WHERE form_id = $1",
+        other["id"].as_str().expect("id"),
+    )
+    .await;
+    assert_eq!(stored, 0);
+}
