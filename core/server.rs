@@ -62,7 +62,8 @@ pub struct Core {
     file_store: FileStore,
     /// Connections the request path keeps between requests.
     lanes: db::lanes::Lanes,
-    /// API submissions stored together per form (shared by every `routes()`).
+    /// Submissions (API and hosted page) stored together per form (shared by every
+    /// `routes()`).
     batcher: crate::responses::batch::Batcher,
     /// The statuses served by `grpc.health.v1`; the overall one ("") follows the database.
     health: tonic_health::server::HealthReporter,
@@ -92,13 +93,13 @@ impl Core {
         let file_store = FileStore::from_url(config.file_store_url.as_deref())?;
         let lanes = db::lanes::Lanes::new(pool.clone());
         lanes.spawn_trim();
-        let batcher = crate::responses::batch::Batcher::default();
+        let batcher = crate::responses::batch::Batcher::new(lanes.clone(), config.clone());
         let hosted = Hosted::new(
             pool.clone(),
             config.clone(),
             token_key,
             file_store.clone(),
-            (batcher.clone(), lanes.clone()),
+            batcher.clone(),
         );
         Ok(Self {
             lanes,
@@ -157,7 +158,6 @@ impl Core {
             gate: self.gate.clone(),
             batcher: self.batcher.clone(),
             pool: self.pool.clone(),
-            lanes: self.lanes.clone(),
             config: self.config.clone(),
             cursors: self.cursors.clone(),
             file_store: self.file_store.clone(),

@@ -7,7 +7,6 @@ pub mod device;
 pub mod token;
 
 use crate::config::CoreConfig;
-use crate::db::lanes::Lanes;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
 use crate::files::{self, Staged, Upload};
@@ -39,7 +38,6 @@ pub struct Hosted {
     pub(crate) file_store: FileStore,
     /// Submissions to a form that arrive together are stored together (the API's too).
     pub(crate) batcher: Batcher,
-    pub(crate) lanes: Lanes,
 }
 
 /// Takes one of `ip`'s allowance from `limiter`.
@@ -62,7 +60,7 @@ impl Hosted {
         config: Arc<CoreConfig>,
         token_key: Vec<u8>,
         file_store: FileStore,
-        (batcher, lanes): (Batcher, Lanes),
+        batcher: Batcher,
     ) -> Self {
         let per_minute =
             NonZeroU32::new(config.hosted_submissions_per_minute).unwrap_or(NonZeroU32::MIN);
@@ -74,7 +72,6 @@ impl Hosted {
             admissions: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
             file_store,
             batcher,
-            lanes,
         }
     }
 
@@ -97,7 +94,7 @@ impl Hosted {
             account_id: form.account_id,
             status: form.status,
             fields: Vec::new(),
-            settings: form.settings.clone(),
+            settings: Arc::new(form.settings.clone()),
             response_count,
             last_submitted_at: None,
         };
@@ -218,7 +215,7 @@ impl Hosted {
         };
         let stored = self
             .batcher
-            .submit(&self.lanes, &self.config, form_id, submission)
+            .submit(form_id, submission)
             .await
             .map(|stored| reply(&stored.settings, stored.response.id.to_string()));
         if stored.is_err() {

@@ -42,22 +42,27 @@ struct Queue {
 }
 
 /// The per-form queues of this instance.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Batcher {
     queues: Arc<Mutex<HashMap<Uuid, Queue>>>,
     /// The forms as this instance's last transaction on each left them.
     snapshots: Snapshots,
+    lanes: Lanes,
+    config: Arc<CoreConfig>,
 }
 
 impl Batcher {
+    pub fn new(lanes: Lanes, config: Arc<CoreConfig>) -> Self {
+        Self {
+            queues: Arc::default(),
+            snapshots: Snapshots::default(),
+            lanes,
+            config,
+        }
+    }
+
     /// Stores `submission` to the form; resolves once it is committed (or refused).
-    pub async fn submit(
-        &self,
-        lanes: &Lanes,
-        config: &Arc<CoreConfig>,
-        form_id: Uuid,
-        submission: Submission,
-    ) -> Outcome {
+    pub async fn submit(&self, form_id: Uuid, submission: Submission) -> Outcome {
         let (reply, answer) = oneshot::channel();
         let start = {
             let mut queues = self.queues.lock().unwrap_or_else(PoisonError::into_inner);
@@ -68,8 +73,7 @@ impl Batcher {
         if start {
             // Its own task: a caller that goes away must not strand the others.
             let batcher = self.clone();
-            let (lanes, config) = (lanes.clone(), config.clone());
-            tokio::spawn(async move { batcher.drain(&lanes, &config, form_id).await });
+            tokio::spawn(async move { batcher.drain(form_id).await });
         }
         answer
             .await
@@ -77,7 +81,7 @@ impl Batcher {
     }
 
     /// Stores batches of the form's queue until it is empty.
-    async fn drain(&self, lanes: &Lanes, config: &CoreConfig, form_id: Uuid) {
+    async fn drain(&self, form_id: Uuid) {
         loop {
             let batch = {
                 let mut queues = self.queues.lock().unwrap_or_else(PoisonError::into_inner);
@@ -91,7 +95,7 @@ impl Batcher {
                 let take = queue.waiting.len().min(MAX_BATCH);
                 queue.waiting.drain(..take).collect::<Vec<_>>()
             };
-            store_batch(lanes, &self.snapshots, config, form_id, batch).await;
+            self.store_batch(form_id, batch).await;
         }
     }
 }
@@ -120,7 +124,7 @@ async fn attempt(
         let mut locked = store::lock_target(&mut tx, form_id).await?;
         let mut outcomes = Vec::with_capacity(submissions.len());
         for (i, submission) in submissions.iter().enumerate() {
-            match submit(&mut tx, config, &mut locked, submission.clone()).await {
+            match submit(&mut tx, config, &mut locked, submission).await {
                 // A statement failed (the transaction is aborted), or one failed after the
                 // response was written (its files, notification or events): either way
                 // the transaction must not commit. Dropping it rolls back.
@@ -144,57 +148,54 @@ async fn attempt(
     result.unwrap_or_else(Attempt::Failed)
 }
 
-/// Stores `batch` (in one transaction when all goes well; a submission alone, in one
-/// statement if its form's snapshot allows); every submission gets its answer.
-async fn store_batch(
-    lanes: &Lanes,
-    snapshots: &Snapshots,
-    config: &CoreConfig,
-    form_id: Uuid,
-    batch: Vec<(Submission, Reply)>,
-) {
-    let (mut submissions, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
-    if let [submission] = &submissions[..]
-        && let Some(outcome) = snapshots
-            .try_store(lanes, config, form_id, submission)
-            .await
-    {
-        return answer(&submissions, replies, vec![outcome]);
-    }
-    while !submissions.is_empty() {
-        match attempt(lanes, config, form_id, &submissions).await {
-            Attempt::Stored(outcomes, locked) => {
-                let settings = Arc::new(locked.target.settings.clone());
-                snapshots.keep(form_id, *locked);
-                let outcomes = outcomes.into_iter().map(|outcome| {
-                    outcome.map(|response| Stored {
-                        response,
-                        settings: settings.clone(),
-                    })
-                });
-                return answer(&submissions, replies, outcomes.collect());
-            }
-            Attempt::Poisoned(i, error) => {
-                submissions.remove(i);
-                let _ = replies.remove(i).send(Err(error));
-            }
-            Attempt::Failed(error) => {
-                // Nothing was stored. The first submission gets the error itself (mapped
-                // and logged as any), the others the same verdict without the details.
-                let reason = error.reason();
-                let mut replies = replies.into_iter();
-                if let Some(first) = replies.next() {
-                    let _ = first.send(Err(error));
+impl Batcher {
+    /// Stores `batch` (in one transaction when all goes well; a submission alone, in one
+    /// statement if its form's snapshot allows); every submission gets its answer.
+    async fn store_batch(&self, form_id: Uuid, batch: Vec<(Submission, Reply)>) {
+        let (lanes, config, snapshots) = (&self.lanes, &*self.config, &self.snapshots);
+        let (mut submissions, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
+        if let [submission] = &submissions[..]
+            && let Some(outcome) = snapshots
+                .try_store(lanes, config, form_id, submission)
+                .await
+        {
+            return answer(&submissions, replies, vec![outcome]);
+        }
+        while !submissions.is_empty() {
+            match attempt(lanes, config, form_id, &submissions).await {
+                Attempt::Stored(outcomes, locked) => {
+                    let settings = locked.target.settings.clone();
+                    snapshots.keep(form_id, *locked);
+                    let outcomes = outcomes.into_iter().map(|outcome| {
+                        outcome.map(|response| Stored {
+                            response,
+                            settings: settings.clone(),
+                        })
+                    });
+                    return answer(&submissions, replies, outcomes.collect());
                 }
-                for reply in replies {
-                    let _ = reply.send(Err(CoreError::Rejected {
-                        reason,
-                        message: "storing this response failed with others sent at the same \
-                                  time; nothing was stored, retry"
-                            .into(),
-                    }));
+                Attempt::Poisoned(i, error) => {
+                    submissions.remove(i);
+                    let _ = replies.remove(i).send(Err(error));
                 }
-                return;
+                Attempt::Failed(error) => {
+                    // Nothing was stored. The first submission gets the error itself (mapped
+                    // and logged as any), the others the same verdict without the details.
+                    let reason = error.reason();
+                    let mut replies = replies.into_iter();
+                    if let Some(first) = replies.next() {
+                        let _ = first.send(Err(error));
+                    }
+                    for reply in replies {
+                        let _ = reply.send(Err(CoreError::Rejected {
+                            reason,
+                            message: "storing this response failed with others sent at the same \
+                                      time; nothing was stored, retry"
+                                .into(),
+                        }));
+                    }
+                    return;
+                }
             }
         }
     }

@@ -69,21 +69,15 @@ impl Snapshots {
         // Judged once the connection is at hand, so that the submission's time (and the
         // form's closing time) is read as close to the write as it can be. A refusal
         // is judged again on the locked rows: a stale snapshot never refuses.
-        let Ok((response, (quota, limit))) = respond(config, &locked, submission) else {
+        let Ok((response, quota)) = respond(config, &locked, submission) else {
             lane.finish();
             return None;
         };
         let target = &locked.target;
         let counters = (target.response_count, target.last_submitted_at);
-        let written = store::insert_if_current(
-            &mut *lane,
-            &response,
-            quota,
-            limit,
-            &locked.versions,
-            counters,
-        )
-        .await;
+        let written =
+            store::insert_if_current(&mut *lane, &response, quota, &locked.versions, counters)
+                .await;
         let current = match written {
             Ok(current) => {
                 // One statement, committed: nothing is pending on the connection.
@@ -95,27 +89,22 @@ impl Snapshots {
             Err(CoreError::UnstorableText) => return None,
             Err(error) => return Some(Err(error)),
         };
-        let outcome = match current {
-            Current::Stored(_) => "stored",
-            Current::OverQuota => "over_quota",
-            Current::Moved => "moved",
-        };
-        metrics::counter!("formsd_one_statement_creates_total", "outcome" => outcome).increment(1);
-        match current {
+        let (label, outcome) = match current {
             Current::Stored(version) => {
-                locked.target.response_count += 1;
-                locked.target.last_submitted_at = Some(response.submitted_at);
+                locked.target.count(response.submitted_at);
                 locked.versions.form = version;
-                let settings = Arc::new(locked.target.settings.clone());
+                let settings = locked.target.settings.clone();
                 self.keep(form_id, locked);
-                Some(Ok(Stored { response, settings }))
+                ("stored", Some(Ok(Stored { response, settings })))
             }
             // The quota is never part of the snapshot: this refusal is exact.
             Current::OverQuota => {
                 self.keep(form_id, locked);
-                Some(Err(CoreError::ResponseLimitReached))
+                ("over_quota", Some(Err(CoreError::ResponseLimitReached)))
             }
-            Current::Moved => None,
-        }
+            Current::Moved => ("moved", None),
+        };
+        metrics::counter!("formsd_one_statement_creates_total", "outcome" => label).increment(1);
+        outcome
     }
 }

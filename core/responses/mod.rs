@@ -13,6 +13,7 @@ use crate::error::{CoreError, FieldError};
 use crate::forms::{Field, FieldKind, FormStatus};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde_json::{Map, Value};
+use std::sync::Arc;
 use uuid::Uuid;
 
 /// Longest answer of a short_text field, in characters.
@@ -48,7 +49,9 @@ pub struct TargetForm {
     pub account_id: Uuid,
     pub status: FormStatus,
     pub fields: Vec<Field>,
-    pub settings: Map<String, Value>,
+    /// Shared with what a stored response answers (a hosted page's confirmation):
+    /// never copied per response.
+    pub settings: Arc<Map<String, Value>>,
     pub response_count: i64,
     pub last_submitted_at: Option<DateTime<Utc>>,
 }
@@ -84,6 +87,12 @@ impl TargetForm {
             Some(last) if last >= now => last + chrono::Duration::milliseconds(1),
             _ => now,
         }
+    }
+
+    /// Moves the form's counters by a response stored at `submitted_at`.
+    pub fn count(&mut self, submitted_at: DateTime<Utc>) {
+        self.response_count += 1;
+        self.last_submitted_at = Some(submitted_at);
     }
 
     /// Validates answers against the fields; returns them with unanswered optional
@@ -248,7 +257,7 @@ mod tests {
                     points: None,
                 })
                 .collect(),
-            settings: Map::new(),
+            settings: Arc::default(),
             response_count: 0,
             last_submitted_at: None,
         }
@@ -302,11 +311,12 @@ mod tests {
         let now = Utc::now();
         let mut f = form(&[]);
         assert!(f.check_open(now).is_ok());
-        f.settings
-            .insert("closes_at".into(), json!("2000-01-01T00:00:00Z"));
+        let settings = Arc::make_mut(&mut f.settings);
+        settings.insert("closes_at".into(), json!("2000-01-01T00:00:00Z"));
         assert!(matches!(f.check_open(now), Err(CoreError::FormClosed)));
-        f.settings.remove("closes_at");
-        f.settings.insert("max_responses".into(), json!(2));
+        let settings = Arc::make_mut(&mut f.settings);
+        settings.remove("closes_at");
+        settings.insert("max_responses".into(), json!(2));
         f.response_count = 2;
         assert!(matches!(f.check_open(now), Err(CoreError::FormClosed)));
         f.status = FormStatus::Draft;

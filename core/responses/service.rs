@@ -36,7 +36,6 @@ pub struct Responses {
     pub(crate) gate: Gate,
     pub(crate) batcher: super::batch::Batcher,
     pub(crate) pool: PgPool,
-    pub(crate) lanes: crate::db::lanes::Lanes,
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) cursors: CursorCodec,
     pub(crate) file_store: FileStore,
@@ -177,10 +176,7 @@ impl Responses {
             // Without a key nothing else shares the transaction: the submission may be
             // stored with others to the same form (one lock, one commit).
             let (form_id, submission) = api_submission(&req, account_id)?;
-            let stored = self
-                .batcher
-                .submit(&self.lanes, &self.config, form_id, submission)
-                .await?;
+            let stored = self.batcher.submit(form_id, submission).await?;
             let response = stored.response;
             let reply = pb::CreateResponseResponse {
                 response: Some(response_to_pb(response)),
@@ -196,7 +192,7 @@ impl Responses {
         }
         let (form_id, submission) = api_submission(&req, account_id)?;
         let mut locked = store::lock_target(&mut tx, form_id).await?;
-        let response = submit(&mut tx, &self.config, &mut locked, submission).await?;
+        let response = submit(&mut tx, &self.config, &mut locked, &submission).await?;
         store::advance_form(&mut tx, &locked.target).await?;
         let reply = pb::CreateResponseResponse {
             response: Some(response_to_pb(response)),

@@ -12,6 +12,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
+use std::sync::Arc;
 use uuid::Uuid;
 
 struct ResponseRow {
@@ -160,7 +161,7 @@ pub async fn lock_target(
             account_id: row.account_id,
             status: row.status,
             fields: row.fields.0,
-            settings: row.settings.0,
+            settings: Arc::new(row.settings.0),
             response_count: row.response_count,
             last_submitted_at: row.last_submitted_at,
         },
@@ -193,17 +194,25 @@ pub async fn advance_form(
     Ok(version)
 }
 
-/// Counts a response against its account's quota for `month` and inserts it, in one
-/// statement (one round trip) of the caller's transaction; refuses when the quota (if
-/// any) is used up, inserting nothing. The conditional upsert is atomic, so concurrent
-/// creates can not overshoot. The form's counters move with `advance_form`.
+/// The quota a response counts against: its account's responses in a month, up to a
+/// limit (none: unlimited).
+#[derive(Debug, Clone, Copy)]
+pub struct Quota {
+    pub account_id: Uuid,
+    pub month: NaiveDate,
+    pub limit: Option<i64>,
+}
+
+/// Counts a response against its quota and inserts it, in one statement (one round
+/// trip) of the caller's transaction; refuses when the quota is used up, inserting
+/// nothing. The conditional upsert is atomic, so concurrent creates can not overshoot.
+/// The form's counters move with `advance_form`.
 pub async fn insert_counted(
     tx: &mut Transaction<'_, Postgres>,
     r: &Response,
-    (account_id, month): (Uuid, NaiveDate),
-    limit: Option<i64>,
+    quota: Quota,
 ) -> Result<(), CoreError> {
-    if limit.is_some_and(|l| l <= 0) {
+    if quota.limit.is_some_and(|l| l <= 0) {
         return Err(CoreError::ResponseLimitReached);
     }
     let inserted = sqlx::query!(
@@ -230,9 +239,9 @@ pub async fn insert_counted(
         r.started_at,
         r.submitted_at,
         r.completion_time_seconds,
-        account_id,
-        month,
-        limit.unwrap_or(i64::MAX)
+        quota.account_id,
+        quota.month,
+        quota.limit.unwrap_or(i64::MAX)
     )
     .execute(&mut **tx)
     .await?
@@ -266,8 +275,7 @@ pub enum Current {
 pub async fn insert_if_current(
     db: impl PgExecutor<'_>,
     r: &Response,
-    (account_id, month): (Uuid, NaiveDate),
-    limit: Option<i64>,
+    quota: Quota,
     versions: &Versions,
     (count, newest): (i64, Option<DateTime<Utc>>),
 ) -> Result<Current, CoreError> {
@@ -312,9 +320,9 @@ pub async fn insert_if_current(
         r.started_at,
         r.submitted_at,
         r.completion_time_seconds,
-        account_id,
-        month,
-        limit.unwrap_or(i64::MAX),
+        quota.account_id,
+        quota.month,
+        quota.limit.unwrap_or(i64::MAX),
         versions.form,
         versions.account,
         count,

@@ -3,7 +3,7 @@
 //! then quota, insert and the events in the caller's transaction under the form's row
 //! lock (`submit`), or all in one statement (`current`).
 
-use super::store::{self, Locked};
+use super::store::{self, Locked, Quota};
 use super::{Response, TargetForm, quota_month};
 use crate::config::CoreConfig;
 use crate::error::{CoreError, FieldError};
@@ -48,9 +48,6 @@ pub struct Submission {
     /// staged before the form was locked.
     pub files: Staged,
 }
-
-/// The quota a response counts against: its account, the month, the limit (if any).
-pub type Quota = ((Uuid, chrono::NaiveDate), Option<i64>);
 
 /// The response `submission` makes on the form as `locked` holds it, and the quota it
 /// counts against: the open-form rules and answer validation. Writes nothing; the
@@ -111,7 +108,12 @@ pub fn respond(
             .started_at
             .map(|_| (submitted_at - started_at).num_seconds()),
     };
-    Ok((response, ((target.account_id, quota_month(now)), limit)))
+    let quota = Quota {
+        account_id: target.account_id,
+        month: quota_month(now),
+        limit,
+    };
+    Ok((response, quota))
 }
 
 /// Whether storing `submission` on `locked` writes the response, its quota and the
@@ -133,14 +135,13 @@ pub async fn submit(
     tx: &mut Transaction<'_, Postgres>,
     config: &CoreConfig,
     locked: &mut Locked,
-    submission: Submission,
+    submission: &Submission,
 ) -> Result<Response, CoreError> {
-    let (response, (quota, limit)) = respond(config, locked, &submission)?;
-    store::insert_counted(tx, &response, quota, limit).await?;
+    let (response, quota) = respond(config, locked, submission)?;
+    store::insert_counted(tx, &response, quota).await?;
     let (target, has_webhooks) = (&mut locked.target, locked.has_webhooks);
-    target.response_count += 1;
-    target.last_submitted_at = Some(response.submitted_at);
     let submitted_at = response.submitted_at;
+    target.count(submitted_at);
     FileStore::attach(tx, response.id, &submission.files.ids).await?;
     // The form's settings are at hand (and locked): a form without notifications costs
     // no query.

@@ -95,11 +95,7 @@ async fn a_webhook_added_on_another_instance_gets_the_next_create() {
         a.post(&path, &key, &body).await.ok(201);
     }
     let receiver = Receiver::start().await;
-    let body = json!({"name": "Receiver", "url": receiver.url("/hook"),
-                      "events": ["form.submitted"]});
-    b.post(&format!("/forms/{id}/webhooks"), &key, &body)
-        .await
-        .ok(201);
+    subscribe(&b, &key, &id, &receiver.url("/hook"), &["form.submitted"]).await;
     let body = json!({"answers": contact_answers(&fields, 2)});
     let created = a.post(&path, &key, &body).await;
     let response_id = created.ok(201)["response"]["id"].clone();

@@ -258,32 +258,44 @@ impl Logs {
         self.1.load(std::sync::atomic::Ordering::SeqCst)
     }
 
-    /// Waits (bounded) until the text contains `needle`; says whether it does.
-    pub async fn wait_for(&self, needle: &str) -> bool {
+    /// Polls `probe` until it says it is done, the process has written its last line,
+    /// or [`LOG_WAIT`] is over; returns what it found last.
+    async fn settle<T>(&self, probe: impl Fn(&Self) -> (bool, T)) -> T {
         let deadline = tokio::time::Instant::now() + LOG_WAIT;
-        while !self.text().contains(needle) {
-            if self.closed() || tokio::time::Instant::now() >= deadline {
-                return self.text().contains(needle);
+        loop {
+            let (done, found) = probe(self);
+            if done || self.closed() || tokio::time::Instant::now() >= deadline {
+                return found;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        true
+    }
+
+    /// Waits (bounded) until the text contains `needle`; says whether it does.
+    pub async fn wait_for(&self, needle: &str) -> bool {
+        self.settle(|logs| {
+            let found = logs.text().contains(needle);
+            (found, found)
+        })
+        .await
     }
 
     /// The lines of the request `request_id` (as `lines_of_request`), once one of them
     /// carries `message` or the wait is over.
     pub async fn logged(&self, request_id: &str, message: &str) -> Vec<Value> {
-        let deadline = tokio::time::Instant::now() + LOG_WAIT;
-        loop {
-            let lines = self.lines_of_request(request_id);
-            if lines.iter().any(|l| l["fields"]["message"] == message)
-                || self.closed()
-                || tokio::time::Instant::now() >= deadline
-            {
-                return lines;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        self.settle(|logs| {
+            let lines = logs.lines_of_request(request_id);
+            (
+                lines.iter().any(|l| l["fields"]["message"] == message),
+                lines,
+            )
+        })
+        .await
+    }
+
+    /// Waits (bounded) until the process's last line is in.
+    async fn ended(&self) {
+        self.settle(|logs| (logs.closed(), ())).await;
     }
 
     /// All lines so far, joined by newlines.
@@ -430,10 +442,7 @@ impl Formsd {
             .unwrap_or_else(|_| panic!("formsd did not stop on SIGTERM:\n{}", self.logs.text()))
             .expect("waiting for formsd");
         // Its last lines are read to the pipe's end.
-        let deadline = tokio::time::Instant::now() + LOG_WAIT;
-        while !self.logs.closed() && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        self.logs.ended().await;
         status
     }
 }

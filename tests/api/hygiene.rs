@@ -55,12 +55,8 @@ async fn deleting_responses_and_forms_removes_their_answers_from_deliveries() {
     let key = app.key(Plan::Pro, ALL).await;
     let form = published_form(&app, &key, contact_fields(), Value::Null).await;
     let form_id = form["id"].as_str().expect("id").to_owned();
-    let body = json!({"name": "R", "url": receiver.url("/a"), "events": ["form.submitted", "form.deleted"]});
-    let hook = app
-        .post(&format!("/forms/{form_id}/webhooks"), &key, &body)
-        .await
-        .ok(201)["webhook"]
-        .clone();
+    let events = ["form.submitted", "form.deleted"];
+    let hook = subscribe(&app, &key, &form_id, &receiver.url("/a"), &events).await;
     let secret = hook["secret"].as_str().expect("secret").to_owned();
 
     // A past delivery, and a pending one (the receiver fails; the retry is far away).
@@ -142,12 +138,8 @@ async fn a_delivery_whose_answers_were_removed_is_still_signed_over_what_is_sent
     let key = app.key(Plan::Pro, ALL).await;
     let form = published_form(&app, &key, contact_fields(), Value::Null).await;
     let form_id = form["id"].as_str().expect("id").to_owned();
-    let body = json!({"name": "R", "url": receiver.url("/b"), "events": ["form.submitted"]});
-    let hook = app
-        .post(&format!("/forms/{form_id}/webhooks"), &key, &body)
-        .await
-        .ok(201)["webhook"]
-        .clone();
+    let url = receiver.url("/b");
+    let hook = subscribe(&app, &key, &form_id, &url, &["form.submitted"]).await;
     let secret = hook["secret"].as_str().expect("secret").to_owned();
     receiver.set_status(500);
     let pending = submit(&app, &key, &form, "Pending Pete").await;
@@ -201,10 +193,8 @@ async fn settled_deliveries_and_notifications_are_purged_after_the_retention_per
     let settings = json!({"notifications_enabled": true});
     let form = published_form(&app, &key.key, contact_fields(), settings).await;
     let form_id = form["id"].as_str().expect("id").to_owned();
-    let body = json!({"name": "R", "url": receiver.url("/p"), "events": ["form.submitted"]});
-    app.post(&format!("/forms/{form_id}/webhooks"), &key.key, &body)
-        .await
-        .ok(201);
+    let url = receiver.url("/p");
+    subscribe(&app, &key.key, &form_id, &url, &["form.submitted"]).await;
     submit(&app, &key.key, &form, "Old Olga").await;
     receiver.wait_for("/p", 1, ARRIVAL).await;
     eventually("the mail", ARRIVAL, || async {

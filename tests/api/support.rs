@@ -64,6 +64,20 @@ pub async fn formsd_cli(database_url: &str, args: &[&str]) -> String {
     stdout
 }
 
+/// Creates a subscription of the form to `events` at `url`; returns data.webhook (with
+/// its secret).
+pub async fn subscribe(
+    app: &TestApp,
+    key: &str,
+    form_id: &str,
+    url: &str,
+    events: &[&str],
+) -> Value {
+    let body = json!({"name": "Receiver", "url": url, "events": events});
+    let path = format!("/forms/{form_id}/webhooks");
+    app.post(&path, key, &body).await.ok(201)["webhook"].clone()
+}
+
 /// `formsd webhooks deliveries ID`: one JSON object per delivery, newest first.
 pub async fn cli_deliveries(database_url: &str, webhook_id: &str) -> Vec<Value> {
     formsd_cli(database_url, &["webhooks", "deliveries", webhook_id])

@@ -519,13 +519,40 @@ async fn lock_form(
     tx
 }
 
+/// Locks the form, as a submission storing a response does, and starts a visitor's
+/// submission of `name` with the PNG as `file_name`, which waits for that lock. The
+/// lock is held until the returned transaction is dropped.
+async fn submit_while_locked(
+    app: &TestApp,
+    form: &Value,
+    mut visitor: Visitor,
+    (name, file_name): (&'static str, &'static str),
+) -> (
+    sqlx::Transaction<'static, sqlx::Postgres>,
+    tokio::task::JoinHandle<Page>,
+) {
+    let lock = lock_form(&app.pool, form["id"].as_str().expect("form id")).await;
+    let short_id = form["short_id"].as_str().expect("short id").to_owned();
+    let token = visitor.open(&short_id).await.token();
+    let f = field_ids(form);
+    let submission = tokio::spawn(async move {
+        visitor
+            .submit_multipart(
+                &short_id,
+                &[("_token", &token), (&f[0], name)],
+                &[(&f[1], file_name, PNG)],
+            )
+            .await
+    });
+    (lock, submission)
+}
+
 #[tokio::test]
 async fn files_are_written_before_the_form_is_locked() {
     let app = TestApp::spawn().await;
     let key = app.key(PRO, ALL).await;
     let form = published_form(&app, &key, upload_fields(), Value::Null).await;
     let short_id = form["short_id"].as_str().expect("short id").to_owned();
-    let form_id = form["id"].as_str().expect("id");
     let f = field_ids(&form);
 
     // A refused submission's file does not stay: the answers were invalid (no name).
@@ -542,18 +569,7 @@ async fn files_are_written_before_the_form_is_locked() {
     );
 
     // While the form is locked, the file is already written, unattached.
-    let lock = lock_form(&app.pool, form_id).await;
-    let token = visitor.open(&short_id).await.token();
-    let (name_field, file_field) = (f[0].clone(), f[1].clone());
-    let submission = tokio::spawn(async move {
-        visitor
-            .submit_multipart(
-                &short_id,
-                &[("_token", &token), (&name_field, "Ada")],
-                &[(&file_field, "me.png", PNG)],
-            )
-            .await
-    });
+    let (lock, submission) = submit_while_locked(&app, &form, visitor, ("Ada", "me.png")).await;
     eventually("the file staged while the form is locked", LONG, || async {
         (file_rows(&app.pool).await == (0, 1)).then_some(())
     })
@@ -603,18 +619,7 @@ async fn files_of_a_submission_cut_off_by_a_crash_are_swept() {
     assert_eq!(page.status, 200, "{}", page.html);
 
     // A submission whose file is written, stopped by kill -9 before its commit.
-    let lock = lock_form(&app.pool, form_id).await;
-    let token = visitor.open(&short_id).await.token();
-    let (name_field, file_field) = (f[0].clone(), f[1].clone());
-    let submission = tokio::spawn(async move {
-        visitor
-            .submit_multipart(
-                &short_id,
-                &[("_token", &token), (&name_field, "Lost")],
-                &[(&file_field, "lost.png", PNG)],
-            )
-            .await
-    });
+    let (lock, submission) = submit_while_locked(&app, &form, visitor, ("Lost", "lost.png")).await;
     eventually("the file staged", LONG, || async {
         (file_rows(&app.pool).await == (1, 1) && objects() == 2).then_some(())
     })
@@ -668,22 +673,9 @@ async fn a_submission_whose_staged_file_was_swept_stores_nothing() {
     let app = TestApp::spawn().await;
     let key = app.key(PRO, ALL).await;
     let form = published_form(&app, &key, upload_fields(), Value::Null).await;
-    let short_id = form["short_id"].as_str().expect("short id").to_owned();
     let form_id = form["id"].as_str().expect("id").to_owned();
-    let f = field_ids(&form);
-    let mut visitor = Visitor::new(&app);
-    let token = visitor.open(&short_id).await.token();
-    let lock = lock_form(&app.pool, &form_id).await;
-    let (name_field, file_field) = (f[0].clone(), f[1].clone());
-    let submission = tokio::spawn(async move {
-        visitor
-            .submit_multipart(
-                &short_id,
-                &[("_token", &token), (&name_field, "Ada")],
-                &[(&file_field, "me.png", PNG)],
-            )
-            .await
-    });
+    let visitor = Visitor::new(&app);
+    let (lock, submission) = submit_while_locked(&app, &form, visitor, ("Ada", "me.png")).await;
     eventually("the file staged while the form is locked", LONG, || async {
         (file_rows(&app.pool).await == (0, 1)).then_some(())
     })

@@ -30,12 +30,6 @@ fn hooks(form_id: &str) -> String {
     format!("/forms/{form_id}/webhooks")
 }
 
-/// Creates a subscription; returns data.webhook (with its secret).
-async fn subscribe(app: &TestApp, key: &str, form_id: &str, url: &str, events: &[&str]) -> Value {
-    let body = json!({"name": "Receiver", "url": url, "events": events});
-    app.post(&hooks(form_id), key, &body).await.ok(201)["webhook"].clone()
-}
-
 fn str_of<'a>(value: &'a Value, key: &str) -> &'a str {
     value[key]
         .as_str()
