@@ -839,3 +839,36 @@ async fn a_token_of_one_forms_page_is_refused_at_another_forms_address() {
     .await;
     assert_eq!(stored, 0);
 }
+
+#[tokio::test]
+async fn the_confirmation_is_the_forms_as_each_submission_finds_it() {
+    // The second submission is stored in one statement on this instance's view of the
+    // form; a change made through another instance moves that view, and the next
+    // visitor sees the new message.
+    let s = Setup::new(&[], json!({"confirmation_message": "Merci!"})).await;
+    let other = TestApp::spawn_on(s.app.db.clone(), &[]).await;
+    let mut visitor = Visitor::new(&s.app);
+    let mut submit = async |name: &str| {
+        let token = visitor.open(&s.short_id()).await.token();
+        let email = format!("{name}@example.com");
+        let answers = [
+            ("_token", token.as_str()),
+            (s.fields[0].as_str(), name),
+            (s.fields[1].as_str(), email.as_str()),
+        ];
+        let page = visitor.submit(&s.short_id(), DESKTOP, &answers).await;
+        assert_eq!(page.status, 200, "{}", page.html);
+        page.html
+    };
+    assert!(submit("Ada").await.contains("Merci!"));
+    assert!(submit("Bob").await.contains("Merci!"));
+    let changed = json!({"settings": {"confirmation_message": "Danke!"}});
+    let path = format!("/forms/{}", s.form_id());
+    other.put(&path, &s.key, &changed).await.ok(200);
+    let page = submit("Cleo").await;
+    assert!(
+        page.contains("Danke!") && !page.contains("Merci!"),
+        "{page}"
+    );
+    assert_eq!(s.responses().await.len(), 3);
+}
