@@ -65,6 +65,9 @@ pub struct Core {
     /// Submissions (API and hosted page) stored together per form (shared by every
     /// `routes()`).
     batcher: crate::responses::batch::Batcher,
+    /// Reads of a form shared by the requests that arrive together (shared by every
+    /// `routes()`, as the batcher).
+    form_reads: db::shared::Shared<(uuid::Uuid, uuid::Uuid), Option<pb::Form>>,
     /// The statuses served by `grpc.health.v1`; the overall one ("") follows the database.
     health: tonic_health::server::HealthReporter,
 }
@@ -111,6 +114,7 @@ impl Core {
             hosted,
             file_store,
             batcher,
+            form_reads: db::shared::Shared::default(),
         })
     }
 
@@ -151,6 +155,7 @@ impl Core {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
             lanes: self.lanes.clone(),
+            reads: self.form_reads.clone(),
             idempotency_ttl: self.config.idempotency_ttl,
             file_store: self.file_store.clone(),
         };

@@ -4,6 +4,7 @@ pub mod database;
 pub mod decode;
 pub mod embedded;
 pub mod lanes;
+pub mod shared;
 mod store;
 
 pub use database::{Database, DatabaseError};

@@ -3,6 +3,7 @@
 use super::{FieldInput, Form, FormChange, FormFilter, FormStatus, NewForm, now_millis, store};
 use crate::accounts::Scope;
 use crate::db::lanes::Lanes;
+use crate::db::shared::Shared;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
 use crate::gate::{Ctx, Gate};
@@ -20,6 +21,9 @@ pub struct Forms {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
     pub(crate) lanes: Lanes,
+    /// Reads of one form shared by the requests that arrive together (by form and
+    /// account).
+    pub(crate) reads: Shared<(Uuid, Uuid), Option<pb::Form>>,
     pub(crate) idempotency_ttl: std::time::Duration,
     pub(crate) file_store: FileStore,
 }
@@ -132,16 +136,24 @@ impl Forms {
         req: pb::GetFormRequest,
     ) -> Result<pb::GetFormResponse, CoreError> {
         let id = parse_id(&req.id, "form")?;
-        let mut lane = self.lanes.take().await?;
-        let form = store::get(&mut *lane, ctx.caller.account_id, id).await;
-        // A form read to its end, found or not, leaves nothing pending.
-        if matches!(form, Ok(_) | Err(CoreError::NotFound(_))) {
-            lane.finish();
-        }
-        let form = form?;
-        Ok(pb::GetFormResponse {
-            form: Some(form_to_pb(form)),
-        })
+        let account_id = ctx.caller.account_id;
+        // Clients reading the form together share a read sent after each arrived.
+        let form = self
+            .reads
+            .read((id, account_id), || async {
+                let mut lane = self.lanes.take().await?;
+                let form = match store::get(&mut *lane, account_id, id).await {
+                    Ok(form) => Some(form_to_pb(form)),
+                    Err(CoreError::NotFound(_)) => None,
+                    Err(error) => return Err(error),
+                };
+                // A form read to its end, found or not, leaves nothing pending.
+                lane.finish();
+                Ok(form)
+            })
+            .await?
+            .ok_or(CoreError::NotFound("form"))?;
+        Ok(pb::GetFormResponse { form: Some(form) })
     }
 
     async fn create(

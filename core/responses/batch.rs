@@ -55,7 +55,7 @@ impl Batcher {
     pub fn new(lanes: Lanes, config: Arc<CoreConfig>) -> Self {
         Self {
             queues: Arc::default(),
-            snapshots: Snapshots::default(),
+            snapshots: Snapshots::new(lanes.clone()),
             lanes,
             config,
         }
@@ -155,9 +155,7 @@ impl Batcher {
         let (lanes, config, snapshots) = (&self.lanes, &*self.config, &self.snapshots);
         let (mut submissions, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
         if let [submission] = &submissions[..]
-            && let Some(outcome) = snapshots
-                .try_store(lanes, config, form_id, submission)
-                .await
+            && let Some(outcome) = snapshots.try_store(config, form_id, submission).await
         {
             return answer(&submissions, replies, vec![outcome]);
         }

@@ -2,14 +2,16 @@
 //! as its last transaction on it left it (a `Locked` read under the row lock, with the
 //! form's counters and the versions of the form and account rows): the next submission
 //! is judged on it (open form, answers, quota limit, submission time) and stored by
-//! `store::insert_if_current`, which writes only if neither row has moved since (their
-//! `xmin`, and the form's counters). One round trip in place of five (begin, lock,
-//! insert, counters, commit). Whatever the kept view cannot settle takes the locked
-//! path: none kept, a moved row, a refusal (judged again on the locked rows, so that a
-//! stale view never refuses), files, notifications or webhooks.
+//! `store::insert_all_if_current`, which writes only if neither row has moved since
+//! (their `xmin`, and the form's counters). One round trip in place of five (begin,
+//! lock, insert, counters, commit), shared with the lone submissions of other forms
+//! that arrive meanwhile (`group`). Whatever the kept view cannot settle takes the
+//! locked path: none kept, a moved row, a refusal (judged again on the locked rows, so
+//! that a stale view never refuses), files, notifications or webhooks.
 
 use super::batch::Stored;
-use super::store::{self, Current, Locked};
+use super::group::Group;
+use super::store::{Current, IfCurrent, Locked};
 use super::submit::{Submission, respond, writes_only_the_response};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
@@ -23,12 +25,22 @@ use uuid::Uuid;
 const MAX_SNAPSHOTS: usize = 1024;
 
 /// The forms as this instance last left them (its "snapshots"), by id.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Snapshots {
     forms: Arc<Mutex<HashMap<Uuid, Locked>>>,
+    /// The statements that store the responses judged on snapshots, several forms'
+    /// at once.
+    group: Group,
 }
 
 impl Snapshots {
+    pub fn new(lanes: Lanes) -> Self {
+        Self {
+            forms: Arc::default(),
+            group: Group::new(lanes),
+        }
+    }
+
     fn forms(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Locked>> {
         self.forms.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -51,7 +63,6 @@ impl Snapshots {
     /// `None`: nothing was written; take the locked path.
     pub async fn try_store(
         &self,
-        lanes: &Lanes,
         config: &CoreConfig,
         form_id: Uuid,
         submission: &Submission,
@@ -62,33 +73,19 @@ impl Snapshots {
         if !writes_only_the_response(&locked, submission) {
             return None;
         }
-        let mut lane = match lanes.take().await {
-            Ok(lane) => lane,
-            Err(error) => return Some(Err(error.into())),
-        };
-        // Judged once the connection is at hand, so that the submission's time (and the
-        // form's closing time) is read as close to the write as it can be. A refusal
-        // is judged again on the locked rows: a stale snapshot never refuses.
-        let Ok((response, quota)) = respond(config, &locked, submission) else {
-            lane.finish();
-            return None;
-        };
+        // A refusal is judged again on the locked rows: a stale snapshot never refuses.
+        // A text PostgreSQL cannot store (a NUL) fails its statement, and takes the
+        // locked path too.
+        let (response, quota) = respond(config, &locked, submission).ok()?;
         let target = &locked.target;
-        let counters = (target.response_count, target.last_submitted_at);
-        let written =
-            store::insert_if_current(&mut *lane, &response, quota, &locked.versions, counters)
-                .await;
-        let current = match written {
-            Ok(current) => {
-                // One statement, committed: nothing is pending on the connection.
-                lane.finish();
-                current
-            }
-            // A text PostgreSQL cannot store (a NUL) is refused before the versions are
-            // compared: the locked path judges the form first, as for any submission.
-            Err(CoreError::UnstorableText) => return None,
-            Err(error) => return Some(Err(error)),
+        let row = IfCurrent {
+            response,
+            quota,
+            versions: locked.versions.clone(),
+            count: target.response_count,
+            newest: target.last_submitted_at,
         };
+        let (response, current) = self.group.store(row).await?;
         let (label, outcome) = match current {
             Current::Stored(version) => {
                 locked.target.count(response.submitted_at);
@@ -97,11 +94,9 @@ impl Snapshots {
                 self.keep(form_id, locked);
                 ("stored", Some(Ok(Stored { response, settings })))
             }
-            // The quota is never part of the snapshot: this refusal is exact.
-            Current::OverQuota => {
-                self.keep(form_id, locked);
-                ("over_quota", Some(Err(CoreError::ResponseLimitReached)))
-            }
+            // Judged on the account's responses of the whole statement: the locked path
+            // judges this one alone.
+            Current::OverQuota => ("over_quota", None),
             Current::Moved => ("moved", None),
         };
         metrics::counter!("formsd_one_statement_creates_total", "outcome" => label).increment(1);

@@ -5,6 +5,7 @@ pub mod batch;
 pub mod current;
 pub mod cursor;
 pub mod export;
+mod group;
 pub mod service;
 pub mod store;
 pub mod submit;

@@ -118,7 +118,7 @@ pub fn respond(
 
 /// Whether storing `submission` on `locked` writes the response, its quota and the
 /// form's counters and nothing else (no file, notification or event), all of which
-/// `store::insert_if_current` does in one statement.
+/// `store::insert_all_if_current` does in one statement.
 pub fn writes_only_the_response(locked: &Locked, submission: &Submission) -> bool {
     submission.files.ids.is_empty() && !locked.has_webhooks && !notifies(&locked.target)
 }

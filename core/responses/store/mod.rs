@@ -4,11 +4,14 @@
 use super::cursor::{Position, Sort};
 use super::export::ExportRow;
 use super::{Response, TargetForm};
+
+mod current;
 use crate::accounts::Plan;
 use crate::db::decode::read_error;
 use crate::error::CoreError;
 use crate::forms::{Field, FormStatus};
 use chrono::{DateTime, NaiveDate, Utc};
+pub use current::{Current, IfCurrent, insert_all_if_current};
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
@@ -251,90 +254,6 @@ pub async fn insert_counted(
     } else {
         Err(CoreError::ResponseLimitReached)
     }
-}
-
-/// How `insert_if_current` ended.
-#[derive(Debug)]
-pub enum Current {
-    /// Stored; the form row's new version.
-    Stored(String),
-    /// The form or its account is not at the versions given (or the form has an active
-    /// webhook): nothing was written.
-    Moved,
-    /// The account's quota for the month is used up: nothing was written.
-    OverQuota,
-}
-
-/// Stores `r` in one statement (its own transaction) if the form and its account are
-/// still as the caller decided `r` on them: both rows at `versions`, the form's
-/// counters at `counters` (response count, newest submission time), no active
-/// webhook. Locks the form row, counts the quota, inserts the response and advances
-/// the form's counters by it. The form's row lock orders it among the form's other
-/// submissions as `lock_target` does. (The counters are compared too: a transaction
-/// id, and so an `xmin`, can come round again after wraparound or a restore.)
-pub async fn insert_if_current(
-    db: impl PgExecutor<'_>,
-    r: &Response,
-    quota: Quota,
-    versions: &Versions,
-    (count, newest): (i64, Option<DateTime<Utc>>),
-) -> Result<Current, CoreError> {
-    let row = sqlx::query!(
-        r#"WITH target AS (
-               SELECT f.id FROM forms f JOIN accounts a ON a.id = f.account_id
-                WHERE f.id = $2 AND f.account_id = $11
-                  AND f.xmin::text = $14 AND a.xmin::text = $15
-                  AND f.response_count = $16
-                  AND f.last_submitted_at IS NOT DISTINCT FROM $17::timestamptz
-                  AND NOT EXISTS (SELECT 1 FROM webhooks w
-                                   WHERE w.form_id = f.id AND w.is_active)
-                  FOR UPDATE OF f
-           ), quota AS (
-               INSERT INTO response_quota_usage (account_id, month, response_count)
-               SELECT $11, $12, 1 FROM target WHERE $13::bigint > 0
-               ON CONFLICT (account_id, month) DO UPDATE
-                  SET response_count = response_quota_usage.response_count + 1
-                WHERE response_quota_usage.response_count < $13
-               RETURNING 1
-           ), inserted AS (
-               INSERT INTO responses (id, form_id, answers, metadata, device_type, browser,
-                                      os, started_at, submitted_at, completion_time_seconds)
-               SELECT $1::uuid, $2::uuid, $3::jsonb, $4::jsonb, $5::text, $6::text, $7::text,
-                      $8::timestamptz, $9::timestamptz, $10::bigint
-                 FROM quota
-               RETURNING form_id
-           ), advanced AS (
-               UPDATE forms SET response_count = $16 + 1, last_submitted_at = $9
-                 FROM inserted WHERE forms.id = inserted.form_id
-               RETURNING forms.xmin::text AS version
-           )
-           SELECT EXISTS (SELECT 1 FROM target) AS "current!",
-                  (SELECT version FROM advanced) AS version"#,
-        r.id,
-        r.form_id,
-        Json(&r.answers) as _,
-        Json(&r.metadata) as _,
-        r.device_type.as_deref(),
-        r.browser.as_deref(),
-        r.os.as_deref(),
-        r.started_at,
-        r.submitted_at,
-        r.completion_time_seconds,
-        quota.account_id,
-        quota.month,
-        quota.limit.unwrap_or(i64::MAX),
-        versions.form,
-        versions.account,
-        count,
-        newest
-    )
-    .fetch_one(db)
-    .await?;
-    Ok(match (row.current, row.version) {
-        (false, _) => Current::Moved,
-        (true, None) => Current::OverQuota,
-        (true, Some(version)) => Current::Stored(version),
-    })
 }
 
 /// The response count of a form of the account (`NotFound` when it is not theirs).

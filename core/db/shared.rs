@@ -1,0 +1,274 @@
+//! One read shared by the requests that wait for the same row together.
+//!
+//! Many clients reading one form at once would each run the same SELECT. Here a read
+//! of a key runs alone; requests for the key that arrive while it runs wait, and the
+//! next read, sent once the first ends, answers all of them. A request is answered only
+//! by a read sent after it arrived, so it sees every write committed before it came:
+//! sharing never makes an answer older than a read of its own would be. With no other
+//! request for the key in flight, a read runs at once, as it would without this.
+//!
+//! A read that fails answers only its own request; the others that waited on it read
+//! on their own. A leader that goes away half way (its client left) hands its turn on,
+//! so nobody waits for a read that will never end.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use tokio::sync::oneshot;
+
+/// What a waiting request is told.
+enum Turn<V> {
+    /// The value read for it (and the others of its turn).
+    Value(V),
+    /// Its turn to read for the requests that wait now.
+    Lead,
+}
+
+/// The requests waiting for the next read of a key.
+type Turns<V> = Vec<oneshot::Sender<Turn<V>>>;
+
+/// The requests waiting for the next read of each key being read (a key is present
+/// while a read of it runs).
+pub struct Shared<K, V> {
+    waiting: Arc<Mutex<HashMap<K, Turns<V>>>>,
+}
+
+impl<K, V> Clone for Shared<K, V> {
+    fn clone(&self) -> Self {
+        Self {
+            waiting: self.waiting.clone(),
+        }
+    }
+}
+
+impl<K, V> Default for Shared<K, V> {
+    fn default() -> Self {
+        Self {
+            waiting: Arc::default(),
+        }
+    }
+}
+
+impl<K: Hash + Eq + Clone, V: Clone> Shared<K, V> {
+    fn waiting(&self) -> MutexGuard<'_, HashMap<K, Turns<V>>> {
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The value of `key` as `read` finds it, read by this request or by the one that
+    /// leads its turn.
+    pub async fn read<F, Fut, E>(&self, key: K, read: F) -> Result<V, E>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = Result<V, E>>,
+    {
+        let turn = {
+            let mut waiting = self.waiting();
+            match waiting.entry(key.clone()) {
+                Entry::Occupied(mut entry) => {
+                    let (tell, told) = oneshot::channel();
+                    entry.get_mut().push(tell);
+                    Some(told)
+                }
+                Entry::Vacant(entry) => {
+                    entry.insert(Vec::new());
+                    None
+                }
+            }
+        };
+        if let Some(told) = turn {
+            let mut waiting = Waiting {
+                shared: self,
+                key: key.clone(),
+                told,
+            };
+            match (&mut waiting.told).await {
+                Ok(Turn::Value(value)) => return Ok(value),
+                Ok(Turn::Lead) => {}
+                // The read of its turn failed or its leader went away: read alone.
+                Err(_) => return read().await,
+            }
+        }
+        // This request leads: the requests waiting now arrived before its read is sent,
+        // and share it.
+        let turn = self.waiting().get_mut(&key).map(std::mem::take);
+        let lead = Lead { shared: self, key };
+        let value = read().await?;
+        for tell in turn.into_iter().flatten() {
+            let _ = tell.send(Turn::Value(value.clone()));
+        }
+        drop(lead);
+        Ok(value)
+    }
+
+    /// Passes the turn of `key` to the oldest request waiting for it, or ends the key's
+    /// reads when none waits.
+    fn hand_on(&self, key: &K) {
+        let mut waiting = self.waiting();
+        let Some(queue) = waiting.get_mut(key) else {
+            return;
+        };
+        while !queue.is_empty() {
+            // A request that went away cannot lead; the next one can.
+            if queue.remove(0).send(Turn::Lead).is_ok() {
+                return;
+            }
+        }
+        waiting.remove(key);
+    }
+}
+
+/// A read being led; dropped (its read ended, or its request went away), it hands the
+/// key's turn on. The requests of its turn not yet told get a closed channel, and read
+/// on their own.
+struct Lead<'a, K: Hash + Eq + Clone, V: Clone> {
+    shared: &'a Shared<K, V>,
+    key: K,
+}
+
+impl<K: Hash + Eq + Clone, V: Clone> Drop for Lead<'_, K, V> {
+    fn drop(&mut self) {
+        self.shared.hand_on(&self.key);
+    }
+}
+
+/// A request waiting for its turn. Dropped with the turn to lead in its channel (its
+/// request went away just as it was told), it hands the turn on.
+struct Waiting<'a, K: Hash + Eq + Clone, V: Clone> {
+    shared: &'a Shared<K, V>,
+    key: K,
+    told: oneshot::Receiver<Turn<V>>,
+}
+
+impl<K: Hash + Eq + Clone, V: Clone> Drop for Waiting<'_, K, V> {
+    fn drop(&mut self) {
+        if let Ok(Turn::Lead) = self.told.try_recv() {
+            self.shared.hand_on(&self.key);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shared;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::time::Duration;
+    use tokio::sync::Semaphore;
+
+    /// Reads that count themselves and wait for a permit: the n-th read answers n.
+    #[derive(Clone)]
+    struct Reads {
+        sent: Arc<AtomicU32>,
+        permits: Arc<Semaphore>,
+    }
+
+    impl Reads {
+        fn new() -> Self {
+            Self {
+                sent: Arc::default(),
+                permits: Arc::new(Semaphore::new(0)),
+            }
+        }
+
+        async fn read(&self) -> Result<u32, &'static str> {
+            let n = self.sent.fetch_add(1, Ordering::SeqCst) + 1;
+            self.permits.acquire().await.map_err(|_| "closed")?.forget();
+            Ok(n)
+        }
+
+        fn sent(&self) -> u32 {
+            self.sent.load(Ordering::SeqCst)
+        }
+    }
+
+    async fn settle() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    #[tokio::test]
+    async fn requests_arriving_during_a_read_share_the_next_one() {
+        let shared = Shared::<u8, u32>::default();
+        let reads = Reads::new();
+        let first = tokio::spawn({
+            let (shared, reads) = (shared.clone(), reads.clone());
+            async move { shared.read(1, || reads.read()).await }
+        });
+        settle().await;
+        let later: Vec<_> = (0..5)
+            .map(|_| {
+                let (shared, reads) = (shared.clone(), reads.clone());
+                tokio::spawn(async move { shared.read(1, || reads.read()).await })
+            })
+            .collect();
+        settle().await;
+        // Only the first read is sent while it runs; the later requests wait for it.
+        assert_eq!(reads.sent(), 1);
+        reads.permits.add_permits(1);
+        assert_eq!(first.await.ok(), Some(Ok(1)));
+        settle().await;
+        // One more read answers all five, and none of them got the read sent before it.
+        assert_eq!(reads.sent(), 2);
+        reads.permits.add_permits(1);
+        for request in later {
+            assert_eq!(request.await.ok(), Some(Ok(2)));
+        }
+        // Nothing in flight: the next request reads at once, and other keys never wait.
+        reads.permits.add_permits(2);
+        assert_eq!(shared.read(1, || reads.read()).await, Ok(3));
+        assert_eq!(shared.read(2, || reads.read()).await, Ok(4));
+        assert!(shared.waiting().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_leader_that_goes_away_hands_its_turn_on() {
+        let shared = Shared::<u8, u32>::default();
+        let reads = Reads::new();
+        let first = tokio::spawn({
+            let (shared, reads) = (shared.clone(), reads.clone());
+            async move { shared.read(1, || reads.read()).await }
+        });
+        settle().await;
+        let second = tokio::spawn({
+            let (shared, reads) = (shared.clone(), reads.clone());
+            async move { shared.read(1, || reads.read()).await }
+        });
+        settle().await;
+        // The first request's client goes away in the middle of its read.
+        first.abort();
+        settle().await;
+        assert_eq!(reads.sent(), 2, "the waiting request leads the next read");
+        reads.permits.add_permits(1);
+        let second = tokio::time::timeout(Duration::from_secs(5), second).await;
+        assert_eq!(second.ok().and_then(Result::ok), Some(Ok(2)));
+        assert!(shared.waiting().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_failed_read_answers_only_its_own_request() {
+        let shared = Shared::<u8, u32>::default();
+        let reads = Reads::new();
+        let failing = tokio::spawn({
+            let shared = shared.clone();
+            let permits = reads.permits.clone();
+            async move {
+                shared
+                    .read(1, || async {
+                        let _ = permits.acquire().await.map(|p| p.forget());
+                        Err::<u32, _>("refused")
+                    })
+                    .await
+            }
+        });
+        settle().await;
+        let waiting = tokio::spawn({
+            let (shared, reads) = (shared.clone(), reads.clone());
+            async move { shared.read(1, || reads.read()).await }
+        });
+        settle().await;
+        reads.permits.add_permits(2);
+        assert_eq!(failing.await.ok(), Some(Err("refused")));
+        assert_eq!(waiting.await.ok(), Some(Ok(1)), "read on its own");
+        assert!(shared.waiting().is_empty());
+    }
+}
