@@ -3,8 +3,8 @@
 //! arrives while a transaction runs waits, and the next transaction stores all of it
 //! under one lock and one commit. Each submission is judged on its own (open form,
 //! answers, quota, in arrival order) and gets its own answer; only a database error
-//! fails the whole batch. Alone on a form, a submission is a batch of one, stored in
-//! one statement when the instance's view of the form allows (`current`).
+//! fails the whole batch. When the instance's view of the form settles the whole batch
+//! (`current`), it is stored in one statement instead, with other forms' batches.
 
 use super::Response;
 use super::current::Snapshots;
@@ -149,15 +149,13 @@ async fn attempt(
 }
 
 impl Batcher {
-    /// Stores `batch` (in one transaction when all goes well; a submission alone, in one
-    /// statement if its form's snapshot allows); every submission gets its answer.
+    /// Stores `batch` (in one statement if its form's snapshot settles it, else in one
+    /// transaction when all goes well); every submission gets its answer.
     async fn store_batch(&self, form_id: Uuid, batch: Vec<(Submission, Reply)>) {
         let (lanes, config, snapshots) = (&self.lanes, &*self.config, &self.snapshots);
         let (mut submissions, mut replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
-        if let [submission] = &submissions[..]
-            && let Some(outcome) = snapshots.try_store(config, form_id, submission).await
-        {
-            return answer(&submissions, replies, vec![outcome]);
+        if let Some(outcomes) = snapshots.try_store(config, form_id, &submissions).await {
+            return answer(&submissions, replies, outcomes);
         }
         while !submissions.is_empty() {
             match attempt(lanes, config, form_id, &submissions).await {

@@ -1,11 +1,12 @@
-//! A submission alone on its form, stored in one statement. Each instance keeps the form
+//! A form's batch of submissions, stored in one statement. Each instance keeps the form
 //! as its last transaction on it left it (a `Locked` read under the row lock, with the
-//! form's counters and the versions of the form and account rows): the next submission
-//! is judged on it (open form, answers, quota limit, submission time) and stored by
+//! form's counters and the versions of the form and account rows): the next batch is
+//! judged on it, each submission on the form as those before it leave it (open form,
+//! cap, answers, quota limit, submission time), and stored by
 //! `store::insert_all_if_current`, which writes only if neither row has moved since
-//! (their `xmin`, and the form's counters). One round trip in place of five (begin,
-//! lock, insert, counters, commit), shared with the lone submissions of other forms
-//! that arrive meanwhile (`group`). Whatever the kept view cannot settle takes the
+//! (their `xmin`, and the form's counters). One round trip in place of four and one a
+//! submission (begin, lock, inserts, counters, commit), shared with the batches of
+//! other forms that arrive meanwhile (`group`). Whatever the kept view cannot settle takes the
 //! locked path: none kept, a moved row, a refusal (judged again on the locked rows, so
 //! that a stale view never refuses), files, notifications or webhooks.
 
@@ -59,47 +60,75 @@ impl Snapshots {
         self.forms().remove(&form_id)
     }
 
-    /// Stores `submission` in one statement if the snapshot of its form settles it.
-    /// `None`: nothing was written; take the locked path.
+    /// Stores `submissions` (in arrival order) in one statement if the snapshot of
+    /// their form settles them all. `None`: nothing was written; take the locked path.
     pub async fn try_store(
         &self,
         config: &CoreConfig,
         form_id: Uuid,
-        submission: &Submission,
-    ) -> Option<Result<Stored, CoreError>> {
-        // Taken out while in use: a form's submissions are stored one at a time (its
-        // batch task), and a failure leaves no snapshot behind.
+        submissions: &[Submission],
+    ) -> Option<Vec<Result<Stored, CoreError>>> {
+        // Taken out while in use: a form's submissions are stored one batch at a time
+        // (its batch task), and a failure leaves no snapshot behind.
         let mut locked = self.take(form_id)?;
-        if !writes_only_the_response(&locked, submission) {
+        let (count, newest) = (
+            locked.target.response_count,
+            locked.target.last_submitted_at,
+        );
+        let mut responses = Vec::with_capacity(submissions.len());
+        let mut quotas = Vec::with_capacity(submissions.len());
+        for submission in submissions {
+            if !writes_only_the_response(&locked, submission) {
+                return None;
+            }
+            // A refusal is judged again on the locked rows: a stale snapshot never
+            // refuses. Each is judged on the form as those before it leave it (its cap,
+            // its submission times). A text PostgreSQL cannot store (a NUL) fails the
+            // statement, and takes the locked path too.
+            let (response, quota) = respond(config, &locked, submission).ok()?;
+            locked.target.count(response.submitted_at);
+            responses.push(response);
+            quotas.push(quota);
+        }
+        // One quota for all (a batch across a month's end takes the locked path).
+        let quota = *quotas.first()?;
+        if quotas.iter().any(|q| *q != quota) {
             return None;
         }
-        // A refusal is judged again on the locked rows: a stale snapshot never refuses.
-        // A text PostgreSQL cannot store (a NUL) fails its statement, and takes the
-        // locked path too.
-        let (response, quota) = respond(config, &locked, submission).ok()?;
-        let target = &locked.target;
-        let row = IfCurrent {
-            response,
-            quota,
+        let form = IfCurrent {
+            form_id,
             versions: locked.versions.clone(),
-            count: target.response_count,
-            newest: target.last_submitted_at,
+            count,
+            newest,
+            quota,
+            responses,
         };
-        let (response, current) = self.group.store(row).await?;
-        let (label, outcome) = match current {
-            Current::Stored(version) => {
-                locked.target.count(response.submitted_at);
-                locked.versions.form = version;
-                let settings = locked.target.settings.clone();
-                self.keep(form_id, locked);
-                ("stored", Some(Ok(Stored { response, settings })))
-            }
-            // Judged on the account's responses of the whole statement: the locked path
-            // judges this one alone.
-            Current::OverQuota => ("over_quota", None),
-            Current::Moved => ("moved", None),
+        let (responses, current) = self.group.store(form).await?;
+        let label = match current {
+            Current::Stored(_) => "stored",
+            // Judged on the account's responses of the whole statement: the locked
+            // path judges each alone.
+            Current::OverQuota => "over_quota",
+            Current::Moved => "moved",
         };
-        metrics::counter!("formsd_one_statement_creates_total", "outcome" => label).increment(1);
-        outcome
+        metrics::counter!("formsd_one_statement_creates_total", "outcome" => label)
+            .increment(responses.len() as u64);
+        let Current::Stored(version) = current else {
+            return None;
+        };
+        locked.versions.form = version;
+        let settings = locked.target.settings.clone();
+        self.keep(form_id, locked);
+        Some(
+            responses
+                .into_iter()
+                .map(|response| {
+                    Ok(Stored {
+                        response,
+                        settings: settings.clone(),
+                    })
+                })
+                .collect(),
+        )
     }
 }

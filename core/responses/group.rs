@@ -1,7 +1,7 @@
-//! Submissions alone on their forms (`current`), stored together across forms. A few
-//! statements run at a time; what arrives meanwhile waits, and the next statement
-//! stores all of it: one round trip and one commit for many forms' responses, where a
-//! statement each would cost the database a commit each.
+//! Responses judged on the instance's view of their forms (`current`), stored together
+//! across forms. A few statements run at a time; what arrives meanwhile waits, and the
+//! next statement stores all of it: one round trip and one commit for many forms'
+//! responses, where a statement each would cost the database a commit each.
 
 use super::Response;
 use super::store::{Current, IfCurrent, insert_all_if_current};
@@ -11,16 +11,16 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::oneshot;
 
-/// Responses a statement takes at most.
-const MAX_ROWS: usize = 64;
+/// Responses a statement takes at most (unless one form's alone are more).
+const MAX_ROWS: usize = 256;
 
 /// Statements running at once: one can be on the wire while the database runs
 /// another.
 const MAX_STATEMENTS: usize = 2;
 
-/// The response given back with how it ended; `None`: its statement failed and wrote
-/// nothing (take the locked path).
-type Written = Option<(Response, Current)>;
+/// The responses given back with how their form's ended; `None`: the statement failed
+/// and wrote nothing (take the locked path).
+type Written = Option<(Vec<Response>, Current)>;
 
 #[derive(Default)]
 struct Queue {
@@ -47,13 +47,13 @@ impl Group {
         self.queue.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Stores `row` with the others waiting; gives its response back with how it
-    /// ended. `None`: nothing was written (its statement failed).
-    pub async fn store(&self, row: IfCurrent) -> Written {
+    /// Stores `form`'s responses with the others waiting; gives them back with how
+    /// they ended. `None`: nothing was written (the statement failed).
+    pub async fn store(&self, form: IfCurrent) -> Written {
         let (reply, answer) = oneshot::channel();
         let start = {
             let mut queue = self.queue();
-            queue.waiting.push_back((row, reply));
+            queue.waiting.push_back((form, reply));
             let start = queue.running < MAX_STATEMENTS;
             queue.running += usize::from(start);
             start
@@ -82,12 +82,13 @@ impl Group {
     }
 
     async fn write(&self, batch: Vec<(IfCurrent, oneshot::Sender<Written>)>) {
-        let (rows, replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
+        let (forms, replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
         let written = async {
             let mut lane = self.lanes.take().await?;
-            let written = insert_all_if_current(&mut *lane, &rows).await?;
+            let written = insert_all_if_current(&mut *lane, &forms).await?;
             // One statement, committed: nothing is pending on the connection.
             lane.finish();
+            metrics::counter!("formsd_one_statement_writes_total").increment(1);
             Ok::<_, CoreError>(written)
         }
         .await;
@@ -101,29 +102,31 @@ impl Group {
             }
         }
         .into_iter();
-        for (row, reply) in rows.into_iter().zip(replies) {
-            let _ = reply.send(
-                outcomes
-                    .next()
-                    .flatten()
-                    .map(|current| (row.response, current)),
-            );
+        for (form, reply) in forms.into_iter().zip(replies) {
+            let written = outcomes.next().flatten();
+            let _ = reply.send(written.map(|current| (form.responses, current)));
         }
     }
 }
 
-/// The oldest waiting responses, up to `MAX_ROWS`, one per form (a statement locks and
-/// advances each of its forms once; a form's later response waits for the next).
+/// The oldest waiting forms' responses, up to `MAX_ROWS` (or one form's), one entry per
+/// form (a statement locks and advances each of its forms once; a form's later entry
+/// waits for the next).
 fn take_batch<T>(waiting: &mut VecDeque<(IfCurrent, T)>) -> Vec<(IfCurrent, T)> {
     let mut batch: Vec<(IfCurrent, T)> = Vec::new();
     let mut later = VecDeque::new();
-    while batch.len() < MAX_ROWS
-        && let Some(item) = waiting.pop_front()
-    {
-        let form_id = item.0.response.form_id;
-        if batch.iter().any(|(row, _)| row.response.form_id == form_id) {
+    let mut rows = 0;
+    while let Some(item) = waiting.pop_front() {
+        let form_id = item.0.form_id;
+        let size = item.0.responses.len();
+        if !batch.is_empty() && rows + size > MAX_ROWS {
+            waiting.push_front(item);
+            break;
+        }
+        if batch.iter().any(|(form, _)| form.form_id == form_id) {
             later.push_back(item);
         } else {
+            rows += size;
             batch.push(item);
         }
     }

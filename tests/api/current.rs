@@ -196,6 +196,190 @@ async fn api_creates_and_page_submissions_share_the_forms_view() {
     assert_eq!(stored, 4);
 }
 
+#[tokio::test]
+async fn lone_creates_of_many_forms_share_a_statement_and_the_quota_stays_exact() {
+    // Two statements are held by the forms' row locks; the creates of three other forms
+    // that arrive meanwhile wait, and are stored by the next statement together. The
+    // account has room for two of those three: the shared statement, which counts an
+    // account's responses all together or not at all, refuses, and each takes the
+    // locked path, where the quota is judged one response at a time.
+    let app =
+        TestApp::spawn_with(&["--metrics-addr", "127.0.0.1:0", "--pro-response-limit", "9"]).await;
+    let key = app.key(PRO, ALL).await;
+    let mut forms = Vec::new();
+    for n in 0..5 {
+        let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+        let body = json!({"answers": contact_answers(&field_ids(&form), n)});
+        let path = format!("/forms/{}/responses", form["id"].as_str().expect("id"));
+        // The first create of each form is locked; this instance keeps the form's view.
+        app.post(&path, &key, &body).await.ok(201);
+        forms.push((path, body));
+    }
+    let ids: Vec<String> = forms
+        .iter()
+        .map(|(path, _)| path.split('/').nth(2).expect("form id").to_owned())
+        .collect();
+    let locks = [
+        lock_form(&app.pool, &ids[0]).await,
+        lock_form(&app.pool, &ids[1]).await,
+    ];
+    let app = std::sync::Arc::new(app);
+    let create = |(path, body): (String, Value)| {
+        let (app, key) = (app.clone(), key.clone());
+        tokio::spawn(async move { app.post(&path, &key, &body).await })
+    };
+    let held: Vec<_> = forms[..2].iter().cloned().map(create).collect();
+    eventually(
+        "two statements wait for the locks",
+        Duration::from_secs(10),
+        || async { (waiting_for_locks(&app).await == 2).then_some(()) },
+    )
+    .await;
+    let queued: Vec<_> = forms[2..].iter().cloned().map(create).collect();
+    // Let the three reach the queue (there is nothing in the database to see them by).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    drop(locks);
+    for reply in held {
+        reply.await.expect("create").ok(201);
+    }
+    let mut statuses = Vec::new();
+    for reply in queued {
+        let reply = reply.await.expect("create");
+        if reply.status != 201 {
+            reply.error(403, "RESPONSE_LIMIT_REACHED");
+        }
+        statuses.push(reply.status);
+    }
+    statuses.sort();
+    assert_eq!(statuses, [201, 201, 403]);
+
+    let text = metrics_text(&app).await;
+    assert_eq!(one_statement(&text, "stored"), 2.0, "{text}");
+    assert_eq!(one_statement(&text, "over_quota"), 3.0, "{text}");
+    assert!(
+        text.contains("formsd_one_statement_writes_total 3\n"),
+        "two held statements and one shared by three forms:\n{text}"
+    );
+    let stored = count(
+        &app,
+        "SELECT count(*) FROM responses r JOIN forms f ON f.id = r.form_id
+          WHERE f.account_id = (SELECT account_id FROM forms WHERE id = $1::uuid)",
+        &ids[0],
+    )
+    .await;
+    assert_eq!(stored, 9);
+    let counted = count(
+        &app,
+        "SELECT sum(response_count)::bigint FROM forms
+          WHERE account_id = (SELECT account_id FROM forms WHERE id = $1::uuid)",
+        &ids[0],
+    )
+    .await;
+    assert_eq!(counted, 9);
+}
+
+#[tokio::test]
+async fn a_forms_waiting_creates_are_judged_in_turn_and_stored_by_one_statement() {
+    // One create holds the form (its statement waits for the row lock) while more
+    // arrive and wait in the form's queue. Once the lock goes, they are judged on the
+    // form as the first left it, one after another, and stored by one statement; when
+    // one of them is refused on that view (the form's cap), the whole batch takes the
+    // locked path instead, where each is judged alone.
+    let app = std::sync::Arc::new(TestApp::spawn_with(&["--metrics-addr", "127.0.0.1:0"]).await);
+    let key = app.key(PRO, ALL).await;
+    let settings = json!({"max_responses": 8});
+    let form = published_form(&app, &key, contact_fields(), settings).await;
+    let id = form["id"].as_str().expect("id").to_owned();
+    let path = format!("/forms/{id}/responses");
+    let fields = field_ids(&form);
+    app.post(
+        &path,
+        &key,
+        &json!({"answers": contact_answers(&fields, 0)}),
+    )
+    .await
+    .ok(201);
+    let create = |n: usize| {
+        let body = json!({"answers": contact_answers(&fields, n)});
+        let (app, key, path) = (app.clone(), key.clone(), path.clone());
+        tokio::spawn(async move { app.post(&path, &key, &body).await })
+    };
+    // A held create, then `later` more; the statuses of all, in order.
+    let held_round = |first: usize, later: usize| {
+        let (app, id) = (app.clone(), id.clone());
+        async move {
+            let lock = lock_form(&app.pool, &id).await;
+            let held = create(first);
+            eventually(
+                "the statement waits for the lock",
+                Duration::from_secs(10),
+                || async { (waiting_for_locks(&app).await == 1).then_some(()) },
+            )
+            .await;
+            let later: Vec<_> = (first + 1..=first + later).map(create).collect();
+            // Let them reach the form's queue (the database cannot show them).
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            drop(lock);
+            let mut statuses = Vec::new();
+            for reply in std::iter::once(held).chain(later) {
+                let reply = reply.await.expect("create");
+                if reply.status != 201 {
+                    reply.error(422, "FORM_CLOSED");
+                }
+                statuses.push(reply.status);
+            }
+            statuses.sort();
+            statuses
+        }
+    };
+    let scrape = || async {
+        let text = metrics_text(&app).await;
+        let writes = text
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("formsd_one_statement_writes_total ")?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or(0.0);
+        (one_statement(&text, "stored"), writes)
+    };
+
+    // Five responses in two statements: the held one, then the four that waited.
+    assert_eq!(held_round(1, 4).await, [201; 5]);
+    assert_eq!(scrape().await, (5.0, 2.0));
+    // Six so far of the cap of 8: the held one is the seventh; of the three that wait,
+    // the view refuses the third, so the three are judged on the locked rows.
+    let statuses = held_round(6, 3).await;
+    assert_eq!(statuses, [201, 201, 422, 422]);
+    assert_eq!(scrape().await, (6.0, 3.0));
+
+    let listed = app
+        .get(&format!("{path}?sort=asc&per_page=100"), &key)
+        .await;
+    let listed = listed.ok(200)["responses"]
+        .as_array()
+        .expect("responses")
+        .clone();
+    let names: std::collections::HashSet<&str> = listed
+        .iter()
+        .map(|r| r["answers"][&fields[0]].as_str().expect("name"))
+        .collect();
+    assert_eq!((listed.len(), names.len()), (8, 8), "stored once each");
+    let times: Vec<chrono::DateTime<chrono::Utc>> = listed
+        .iter()
+        .map(|r| assert_timestamp(&r["submitted_at"]))
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+    let counted = count(
+        &app,
+        "SELECT response_count FROM forms WHERE id = $1::uuid",
+        &id,
+    )
+    .await;
+    assert_eq!(counted, 8);
+}
+
 /// The text of the instance's Prometheus endpoint.
 async fn metrics_text(app: &TestApp) -> String {
     let metrics = app.server.metrics_addr.expect("metrics address");

@@ -912,7 +912,11 @@ async fn json_integers_round_trip_as_integers() {
         reply.text
     );
     // (Not "3.0" anywhere: a timestamp's seconds can read "…:23.0…".)
-    assert!(!reply.text.contains(r#""max_responses":3.0"#), "{}", reply.text);
+    assert!(
+        !reply.text.contains(r#""max_responses":3.0"#),
+        "{}",
+        reply.text
+    );
     assert!(reply.text.contains(r#""max_size_mb":10"#), "{}", reply.text);
     assert!(reply.text.contains(r#""n":42"#), "{}", reply.text);
 

@@ -340,3 +340,29 @@ pub fn with_query(path: &str, query: &[(&str, &str)]) -> String {
         format!("{path}?{encoded}")
     }
 }
+
+/// Holds the form's row lock, as a submission storing a response does, until dropped.
+pub async fn lock_form(
+    pool: &sqlx::PgPool,
+    form_id: &str,
+) -> sqlx::Transaction<'static, sqlx::Postgres> {
+    let mut tx = pool.begin().await.expect("begin");
+    sqlx::query("SELECT id FROM forms WHERE id = $1::uuid FOR UPDATE")
+        .bind(form_id)
+        .execute(&mut *tx)
+        .await
+        .expect("lock the form");
+    tx
+}
+
+/// Statements of the test's database waiting for a lock now.
+pub async fn waiting_for_locks(app: &TestApp) -> i64 {
+    let (waiting,): (i64,) = sqlx::query_as(
+        "SELECT count(*) FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    )
+    .fetch_one(&app.pool)
+    .await
+    .expect("pg_stat_activity");
+    waiting
+}

@@ -505,20 +505,6 @@ async fn file_rows(pool: &sqlx::PgPool) -> (i64, i64) {
     .expect("count files")
 }
 
-/// Holds the form's row lock, as a submission storing a response does, until dropped.
-async fn lock_form(
-    pool: &sqlx::PgPool,
-    form_id: &str,
-) -> sqlx::Transaction<'static, sqlx::Postgres> {
-    let mut tx = pool.begin().await.expect("begin");
-    sqlx::query("SELECT id FROM forms WHERE id = $1::uuid FOR UPDATE")
-        .bind(form_id)
-        .execute(&mut *tx)
-        .await
-        .expect("lock the form");
-    tx
-}
-
 /// Locks the form, as a submission storing a response does, and starts a visitor's
 /// submission of `name` with the PNG as `file_name`, which waits for that lock. The
 /// lock is held until the returned transaction is dropped.

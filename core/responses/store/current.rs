@@ -23,52 +23,62 @@ pub enum Current {
     OverQuota,
 }
 
-/// A response to store if its form is as the caller judged it: both the form's and
-/// the account's rows at `versions`, the form's counters at `count` responses and
-/// `newest` submission time, no active webhook.
+/// A form's responses to store if the form is still as the caller judged them on: the
+/// form's and its account's rows at `versions`, the form's counters at `count`
+/// responses and `newest` submission time, no active webhook. The responses count
+/// against one `quota`.
 pub struct IfCurrent {
-    pub response: Response,
-    pub quota: Quota,
+    pub form_id: Uuid,
     pub versions: Versions,
     pub count: i64,
     pub newest: Option<DateTime<Utc>>,
+    pub quota: Quota,
+    pub responses: Vec<Response>,
 }
 
-/// One column of `rows`, as an array to bind.
-fn column<'r, T>(rows: &'r [IfCurrent], value: impl Fn(&'r IfCurrent) -> T) -> Vec<T> {
-    rows.iter().map(value).collect()
+/// One column of the rows of `forms` (a row per response), as an array to bind.
+fn column<'r, T>(
+    forms: &'r [IfCurrent],
+    value: impl Fn(&'r IfCurrent, &'r Response) -> T,
+) -> Vec<T> {
+    forms
+        .iter()
+        .flat_map(|form| form.responses.iter().map(move |r| (form, r)))
+        .map(|(form, r)| value(form, r))
+        .collect()
 }
 
-/// Stores each of `rows` (at most one per form) whose form is current, in one
-/// statement (its own transaction), and returns how each ended, in order. Locks the
-/// current forms' rows (in id order, as any other such statement does, so that two
-/// never wait on each other), counts each account's responses against its quota (all
-/// of an account's responses of the statement, or none), inserts the responses and
-/// advances their forms' counters. A form's row lock orders the response among its
-/// form's other submissions as `lock_target` does. (The counters are compared too: a
+/// Stores the responses of each of `forms` (at most one entry per form) whose form is
+/// current, in one statement (its own transaction), and returns how each form's
+/// ended, in order: all of a form's responses are stored, or none. Locks the current
+/// forms' rows (in id order, as any other such statement does, so that two never wait
+/// on each other), counts each account's responses against its quota (all of an
+/// account's responses of the statement in a month, or none), inserts the responses
+/// and advances their forms' counters. A form's row lock orders its responses among
+/// its other submissions as `lock_target` does. (The counters are compared too: a
 /// transaction id, and so an `xmin`, can come round again after wraparound or a
 /// restore.)
 pub async fn insert_all_if_current(
     db: impl PgExecutor<'_>,
-    rows: &[IfCurrent],
+    forms: &[IfCurrent],
 ) -> Result<Vec<Current>, CoreError> {
-    let ids: Vec<Uuid> = column(rows, |r| r.response.id);
-    let form_ids: Vec<Uuid> = column(rows, |r| r.response.form_id);
-    let answers = column(rows, |r| Json(&r.response.answers));
-    let metadata = column(rows, |r| Json(&r.response.metadata));
-    let devices = column(rows, |r| r.response.device_type.as_deref());
-    let browsers = column(rows, |r| r.response.browser.as_deref());
-    let systems = column(rows, |r| r.response.os.as_deref());
-    let started: Vec<DateTime<Utc>> = column(rows, |r| r.response.started_at);
-    let submitted: Vec<DateTime<Utc>> = column(rows, |r| r.response.submitted_at);
-    let completion: Vec<Option<i64>> = column(rows, |r| r.response.completion_time_seconds);
-    let accounts: Vec<Uuid> = column(rows, |r| r.quota.account_id);
-    let months: Vec<chrono::NaiveDate> = column(rows, |r| r.quota.month);
-    let limits: Vec<i64> = column(rows, |r| r.quota.limit.unwrap_or(i64::MAX));
-    let form_versions = column(rows, |r| r.versions.form.as_str());
-    let account_versions = column(rows, |r| r.versions.account.as_str());
-    let counts: Vec<i64> = column(rows, |r| r.count);
-    let newest: Vec<Option<DateTime<Utc>>> = column(rows, |r| r.newest);
+    let ids = column(forms, |_, r| r.id);
+    let form_ids = column(forms, |f, _| f.form_id);
+    let answers = column(forms, |_, r| Json(&r.answers));
+    let metadata = column(forms, |_, r| Json(&r.metadata));
+    let devices = column(forms, |_, r| r.device_type.as_deref());
+    let browsers = column(forms, |_, r| r.browser.as_deref());
+    let systems = column(forms, |_, r| r.os.as_deref());
+    let started = column(forms, |_, r| r.started_at);
+    let submitted = column(forms, |_, r| r.submitted_at);
+    let completion = column(forms, |_, r| r.completion_time_seconds);
+    let accounts = column(forms, |f, _| f.quota.account_id);
+    let months = column(forms, |f, _| f.quota.month);
+    let limits = column(forms, |f, _| f.quota.limit.unwrap_or(i64::MAX));
+    let form_versions = column(forms, |f, _| f.versions.form.as_str());
+    let account_versions = column(forms, |f, _| f.versions.account.as_str());
+    let counts = column(forms, |f, _| f.count);
+    let newest = column(forms, |f, _| f.newest);
     let found = sqlx::query!(
         r#"WITH input AS (
                SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[], $4::jsonb[],
@@ -82,7 +92,9 @@ pub async fn insert_all_if_current(
                         newest)
            ), target AS (
                SELECT f.id FROM forms f
-                 JOIN input i ON i.form_id = f.id
+                 JOIN (SELECT DISTINCT form_id, account_id, form_version, account_version,
+                                       response_count, newest FROM input) i
+                   ON i.form_id = f.id
                  JOIN accounts a ON a.id = f.account_id
                 WHERE f.account_id = i.account_id
                   AND f.xmin::text = i.form_version AND a.xmin::text = i.account_version
@@ -120,9 +132,11 @@ pub async fn insert_all_if_current(
                  JOIN quota q ON q.account_id = i.account_id
                RETURNING form_id, submitted_at
            ), advanced AS (
-               UPDATE forms f SET response_count = f.response_count + 1,
-                                  last_submitted_at = inserted.submitted_at
-                 FROM inserted WHERE f.id = inserted.form_id
+               UPDATE forms f SET response_count = f.response_count + n.responses,
+                                  last_submitted_at = n.newest
+                 FROM (SELECT form_id, count(*) AS responses, max(submitted_at) AS newest
+                         FROM inserted GROUP BY form_id) n
+                WHERE f.id = n.form_id
                RETURNING f.id, f.xmin::text AS version
            )
            SELECT t.id AS "form_id!", a.version
@@ -151,9 +165,9 @@ pub async fn insert_all_if_current(
         .into_iter()
         .map(|row| (row.form_id, row.version))
         .collect();
-    Ok(rows
+    Ok(forms
         .iter()
-        .map(|r| match found.remove(&r.response.form_id) {
+        .map(|f| match found.remove(&f.form_id) {
             None => Current::Moved,
             Some(None) => Current::OverQuota,
             Some(Some(version)) => Current::Stored(version),

@@ -199,7 +199,7 @@ pub async fn advance_form(
 
 /// The quota a response counts against: its account's responses in a month, up to a
 /// limit (none: unlimited).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quota {
     pub account_id: Uuid,
     pub month: NaiveDate,
