@@ -1165,3 +1165,59 @@ async fn form_definitions_are_bounded_and_redirects_are_clean_urls() {
             .error(422, "VALIDATION_ERROR");
     }
 }
+
+#[tokio::test]
+async fn readers_sharing_a_read_see_every_update_made_before_they_asked() {
+    // Clients reading one form together share one read (core/db/shared.rs), but only a
+    // read sent after each of them arrived: an update acknowledged (on another
+    // instance) before a GET was sent is in that GET's answer.
+    let reader = std::sync::Arc::new(TestApp::spawn().await);
+    let writer = TestApp::spawn_on(reader.db.clone(), &[]).await;
+    let key = reader.key(PRO, ALL).await;
+    let form = reader
+        .post("/forms", &key, &json!({"title": "v0", "fields": []}))
+        .await
+        .ok(201)["form"]
+        .clone();
+    let path = format!("/forms/{}", id_of(&form));
+    let acknowledged = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut readers = tokio::task::JoinSet::new();
+    for _ in 0..8 {
+        let (app, key, path) = (reader.clone(), key.clone(), path.clone());
+        let (acknowledged, done) = (acknowledged.clone(), done.clone());
+        readers.spawn(async move {
+            let mut reads = 0;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                let before = acknowledged.load(std::sync::atomic::Ordering::SeqCst);
+                let got = app.get(&path, &key).await;
+                let title = got.ok(200)["form"]["title"].as_str().map(str::to_owned);
+                let version: usize = title
+                    .as_deref()
+                    .and_then(|t| t.strip_prefix('v')?.parse().ok())
+                    .expect("a title v<n>");
+                assert!(
+                    version >= before,
+                    "read v{version} after v{before} was acknowledged"
+                );
+                reads += 1;
+            }
+            reads
+        });
+    }
+    for n in 1..=40 {
+        writer
+            .put(&path, &key, &json!({"title": format!("v{n}")}))
+            .await
+            .ok(200);
+        acknowledged.store(n, std::sync::atomic::Ordering::SeqCst);
+    }
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let mut reads = 0;
+    while let Some(result) = readers.join_next().await {
+        reads += result.expect("reader");
+    }
+    assert!(reads >= 8, "{reads} reads");
+    let last = reader.get(&path, &key).await;
+    assert_eq!(last.ok(200)["form"]["title"], "v40");
+}
