@@ -182,6 +182,15 @@ mod tests {
         }
     }
 
+    /// A request for key 1 on its own task.
+    fn spawn_read(
+        shared: &Shared<u8, u32>,
+        reads: &Reads,
+    ) -> tokio::task::JoinHandle<Result<u32, &'static str>> {
+        let (shared, reads) = (shared.clone(), reads.clone());
+        tokio::spawn(async move { shared.read(1, || reads.read()).await })
+    }
+
     async fn settle() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -190,17 +199,9 @@ mod tests {
     async fn requests_arriving_during_a_read_share_the_next_one() {
         let shared = Shared::<u8, u32>::default();
         let reads = Reads::new();
-        let first = tokio::spawn({
-            let (shared, reads) = (shared.clone(), reads.clone());
-            async move { shared.read(1, || reads.read()).await }
-        });
+        let first = spawn_read(&shared, &reads);
         settle().await;
-        let later: Vec<_> = (0..5)
-            .map(|_| {
-                let (shared, reads) = (shared.clone(), reads.clone());
-                tokio::spawn(async move { shared.read(1, || reads.read()).await })
-            })
-            .collect();
+        let later: Vec<_> = (0..5).map(|_| spawn_read(&shared, &reads)).collect();
         settle().await;
         // Only the first read is sent while it runs; the later requests wait for it.
         assert_eq!(reads.sent(), 1);
@@ -224,15 +225,9 @@ mod tests {
     async fn a_leader_that_goes_away_hands_its_turn_on() {
         let shared = Shared::<u8, u32>::default();
         let reads = Reads::new();
-        let first = tokio::spawn({
-            let (shared, reads) = (shared.clone(), reads.clone());
-            async move { shared.read(1, || reads.read()).await }
-        });
+        let first = spawn_read(&shared, &reads);
         settle().await;
-        let second = tokio::spawn({
-            let (shared, reads) = (shared.clone(), reads.clone());
-            async move { shared.read(1, || reads.read()).await }
-        });
+        let second = spawn_read(&shared, &reads);
         settle().await;
         // The first request's client goes away in the middle of its read.
         first.abort();
@@ -261,10 +256,7 @@ mod tests {
             }
         });
         settle().await;
-        let waiting = tokio::spawn({
-            let (shared, reads) = (shared.clone(), reads.clone());
-            async move { shared.read(1, || reads.read()).await }
-        });
+        let waiting = spawn_read(&shared, &reads);
         settle().await;
         reads.permits.add_permits(2);
         assert_eq!(failing.await.ok(), Some(Err("refused")));
