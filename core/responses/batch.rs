@@ -175,26 +175,32 @@ impl Batcher {
                     let _ = replies.remove(i).send(Err(error));
                 }
                 Attempt::Failed(error) => {
-                    // Nothing was stored. The first submission gets the error itself (mapped
-                    // and logged as any), the others the same verdict without the details.
-                    let reason = error.reason();
-                    let mut replies = replies.into_iter();
-                    if let Some(first) = replies.next() {
-                        let _ = first.send(Err(error));
-                    }
-                    for reply in replies {
-                        let _ = reply.send(Err(CoreError::Rejected {
-                            reason,
-                            message: "storing this response failed with others sent at the same \
-                                      time; nothing was stored, retry"
-                                .into(),
-                        }));
+                    // Nothing was stored.
+                    let outcomes = failed_together(error, replies.len());
+                    for (reply, outcome) in replies.into_iter().zip(outcomes) {
+                        let _ = reply.send(outcome);
                     }
                     return;
                 }
             }
         }
     }
+}
+
+/// The outcomes of `n` submissions that failed together with `error`: the first gets
+/// the error itself (mapped and logged as any), the others the same verdict without
+/// its details.
+pub(super) fn failed_together<T>(error: CoreError, n: usize) -> Vec<Result<T, CoreError>> {
+    let reason = error.reason();
+    let others = (1..n).map(|_| {
+        Err(CoreError::Rejected {
+            reason,
+            message: "storing this response failed with others sent at the same time; retry".into(),
+        })
+    });
+    let mut outcomes: Vec<_> = std::iter::once(Err(error)).chain(others).collect();
+    outcomes.truncate(n);
+    outcomes
 }
 
 /// Sends each submission of a committed transaction its outcome.

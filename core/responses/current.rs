@@ -10,13 +10,15 @@
 //! locked path: none kept, a moved row, a refusal (judged again on the locked rows, so
 //! that a stale view never refuses), files, notifications or webhooks.
 
-use super::batch::Stored;
+use super::Response;
+use super::batch::{Stored, failed_together};
 use super::group::Group;
 use super::store::{Current, IfCurrent, Locked};
 use super::submit::{Submission, respond, writes_only_the_response};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
 use crate::error::CoreError;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use uuid::Uuid;
@@ -83,9 +85,13 @@ impl Snapshots {
             }
             // A refusal is judged again on the locked rows: a stale snapshot never
             // refuses. Each is judged on the form as those before it leave it (its cap,
-            // its submission times). A text PostgreSQL cannot store (a NUL) fails the
-            // statement, and takes the locked path too.
+            // its submission times). A text PostgreSQL cannot store (a NUL) takes the
+            // locked path too, where it is refused alone.
             let (response, quota) = respond(config, &locked, submission).ok()?;
+            // Nor is a NUL sent with other forms' responses, whose statement it would fail.
+            if !storable(&response) {
+                return None;
+            }
             locked.target.count(response.submitted_at);
             responses.push(response);
             quotas.push(quota);
@@ -103,7 +109,10 @@ impl Snapshots {
             quota,
             responses,
         };
-        let (responses, current) = self.group.store(form).await?;
+        let (responses, current) = match self.group.store(form).await? {
+            Ok(written) => written,
+            Err(error) => return Some(failed_together(error, submissions.len())),
+        };
         let label = match current {
             Current::Stored(_) => "stored",
             // Judged on the account's responses of the whole statement: the locked
@@ -131,4 +140,24 @@ impl Snapshots {
                 .collect(),
         )
     }
+}
+
+/// Whether PostgreSQL can store the response's text: no NUL in its answers, metadata or
+/// client fields.
+fn storable(response: &Response) -> bool {
+    fn clean(value: &Value) -> bool {
+        match value {
+            Value::String(s) => !s.contains('\0'),
+            Value::Array(items) => items.iter().all(clean),
+            Value::Object(map) => map.iter().all(|(k, v)| !k.contains('\0') && clean(v)),
+            _ => true,
+        }
+    }
+    let map = |map: &Map<String, Value>| map.iter().all(|(k, v)| !k.contains('\0') && clean(v));
+    let text = |t: &Option<String>| t.as_deref().is_none_or(|t| !t.contains('\0'));
+    map(&response.answers)
+        && map(&response.metadata)
+        && [&response.device_type, &response.browser, &response.os]
+            .into_iter()
+            .all(text)
 }

@@ -4,6 +4,7 @@
 //! responses, where a statement each would cost the database a commit each.
 
 use super::Response;
+use super::batch::failed_together;
 use super::store::{Current, IfCurrent, insert_all_if_current};
 use crate::db::lanes::Lanes;
 use crate::error::CoreError;
@@ -18,9 +19,10 @@ const MAX_ROWS: usize = 256;
 /// another.
 const MAX_STATEMENTS: usize = 2;
 
-/// The responses given back with how their form's ended; `None`: the statement failed
-/// and wrote nothing (take the locked path).
-type Written = Option<(Vec<Response>, Current)>;
+/// The responses given back with how their form's ended, or the error that leaves it
+/// open whether they were stored (the connection failed); `None`: nothing was written
+/// (take the locked path).
+type Written = Option<Result<(Vec<Response>, Current), CoreError>>;
 
 #[derive(Default)]
 struct Queue {
@@ -68,11 +70,17 @@ impl Group {
 
     /// Runs statements until nothing waits.
     async fn drain(&self) {
+        let mut running = Running {
+            group: self,
+            stopped: false,
+        };
         loop {
             let batch = {
                 let mut queue = self.queue();
                 if queue.waiting.is_empty() {
+                    // Under the lock that a new entry takes to see it: none is left behind.
                     queue.running -= 1;
+                    running.stopped = true;
                     return;
                 }
                 take_batch(&mut queue.waiting)
@@ -83,28 +91,62 @@ impl Group {
 
     async fn write(&self, batch: Vec<(IfCurrent, oneshot::Sender<Written>)>) {
         let (forms, replies): (Vec<_>, Vec<_>) = batch.into_iter().unzip();
-        let written = async {
-            let mut lane = self.lanes.take().await?;
-            let written = insert_all_if_current(&mut *lane, &forms).await?;
-            // One statement, committed: nothing is pending on the connection.
-            lane.finish();
-            metrics::counter!("formsd_one_statement_writes_total").increment(1);
-            Ok::<_, CoreError>(written)
+        // No connection: nothing was sent. The locked path meets the same (and answers it).
+        let Ok(mut lane) = self.lanes.take().await else {
+            return;
+        };
+        let mut outcomes: Vec<Option<Result<Current, CoreError>>> =
+            match insert_all_if_current(&mut *lane, &forms).await {
+                Ok(outcomes) => {
+                    // One statement, committed: nothing is pending on the connection.
+                    lane.finish();
+                    metrics::counter!("formsd_one_statement_writes_total").increment(1);
+                    outcomes
+                        .into_iter()
+                        .map(|current| Some(Ok(current)))
+                        .collect()
+                }
+                // The server refused the statement, which wrote nothing: each form takes the
+                // locked path, where what failed is met again and answered alone.
+                Err(CoreError::UnstorableText | CoreError::Database(sqlx::Error::Database(_))) => {
+                    Vec::new()
+                }
+                // The connection failed on the way: whether the statement committed is not
+                // known, so none of it is written again. Each request gets the error.
+                Err(error) => failed_together::<()>(error, forms.len())
+                    .into_iter()
+                    .map(|failed| failed.err().map(Err))
+                    .collect(),
+            };
+        outcomes.resize_with(forms.len(), || None);
+        for ((form, reply), written) in forms.into_iter().zip(replies).zip(outcomes) {
+            let written = written.map(|outcome| outcome.map(|current| (form.responses, current)));
+            let _ = reply.send(written);
         }
-        .await;
-        let mut outcomes = match written {
-            Ok(outcomes) => outcomes.into_iter().map(Some).collect(),
-            Err(error) => {
-                // Nothing of the statement was written: each response takes the locked
-                // path, which meets the same error (and answers it) if it lasts.
-                tracing::debug!(%error, "one-statement create failed; taking the locked path");
-                Vec::new()
-            }
+    }
+}
+
+/// A running drain task. Dropped before it stopped (a panic), it gives its place back,
+/// and starts another task for what still waits: nothing is stranded.
+struct Running<'a> {
+    group: &'a Group,
+    stopped: bool,
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        if self.stopped {
+            return;
         }
-        .into_iter();
-        for (form, reply) in forms.into_iter().zip(replies) {
-            let written = outcomes.next().flatten();
-            let _ = reply.send(written.map(|current| (form.responses, current)));
+        let restart = {
+            let mut queue = self.group.queue();
+            let restart = !queue.waiting.is_empty();
+            queue.running -= usize::from(!restart);
+            restart
+        };
+        if restart {
+            let group = self.group.clone();
+            tokio::spawn(async move { group.drain().await });
         }
     }
 }

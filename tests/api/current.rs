@@ -380,6 +380,107 @@ async fn a_forms_waiting_creates_are_judged_in_turn_and_stored_by_one_statement(
     assert_eq!(counted, 8);
 }
 
+#[tokio::test]
+async fn one_statement_counts_an_accounts_responses_in_each_month_against_that_month() {
+    // Batches judged on either side of a month's end can share a statement: each is
+    // counted in its own month, and a full month refuses only its own responses.
+    use forms::responses::store::{Current, IfCurrent, Quota, Versions, insert_all_if_current};
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let mut entries = Vec::new();
+    for month in [1, 2] {
+        let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+        let form_id = uuid::Uuid::parse_str(form["id"].as_str().expect("id")).expect("uuid");
+        let (account_id, form_version, account_version): (uuid::Uuid, String, String) =
+            sqlx::query_as(
+                "SELECT f.account_id, f.xmin::text, a.xmin::text
+                   FROM forms f JOIN accounts a ON a.id = f.account_id WHERE f.id = $1",
+            )
+            .bind(form_id)
+            .fetch_one(&app.pool)
+            .await
+            .expect("versions");
+        let now = chrono::Utc::now();
+        let month = chrono::NaiveDate::from_ymd_opt(2026, month, 1).expect("month");
+        let response = forms::responses::Response {
+            id: uuid::Uuid::new_v4(),
+            form_id,
+            answers: contact_answers(&field_ids(&form), 1)
+                .as_object()
+                .expect("answers")
+                .clone(),
+            metadata: serde_json::Map::new(),
+            device_type: None,
+            browser: None,
+            os: None,
+            started_at: now,
+            submitted_at: now,
+            completion_time_seconds: None,
+        };
+        entries.push(IfCurrent {
+            form_id,
+            versions: Versions {
+                form: form_version,
+                account: account_version,
+            },
+            count: 0,
+            newest: None,
+            quota: Quota {
+                account_id,
+                month,
+                limit: Some(5),
+            },
+            responses: vec![response],
+        });
+    }
+    // January is full; February has room.
+    sqlx::query(
+        "INSERT INTO response_quota_usage (account_id, month, response_count)
+         VALUES ($1, '2026-01-01', 5)",
+    )
+    .bind(entries[0].quota.account_id)
+    .execute(&app.pool)
+    .await
+    .expect("a full January");
+    let outcomes = insert_all_if_current(&app.pool, &entries)
+        .await
+        .expect("the statement");
+    assert_eq!(outcomes[0], Current::OverQuota);
+    assert!(matches!(outcomes[1], Current::Stored(_)), "{outcomes:?}");
+    for (entry, stored) in entries.iter().zip([0, 1]) {
+        let id = entry.form_id.to_string();
+        let rows = count(
+            &app,
+            "SELECT count(*) FROM responses WHERE form_id = $1",
+            &id,
+        )
+        .await;
+        let counted = count(&app, "SELECT response_count FROM forms WHERE id = $1", &id).await;
+        assert_eq!(
+            (rows, counted),
+            (stored, stored),
+            "form of month {}",
+            entry.quota.month
+        );
+    }
+    let usage: Vec<(chrono::NaiveDate, i64)> = sqlx::query_as(
+        "SELECT month, response_count FROM response_quota_usage WHERE account_id = $1
+          ORDER BY month",
+    )
+    .bind(entries[0].quota.account_id)
+    .fetch_all(&app.pool)
+    .await
+    .expect("usage");
+    let months: Vec<(String, i64)> = usage
+        .into_iter()
+        .map(|(month, n)| (month.to_string(), n))
+        .collect();
+    assert_eq!(
+        months,
+        [("2026-01-01".to_owned(), 5), ("2026-02-01".to_owned(), 1)]
+    );
+}
+
 /// The text of the instance's Prometheus endpoint.
 async fn metrics_text(app: &TestApp) -> String {
     let metrics = app.server.metrics_addr.expect("metrics address");

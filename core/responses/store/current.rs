@@ -19,7 +19,7 @@ pub enum Current {
     /// webhook): nothing was written.
     Moved,
     /// The account's quota for the month has no room for its responses of the
-    /// statement: nothing was written for them.
+    /// statement (all of them, of every form): nothing was written for the form.
     OverQuota,
 }
 
@@ -51,9 +51,10 @@ fn column<'r, T>(
 /// Stores the responses of each of `forms` (at most one entry per form) whose form is
 /// current, in one statement (its own transaction), and returns how each form's
 /// ended, in order: all of a form's responses are stored, or none. Locks the current
-/// forms' rows (in id order, as any other such statement does, so that two never wait
-/// on each other), counts each account's responses against its quota (all of an
-/// account's responses of the statement in a month, or none), inserts the responses
+/// forms' rows (in id order, then the quota rows in account and month order, as any
+/// other such statement does, so that two can wait for each other but never
+/// deadlock), counts each account's responses against its quota (all of an account's
+/// responses of the statement in a month, or none), inserts the responses
 /// and advances their forms' counters. A form's row lock orders its responses among
 /// its other submissions as `lock_target` does. (The counters are compared too: a
 /// transaction id, and so an `xmin`, can come round again after wraparound or a
@@ -113,7 +114,7 @@ pub async fn insert_all_if_current(
                INSERT INTO response_quota_usage (account_id, month, response_count)
                SELECT account_id, month, responses FROM wanted
                 WHERE responses <= quota_limit
-                ORDER BY account_id
+                ORDER BY account_id, month
                ON CONFLICT (account_id, month) DO UPDATE
                   SET response_count = response_quota_usage.response_count
                                        + EXCLUDED.response_count
@@ -121,7 +122,7 @@ pub async fn insert_all_if_current(
                       <= (SELECT w.quota_limit FROM wanted w
                            WHERE w.account_id = EXCLUDED.account_id
                              AND w.month = EXCLUDED.month)
-               RETURNING account_id
+               RETURNING account_id, month
            ), inserted AS (
                INSERT INTO responses (id, form_id, answers, metadata, device_type, browser,
                                       os, started_at, submitted_at, completion_time_seconds)
@@ -129,7 +130,7 @@ pub async fn insert_all_if_current(
                       i.os, i.started_at, i.submitted_at, i.completion_time_seconds
                  FROM input i
                  JOIN target t ON t.id = i.form_id
-                 JOIN quota q ON q.account_id = i.account_id
+                 JOIN quota q ON q.account_id = i.account_id AND q.month = i.month
                RETURNING form_id, submitted_at
            ), advanced AS (
                UPDATE forms f SET response_count = f.response_count + n.responses,
