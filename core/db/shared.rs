@@ -11,8 +11,8 @@
 //! on their own. A leader that goes away half way (its client left) hands its turn on,
 //! so nobody waits for a read that will never end.
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio::sync::oneshot;
@@ -26,7 +26,7 @@ enum Turn<V> {
 }
 
 /// The requests waiting for the next read of a key.
-type Turns<V> = Vec<oneshot::Sender<Turn<V>>>;
+type Turns<V> = VecDeque<oneshot::Sender<Turn<V>>>;
 
 /// The requests waiting for the next read of each key being read (a key is present
 /// while a read of it runs).
@@ -67,11 +67,11 @@ impl<K: Hash + Eq + Clone, V: Clone> Shared<K, V> {
             match waiting.entry(key.clone()) {
                 Entry::Occupied(mut entry) => {
                     let (tell, told) = oneshot::channel();
-                    entry.get_mut().push(tell);
+                    entry.get_mut().push_back(tell);
                     Some(told)
                 }
                 Entry::Vacant(entry) => {
-                    entry.insert(Vec::new());
+                    entry.insert(VecDeque::new());
                     None
                 }
             }
@@ -108,9 +108,9 @@ impl<K: Hash + Eq + Clone, V: Clone> Shared<K, V> {
         let Some(queue) = waiting.get_mut(key) else {
             return;
         };
-        while !queue.is_empty() {
-            // A request that went away cannot lead; the next one can.
-            if queue.remove(0).send(Turn::Lead).is_ok() {
+        // A request that went away cannot lead; the next one can.
+        while let Some(tell) = queue.pop_front() {
+            if tell.send(Turn::Lead).is_ok() {
                 return;
             }
         }

@@ -220,7 +220,7 @@ impl Forms {
                 "changed": changed,
                 "fields": form.fields,
                 "settings": form.settings,
-                "updatedAt": iso(now),
+                "updatedAt": convert::rfc3339(now),
             });
             outbox::enqueue(&mut tx, event("form.updated", &form, data, now)).await?;
         }
@@ -229,7 +229,7 @@ impl Forms {
                 "formId": form.id,
                 "title": form.title,
                 "shortId": form.short_id,
-                "publishedAt": form.published_at.map(iso),
+                "publishedAt": form.published_at.map(convert::rfc3339),
             });
             outbox::enqueue(&mut tx, event("form.published", &form, data, now)).await?;
         }
@@ -250,7 +250,8 @@ impl Forms {
         let form = store::get_for_update(&mut tx, ctx.caller.account_id, id).await?;
         // Enqueued before the delete removes the subscriptions, which are retired (kept
         // until their pending deliveries are settled) rather than forgotten.
-        let data = json!({"formId": form.id, "title": form.title, "deletedAt": iso(now)});
+        let data =
+            json!({"formId": form.id, "title": form.title, "deletedAt": convert::rfc3339(now)});
         outbox::enqueue(&mut tx, event("form.deleted", &form, data, now)).await?;
         crate::webhooks::hygiene::retire_form_webhooks(&mut tx, id).await?;
         crate::webhooks::hygiene::remove_form_answers(&mut tx, id).await?;
@@ -260,10 +261,6 @@ impl Forms {
         self.file_store.remove(objects).await;
         Ok(pb::DeleteFormResponse {})
     }
-}
-
-fn iso(at: chrono::DateTime<chrono::Utc>) -> String {
-    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 fn event(

@@ -82,7 +82,13 @@ pub fn datetime(ts: &Timestamp) -> Option<DateTime<Utc>> {
 
 /// ISO 8601 UTC with millisecond precision, e.g. `2026-11-22T03:13:10.123Z`.
 pub fn iso8601(ts: &Timestamp) -> Option<String> {
-    datetime(ts).map(|at| at.to_rfc3339_opts(SecondsFormat::Millis, true))
+    datetime(ts).map(rfc3339)
+}
+
+/// An instant as everywhere in the API, webhooks and exports: RFC 3339 UTC with
+/// milliseconds, e.g. `2026-11-22T03:13:10.123Z`.
+pub fn rfc3339(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 
 use crate::error::CoreError;
 use crate::forms::Field;
-use chrono::{DateTime, SecondsFormat, Utc};
+use crate::pb::convert::rfc3339;
+use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -118,8 +119,8 @@ impl Encoder {
                     serde_json::from_str(&r.answers).map_err(internal)?;
                 let leading = [
                     Cow::Owned(r.id.to_string()),
-                    Cow::Owned(timestamp(r.submitted_at)),
-                    Cow::Owned(timestamp(r.started_at)),
+                    Cow::Owned(rfc3339(r.submitted_at)),
+                    Cow::Owned(rfc3339(r.started_at)),
                     r.completion_time_seconds
                         .map_or(Cow::Borrowed(""), |s| Cow::Owned(s.to_string())),
                     optional_text(r.device_type.as_deref()),
@@ -181,18 +182,13 @@ fn ndjson_line(buf: &mut Vec<u8>, r: &ExportRow) -> Result<(), CoreError> {
     write!(
         buf,
         r#","started_at":"{}","submitted_at":"{}","completion_time_seconds":"#,
-        timestamp(r.started_at),
-        timestamp(r.submitted_at)
+        rfc3339(r.started_at),
+        rfc3339(r.submitted_at)
     )
     .map_err(internal)?;
     serde_json::to_writer(&mut *buf, &r.completion_time_seconds).map_err(internal)?;
     buf.extend_from_slice(b"}\n");
     Ok(())
-}
-
-/// A timestamp as everywhere in the API: RFC 3339 UTC with milliseconds.
-fn timestamp(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 /// The header of each field's column: its label, made unique among all columns (people

@@ -12,7 +12,7 @@ use super::store::{self, Due};
 use super::target::{self, PublicResolver};
 use super::{DeliveryStatus, signing};
 use crate::error::CoreError;
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use sqlx::postgres::PgListener;
 use std::sync::Arc;
@@ -218,7 +218,7 @@ impl Deliverer {
             return failed("the subscription was deleted: nothing to sign with".to_owned());
         };
         let id = due.id.to_string();
-        let event_time = due.created_at.to_rfc3339_opts(SecondsFormat::Millis, true);
+        let event_time = crate::pb::convert::rfc3339(due.created_at);
         let now = Utc::now().timestamp();
         let request = self
             .client

@@ -9,7 +9,6 @@ use crate::routes::responses::timestamp_param;
 use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use forms::pb;
 use tokio_stream::StreamExt;
@@ -98,17 +97,8 @@ pub async fn export(
         .into_inner()
         .map(|message| message.map(|m| bytes::Bytes::from(m.data)));
     let mut response = Response::new(Body::from_stream(chunks));
-    let h = response.headers_mut();
-    h.extend(headers);
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(media_type));
-    if let Ok(value) = HeaderValue::from_str(&format!(
-        "attachment; filename=\"responses-{name}.{extension}\""
-    )) {
-        h.insert(header::CONTENT_DISPOSITION, value);
-    }
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
+    response.headers_mut().extend(headers);
+    let file_name = format!("responses-{name}.{extension}");
+    super::attachment(&mut response, media_type, &file_name);
     Ok(response)
 }

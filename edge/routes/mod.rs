@@ -216,3 +216,28 @@ impl From<pb::PagePagination> for Page {
         }
     }
 }
+
+/// Marks `response` as a file to save: its media type (when it is a valid header
+/// value), `attachment` under `file_name` (quotes, backslashes and control characters
+/// replaced, so that the name cannot break out of the header), and no sniffing.
+pub fn attachment(response: &mut Response, content_type: &str, file_name: &str) {
+    let name: String = file_name
+        .chars()
+        .map(|c| match c {
+            '"' | '\\' => '_',
+            c if c.is_control() => '_',
+            c => c,
+        })
+        .collect();
+    let h = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(content_type) {
+        h.insert(axum::http::header::CONTENT_TYPE, value);
+    }
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        h.insert(axum::http::header::CONTENT_DISPOSITION, value);
+    }
+    h.insert(
+        axum::http::header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+}

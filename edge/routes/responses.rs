@@ -307,32 +307,9 @@ pub async fn file(
         Ok(reply) => {
             let headers = crate::error::forwarded_headers(reply.metadata());
             let file = reply.into_inner();
-            // Quotes and control characters cannot break out of the header value.
-            let name: String = file
-                .file_name
-                .chars()
-                .map(|c| {
-                    if c == '"' || c == '\\' || c.is_control() {
-                        '_'
-                    } else {
-                        c
-                    }
-                })
-                .collect();
-            let disposition = format!("attachment; filename=\"{name}\"");
             let mut response = file.content.into_response();
-            let h = response.headers_mut();
-            h.extend(headers);
-            if let Ok(value) = axum::http::HeaderValue::from_str(&file.content_type) {
-                h.insert(axum::http::header::CONTENT_TYPE, value);
-            }
-            if let Ok(value) = axum::http::HeaderValue::from_str(&disposition) {
-                h.insert(axum::http::header::CONTENT_DISPOSITION, value);
-            }
-            h.insert(
-                axum::http::header::X_CONTENT_TYPE_OPTIONS,
-                axum::http::HeaderValue::from_static("nosniff"),
-            );
+            response.headers_mut().extend(headers);
+            super::attachment(&mut response, &file.content_type, &file.file_name);
             response
         }
         Err(status) => call.error(&status),

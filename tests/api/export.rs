@@ -66,6 +66,7 @@ impl Setup {
             ("application/x-ndjson", "ndjson")
         };
         assert_eq!(reply.header("content-type"), media_type);
+        assert_eq!(reply.header("x-content-type-options"), "nosniff");
         assert_eq!(
             reply.header("content-disposition"),
             format!(

@@ -137,12 +137,11 @@ async fn files_are_checked_stored_downloadable_and_deleted_with_their_response()
         .expect("download");
     assert_eq!(download.status(), 200);
     assert_eq!(download.headers()["content-type"], "image/png");
-    assert!(
-        download.headers()["content-disposition"]
-            .to_str()
-            .expect("header")
-            .contains("me.png")
+    assert_eq!(
+        download.headers()["content-disposition"],
+        "attachment; filename=\"me.png\""
     );
+    assert_eq!(download.headers()["x-content-type-options"], "nosniff");
     assert_eq!(download.bytes().await.expect("bytes").as_ref(), PNG);
     // Another account cannot download it.
     let stranger = app.key(PRO, ALL).await;
