@@ -78,7 +78,7 @@ impl Snapshots {
             locked.target.last_submitted_at,
         );
         let mut responses = Vec::with_capacity(submissions.len());
-        let mut quotas = Vec::with_capacity(submissions.len());
+        let mut quota = None;
         for submission in submissions {
             if !writes_only_the_response(&locked, submission) {
                 return None;
@@ -87,20 +87,19 @@ impl Snapshots {
             // refuses. Each is judged on the form as those before it leave it (its cap,
             // its submission times). A text PostgreSQL cannot store (a NUL) takes the
             // locked path too, where it is refused alone.
-            let (response, quota) = respond(config, &locked, submission).ok()?;
+            let (response, its_quota) = respond(config, &locked, submission).ok()?;
             // Nor is a NUL sent with other forms' responses, whose statement it would fail.
             if !storable(&response) {
                 return None;
             }
+            // One quota for all (a batch across a month's end takes the locked path).
+            if *quota.get_or_insert(its_quota) != its_quota {
+                return None;
+            }
             locked.target.count(response.submitted_at);
             responses.push(response);
-            quotas.push(quota);
         }
-        // One quota for all (a batch across a month's end takes the locked path).
-        let quota = *quotas.first()?;
-        if quotas.iter().any(|q| *q != quota) {
-            return None;
-        }
+        let quota = quota?;
         let form = IfCurrent {
             form_id,
             versions: locked.versions.clone(),

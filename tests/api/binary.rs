@@ -2,6 +2,7 @@
 //! embedded default database, and the core/edge split.
 
 use crate::helpers::*;
+use crate::support::{metrics_text, sample};
 use serde_json::{Value, json};
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
@@ -704,15 +705,7 @@ async fn metrics_count_requests_by_route_on_their_own_listener() {
         app.get(&path, &key).await.ok(200);
     }
     app.get("/nowhere", &key).await.error(404, "NOT_FOUND");
-    let text = app
-        .client
-        .get(format!("http://{metrics_addr}/metrics"))
-        .send()
-        .await
-        .expect("scrape")
-        .text()
-        .await
-        .expect("text");
+    let text = metrics_text(&app).await;
     // By route template, never by id.
     assert!(
         text.contains(
@@ -745,12 +738,6 @@ async fn metrics_count_requests_by_route_on_their_own_listener() {
     assert!(!body.contains("formsd_http_requests_total"), "{body}");
 }
 
-/// The value of the series `name{labels}` (labels as rendered, in order) in a scrape.
-fn sample(text: &str, series: &str) -> Option<f64> {
-    text.lines()
-        .find_map(|line| line.strip_prefix(series)?.trim().parse().ok())
-}
-
 #[tokio::test]
 async fn metrics_count_grpc_calls_refusals_responses_and_the_delivery_backlog() {
     let app = TestApp::spawn_with(&[
@@ -761,7 +748,6 @@ async fn metrics_count_grpc_calls_refusals_responses_and_the_delivery_backlog() 
         "--webhook-allow-private",
     ])
     .await;
-    let metrics_addr = app.server.metrics_addr.expect("metrics address reported");
     let key = app.key(::forms::accounts::Plan::Enterprise, ALL).await;
     let form = app
         .create_form(
@@ -803,15 +789,7 @@ async fn metrics_count_grpc_calls_refusals_responses_and_the_delivery_backlog() 
     }
     app.get("/usage", &limited).await.error(429, "RATE_LIMITED");
 
-    let text = app
-        .client
-        .get(format!("http://{metrics_addr}/metrics"))
-        .send()
-        .await
-        .expect("scrape")
-        .text()
-        .await
-        .expect("text");
+    let text = metrics_text(&app).await;
     let value =
         |series: &str| sample(&text, series).unwrap_or_else(|| panic!("no {series} in:\n{text}"));
     assert_eq!(

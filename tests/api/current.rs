@@ -334,14 +334,7 @@ async fn a_forms_waiting_creates_are_judged_in_turn_and_stored_by_one_statement(
     };
     let scrape = || async {
         let text = metrics_text(&app).await;
-        let writes = text
-            .lines()
-            .find_map(|l| {
-                l.strip_prefix("formsd_one_statement_writes_total ")?
-                    .parse()
-                    .ok()
-            })
-            .unwrap_or(0.0);
+        let writes = sample(&text, "formsd_one_statement_writes_total").unwrap_or(0.0);
         (one_statement(&text, "stored"), writes)
     };
 
@@ -481,23 +474,8 @@ async fn one_statement_counts_an_accounts_responses_in_each_month_against_that_m
     );
 }
 
-/// The text of the instance's Prometheus endpoint.
-async fn metrics_text(app: &TestApp) -> String {
-    let metrics = app.server.metrics_addr.expect("metrics address");
-    app.client
-        .get(format!("http://{metrics}/metrics"))
-        .send()
-        .await
-        .expect("scrape")
-        .text()
-        .await
-        .expect("metrics text")
-}
-
 /// `formsd_one_statement_creates_total` of `outcome` (0 when not counted yet).
 fn one_statement(text: &str, outcome: &str) -> f64 {
     let series = format!("formsd_one_statement_creates_total{{outcome=\"{outcome}\"}}");
-    text.lines()
-        .find_map(|l| l.strip_prefix(series.as_str())?.trim().parse().ok())
-        .unwrap_or(0.0)
+    sample(text, &series).unwrap_or(0.0)
 }

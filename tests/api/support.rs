@@ -366,3 +366,22 @@ pub async fn waiting_for_locks(app: &TestApp) -> i64 {
     .expect("pg_stat_activity");
     waiting
 }
+
+/// The text of the instance's Prometheus endpoint (`--metrics-addr`).
+pub async fn metrics_text(app: &TestApp) -> String {
+    let metrics = app.server.metrics_addr.expect("metrics address");
+    app.client
+        .get(format!("http://{metrics}/metrics"))
+        .send()
+        .await
+        .expect("scrape")
+        .text()
+        .await
+        .expect("metrics text")
+}
+
+/// The value of the series `name{labels}` (labels as rendered, in order) in a scrape.
+pub fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix(series)?.trim().parse().ok())
+}

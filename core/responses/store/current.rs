@@ -1,10 +1,10 @@
-//! The one-statement create (`responses::current`): submissions alone on their forms,
-//! each stored only if its form is still as the caller judged it, several forms' in
-//! one statement (one round trip, one commit).
+//! The one-statement create (`responses::current`): a form's batch of responses,
+//! stored only if the form is still as the caller judged them on it, several forms'
+//! batches in one statement (one round trip, one commit).
 
 use super::{Quota, Response, Versions};
 use crate::error::CoreError;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::PgExecutor;
 use sqlx::types::Json;
 use std::collections::HashMap;
@@ -36,16 +36,9 @@ pub struct IfCurrent {
     pub responses: Vec<Response>,
 }
 
-/// One column of the rows of `forms` (a row per response), as an array to bind.
-fn column<'r, T>(
-    forms: &'r [IfCurrent],
-    value: impl Fn(&'r IfCurrent, &'r Response) -> T,
-) -> Vec<T> {
-    forms
-        .iter()
-        .flat_map(|form| form.responses.iter().map(move |r| (form, r)))
-        .map(|(form, r)| value(form, r))
-        .collect()
+/// One column of the responses of `forms`, as an array to bind.
+fn column<'r, T>(forms: &'r [IfCurrent], value: impl Fn(&'r Response) -> T) -> Vec<T> {
+    forms.iter().flat_map(|f| &f.responses).map(value).collect()
 }
 
 /// Stores the responses of each of `forms` (at most one entry per form) whose form is
@@ -63,57 +56,62 @@ pub async fn insert_all_if_current(
     db: impl PgExecutor<'_>,
     forms: &[IfCurrent],
 ) -> Result<Vec<Current>, CoreError> {
-    let ids = column(forms, |_, r| r.id);
-    let form_ids = column(forms, |f, _| f.form_id);
-    let answers = column(forms, |_, r| Json(&r.answers));
-    let metadata = column(forms, |_, r| Json(&r.metadata));
-    let devices = column(forms, |_, r| r.device_type.as_deref());
-    let browsers = column(forms, |_, r| r.browser.as_deref());
-    let systems = column(forms, |_, r| r.os.as_deref());
-    let started = column(forms, |_, r| r.started_at);
-    let submitted = column(forms, |_, r| r.submitted_at);
-    let completion = column(forms, |_, r| r.completion_time_seconds);
-    let accounts = column(forms, |f, _| f.quota.account_id);
-    let months = column(forms, |f, _| f.quota.month);
-    let limits = column(forms, |f, _| f.quota.limit.unwrap_or(i64::MAX));
-    let form_versions = column(forms, |f, _| f.versions.form.as_str());
-    let account_versions = column(forms, |f, _| f.versions.account.as_str());
-    let counts = column(forms, |f, _| f.count);
-    let newest = column(forms, |f, _| f.newest);
+    // A row per form: what it is checked against and what it adds.
+    let form_ids: Vec<Uuid> = forms.iter().map(|f| f.form_id).collect();
+    let accounts: Vec<Uuid> = forms.iter().map(|f| f.quota.account_id).collect();
+    let months: Vec<NaiveDate> = forms.iter().map(|f| f.quota.month).collect();
+    let limits: Vec<i64> = forms
+        .iter()
+        .map(|f| f.quota.limit.unwrap_or(i64::MAX))
+        .collect();
+    let form_versions: Vec<&str> = forms.iter().map(|f| f.versions.form.as_str()).collect();
+    let account_versions: Vec<&str> = forms.iter().map(|f| f.versions.account.as_str()).collect();
+    let counts: Vec<i64> = forms.iter().map(|f| f.count).collect();
+    let newest: Vec<Option<DateTime<Utc>>> = forms.iter().map(|f| f.newest).collect();
+    let added: Vec<i64> = forms.iter().map(|f| f.responses.len() as i64).collect();
+    // Submission times increase within a form's responses: its last is its newest.
+    let last: Vec<Option<DateTime<Utc>>> = forms
+        .iter()
+        .map(|f| f.responses.last().map(|r| r.submitted_at))
+        .collect();
+    // A row per response.
+    let ids = column(forms, |r| r.id);
+    let response_forms = column(forms, |r| r.form_id);
+    let answers = column(forms, |r| Json(&r.answers));
+    let metadata = column(forms, |r| Json(&r.metadata));
+    let devices = column(forms, |r| r.device_type.as_deref());
+    let browsers = column(forms, |r| r.browser.as_deref());
+    let systems = column(forms, |r| r.os.as_deref());
+    let started = column(forms, |r| r.started_at);
+    let submitted = column(forms, |r| r.submitted_at);
+    let completion = column(forms, |r| r.completion_time_seconds);
     let found = sqlx::query!(
-        r#"WITH input AS (
-               SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[], $4::jsonb[],
-                                    $5::text[], $6::text[], $7::text[], $8::timestamptz[],
-                                    $9::timestamptz[], $10::bigint[], $11::uuid[], $12::date[],
-                                    $13::bigint[], $14::text[], $15::text[], $16::bigint[],
-                                    $17::timestamptz[])
-                   AS i(id, form_id, answers, metadata, device_type, browser, os,
-                        started_at, submitted_at, completion_time_seconds, account_id,
-                        month, quota_limit, form_version, account_version, response_count,
-                        newest)
+        r#"WITH batch AS (
+               SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::bigint[],
+                                    $5::text[], $6::text[], $7::bigint[],
+                                    $8::timestamptz[], $9::bigint[], $10::timestamptz[])
+                   AS b(form_id, account_id, month, quota_limit, form_version,
+                        account_version, response_count, newest, added, last)
            ), target AS (
-               SELECT f.id FROM forms f
-                 JOIN (SELECT DISTINCT form_id, account_id, form_version, account_version,
-                                       response_count, newest FROM input) i
-                   ON i.form_id = f.id
+               SELECT b.* FROM forms f
+                 JOIN batch b ON b.form_id = f.id
                  JOIN accounts a ON a.id = f.account_id
-                WHERE f.account_id = i.account_id
-                  AND f.xmin::text = i.form_version AND a.xmin::text = i.account_version
-                  AND f.response_count = i.response_count
-                  AND f.last_submitted_at IS NOT DISTINCT FROM i.newest
+                WHERE f.account_id = b.account_id
+                  AND f.xmin::text = b.form_version AND a.xmin::text = b.account_version
+                  AND f.response_count = b.response_count
+                  AND f.last_submitted_at IS NOT DISTINCT FROM b.newest
                   AND NOT EXISTS (SELECT 1 FROM webhooks w
                                    WHERE w.form_id = f.id AND w.is_active)
                 ORDER BY f.id
                   FOR UPDATE OF f
            ), wanted AS (
-               SELECT i.account_id, i.month, min(i.quota_limit) AS quota_limit,
-                      count(*) AS responses
-                 FROM input i JOIN target t ON t.id = i.form_id
-                GROUP BY i.account_id, i.month
+               SELECT account_id, month, min(quota_limit) AS quota_limit,
+                      sum(added)::bigint AS added
+                 FROM target GROUP BY account_id, month
            ), quota AS (
                INSERT INTO response_quota_usage (account_id, month, response_count)
-               SELECT account_id, month, responses FROM wanted
-                WHERE responses <= quota_limit
+               SELECT account_id, month, added FROM wanted
+                WHERE added <= quota_limit
                 ORDER BY account_id, month
                ON CONFLICT (account_id, month) DO UPDATE
                   SET response_count = response_quota_usage.response_count
@@ -123,27 +121,38 @@ pub async fn insert_all_if_current(
                            WHERE w.account_id = EXCLUDED.account_id
                              AND w.month = EXCLUDED.month)
                RETURNING account_id, month
+           ), stored AS (
+               SELECT t.* FROM target t
+                 JOIN quota q ON q.account_id = t.account_id AND q.month = t.month
            ), inserted AS (
                INSERT INTO responses (id, form_id, answers, metadata, device_type, browser,
                                       os, started_at, submitted_at, completion_time_seconds)
-               SELECT i.id, i.form_id, i.answers, i.metadata, i.device_type, i.browser,
-                      i.os, i.started_at, i.submitted_at, i.completion_time_seconds
-                 FROM input i
-                 JOIN target t ON t.id = i.form_id
-                 JOIN quota q ON q.account_id = i.account_id AND q.month = i.month
-               RETURNING form_id, submitted_at
+               SELECT r.* FROM unnest($11::uuid[], $12::uuid[], $13::jsonb[], $14::jsonb[],
+                                      $15::text[], $16::text[], $17::text[],
+                                      $18::timestamptz[], $19::timestamptz[], $20::bigint[])
+                        AS r(id, form_id, answers, metadata, device_type, browser, os,
+                             started_at, submitted_at, completion_time_seconds)
+                WHERE r.form_id IN (SELECT form_id FROM stored)
            ), advanced AS (
-               UPDATE forms f SET response_count = f.response_count + n.responses,
-                                  last_submitted_at = n.newest
-                 FROM (SELECT form_id, count(*) AS responses, max(submitted_at) AS newest
-                         FROM inserted GROUP BY form_id) n
-                WHERE f.id = n.form_id
+               UPDATE forms f SET response_count = s.response_count + s.added,
+                                  last_submitted_at = s.last
+                 FROM stored s WHERE f.id = s.form_id
                RETURNING f.id, f.xmin::text AS version
            )
-           SELECT t.id AS "form_id!", a.version
-             FROM target t LEFT JOIN advanced a ON a.id = t.id"#,
-        &ids,
+           SELECT t.form_id AS "form_id!", a.version
+             FROM target t LEFT JOIN advanced a ON a.id = t.form_id"#,
         &form_ids,
+        &accounts,
+        &months,
+        &limits,
+        &form_versions as _,
+        &account_versions as _,
+        &counts,
+        &newest as _,
+        &added,
+        &last as _,
+        &ids,
+        &response_forms,
         &answers as _,
         &metadata as _,
         &devices as _,
@@ -151,14 +160,7 @@ pub async fn insert_all_if_current(
         &systems as _,
         &started,
         &submitted,
-        &completion as _,
-        &accounts,
-        &months,
-        &limits,
-        &form_versions as _,
-        &account_versions as _,
-        &counts,
-        &newest as _
+        &completion as _
     )
     .fetch_all(db)
     .await?;
