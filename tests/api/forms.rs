@@ -1221,3 +1221,31 @@ async fn readers_sharing_a_read_see_every_update_made_before_they_asked() {
     let last = reader.get(&path, &key).await;
     assert_eq!(last.ok(200)["form"]["title"], "v40");
 }
+
+#[tokio::test]
+async fn readers_of_other_accounts_never_share_a_read_of_a_form() {
+    // SPEC: another account's form is not found. Reads are shared only among requests
+    // of the same account: a stranger asking with the owner never gets the owner's form.
+    let app = std::sync::Arc::new(TestApp::spawn().await);
+    let owner = app.key(PRO, ALL).await;
+    let stranger = app.key(PRO, ALL).await;
+    let form = app.create_form(&owner, &json!({"title": "Mine"})).await;
+    let path = format!("/forms/{}", id_of(&form));
+    let mut readers = tokio::task::JoinSet::new();
+    for n in 0..16 {
+        let (app, path) = (app.clone(), path.clone());
+        let (key, status) = match n % 2 {
+            0 => (owner.clone(), 200),
+            _ => (stranger.clone(), 404),
+        };
+        readers.spawn(async move {
+            for _ in 0..20 {
+                let reply = app.get(&path, &key).await;
+                assert_eq!(reply.status, status, "{}", reply.text);
+            }
+        });
+    }
+    while let Some(done) = readers.join_next().await {
+        done.expect("reader");
+    }
+}
