@@ -81,6 +81,8 @@ impl<K: Hash + Eq + Clone, V: Clone> Shared<K, V> {
                 shared: self,
                 key: key.clone(),
                 told,
+                #[cfg(test)]
+                on_release: None,
             };
             match (&mut waiting.told).await {
                 Ok(Turn::Value(value)) => return Ok(value),
@@ -133,24 +135,35 @@ impl<K: Hash + Eq + Clone, V: Clone> Drop for Lead<'_, K, V> {
 }
 
 /// A request waiting for its turn. Dropped with the turn to lead in its channel (its
-/// request went away just as it was told), it hands the turn on.
+/// request went away just as it was told), it hands the turn on. The channel is closed
+/// before it is looked at: a turn handed on after that finds it closed and goes to the
+/// next request, so no turn is sent into a channel that nobody will read.
 struct Waiting<'a, K: Hash + Eq + Clone, V: Clone> {
     shared: &'a Shared<K, V>,
     key: K,
     told: oneshot::Receiver<Turn<V>>,
+    /// Runs in `drop` after the turn was looked at and before the channel goes: the
+    /// moment at which a leader handing the turn on races the drop.
+    #[cfg(test)]
+    on_release: Option<Box<dyn FnOnce() + Send + 'a>>,
 }
 
 impl<K: Hash + Eq + Clone, V: Clone> Drop for Waiting<'_, K, V> {
     fn drop(&mut self) {
+        self.told.close();
         if let Ok(Turn::Lead) = self.told.try_recv() {
             self.shared.hand_on(&self.key);
+        }
+        #[cfg(test)]
+        if let Some(race) = self.on_release.take() {
+            race();
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Shared;
+    use super::{Shared, Turn, Waiting};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::time::Duration;
@@ -191,8 +204,22 @@ mod tests {
         tokio::spawn(async move { shared.read(1, || reads.read()).await })
     }
 
-    async fn settle() {
-        tokio::time::sleep(Duration::from_millis(20)).await;
+    /// Waits (up to a generous deadline) until `holds` is true of the tasks spawned so
+    /// far: tests assert on what they waited for, never on a pause.
+    async fn until(holds: impl Fn() -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while !holds() {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "condition never held"
+            );
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+
+    /// How many requests wait for the next read of key 1.
+    fn queued(shared: &Shared<u8, u32>) -> Option<usize> {
+        shared.waiting().get(&1).map(|queue| queue.len())
     }
 
     #[tokio::test]
@@ -200,16 +227,16 @@ mod tests {
         let shared = Shared::<u8, u32>::default();
         let reads = Reads::new();
         let first = spawn_read(&shared, &reads);
-        settle().await;
+        until(|| reads.sent() == 1).await;
         let later: Vec<_> = (0..5).map(|_| spawn_read(&shared, &reads)).collect();
-        settle().await;
+        until(|| queued(&shared) == Some(5)).await;
         // Only the first read is sent while it runs; the later requests wait for it.
         assert_eq!(reads.sent(), 1);
         reads.permits.add_permits(1);
         assert_eq!(first.await.ok(), Some(Ok(1)));
-        settle().await;
         // One more read answers all five, and none of them got the read sent before it.
-        assert_eq!(reads.sent(), 2);
+        until(|| reads.sent() == 2).await;
+        assert_eq!(queued(&shared), Some(0), "all five share the second read");
         reads.permits.add_permits(1);
         for request in later {
             assert_eq!(request.await.ok(), Some(Ok(2)));
@@ -226,13 +253,13 @@ mod tests {
         let shared = Shared::<u8, u32>::default();
         let reads = Reads::new();
         let first = spawn_read(&shared, &reads);
-        settle().await;
+        until(|| reads.sent() == 1).await;
         let second = spawn_read(&shared, &reads);
-        settle().await;
-        // The first request's client goes away in the middle of its read.
+        until(|| queued(&shared) == Some(1)).await;
+        // The first request's client goes away in the middle of its read: the waiting
+        // request leads the next read.
         first.abort();
-        settle().await;
-        assert_eq!(reads.sent(), 2, "the waiting request leads the next read");
+        until(|| reads.sent() == 2).await;
         reads.permits.add_permits(1);
         let second = tokio::time::timeout(Duration::from_secs(5), second).await;
         assert_eq!(second.ok().and_then(Result::ok), Some(Ok(2)));
@@ -255,12 +282,44 @@ mod tests {
                     .await
             }
         });
-        settle().await;
+        until(|| queued(&shared) == Some(0)).await;
         let waiting = spawn_read(&shared, &reads);
-        settle().await;
+        until(|| queued(&shared) == Some(1)).await;
         reads.permits.add_permits(2);
         assert_eq!(failing.await.ok(), Some(Err("refused")));
         assert_eq!(waiting.await.ok(), Some(Ok(1)), "read on its own");
+        assert!(shared.waiting().is_empty());
+    }
+
+    /// A request that leaves just as the leader hands it the turn passes the turn on:
+    /// the key is never left with waiters and no leader (every later read of it would
+    /// wait for ever).
+    #[tokio::test]
+    async fn a_waiter_dropped_while_handed_the_turn_passes_it_on() {
+        let shared = Shared::<u8, u32>::default();
+        // A leader reads key 1; `leaving` and then `next` wait for it.
+        shared.waiting().insert(1, Default::default());
+        let (tell_leaving, told_leaving) = tokio::sync::oneshot::channel::<Turn<u32>>();
+        let (tell_next, mut told_next) = tokio::sync::oneshot::channel::<Turn<u32>>();
+        if let Some(queue) = shared.waiting().get_mut(&1) {
+            queue.push_back(tell_leaving);
+            queue.push_back(tell_next);
+        }
+        // `leaving` goes away; the leader ends its read at that very moment and hands
+        // the turn on, after the drop looked at its channel.
+        let leaving = Waiting {
+            shared: &shared,
+            key: 1,
+            told: told_leaving,
+            on_release: Some(Box::new(|| shared.hand_on(&1))),
+        };
+        drop(leaving);
+        assert!(
+            matches!(told_next.try_recv(), Ok(Turn::Lead)),
+            "the turn reached the next request"
+        );
+        // `next` leads now and ends: nothing is left behind.
+        shared.hand_on(&1);
         assert!(shared.waiting().is_empty());
     }
 }

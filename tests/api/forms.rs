@@ -1249,3 +1249,46 @@ async fn readers_of_other_accounts_never_share_a_read_of_a_form() {
         done.expect("reader");
     }
 }
+
+#[tokio::test]
+async fn readers_that_leave_half_way_never_wedge_a_form() {
+    // Clients that give up on a shared read after 1–5 ms drop their place in the read's
+    // queue, sometimes just as the read ends and hands them the turn. Each turn must go
+    // on: afterwards every reader of the form is still answered.
+    let app = std::sync::Arc::new(TestApp::spawn().await);
+    let key = app.key(forms::accounts::Plan::Enterprise, ALL).await;
+    let form = app.create_form(&key, &json!({"title": "Read"})).await;
+    let path = format!("/forms/{}", id_of(&form));
+    let mut leaving = tokio::task::JoinSet::new();
+    for n in 0..16u64 {
+        let (app, key, path) = (app.clone(), key.clone(), path.clone());
+        leaving.spawn(async move {
+            for i in 0..40u64 {
+                let patience = std::time::Duration::from_millis(1 + (n + i) % 5);
+                let request = app
+                    .request(Method::GET, &path)
+                    .header("x-api-key", &key)
+                    .timeout(patience);
+                let _ = request.send().await;
+            }
+        });
+    }
+    while let Some(done) = leaving.join_next().await {
+        done.expect("reader");
+    }
+    let mut staying = tokio::task::JoinSet::new();
+    for _ in 0..8 {
+        let (app, key, path) = (app.clone(), key.clone(), path.clone());
+        staying.spawn(async move {
+            let request = app
+                .request(Method::GET, &path)
+                .header("x-api-key", &key)
+                .timeout(std::time::Duration::from_secs(30));
+            request.send().await.map(|reply| reply.status().as_u16())
+        });
+    }
+    while let Some(done) = staying.join_next().await {
+        let status = done.expect("reader").map_err(|e| e.to_string());
+        assert_eq!(status, Ok(200), "a reader after the others left");
+    }
+}
