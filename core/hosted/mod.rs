@@ -4,6 +4,7 @@
 //! API-created responses (`responses::submit`).
 
 pub mod device;
+mod throttle;
 pub mod token;
 
 use crate::config::CoreConfig;
@@ -16,12 +17,11 @@ use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
 use crate::responses::batch::Batcher;
 use crate::responses::submit::{Source, Submission};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde_json::{Map, Value};
 use sqlx::PgPool;
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::Arc;
+use throttle::Throttles;
 use token::Tokens;
 use tonic::{Request, Response, Status};
 
@@ -31,27 +31,11 @@ pub struct Hosted {
     pub(crate) pool: PgPool,
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) tokens: Tokens,
-    pub(crate) limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
-    /// Admissions of submissions with files, throttled apart from the submissions
-    /// themselves: a visitor's one submission takes one of each.
-    pub(crate) admissions: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Per-IP throttles of admissions and submissions.
+    throttles: Arc<Throttles>,
     pub(crate) file_store: FileStore,
     /// Submissions to a form that arrive together are stored together (the API's too).
     pub(crate) batcher: Batcher,
-}
-
-/// Takes one of `ip`'s allowance from `limiter`.
-fn throttle(limiter: &DefaultKeyedRateLimiter<IpAddr>, ip: IpAddr) -> Result<(), CoreError> {
-    limiter
-        .check_key(&gate::throttle_key(ip))
-        .map_err(|not_until| {
-            let wait = not_until.wait_time_from(governor::clock::Clock::now(
-                &governor::clock::DefaultClock::default(),
-            ));
-            CoreError::RateLimited {
-                retry_after: wait.as_secs().max(1),
-            }
-        })
 }
 
 impl Hosted {
@@ -62,14 +46,12 @@ impl Hosted {
         file_store: FileStore,
         batcher: Batcher,
     ) -> Self {
-        let per_minute =
-            NonZeroU32::new(config.hosted_submissions_per_minute).unwrap_or(NonZeroU32::MIN);
+        let throttles = Throttles::per_minute(config.hosted_submissions_per_minute);
         Self {
             pool,
             config,
             tokens: Tokens::new(token_key),
-            limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
-            admissions: Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute))),
+            throttles: Arc::new(throttles),
             file_store,
             batcher,
         }
@@ -127,7 +109,7 @@ impl Hosted {
         ip: IpAddr,
         req: pb::AdmitHostedSubmissionRequest,
     ) -> Result<pb::AdmitHostedSubmissionResponse, CoreError> {
-        throttle(&self.admissions, ip)?;
+        self.throttles.admit(ip)?;
         let now = now_millis();
         let (form_id, _) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
         let (form, count) = self.published(&req.short_id).await?;
@@ -153,7 +135,7 @@ impl Hosted {
         ip: IpAddr,
         req: pb::SubmitHostedFormRequest,
     ) -> Result<pb::SubmitHostedFormResponse, CoreError> {
-        throttle(&self.limiter, ip)?;
+        self.throttles.submit(ip)?;
         let now = now_millis();
         let (form_id, started_at) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
         let reply = |settings: &Map<String, Value>, response_id: String| {
@@ -228,7 +210,7 @@ impl Hosted {
 impl Hosted {
     /// Forgets IPs whose allowance is full again.
     pub fn retain_recent(&self) {
-        self.limiter.retain_recent();
+        self.throttles.retain_recent();
     }
 }
 
