@@ -494,6 +494,40 @@ async fn a_submission_is_judged_before_its_files_are_read() {
     assert_eq!(files, 0, "nothing of a refused submission was written");
 }
 
+#[tokio::test]
+async fn a_second_file_for_a_field_is_refused_before_it_is_read() {
+    // A file field's limit is spent on its first file: a second file for the same
+    // field is not read against a fresh limit (256 parts of one name would each be
+    // read up to the limit), the core refuses it by name.
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, upload_fields(), Value::Null).await;
+    let short_id = form["short_id"].as_str().expect("short id");
+    let f = field_ids(&form);
+    let mut visitor = Visitor::new(&app);
+    let token = visitor.open(short_id).await.token();
+    // Past the field's 0.5 MB: read, it would be refused as too large.
+    let second = [PNG, &vec![0u8; 600 * 1024]].concat();
+    let page = visitor
+        .submit_multipart(
+            short_id,
+            &[("_token", &token), (&f[0], "Ada")],
+            &[(&f[1], "one.png", PNG), (&f[1], "two.png", &second)],
+        )
+        .await;
+    assert_eq!(page.status, 422, "{:.2000}", page.html);
+    assert!(
+        page.html.contains("Photo takes one file"),
+        "{:.2000}",
+        page.html
+    );
+    let (files,): (i64,) = sqlx::query_as("SELECT count(*) FROM response_files")
+        .fetch_one(&app.pool)
+        .await
+        .expect("count");
+    assert_eq!(files, 0, "nothing of a refused submission was kept");
+}
+
 async fn file_rows(pool: &sqlx::PgPool) -> (i64, i64) {
     sqlx::query_as(
         "SELECT count(*) FILTER (WHERE response_id IS NOT NULL),

@@ -200,7 +200,9 @@ impl Submitted<'_> {
                 None => limits.insert(self.admit(&mut posted).await?),
             };
             // A file for a field that takes none is not read: the core names the error.
-            let Some(&max) = limits.get(&name) else {
+            // A field's limit is spent on its first file, so a second file for it is not
+            // read either (each would otherwise get the whole limit again).
+            let Some(max) = limits.remove(&name) else {
                 posted.files.push(pb::UploadedFile {
                     field_id: name,
                     file_name,
