@@ -369,6 +369,13 @@ impl Core {
                     Ok(n) => tracing::debug!(purged = n, "expired idempotency keys"),
                     Err(error) => tracing::warn!(%error, "purging idempotency keys"),
                 }
+                match crate::usage::store::purge_flushes(&pool, crate::usage::tally::FLUSH_IDS_KEPT)
+                    .await
+                {
+                    Ok(0) => {}
+                    Ok(n) => tracing::debug!(purged = n, "usage flush ids"),
+                    Err(error) => tracing::warn!(%error, "purging usage flush ids"),
+                }
                 match crate::webhooks::hygiene::purge(&pool, retention).await {
                     Ok(purged) if purged == Default::default() => {}
                     Ok(purged) => tracing::info!(?purged, "purged settled deliveries"),

@@ -33,9 +33,11 @@ pub async fn daily(pool: &PgPool, key_id: Uuid, days: i32) -> Result<Vec<Day>, C
     .await?)
 }
 
-/// Adds counts to the keys' day rows, in one statement.
+/// Adds counts to the keys' day rows, in one statement, once per `flush` id: sent again
+/// with an id already written, it adds nothing.
 pub async fn add(
     pool: &PgPool,
+    flush: Uuid,
     counts: &HashMap<(Uuid, NaiveDate), Counts>,
 ) -> Result<(), CoreError> {
     let mut keys = Vec::with_capacity(counts.len());
@@ -50,20 +52,47 @@ pub async fn add(
     }
     // Rows of keys deleted meanwhile are skipped (the join), not an error.
     sqlx::query!(
-        "INSERT INTO usage_daily (key_id, day, request_count, error_count)
+        "WITH first AS (
+             INSERT INTO usage_flushes (id) VALUES ($5) ON CONFLICT DO NOTHING RETURNING id
+         )
+         INSERT INTO usage_daily (key_id, day, request_count, error_count)
          SELECT c.key_id, c.day, c.requests, c.errors
            FROM unnest($1::uuid[], $2::date[], $3::int8[], $4::int8[])
                 AS c(key_id, day, requests, errors)
            JOIN api_keys k ON k.id = c.key_id
+          WHERE EXISTS (SELECT 1 FROM first)
          ON CONFLICT (key_id, day) DO UPDATE
             SET request_count = usage_daily.request_count + EXCLUDED.request_count,
                 error_count = usage_daily.error_count + EXCLUDED.error_count",
         &keys,
         &days,
         &requests,
-        &errors
+        &errors,
+        flush
     )
     .execute(pool)
     .await?;
     Ok(())
+}
+
+/// Whether the flush `id` was written.
+pub async fn flushed(pool: &PgPool, id: Uuid) -> Result<bool, CoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT 1 FROM usage_flushes WHERE id = $1) AS "flushed!""#,
+        id
+    )
+    .fetch_one(pool)
+    .await?)
+}
+
+/// Forgets flush ids older than `age`; returns how many.
+pub async fn purge_flushes(pool: &PgPool, age: std::time::Duration) -> Result<u64, CoreError> {
+    let seconds = age.as_secs_f64();
+    Ok(sqlx::query!(
+        "DELETE FROM usage_flushes WHERE flushed_at < now() - make_interval(secs => $1)",
+        seconds
+    )
+    .execute(pool)
+    .await?
+    .rows_affected())
 }

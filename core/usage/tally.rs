@@ -3,6 +3,12 @@
 //! once per request. A clean stop writes what is pending, so counts are exact then;
 //! after `kill -9` at most the last second's counts of that instance are missing.
 //! Reading usage adds this instance's pending counts, so a key's own reads are exact.
+//!
+//! A count is never added twice. Each flush has an id, written with its counts; a flush
+//! that fails is kept whole with its id (not merged back into the pending counts) and
+//! sent again, before anything newer, until it is known: if its first try committed
+//! after all (the connection failed after the commit), the id makes the retry add
+//! nothing.
 
 use super::store;
 use crate::error::CoreError;
@@ -16,6 +22,10 @@ use uuid::Uuid;
 /// How often pending counts are written.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
+/// How long a flush's id is kept: far longer than a flush waits to be known (a failed
+/// flush is tried again every `FLUSH_EVERY`).
+pub const FLUSH_IDS_KEPT: Duration = Duration::from_secs(7 * 24 * 3600);
+
 /// Requests and errors of one key on one day.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Counts {
@@ -23,10 +33,21 @@ pub struct Counts {
     pub errors: i64,
 }
 
+/// Counts by key and UTC day.
+type Batch = HashMap<(Uuid, NaiveDate), Counts>;
+
+/// A flush whose commit is not known: its id and its counts.
+struct Unsettled {
+    id: Uuid,
+    batch: Batch,
+}
+
 /// The counts of this instance not yet written, by key and UTC day.
 #[derive(Clone, Default)]
 pub struct Tally {
-    pending: Arc<Mutex<HashMap<(Uuid, NaiveDate), Counts>>>,
+    pending: Arc<Mutex<Batch>>,
+    /// The last flush, while its commit is not known.
+    unsettled: Arc<Mutex<Option<Unsettled>>>,
     /// Held by a flush while its counts are neither pending nor committed, and by a
     /// reader across its read of the table and of the pending counts, so that a read
     /// sees every count exactly once.
@@ -34,8 +55,14 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn pending(&self) -> MutexGuard<'_, HashMap<(Uuid, NaiveDate), Counts>> {
+    fn pending(&self) -> MutexGuard<'_, Batch> {
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn unsettled(&self) -> MutexGuard<'_, Option<Unsettled>> {
+        self.unsettled
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Counts a request of the key today (UTC); returns the day it was charged to.
@@ -59,30 +86,44 @@ impl Tally {
     ) -> Result<Vec<store::Day>, CoreError> {
         let _reading = self.flushing.read().await;
         let mut daily = store::daily(pool, key_id, days).await?;
+        // A failed flush's counts are added unless its commit went through after all.
+        let unsettled = self.unsettled().as_ref().map(|u| u.id);
+        let unwritten = match unsettled {
+            Some(id) => !store::flushed(pool, id).await?,
+            None => false,
+        };
         let pending = self.pending();
-        for day in &mut daily {
-            if let Some(counts) = pending.get(&(key_id, day.day)) {
-                day.request_count += counts.requests;
-                day.error_count += counts.errors;
+        let unsettled = self.unsettled();
+        let unwritten = unsettled.as_ref().filter(|_| unwritten).map(|u| &u.batch);
+        for batch in std::iter::once(&*pending).chain(unwritten) {
+            for day in &mut daily {
+                if let Some(counts) = batch.get(&(key_id, day.day)) {
+                    day.request_count += counts.requests;
+                    day.error_count += counts.errors;
+                }
             }
         }
         Ok(daily)
     }
 
-    /// Writes the pending counts in one statement; on failure they stay pending.
+    /// Writes the pending counts in one statement, after the last flush if its commit is
+    /// not known; a flush that fails is kept, with its id, for the next try.
     pub async fn flush(&self, pool: &PgPool) -> Result<(), CoreError> {
         let _writing = self.flushing.write().await;
+        let unsettled = self.unsettled().take();
+        if let Some(Unsettled { id, batch }) = unsettled {
+            if let Err(error) = store::add(pool, id, &batch).await {
+                *self.unsettled() = Some(Unsettled { id, batch });
+                return Err(error);
+            }
+        }
         let batch = std::mem::take(&mut *self.pending());
         if batch.is_empty() {
             return Ok(());
         }
-        if let Err(error) = store::add(pool, &batch).await {
-            let mut pending = self.pending();
-            for (at, counts) in batch {
-                let kept = pending.entry(at).or_default();
-                kept.requests += counts.requests;
-                kept.errors += counts.errors;
-            }
+        let id = Uuid::now_v7();
+        if let Err(error) = store::add(pool, id, &batch).await {
+            *self.unsettled() = Some(Unsettled { id, batch });
             return Err(error);
         }
         Ok(())

@@ -219,14 +219,92 @@ async fn usage_is_exact_after_a_clean_stop_and_a_second_short_at_most_after_kill
         || async { (written(&app, key.key_id).await == 40).then_some(()) },
     )
     .await;
-    for _ in 0..5 {
+    // ...so kill -9 loses at most the last second's: requests for four seconds, then
+    // kill -9. Every request answered more than the last second (and a flush's time,
+    // with room for a loaded machine: two seconds) before the kill was counted, and
+    // nothing was counted twice.
+    let started = std::time::Instant::now();
+    let mut answered = Vec::new();
+    while started.elapsed() < std::time::Duration::from_secs(4) {
         app.get("/forms", &key.key).await.ok(200);
+        answered.push(std::time::Instant::now());
     }
-    // ...so kill -9 loses at most the last second's.
     app.server.child.kill().await.expect("kill -9");
+    let killed = std::time::Instant::now();
     let after = written(&app, key.key_id).await;
-    assert!((40..=45).contains(&after), "{after} requests counted");
+    let settled = answered
+        .iter()
+        .filter(|at| killed.duration_since(**at) > std::time::Duration::from_secs(3))
+        .count() as i64;
+    let made = 40 + answered.len() as i64;
+    assert!(settled > 0, "requests long before the kill");
+    assert!(
+        (40 + settled..=made).contains(&after),
+        "{after} counted of {made}; {settled} were answered over 3 s before kill -9"
+    );
     let app = TestApp::spawn_on(app.db.clone(), &[]).await;
     let usage = app.get("/usage", &key.key).await;
     assert_eq!(usage.ok(200)["total_requests"], after + 1);
+}
+
+/// Counts of one key today, as the tally keeps them.
+fn today_of(
+    key_id: uuid::Uuid,
+    requests: i64,
+) -> std::collections::HashMap<(uuid::Uuid, NaiveDate), ::forms::usage::tally::Counts> {
+    let counts = ::forms::usage::tally::Counts {
+        requests,
+        errors: 0,
+    };
+    std::collections::HashMap::from([((key_id, today()), counts)])
+}
+
+#[tokio::test]
+async fn a_usage_flush_sent_twice_is_counted_once() {
+    // A flush whose commit is not known is sent again with its id: if the first went
+    // through after all, the second adds nothing.
+    let app = TestApp::spawn().await;
+    let key = app.new_key(Plan::Pro, READ).await;
+    let flush = uuid::Uuid::now_v7();
+    let counts = today_of(key.key_id, 7);
+    for _ in 0..2 {
+        ::forms::usage::store::add(&app.pool, flush, &counts)
+            .await
+            .expect("flush");
+    }
+    assert_eq!(written(&app, key.key_id).await, 7);
+    ::forms::usage::store::add(&app.pool, uuid::Uuid::now_v7(), &counts)
+        .await
+        .expect("another flush");
+    assert_eq!(written(&app, key.key_id).await, 14);
+}
+
+#[tokio::test]
+async fn a_failed_usage_flush_is_kept_whole_and_read_once() {
+    let app = TestApp::spawn().await;
+    let key = app.new_key(Plan::Pro, READ).await;
+    let tally = ::forms::usage::tally::Tally::default();
+    for _ in 0..5 {
+        tally.request(key.key_id);
+    }
+    // Nothing listens there: the flush fails and its counts are kept.
+    let down = sqlx::postgres::PgPoolOptions::new()
+        .acquire_timeout(std::time::Duration::from_secs(2))
+        .connect_lazy("postgres://postgres@127.0.0.1:1/none")
+        .expect("lazy pool");
+    assert!(tally.flush(&down).await.is_err());
+    for _ in 0..3 {
+        tally.request(key.key_id);
+    }
+    let requests = |daily: Vec<::forms::usage::store::Day>| -> i64 {
+        daily.iter().map(|d| d.request_count).sum()
+    };
+    let read = tally.daily(&app.pool, key.key_id, 1).await.expect("read");
+    assert_eq!(requests(read), 8, "the failed flush and the pending counts");
+    tally.flush(&app.pool).await.expect("flush");
+    assert_eq!(written(&app, key.key_id).await, 8);
+    tally.flush(&app.pool).await.expect("nothing left");
+    assert_eq!(written(&app, key.key_id).await, 8);
+    let read = tally.daily(&app.pool, key.key_id, 1).await.expect("read");
+    assert_eq!(requests(read), 8, "read once, from the table");
 }
