@@ -9,7 +9,13 @@ use axum::routing::get;
 use metrics_exporter_prometheus::{BuildError, PrometheusBuilder, PrometheusHandle};
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
+
+/// How often histogram samples are folded into their buckets. The recorder keeps each
+/// sample until then (or until a scrape renders them): without this, a process that
+/// nobody scrapes grows by every request it serves (metrics-rs/metrics#467).
+const UPKEEP: Duration = Duration::from_secs(5);
 
 /// Histogram buckets in seconds: from a fast request to a webhook time-out.
 const BUCKETS: &[f64] = &[
@@ -28,23 +34,34 @@ pub type Sample = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> + Sen
 
 /// Serves `GET /metrics` in the Prometheus text format until `stop`; `sample` refreshes
 /// the gauges read at scrape time (the pool's connections, the delivery backlog).
+/// Meanwhile the recorder's upkeep runs every `UPKEEP`, scraped or not.
 pub async fn serve(
     listener: TcpListener,
     handle: PrometheusHandle,
     sample: Sample,
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let scraped = handle.clone();
     let router = Router::new().route(
         "/metrics",
         get(move || {
-            let (handle, sample) = (handle.clone(), sample.clone());
+            let (handle, sample) = (scraped.clone(), sample.clone());
             async move {
                 sample().await;
                 handle.render()
             }
         }),
     );
-    axum::serve(listener, router)
-        .with_graceful_shutdown(stop)
-        .await
+    let upkeep = async move {
+        let mut tick = tokio::time::interval(UPKEEP);
+        loop {
+            tick.tick().await;
+            handle.run_upkeep();
+        }
+    };
+    let server = axum::serve(listener, router).with_graceful_shutdown(stop);
+    tokio::select! {
+        served = server.into_future() => served,
+        never = upkeep => never,
+    }
 }
