@@ -163,15 +163,46 @@ mod tests {
 
     #[test]
     fn every_reason_has_its_status() {
-        assert_eq!(status_of(ErrorReason::KeyInvalid), StatusCode::UNAUTHORIZED);
-        assert_eq!(
-            status_of(ErrorReason::FormClosed),
-            StatusCode::UNPROCESSABLE_ENTITY
-        );
-        assert_eq!(
-            status_of(ErrorReason::PayloadTooLarge),
-            StatusCode::PAYLOAD_TOO_LARGE
-        );
+        // SPEC "Errors", row by row, then the reasons SPEC does not list (refusals of
+        // admin calls and hosted pages, the edge's own refusals, failures).
+        let table = [
+            (401, "UNAUTHENTICATED"),
+            (401, "KEY_INVALID"),
+            (403, "INSUFFICIENT_SCOPE"),
+            (403, "PLAN_REQUIRED"),
+            (403, "RESPONSE_LIMIT_REACHED"),
+            (404, "NOT_FOUND"),
+            (415, "UNSUPPORTED_MEDIA_TYPE"),
+            (422, "VALIDATION_ERROR"),
+            (422, "FORM_NOT_PUBLISHED"),
+            (422, "FORM_CLOSED"),
+            (429, "RATE_LIMITED"),
+            // Not in SPEC's table.
+            (403, "ADMIN_DENIED"),
+            (403, "CSRF_FAILED"),
+            (405, "METHOD_NOT_ALLOWED"),
+            (408, "REQUEST_TIMEOUT"),
+            (413, "PAYLOAD_TOO_LARGE"),
+            (500, "INTERNAL"),
+            (503, "SERVICE_UNAVAILABLE"),
+        ];
+        for (status, code) in table {
+            let reason = ErrorReason::from_code(code);
+            assert!(reason.is_some(), "{code} is a reason");
+            let got = reason.map(|reason| status_of(reason).as_u16());
+            assert_eq!(got, Some(status), "{code}");
+        }
+        // Every reason the proto has (but UNSPECIFIED, never sent) is in the table.
+        let mut n = 1;
+        while let Ok(reason) = ErrorReason::try_from(n) {
+            let code = reason.code();
+            assert!(
+                table.iter().any(|(_, listed)| *listed == code),
+                "{code} has no row here"
+            );
+            n += 1;
+        }
+        assert_eq!(n as usize - 1, table.len(), "one row per reason");
     }
 
     fn status_with_reason(reason: &str) -> tonic::Status {

@@ -7,7 +7,6 @@
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use rand::RngCore;
 use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 
 const PREFIX: &str = "fsk_";
 
@@ -53,7 +52,7 @@ pub fn lookup_of(key: &str) -> Option<&str> {
 
 /// Constant-time comparison of a presented key with a stored digest.
 pub fn matches(key: &str, stored_digest: &[u8]) -> bool {
-    digest(key).ct_eq(stored_digest).into()
+    crate::crypto::same(&digest(key), stored_digest)
 }
 
 #[cfg(test)]
@@ -70,5 +69,18 @@ mod tests {
         assert!(!matches(&wrong, &key.digest));
         assert_eq!(lookup_of("fsk_nothex_abc"), None);
         assert_eq!(lookup_of("Bearer x"), None);
+    }
+
+    #[test]
+    fn keys_are_compared_in_constant_time() {
+        use crate::crypto::seam::comparisons_in;
+        let key = generate();
+        assert_eq!(
+            comparisons_in(|| matches(&key.secret, &key.digest)),
+            (true, 1)
+        );
+        let mut wrong = key.secret.clone();
+        wrong.pop();
+        assert_eq!(comparisons_in(|| matches(&wrong, &key.digest)), (false, 1));
     }
 }

@@ -8,7 +8,6 @@ use crate::pb::{self, admin_service_server::AdminService, convert};
 use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use std::sync::Arc;
-use subtle::ConstantTimeEq;
 use tonic::{Request, Response, Status};
 
 /// The AdminService of the core.
@@ -96,8 +95,9 @@ impl AdminAuth {
             .get("x-admin-token")
             .and_then(|v| v.to_str().ok());
         let allowed = match (&self.config.admin_token, presented) {
-            (Some(expected), Some(presented)) => bool::from(
-                Sha256::digest(expected.as_bytes()).ct_eq(&Sha256::digest(presented.as_bytes())),
+            (Some(expected), Some(presented)) => crate::crypto::same(
+                &Sha256::digest(expected.as_bytes()),
+                &Sha256::digest(presented.as_bytes()),
             ),
             _ => false,
         };

@@ -2,10 +2,9 @@
 //! and keys kept out of logs and error messages.
 
 use crate::helpers::*;
-use crate::support::eventually;
+use crate::support::{NOTIFIED, eventually};
 use ::forms::accounts::{Plan, Scope, store};
 use serde_json::{Value, json};
-use std::time::Duration;
 
 fn form_body(title: &str) -> Value {
     json!({"title": title, "fields": [{"type": "short_text", "label": "Name", "required": true}]})
@@ -118,7 +117,7 @@ async fn a_revoked_key_is_refused_by_every_instance_within_a_second() {
         .await
         .expect("revoking");
     for instance in [&app, &other] {
-        eventually("the revocation", Duration::from_secs(1), || async {
+        eventually("the revocation", NOTIFIED, || async {
             (instance.get("/forms", &key.key).await.status == 401).then_some(())
         })
         .await;
@@ -285,7 +284,7 @@ async fn plan_changes_take_effect_within_a_second() {
             .expect("plan change");
         // Instances cache keys with their plan; a change reaches them within a second
         // (a notification on commit). Made here by SQL, as an operator could.
-        let reply = eventually("the new plan", Duration::from_secs(1), || async {
+        let reply = eventually("the new plan", NOTIFIED, || async {
             let reply = app.get("/forms", &key.key).await;
             (reply.status == 200 && reply.header_u64("x-ratelimit-limit") == limit).then_some(reply)
         })
@@ -299,7 +298,7 @@ async fn plan_changes_take_effect_within_a_second() {
     store::update_account(&app.pool, &key.account, &change)
         .await
         .expect("downgrade");
-    let reply = eventually("the downgrade", Duration::from_secs(1), || async {
+    let reply = eventually("the downgrade", NOTIFIED, || async {
         let reply = app.get("/forms", &key.key).await;
         (reply.status == 403).then_some(reply)
     })

@@ -271,8 +271,9 @@ async fn fixture() -> Fixture {
     }
 }
 
-fn no_panics(app: &TestApp) {
-    let logs = app.logs().text();
+/// Stops the instance and checks its every line.
+async fn no_panics(app: &mut TestApp) {
+    let logs = app.logs_to_end().await;
     assert!(!logs.contains("panicked"), "a panic in the log:\n{logs}");
     assert!(
         !logs.contains("internal failure"),
@@ -282,7 +283,7 @@ fn no_panics(app: &TestApp) {
 
 #[tokio::test]
 async fn random_rest_requests_never_get_a_server_error() {
-    let f = fixture().await;
+    let mut f = fixture().await;
     let origin = f.app.http_base.trim_end_matches("/api/v1").to_owned();
     let cases = generate(
         case(
@@ -343,12 +344,12 @@ async fn random_rest_requests_never_get_a_server_error() {
         }
     }
     eprintln!("REST fuzz: {} cases, statuses {statuses:?}", cases.len());
-    no_panics(&f.app);
+    no_panics(&mut f.app).await;
 }
 
 #[tokio::test]
 async fn random_grpc_messages_never_get_a_server_error() {
-    let f = fixture().await;
+    let mut f = fixture().await;
     let channel = tonic::transport::Channel::from_shared(f.app.grpc_url.clone())
         .expect("url")
         .connect()
@@ -440,5 +441,5 @@ async fn random_grpc_messages_never_get_a_server_error() {
         *codes.entry(format!("{code:?}")).or_default() += 1;
     }
     eprintln!("gRPC fuzz: {} cases, codes {codes:?}", cases.len());
-    no_panics(&f.app);
+    no_panics(&mut f.app).await;
 }

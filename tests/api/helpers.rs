@@ -569,6 +569,13 @@ impl TestApp {
         }
     }
 
+    /// Every line the instance logged: it is stopped first, so that a line still on
+    /// its way is in. Checks that something is absent from the logs read these.
+    pub async fn logs_to_end(&mut self) -> String {
+        self.server.terminate().await;
+        self.logs().text()
+    }
+
     /// A request to `{http_base}{path}` (path starts with '/').
     pub fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
         self.client

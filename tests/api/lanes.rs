@@ -3,6 +3,7 @@
 //! else goes back to the pool, and kept connections never hold the pool's last one.
 
 use crate::helpers::TestDb;
+use crate::support::eventually;
 use forms::db::lanes::{KEEP_IDLE, Lanes};
 use std::time::Duration;
 
@@ -34,8 +35,10 @@ async fn a_finished_lane_is_kept_and_taken_again() {
     // Dropped without `finish` (a request gone half way): back to the pool, not kept.
     drop(lane);
     assert_eq!(lanes.kept(), 0);
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(pool.num_idle(), 1, "the pool has it back");
+    eventually("the pool has it back", Duration::from_secs(10), || async {
+        (pool.num_idle() == 1).then_some(())
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -52,9 +55,13 @@ async fn kept_lanes_go_back_to_the_pool_when_idle() {
     assert_eq!(lanes.kept(), 2);
     lanes.trim();
     assert_eq!(lanes.kept(), 2, "fresh ones stay");
-    tokio::time::sleep(KEEP_IDLE + Duration::from_millis(50)).await;
-    lanes.trim();
-    assert_eq!(lanes.kept(), 0, "idle ones go back");
+    // Idle ones go back once they have been idle for KEEP_IDLE.
+    tokio::time::sleep(KEEP_IDLE).await;
+    eventually("idle lanes go back", Duration::from_secs(10), || async {
+        lanes.trim();
+        (lanes.kept() == 0).then_some(())
+    })
+    .await;
 }
 
 #[tokio::test]

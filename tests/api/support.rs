@@ -21,6 +21,12 @@ use std::time::{Duration, Instant};
 
 /// Polls `probe` every 50 ms until it answers `Some`, or panics naming `what` after
 /// `timeout`.
+/// How long a test waits for a change to reach an instance by notification. Instances
+/// promise about a second; a loaded machine may take longer, so the deadline is generous,
+/// yet far below the 60 s after which cached keys expire anyway: a change that arrives
+/// only by expiry still fails.
+pub const NOTIFIED: Duration = Duration::from_secs(15);
+
 pub async fn eventually<T, F, Fut>(what: &str, timeout: Duration, mut probe: F) -> T
 where
     F: FnMut() -> Fut,
