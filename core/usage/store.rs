@@ -1,12 +1,18 @@
 //! SQL of usage: the daily request and error counts of each key, written in batches by
 //! the tally (`tally::Tally`).
 
-use super::tally::Counts;
 use crate::error::CoreError;
 use chrono::NaiveDate;
 use sqlx::PgPool;
 use std::collections::HashMap;
 use uuid::Uuid;
+
+/// Requests and errors of one key on one day, as the tally counts them.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    pub requests: i64,
+    pub errors: i64,
+}
 
 /// One day of a key's usage.
 pub struct Day {

@@ -10,7 +10,7 @@
 //! after all (the connection failed after the commit), the id makes the retry add
 //! nothing.
 
-use super::store;
+use super::store::{self, Counts};
 use crate::error::CoreError;
 use chrono::NaiveDate;
 use sqlx::PgPool;
@@ -25,13 +25,6 @@ pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
 /// How long a flush's id is kept: far longer than a flush waits to be known (a failed
 /// flush is tried again every `FLUSH_EVERY`).
 pub const FLUSH_IDS_KEPT: Duration = Duration::from_secs(7 * 24 * 3600);
-
-/// Requests and errors of one key on one day.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Counts {
-    pub requests: i64,
-    pub errors: i64,
-}
 
 /// Counts by key and UTC day.
 type Batch = HashMap<(Uuid, NaiveDate), Counts>;

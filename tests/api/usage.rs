@@ -251,8 +251,8 @@ async fn usage_is_exact_after_a_clean_stop_and_a_second_short_at_most_after_kill
 fn today_of(
     key_id: uuid::Uuid,
     requests: i64,
-) -> std::collections::HashMap<(uuid::Uuid, NaiveDate), ::forms::usage::tally::Counts> {
-    let counts = ::forms::usage::tally::Counts {
+) -> std::collections::HashMap<(uuid::Uuid, NaiveDate), ::forms::usage::store::Counts> {
+    let counts = ::forms::usage::store::Counts {
         requests,
         errors: 0,
     };
