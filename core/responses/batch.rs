@@ -8,6 +8,7 @@
 
 use super::Response;
 use super::current::Snapshots;
+use super::owners::Owners;
 use super::store::{self, Locked};
 use super::submit::{Submission, submit};
 use crate::config::CoreConfig;
@@ -47,6 +48,8 @@ pub struct Batcher {
     queues: Arc<Mutex<HashMap<Uuid, Queue>>>,
     /// The forms as this instance's last transaction on each left them.
     snapshots: Snapshots,
+    /// Whose each form is: checked before a submission is queued.
+    owners: Owners,
     lanes: Lanes,
     config: Arc<CoreConfig>,
 }
@@ -56,6 +59,7 @@ impl Batcher {
         Self {
             queues: Arc::default(),
             snapshots: Snapshots::new(lanes.clone()),
+            owners: Owners::new(lanes.clone()),
             lanes,
             config,
         }
@@ -63,6 +67,8 @@ impl Batcher {
 
     /// Stores `submission` to the form; resolves once it is committed (or refused).
     pub async fn submit(&self, form_id: Uuid, submission: Submission) -> Outcome {
+        // Another account's submission never reaches the owner's queue.
+        self.owners.check(form_id, &submission.from).await?;
         let (reply, answer) = oneshot::channel();
         let start = {
             let mut queues = self.queues.lock().unwrap_or_else(PoisonError::into_inner);

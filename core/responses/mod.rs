@@ -6,6 +6,7 @@ pub mod current;
 pub mod cursor;
 pub mod export;
 mod group;
+mod owners;
 pub mod service;
 pub mod store;
 pub mod submit;

@@ -31,6 +31,19 @@ impl Source {
             Source::Page { .. } => "form",
         }
     }
+
+    /// Whether this source may submit to the form of `account_id` at `short_id`.
+    pub fn may_submit_to(&self, account_id: Uuid, short_id: &str) -> Result<(), CoreError> {
+        match self {
+            // Another account's form is not found, as one that does not exist.
+            Source::Api { account_id: caller } if *caller != account_id => {
+                Err(CoreError::NotFound("form"))
+            }
+            // A page's token names another form than its address: a forgery.
+            Source::Page { short_id: address } if address != short_id => Err(CoreError::CsrfFailed),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// What a respondent sent, and what is known of how.
@@ -58,17 +71,11 @@ pub fn respond(
     submission: &Submission,
 ) -> Result<(Response, Quota), CoreError> {
     let target = &locked.target;
-    match &submission.from {
-        // Another account's form is not found, as one that does not exist.
-        Source::Api { account_id } if *account_id != target.account_id => {
-            return Err(CoreError::NotFound("form"));
-        }
-        // A page's token names another form than its address: a forgery.
-        Source::Page { short_id } if *short_id != locked.short_id => {
-            return Err(CoreError::CsrfFailed);
-        }
-        _ => {}
-    }
+    // Checked before the submission was queued (`owners`); checked again on the rows
+    // it is stored under, so that nothing of another account's is ever written.
+    submission
+        .from
+        .may_submit_to(target.account_id, &locked.short_id)?;
     let now = now_millis();
     target.check_open(now)?;
     // The files were checked against the form as it was read before the lock; its

@@ -426,3 +426,23 @@ pub fn export_rows<'t>(
     .fetch(&mut **tx)
     .map(|row| row.map_err(CoreError::from))
 }
+
+/// Whose a form is: its account and its hosted page's address (neither ever changes).
+pub struct Owner {
+    pub account_id: Uuid,
+    pub short_id: String,
+}
+
+/// The owner of a form; `None` when there is no such form.
+pub async fn form_owner(
+    db: impl PgExecutor<'_>,
+    form_id: Uuid,
+) -> Result<Option<Owner>, CoreError> {
+    Ok(sqlx::query_as!(
+        Owner,
+        "SELECT account_id, short_id FROM forms WHERE id = $1",
+        form_id
+    )
+    .fetch_optional(db)
+    .await?)
+}
