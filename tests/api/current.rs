@@ -1,7 +1,7 @@
 //! A create is judged on its form as it is now, whichever instance changed the form last.
 //! An instance keeps its last view of each form and stores the next response on it in
 //! one statement, only if neither the form nor its account has moved since
-//! (core/responses/current.rs); these tests move them from another instance.
+//! (core/responses/create/snapshot.rs); these tests move them from another instance.
 
 use crate::helpers::*;
 use crate::support::*;

@@ -4,10 +4,10 @@
 //! which would send the owner's next creates down the locked path. A form's account
 //! and address never change, so an owner read once holds for as long as it is kept.
 
-use super::store::{self, Owner};
-use super::submit::Source;
+use super::submission::Source;
 use crate::db::lanes::Lanes;
 use crate::error::CoreError;
+use crate::responses::store::{self, Owner};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use uuid::Uuid;

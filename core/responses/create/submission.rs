@@ -1,19 +1,18 @@
-//! Storing a submission, the one path shared by API-created and browser-submitted
-//! responses: open-form rules and answer validation (`respond`, which writes nothing),
-//! then quota, insert and the events in the caller's transaction under the form's row
-//! lock (`submit`), or all in one statement (`current`).
+//! A submission, shared by API-created and browser-submitted responses: what a
+//! respondent sent and who they are (`Submission`, `Source`), the response it makes on
+//! the form as a view or a lock holds it (`respond`: open-form rules and answer
+//! validation, which write nothing), and what each is answered (`Stored`, or an error,
+//! `failed_together` when it failed with others).
 
-use super::store::{self, Locked, Quota};
-use super::{Response, TargetForm, quota_month};
 use crate::config::CoreConfig;
 use crate::error::{CoreError, FieldError};
-use crate::files::store::FileStore;
 use crate::files::{self, Staged};
-use crate::forms::{FieldKind, now_millis, quiz_score};
-use crate::webhooks::outbox;
+use crate::forms::{FieldKind, now_millis};
+use crate::responses::store::{Locked, Quota};
+use crate::responses::{Response, quota_month};
 use chrono::{DateTime, Utc};
-use serde_json::{Map, Value, json};
-use sqlx::{Postgres, Transaction};
+use serde_json::{Map, Value};
+use std::sync::Arc;
 use uuid::Uuid;
 
 /// Who submits: an API caller's account, or a visitor of a form's hosted page.
@@ -71,7 +70,7 @@ pub fn respond(
     submission: &Submission,
 ) -> Result<(Response, Quota), CoreError> {
     let target = &locked.target;
-    // Checked before the submission was queued (`owners`); checked again on the rows
+    // Checked before the submission was queued (`owner`); checked again on the rows
     // it is stored under, so that nothing of another account's is ever written.
     submission
         .from
@@ -123,68 +122,55 @@ pub fn respond(
     Ok((response, quota))
 }
 
-/// Whether storing `submission` on `locked` writes the response, its quota and the
-/// form's counters and nothing else (no file, notification or event), all of which
-/// `store::insert_all_if_current` does in one statement.
-pub fn writes_only_the_response(locked: &Locked, submission: &Submission) -> bool {
-    submission.files.ids.is_empty() && !locked.has_webhooks && !notifies(&locked.target)
+/// A stored response, with the settings of its form as the response's transaction
+/// found them (a hosted page's confirmation comes from them).
+#[derive(Debug)]
+pub struct Stored {
+    pub response: Response,
+    pub settings: Arc<Map<String, Value>>,
 }
 
-/// Whether the form's owner is mailed about each response.
-fn notifies(target: &TargetForm) -> bool {
-    target.settings.get("notifications_enabled") == Some(&Value::Bool(true))
+/// What a submission is answered.
+pub type Outcome = Result<Stored, CoreError>;
+
+/// The outcomes of `n` submissions that failed together with `error`: the first gets
+/// the error itself (mapped and logged as any), the others the same verdict without
+/// its details.
+pub(super) fn failed_together<T>(error: CoreError, n: usize) -> Vec<Result<T, CoreError>> {
+    let reason = error.reason();
+    let others = (1..n).map(|_| {
+        Err(CoreError::Rejected {
+            reason,
+            message: "storing this response failed with others sent at the same time; retry".into(),
+        })
+    });
+    let mut outcomes: Vec<_> = std::iter::once(Err(error)).chain(others).collect();
+    outcomes.truncate(n);
+    outcomes
 }
 
-/// Stores `submission` on the locked form; returns the stored response. The form's
-/// counters move in `locked` only: write them with `store::advance_form` once the
-/// transaction's submissions are stored (one write for a batch).
-pub async fn submit(
-    tx: &mut Transaction<'_, Postgres>,
-    config: &CoreConfig,
-    locked: &mut Locked,
-    submission: &Submission,
-) -> Result<Response, CoreError> {
-    let (response, quota) = respond(config, locked, submission)?;
-    store::insert_counted(tx, &response, quota).await?;
-    let (target, has_webhooks) = (&mut locked.target, locked.has_webhooks);
-    let submitted_at = response.submitted_at;
-    target.count(submitted_at);
-    FileStore::attach(tx, response.id, &submission.files.ids).await?;
-    // The form's settings are at hand (and locked): a form without notifications costs
-    // no query.
-    if notifies(target) {
-        crate::notifications::enqueue(tx, config, target.id, response.id, submitted_at).await?;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pb::ErrorReason;
+
+    #[test]
+    fn what_fails_together_gets_one_verdict() {
+        let outcomes: Vec<Result<(), CoreError>> = failed_together(CoreError::FormClosed, 3);
+        let reasons: Vec<ErrorReason> = outcomes
+            .iter()
+            .map(|outcome| outcome.as_ref().expect_err("failed").reason())
+            .collect();
+        assert_eq!(reasons, [CoreError::FormClosed.reason(); 3]);
+        // The first carries the error itself (logged with its details), the others say
+        // why they failed with it.
+        assert!(matches!(outcomes[0], Err(CoreError::FormClosed)));
+        assert!(
+            outcomes[1..]
+                .iter()
+                .all(|o| matches!(o, Err(CoreError::Rejected { .. })))
+        );
+        assert_eq!(failed_together::<()>(CoreError::FormClosed, 1).len(), 1);
+        assert!(failed_together::<()>(CoreError::FormClosed, 0).is_empty());
     }
-    // The events go to the form's webhooks: without one there is nothing to write.
-    if has_webhooks {
-        let event = |name, quiz_id, data| outbox::Event {
-            name,
-            account_id: target.account_id,
-            form_id: target.id,
-            quiz_id,
-            response_id: Some(response.id),
-            data,
-            at: submitted_at,
-        };
-        let data = json!({
-            "responseId": response.id,
-            "formId": target.id,
-            "answers": response.answers,
-            "submittedVia": submission.from.via(),
-        });
-        outbox::enqueue(tx, event("form.submitted", None, data)).await?;
-        if let Some((score, max_score)) = quiz_score(&target.fields, &response.answers) {
-            let quiz_id = target.id.to_string();
-            let data = json!({
-                "responseId": response.id,
-                "formId": target.id,
-                "score": score,
-                "maxScore": max_score,
-                "answers": response.answers,
-                "submittedVia": submission.from.via(),
-            });
-            outbox::enqueue(tx, event("quiz.completed", Some(&quiz_id), data)).await?;
-        }
-    }
-    Ok(response)
 }
