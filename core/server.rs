@@ -64,7 +64,7 @@ pub struct Core {
     lanes: db::lanes::Lanes,
     /// Submissions (API and hosted page) stored together per form (shared by every
     /// `routes()`).
-    batcher: crate::responses::batch::Batcher,
+    batcher: crate::responses::create::Batcher,
     /// Reads of a form shared by the requests that arrive together (shared by every
     /// `routes()`, as the batcher).
     form_reads: db::shared::Shared<(uuid::Uuid, uuid::Uuid), Option<pb::Form>>,
@@ -96,7 +96,7 @@ impl Core {
         let file_store = FileStore::from_url(config.file_store_url.as_deref())?;
         let lanes = db::lanes::Lanes::new(pool.clone());
         lanes.spawn_trim();
-        let batcher = crate::responses::batch::Batcher::new(lanes.clone(), config.clone());
+        let batcher = crate::responses::create::Batcher::new(lanes.clone(), config.clone());
         let hosted = Hosted::new(
             pool.clone(),
             config.clone(),

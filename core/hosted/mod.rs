@@ -1,7 +1,7 @@
 //! Hosted form pages: the public side of a form. Visitors need no key; a start token
 //! (CSRF protection and start time), a honeypot and a per-IP throttle keep robots out
 //! without getting in a real visitor's way. Submissions go through the same path as
-//! API-created responses (`responses::submit`).
+//! API-created responses (`responses::create`).
 
 pub mod device;
 mod throttle;
@@ -15,8 +15,7 @@ use crate::forms::{FieldKind, Form, now_millis, service::form_to_pb, store as fo
 use crate::gate;
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
-use crate::responses::batch::Batcher;
-use crate::responses::submit::{Source, Submission};
+use crate::responses::create::{Batcher, Source, Submission};
 use serde_json::{Map, Value};
 use sqlx::PgPool;
 use std::net::IpAddr;

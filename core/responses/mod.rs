@@ -1,14 +1,12 @@
 //! Responses: validation of answers against a form's fields, the rules that close a
-//! form, and the response quota. Plain Rust; `store` and `service` do the rest.
+//! form, and the response quota. Plain Rust; `create` stores submissions, `store` holds
+//! the SQL and `service` the gRPC adapter.
 
-pub mod batch;
-pub mod current;
+pub mod create;
 pub mod cursor;
 pub mod export;
-mod group;
 pub mod service;
 pub mod store;
-pub mod submit;
 
 use crate::error::{CoreError, FieldError};
 use crate::forms::{Field, FieldKind, FormStatus};
@@ -88,6 +86,11 @@ impl TargetForm {
             Some(last) if last >= now => last + chrono::Duration::milliseconds(1),
             _ => now,
         }
+    }
+
+    /// Whether the form's owner is mailed about each response.
+    pub fn notifies(&self) -> bool {
+        self.settings.get("notifications_enabled") == Some(&Value::Bool(true))
     }
 
     /// Moves the form's counters by a response stored at `submitted_at`.

@@ -1,9 +1,9 @@
 //! gRPC adapter of responses: ResponsesService.
 
+use super::create::{self, Source, Submission};
 use super::cursor::{CursorCodec, Sort};
 use super::export::{self, Encoder, Format};
 use super::store::{self, Window};
-use super::submit::{Source, Submission, submit};
 use super::{Response, api_metadata};
 use crate::accounts::Scope;
 use crate::config::CoreConfig;
@@ -34,7 +34,7 @@ const SNAPSHOT: &str = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
 #[derive(Clone)]
 pub struct Responses {
     pub(crate) gate: Gate,
-    pub(crate) batcher: super::batch::Batcher,
+    pub(crate) batcher: create::Batcher,
     pub(crate) pool: PgPool,
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) cursors: CursorCodec,
@@ -191,9 +191,8 @@ impl Responses {
             return Ok((replay, true));
         }
         let (form_id, submission) = api_submission(&req, account_id)?;
-        let mut locked = store::lock_target(&mut tx, form_id).await?;
-        let response = submit(&mut tx, &self.config, &mut locked, &submission).await?;
-        store::advance_form(&mut tx, &locked.target).await?;
+        let response =
+            create::locked::attempt_one(&mut tx, &self.config, form_id, submission).await?;
         let reply = pb::CreateResponseResponse {
             response: Some(response_to_pb(response)),
         };

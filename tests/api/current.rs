@@ -1,7 +1,7 @@
 //! A create is judged on its form as it is now, whichever instance changed the form last.
 //! An instance keeps its last view of each form and stores the next response on it in
 //! one statement, only if neither the form nor its account has moved since
-//! (core/responses/current.rs); these tests move them from another instance.
+//! (core/responses/create/snapshot.rs); these tests move them from another instance.
 
 use crate::helpers::*;
 use crate::support::*;
@@ -371,6 +371,70 @@ async fn a_forms_waiting_creates_are_judged_in_turn_and_stored_by_one_statement(
     )
     .await;
     assert_eq!(counted, 8);
+}
+
+#[tokio::test]
+async fn another_accounts_creates_leave_the_owners_form_alone() {
+    // Creates for a form of another account are answered "not found" before they join
+    // the form's queue: they take no lock and move no row, so the owner's creates stay
+    // one statement while a stranger hammers the form's id.
+    let app = std::sync::Arc::new(
+        TestApp::spawn_with(&[
+            "--metrics-addr",
+            "127.0.0.1:0",
+            "--pro-rate-limit",
+            "1000000",
+        ])
+        .await,
+    );
+    let (owner, stranger) = (app.key(PRO, ALL).await, app.key(PRO, ALL).await);
+    let form = published_form(&app, &owner, contact_fields(), Value::Null).await;
+    let id = form["id"].as_str().expect("id").to_owned();
+    let path = format!("/forms/{id}/responses");
+    let fields = field_ids(&form);
+    let body = |n: usize| json!({"answers": contact_answers(&fields, n)});
+    // The first create locks the form; this instance keeps its view.
+    app.post(&path, &owner, &body(0)).await.ok(201);
+
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let refused = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let hammers: Vec<_> = (0..8)
+        .map(|n| {
+            let (app, key, path, body) = (app.clone(), stranger.clone(), path.clone(), body(n));
+            let (stop, refused) = (stop.clone(), refused.clone());
+            tokio::spawn(async move {
+                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    app.post(&path, &key, &body).await.error(404, "NOT_FOUND");
+                    refused.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
+            })
+        })
+        .collect();
+    eventually(
+        "the stranger's creates are under way",
+        Duration::from_secs(30),
+        || async { (refused.load(std::sync::atomic::Ordering::SeqCst) >= 40).then_some(()) },
+    )
+    .await;
+    let creates = 20;
+    for n in 1..=creates {
+        app.post(&path, &owner, &body(n)).await.ok(201);
+    }
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    for hammer in hammers {
+        hammer.await.expect("stranger's creates");
+    }
+
+    let text = metrics_text(&app).await;
+    assert_eq!(one_statement(&text, "stored"), creates as f64, "{text}");
+    assert_eq!(one_statement(&text, "moved"), 0.0, "{text}");
+    let stored = count(
+        &app,
+        "SELECT count(*) FROM responses WHERE form_id = $1::uuid",
+        &id,
+    )
+    .await;
+    assert_eq!(stored, creates as i64 + 1);
 }
 
 #[tokio::test]

@@ -5,16 +5,16 @@ use super::cursor::{Position, Sort};
 use super::export::ExportRow;
 use super::{Response, TargetForm};
 
-mod current;
+mod statement;
 use crate::accounts::Plan;
 use crate::db::decode::read_error;
 use crate::error::CoreError;
 use crate::forms::{Field, FormStatus};
 use chrono::{DateTime, NaiveDate, Utc};
-pub use current::{Current, IfCurrent, insert_all_if_current};
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
+pub use statement::{Current, IfCurrent, insert_all_if_current};
 use std::sync::Arc;
 use uuid::Uuid;
 
@@ -118,7 +118,7 @@ pub struct Versions {
 
 /// A form locked for a response insert, with its account's plan and own response limit
 /// (also kept after its transaction as the instance's view of the form:
-/// `responses::current`).
+/// `responses::create::snapshot`).
 #[derive(Clone)]
 pub struct Locked {
     pub target: TargetForm,
@@ -135,7 +135,7 @@ pub struct Locked {
 
 /// Locks the form for a response insert (its row lock orders the form's submissions).
 /// Whose form it is, and whether a page's address names it, is each submission's to
-/// check (`submit::respond`): one lock serves the API's and the page's submissions.
+/// check (`create::submission::respond`): one lock serves the API's and the page's submissions.
 pub async fn lock_target(
     tx: &mut Transaction<'_, Postgres>,
     form_id: Uuid,
@@ -425,4 +425,24 @@ pub fn export_rows<'t>(
     )
     .fetch(&mut **tx)
     .map(|row| row.map_err(CoreError::from))
+}
+
+/// Whose a form is: its account and its hosted page's address (neither ever changes).
+pub struct Owner {
+    pub account_id: Uuid,
+    pub short_id: String,
+}
+
+/// The owner of a form; `None` when there is no such form.
+pub async fn form_owner(
+    db: impl PgExecutor<'_>,
+    form_id: Uuid,
+) -> Result<Option<Owner>, CoreError> {
+    Ok(sqlx::query_as!(
+        Owner,
+        "SELECT account_id, short_id FROM forms WHERE id = $1",
+        form_id
+    )
+    .fetch_optional(db)
+    .await?)
 }

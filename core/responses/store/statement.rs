@@ -1,4 +1,4 @@
-//! The one-statement create (`responses::current`): a form's batch of responses,
+//! The shared statement of the create path (`responses::create::statement`): a form's batch of responses,
 //! stored only if the form is still as the caller judged them on it, several forms'
 //! batches in one statement (one round trip, one commit).
 

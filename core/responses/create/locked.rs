@@ -1,0 +1,146 @@
+//! The locked path: submissions stored in a transaction under the form's row lock, each
+//! judged on the form as the lock found it and as those before it left it (quota,
+//! insert, files, the owner's mail and the webhooks' events). The form's queue sends
+//! here whatever the instance's view cannot settle; an idempotent create runs the same
+//! `attempt` inside the transaction that holds its key.
+
+use super::submission::{Submission, respond};
+use crate::config::CoreConfig;
+use crate::db::lanes::Lanes;
+use crate::error::CoreError;
+use crate::files::store::FileStore;
+use crate::forms::quiz_score;
+use crate::responses::Response;
+use crate::responses::store::{self, Locked};
+use crate::webhooks::outbox;
+use serde_json::json;
+use sqlx::{Postgres, Transaction};
+use uuid::Uuid;
+
+/// How the submissions of one transaction fared.
+pub(crate) enum Attempt {
+    /// All were judged: each one's outcome, in order, and the form as they left it
+    /// (its counters written in the transaction).
+    Stored(Vec<Result<Response, CoreError>>, Box<Locked>),
+    /// The statements of the submission at this index failed, which aborts the
+    /// transaction: that one gets its error, the others are tried again without it.
+    Poisoned(usize, CoreError),
+}
+
+/// Locks the form in `tx` and stores `submissions` in order; the caller commits when
+/// they are `Stored`. `Err`: nothing can be stored, for any of them.
+pub(crate) async fn attempt(
+    tx: &mut Transaction<'_, Postgres>,
+    config: &CoreConfig,
+    form_id: Uuid,
+    submissions: &[Submission],
+) -> Result<Attempt, CoreError> {
+    let mut locked = store::lock_target(tx, form_id).await?;
+    let mut outcomes = Vec::with_capacity(submissions.len());
+    for (i, submission) in submissions.iter().enumerate() {
+        match submit(tx, config, &mut locked, submission).await {
+            // A statement failed (the transaction is aborted), or one failed after the
+            // response was written (its files, notification or events): either way
+            // the transaction must not commit.
+            Err(
+                error @ (CoreError::Database(_)
+                | CoreError::UnstorableText
+                | CoreError::Internal(_)),
+            ) => return Ok(Attempt::Poisoned(i, error)),
+            outcome => outcomes.push(outcome),
+        }
+    }
+    locked.versions.form = store::advance_form(tx, &locked.target).await?;
+    Ok(Attempt::Stored(outcomes, Box::new(locked)))
+}
+
+/// Stores one submission in `tx` (an idempotent create, whose transaction also holds
+/// its key): its response, or why not.
+pub(crate) async fn attempt_one(
+    tx: &mut Transaction<'_, Postgres>,
+    config: &CoreConfig,
+    form_id: Uuid,
+    submission: Submission,
+) -> Result<Response, CoreError> {
+    match attempt(tx, config, form_id, std::slice::from_ref(&submission)).await? {
+        Attempt::Stored(outcomes, _) => outcomes
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| Err(CoreError::Internal("a submission without outcome".into()))),
+        Attempt::Poisoned(_, error) => Err(error),
+    }
+}
+
+/// Runs `attempt` in a transaction of its own on a lane, committed when `Stored`.
+pub(super) async fn transaction(
+    lanes: &Lanes,
+    config: &CoreConfig,
+    form_id: Uuid,
+    submissions: &[Submission],
+) -> Result<Attempt, CoreError> {
+    let mut lane = lanes.take().await?;
+    let mut tx = sqlx::Connection::begin(&mut *lane).await?;
+    let attempt = attempt(&mut tx, config, form_id, submissions).await?;
+    if let Attempt::Stored(..) = attempt {
+        tx.commit().await?;
+        // Committed: nothing is pending on the connection.
+        lane.finish();
+    }
+    // Poisoned: dropping the transaction rolls it back, and the lane goes back to the
+    // pool.
+    Ok(attempt)
+}
+
+/// Stores `submission` on the locked form; returns the stored response. The form's
+/// counters move in `locked` only: `attempt` writes them once the transaction's
+/// submissions are stored (one write for a batch).
+async fn submit(
+    tx: &mut Transaction<'_, Postgres>,
+    config: &CoreConfig,
+    locked: &mut Locked,
+    submission: &Submission,
+) -> Result<Response, CoreError> {
+    let (response, quota) = respond(config, locked, submission)?;
+    store::insert_counted(tx, &response, quota).await?;
+    let (target, has_webhooks) = (&mut locked.target, locked.has_webhooks);
+    let submitted_at = response.submitted_at;
+    target.count(submitted_at);
+    FileStore::attach(tx, response.id, &submission.files.ids).await?;
+    // The form's settings are at hand (and locked): a form without notifications costs
+    // no query.
+    if target.notifies() {
+        crate::notifications::enqueue(tx, config, target.id, response.id, submitted_at).await?;
+    }
+    // The events go to the form's webhooks: without one there is nothing to write.
+    if has_webhooks {
+        let event = |name, quiz_id, data| outbox::Event {
+            name,
+            account_id: target.account_id,
+            form_id: target.id,
+            quiz_id,
+            response_id: Some(response.id),
+            data,
+            at: submitted_at,
+        };
+        let data = json!({
+            "responseId": response.id,
+            "formId": target.id,
+            "answers": response.answers,
+            "submittedVia": submission.from.via(),
+        });
+        outbox::enqueue(tx, event("form.submitted", None, data)).await?;
+        if let Some((score, max_score)) = quiz_score(&target.fields, &response.answers) {
+            let quiz_id = target.id.to_string();
+            let data = json!({
+                "responseId": response.id,
+                "formId": target.id,
+                "score": score,
+                "maxScore": max_score,
+                "answers": response.answers,
+                "submittedVia": submission.from.via(),
+            });
+            outbox::enqueue(tx, event("quiz.completed", Some(&quiz_id), data)).await?;
+        }
+    }
+    Ok(response)
+}

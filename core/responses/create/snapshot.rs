@@ -1,0 +1,263 @@
+//! Judging on the instance's view. Each instance keeps the form as its last batch on
+//! it left it (its "snapshot": a `Locked` read under the row lock, with the form's
+//! counters and the versions of the form and account rows). The next batch is judged
+//! on it, each submission on the form as those before it leave it (open form, cap,
+//! answers, quota limit, submission time), and stored by the shared statement
+//! (`statement`), which writes only if neither row has moved since (their `xmin`, and
+//! the form's counters): one round trip in place of four and one a submission (begin,
+//! lock, inserts, counters, commit). Whatever the view cannot settle takes the locked
+//! path: none kept, a moved row, a refusal (judged again on the locked rows, so that a
+//! stale view never refuses), files, notifications or webhooks.
+
+use super::statement::{Statements, Written};
+use super::submission::{Outcome, Stored, Submission, failed_together, respond};
+use crate::config::CoreConfig;
+use crate::db::lanes::Lanes;
+use crate::responses::Response;
+use crate::responses::store::{Current, IfCurrent, Locked};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use uuid::Uuid;
+
+/// Forms whose snapshot is kept at most; beyond, the map starts again (a form's fields
+/// can be large, and a snapshot only saves round trips).
+const MAX_SNAPSHOTS: usize = 1024;
+
+/// The forms as this instance last left them (its "snapshots"), by id.
+#[derive(Clone)]
+pub struct Snapshots {
+    forms: Arc<Mutex<HashMap<Uuid, Locked>>>,
+    /// The statements that store the responses judged on snapshots, several forms'
+    /// at once.
+    statements: Statements,
+}
+
+impl Snapshots {
+    pub fn new(lanes: Lanes) -> Self {
+        Self {
+            forms: Arc::default(),
+            statements: Statements::new(lanes),
+        }
+    }
+
+    fn forms(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Locked>> {
+        self.forms.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Keeps the form as a committed transaction left it (its counters advanced, the
+    /// versions those of its rows after the commit).
+    pub fn keep(&self, form_id: Uuid, locked: Locked) {
+        let mut forms = self.forms();
+        if forms.len() >= MAX_SNAPSHOTS && !forms.contains_key(&form_id) {
+            forms.clear();
+        }
+        forms.insert(form_id, locked);
+    }
+
+    fn take(&self, form_id: Uuid) -> Option<Locked> {
+        self.forms().remove(&form_id)
+    }
+
+    /// Stores `submissions` (in arrival order) in one statement if the snapshot of
+    /// their form settles them all. `None`: nothing was written; take the locked path.
+    pub async fn try_store(
+        &self,
+        config: &CoreConfig,
+        form_id: Uuid,
+        submissions: &[Submission],
+    ) -> Option<Vec<Outcome>> {
+        // Taken out while in use: a form's submissions are stored one batch at a time
+        // (its batch task), and a failure leaves no snapshot behind.
+        let mut locked = self.take(form_id)?;
+        let (count, newest) = (
+            locked.target.response_count,
+            locked.target.last_submitted_at,
+        );
+        let mut responses = Vec::with_capacity(submissions.len());
+        let mut quota = None;
+        for submission in submissions {
+            if !writes_only_the_response(&locked, submission) {
+                return None;
+            }
+            // A refusal is judged again on the locked rows: a stale snapshot never
+            // refuses. Each is judged on the form as those before it leave it (its cap,
+            // its submission times). A text PostgreSQL cannot store (a NUL) takes the
+            // locked path too, where it is refused alone.
+            let (response, its_quota) = respond(config, &locked, submission).ok()?;
+            // Nor is a NUL sent with other forms' responses, whose statement it would fail.
+            if !storable(&response) {
+                return None;
+            }
+            // One quota for all (a batch across a month's end takes the locked path).
+            if *quota.get_or_insert(its_quota) != its_quota {
+                return None;
+            }
+            locked.target.count(response.submitted_at);
+            responses.push(response);
+        }
+        let quota = quota?;
+        let form = IfCurrent {
+            form_id,
+            versions: locked.versions.clone(),
+            count,
+            newest,
+            quota,
+            responses,
+        };
+        let (responses, current) = match self.statements.store(form).await {
+            Written::Ran(responses, current) => (responses, current),
+            Written::Nothing => return None,
+            Written::Unknown(error) => return Some(failed_together(error, submissions.len())),
+        };
+        let label = match current {
+            Current::Stored(_) => "stored",
+            // Judged on the account's responses of the whole statement: the locked
+            // path judges each alone.
+            Current::OverQuota => "over_quota",
+            Current::Moved => "moved",
+        };
+        metrics::counter!("formsd_one_statement_creates_total", "outcome" => label)
+            .increment(responses.len() as u64);
+        let Current::Stored(version) = current else {
+            return None;
+        };
+        locked.versions.form = version;
+        let settings = locked.target.settings.clone();
+        self.keep(form_id, locked);
+        Some(
+            responses
+                .into_iter()
+                .map(|response| {
+                    Ok(Stored {
+                        response,
+                        settings: settings.clone(),
+                    })
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Whether PostgreSQL can store the response's text: no NUL in its answers, metadata or
+/// client fields.
+fn storable(response: &Response) -> bool {
+    fn clean(value: &Value) -> bool {
+        match value {
+            Value::String(s) => !s.contains('\0'),
+            Value::Array(items) => items.iter().all(clean),
+            Value::Object(map) => map.iter().all(|(k, v)| !k.contains('\0') && clean(v)),
+            _ => true,
+        }
+    }
+    let map = |map: &Map<String, Value>| map.iter().all(|(k, v)| !k.contains('\0') && clean(v));
+    let text = |t: &Option<String>| t.as_deref().is_none_or(|t| !t.contains('\0'));
+    map(&response.answers)
+        && map(&response.metadata)
+        && [&response.device_type, &response.browser, &response.os]
+            .into_iter()
+            .all(text)
+}
+
+/// Whether storing `submission` on `locked` writes the response, its quota and the
+/// form's counters and nothing else (no file, notification or event), all of which
+/// the shared statement does.
+fn writes_only_the_response(locked: &Locked, submission: &Submission) -> bool {
+    submission.files.ids.is_empty() && !locked.has_webhooks && !locked.target.notifies()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accounts::Plan;
+    use crate::files::Staged;
+    use crate::forms::FormStatus;
+    use crate::responses::TargetForm;
+    use crate::responses::create::Source;
+    use crate::responses::store::Versions;
+    use chrono::Utc;
+    use serde_json::json;
+
+    fn response(answers: Value, metadata: Value, browser: Option<&str>) -> Response {
+        let object = |value: Value| value.as_object().cloned().unwrap_or_default();
+        Response {
+            id: Uuid::new_v4(),
+            form_id: Uuid::new_v4(),
+            answers: object(answers),
+            metadata: object(metadata),
+            device_type: None,
+            browser: browser.map(str::to_owned),
+            os: None,
+            started_at: Utc::now(),
+            submitted_at: Utc::now(),
+            completion_time_seconds: None,
+        }
+    }
+
+    #[test]
+    fn a_nul_anywhere_is_not_storable_with_other_forms() {
+        let clean = response(
+            json!({"a": ["x", {"b": 1}]}),
+            json!({"source": "api"}),
+            Some("Firefox"),
+        );
+        assert!(storable(&clean));
+        for unstorable in [
+            response(json!({"a": "x\u{0}"}), json!({}), None),
+            response(json!({"a": ["x", {"b": "\u{0}"}]}), json!({}), None),
+            response(json!({"a\u{0}": "x"}), json!({}), None),
+            response(json!({}), json!({"k": {"n\u{0}": 1}}), None),
+            response(json!({}), json!({}), Some("Fire\u{0}fox")),
+        ] {
+            assert!(!storable(&unstorable), "{unstorable:?}");
+        }
+    }
+
+    #[test]
+    fn only_a_submission_that_writes_the_response_alone_is_judged_on_the_view() {
+        let account_id = Uuid::new_v4();
+        let locked = |settings: Value, has_webhooks: bool| Locked {
+            target: TargetForm {
+                id: Uuid::new_v4(),
+                account_id,
+                status: FormStatus::Published,
+                fields: Vec::new(),
+                settings: Arc::new(settings.as_object().cloned().unwrap_or_default()),
+                response_count: 0,
+                last_submitted_at: None,
+            },
+            short_id: "abc".into(),
+            plan: Plan::Pro,
+            response_limit: None,
+            has_webhooks,
+            versions: Versions {
+                form: "1".into(),
+                account: "1".into(),
+            },
+        };
+        let submission = |files: Vec<Uuid>| Submission {
+            answers: Map::new(),
+            metadata: Map::new(),
+            device_type: None,
+            browser: None,
+            os: None,
+            started_at: None,
+            from: Source::Api { account_id },
+            files: Staged {
+                ids: files,
+                answers: Map::new(),
+            },
+        };
+        let plain = locked(json!({}), false);
+        assert!(writes_only_the_response(&plain, &submission(vec![])));
+        // Files to attach, the owner's mail, a webhook's events: the locked path.
+        assert!(!writes_only_the_response(
+            &plain,
+            &submission(vec![Uuid::new_v4()])
+        ));
+        let mailed = locked(json!({"notifications_enabled": true}), false);
+        assert!(!writes_only_the_response(&mailed, &submission(vec![])));
+        let hooked = locked(json!({"notifications_enabled": false}), true);
+        assert!(!writes_only_the_response(&hooked, &submission(vec![])));
+    }
+}
