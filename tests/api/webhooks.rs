@@ -1664,15 +1664,14 @@ async fn a_slow_tenant_cannot_starve_the_others_deliveries() {
             .await
             .expect("counting the slow backlog");
     eprintln!("slow tenant: {pending} of 30 deliveries still pending");
-    for delay in &delays {
-        assert!(
-            *delay < Duration::from_secs(5),
-            "the fast tenant waited {delay:?} behind the slow tenant's backlog"
-        );
-    }
-    // At most 2 slow deliveries finish per 3 s: most of the backlog was still there, so the
-    // bound above measured fairness, not an idle queue.
-    assert!(pending >= 10, "the slow backlog was still being worked");
+    // Every fast delivery arrived while most of the slow backlog was still waiting: first
+    // come first served would have sent the slow tenant's 30 first. How long the fast
+    // tenant waits is a speed, measured by `cargo bench --bench webhooks`, not asserted.
+    assert!(
+        pending >= 10,
+        "the fast tenant's deliveries waited for the slow backlog ({pending} of 30 left)"
+    );
+
 
     // A little longer, to see the slow tenant keep at its cap as slots free up.
     tokio::time::sleep(Duration::from_secs(4)).await;
