@@ -230,7 +230,7 @@ async fn fairness() {
     let (p50, _) = common::percentiles(&mut delays);
     let most = delays.iter().max().copied().unwrap_or_default();
     println!(
-        "fairness: a tenant's delivery waits median {}, at most {} while another's backlog of {backlog} slow deliveries is worked ({slow_done} of them received by then)",
+        "fairness: a tenant's delivery waits median {}, at most {} while another's backlog of {backlog} slow deliveries is worked ({slow_done} of them had reached their receiver by then)",
         common::ms(p50),
         common::ms(most)
     );
