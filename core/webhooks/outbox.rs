@@ -90,3 +90,50 @@ pub async fn enqueue(
     }
     Ok(usize::try_from(written).unwrap_or(usize::MAX))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event<'a>(name: &'static str, quiz_id: Option<&'a str>) -> Event<'a> {
+        Event {
+            name,
+            account_id: Uuid::new_v4(),
+            form_id: Uuid::new_v4(),
+            quiz_id,
+            response_id: Some(Uuid::new_v4()),
+            data: json!({"answers": {"a": 1}}),
+            at: Utc::now(),
+        }
+    }
+
+    fn parsed(body: &[u8]) -> Value {
+        serde_json::from_slice(body).expect("JSON body")
+    }
+
+    #[test]
+    fn a_submission_goes_out_under_its_name_and_its_alias_alike_but_for_the_name() {
+        let out = outgoing(&event("form.submitted", None)).expect("outgoing");
+        let (alias, alias_body) = out.alias.expect("an alias");
+        assert_eq!((out.name, alias), ("form.submitted", "response.received"));
+        let (mut canonical, aliased) = (parsed(&out.body), parsed(&alias_body));
+        assert_eq!(canonical["event"], "form.submitted");
+        assert_eq!(aliased["event"], "response.received");
+        canonical["event"] = json!("response.received");
+        assert_eq!(canonical, aliased);
+        // The body's members in SPEC's order, the data as given.
+        let keys: Vec<&String> = aliased.as_object().expect("object").keys().collect();
+        assert_eq!(keys, ["event", "timestamp", "formId", "data"]);
+        assert_eq!(aliased["data"], json!({"answers": {"a": 1}}));
+    }
+
+    #[test]
+    fn other_events_have_no_alias_and_a_quiz_names_itself() {
+        let out = outgoing(&event("quiz.completed", Some("q1"))).expect("outgoing");
+        assert!(out.alias.is_none());
+        let body = parsed(&out.body);
+        let keys: Vec<&String> = body.as_object().expect("object").keys().collect();
+        assert_eq!(keys, ["event", "timestamp", "formId", "quizId", "data"]);
+        assert_eq!(body["quizId"], "q1");
+    }
+}
