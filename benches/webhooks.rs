@@ -1,6 +1,10 @@
 //! Webhook delivery throughput and latency: BENCH_EVENTS (10,000) `form.submitted`
 //! events, created through the REST API, delivered to a receiver on loopback. Prints
 //! deliveries per second and the median and p99 delay from the API's 201 to receipt.
+//! Then fairness: how long one tenant's events wait while another tenant's backlog of
+//! BENCH_SLOW_BACKLOG (30) deliveries to a receiver taking 3 s each is worked, with 4
+//! slots per process and at most 2 for one account (first come first served, they
+//! would wait about 22 s).
 //!
 //! Run: `cargo bench --bench webhooks` (DATABASE_URL as for the tests).
 
@@ -18,17 +22,13 @@ use tokio::sync::Semaphore;
 
 type Receipts = Arc<Mutex<HashMap<String, Instant>>>;
 
-#[tokio::main]
-async fn main() {
-    let events = common::env_num("BENCH_EVENTS", 10_000);
-    let concurrency = common::env_num("BENCH_CONCURRENCY", 32);
-
-    let receipts: Receipts = Arc::default();
-    let sink = receipts.clone();
-    let receiver = axum::Router::new().route(
+/// A receiver on loopback that answers after `delay`, noting when each event's response
+/// id arrived; returns its URL.
+async fn receiver(receipts: Receipts, delay: Duration) -> String {
+    let router = axum::Router::new().route(
         "/hook",
         post(move |body: Bytes| {
-            let sink = sink.clone();
+            let sink = receipts.clone();
             async move {
                 let at = Instant::now();
                 if let Ok(v) = serde_json::from_slice::<Value>(&body)
@@ -36,6 +36,7 @@ async fn main() {
                 {
                     sink.lock().expect("receipts").insert(id.to_owned(), at);
                 }
+                tokio::time::sleep(delay).await;
                 "ok"
             }
         }),
@@ -43,8 +44,57 @@ async fn main() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("receiver bind");
-    let hook = format!("http://{}/hook", listener.local_addr().expect("addr"));
-    tokio::spawn(async move { axum::serve(listener, receiver).await });
+    let url = format!("http://{}/hook", listener.local_addr().expect("addr"));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    url
+}
+
+/// A published form of `key`'s account subscribed to `hook`; returns its id and the id
+/// of its one field.
+async fn subscribed_form(app: &TestApp, key: &str, hook: &str) -> (String, String) {
+    let form = app
+        .create_form(key, &json!({"title": "Bench", "fields": [{"type": "short_text", "label": "Name", "required": true}]}))
+        .await;
+    let form_id = form["id"].as_str().expect("form id").to_owned();
+    let field = form["fields"][0]["id"]
+        .as_str()
+        .expect("field id")
+        .to_owned();
+    let published = json!({"status": "published"});
+    app.put(&format!("/forms/{form_id}"), key, &published)
+        .await
+        .ok(200);
+    let subscription = json!({"name": "bench", "url": hook, "events": ["form.submitted"]});
+    app.post(&format!("/forms/{form_id}/webhooks"), key, &subscription)
+        .await
+        .ok(201);
+    (form_id, field)
+}
+
+/// Creates a response on the form; returns its id.
+async fn respond(
+    app: &TestApp,
+    key: &str,
+    (form_id, field): &(String, String),
+    n: usize,
+) -> String {
+    let body = json!({"answers": {field.as_str(): format!("n{n}")}});
+    let reply = app
+        .post(&format!("/forms/{form_id}/responses"), key, &body)
+        .await;
+    reply.ok(201)["response"]["id"]
+        .as_str()
+        .expect("response id")
+        .to_owned()
+}
+
+#[tokio::main]
+async fn main() {
+    let events = common::env_num("BENCH_EVENTS", 10_000);
+    let concurrency = common::env_num("BENCH_CONCURRENCY", 32);
+
+    let receipts: Receipts = Arc::default();
+    let hook = receiver(receipts.clone(), Duration::ZERO).await;
 
     let app = TestApp::spawn_with(&[
         "--webhook-allow-private",
@@ -59,23 +109,7 @@ async fn main() {
     // exact), so the load is spread over several forms, each with a subscription.
     let mut forms = Vec::new();
     for _ in 0..common::env_num("BENCH_FORMS", 8) {
-        let form = app
-            .create_form(&key, &json!({"title": "Bench", "fields": [{"type": "short_text", "label": "Name", "required": true}]}))
-            .await;
-        let form_id = form["id"].as_str().expect("form id").to_owned();
-        let field = form["fields"][0]["id"]
-            .as_str()
-            .expect("field id")
-            .to_owned();
-        let published = json!({"status": "published"});
-        app.put(&format!("/forms/{form_id}"), &key, &published)
-            .await
-            .ok(200);
-        let subscription = json!({"name": "bench", "url": hook, "events": ["form.submitted"]});
-        app.post(&format!("/forms/{form_id}/webhooks"), &key, &subscription)
-            .await
-            .ok(201);
-        forms.push((form_id, field));
+        forms.push(subscribed_form(&app, &key, &hook).await);
     }
 
     let created: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
@@ -144,5 +178,60 @@ async fn main() {
         "delay from 201 to receipt: median {}, p99 {}",
         common::ms(p50),
         common::ms(p99)
+    );
+    drop(app);
+    fairness().await;
+}
+
+/// The delay of a fast tenant's events while a slow tenant's backlog is worked.
+async fn fairness() {
+    let backlog = common::env_num("BENCH_SLOW_BACKLOG", 30);
+    let slow_receipts: Receipts = Arc::default();
+    let slow_hook = receiver(slow_receipts.clone(), Duration::from_secs(3)).await;
+    let fast_receipts: Receipts = Arc::default();
+    let fast_hook = receiver(fast_receipts.clone(), Duration::ZERO).await;
+    let app = TestApp::spawn_with(&[
+        "--webhook-allow-private",
+        "--webhook-poll-interval",
+        "200ms",
+        "--webhook-concurrency",
+        "4",
+        "--webhook-concurrency-per-account",
+        "2",
+    ])
+    .await;
+    let slow_key = app.key(Plan::Pro, &[Scope::Admin]).await;
+    let fast_key = app.key(Plan::Pro, &[Scope::Admin]).await;
+    let slow_form = subscribed_form(&app, &slow_key, &slow_hook).await;
+    let fast_form = subscribed_form(&app, &fast_key, &fast_hook).await;
+    for n in 0..backlog {
+        respond(&app, &slow_key, &slow_form, n).await;
+    }
+    let mut delays = Vec::new();
+    for n in 0..5 {
+        let id = respond(&app, &fast_key, &fast_form, n).await;
+        let sent = Instant::now();
+        let deadline = sent + Duration::from_secs(120);
+        let arrived = loop {
+            if let Some(at) = fast_receipts.lock().expect("receipts").get(&id) {
+                break Some(*at);
+            }
+            if Instant::now() > deadline {
+                break None;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        };
+        match arrived {
+            Some(at) => delays.push(at.saturating_duration_since(sent)),
+            None => println!("fairness: a fast tenant's event did not arrive within 120 s"),
+        }
+    }
+    let slow_done = slow_receipts.lock().expect("receipts").len();
+    let (p50, _) = common::percentiles(&mut delays);
+    let most = delays.iter().max().copied().unwrap_or_default();
+    println!(
+        "fairness: a tenant's delivery waits median {}, at most {} while another's backlog of {backlog} slow deliveries is worked ({slow_done} of them had reached their receiver by then)",
+        common::ms(p50),
+        common::ms(most)
     );
 }

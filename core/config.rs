@@ -2,8 +2,25 @@
 //! `formsd` flags that fill them (edge/config.rs), written there once.
 
 use crate::accounts::Plan;
-use crate::webhooks::delivery::DeliveryConfig;
 use std::time::Duration;
+
+/// Settings of webhook delivery (notifications are retried on the same schedule and
+/// polled as often).
+#[derive(Debug, Clone)]
+pub struct DeliveryConfig {
+    /// Allow http:// and non-public targets (development and tests only).
+    pub allow_private: bool,
+    /// Time a receiver has to answer (SPEC: 10 s).
+    pub timeout: Duration,
+    /// Wait before each retry (SPEC: 30 s, 5 min, 30 min).
+    pub retry_schedule: Vec<Duration>,
+    /// Deliveries in flight at once per instance.
+    pub concurrency: usize,
+    /// Deliveries of one account in flight at once per instance (at least 1).
+    pub concurrency_per_account: usize,
+    /// Fallback polling interval when no notification arrives.
+    pub poll_interval: Duration,
+}
 
 /// Tunable limits and switches of the core.
 #[derive(Debug, Clone)]

@@ -15,6 +15,7 @@ pub mod gateway;
 pub mod hosted;
 pub mod idempotency;
 pub mod notifications;
+pub mod outbox;
 pub mod paging;
 pub mod pb;
 pub mod responses;

@@ -15,6 +15,7 @@ use crate::idempotency;
 use crate::notifications::service::NotificationAdmin;
 use crate::notifications::smtp::Mailer;
 use crate::notifications::worker::Notifier;
+use crate::outbox::worker::Worker;
 use crate::pb::hosted_forms_service_server::HostedFormsServiceServer;
 use crate::pb::notification_admin_service_server::NotificationAdminServiceServer;
 use crate::pb::responses_service_server::ResponsesServiceServer;
@@ -242,8 +243,14 @@ impl Core {
                 "WEBHOOK SAFETY OFF: deliveries may target http:// and private, loopback and link-local addresses (--webhook-allow-private); never use this in production"
             );
         }
-        let deliverer = Deliverer::new(self.pool.clone(), self.config.delivery.clone())?;
-        Ok(tokio::spawn(deliverer.run(stop)))
+        let config = &self.config.delivery;
+        let worker = Worker::new(
+            self.pool.clone(),
+            Deliverer::new(config)?,
+            Deliverer::limits(config),
+            &config.retry_schedule,
+        );
+        Ok(tokio::spawn(worker.run(stop)))
     }
 
     /// The notification workers of this instance, when SMTP is configured; they stop
@@ -265,13 +272,14 @@ impl Core {
         };
         let mailer = Mailer::new(settings)?;
         tracing::info!(smtp = ?settings, "owner notifications on");
-        let notifier = Notifier::new(
+        let delivery = &self.config.delivery;
+        let worker = Worker::new(
             self.pool.clone(),
-            mailer,
-            self.config.delivery.retry_schedule.clone(),
-            self.config.delivery.poll_interval,
+            Notifier::new(mailer),
+            Notifier::limits(delivery.poll_interval),
+            &delivery.retry_schedule,
         );
-        Ok(Some(tokio::spawn(notifier.run(stop))))
+        Ok(Some(tokio::spawn(worker.run(stop))))
     }
 
     /// Follows the database for readiness: the overall health status ("") is SERVING
@@ -376,7 +384,7 @@ impl Core {
                     Ok(n) => tracing::debug!(purged = n, "usage flush ids"),
                     Err(error) => tracing::warn!(%error, "purging usage flush ids"),
                 }
-                match crate::webhooks::hygiene::purge(&pool, retention).await {
+                match crate::outbox::retention::purge(&pool, retention).await {
                     Ok(purged) if purged == Default::default() => {}
                     Ok(purged) => tracing::info!(?purged, "purged settled deliveries"),
                     Err(error) => tracing::warn!(%error, "purging settled deliveries"),

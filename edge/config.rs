@@ -379,4 +379,25 @@ mod tests {
         assert_eq!("unlimited".parse::<Limit>(), Ok(Limit(None)));
         assert!("-1".parse::<Limit>().is_err());
     }
+
+    /// SPEC Webhooks: retries 30 s, then 5 minutes, then 30 minutes after a failure, and
+    /// a receiver acknowledges within 10 seconds; as the core receives them.
+    #[test]
+    fn delivery_defaults_are_the_specs() {
+        let args = ServeArgs::from_defaults().expect("defaults parse");
+        let schedule: Vec<std::time::Duration> = args
+            .webhook_retry_schedule
+            .iter()
+            .map(|d| (*d).into())
+            .collect();
+        let minutes = |m: u64| std::time::Duration::from_secs(60 * m);
+        assert_eq!(
+            schedule,
+            [std::time::Duration::from_secs(30), minutes(5), minutes(30)]
+        );
+        assert_eq!(
+            std::time::Duration::from(args.webhook_timeout),
+            std::time::Duration::from_secs(10)
+        );
+    }
 }

@@ -253,8 +253,8 @@ impl Forms {
         let data =
             json!({"formId": form.id, "title": form.title, "deletedAt": convert::rfc3339(now)});
         outbox::enqueue(&mut tx, event("form.deleted", &form, data, now)).await?;
-        crate::webhooks::hygiene::retire_form_webhooks(&mut tx, id).await?;
-        crate::webhooks::hygiene::remove_form_answers(&mut tx, id).await?;
+        crate::webhooks::store::retire_form_webhooks(&mut tx, id).await?;
+        crate::webhooks::store::remove_form_answers(&mut tx, id).await?;
         let objects = FileStore::keys_of(&mut tx, id, None).await?;
         store::delete(&mut tx, ctx.caller.account_id, id).await?;
         tx.commit().await?;

@@ -2,17 +2,15 @@
 //! response mails the account's owner (`formsd accounts update NAME --email ADDR`)
 //! through the operator's SMTP relay.
 //!
-//! Design: a transactional outbox of its own (`notifications`, `notification_attempts`)
-//! beside the webhook deliveries rather than a `kind` column on them, because the two
-//! differ where it matters: a webhook delivery carries the exact signed bytes, goes to
-//! a tenant's receiver and is shared fairly between tenants; a mail goes to one relay
-//! of the operator and is rendered when it is sent, from the response itself. So the
-//! outbox row holds no answers at all (a deleted response leaves nothing behind, and
-//! its pending mail is not sent), and the fair webhook claim stays as it is. What they
-//! share is the behaviour: written in the response's transaction, claimed with leases
-//! (`FOR UPDATE SKIP LOCKED`), woken by NOTIFY, retried on the webhook schedule
-//! (`--webhook-retry-schedule`, 3 retries), every attempt recorded, listed by
-//! `formsd notifications list` (NotificationAdminService).
+//! Design: mails are one of the two kinds of message the outbox carries
+//! (`crate::outbox`), beside webhook deliveries; what differs is how one is sent, and
+//! the tables (`notifications`, `notification_attempts`): a mail goes to one relay of the
+//! operator and is rendered when it is sent, from the response itself, so its row holds
+//! no answers at all (a deleted response leaves nothing behind, and its pending mail is
+//! not sent). The rest is the outbox's, as for webhooks: written in the response's
+//! transaction, claimed with leases and fairly between accounts, woken by NOTIFY,
+//! retried on the one schedule (`--webhook-retry-schedule`, 3 retries), every attempt
+//! recorded, listed by `formsd notifications list` (NotificationAdminService).
 //!
 //! Without `--smtp-url` nothing is enqueued: the setting is stored and does nothing.
 
@@ -44,7 +42,7 @@ pub async fn enqueue(
         return Ok(());
     }
     if store::enqueue(tx, form_id, response_id, at).await? {
-        store::notify(&mut **tx).await?;
+        crate::outbox::store::notify(&mut **tx, CHANNEL).await?;
     }
     Ok(())
 }

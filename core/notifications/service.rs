@@ -3,8 +3,8 @@
 use super::store;
 use crate::accounts::service::{AdminAuth, reply};
 use crate::error::CoreError;
+use crate::outbox::DeliveryStatus;
 use crate::pb::{self, convert, notification_admin_service_server::NotificationAdminService};
-use crate::webhooks::DeliveryStatus;
 use sqlx::PgPool;
 use std::collections::HashMap;
 use tonic::{Request, Response, Status};
@@ -15,14 +15,6 @@ use uuid::Uuid;
 pub struct NotificationAdmin {
     pub(crate) pool: PgPool,
     pub(crate) auth: AdminAuth,
-}
-
-fn status_to_pb(status: DeliveryStatus) -> pb::DeliveryStatus {
-    match status {
-        DeliveryStatus::Pending => pb::DeliveryStatus::Pending,
-        DeliveryStatus::Succeeded => pb::DeliveryStatus::Succeeded,
-        DeliveryStatus::Failed => pb::DeliveryStatus::Failed,
-    }
 }
 
 impl NotificationAdmin {
@@ -61,7 +53,7 @@ impl NotificationAdmin {
                 account_id: r.account_id.to_string(),
                 form_id: r.form_id.to_string(),
                 response_id: r.response_id.map(|id| id.to_string()),
-                status: status_to_pb(r.status).into(),
+                status: pb::DeliveryStatus::from(r.status).into(),
                 next_attempt_at: (r.status == DeliveryStatus::Pending)
                     .then(|| convert::timestamp(r.next_attempt_at)),
                 created_at: Some(convert::timestamp(r.created_at)),

@@ -3,12 +3,11 @@
 use crate::db::decode::read_error;
 use crate::error::CoreError;
 use crate::forms::Field;
-use crate::webhooks::DeliveryStatus;
+use crate::outbox::DeliveryStatus;
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use sqlx::types::Json;
-use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
-use std::time::Duration;
+use sqlx::{PgPool, Postgres, Transaction};
 use uuid::Uuid;
 
 /// Writes the notification of a new response when its form has notifications on and
@@ -37,14 +36,6 @@ pub async fn enqueue(
     Ok(inserted > 0)
 }
 
-/// Wakes the notification workers (sent when the transaction of `db` commits).
-pub async fn notify(db: impl PgExecutor<'_>) -> Result<(), CoreError> {
-    sqlx::query!("SELECT pg_notify($1, '')", super::CHANNEL)
-        .execute(db)
-        .await?;
-    Ok(())
-}
-
 /// How many forms have notifications on (for the warning when SMTP is not configured).
 pub async fn forms_with_notifications(pool: &PgPool) -> Result<i64, CoreError> {
     Ok(sqlx::query_scalar!(
@@ -52,31 +43,6 @@ pub async fn forms_with_notifications(pool: &PgPool) -> Result<i64, CoreError> {
             WHERE settings->'notifications_enabled' = 'true'::jsonb"#
     )
     .fetch_one(pool)
-    .await?)
-}
-
-/// A claimed notification.
-pub struct Due {
-    pub id: Uuid,
-    pub attempts: i32,
-}
-
-/// Claims up to `limit` due notifications for `lease` (several instances never claim
-/// the same one).
-pub async fn claim_due(pool: &PgPool, limit: i64, lease: Duration) -> Result<Vec<Due>, CoreError> {
-    Ok(sqlx::query_as!(
-        Due,
-        "UPDATE notifications n SET locked_until = now() + make_interval(secs => $2)
-          WHERE n.id IN (SELECT id FROM notifications
-                          WHERE status = 'pending' AND next_attempt_at <= now()
-                            AND (locked_until IS NULL OR locked_until < now())
-                          ORDER BY next_attempt_at LIMIT $1
-                          FOR UPDATE SKIP LOCKED)
-          RETURNING n.id, n.attempts",
-        limit,
-        lease.as_secs_f64()
-    )
-    .fetch_all(pool)
     .await?)
 }
 
@@ -108,55 +74,6 @@ pub async fn content(pool: &PgPool, id: Uuid) -> Result<Option<Content>, CoreErr
     .fetch_optional(pool)
     .await
     .map_err(read_error)
-}
-
-/// One attempt at sending a notification.
-pub struct Attempt<'a> {
-    pub attempted_at: DateTime<Utc>,
-    pub duration_ms: i64,
-    pub recipient: Option<&'a str>,
-    pub error: Option<&'a str>,
-    pub reply: &'a str,
-}
-
-/// Records an attempt and moves its notification on: to `status`, with `attempts`
-/// made, released, due again after `retry_in` if there is one.
-pub async fn record_attempt(
-    pool: &PgPool,
-    id: Uuid,
-    attempt: Attempt<'_>,
-    status: DeliveryStatus,
-    attempts: i32,
-    retry_in: Option<Duration>,
-) -> Result<(), CoreError> {
-    let mut tx = pool.begin().await?;
-    sqlx::query!(
-        "INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, recipient,
-                                            error, reply)
-         VALUES ($1, $2, $3, $4, $5, $6)",
-        id,
-        attempt.attempted_at,
-        attempt.duration_ms,
-        attempt.recipient,
-        attempt.error,
-        attempt.reply
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!(
-        "UPDATE notifications SET status = $2, attempts = $3, locked_until = NULL,
-                next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at
-                                       ELSE now() + make_interval(secs => $4) END
-          WHERE id = $1",
-        id,
-        status as DeliveryStatus,
-        attempts,
-        retry_in.map(|d| d.as_secs_f64())
-    )
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(())
 }
 
 /// A notification as operators list it.

@@ -1,69 +1,39 @@
-//! Delivery workers: claim due deliveries with a lease (`FOR UPDATE SKIP LOCKED`, so
-//! several instances never claim the same one), POST them signed, record every
-//! attempt, and schedule retries. They wake on NOTIFY from the outbox and poll as a
-//! fallback. A crash leaves leases that expire, and the deliveries become due again:
-//! delivery is at least once. Slots are shared fairly: one account holds at most
-//! `concurrency_per_account` of them, so a tenant whose receivers are slow cannot
-//! starve the others.
+//! Webhook deliveries as the outbox carries them (`crate::outbox`, which claims, retries
+//! and records them as it does every message): each is POSTed with its exact stored
+//! bytes, signed with its subscription's current secret, to a target checked again at
+//! send time, and what the receiver answered is kept with the attempt.
 
-use super::outbox::CHANNEL;
-use super::slots::Slots;
-use super::store::{self, Due};
+use super::signing;
 use super::target::{self, PublicResolver};
-use super::{DeliveryStatus, signing};
+use crate::config::DeliveryConfig;
 use crate::error::CoreError;
-use chrono::{DateTime, Utc};
+use crate::outbox::store::{self, DueDelivery};
+use crate::outbox::{self, Attempt, Carrier, Claim, Kind, Limits, Sent};
+use chrono::Utc;
 use sqlx::PgPool;
-use sqlx::postgres::PgListener;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-use tokio::sync::{Semaphore, watch};
-use tokio::task::JoinSet;
+use std::time::Duration;
+use uuid::Uuid;
 
 /// Longest response body kept with an attempt.
 const MAX_RECORDED_BODY: usize = 1024;
 
-/// Settings of the delivery workers.
-#[derive(Debug, Clone)]
-pub struct DeliveryConfig {
-    /// Allow http:// and non-public targets (development and tests only).
-    pub allow_private: bool,
-    /// Time a receiver has to answer (SPEC: 10 s).
-    pub timeout: Duration,
-    /// Wait before each retry (SPEC: 30 s, 5 min, 30 min).
-    pub retry_schedule: Vec<Duration>,
-    /// Deliveries in flight at once per instance.
-    pub concurrency: usize,
-    /// Deliveries of one account in flight at once per instance (at least 1).
-    pub concurrency_per_account: usize,
-    /// Fallback polling interval when no notification arrives.
-    pub poll_interval: Duration,
-}
-
-/// What one attempt came to.
-struct Outcome {
+/// What a receiver answered, as the attempt keeps it.
+pub struct Answer {
     status_code: Option<i32>,
-    error: Option<String>,
+    /// The start of the body, at most [`MAX_RECORDED_BODY`] bytes.
     body: String,
-    duration: Duration,
 }
 
-impl Outcome {
-    fn succeeded(&self) -> bool {
-        self.error.is_none() && self.status_code.is_some_and(|c| (200..300).contains(&c))
-    }
-}
-
-/// The worker pool of one instance.
+/// Sends webhook deliveries: an HTTP client that follows no redirect and, unless the
+/// operator allowed private targets, resolves names to public addresses only.
 #[derive(Clone)]
 pub struct Deliverer {
-    pool: PgPool,
     client: reqwest::Client,
-    config: Arc<DeliveryConfig>,
+    allow_private: bool,
 }
 
 impl Deliverer {
-    pub fn new(pool: PgPool, config: DeliveryConfig) -> Result<Self, CoreError> {
+    pub fn new(config: &DeliveryConfig) -> Result<Self, CoreError> {
         // reqwest is built without a default TLS provider: use ring (a no-op when the
         // process already installed one).
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -79,139 +49,36 @@ impl Deliverer {
             .build()
             .map_err(|e| CoreError::Internal(format!("webhook HTTP client: {e}")))?;
         Ok(Self {
-            pool,
             client,
-            config: Arc::new(config),
+            allow_private: config.allow_private,
         })
     }
 
-    /// Lease of a claimed delivery: longer than any attempt can take.
-    fn lease(&self) -> Duration {
-        self.config.timeout + Duration::from_secs(30)
-    }
-
-    /// Runs until `stop` turns true; then finishes the attempts in flight.
-    pub async fn run(self, mut stop: watch::Receiver<bool>) {
-        let permits = Arc::new(Semaphore::new(self.config.concurrency));
-        let slots = Slots::default();
-        let mut in_flight = JoinSet::new();
-        let mut listener = self.listen().await;
-        loop {
-            if *stop.borrow() {
-                break;
-            }
-            while in_flight.try_join_next().is_some() {}
-            let free = permits.available_permits();
-            let claimed = if free > 0 {
-                match self.claim(free, &slots).await {
-                    Ok(claimed) => claimed,
-                    Err(error) => {
-                        tracing::warn!(%error, "claiming webhook deliveries");
-                        Vec::new()
-                    }
-                }
-            } else {
-                Vec::new()
-            };
-            let full_batch = free > 0 && claimed.len() == free;
-            for due in claimed {
-                let Ok(permit) = permits.clone().acquire_owned().await else {
-                    break;
-                };
-                // Taken before the next claim reads the counts: the claim never offers
-                // an account more than its free share.
-                let slot = slots.take(due.account_id);
-                let worker = self.clone();
-                in_flight.spawn(async move {
-                    worker.attempt(due).await;
-                    drop(slot);
-                    drop(permit);
-                });
-            }
-            if full_batch {
-                continue;
-            }
-            // Wait for a notification, a finished attempt (a free permit, and a free
-            // share for its account: a claim that stopped short because accounts were
-            // at their cap is tried again then), the poll tick or stop.
-            let poll = tokio::time::sleep(self.config.poll_interval);
-            let poll_interval = self.config.poll_interval;
-            tokio::select! {
-                _ = stop.changed() => {}
-                _ = poll => {}
-                Some(_) = in_flight.join_next(), if !in_flight.is_empty() => {}
-                _ = async {
-                    match listener.as_mut() {
-                        Some(l) => {
-                            // On a lost connection sqlx reconnects on the next call;
-                            // pause so a database outage is not a busy loop.
-                            if l.recv().await.is_err() {
-                                tokio::time::sleep(poll_interval).await;
-                            }
-                        }
-                        None => std::future::pending::<()>().await,
-                    }
-                } => {}
-            }
-        }
-        // Graceful stop: attempts in flight finish (each is bounded by the timeout) and
-        // record their outcome; nothing new is claimed.
-        while in_flight.join_next().await.is_some() {}
-    }
-
-    async fn listen(&self) -> Option<PgListener> {
-        let mut listener = match PgListener::connect_with(&self.pool).await {
-            Ok(l) => l,
-            Err(error) => {
-                tracing::warn!(%error, "LISTEN unavailable; polling for deliveries");
-                return None;
-            }
-        };
-        match listener.listen(CHANNEL).await {
-            Ok(()) => Some(listener),
-            Err(error) => {
-                tracing::warn!(%error, "LISTEN unavailable; polling for deliveries");
-                None
-            }
+    /// The share of the process deliveries take, as configured.
+    pub fn limits(config: &DeliveryConfig) -> Limits {
+        Limits {
+            concurrency: config.concurrency,
+            per_account: config.concurrency_per_account,
+            // Longer than any attempt can take.
+            lease: config.timeout + Duration::from_secs(30),
+            poll_interval: config.poll_interval,
         }
     }
 
-    async fn claim(&self, limit: usize, slots: &Slots) -> Result<Vec<Due>, CoreError> {
-        let (busy_accounts, busy_counts) = slots.busy();
-        let claim = store::Claim {
-            limit: i64::try_from(limit).unwrap_or(i64::MAX),
-            // A cap of 0 would never deliver anything: one slot at least.
-            per_account: i64::try_from(self.config.concurrency_per_account.max(1))
-                .unwrap_or(i64::MAX),
-            busy_accounts: &busy_accounts,
-            busy_counts: &busy_counts,
-            lease: self.lease(),
-        };
-        store::claim_due(&self.pool, claim).await
-    }
-
-    async fn attempt(&self, due: Due) {
-        let attempted_at = Utc::now();
-        let outcome = self.send(&due).await;
-        if let Err(error) = self.record(&due, attempted_at, &outcome).await {
-            // The lease expires and the delivery is attempted again: at least once.
-            tracing::error!(delivery_id = %due.id, %error, "recording a webhook attempt");
-        }
-    }
-
-    async fn send(&self, due: &Due) -> Outcome {
-        let started = Instant::now();
-        let failed = |error: String| Outcome {
-            status_code: None,
-            error: Some(error),
-            body: String::new(),
-            duration: started.elapsed(),
+    async fn post(&self, due: &DueDelivery) -> Sent<Answer> {
+        let failed = |error: String| Sent {
+            result: Err(error),
+            permanent: false,
+            receipt: Answer {
+                status_code: None,
+                body: String::new(),
+            },
         };
         let url = match reqwest::Url::parse(&due.url) {
             Ok(url) => url,
             Err(e) => return failed(format!("invalid url: {e}")),
         };
-        if let Err(refused) = target::check_literal_host(&url, self.config.allow_private) {
+        if let Err(refused) = target::check_literal_host(&url, self.allow_private) {
             return failed(refused);
         }
         let Some(secret) = due.secret.as_deref() else {
@@ -243,63 +110,75 @@ impl Deliverer {
             Ok(response) => {
                 let status = response.status();
                 let body = recorded_start(response).await;
-                Outcome {
-                    status_code: Some(i32::from(status.as_u16())),
-                    error: (!status.is_success()).then(|| format!("receiver answered {status}")),
-                    body,
-                    duration: started.elapsed(),
+                Sent {
+                    result: if status.is_success() {
+                        Ok(())
+                    } else {
+                        Err(format!("receiver answered {status}"))
+                    },
+                    permanent: false,
+                    receipt: Answer {
+                        status_code: Some(i32::from(status.as_u16())),
+                        body,
+                    },
                 }
             }
         }
     }
+}
 
-    async fn record(
-        &self,
-        due: &Due,
-        attempted_at: DateTime<Utc>,
-        outcome: &Outcome,
-    ) -> Result<(), CoreError> {
-        let attempts = due.attempts + 1;
-        // The n-th failure schedules retry n (SPEC: 30 s after the initial failure, ...).
-        let retry_index = usize::try_from(attempts - 1).unwrap_or(usize::MAX);
-        let retry_in = (attempts <= due.max_retries)
-            .then(|| self.config.retry_schedule.get(retry_index).copied())
-            .flatten();
-        let (status, next) = if outcome.succeeded() {
-            (DeliveryStatus::Succeeded, None)
-        } else if let Some(wait) = retry_in {
-            (DeliveryStatus::Pending, Some(wait))
-        } else {
-            (DeliveryStatus::Failed, None)
-        };
-        let attempt = store::Attempt {
-            attempted_at,
-            status_code: outcome.status_code,
-            duration_ms: i64::try_from(outcome.duration.as_millis()).unwrap_or(i64::MAX),
-            error: outcome.error.as_deref(),
-            response_body: &outcome.body,
-        };
-        store::record_attempt(&self.pool, due.id, attempt, status, attempts, next).await?;
-        metrics::counter!("formsd_webhook_attempts_total", "outcome" => status.as_str())
-            .increment(1);
-        metrics::histogram!("formsd_webhook_attempt_duration_seconds")
-            .record(outcome.duration.as_secs_f64());
-        match status {
-            DeliveryStatus::Succeeded => {
-                tracing::debug!(delivery_id = %due.id, event = due.event, "webhook delivered")
-            }
-            DeliveryStatus::Failed => {
-                tracing::warn!(delivery_id = %due.id, event = due.event, attempts, "webhook delivery failed for good")
-            }
-            DeliveryStatus::Pending => {
-                tracing::info!(delivery_id = %due.id, event = due.event, attempts, error = outcome.error.as_deref(), "webhook attempt failed; will retry")
-            }
-        }
-        Ok(())
+impl outbox::Message for DueDelivery {
+    fn id(&self) -> Uuid {
+        self.id
+    }
+    fn account_id(&self) -> Uuid {
+        self.account_id
+    }
+    fn attempts(&self) -> i32 {
+        self.attempts
+    }
+    fn max_retries(&self) -> i32 {
+        self.max_retries
     }
 }
 
-/// A transport error without the URL (which may carry a path token) or other noise.
+impl Carrier for Deliverer {
+    type Message = DueDelivery;
+    type Receipt = Answer;
+
+    const KIND: Kind = Kind {
+        name: "webhook",
+        channel: super::outbox::CHANNEL,
+        attempts_metric: "formsd_webhook_attempts_total",
+        duration_metric: Some("formsd_webhook_attempt_duration_seconds"),
+    };
+
+    async fn claim(&self, pool: &PgPool, claim: Claim<'_>) -> Result<Vec<DueDelivery>, CoreError> {
+        store::claim_deliveries(pool, claim).await
+    }
+
+    async fn send(&self, _pool: &PgPool, due: &DueDelivery) -> Option<Sent<Answer>> {
+        Some(self.post(due).await)
+    }
+
+    async fn record(
+        &self,
+        pool: &PgPool,
+        due: &DueDelivery,
+        attempt: Attempt<'_, Answer>,
+    ) -> Result<(), CoreError> {
+        let answer = &attempt.sent.receipt;
+        let recorded = store::DeliveryAttempt {
+            attempted_at: attempt.attempted_at,
+            status_code: answer.status_code,
+            duration_ms: attempt.duration_ms(),
+            error: attempt.error(),
+            response_body: &answer.body,
+        };
+        store::record_delivery_attempt(pool, due.id, recorded, &attempt.settled).await
+    }
+}
+
 /// The start of a receiver's answer, as much as is recorded: read chunk by chunk and
 /// no further, so a receiver answering gigabytes costs no more than one that does not.
 async fn recorded_start(mut response: reqwest::Response) -> String {
@@ -322,6 +201,7 @@ async fn recorded_start(mut response: reqwest::Response) -> String {
     text
 }
 
+/// A transport error without the URL (which may carry a path token) or other noise.
 fn describe(e: &reqwest::Error) -> String {
     let kind = if e.is_timeout() {
         "timed out"

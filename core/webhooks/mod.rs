@@ -1,12 +1,11 @@
-//! Webhooks: subscriptions, the events they receive (written to an outbox in the
-//! transaction of the change that causes them), and their durable, signed delivery.
+//! Webhooks: subscriptions, the events they receive (written to the outbox in the
+//! transaction of the change that causes them), and their signed delivery, one of the
+//! kinds of message `crate::outbox` carries.
 
 pub mod delivery;
-pub mod hygiene;
 pub mod outbox;
 pub mod service;
 pub mod signing;
-pub mod slots;
 pub mod store;
 pub mod target;
 
@@ -21,38 +20,6 @@ pub const EVENTS: &[&str] = &[
     "form.deleted",
     "quiz.completed",
 ];
-
-/// Where a delivery stands. Stored in `deliveries.status` (TEXT) by its lowercase name;
-/// a name this build does not know is an error when read, never silently another state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, sqlx::Type)]
-#[serde(rename_all = "lowercase")]
-#[sqlx(type_name = "text", rename_all = "lowercase")]
-pub enum DeliveryStatus {
-    /// Due now or at `next_attempt_at`.
-    Pending,
-    Succeeded,
-    /// Retries used up; an operator may retry it.
-    Failed,
-}
-
-impl DeliveryStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Pending => "pending",
-            Self::Succeeded => "succeeded",
-            Self::Failed => "failed",
-        }
-    }
-}
-
-impl std::fmt::Display for DeliveryStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Retries after a failed delivery (SPEC: 3).
-pub const MAX_RETRIES: i32 = 3;
 
 pub fn check_name(name: &str) -> Result<(), CoreError> {
     let n = name.trim().chars().count();

@@ -1,8 +1,22 @@
-//! The transactional outbox: an event becomes one delivery row per active subscription
-//! of the form that lists it, written in the transaction of the change that causes it.
-//! Workers are woken by NOTIFY, which PostgreSQL sends only if that transaction commits.
+//! The transactional outbox of webhook events: an event becomes one delivery per active
+//! subscription of the form that lists it, written in the transaction of the change
+//! that causes it. The workers (`crate::outbox`) are woken by NOTIFY, which PostgreSQL
+//! sends only if that transaction commits.
+//!
+//! An event is written in two steps, so that its write can become part of a larger
+//! statement: [`outgoing`] makes, without the database, the body it is sent with
+//! under each name a subscription may list, and `store::insert_deliveries` writes the
+//! deliveries for the form's active subscriptions in one `INSERT … SELECT` that reads
+//! nothing before it. That is what the one-statement create
+//! (`responses::store::insert_all_if_current`) needs to take the events of forms with
+//! webhooks too (today such a create takes the locked transaction): it would bind each
+//! stored response's `store::Outgoing` values as arrays beside its rows, add the same
+//! `INSERT … SELECT` over `webhooks` as one more data-modifying CTE joined to the
+//! responses it inserted, return how many deliveries it wrote, and NOTIFY `CHANNEL` when
+//! that is not zero. The subscriptions are read by the statement itself, so a change to
+//! them needs no part in the form's kept view.
 
-use super::store;
+use super::store::{self, Outgoing};
 use crate::error::CoreError;
 use crate::pb::convert;
 use chrono::{DateTime, Utc};
@@ -27,58 +41,99 @@ pub struct Event<'a> {
     pub at: DateTime<Utc>,
 }
 
-/// The names a subscription may list to receive `event`: `response.received` is an
-/// alias of `form.submitted`.
-fn names_for(event: &str) -> Vec<String> {
-    match event {
-        "form.submitted" => vec!["form.submitted".into(), "response.received".into()],
-        other => vec![other.into()],
-    }
+/// The name a subscription may list to receive `event` besides its own:
+/// `response.received` is an alias of `form.submitted`.
+fn alias_of(event: &str) -> Option<&'static str> {
+    (event == "form.submitted").then_some("response.received")
 }
 
-/// Writes the deliveries of `event`; returns how many.
+/// The deliveries `event` makes, as they are written.
+pub fn outgoing(event: &Event<'_>) -> Result<Outgoing, CoreError> {
+    let alias = match alias_of(event.name) {
+        Some(alias) => Some((alias, body(event, alias)?)),
+        None => None,
+    };
+    Ok(Outgoing {
+        account_id: event.account_id,
+        form_id: event.form_id,
+        response_id: event.response_id,
+        at: event.at,
+        name: event.name,
+        body: body(event, event.name)?,
+        alias,
+    })
+}
+
+/// The JSON body of `event` sent under `name`.
+fn body(event: &Event<'_>, name: &str) -> Result<Vec<u8>, CoreError> {
+    let mut body = json!({
+        "event": name,
+        "timestamp": convert::iso8601(&convert::timestamp(event.at)),
+        "formId": event.form_id,
+    });
+    if let Some(quiz_id) = event.quiz_id {
+        body["quizId"] = json!(quiz_id);
+    }
+    body["data"] = event.data.clone();
+    serde_json::to_vec(&body).map_err(|e| CoreError::Internal(e.to_string()))
+}
+
+/// Writes the deliveries of `event`, one per active subscription of its form that
+/// lists it (under the canonical name when a subscription lists both); returns how many.
 pub async fn enqueue(
     tx: &mut Transaction<'_, Postgres>,
     event: Event<'_>,
 ) -> Result<usize, CoreError> {
-    let names = names_for(event.name);
-    let subscribers = store::subscribers(tx, event.account_id, event.form_id, &names).await?;
-    for sub in &subscribers {
-        // One delivery per subscription, named as the subscription lists it (the
-        // canonical name when it lists both).
-        let name = if sub.events.iter().any(|e| e == event.name) {
-            event.name
-        } else {
-            "response.received"
-        };
-        let mut body = json!({
-            "event": name,
-            "timestamp": convert::iso8601(&convert::timestamp(event.at)),
-            "formId": event.form_id,
-        });
-        if let Some(quiz_id) = event.quiz_id {
-            body["quizId"] = json!(quiz_id);
+    let written = store::insert_deliveries(tx, &outgoing(&event)?).await?;
+    if written > 0 {
+        crate::outbox::store::notify(&mut **tx, CHANNEL).await?;
+    }
+    Ok(usize::try_from(written).unwrap_or(usize::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event<'a>(name: &'static str, quiz_id: Option<&'a str>) -> Event<'a> {
+        Event {
+            name,
+            account_id: Uuid::new_v4(),
+            form_id: Uuid::new_v4(),
+            quiz_id,
+            response_id: Some(Uuid::new_v4()),
+            data: json!({"answers": {"a": 1}}),
+            at: Utc::now(),
         }
-        body["data"] = event.data.clone();
-        let payload = serde_json::to_vec(&body).map_err(|e| CoreError::Internal(e.to_string()))?;
-        store::insert_delivery(
-            tx,
-            store::NewDelivery {
-                webhook_id: sub.id,
-                account_id: event.account_id,
-                form_id: event.form_id,
-                event: name,
-                url: &sub.url,
-                response_id: event.response_id,
-                payload: &payload,
-                max_retries: sub.max_retries,
-                at: event.at,
-            },
-        )
-        .await?;
     }
-    if !subscribers.is_empty() {
-        store::notify(&mut **tx).await?;
+
+    fn parsed(body: &[u8]) -> Value {
+        serde_json::from_slice(body).expect("JSON body")
     }
-    Ok(subscribers.len())
+
+    #[test]
+    fn a_submission_goes_out_under_its_name_and_its_alias_alike_but_for_the_name() {
+        let out = outgoing(&event("form.submitted", None)).expect("outgoing");
+        let (alias, alias_body) = out.alias.expect("an alias");
+        assert_eq!((out.name, alias), ("form.submitted", "response.received"));
+        let (mut canonical, aliased) = (parsed(&out.body), parsed(&alias_body));
+        assert_eq!(canonical["event"], "form.submitted");
+        assert_eq!(aliased["event"], "response.received");
+        canonical["event"] = json!("response.received");
+        assert_eq!(canonical, aliased);
+        // The body's members in SPEC's order, the data as given.
+        let keys: Vec<&String> = aliased.as_object().expect("object").keys().collect();
+        assert_eq!(keys, ["event", "timestamp", "formId", "data"]);
+        assert_eq!(aliased["data"], json!({"answers": {"a": 1}}));
+    }
+
+    #[test]
+    fn other_events_have_no_alias_and_a_quiz_names_itself() {
+        let out = outgoing(&event("quiz.completed", Some("q1"))).expect("outgoing");
+        assert!(out.alias.is_none());
+        let body = parsed(&out.body);
+        let keys: Vec<&String> = body.as_object().expect("object").keys().collect();
+        assert_eq!(keys, ["event", "timestamp", "formId", "quizId", "data"]);
+        assert_eq!(body["quizId"], "q1");
+    }
 }

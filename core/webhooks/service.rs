@@ -1,6 +1,6 @@
 //! gRPC adapters: WebhooksService (API clients) and WebhookAdminService (operators).
 
-use super::{DeliveryStatus, check_events, check_name, signing, store, target};
+use super::{check_events, check_name, signing, store, target};
 use crate::accounts::Scope;
 use crate::accounts::service::AdminAuth;
 use crate::error::CoreError;
@@ -142,11 +142,7 @@ pub struct WebhookAdmin {
 }
 
 fn delivery_to_pb(row: store::DeliveryRow, attempts: Vec<pb::DeliveryAttempt>) -> pb::Delivery {
-    let status = match row.status {
-        DeliveryStatus::Pending => pb::DeliveryStatus::Pending,
-        DeliveryStatus::Succeeded => pb::DeliveryStatus::Succeeded,
-        DeliveryStatus::Failed => pb::DeliveryStatus::Failed,
-    };
+    let status = pb::DeliveryStatus::from(row.status);
     pb::Delivery {
         id: row.id.to_string(),
         webhook_id: row.webhook_id.map(|id| id.to_string()).unwrap_or_default(),
@@ -236,7 +232,7 @@ impl WebhookAdmin {
                 )),
             });
         };
-        store::notify(&self.pool).await?;
+        crate::outbox::store::notify(&self.pool, super::outbox::CHANNEL).await?;
         Ok(pb::RetryDeliveryResponse {
             delivery: Some(delivery_to_pb(row, Vec::new())),
         })

@@ -1,11 +1,12 @@
-//! SQL for subscriptions, the outbox of deliveries, and their attempts.
+//! SQL for subscriptions, the deliveries their events make (written, listed, retried by
+//! an operator, cleared of a deleted response's answers) and their attempts. Claiming,
+//! recording and purging deliveries is the outbox's (`crate::outbox::store`).
 
-use super::DeliveryStatus;
 use crate::db::decode::read_error;
 use crate::error::CoreError;
+use crate::outbox::{DeliveryStatus, MAX_RETRIES};
 use chrono::{DateTime, Utc};
 use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
-use std::time::Duration;
 use uuid::Uuid;
 
 /// A subscription row (the secret stays in the database).
@@ -64,7 +65,7 @@ pub async fn insert(
         name,
         url,
         events,
-        super::MAX_RETRIES,
+        MAX_RETRIES,
         secret,
         now
     )
@@ -148,227 +149,119 @@ pub async fn update(db: impl PgExecutor<'_>, row: &WebhookRow) -> Result<Webhook
     .ok_or(CoreError::NotFound("webhook"))
 }
 
-/// An active subscription of a form, as the outbox needs it.
-#[derive(Debug, Clone)]
-pub struct Subscriber {
-    pub id: Uuid,
-    pub url: String,
-    pub events: Vec<String>,
-    pub max_retries: i32,
-}
-
-/// Active subscriptions of a form of the account that list one of `names`.
-pub async fn subscribers(
-    tx: &mut Transaction<'_, Postgres>,
-    account_id: Uuid,
-    form_id: Uuid,
-    names: &[String],
-) -> Result<Vec<Subscriber>, CoreError> {
-    Ok(sqlx::query_as!(
-        Subscriber,
-        "SELECT id, url, events, max_retries FROM webhooks
-          WHERE form_id = $1 AND account_id = $2 AND is_active AND events && $3",
-        form_id,
-        account_id,
-        names
-    )
-    .fetch_all(&mut **tx)
-    .await?)
-}
-
-/// A delivery to write to the outbox.
-pub struct NewDelivery<'a> {
-    pub webhook_id: Uuid,
+/// An event's deliveries as they are written: the same for every subscription that
+/// lists the event, except for the name it lists it by.
+pub struct Outgoing {
     pub account_id: Uuid,
     pub form_id: Uuid,
-    pub event: &'a str,
-    pub url: &'a str,
-    /// The response whose answers the payload carries, if any.
     pub response_id: Option<Uuid>,
-    pub payload: &'a [u8],
-    pub max_retries: i32,
     /// Due from, and created at.
     pub at: DateTime<Utc>,
+    /// The event's canonical name, and the exact body sent (and signed) under it.
+    pub name: &'static str,
+    pub body: Vec<u8>,
+    /// The other name a subscription may list it by, and the body sent under that one.
+    pub alias: Option<(&'static str, Vec<u8>)>,
 }
 
-pub async fn insert_delivery(
+/// Writes the deliveries of `event`, one per active subscription of its form that lists
+/// its name or its alias, named and with the body as that subscription lists it (the
+/// canonical name when it lists both), in one statement that reads nothing before it;
+/// returns how many.
+pub async fn insert_deliveries(
     tx: &mut Transaction<'_, Postgres>,
-    d: NewDelivery<'_>,
-) -> Result<(), CoreError> {
-    sqlx::query!(
+    event: &Outgoing,
+) -> Result<u64, CoreError> {
+    let (alias, alias_body) = match &event.alias {
+        Some((name, body)) => (Some(*name), Some(body.as_slice())),
+        None => (None, None),
+    };
+    Ok(sqlx::query!(
         "INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url, response_id,
                                  payload, max_retries, next_attempt_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)",
-        Uuid::new_v4(),
-        d.webhook_id,
-        d.account_id,
-        d.form_id,
-        d.event,
-        d.url,
-        d.response_id,
-        d.payload,
-        d.max_retries,
-        d.at
+         SELECT gen_random_uuid(), w.id, w.account_id, w.form_id,
+                CASE WHEN $3::text = ANY(w.events) THEN $3::text ELSE $4::text END,
+                w.url, $5,
+                CASE WHEN $3::text = ANY(w.events) THEN $6::bytea ELSE $7::bytea END,
+                w.max_retries, $8, $8
+           FROM webhooks w
+          WHERE w.form_id = $1 AND w.account_id = $2 AND w.is_active
+            AND w.events && ARRAY[$3::text, $4::text]",
+        event.form_id,
+        event.account_id,
+        event.name,
+        alias,
+        event.response_id,
+        event.body.as_slice(),
+        alias_body,
+        event.at
+    )
+    .execute(&mut **tx)
+    .await?
+    .rows_affected())
+}
+
+/// Removes the answers of response `id` from the payloads of its deliveries, pending
+/// and past (a pending one is still delivered, with `answers` empty and
+/// `answersRemoved: true`, so receivers see the event they were promised without data
+/// that no longer exists).
+pub async fn remove_response_answers(
+    tx: &mut Transaction<'_, Postgres>,
+    id: Uuid,
+) -> Result<u64, CoreError> {
+    Ok(sqlx::query!(
+        r#"UPDATE deliveries
+              SET payload = convert_to(jsonb_set(jsonb_set(
+                      convert_from(payload, 'UTF8')::jsonb,
+                      '{data,answers}', '{}'::jsonb), '{data,answersRemoved}', 'true'::jsonb
+                  )::text, 'UTF8')
+            WHERE response_id = $1"#,
+        id
+    )
+    .execute(&mut **tx)
+    .await?
+    .rows_affected())
+}
+
+/// Removes the answers of every response of form `id` from their deliveries.
+pub async fn remove_form_answers(
+    tx: &mut Transaction<'_, Postgres>,
+    id: Uuid,
+) -> Result<u64, CoreError> {
+    Ok(sqlx::query!(
+        r#"UPDATE deliveries
+              SET payload = convert_to(jsonb_set(jsonb_set(
+                      convert_from(payload, 'UTF8')::jsonb,
+                      '{data,answers}', '{}'::jsonb), '{data,answersRemoved}', 'true'::jsonb
+                  )::text, 'UTF8')
+            WHERE form_id = $1 AND response_id IS NOT NULL"#,
+        id
+    )
+    .execute(&mut **tx)
+    .await?
+    .rows_affected())
+}
+
+/// Keeps the target and secret of form `id`'s subscriptions that still have pending
+/// deliveries (form.deleted at least), before the form's delete removes them:
+/// deliveries keep no secret (they are signed at send time), so a subscription deleted
+/// with its form is retired, kept only until its deliveries are settled
+/// (`outbox::retention`).
+pub async fn retire_form_webhooks(
+    tx: &mut Transaction<'_, Postgres>,
+    id: Uuid,
+) -> Result<(), CoreError> {
+    sqlx::query!(
+        "INSERT INTO retired_webhooks (id, url, secret, retired_at)
+         SELECT w.id, w.url, w.secret, now() FROM webhooks w
+          WHERE w.form_id = $1
+            AND EXISTS (SELECT 1 FROM deliveries d
+                         WHERE d.webhook_id = w.id AND d.status = 'pending')
+         ON CONFLICT (id) DO NOTHING",
+        id
     )
     .execute(&mut **tx)
     .await?;
-    Ok(())
-}
-
-/// Wakes the delivery workers (sent when the transaction of `db` commits).
-pub async fn notify(db: impl PgExecutor<'_>) -> Result<(), CoreError> {
-    sqlx::query!("SELECT pg_notify($1, '')", super::outbox::CHANNEL)
-        .execute(db)
-        .await?;
-    Ok(())
-}
-
-/// A claimed delivery, with its subscription's current URL and secret (`None` when the
-/// subscription is gone and nothing was kept of it: it cannot be signed).
-pub struct Due {
-    pub id: Uuid,
-    /// Whose delivery it is: the slot it takes counts against this account's share.
-    pub account_id: Uuid,
-    pub event: String,
-    pub url: String,
-    pub secret: Option<String>,
-    pub payload: Vec<u8>,
-    pub attempts: i32,
-    pub max_retries: i32,
-    pub created_at: DateTime<Utc>,
-}
-
-/// What one claim may take: `limit` deliveries in all, and per account no more than
-/// `per_account` minus what it already has in flight (`busy`: accounts and counts).
-pub struct Claim<'a> {
-    pub limit: i64,
-    pub per_account: i64,
-    pub busy_accounts: &'a [Uuid],
-    pub busy_counts: &'a [i64],
-    pub lease: Duration,
-}
-
-/// Claims due deliveries fairly across accounts, each for `lease` (several instances
-/// never claim the same one). Every account with pending deliveries is visited (a skip
-/// scan over `deliveries_account_due`) and offers its oldest due deliveries, up to its
-/// free share; the offers are taken in the order of the slot each would occupy in its
-/// account (1 + what that account has in flight, oldest first among equals), so free
-/// slots go first to the accounts holding the fewest. The window function cannot take
-/// row locks, so the chosen rows are then locked with `FOR UPDATE SKIP LOCKED`, which
-/// re-checks status and lease on the newest row version: a delivery another instance
-/// claimed meanwhile is dropped, exactly as before.
-///
-/// A delivery of a paused (inactive) subscription waits until it is active again; one
-/// whose subscription still exists goes to its current URL, signed with its current
-/// secret (an operator may have fixed the URL, or rotated the secret, before a retry);
-/// one whose subscription went with its form uses the retired subscription's.
-pub async fn claim_due(pool: &PgPool, claim: Claim<'_>) -> Result<Vec<Due>, CoreError> {
-    Ok(sqlx::query_as!(
-        Due,
-        r#"WITH RECURSIVE accounts AS (
-             (SELECT d.account_id FROM deliveries d WHERE d.status = 'pending'
-               ORDER BY d.account_id LIMIT 1)
-             UNION ALL
-             SELECT (SELECT d.account_id FROM deliveries d
-                      WHERE d.status = 'pending' AND d.account_id > a.account_id
-                      ORDER BY d.account_id LIMIT 1)
-               FROM accounts a WHERE a.account_id IS NOT NULL
-         ), busy AS (
-             SELECT b.account_id, b.n FROM unnest($3::uuid[], $4::int8[]) AS b(account_id, n)
-         ), offers AS (
-             SELECT o.id, o.slot, o.next_attempt_at
-               FROM accounts a
-               LEFT JOIN busy b ON b.account_id = a.account_id
-               CROSS JOIN LATERAL (
-                   SELECT d.id, d.next_attempt_at,
-                          coalesce(b.n, 0) + row_number() OVER (ORDER BY d.next_attempt_at) AS slot
-                     FROM deliveries d
-                    WHERE d.account_id = a.account_id AND d.status = 'pending'
-                      AND d.next_attempt_at <= now()
-                      AND (d.locked_until IS NULL OR d.locked_until < now())
-                      AND NOT EXISTS (SELECT 1 FROM webhooks w
-                                       WHERE w.id = d.webhook_id AND NOT w.is_active)
-                    ORDER BY d.next_attempt_at
-                    LIMIT greatest($2::int8 - coalesce(b.n, 0), 0)
-               ) o
-              WHERE a.account_id IS NOT NULL
-              ORDER BY o.slot, o.next_attempt_at
-              LIMIT $1::int8
-         ), due AS (
-             SELECT d.id FROM deliveries d
-              WHERE d.id IN (SELECT id FROM offers)
-                AND d.status = 'pending' AND d.next_attempt_at <= now()
-                AND (d.locked_until IS NULL OR d.locked_until < now())
-              FOR UPDATE OF d SKIP LOCKED
-         ), claimed AS (
-             UPDATE deliveries d SET locked_until = now() + make_interval(secs => $5)
-               FROM due WHERE d.id = due.id
-             RETURNING d.id, d.account_id, d.webhook_id, d.event, d.url, d.payload,
-                       d.attempts, d.max_retries, d.created_at
-         )
-         SELECT c.id AS "id!", c.account_id AS "account_id!", c.event AS "event!",
-                COALESCE(w.url, r.url, c.url) AS "url!",
-                COALESCE(w.secret, r.secret) AS "secret?",
-                c.payload AS "payload!", c.attempts AS "attempts!",
-                c.max_retries AS "max_retries!", c.created_at AS "created_at!"
-           FROM claimed c LEFT JOIN webhooks w ON w.id = c.webhook_id
-           LEFT JOIN retired_webhooks r ON r.id = c.webhook_id"#,
-        claim.limit,
-        claim.per_account,
-        claim.busy_accounts,
-        claim.busy_counts,
-        claim.lease.as_secs_f64()
-    )
-    .fetch_all(pool)
-    .await?)
-}
-
-/// One attempt at a delivery.
-pub struct Attempt<'a> {
-    pub attempted_at: DateTime<Utc>,
-    pub status_code: Option<i32>,
-    pub duration_ms: i64,
-    pub error: Option<&'a str>,
-    pub response_body: &'a str,
-}
-
-/// Records an attempt and moves its delivery on: to `status`, with `attempts` made,
-/// released, due again after `retry_in` if there is one.
-pub async fn record_attempt(
-    pool: &PgPool,
-    delivery_id: Uuid,
-    attempt: Attempt<'_>,
-    status: DeliveryStatus,
-    attempts: i32,
-    retry_in: Option<Duration>,
-) -> Result<(), CoreError> {
-    let mut tx = pool.begin().await?;
-    sqlx::query!(
-        "INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error,
-                                        response_body)
-         VALUES ($1, $2, $3, $4, $5, $6)",
-        delivery_id,
-        attempt.attempted_at,
-        attempt.status_code,
-        attempt.duration_ms,
-        attempt.error,
-        attempt.response_body
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!(
-        "UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL,
-                next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at
-                                       ELSE now() + make_interval(secs => $4) END
-          WHERE id = $1",
-        delivery_id,
-        status as DeliveryStatus,
-        attempts,
-        retry_in.map(|d| d.as_secs_f64())
-    )
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
     Ok(())
 }
 

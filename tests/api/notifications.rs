@@ -2,8 +2,8 @@
 //! `notifications_enabled` mails the owner through a real SMTP server on loopback (the
 //! sink of smtp_sink.rs): title, time, answers by label, text and escaped HTML, nothing
 //! secret; a relay that is down gets the mail once it is back, exactly once; a response
-//! deleted before its mail leaves nothing to send; without SMTP nothing is sent and
-//! formsd warns at start.
+//! deleted before its mail leaves nothing to send; one account's backlog does not hold
+//! up another's mail; without SMTP nothing is sent and formsd warns at start.
 
 use crate::helpers::*;
 use crate::smtp_sink::{self, SmtpSink};
@@ -42,20 +42,19 @@ async fn spawn_mailing(smtp_url: &str, schedule: &str) -> TestApp {
 
 /// A key whose account's owner is `owner@example.com`.
 async fn owner_key(app: &TestApp) -> TestKey {
+    owner_key_at(app, "owner@example.com").await
+}
+
+/// A key of a new account whose owner is `email`.
+async fn owner_key_at(app: &TestApp, email: &str) -> TestKey {
     let key = app.new_key(Plan::Pro, ALL).await;
     let shown = formsd_cli(
         &app.db.url,
-        &[
-            "accounts",
-            "update",
-            &key.account,
-            "--email",
-            "owner@example.com",
-        ],
+        &["accounts", "update", &key.account, "--email", email],
     )
     .await;
     let shown: Value = serde_json::from_str(shown.trim()).expect("account JSON");
-    assert_eq!(shown["email"], "owner@example.com");
+    assert_eq!(shown["email"], email);
     key
 }
 
@@ -360,4 +359,66 @@ async fn an_owner_address_must_be_an_address() {
     .await;
     let cleared: Value = serde_json::from_str(cleared.trim()).expect("JSON");
     assert!(cleared["email"].is_null(), "{cleared}");
+}
+
+#[tokio::test]
+async fn one_accounts_backlog_of_mails_does_not_hold_up_anothers() {
+    // The slow account's relay conversations take 2 s each: its 20 mails, 4 at a time,
+    // would keep every slot for 10 s first come first served.
+    let sink = SmtpSink::start().await;
+    sink.slow_for("slow@example.com", Duration::from_secs(2));
+    let app = spawn_mailing(&sink.url(), "1s,1s,1s").await;
+    let slow = owner_key_at(&app, "slow@example.com").await;
+    let fast = owner_key_at(&app, "fast@example.com").await;
+    let on = json!({"notifications_enabled": true});
+    let slow_form = published_form(&app, &slow.key, fields(), on.clone()).await;
+    let fast_form = published_form(&app, &fast.key, fields(), on).await;
+    let respond = |form: &Value, key: &str, n: usize| {
+        let path = format!("/forms/{}/responses", form["id"].as_str().expect("id"));
+        let body = json!({"answers": {field_ids(form)[0].clone(): format!("n{n}")}});
+        let key = key.to_owned();
+        let app = &app;
+        async move { app.post(&path, &key, &body).await.ok(201).clone() }
+    };
+    for n in 0..20 {
+        respond(&slow_form, &slow.key, n).await;
+    }
+    let slow_id = slow_form["id"].as_str().expect("id");
+    let count = |sql: &'static str| {
+        let app = &app;
+        async move {
+            let (n,): (i64,) = sqlx::query_as(sql)
+                .bind(slow_id)
+                .fetch_one(&app.pool)
+                .await
+                .expect("counting notifications");
+            n
+        }
+    };
+    const IN_FLIGHT: &str = "SELECT count(*) FROM notifications
+        WHERE form_id = $1::uuid AND status = 'pending' AND locked_until > now()";
+    const UNCLAIMED: &str = "SELECT count(*) FROM notifications
+        WHERE form_id = $1::uuid AND status = 'pending'
+          AND (locked_until IS NULL OR locked_until < now())";
+    eventually(
+        "the slow account's mails in every slot",
+        ARRIVAL,
+        || async { (count(IN_FLIGHT).await >= 4).then_some(()) },
+    )
+    .await;
+
+    respond(&fast_form, &fast.key, 0).await;
+    eventually("the other account's mail", ARRIVAL, || async {
+        sink.mails()
+            .iter()
+            .any(|m| m.to == ["fast@example.com"])
+            .then_some(())
+    })
+    .await;
+    // It took the first free slot: most of the slow backlog had not even been claimed.
+    let waiting = count(UNCLAIMED).await;
+    assert!(
+        waiting >= 5,
+        "the other account's mail waited for the slow backlog ({waiting} of 20 left)"
+    );
 }

@@ -1,12 +1,16 @@
 //! A small SMTP server for the notification tests: it speaks enough ESMTP (RFC 5321)
 //! for a real client (EHLO, MAIL, RCPT, DATA with dot-unstuffing, RSET, NOOP, QUIT),
 //! offers no STARTTLS, keeps every message it accepts, and can be stopped and started
-//! again on the same address (a relay that is down and comes back). Also a small MIME
+//! again on the same address (a relay that is down and comes back), and can be slow to
+//! accept the mails of a given recipient (a relay busy with one account's mail). Also a
+//! small MIME
 //! reader, to check the text and HTML parts as a mail client would decode them.
 
 use base64::{Engine, engine::general_purpose::STANDARD};
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
@@ -24,8 +28,12 @@ pub struct Mail {
 pub struct SmtpSink {
     pub addr: SocketAddr,
     mails: Arc<Mutex<Vec<Mail>>>,
+    /// How long the sink takes to accept a mail to each slow recipient.
+    slow: Slow,
     task: Option<JoinHandle<()>>,
 }
+
+type Slow = Arc<Mutex<HashMap<String, Duration>>>;
 
 impl SmtpSink {
     /// A sink on a free loopback port.
@@ -38,6 +46,7 @@ impl SmtpSink {
         let mut sink = SmtpSink {
             addr,
             mails,
+            slow: Slow::default(),
             task: None,
         };
         sink.serve(listener);
@@ -55,6 +64,7 @@ impl SmtpSink {
         SmtpSink {
             addr: Self::free_addr().await,
             mails: Arc::default(),
+            slow: Slow::default(),
             task: None,
         }
     }
@@ -67,11 +77,17 @@ impl SmtpSink {
         self.serve(listener);
     }
 
+    /// From now on, a mail to `recipient` is accepted `delay` after its data ends.
+    pub fn slow_for(&self, recipient: &str, delay: Duration) {
+        let mut slow = self.slow.lock().expect("slow lock");
+        slow.insert(recipient.to_owned(), delay);
+    }
+
     fn serve(&mut self, listener: TcpListener) {
-        let mails = self.mails.clone();
+        let (mails, slow) = (self.mails.clone(), self.slow.clone());
         self.task = Some(tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                tokio::spawn(session(stream, mails.clone()));
+                tokio::spawn(session(stream, mails.clone(), slow.clone()));
             }
         }));
     }
@@ -93,7 +109,7 @@ impl Drop for SmtpSink {
     }
 }
 
-async fn session(stream: TcpStream, mails: Arc<Mutex<Vec<Mail>>>) {
+async fn session(stream: TcpStream, mails: Arc<Mutex<Vec<Mail>>>, slow: Slow) {
     let (read, mut write) = stream.into_split();
     let mut lines = BufReader::new(read).lines();
     if write.write_all(b"220 sink ESMTP ready\r\n").await.is_err() {
@@ -134,6 +150,13 @@ async fn session(stream: TcpStream, mails: Arc<Mutex<Vec<Mail>>>) {
                 let line = line.strip_prefix('.').unwrap_or(&line);
                 data.push_str(line);
                 data.push_str("\r\n");
+            }
+            let delay = {
+                let slow = slow.lock().expect("slow lock");
+                to.iter().filter_map(|r| slow.get(r)).max().copied()
+            };
+            if let Some(delay) = delay {
+                tokio::time::sleep(delay).await;
             }
             let mut all = mails.lock().expect("mails lock");
             all.push(Mail {

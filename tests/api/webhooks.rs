@@ -932,6 +932,94 @@ async fn failing_deliveries_are_retried_marked_failed_and_retried_by_the_operato
     assert_not_logged(&app, secret);
 }
 
+/// The waits of a retry schedule whose steps all differ, so that their order shows (given
+/// to formsd as `--webhook-retry-schedule 1s,2s,4s`).
+const SCHEDULE: [Duration; 3] = [
+    Duration::from_secs(1),
+    Duration::from_secs(2),
+    Duration::from_secs(4),
+];
+
+#[tokio::test]
+async fn retries_follow_the_schedule_in_its_order() {
+    let receiver = Receiver::start().await;
+    receiver.set_status(500);
+    let app = TestApp::spawn_with(&[
+        "--webhook-allow-private",
+        "--webhook-poll-interval",
+        "200ms",
+        "--webhook-retry-schedule",
+        "1s,2s,4s",
+    ])
+    .await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+    let form_id = str_of(&form, "id");
+    subscribe(
+        &app,
+        &key,
+        form_id,
+        &receiver.url("/fail"),
+        &["form.submitted"],
+    )
+    .await;
+    let body = json!({"answers": contact_answers(&field_ids(&form), 1)});
+    app.post(&format!("/forms/{form_id}/responses"), &key, &body)
+        .await
+        .ok(201);
+
+    // The next attempt each failure recorded, by the number of attempts made, as seen
+    // while the delivery waits (each wait is long enough to be seen more than once).
+    let next_after = std::cell::RefCell::new(HashMap::new());
+    let (app, next_seen) = (&app, &next_after);
+    let delivery = eventually(
+        "the delivery to fail for good",
+        Duration::from_secs(60),
+        || async move {
+            let rows: Vec<(Uuid, String, i32, chrono::DateTime<chrono::Utc>)> = sqlx::query_as(
+                "SELECT id, status, attempts, next_attempt_at FROM deliveries WHERE form_id = $1",
+            )
+            .bind(Uuid::parse_str(form_id).expect("uuid"))
+            .fetch_all(&app.pool)
+            .await
+            .expect("reading deliveries");
+            let (id, status, attempts, next) = rows.into_iter().next()?;
+            if status == "pending" && attempts > 0 {
+                next_seen.borrow_mut().insert(attempts, next);
+            }
+            (status == "failed").then_some(id)
+        },
+    )
+    .await;
+    let next_after: HashMap<i32, chrono::DateTime<chrono::Utc>> = next_after.into_inner();
+    let recorded = attempts_of(app, delivery).await;
+    assert_eq!(recorded.len(), 4, "the first attempt and 3 retries");
+    // Each failure schedules the next wait of the list, in its order: the n-th retry
+    // comes at least the n-th wait after the attempt before it (no upper bound: how soon
+    // it comes after is a speed).
+    for (n, wait) in SCHEDULE.iter().enumerate() {
+        let wait = chrono::Duration::from_std(*wait).expect("wait");
+        let (before, after) = (recorded[n].2, recorded[n + 1].2);
+        assert!(
+            after - before >= wait,
+            "retry {} came {} after the attempt before it, not {wait}",
+            n + 1,
+            after - before
+        );
+        let attempts = i32::try_from(n + 1).expect("small");
+        if let Some(next) = next_after.get(&attempts) {
+            assert!(
+                *next - before >= wait && *next <= after,
+                "attempt {attempts} at {before} scheduled the next at {next}, not {wait} later"
+            );
+        }
+    }
+    assert!(
+        !next_after.is_empty(),
+        "the delivery was seen waiting for a retry"
+    );
+}
+
 #[tokio::test]
 async fn a_receiver_that_times_out_counts_as_a_failure() {
     let receiver = Receiver::start().await;
@@ -1664,15 +1752,13 @@ async fn a_slow_tenant_cannot_starve_the_others_deliveries() {
             .await
             .expect("counting the slow backlog");
     eprintln!("slow tenant: {pending} of 30 deliveries still pending");
-    for delay in &delays {
-        assert!(
-            *delay < Duration::from_secs(5),
-            "the fast tenant waited {delay:?} behind the slow tenant's backlog"
-        );
-    }
-    // At most 2 slow deliveries finish per 3 s: most of the backlog was still there, so the
-    // bound above measured fairness, not an idle queue.
-    assert!(pending >= 10, "the slow backlog was still being worked");
+    // Every fast delivery arrived while most of the slow backlog was still waiting: first
+    // come first served would have sent the slow tenant's 30 first. How long the fast
+    // tenant waits is a speed, measured by `cargo bench --bench webhooks`, not asserted.
+    assert!(
+        pending >= 10,
+        "the fast tenant's deliveries waited for the slow backlog ({pending} of 30 left)"
+    );
 
     // A little longer, to see the slow tenant keep at its cap as slots free up.
     tokio::time::sleep(Duration::from_secs(4)).await;

@@ -1,0 +1,305 @@
+//! SQL of the outbox's mechanics over its two tables, `deliveries` (webhooks) and
+//! `notifications` (mail), with their attempts: waking the workers, claiming due
+//! messages fairly, recording attempts, and purging what is settled.
+
+use super::{Claim, DeliveryStatus, Settled};
+use crate::error::CoreError;
+use chrono::{DateTime, Utc};
+use sqlx::{PgExecutor, PgPool};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// Wakes the workers listening on `channel` (sent when the transaction of `db` commits).
+pub async fn notify(db: impl PgExecutor<'_>, channel: &str) -> Result<(), CoreError> {
+    sqlx::query!("SELECT pg_notify($1, '')", channel)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// A claimed webhook delivery, with its subscription's current URL and secret (`None`
+/// when the subscription is gone and nothing was kept of it: it cannot be signed).
+pub struct DueDelivery {
+    pub id: Uuid,
+    pub account_id: Uuid,
+    pub event: String,
+    pub url: String,
+    pub secret: Option<String>,
+    pub payload: Vec<u8>,
+    pub attempts: i32,
+    pub max_retries: i32,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Claims due deliveries fairly across accounts, each for `lease` (several instances
+/// never claim the same one). Every account with pending deliveries is visited (a skip
+/// scan over `deliveries_account_due`) and offers its oldest due deliveries, up to its
+/// free share; the offers are taken in the order of the slot each would occupy in its
+/// account (1 + what that account has in flight, oldest first among equals), so free
+/// slots go first to the accounts holding the fewest. The window function cannot take
+/// row locks, so the chosen rows are then locked with `FOR UPDATE SKIP LOCKED`, which
+/// re-checks status and lease on the newest row version: a delivery another instance
+/// claimed meanwhile is dropped, exactly as before.
+///
+/// A delivery of a paused (inactive) subscription waits until it is active again; one
+/// whose subscription still exists goes to its current URL, signed with its current
+/// secret (an operator may have fixed the URL, or rotated the secret, before a retry);
+/// one whose subscription went with its form uses the retired subscription's.
+pub async fn claim_deliveries(
+    pool: &PgPool,
+    claim: Claim<'_>,
+) -> Result<Vec<DueDelivery>, CoreError> {
+    Ok(sqlx::query_as!(
+        DueDelivery,
+        r#"WITH RECURSIVE accounts AS (
+             (SELECT d.account_id FROM deliveries d WHERE d.status = 'pending'
+               ORDER BY d.account_id LIMIT 1)
+             UNION ALL
+             SELECT (SELECT d.account_id FROM deliveries d
+                      WHERE d.status = 'pending' AND d.account_id > a.account_id
+                      ORDER BY d.account_id LIMIT 1)
+               FROM accounts a WHERE a.account_id IS NOT NULL
+         ), busy AS (
+             SELECT b.account_id, b.n FROM unnest($3::uuid[], $4::int8[]) AS b(account_id, n)
+         ), offers AS (
+             SELECT o.id, o.slot, o.next_attempt_at
+               FROM accounts a
+               LEFT JOIN busy b ON b.account_id = a.account_id
+               CROSS JOIN LATERAL (
+                   SELECT d.id, d.next_attempt_at,
+                          coalesce(b.n, 0) + row_number() OVER (ORDER BY d.next_attempt_at) AS slot
+                     FROM deliveries d
+                    WHERE d.account_id = a.account_id AND d.status = 'pending'
+                      AND d.next_attempt_at <= now()
+                      AND (d.locked_until IS NULL OR d.locked_until < now())
+                      AND NOT EXISTS (SELECT 1 FROM webhooks w
+                                       WHERE w.id = d.webhook_id AND NOT w.is_active)
+                    ORDER BY d.next_attempt_at
+                    LIMIT greatest($2::int8 - coalesce(b.n, 0), 0)
+               ) o
+              WHERE a.account_id IS NOT NULL
+              ORDER BY o.slot, o.next_attempt_at
+              LIMIT $1::int8
+         ), due AS (
+             SELECT d.id FROM deliveries d
+              WHERE d.id IN (SELECT id FROM offers)
+                AND d.status = 'pending' AND d.next_attempt_at <= now()
+                AND (d.locked_until IS NULL OR d.locked_until < now())
+              FOR UPDATE OF d SKIP LOCKED
+         ), claimed AS (
+             UPDATE deliveries d SET locked_until = now() + make_interval(secs => $5)
+               FROM due WHERE d.id = due.id
+             RETURNING d.id, d.account_id, d.webhook_id, d.event, d.url, d.payload,
+                       d.attempts, d.max_retries, d.created_at
+         )
+         SELECT c.id AS "id!", c.account_id AS "account_id!", c.event AS "event!",
+                COALESCE(w.url, r.url, c.url) AS "url!",
+                COALESCE(w.secret, r.secret) AS "secret?",
+                c.payload AS "payload!", c.attempts AS "attempts!",
+                c.max_retries AS "max_retries!", c.created_at AS "created_at!"
+           FROM claimed c LEFT JOIN webhooks w ON w.id = c.webhook_id
+           LEFT JOIN retired_webhooks r ON r.id = c.webhook_id"#,
+        claim.limit,
+        claim.per_account,
+        claim.busy_accounts,
+        claim.busy_counts,
+        claim.lease.as_secs_f64()
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// A claimed notification (its mail is read when it is sent).
+pub struct DueNotification {
+    pub id: Uuid,
+    pub account_id: Uuid,
+    pub attempts: i32,
+}
+
+/// Claims due notifications for `lease`, fairly across accounts as deliveries are: each
+/// account offers its oldest due notifications up to its free share, taken in the order
+/// of the slot each would occupy. Mail is rarer than webhook events, so the offers come
+/// from a window over the due notifications (`notifications_due`) rather than a skip
+/// scan over accounts.
+pub async fn claim_notifications(
+    pool: &PgPool,
+    claim: Claim<'_>,
+) -> Result<Vec<DueNotification>, CoreError> {
+    Ok(sqlx::query_as!(
+        DueNotification,
+        r#"WITH busy AS (
+             SELECT b.account_id, b.n FROM unnest($3::uuid[], $4::int8[]) AS b(account_id, n)
+         ), offers AS (
+             SELECT n.id, n.next_attempt_at,
+                    coalesce(b.n, 0)
+                      + row_number() OVER (PARTITION BY n.account_id ORDER BY n.next_attempt_at)
+                      AS slot
+               FROM notifications n LEFT JOIN busy b ON b.account_id = n.account_id
+              WHERE n.status = 'pending' AND n.next_attempt_at <= now()
+                AND (n.locked_until IS NULL OR n.locked_until < now())
+         ), due AS (
+             SELECT n.id FROM notifications n
+              WHERE n.id IN (SELECT o.id FROM offers o WHERE o.slot <= $2::int8
+                              ORDER BY o.slot, o.next_attempt_at LIMIT $1::int8)
+                AND n.status = 'pending' AND n.next_attempt_at <= now()
+                AND (n.locked_until IS NULL OR n.locked_until < now())
+              FOR UPDATE OF n SKIP LOCKED
+         )
+         UPDATE notifications n SET locked_until = now() + make_interval(secs => $5)
+           FROM due WHERE n.id = due.id
+         RETURNING n.id, n.account_id, n.attempts"#,
+        claim.limit,
+        claim.per_account,
+        claim.busy_accounts,
+        claim.busy_counts,
+        claim.lease.as_secs_f64()
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// One attempt at a delivery, as recorded.
+pub struct DeliveryAttempt<'a> {
+    pub attempted_at: DateTime<Utc>,
+    pub status_code: Option<i32>,
+    pub duration_ms: i64,
+    pub error: Option<&'a str>,
+    pub response_body: &'a str,
+}
+
+/// Records an attempt at delivery `id` and moves the delivery on as `settled` says
+/// (released, due again after its wait if it is pending).
+pub async fn record_delivery_attempt(
+    pool: &PgPool,
+    id: Uuid,
+    attempt: DeliveryAttempt<'_>,
+    settled: &Settled,
+) -> Result<(), CoreError> {
+    let mut tx = pool.begin().await?;
+    sqlx::query!(
+        "INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error,
+                                        response_body)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+        id,
+        attempt.attempted_at,
+        attempt.status_code,
+        attempt.duration_ms,
+        attempt.error,
+        attempt.response_body
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
+        "UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL,
+                next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at
+                                       ELSE now() + make_interval(secs => $4) END
+          WHERE id = $1",
+        id,
+        settled.status as DeliveryStatus,
+        settled.attempts,
+        settled.retry_in.map(|d| d.as_secs_f64())
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// One attempt at sending a notification, as recorded.
+pub struct NotificationAttempt<'a> {
+    pub attempted_at: DateTime<Utc>,
+    pub duration_ms: i64,
+    pub recipient: Option<&'a str>,
+    pub error: Option<&'a str>,
+    pub reply: &'a str,
+}
+
+/// Records an attempt at notification `id` and moves the notification on as `settled`
+/// says (released, due again after its wait if it is pending).
+pub async fn record_notification_attempt(
+    pool: &PgPool,
+    id: Uuid,
+    attempt: NotificationAttempt<'_>,
+    settled: &Settled,
+) -> Result<(), CoreError> {
+    let mut tx = pool.begin().await?;
+    sqlx::query!(
+        "INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, recipient,
+                                            error, reply)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+        id,
+        attempt.attempted_at,
+        attempt.duration_ms,
+        attempt.recipient,
+        attempt.error,
+        attempt.reply
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
+        "UPDATE notifications SET status = $2, attempts = $3, locked_until = NULL,
+                next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at
+                                       ELSE now() + make_interval(secs => $4) END
+          WHERE id = $1",
+        id,
+        settled.status as DeliveryStatus,
+        settled.attempts,
+        settled.retry_in.map(|d| d.as_secs_f64())
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Deletes up to `limit` settled (succeeded or failed) deliveries created more than
+/// `retention` ago, with their attempts; returns how many.
+pub async fn purge_settled_deliveries(
+    pool: &PgPool,
+    retention: Duration,
+    limit: i64,
+) -> Result<u64, CoreError> {
+    Ok(sqlx::query!(
+        "DELETE FROM deliveries WHERE id IN (
+             SELECT id FROM deliveries
+              WHERE status <> 'pending' AND created_at < now() - make_interval(secs => $1)
+              LIMIT $2)",
+        retention.as_secs_f64(),
+        limit
+    )
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
+
+/// Deletes up to `limit` settled notifications created more than `retention` ago, with
+/// their attempts; returns how many.
+pub async fn purge_settled_notifications(
+    pool: &PgPool,
+    retention: Duration,
+    limit: i64,
+) -> Result<u64, CoreError> {
+    Ok(sqlx::query!(
+        "DELETE FROM notifications WHERE id IN (
+             SELECT id FROM notifications
+              WHERE status <> 'pending' AND created_at < now() - make_interval(secs => $1)
+              LIMIT $2)",
+        retention.as_secs_f64(),
+        limit
+    )
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
+
+/// Deletes the retired subscriptions no pending delivery needs any more.
+pub async fn purge_retired_webhooks(pool: &PgPool) -> Result<u64, CoreError> {
+    Ok(sqlx::query!(
+        "DELETE FROM retired_webhooks r
+          WHERE NOT EXISTS (SELECT 1 FROM deliveries d
+                             WHERE d.webhook_id = r.id AND d.status = 'pending')"
+    )
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
