@@ -92,9 +92,10 @@ fn assert_signed(hit: &Hit, secret: &str) {
     );
 }
 
-/// The secret, and its base64 part, appear nowhere in the logs.
-fn assert_not_logged(app: &TestApp, secret: &str) {
-    let logs = app.logs().text();
+/// The secret, and its base64 part, appear nowhere in the logs (the instance is stopped
+/// first, so that every line it wrote is read).
+async fn assert_not_logged(app: &mut TestApp, secret: &str) {
+    let logs = app.logs_to_end().await;
     assert!(!logs.is_empty(), "formsd logged something");
     let b64 = secret.strip_prefix("whsec_").expect("whsec_ prefix");
     assert!(!logs.contains(secret), "the webhook secret is in the logs");
@@ -343,7 +344,7 @@ async fn subscription_input_and_targets_are_validated() {
 #[tokio::test]
 async fn form_submitted_is_delivered_signed() {
     let receiver = Receiver::start().await;
-    let app = TestApp::spawn_with(DELIVERING).await;
+    let mut app = TestApp::spawn_with(DELIVERING).await;
     let key = app.key(PRO, ALL).await;
     let form = published_form(&app, &key, contact_fields(), Value::Null).await;
     let form_id = str_of(&form, "id");
@@ -399,13 +400,13 @@ async fn form_submitted_is_delivered_signed() {
     assert_eq!(rows[0].0.to_string(), hit.delivery_id());
     assert_eq!((rows[0].2.as_str(), rows[0].3), ("succeeded", 1));
     assert_eq!(receiver.hits().len(), 1, "delivered once");
-    assert_not_logged(&app, secret);
+    assert_not_logged(&mut app, secret).await;
 }
 
 #[tokio::test]
 async fn form_lifecycle_events_are_delivered() {
     let receiver = Receiver::start().await;
-    let app = TestApp::spawn_with(DELIVERING).await;
+    let mut app = TestApp::spawn_with(DELIVERING).await;
     let key = app.key(PRO, ALL).await;
     let form = app
         .create_form(&key, &json!({"title": "Life", "fields": contact_fields()}))
@@ -540,7 +541,7 @@ async fn form_lifecycle_events_are_delivered() {
     );
     assert!(rows.iter().all(|r| r.2 == "succeeded"), "{rows:?}");
     assert_eq!(receiver.hits().len(), 5);
-    assert_not_logged(&app, &secret);
+    assert_not_logged(&mut app, &secret).await;
 }
 
 #[tokio::test]
@@ -825,7 +826,7 @@ async fn attempts_of(
 async fn failing_deliveries_are_retried_marked_failed_and_retried_by_the_operator() {
     let receiver = Receiver::start().await;
     receiver.set_status(500);
-    let app = TestApp::spawn_with(DELIVERING).await;
+    let mut app = TestApp::spawn_with(DELIVERING).await;
     let key = app.key(PRO, ALL).await;
     let form = published_form(&app, &key, contact_fields(), Value::Null).await;
     let form_id = str_of(&form, "id");
@@ -929,7 +930,7 @@ async fn failing_deliveries_are_retried_marked_failed_and_retried_by_the_operato
         "retrying a succeeded delivery is refused"
     );
     assert_eq!(attempts_of(&app, delivery).await.len(), 5);
-    assert_not_logged(&app, secret);
+    assert_not_logged(&mut app, secret).await;
 }
 
 /// The waits of a retry schedule whose steps all differ, so that their order shows (given
@@ -1262,7 +1263,7 @@ async fn two_instances_deliver_each_delivery_exactly_once() {
 #[tokio::test]
 async fn another_accounts_events_never_reach_this_receiver() {
     let receiver = Receiver::start().await;
-    let app = TestApp::spawn_with(DELIVERING).await;
+    let mut app = TestApp::spawn_with(DELIVERING).await;
     let mine = app.key(PRO, ALL).await;
     let theirs = app.key(PRO, ALL).await;
     let every = [
@@ -1328,7 +1329,8 @@ async fn another_accounts_events_never_reach_this_receiver() {
     assert_eq!(p["data"]["responseId"], mine_response["id"]);
     assert!(receiver.hits_at("/sneaky").is_empty());
     assert_eq!(receiver.hits().len(), 6);
-    assert_not_logged(&app, str_of(&hook, "secret"));
+    let secret = str_of(&hook, "secret").to_owned();
+    assert_not_logged(&mut app, &secret).await;
 }
 
 #[tokio::test]
