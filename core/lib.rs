@@ -19,6 +19,7 @@ pub mod outbox;
 pub mod paging;
 pub mod pb;
 pub mod responses;
+pub mod rpc;
 pub mod secrets;
 pub mod server;
 pub mod telemetry;

@@ -2,7 +2,7 @@
 //! server reflection, as a set of routes that a tonic server (or an in-process client)
 //! can use.
 
-use crate::accounts::service::{Admin, AdminAuth};
+use crate::accounts::service::Admin;
 use crate::config::CoreConfig;
 use crate::db;
 use crate::error::CoreError;
@@ -27,6 +27,7 @@ use crate::pb::{
 };
 use crate::responses::cursor::CursorCodec;
 use crate::responses::service::Responses;
+use crate::rpc::AdminAuth;
 use crate::secrets;
 use crate::usage::Usage;
 use crate::webhooks::delivery::Deliverer;

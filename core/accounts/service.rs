@@ -1,13 +1,10 @@
 //! AdminService: accounts and keys for operators, behind the operator token.
 
 use super::{Plan, Scope, Scopes, store};
-use crate::config::CoreConfig;
 use crate::error::CoreError;
-use crate::forms::service::parse_id;
 use crate::pb::{self, admin_service_server::AdminService, convert};
-use sha2::{Digest, Sha256};
+use crate::rpc::{AdminAuth, parse_id, reply};
 use sqlx::PgPool;
-use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
 /// The AdminService of the core.
@@ -18,12 +15,6 @@ pub struct Admin {
     /// This instance's key cache: what an operator changes here takes effect here at
     /// once (other instances hear of it by notification).
     pub(crate) keys: crate::gate::keys::KeyCache,
-}
-
-/// The operator token check shared by the admin services.
-#[derive(Clone)]
-pub struct AdminAuth {
-    pub(crate) config: Arc<CoreConfig>,
 }
 
 pub(crate) fn plan_to_pb(plan: Plan) -> pb::Plan {
@@ -85,34 +76,6 @@ fn key_to_pb(row: store::KeyRow) -> pb::ApiKey {
         expires_at: row.expires_at.map(convert::timestamp),
         revoked_at: row.revoked_at.map(convert::timestamp),
     }
-}
-
-impl AdminAuth {
-    /// Checks the operator token in constant time (over digests, so lengths leak nothing).
-    pub fn check<T>(&self, req: &Request<T>) -> Result<(), Status> {
-        let presented = req
-            .metadata()
-            .get("x-admin-token")
-            .and_then(|v| v.to_str().ok());
-        let allowed = match (&self.config.admin_token, presented) {
-            (Some(expected), Some(presented)) => crate::crypto::same(
-                &Sha256::digest(expected.as_bytes()),
-                &Sha256::digest(presented.as_bytes()),
-            ),
-            _ => false,
-        };
-        if allowed {
-            Ok(())
-        } else {
-            Err(CoreError::AdminDenied.into_status("admin"))
-        }
-    }
-}
-
-pub(crate) fn reply<T>(result: Result<T, CoreError>) -> Result<Response<T>, Status> {
-    result
-        .map(Response::new)
-        .map_err(|e| e.into_status(&uuid::Uuid::new_v4().to_string()))
 }
 
 #[tonic::async_trait]

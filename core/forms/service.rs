@@ -9,6 +9,7 @@ use crate::files::store::FileStore;
 use crate::gate::{Ctx, Gate};
 use crate::idempotency;
 use crate::pb::{self, convert, forms_service_server::FormsService};
+use crate::rpc::parse_id;
 use crate::webhooks::outbox;
 use serde_json::json;
 use sqlx::PgPool;
@@ -26,11 +27,6 @@ pub struct Forms {
     pub(crate) reads: Shared<(Uuid, Uuid), Option<pb::Form>>,
     pub(crate) idempotency_ttl: std::time::Duration,
     pub(crate) file_store: FileStore,
-}
-
-/// Parses a resource id from a request; anything that is not a UUID is simply not found.
-pub(crate) fn parse_id(id: &str, what: &'static str) -> Result<Uuid, CoreError> {
-    Uuid::parse_str(id).map_err(|_| CoreError::NotFound(what))
 }
 
 pub(crate) fn status_to_pb(status: FormStatus) -> pb::FormStatus {

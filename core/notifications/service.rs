@@ -1,10 +1,10 @@
 //! NotificationAdminService: operators see the recent notifications and their attempts.
 
 use super::store;
-use crate::accounts::service::{AdminAuth, reply};
 use crate::error::CoreError;
 use crate::outbox::DeliveryStatus;
 use crate::pb::{self, convert, notification_admin_service_server::NotificationAdminService};
+use crate::rpc::{AdminAuth, reply};
 use sqlx::PgPool;
 use std::collections::HashMap;
 use tonic::{Request, Response, Status};

@@ -2,16 +2,16 @@
 
 use super::{check_events, check_name, signing, store, target};
 use crate::accounts::Scope;
-use crate::accounts::service::AdminAuth;
 use crate::error::CoreError;
 use crate::forms::now_millis;
-use crate::forms::service::parse_id;
 use crate::gate::{Ctx, Gate};
 use crate::paging::Page;
 use crate::pb::{
     self, convert, webhook_admin_service_server::WebhookAdminService,
     webhooks_service_server::WebhooksService,
 };
+use crate::rpc::AdminAuth;
+use crate::rpc::parse_id;
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 use uuid::Uuid;
@@ -246,20 +246,20 @@ impl WebhookAdminService for WebhookAdmin {
         req: Request<pb::UpdateWebhookRequest>,
     ) -> Result<Response<pb::UpdateWebhookResponse>, Status> {
         self.auth.check(&req)?;
-        crate::accounts::service::reply(self.update(req.into_inner()).await)
+        crate::rpc::reply(self.update(req.into_inner()).await)
     }
     async fn list_deliveries(
         &self,
         req: Request<pb::ListDeliveriesRequest>,
     ) -> Result<Response<pb::ListDeliveriesResponse>, Status> {
         self.auth.check(&req)?;
-        crate::accounts::service::reply(self.deliveries(req.into_inner()).await)
+        crate::rpc::reply(self.deliveries(req.into_inner()).await)
     }
     async fn retry_delivery(
         &self,
         req: Request<pb::RetryDeliveryRequest>,
     ) -> Result<Response<pb::RetryDeliveryResponse>, Status> {
         self.auth.check(&req)?;
-        crate::accounts::service::reply(self.retry(req.into_inner()).await)
+        crate::rpc::reply(self.retry(req.into_inner()).await)
     }
 }
