@@ -1,6 +1,6 @@
-//! Request bodies and query strings: the edge's own parsing, so that every refusal
-//! (wrong media type, oversized, malformed JSON, a value of the wrong JSON type, bad
-//! query value) gets the SPEC envelope and is still accounted by the core.
+//! Request bodies: the edge's own parsing, so that every refusal (wrong media type,
+//! oversized, malformed JSON, a value of the wrong JSON type) gets the SPEC envelope and
+//! is still accounted by the core (query strings: `query`; paths: `routes::params`).
 //!
 //! Bodies are serde types, one per route, that say only the JSON shape (which property
 //! is a string, an array, an object). Which properties are required, lengths, allowed
@@ -10,13 +10,12 @@
 use crate::call::Call;
 use crate::http_server::is_body_timeout;
 use crate::state::AppState;
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
 use axum::response::Response;
 use forms::pb;
 use serde::de::{Deserialize, DeserializeOwned, Deserializer};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// A JSON object body of shape `T`, sent as `application/json`.
 pub struct JsonBody<T>(pub T);
@@ -81,11 +80,8 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for JsonBody<T> {
     type Rejection = Response;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Response> {
-        let (mut parts, body) = req.into_parts();
-        let call = match Call::from_request_parts(&mut parts, state).await {
-            Ok(call) => call,
-            Err(never) => match never {},
-        };
+        let (parts, body) = req.into_parts();
+        let call = Call::from_parts(&parts);
         let content_type = parts
             .headers
             .get(CONTENT_TYPE)
@@ -165,69 +161,6 @@ where
     T: Deserialize<'de>,
 {
     T::deserialize(deserializer).map(Some)
-}
-
-/// Query parameters as sent; handlers parse the ones they know.
-pub struct QueryParams(pub HashMap<String, String>);
-
-impl<S: Send + Sync> FromRequestParts<S> for QueryParams {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        _state: &S,
-    ) -> Result<Self, Self::Rejection> {
-        let query = parts.uri.query().unwrap_or("");
-        // Later values win on repeated names, as with most web frameworks.
-        let pairs = serde_urlencoded::from_str::<Vec<(String, String)>>(query).unwrap_or_default();
-        Ok(Self(pairs.into_iter().collect()))
-    }
-}
-
-impl QueryParams {
-    /// An optional integer parameter; `Err` names the parameter when it is not one.
-    pub fn int(&self, name: &str) -> Result<Option<i32>, String> {
-        match self.0.get(name) {
-            None => Ok(None),
-            Some(raw) => raw
-                .trim()
-                .parse()
-                .map(Some)
-                .map_err(|_| format!("{name} must be an integer, got {raw:?}")),
-        }
-    }
-
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(String::as_str)
-    }
-}
-
-/// Path parameters; a path that cannot be decoded (e.g. invalid percent-encoding) names
-/// no resource, so it is answered 404 in the SPEC envelope like any unknown id.
-pub struct PathParams<T>(pub T);
-
-impl<T> FromRequestParts<AppState> for PathParams<T>
-where
-    T: serde::de::DeserializeOwned + Send,
-{
-    type Rejection = Response;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        state: &AppState,
-    ) -> Result<Self, Response> {
-        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
-            Ok(axum::extract::Path(value)) => Ok(Self(value)),
-            Err(rejection) => {
-                let call = match Call::from_request_parts(parts, state).await {
-                    Ok(call) => call,
-                    Err(never) => match never {},
-                };
-                let message = format!("no resource at this path ({})", rejection.body_text());
-                Err(call.reject(state, pb::ErrorReason::NotFound, message).await)
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -47,18 +47,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Call {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Infallible> {
-        let request_id = parts
-            .extensions
-            .get::<RequestId>()
-            .map_or_else(|| uuid::Uuid::new_v4().to_string(), |id| id.0.clone());
-        let client_ip = parts
-            .extensions
-            .get::<ClientIp>()
-            .map(|ClientIp(ip)| ip.to_string());
-        Ok(Self {
-            metadata: metadata(&parts.headers, &request_id, client_ip.as_deref()),
-            request_id,
-        })
+        Ok(Self::from_parts(parts))
     }
 }
 
@@ -83,6 +72,23 @@ fn metadata(headers: &HeaderMap, request_id: &str, client_ip: Option<&str>) -> M
 }
 
 impl Call {
+    /// The call of a request, for extractors that refuse it (and so cannot take `Call`
+    /// as an argument).
+    pub fn from_parts(parts: &Parts) -> Self {
+        let request_id = parts
+            .extensions
+            .get::<RequestId>()
+            .map_or_else(|| uuid::Uuid::new_v4().to_string(), |id| id.0.clone());
+        let client_ip = parts
+            .extensions
+            .get::<ClientIp>()
+            .map(|ClientIp(ip)| ip.to_string());
+        Self {
+            metadata: metadata(&parts.headers, &request_id, client_ip.as_deref()),
+            request_id,
+        }
+    }
+
     /// A gRPC request carrying `message` and the caller's metadata.
     pub fn request<T>(&self, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
@@ -117,21 +123,6 @@ impl Call {
     /// The HTTP reply for an error status of the core.
     pub fn error(&self, status: &tonic::Status) -> Response {
         ApiError::from_status(status, &self.request_id).into_response()
-    }
-
-    /// The message parsed from the request, or the 422 refusal (accounted by the core)
-    /// to answer with when parsing failed.
-    pub async fn valid<T>(
-        &self,
-        state: &AppState,
-        parsed: Result<T, String>,
-    ) -> Result<T, Response> {
-        match parsed {
-            Ok(message) => Ok(message),
-            Err(why) => Err(self
-                .reject(state, pb::ErrorReason::ValidationError, why)
-                .await),
-        }
     }
 
     /// Refuses a request the edge could not turn into a message. The core still

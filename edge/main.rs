@@ -13,6 +13,7 @@ mod forwarded;
 mod http_server;
 mod metrics;
 mod openapi;
+mod query;
 mod routes;
 mod state;
 

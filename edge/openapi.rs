@@ -20,71 +20,7 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::openapi::security::{SecurityRequirement, SecurityScheme};
 use utoipa::openapi::server::Server;
 use utoipa::openapi::{ContentBuilder, OpenApi as Document, Ref, RefOr};
-use utoipa::{IntoParams, Modify, OpenApi};
-
-/// `{id}` of `/forms/{id}`.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Path)]
-#[allow(dead_code)] // documents a path parameter
-pub struct FormId {
-    /// The form's id (an id that is not a UUID is simply not found).
-    #[param(format = Uuid)]
-    id: String,
-}
-
-/// `{form_id}` of the routes under a form.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Path)]
-#[allow(dead_code)] // documents a path parameter
-pub struct FormIdOfChild {
-    /// The form's id.
-    #[param(format = Uuid)]
-    form_id: String,
-}
-
-/// `{id}` of `/forms/{form_id}/responses/{id}`.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Path)]
-#[allow(dead_code)] // documents a path parameter
-pub struct ResponseId {
-    /// The response's id.
-    #[param(format = Uuid)]
-    id: String,
-}
-
-/// `{id}` of `/forms/{form_id}/webhooks/{id}`.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Path)]
-#[allow(dead_code)] // documents a path parameter
-pub struct WebhookId {
-    /// The webhook's id.
-    #[param(format = Uuid)]
-    id: String,
-}
-
-/// `{file_id}` of a response's file.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Path)]
-#[allow(dead_code)] // documents a path parameter
-pub struct FileId {
-    /// The file's id, from the `file_id` of its answer.
-    #[param(format = Uuid)]
-    file_id: String,
-}
-
-/// The `Idempotency-Key` request header of the creates.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Header, names("Idempotency-Key"))]
-#[allow(dead_code)] // documents a request header
-pub struct IdempotencyKey(
-    /// A unique value per intended create (a UUID is suggested), at most 255 characters,
-    /// shared by the account's keys and remembered 24 hours. A retry with the same key
-    /// replays the first reply (`Idempotent-Replayed: true`); the same key with another
-    /// body or on the other endpoint is 422 VALIDATION_ERROR. An empty value counts as
-    /// no key.
-    #[param(max_length = 255)]
-    Option<String>,
-);
+use utoipa::{Modify, OpenApi};
 
 #[derive(OpenApi)]
 #[openapi(

@@ -1,65 +1,64 @@
 //! `GET /forms/{form_id}/responses/export`: the core's ExportResponses stream as a
 //! streamed HTTP body, a chunk at a time (never collected).
 
-use crate::body::{PathParams, QueryParams};
 use crate::call::Call;
 use crate::error::forwarded_headers;
-use crate::openapi::FormIdOfChild;
-use crate::routes::responses::timestamp_param;
+use crate::query::{self, Query};
+use crate::routes::params::{FormIdOfChild, PathParams};
 use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::State;
 use axum::response::Response;
 use forms::pb;
+use serde::Deserialize;
 use tokio_stream::StreamExt;
 use utoipa::{IntoParams, ToSchema};
 
-/// The query of the export, as documented; `export_request` parses it.
-#[derive(IntoParams)]
+/// The query of the export.
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documents the query string that `export_request` reads
 pub struct ExportQuery {
     /// The file's format (default `ndjson`).
+    #[serde(default, deserialize_with = "query::choice")]
     #[param(inline)]
     format: Option<ExportFormatName>,
     /// Only responses submitted after this instant (exclusive, RFC 3339).
-    #[param(format = DateTime)]
-    since: Option<String>,
+    #[serde(default, deserialize_with = "query::timestamp")]
+    #[param(value_type = Option<String>, format = DateTime)]
+    since: Option<prost_types::Timestamp>,
     /// Only responses submitted before this instant (exclusive, RFC 3339).
-    #[param(format = DateTime)]
-    until: Option<String>,
+    #[serde(default, deserialize_with = "query::timestamp")]
+    #[param(value_type = Option<String>, format = DateTime)]
+    until: Option<prost_types::Timestamp>,
 }
 
 /// A format of the export.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)] // documents the values of `format`
+#[derive(Default, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum ExportFormatName {
     /// One JSON object per line, as a response of the listing.
+    #[default]
     Ndjson,
     /// A header row, then one row per response (RFC 4180).
     Csv,
 }
 
-/// The query string as a request, with the reply's media type and file extension.
+/// The query as a request, with the reply's media type and the file's extension.
 fn export_request(
     form_id: String,
-    query: &QueryParams,
-) -> Result<(pb::ExportResponsesRequest, &'static str, &'static str), String> {
-    let (format, media_type, extension) = match query.get("format") {
-        None | Some("") | Some("ndjson") => {
-            (pb::ExportFormat::Ndjson, "application/x-ndjson", "ndjson")
-        }
-        Some("csv") => (pb::ExportFormat::Csv, "text/csv; charset=utf-8", "csv"),
-        Some(other) => return Err(format!("format must be ndjson or csv, got {other:?}")),
+    query: ExportQuery,
+) -> (pb::ExportResponsesRequest, &'static str, &'static str) {
+    let (format, media_type, extension) = match query.format.unwrap_or_default() {
+        ExportFormatName::Ndjson => (pb::ExportFormat::Ndjson, "application/x-ndjson", "ndjson"),
+        ExportFormatName::Csv => (pb::ExportFormat::Csv, "text/csv; charset=utf-8", "csv"),
     };
     let request = pb::ExportResponsesRequest {
         form_id,
         format: format.into(),
-        since: timestamp_param(query, "since")?,
-        until: timestamp_param(query, "until")?,
+        since: query.since,
+        until: query.until,
     };
-    Ok((request, media_type, extension))
+    (request, media_type, extension)
 }
 
 /// Export every response of a form
@@ -75,11 +74,10 @@ fn export_request(
 pub async fn export(
     State(state): State<AppState>,
     call: Call,
-    PathParams(form_id): PathParams<String>,
-    query: QueryParams,
+    PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
+    Query(query): Query<ExportQuery>,
 ) -> Result<Response, Response> {
-    let (request, media_type, extension) =
-        call.valid(&state, export_request(form_id, &query)).await?;
+    let (request, media_type, extension) = export_request(form_id, query);
     // The core accepted the id, so it is a UUID; only its characters go in the header.
     let name: String = request
         .form_id
@@ -101,4 +99,58 @@ pub async fn export(
     let file_name = format!("responses-{name}.{extension}");
     super::attachment(&mut response, media_type, &file_name);
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::parse;
+
+    fn export(
+        query: &str,
+    ) -> Result<(pb::ExportResponsesRequest, &'static str, &'static str), String> {
+        parse::<ExportQuery>(query).map(|query| export_request("f".to_owned(), query))
+    }
+
+    #[test]
+    fn the_format_is_ndjson_unless_csv_is_asked() {
+        for query in ["", "format=", "format=ndjson"] {
+            let (request, media_type, extension) = export(query).expect(query);
+            assert_eq!(request.format(), pb::ExportFormat::Ndjson, "{query}");
+            assert_eq!((media_type, extension), ("application/x-ndjson", "ndjson"));
+        }
+        let (request, media_type, extension) = export("format=csv").expect("csv");
+        assert_eq!(request.format(), pb::ExportFormat::Csv);
+        assert_eq!((media_type, extension), ("text/csv; charset=utf-8", "csv"));
+    }
+
+    #[test]
+    fn since_and_until_bound_the_export() {
+        let (request, _, _) =
+            export("since=2026-01-01T00:00:10Z&until=2026-01-01T00:00:20%2B00:00").expect("valid");
+        let at = |seconds| Some(prost_types::Timestamp { seconds, nanos: 0 });
+        assert_eq!(request.since, at(1_767_225_610));
+        assert_eq!(request.until, at(1_767_225_620));
+        let (request, _, _) = export("since=&until=").expect("empty bounds");
+        assert_eq!((request.since, request.until), (None, None));
+    }
+
+    #[test]
+    fn a_bad_value_is_refused_naming_its_parameter() {
+        query::assert_refused::<ExportQuery>(&[
+            ("format=xml", r#"format must be ndjson or csv, got "xml""#),
+            (
+                "format=CSV%20",
+                r#"format must be ndjson or csv, got "CSV ""#,
+            ),
+            (
+                "since=12345",
+                r#"since must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "12345""#,
+            ),
+            (
+                "until=2026-13-01T00:00:00Z",
+                r#"until must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "2026-13-01T00:00:00Z""#,
+            ),
+        ]);
+    }
 }

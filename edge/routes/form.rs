@@ -1,8 +1,9 @@
 //! `/forms` and `/forms/{id}`: the form resource, JSON shapes of SPEC onto FormsService calls.
 
-use crate::body::{JsonBody, Patch, PathParams, QueryParams, present};
+use crate::body::{JsonBody, Patch, present};
 use crate::call::{Call, Success};
-use crate::openapi::{FormId, IdempotencyKey};
+use crate::query::{self, Query};
+use crate::routes::params::{FormId, IdempotencyKey, PathParams};
 use crate::routes::{Page, timestamp};
 use crate::state::AppState;
 use axum::extract::State;
@@ -168,16 +169,6 @@ impl From<StatusName> for pb::FormStatus {
     }
 }
 
-/// A status from a query string, with the same names (and message) as in a body.
-fn parse_status(raw: &str) -> Result<pb::FormStatus, String> {
-    use serde::de::IntoDeserializer;
-    let name: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
-        raw.into_deserializer();
-    StatusName::deserialize(name)
-        .map(pb::FormStatus::from)
-        .map_err(|e| format!("status: {e}"))
-}
-
 /// A field definition as sent in `fields`. Everything optional to the parser: which
 /// properties a field needs, and which types exist, are the core's rules (the schema
 /// attributes document them).
@@ -321,18 +312,20 @@ fn update_request(id: String, body: UpdateFormBody) -> pb::UpdateFormRequest {
     }
 }
 
-/// The query of `GET /forms`, as documented; `list_request` parses it.
-#[derive(IntoParams)]
+/// The query of `GET /forms`.
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documents the query string that `list_request` reads
 pub struct ListFormsQuery {
     /// Page number.
+    #[serde(default, deserialize_with = "query::integer")]
     #[param(minimum = 1, default = 1)]
     page: Option<i32>,
     /// Results per page (above 100 is read as 100).
+    #[serde(default, deserialize_with = "query::integer")]
     #[param(minimum = 1, maximum = 100, default = 25)]
     per_page: Option<i32>,
     /// Only forms of this status (default `all`).
+    #[serde(default, deserialize_with = "query::choice")]
     #[param(inline)]
     status: Option<StatusFilter>,
     /// Case-insensitive substring of the title.
@@ -340,14 +333,24 @@ pub struct ListFormsQuery {
 }
 
 /// A status filter: a status, or `all`.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)] // documents the values `list_request` accepts
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum StatusFilter {
     All,
     Draft,
     Published,
     Archived,
+}
+
+impl From<StatusFilter> for pb::FormStatus {
+    fn from(filter: StatusFilter) -> Self {
+        match filter {
+            StatusFilter::All => Self::Unspecified,
+            StatusFilter::Draft => Self::Draft,
+            StatusFilter::Published => Self::Published,
+            StatusFilter::Archived => Self::Archived,
+        }
+    }
 }
 
 /// `data` of a form list.
@@ -371,17 +374,14 @@ impl OneForm {
     }
 }
 
-fn list_request(query: &QueryParams) -> Result<pb::ListFormsRequest, String> {
-    let status = match query.get("status") {
-        None | Some("") | Some("all") => pb::FormStatus::Unspecified,
-        Some(raw) => parse_status(raw)?,
-    };
-    Ok(pb::ListFormsRequest {
-        page: query.int("page")?,
-        per_page: query.int("per_page")?,
+fn list_request(query: ListFormsQuery) -> pb::ListFormsRequest {
+    let status = query.status.map_or(pb::FormStatus::Unspecified, Into::into);
+    pb::ListFormsRequest {
+        page: query.page,
+        per_page: query.per_page,
         status: status.into(),
-        search: query.get("search").unwrap_or_default().to_owned(),
-    })
+        search: query.search.unwrap_or_default(),
+    }
 }
 
 /// List forms
@@ -392,14 +392,14 @@ fn list_request(query: &QueryParams) -> Result<pb::ListFormsRequest, String> {
 pub async fn list(
     State(state): State<AppState>,
     call: Call,
-    query: QueryParams,
-) -> Result<Response, Response> {
-    let request = call.valid(&state, list_request(&query)).await?;
-    let result = state.forms().list_forms(call.request(request)).await;
-    Ok(call.reply(result, StatusCode::OK, |r| FormList {
+    Query(query): Query<ListFormsQuery>,
+) -> Response {
+    let request = call.request(list_request(query));
+    let result = state.forms().list_forms(request).await;
+    call.reply(result, StatusCode::OK, |r| FormList {
         forms: r.forms.into_iter().map(Form::from).collect(),
         pagination: r.pagination.map(Page::from),
-    }))
+    })
 }
 
 /// Get a form
@@ -410,7 +410,7 @@ pub async fn list(
 pub async fn get(
     State(state): State<AppState>,
     call: Call,
-    PathParams(id): PathParams<String>,
+    PathParams(FormId(id)): PathParams<FormId>,
 ) -> Response {
     let result = state
         .forms()
@@ -447,7 +447,7 @@ pub async fn create(
 pub async fn update(
     State(state): State<AppState>,
     call: Call,
-    PathParams(id): PathParams<String>,
+    PathParams(FormId(id)): PathParams<FormId>,
     JsonBody(body): JsonBody<UpdateFormBody>,
 ) -> Response {
     let request = call.request(update_request(id, body));
@@ -463,11 +463,66 @@ pub async fn update(
 pub async fn delete(
     State(state): State<AppState>,
     call: Call,
-    PathParams(id): PathParams<String>,
+    PathParams(FormId(id)): PathParams<FormId>,
 ) -> Response {
     let result = state
         .forms()
         .delete_form(call.request(pb::DeleteFormRequest { id }))
         .await;
     call.reply(result, StatusCode::NO_CONTENT, |_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::parse;
+
+    fn list(query: &str) -> Result<pb::ListFormsRequest, String> {
+        parse::<ListFormsQuery>(query).map(list_request)
+    }
+
+    #[test]
+    fn every_parameter_reaches_the_request() {
+        assert_eq!(list(""), Ok(pb::ListFormsRequest::default()));
+        assert_eq!(
+            list("page=3&per_page=%2010%20&status=archived&search=a%26b%20"),
+            Ok(pb::ListFormsRequest {
+                page: Some(3),
+                per_page: Some(10),
+                status: pb::FormStatus::Archived.into(),
+                search: "a&b ".to_owned(),
+            })
+        );
+    }
+
+    #[test]
+    fn all_and_an_empty_status_are_every_status() {
+        for (status, expected) in [
+            ("", pb::FormStatus::Unspecified),
+            ("all", pb::FormStatus::Unspecified),
+            ("draft", pb::FormStatus::Draft),
+            ("published", pb::FormStatus::Published),
+            ("archived", pb::FormStatus::Archived),
+        ] {
+            let request = list(&format!("status={status}")).expect(status);
+            assert_eq!(request.status(), expected, "{status}");
+        }
+    }
+
+    #[test]
+    fn a_bad_value_is_refused_naming_its_parameter() {
+        query::assert_refused::<ListFormsQuery>(&[
+            ("page=", r#"page must be an integer, got """#),
+            ("page=-1%2E0", r#"page must be an integer, got "-1.0""#),
+            ("per_page=2.0", r#"per_page must be an integer, got "2.0""#),
+            (
+                "status=PUBLISHED",
+                r#"status must be all, draft, published or archived, got "PUBLISHED""#,
+            ),
+            (
+                "status=draft,published",
+                r#"status must be all, draft, published or archived, got "draft,published""#,
+            ),
+        ]);
+    }
 }

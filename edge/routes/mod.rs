@@ -6,6 +6,7 @@ pub mod docs;
 pub mod export;
 pub mod form;
 pub mod hosted;
+pub mod params;
 pub mod responses;
 pub mod usage;
 pub mod webhooks;

@@ -1,8 +1,9 @@
 //! `/forms/{form_id}/responses[/{id}]`: JSON shapes of SPEC onto ResponsesService.
 
-use crate::body::{JsonBody, PathParams, QueryParams};
+use crate::body::JsonBody;
 use crate::call::{Call, Success};
-use crate::openapi::{FileId, FormIdOfChild, IdempotencyKey, ResponseId};
+use crate::query::{self, Query};
+use crate::routes::params::{FileId, FormIdOfChild, IdempotencyKey, PathParams, ResponseId};
 use crate::routes::{Page, timestamp};
 use crate::state::AppState;
 use axum::extract::State;
@@ -108,73 +109,64 @@ impl OneResponse {
     }
 }
 
-/// The query of `GET /forms/{form_id}/responses`, as documented; `list_request` parses it.
-#[derive(IntoParams)]
+/// The query of `GET /forms/{form_id}/responses`.
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documents the query string that `list_request` reads
 pub struct ListResponsesQuery {
     /// Page number (page mode; ignored in cursor mode).
+    #[serde(default, deserialize_with = "query::integer")]
     #[param(minimum = 1, default = 1)]
     page: Option<i32>,
     /// Results per page (above 100 is read as 100).
+    #[serde(default, deserialize_with = "query::integer")]
     #[param(minimum = 1, maximum = 100, default = 25)]
     per_page: Option<i32>,
     /// Order by submission time (default `desc`, newest first).
+    #[serde(default, deserialize_with = "query::choice")]
     #[param(inline)]
     sort: Option<SortName>,
     /// Only responses submitted after this instant (exclusive, RFC 3339).
-    #[param(format = DateTime)]
-    since: Option<String>,
+    #[serde(default, deserialize_with = "query::timestamp")]
+    #[param(value_type = Option<String>, format = DateTime)]
+    since: Option<prost_types::Timestamp>,
     /// Only responses submitted before this instant (exclusive, RFC 3339).
-    #[param(format = DateTime)]
-    until: Option<String>,
+    #[serde(default, deserialize_with = "query::timestamp")]
+    #[param(value_type = Option<String>, format = DateTime)]
+    until: Option<prost_types::Timestamp>,
     /// Present (even empty): cursor mode. Pass back `next_cursor` for the next page;
     /// a malformed, tampered or foreign cursor is 422.
     cursor: Option<String>,
 }
 
 /// A sort order by submission time.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)] // documents the values `list_request` accepts
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum SortName {
     Asc,
     Desc,
 }
 
-pub fn timestamp_param(
-    query: &QueryParams,
-    name: &str,
-) -> Result<Option<prost_types::Timestamp>, String> {
-    match query.get(name) {
-        None | Some("") => Ok(None),
-        Some(raw) => chrono::DateTime::parse_from_rfc3339(raw.trim())
-            .map(|at| Some(convert::timestamp(at.to_utc())))
-            .map_err(|_| {
-                format!(
-                    "{name} must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got {raw:?}"
-                )
-            }),
+impl From<SortName> for pb::SortOrder {
+    fn from(sort: SortName) -> Self {
+        match sort {
+            SortName::Asc => Self::Asc,
+            SortName::Desc => Self::Desc,
+        }
     }
 }
 
-fn list_request(form_id: String, query: &QueryParams) -> Result<pb::ListResponsesRequest, String> {
-    let sort = match query.get("sort") {
-        None | Some("") => pb::SortOrder::Unspecified,
-        Some("asc") => pb::SortOrder::Asc,
-        Some("desc") => pb::SortOrder::Desc,
-        Some(other) => return Err(format!("sort must be asc or desc, got {other:?}")),
-    };
-    Ok(pb::ListResponsesRequest {
+fn list_request(form_id: String, query: ListResponsesQuery) -> pb::ListResponsesRequest {
+    let sort = query.sort.map_or(pb::SortOrder::Unspecified, Into::into);
+    pb::ListResponsesRequest {
         form_id,
-        page: query.int("page")?,
-        per_page: query.int("per_page")?,
+        page: query.page,
+        per_page: query.per_page,
         sort: sort.into(),
-        since: timestamp_param(query, "since")?,
-        until: timestamp_param(query, "until")?,
+        since: query.since,
+        until: query.until,
         // Present, even empty, switches to cursor mode.
-        cursor: query.get("cursor").map(str::to_owned),
-    })
+        cursor: query.cursor,
+    }
 }
 
 /// The body of `POST /forms/{form_id}/responses`. A null property counts as absent;
@@ -209,15 +201,12 @@ fn create_request(form_id: String, body: CreateResponseBody) -> pb::CreateRespon
 pub async fn list(
     State(state): State<AppState>,
     call: Call,
-    PathParams(form_id): PathParams<String>,
-    query: QueryParams,
-) -> Result<Response, Response> {
-    let request = call.valid(&state, list_request(form_id, &query)).await?;
-    let result = state
-        .responses()
-        .list_responses(call.request(request))
-        .await;
-    Ok(call.reply(result, StatusCode::OK, |r| {
+    PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
+    Query(query): Query<ListResponsesQuery>,
+) -> Response {
+    let request = call.request(list_request(form_id, query));
+    let result = state.responses().list_responses(request).await;
+    call.reply(result, StatusCode::OK, |r| {
         let pagination = r.pagination.map(|p| match p {
             Pagination::Page(p) => Paging::Page(Page::from(p)),
             Pagination::Cursor(c) => Paging::Cursor(CursorPage {
@@ -229,7 +218,7 @@ pub async fn list(
             responses: r.responses.into_iter().map(FormResponse::from).collect(),
             pagination,
         }
-    }))
+    })
 }
 
 /// Get a response
@@ -240,7 +229,7 @@ pub async fn list(
 pub async fn get(
     State(state): State<AppState>,
     call: Call,
-    PathParams((form_id, id)): PathParams<(String, String)>,
+    PathParams((FormIdOfChild(form_id), ResponseId(id))): PathParams<(FormIdOfChild, ResponseId)>,
 ) -> Response {
     let request = call.request(pb::GetResponseRequest { form_id, id });
     let result = state.responses().get_response(request).await;
@@ -260,7 +249,7 @@ pub async fn get(
 pub async fn create(
     State(state): State<AppState>,
     call: Call,
-    PathParams(form_id): PathParams<String>,
+    PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
     JsonBody(body): JsonBody<CreateResponseBody>,
 ) -> Response {
     let request = call.request(create_request(form_id, body));
@@ -278,7 +267,7 @@ pub async fn create(
 pub async fn delete(
     State(state): State<AppState>,
     call: Call,
-    PathParams((form_id, id)): PathParams<(String, String)>,
+    PathParams((FormIdOfChild(form_id), ResponseId(id))): PathParams<(FormIdOfChild, ResponseId)>,
 ) -> Response {
     let request = call.request(pb::DeleteResponseRequest { form_id, id });
     let result = state.responses().delete_response(request).await;
@@ -296,7 +285,11 @@ pub async fn delete(
 pub async fn file(
     State(state): State<AppState>,
     call: Call,
-    PathParams((form_id, response_id, file_id)): PathParams<(String, String, String)>,
+    PathParams((FormIdOfChild(form_id), ResponseId(response_id), FileId(file_id))): PathParams<(
+        FormIdOfChild,
+        ResponseId,
+        FileId,
+    )>,
 ) -> Response {
     let request = call.request(pb::GetResponseFileRequest {
         form_id,
@@ -313,5 +306,83 @@ pub async fn file(
             response
         }
         Err(status) => call.error(&status),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::parse;
+
+    fn list(query: &str) -> Result<pb::ListResponsesRequest, String> {
+        parse::<ListResponsesQuery>(query).map(|query| list_request("f".to_owned(), query))
+    }
+
+    #[test]
+    fn an_empty_query_is_the_first_page_newest_first() {
+        let request = list("").expect("empty");
+        assert_eq!(
+            request,
+            pb::ListResponsesRequest {
+                form_id: "f".to_owned(),
+                ..Default::default()
+            }
+        );
+        assert_eq!(request.sort(), pb::SortOrder::Unspecified);
+    }
+
+    #[test]
+    fn every_parameter_reaches_the_request() {
+        let request = list(
+            "page=%202&per_page=500&sort=asc&since=2026-01-01T00:00:10Z\
+             &until=2026-01-01T00:00:20Z&cursor=abc",
+        )
+        .expect("valid");
+        let at = |seconds| Some(prost_types::Timestamp { seconds, nanos: 0 });
+        assert_eq!(
+            request,
+            pb::ListResponsesRequest {
+                form_id: "f".to_owned(),
+                page: Some(2),
+                // Clamping is the core's rule.
+                per_page: Some(500),
+                sort: pb::SortOrder::Asc.into(),
+                since: at(1_767_225_610),
+                until: at(1_767_225_620),
+                cursor: Some("abc".to_owned()),
+            }
+        );
+        assert_eq!(list("sort=desc").map(|r| r.sort()), Ok(pb::SortOrder::Desc));
+    }
+
+    #[test]
+    fn empty_values_are_absent_but_an_empty_cursor_is_cursor_mode() {
+        let request = list("sort=&since=&until=&cursor=").expect("valid");
+        assert_eq!(request.sort(), pb::SortOrder::Unspecified);
+        assert_eq!((request.since, request.until), (None, None));
+        assert_eq!(request.cursor.as_deref(), Some(""));
+        assert_eq!(list("cursor").map(|r| r.cursor), Ok(Some(String::new())));
+        assert_eq!(
+            list("page=").map(|_| ()),
+            Err(r#"page must be an integer, got """#.to_owned())
+        );
+    }
+
+    #[test]
+    fn a_bad_value_is_refused_naming_its_parameter() {
+        query::assert_refused::<ListResponsesQuery>(&[
+            ("page=abc", r#"page must be an integer, got "abc""#),
+            ("per_page=ten", r#"per_page must be an integer, got "ten""#),
+            ("sort=up", r#"sort must be asc or desc, got "up""#),
+            ("sort=ASC", r#"sort must be asc or desc, got "ASC""#),
+            (
+                "since=yesterday",
+                r#"since must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "yesterday""#,
+            ),
+            (
+                "until=2026-01-01",
+                r#"until must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "2026-01-01""#,
+            ),
+        ]);
     }
 }

@@ -1,13 +1,13 @@
 //! `/usage`: the calling key's usage record.
 
-use crate::body::QueryParams;
 use crate::call::{Call, Success};
+use crate::query::{self, Query};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use forms::pb;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 /// The calling key's usage over the last `period_days` days.
@@ -55,12 +55,12 @@ impl From<pb::Usage> for UsageRecord {
     }
 }
 
-/// The query of `GET /usage`, as documented; `get` parses it.
-#[derive(IntoParams)]
+/// The query of `GET /usage`.
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // documents the query string that `get` reads
 pub struct UsageQuery {
     /// Days of the window, today included.
+    #[serde(default, deserialize_with = "query::integer")]
     #[param(minimum = 1, maximum = 90, default = 30)]
     days: Option<i32>,
 }
@@ -73,12 +73,34 @@ pub struct UsageQuery {
 pub async fn get(
     State(state): State<AppState>,
     call: Call,
-    query: QueryParams,
-) -> Result<Response, Response> {
-    let days = call.valid(&state, query.int("days")).await?;
+    Query(UsageQuery { days }): Query<UsageQuery>,
+) -> Response {
     let result = state
         .usage()
         .get_usage(call.request(pb::GetUsageRequest { days }))
         .await;
-    Ok(call.reply(result, StatusCode::OK, |r| r.usage.map(UsageRecord::from)))
+    call.reply(result, StatusCode::OK, |r| r.usage.map(UsageRecord::from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::parse;
+
+    fn days(query: &str) -> Result<Option<i32>, String> {
+        parse::<UsageQuery>(query).map(|query| query.days)
+    }
+
+    #[test]
+    fn days_is_an_integer_whose_range_is_the_cores_rule() {
+        assert_eq!(days(""), Ok(None));
+        assert_eq!(days("days=7"), Ok(Some(7)));
+        assert_eq!(days("days=91"), Ok(Some(91)));
+        for bad in ["abc", "1.5", "", "1000000000000"] {
+            assert_eq!(
+                days(&format!("days={bad}")),
+                Err(format!("days must be an integer, got {bad:?}"))
+            );
+        }
+    }
 }

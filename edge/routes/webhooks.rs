@@ -1,8 +1,8 @@
 //! `/forms/{form_id}/webhooks[/{id}]`: subscriptions onto WebhooksService.
 
-use crate::body::{JsonBody, PathParams};
+use crate::body::JsonBody;
 use crate::call::{Call, Success};
-use crate::openapi::{FormIdOfChild, WebhookId};
+use crate::routes::params::{FormIdOfChild, PathParams, WebhookId};
 use crate::routes::timestamp;
 use crate::state::AppState;
 use axum::extract::State;
@@ -116,7 +116,7 @@ fn create_request(form_id: String, body: CreateWebhookBody) -> pb::CreateWebhook
 pub async fn list(
     State(state): State<AppState>,
     call: Call,
-    PathParams(form_id): PathParams<String>,
+    PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
 ) -> Response {
     let result = state
         .webhooks()
@@ -139,7 +139,7 @@ pub async fn list(
 pub async fn create(
     State(state): State<AppState>,
     call: Call,
-    PathParams(form_id): PathParams<String>,
+    PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
     JsonBody(body): JsonBody<CreateWebhookBody>,
 ) -> Response {
     let request = call.request(create_request(form_id, body));
@@ -157,7 +157,7 @@ pub async fn create(
 pub async fn delete(
     State(state): State<AppState>,
     call: Call,
-    PathParams((form_id, id)): PathParams<(String, String)>,
+    PathParams((FormIdOfChild(form_id), WebhookId(id))): PathParams<(FormIdOfChild, WebhookId)>,
 ) -> Response {
     let request = call.request(pb::DeleteWebhookRequest { form_id, id });
     let result = state.webhooks().delete_webhook(request).await;

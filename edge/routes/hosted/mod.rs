@@ -6,9 +6,9 @@ mod nonce;
 mod page;
 mod posted;
 
-use crate::body::PathParams;
 use crate::call::Call;
 use crate::error::reason_of;
+use crate::routes::params::PathParams;
 use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
