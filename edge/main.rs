@@ -11,10 +11,12 @@ mod config;
 mod error;
 mod forwarded;
 mod http_server;
+mod https;
 mod metrics;
 mod openapi;
 mod routes;
 mod state;
+mod tls;
 
 use app::{Application, Error};
 use clap::Parser;
