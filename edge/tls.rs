@@ -48,11 +48,9 @@ pub enum TlsError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path} holds no PEM certificate (BEGIN CERTIFICATE)")]
+    #[error("{path} holds no PEM certificate")]
     NoCertificate { path: PathBuf },
-    #[error(
-        "{path} holds no PEM private key (BEGIN PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY)"
-    )]
+    #[error("{path} holds no PEM private key (PKCS#8, PKCS#1 or SEC1)")]
     NoKey { path: PathBuf },
     #[error("the key in {key} and the certificate in {cert} do not go together: {source}")]
     Mismatch {
@@ -285,6 +283,8 @@ mod tests {
             ("junk", "junk"),
             (secret, secret),
             ("-----BEGIN CERTIFICATE-----\nc2VjcmV0\n", secret),
+            // Half written: the key file still empty.
+            ("", ""),
         ] {
             let error = certified_key(&files, cert.as_bytes(), key.as_bytes(), &provider)
                 .expect_err("refused");
@@ -294,6 +294,8 @@ mod tests {
                 "{message}"
             );
             assert!(!message.contains("c2Vj"), "{message}");
+            // Nothing that reads as PEM in a log either (tests look for it there).
+            assert!(!message.contains("BEGIN"), "{message}");
         }
         let Err(missing) = Tls::load(files) else {
             panic!("loaded without files");
