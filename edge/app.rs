@@ -178,7 +178,7 @@ impl Application {
             }
         }
         if args.role == Role::Edge {
-            let channel = tonic::transport::Endpoint::from_shared(args.core_url.clone())?
+            let channel = core_endpoint(args)?
                 .connect_timeout(Duration::from_secs(5))
                 .connect_lazy();
             transport = Some(Transport::new(
@@ -314,6 +314,21 @@ async fn sample_database(pool: &sqlx::PgPool) {
         }
         Err(error) => tracing::warn!(%error, "reading the webhook backlog for the metrics"),
     }
+}
+
+/// The endpoint of an edge-only process's core: over TLS for an https:// URL, trusting
+/// the system's roots and those of `--core-ca`.
+fn core_endpoint(args: &ServeArgs) -> Result<tonic::transport::Endpoint, Error> {
+    let endpoint = tonic::transport::Endpoint::from_shared(args.core_url.clone())?;
+    if !args.core_url.starts_with("https://") {
+        return Ok(endpoint);
+    }
+    let mut tls = tonic::transport::ClientTlsConfig::new().with_native_roots();
+    if let Some(path) = &args.core_ca {
+        let pem = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+        tls = tls.ca_certificate(tonic::transport::Certificate::from_pem(pem));
+    }
+    Ok(endpoint.tls_config(tls)?)
 }
 
 async fn open_database(db: &DbArgs) -> Result<Database, Error> {

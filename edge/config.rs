@@ -125,9 +125,14 @@ pub struct ServeArgs {
     /// certificate in service (with a warning).
     #[arg(long, env = "FORMS_TLS_RELOAD_INTERVAL", default_value = "5s", value_parser = positive_duration)]
     pub tls_reload_interval: humantime::Duration,
-    /// The core an edge-only process calls.
+    /// The core an edge-only process calls: http://, or https:// for a core serving
+    /// gRPC over TLS (checked against the system's roots and --core-ca).
     #[arg(long, env = "FORMS_CORE_URL", default_value = "http://127.0.0.1:50051")]
     pub core_url: String,
+    /// PEM certificate(s) of the authority that an edge-only process trusts, besides the
+    /// system's, for an https:// --core-url (a private CA, or the core's own certificate).
+    #[arg(long, env = "FORMS_CORE_CA")]
+    pub core_ca: Option<PathBuf>,
     /// Requests per minute of a Pro key.
     #[arg(long, env = "FORMS_PRO_RATE_LIMIT", default_value_t = 1000)]
     pub pro_rate_limit: u32,

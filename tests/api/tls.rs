@@ -330,3 +330,42 @@ async fn behind_a_trusted_proxy_that_terminated_tls_cookies_are_secure() {
     .await;
     assert!(has_attribute(&csrf_cookie(&page), "Secure"));
 }
+
+#[tokio::test]
+async fn an_edge_reaches_its_core_over_tls() {
+    let pair = Pair::new();
+    let files = TlsFiles::with(&pair);
+    let db = TestDb::create().await;
+    let (cert, key) = (
+        files.cert.to_str().expect("UTF-8 path"),
+        files.key.to_str().expect("UTF-8 path"),
+    );
+    let core_args = ["--role", "core", "--tls-cert", cert, "--tls-key", key];
+    let core = Formsd::start(&serve_args(&db.url, &core_args)).await;
+    let core_url = format!("https://{}", core.grpc_addr.expect("gRPC address"));
+    let edge_args: Vec<String> = [
+        "serve",
+        "--role",
+        "edge",
+        "--core-url",
+        &core_url,
+        "--core-ca",
+        cert,
+        "--http-addr",
+        "127.0.0.1:0",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let edge = Formsd::start(&edge_args).await;
+    let app = TestApp::from_parts(edge, db).await;
+    let key = app.key(PRO, ALL).await;
+    let form = app
+        .create_form(
+            &key,
+            &json!({"title": "Split over TLS", "fields": contact_fields()}),
+        )
+        .await;
+    let path = format!("/forms/{}", form["id"].as_str().expect("id"));
+    assert_eq!(app.get(&path, &key).await.ok(200)["form"], form);
+}
