@@ -343,21 +343,7 @@ async fn an_edge_reaches_its_core_over_tls() {
     let core_args = ["--role", "core", "--tls-cert", cert, "--tls-key", key];
     let core = Formsd::start(&serve_args(&db.url, &core_args)).await;
     let core_url = format!("https://{}", core.grpc_addr.expect("gRPC address"));
-    let edge_args: Vec<String> = [
-        "serve",
-        "--role",
-        "edge",
-        "--core-url",
-        &core_url,
-        "--core-ca",
-        cert,
-        "--http-addr",
-        "127.0.0.1:0",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let edge = Formsd::start(&edge_args).await;
+    let edge = Formsd::start(&edge_serve_args(&core_url, &["--core-ca", cert])).await;
     let app = TestApp::from_parts(edge, db).await;
     let key = app.key(PRO, ALL).await;
     let form = app
