@@ -5,6 +5,7 @@
 
 use crate::config::{DbArgs, Role, ServeArgs};
 use crate::state::{AppState, Transport, TransportError};
+use crate::tls::{self, Alpn, Tls};
 use crate::{http_server, metrics, routes};
 use forms::accounts::sessions::SessionVerifier;
 use forms::config::DeliveryConfig;
@@ -13,6 +14,7 @@ use forms::notifications::smtp::SmtpSettings;
 use forms::{Core, CoreConfig, telemetry};
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -118,6 +120,10 @@ impl Application {
         args: &ServeArgs,
         listeners: Listeners,
     ) -> Result<(), Error> {
+        // Before anything starts: a pair that does not load stops the process here.
+        let tls = args.tls_files().map(Tls::load).transpose()?;
+        let acceptor = |alpn| tls.as_ref().map(|tls| tls.acceptor(alpn)).transpose();
+        let (grpc_tls, http_tls) = (acceptor(Alpn::H2)?, acceptor(Alpn::Http1)?);
         let mut transport = None;
         if let Some(listener) = listeners.grpc {
             let database = open_database(db).await?;
@@ -132,15 +138,23 @@ impl Application {
             let notifications = core.spawn_notifications(self.stop.subscribe()).await?;
             let routes = core.routes().await?;
             let addr = listener.local_addr()?;
-            tracing::info!(%addr, "core listening (gRPC)");
+            tracing::info!(%addr, tls = grpc_tls.is_some(), "core listening (gRPC)");
             self.grpc_addr = Some(addr);
-            // Without TCP_NODELAY, small gRPC replies wait for delayed ACKs (~40 ms each).
-            let incoming =
-                tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
-            let grpc = tonic::transport::Server::builder()
+            let server = tonic::transport::Server::builder()
                 .trace_fn(|req| telemetry::grpc_span(req.headers(), req.uri().path()))
-                .add_routes(routes.clone())
-                .serve_with_incoming_shutdown(incoming, stopped(self.stop.subscribe()));
+                .add_routes(routes.clone());
+            let stop = stopped(self.stop.subscribe());
+            let grpc: Pin<Box<dyn Future<Output = _> + Send>> = match grpc_tls {
+                Some(acceptor) => Box::pin(
+                    server.serve_with_incoming_shutdown(tls::incoming(listener, acceptor), stop),
+                ),
+                None => {
+                    // Without TCP_NODELAY, small gRPC replies wait for delayed ACKs (~40 ms each).
+                    let incoming = tonic::transport::server::TcpIncoming::from(listener)
+                        .with_nodelay(Some(true));
+                    Box::pin(server.serve_with_incoming_shutdown(incoming, stop))
+                }
+            };
             self.tasks.spawn(async move {
                 let result = grpc.await.map_err(Error::from);
                 maintenance.abort();
@@ -164,7 +178,7 @@ impl Application {
             }
         }
         if args.role == Role::Edge {
-            let channel = tonic::transport::Endpoint::from_shared(args.core_url.clone())?
+            let channel = core_endpoint(args)?
                 .connect_timeout(Duration::from_secs(5))
                 .connect_lazy();
             transport = Some(Transport::new(
@@ -179,7 +193,7 @@ impl Application {
                 frame_ancestors: args.frame_ancestors.as_str().into(),
             });
             let addr = listener.local_addr()?;
-            tracing::info!(%addr, "edge listening (REST)");
+            tracing::info!(%addr, tls = http_tls.is_some(), "edge listening (REST)");
             self.http_addr = Some(addr);
             let limits = http_server::Limits {
                 header_timeout: args.http_header_timeout.into(),
@@ -189,9 +203,17 @@ impl Application {
             let trusted_proxies = args.trusted_proxies.clone().into();
             let stop = stopped(self.stop.subscribe());
             self.tasks.spawn(async move {
-                http_server::serve(listener, router, limits, trusted_proxies, stop)
+                http_server::serve(listener, router, limits, trusted_proxies, http_tls, stop)
                     .await
                     .map_err(Error::from)
+            });
+        }
+        if let Some(tls) = tls {
+            let interval = args.tls_reload_interval.into();
+            let stop = stopped(self.stop.subscribe());
+            self.tasks.spawn(async move {
+                tls.reload_every(interval, stop).await;
+                Ok(())
             });
         }
         // Last: the pool whose connections it reports exists by now (unless edge-only).
@@ -292,6 +314,21 @@ async fn sample_database(pool: &sqlx::PgPool) {
         }
         Err(error) => tracing::warn!(%error, "reading the webhook backlog for the metrics"),
     }
+}
+
+/// The endpoint of an edge-only process's core: over TLS for an https:// URL, trusting
+/// the system's roots and those of `--core-ca`.
+fn core_endpoint(args: &ServeArgs) -> Result<tonic::transport::Endpoint, Error> {
+    let endpoint = tonic::transport::Endpoint::from_shared(args.core_url.clone())?;
+    if !args.core_url.starts_with("https://") {
+        return Ok(endpoint);
+    }
+    let mut tls = tonic::transport::ClientTlsConfig::new().with_native_roots();
+    if let Some(path) = &args.core_ca {
+        let pem = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+        tls = tls.ca_certificate(tonic::transport::Certificate::from_pem(pem));
+    }
+    Ok(endpoint.tls_config(tls)?)
 }
 
 async fn open_database(db: &DbArgs) -> Result<Database, Error> {

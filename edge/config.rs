@@ -6,6 +6,7 @@ use crate::cli::{
     accounts::AccountsCommand, keys::KeysCommand, notifications::NotificationsCommand,
     webhooks::WebhooksCommand,
 };
+use crate::tls::TlsFiles;
 use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -111,9 +112,27 @@ pub struct ServeArgs {
     /// Keep it off the public network.
     #[arg(long, env = "FORMS_METRICS_ADDR")]
     pub metrics_addr: Option<SocketAddr>,
-    /// The core an edge-only process calls.
+    /// PEM certificate chain (the server's certificate first) to serve HTTPS and gRPC
+    /// over TLS, with --tls-key; read again when it changes. Unset: plain HTTP and gRPC,
+    /// for a TLS-terminating proxy in front (see the README).
+    #[arg(long, env = "FORMS_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1); read again when it changes.
+    #[arg(long, env = "FORMS_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// How often the --tls-cert and --tls-key files are checked for a change; a changed
+    /// pair that loads is served to new connections, one that does not keeps the
+    /// certificate in service (with a warning).
+    #[arg(long, env = "FORMS_TLS_RELOAD_INTERVAL", default_value = "5s", value_parser = positive_duration)]
+    pub tls_reload_interval: humantime::Duration,
+    /// The core an edge-only process calls: http://, or https:// for a core serving
+    /// gRPC over TLS (checked against the system's roots and --core-ca).
     #[arg(long, env = "FORMS_CORE_URL", default_value = "http://127.0.0.1:50051")]
     pub core_url: String,
+    /// PEM certificate(s) of the authority that an edge-only process trusts, besides the
+    /// system's, for an https:// --core-url (a private CA, or the core's own certificate).
+    #[arg(long, env = "FORMS_CORE_CA")]
+    pub core_ca: Option<PathBuf>,
     /// Requests per minute of a Pro key.
     #[arg(long, env = "FORMS_PRO_RATE_LIMIT", default_value_t = 1000)]
     pub pro_rate_limit: u32,
@@ -126,8 +145,11 @@ pub struct ServeArgs {
     /// Requests failing authentication allowed per client IP and minute.
     #[arg(long, env = "FORMS_AUTH_FAILURES_PER_MINUTE", default_value_t = 60)]
     pub auth_failures_per_minute: u32,
-    /// Addresses of separate REST edges (--role edge) whose client-IP metadata the core
-    /// believes, comma-separated; the in-process edge is always believed.
+    /// Addresses of the reverse proxies in front of the REST edge, whose Forwarded,
+    /// X-Forwarded-For and X-Forwarded-Proto the edge believes (the visitor's address, and
+    /// whether it came over HTTPS), and of separate REST edges (--role edge), whose
+    /// client-IP metadata the core believes; comma-separated. The in-process edge is
+    /// always believed.
     #[arg(long, env = "FORMS_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxies: Vec<IpAddr>,
     /// Hosted-page submissions allowed per visitor IP and minute.
@@ -289,6 +311,14 @@ impl ServeArgs {
         Self::from_arg_matches(&command.try_get_matches_from(["serve"])?)
     }
 
+    /// The certificate and key files, when TLS is configured (clap requires both).
+    pub fn tls_files(&self) -> Option<TlsFiles> {
+        Some(TlsFiles {
+            cert: self.tls_cert.clone()?,
+            key: self.tls_key.clone()?,
+        })
+    }
+
     /// Refuses secrets that are set but short. Checked after parsing rather than by a
     /// clap value parser, whose error message would echo the value.
     pub fn check_secrets(&self) -> Result<(), String> {
@@ -338,6 +368,15 @@ impl std::fmt::Display for Limit {
             Some(n) => write!(f, "{n}"),
             None => f.write_str("unlimited"),
         }
+    }
+}
+
+/// A duration that must be positive (a zero interval would spin).
+fn positive_duration(value: &str) -> Result<humantime::Duration, String> {
+    match value.parse::<humantime::Duration>() {
+        Ok(d) if d.is_zero() => Err("must be more than 0".to_owned()),
+        Ok(d) => Ok(d),
+        Err(e) => Err(e.to_string()),
     }
 }
 

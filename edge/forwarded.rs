@@ -1,5 +1,6 @@
-//! The end client's address behind a reverse proxy: `Forwarded` (RFC 7239) or
-//! `X-Forwarded-For`, believed only when the connection comes from a trusted proxy,
+//! The end client behind a reverse proxy: its address, from `Forwarded` (RFC 7239) or
+//! `X-Forwarded-For`, and whether it came over HTTPS, from `Forwarded`'s `proto` or
+//! `X-Forwarded-Proto`; believed only when the connection comes from a trusted proxy,
 //! read from the right so a client cannot pick its own address by sending the header.
 
 use axum::http::HeaderMap;
@@ -27,40 +28,60 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
     peer
 }
 
+/// Whether a trusted proxy says that the visitor reached it over HTTPS (it terminated
+/// TLS): the `proto` of the nearest (rightmost) `Forwarded` element that has one, else
+/// the last `X-Forwarded-Proto` value (the nearest proxy's). From any other peer the headers are not believed.
+/// A client's own header, passed on by a proxy that does not set it, can only change
+/// what its own replies carry (see `https`).
+pub fn https(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> bool {
+    if !trusted.contains(&canonical(peer)) {
+        return false;
+    }
+    let forwarded = values(headers, "forwarded");
+    let proto = forwarded
+        .iter()
+        .rev()
+        .find_map(|element| parameter(element, "proto").map(str::to_owned))
+        .or_else(|| values(headers, "x-forwarded-proto").pop());
+    proto.is_some_and(|proto| proto.eq_ignore_ascii_case("https"))
+}
+
+/// The comma-separated elements of every `name` header, in order.
+fn values(headers: &HeaderMap, name: &str) -> Vec<String> {
+    headers
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
 /// The forwarding chain, left (client) to right (nearest proxy): `Forwarded` when the
 /// request has one, else `X-Forwarded-For`. `None` marks a hop that is not an address.
 fn chain(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
-    let values = |name: &str| -> Vec<String> {
-        headers
-            .get_all(name)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .map(|s| s.trim().to_owned())
-            .filter(|s| !s.is_empty())
-            .collect()
-    };
-    let forwarded = values("forwarded");
+    let forwarded = values(headers, "forwarded");
     if !forwarded.is_empty() {
         return forwarded
             .iter()
-            .map(|element| forwarded_for(element))
+            .map(|element| parameter(element, "for").and_then(parse_node))
             .collect();
     }
-    values("x-forwarded-for")
+    values(headers, "x-forwarded-for")
         .iter()
         .map(|hop| parse_node(hop))
         .collect()
 }
 
-/// The `for=` parameter of one `Forwarded` element, e.g. `for="[2001:db8::1]:4711";proto=https`.
-fn forwarded_for(element: &str) -> Option<IpAddr> {
+/// A parameter of one `Forwarded` element, unquoted: `for` of
+/// `for="[2001:db8::1]:4711";proto=https` is `[2001:db8::1]:4711`.
+fn parameter<'a>(element: &'a str, name: &str) -> Option<&'a str> {
     element.split(';').find_map(|pair| {
-        let (name, value) = pair.split_once('=')?;
-        name.trim()
-            .eq_ignore_ascii_case("for")
-            .then(|| parse_node(value.trim().trim_matches('"')))
-            .flatten()
+        let (key, value) = pair.split_once('=')?;
+        key.trim()
+            .eq_ignore_ascii_case(name)
+            .then(|| value.trim().trim_matches('"'))
     })
 }
 
@@ -149,6 +170,49 @@ mod tests {
         assert_eq!(client_ip(ip("10.0.0.1"), &h, &trusted), ip("10.0.0.1"));
         let h = headers(&[("x-forwarded-for", "garbage")]);
         assert_eq!(client_ip(ip("10.0.0.1"), &h, &trusted), ip("10.0.0.1"));
+    }
+
+    #[test]
+    fn https_is_what_a_trusted_proxy_says() {
+        let trusted = [ip("10.0.0.1")];
+        let https = |peer: &str, pairs: &[(&'static str, &'static str)]| {
+            super::https(ip(peer), &headers(pairs), &trusted)
+        };
+        assert!(https("10.0.0.1", &[("x-forwarded-proto", "https")]));
+        assert!(https("::ffff:10.0.0.1", &[("x-forwarded-proto", "HTTPS")]));
+        // Not from a trusted proxy, or not said: plain HTTP.
+        assert!(!https("203.0.113.9", &[("x-forwarded-proto", "https")]));
+        assert!(!https("10.0.0.1", &[]));
+        assert!(!https("10.0.0.1", &[("x-forwarded-proto", "http")]));
+        // The nearest proxy's word is the last one.
+        assert!(!https("10.0.0.1", &[("x-forwarded-proto", "https, http")]));
+        assert!(https(
+            "10.0.0.1",
+            &[("forwarded", "for=198.51.100.7;proto=\"https\"")]
+        ));
+        assert!(https(
+            "10.0.0.1",
+            &[(
+                "forwarded",
+                "for=1.2.3.4;proto=http, for=198.51.100.7;proto=https;by=x"
+            )]
+        ));
+        // Forwarded's proto wins over X-Forwarded-Proto, as it does for the address;
+        // a Forwarded without one leaves the word to X-Forwarded-Proto.
+        assert!(!https(
+            "10.0.0.1",
+            &[
+                ("forwarded", "for=198.51.100.7;proto=http"),
+                ("x-forwarded-proto", "https")
+            ]
+        ));
+        assert!(https(
+            "10.0.0.1",
+            &[
+                ("forwarded", "for=198.51.100.7"),
+                ("x-forwarded-proto", "https")
+            ]
+        ));
     }
 
     #[test]

@@ -1,14 +1,18 @@
 //! The REST server's connections: HTTP/1.1 over hyper with the bounds a public
 //! endpoint needs, so that no client can hold the server's resources for long:
 //! a deadline for each request's headers (which also closes keep-alive connections
-//! left idle), a deadline for each request's whole body, and a cap on open connections.
+//! left idle), a deadline for each request's whole body, and a cap on open connections;
+//! over TLS when configured (`tls`), with HSTS and `Secure` cookies on replies to
+//! requests that came over HTTPS (`https`).
 
-use crate::forwarded;
+use crate::tls::{self, TlsAcceptor};
+use crate::{forwarded, https};
 use axum::Router;
 use axum::body::Body;
 use bytes::Bytes;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::server::graceful::{GracefulShutdown, Watcher};
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -90,12 +94,14 @@ pub fn is_body_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
 }
 
 /// Serves `router` on `listener` until `stop` resolves; then stops accepting and waits
-/// for the requests in flight to finish.
+/// for the requests in flight to finish. With `tls`, every connection is TLS (its
+/// handshake counts against the connection cap and must finish in time).
 pub async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,
     trusted_proxies: Arc<[std::net::IpAddr]>,
+    tls: Option<TlsAcceptor>,
     stop: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
@@ -125,13 +131,63 @@ pub async fn serve(
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let body_timeout = limits.body_timeout;
-        let trusted_proxies = trusted_proxies.clone();
-        let router = router.clone();
+        let connection = Connection {
+            peer,
+            builder: builder.clone(),
+            router: router.clone(),
+            body_timeout: limits.body_timeout,
+            trusted_proxies: trusted_proxies.clone(),
+            // Taken before the handshake: a shutdown waits for a handshake under way (at
+            // most its timeout), then ends that connection gracefully like the others.
+            watcher: graceful.watcher(),
+        };
+        let tls = tls.clone();
+        tokio::spawn(async move {
+            match tls {
+                Some(acceptor) => {
+                    if let Some(stream) = tls::handshake(&acceptor, stream).await {
+                        connection.serve(stream, true).await;
+                    }
+                }
+                None => connection.serve(stream, false).await,
+            }
+            drop(permit);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
+}
+
+/// One accepted connection, and what serving it needs.
+struct Connection {
+    peer: SocketAddr,
+    builder: hyper::server::conn::http1::Builder,
+    router: Router,
+    body_timeout: Duration,
+    trusted_proxies: Arc<[std::net::IpAddr]>,
+    watcher: Watcher,
+}
+
+impl Connection {
+    /// Serves the connection's requests (`tls`: it is a TLS connection) until it ends.
+    async fn serve<IO>(self, io: IO, tls: bool)
+    where
+        IO: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let Self {
+            peer,
+            builder,
+            router,
+            body_timeout,
+            trusted_proxies,
+            watcher,
+        } = self;
         let service = tower::service_fn(move |req: http::Request<hyper::body::Incoming>| {
             let (mut parts, body) = req.into_parts();
             let client = forwarded::client_ip(peer.ip(), &parts.headers, &trusted_proxies);
             parts.extensions.insert(ClientIp(client));
+            let over_https = tls || forwarded::https(peer.ip(), &parts.headers, &trusted_proxies);
             let ended = Arc::new(AtomicBool::new(http_body::Body::is_end_stream(&body)));
             let body = DeadlineBody {
                 body: Body::new(body),
@@ -152,21 +208,17 @@ pub async fn serve(
                         http::HeaderValue::from_static("close"),
                     );
                 }
+                if over_https {
+                    https::secure(response.headers_mut());
+                }
                 Ok::<_, std::convert::Infallible>(response)
             }
         });
         let service = hyper_util::service::TowerToHyperService::new(service);
-        let connection = builder.serve_connection(TokioIo::new(stream), service);
-        let connection = graceful.watch(connection);
-        tokio::spawn(async move {
-            if let Err(error) = connection.await {
-                // Time-outs and clients going away are routine on a public endpoint.
-                tracing::debug!(%peer, %error, "connection ended");
-            }
-            drop(permit);
-        });
+        let connection = builder.serve_connection(TokioIo::new(io), service);
+        if let Err(error) = watcher.watch(connection).await {
+            // Time-outs and clients going away are routine on a public endpoint.
+            tracing::debug!(%peer, %error, "connection ended");
+        }
     }
-    drop(listener);
-    graceful.shutdown().await;
-    Ok(())
 }

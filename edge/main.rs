@@ -11,11 +11,13 @@ mod config;
 mod error;
 mod forwarded;
 mod http_server;
+mod https;
 mod metrics;
 mod openapi;
 mod query;
 mod routes;
 mod state;
+mod tls;
 
 use app::{Application, Error};
 use clap::Parser;

@@ -421,21 +421,7 @@ async fn core_and_edge_roles_serve_the_same_rest_api() {
     core_command.env("RUST_LOG", "info,forms=debug");
     let core = Formsd::start_with(core_command, &serve_args(&db.url, &["--role", "core"])).await;
     assert!(core.http_addr.is_none());
-    let edge_args: Vec<String> = [
-        "--log-format",
-        "json",
-        "serve",
-        "--role",
-        "edge",
-        "--core-url",
-        &core.grpc_url(),
-        "--http-addr",
-        "127.0.0.1:0",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let edge = Formsd::start(&edge_args).await;
+    let edge = Formsd::start(&edge_serve_args(&core.grpc_url(), &[])).await;
     assert!(edge.grpc_addr.is_none());
     let app = TestApp::from_parts(edge, db).await;
     let key = app.new_key(PRO, ALL).await;
@@ -519,21 +505,7 @@ async fn edge_without_its_core_answers_503() {
         .local_addr()
         .expect("addr")
         .port();
-    let args: Vec<String> = [
-        "--log-format",
-        "json",
-        "serve",
-        "--role",
-        "edge",
-        "--core-url",
-        &format!("http://127.0.0.1:{port}"),
-        "--http-addr",
-        "127.0.0.1:0",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let edge = Formsd::start(&args).await;
+    let edge = Formsd::start(&edge_serve_args(&format!("http://127.0.0.1:{port}"), &[])).await;
     let reply = send(
         http_client()
             .get(format!("{}/forms", edge.http_base()))

@@ -449,7 +449,7 @@ impl Formsd {
 
 /// Arguments of `formsd serve` on ports 0 with JSON logs, on `database_url`.
 pub fn serve_args(database_url: &str, extra: &[&str]) -> Vec<String> {
-    let mut args: Vec<String> = [
+    let args = [
         "--database-url",
         database_url,
         "--log-format",
@@ -462,12 +462,25 @@ pub fn serve_args(database_url: &str, extra: &[&str]) -> Vec<String> {
         "127.0.0.1:0",
         "--grpc-addr",
         "127.0.0.1:0",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    args.extend(extra.iter().map(|s| s.to_string()));
-    args
+    ];
+    args.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+/// Arguments of an edge-only `formsd serve` (no database) on a free port with JSON logs,
+/// calling the core at `core_url`.
+pub fn edge_serve_args(core_url: &str, extra: &[&str]) -> Vec<String> {
+    let args = [
+        "--log-format",
+        "json",
+        "serve",
+        "--role",
+        "edge",
+        "--core-url",
+        core_url,
+        "--http-addr",
+        "127.0.0.1:0",
+    ];
+    args.iter().chain(extra).map(|s| s.to_string()).collect()
 }
 
 // ---------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ mod responses;
 mod schemathesis;
 mod sessions;
 mod smtp_sink;
+mod tls;
 mod uploads;
 mod usage;
 mod webhooks;

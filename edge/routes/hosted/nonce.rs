@@ -65,6 +65,8 @@ fn cookie_nonce(headers: &HeaderMap) -> Option<String> {
         .filter(|v| sane_nonce(v))
 }
 
+/// Sets the nonce's cookie when it is a fresh one (the server adds `Secure` when the
+/// visitor came over HTTPS: see `https`), and keeps the reply out of caches.
 pub(super) fn with_cookie(mut response: Response, nonce: &str, home: NonceHome) -> Response {
     if home == (NonceHome::Cookie { fresh: true })
         && let Ok(value) = HeaderValue::from_str(&format!(
