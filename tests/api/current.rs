@@ -219,10 +219,20 @@ async fn lone_creates_of_many_forms_share_a_statement_and_the_quota_stays_exact(
         .iter()
         .map(|(path, _)| path.split('/').nth(2).expect("form id").to_owned())
         .collect();
-    let locks = [
-        lock_form(&app.pool, &ids[0]).await,
-        lock_form(&app.pool, &ids[1]).await,
-    ];
+    // The account's quota row is held: both statements wait for it, in the order they
+    // asked, and the three later creates wait for a statement of their own (two run at
+    // a time) until the first of them is done, and then for the quota row behind the
+    // second: the two held creates are counted first, whatever the timing.
+    let mut quota = app.pool.begin().await.expect("begin");
+    let held_rows = sqlx::query(
+        "SELECT 1 FROM response_quota_usage
+          WHERE account_id = (SELECT account_id FROM forms WHERE id = $1::uuid) FOR UPDATE",
+    )
+    .bind(&ids[0])
+    .fetch_all(&mut *quota)
+    .await
+    .expect("lock the quota");
+    assert_eq!(held_rows.len(), 1, "the account's quota row of this month");
     let app = std::sync::Arc::new(app);
     let create = |(path, body): (String, Value)| {
         let (app, key) = (app.clone(), key.clone());
@@ -230,15 +240,22 @@ async fn lone_creates_of_many_forms_share_a_statement_and_the_quota_stays_exact(
     };
     let held: Vec<_> = forms[..2].iter().cloned().map(create).collect();
     eventually(
-        "two statements wait for the locks",
-        Duration::from_secs(10),
+        "two statements wait for the quota row",
+        Duration::from_secs(30),
         || async { (waiting_for_locks(&app).await == 2).then_some(()) },
     )
     .await;
     let queued: Vec<_> = forms[2..].iter().cloned().map(create).collect();
-    // Let the three reach the queue (there is nothing in the database to see them by).
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    drop(locks);
+    eventually(
+        "three forms wait for a statement",
+        Duration::from_secs(30),
+        || async {
+            let text = metrics_text(&app).await;
+            (sample(&text, "formsd_one_statement_waiting") == Some(3.0)).then_some(())
+        },
+    )
+    .await;
+    drop(quota);
     for reply in held {
         reply.await.expect("create").ok(201);
     }
@@ -312,13 +329,21 @@ async fn a_forms_waiting_creates_are_judged_in_turn_and_stored_by_one_statement(
             let held = create(first);
             eventually(
                 "the statement waits for the lock",
-                Duration::from_secs(10),
+                Duration::from_secs(30),
                 || async { (waiting_for_locks(&app).await == 1).then_some(()) },
             )
             .await;
+            let waiting = later as f64;
             let later: Vec<_> = (first + 1..=first + later).map(create).collect();
-            // Let them reach the form's queue (the database cannot show them).
-            tokio::time::sleep(Duration::from_millis(500)).await;
+            eventually(
+                "the later creates wait in the form's queue",
+                Duration::from_secs(30),
+                || async {
+                    let text = metrics_text(&app).await;
+                    (sample(&text, "formsd_create_queue_waiting") == Some(waiting)).then_some(())
+                },
+            )
+            .await;
             drop(lock);
             let mut statuses = Vec::new();
             for reply in std::iter::once(held).chain(later) {

@@ -86,6 +86,8 @@ impl Batcher {
             let mut queues = self.queues();
             let queue = queues.entry(form_id).or_default();
             queue.waiting.push((submission, reply));
+            // Submissions waiting in forms' queues, all forms together.
+            metrics::gauge!("formsd_create_queue_waiting").increment(1.0);
             !std::mem::replace(&mut queue.running, true)
         };
         if start {
@@ -178,6 +180,7 @@ impl Drain for FormQueue {
 /// The oldest waiting submissions, up to `MAX_BATCH`.
 fn take_batch<T>(waiting: &mut Vec<T>) -> Vec<T> {
     let take = waiting.len().min(MAX_BATCH);
+    metrics::gauge!("formsd_create_queue_waiting").decrement(take as f64);
     waiting.drain(..take).collect()
 }
 

@@ -60,7 +60,17 @@ impl Statements {
     fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
         self.queue.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
 
+impl Queue {
+    /// Shows how many forms' batches wait for a statement (a backlog that grows says
+    /// the database is the bound).
+    fn report(&self) {
+        metrics::gauge!("formsd_one_statement_waiting").set(self.waiting.len() as f64);
+    }
+}
+
+impl Statements {
     /// Stores `form`'s responses with the others waiting; gives them back with how
     /// they ended.
     pub(super) async fn store(&self, form: IfCurrent) -> Written {
@@ -68,6 +78,7 @@ impl Statements {
         let start = {
             let mut queue = self.queue();
             queue.waiting.push_back((form, reply));
+            queue.report();
             let start = queue.running < MAX_STATEMENTS;
             queue.running += usize::from(start);
             start
@@ -124,7 +135,9 @@ impl Drain for Statements {
             queue.running -= 1;
             return None;
         }
-        Some(take_batch(&mut queue.waiting))
+        let batch = take_batch(&mut queue.waiting);
+        queue.report();
+        Some(batch)
     }
 
     async fn run(&self, batch: Self::Batch) {
