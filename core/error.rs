@@ -112,6 +112,10 @@ pub enum CoreError {
         reason: ErrorReason,
         message: String,
     },
+    /// The reader of a streamed reply (an export) took nothing for this many seconds:
+    /// the stream stopped, and gave its database connection back.
+    #[error("the reader took no data for {0} seconds: the transfer was stopped")]
+    ReaderStalled(u64),
     #[error("database error: {0}")]
     Database(sqlx::Error),
     #[error("internal error: {0}")]
@@ -142,6 +146,7 @@ impl CoreError {
             Self::FormClosed => ErrorReason::FormClosed,
             Self::AdminDenied => ErrorReason::AdminDenied,
             Self::Rejected { reason, .. } => *reason,
+            Self::ReaderStalled(_) => ErrorReason::RequestTimeout,
             Self::Database(e) if database_unavailable(e) => ErrorReason::ServiceUnavailable,
             Self::Database(_) | Self::Internal(_) => ErrorReason::Internal,
         }
@@ -167,6 +172,7 @@ impl CoreError {
                 ErrorReason::RequestTimeout => Code::DeadlineExceeded,
                 _ => Code::InvalidArgument,
             },
+            Self::ReaderStalled(_) => Code::DeadlineExceeded,
             Self::Database(e) if database_unavailable(e) => Code::Unavailable,
             Self::Database(_) | Self::Internal(_) => Code::Internal,
         }

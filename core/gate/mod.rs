@@ -4,11 +4,13 @@
 //!
 //! `caller` identifies who calls (with `keys`, the per-instance key cache), `lease`
 //! admits requests from leased blocks of the key's window, `limits` holds the
-//! failed-auth throttle, and usage is counted in memory by `usage::tally`; this module
+//! failed-auth throttle, `concurrency` caps the exports open at once (they hold a
+//! database connection), and usage is counted in memory by `usage::tally`; this module
 //! ties them together. A request whose key is cached and whose lease has room costs no
 //! query at all.
 
 mod caller;
+pub mod concurrency;
 pub mod keys;
 pub mod lease;
 mod limits;
@@ -25,6 +27,7 @@ use crate::error::CoreError;
 use crate::usage::tally::Tally;
 use caller::metadata_str;
 use chrono::NaiveDate;
+use concurrency::Concurrency;
 use keys::KeyCache;
 use lease::Leases;
 use sqlx::PgPool;
@@ -67,6 +70,7 @@ pub struct Gate {
     keys: KeyCache,
     leases: Leases,
     tally: Tally,
+    exports: Concurrency,
 }
 
 /// The outcome of admission: who, with which figures, and which usage row to charge
@@ -80,7 +84,16 @@ struct Admission {
 impl Gate {
     pub fn new(pool: PgPool, config: Arc<CoreConfig>) -> Self {
         let guard = Arc::new(AuthGuard::new(config.auth_failures_per_minute));
+        // By default exports may hold half the pool: the other half serves everything
+        // else however many exports are open.
+        let pool_size = usize::try_from(pool.options().get_max_connections()).unwrap_or(1);
+        let exports = Concurrency::new(
+            "exports",
+            config.exports.per_account,
+            config.exports.per_instance.unwrap_or(pool_size / 2),
+        );
         Self {
+            exports,
             pool,
             config,
             guard,
@@ -104,6 +117,11 @@ impl Gate {
 
     pub fn tally(&self) -> &Tally {
         &self.tally
+    }
+
+    /// The cap on exports open at once.
+    pub fn exports(&self) -> &Concurrency {
+        &self.exports
     }
 
     /// Runs `op` for an authenticated caller holding `need` (None: any valid key).
