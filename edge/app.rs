@@ -300,6 +300,7 @@ async fn open_database(db: &DbArgs) -> Result<Database, Error> {
         db.database_url.as_deref(),
         &db.data_dir,
         db.db_max_connections,
+        db.db_acquire_timeout.into(),
     )
     .await?)
 }

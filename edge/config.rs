@@ -45,6 +45,14 @@ pub struct DbArgs {
         global = true
     )]
     pub db_max_connections: u32,
+    /// Longest wait of a request for a pooled connection (then 503).
+    #[arg(
+        long,
+        env = "FORMS_DB_ACQUIRE_TIMEOUT",
+        default_value = "3s",
+        global = true
+    )]
+    pub db_acquire_timeout: humantime::Duration,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

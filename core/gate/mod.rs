@@ -23,6 +23,7 @@ pub(crate) use limits::throttle_key;
 
 use crate::accounts::{Scope, Scopes};
 use crate::config::CoreConfig;
+use crate::db::reachable::Reachable;
 use crate::error::CoreError;
 use crate::usage::tally::Tally;
 use caller::metadata_str;
@@ -71,6 +72,8 @@ pub struct Gate {
     leases: Leases,
     tally: Tally,
     exports: Concurrency,
+    /// Whether the database answers, as the readiness probe last found it.
+    reachable: Reachable,
 }
 
 /// The outcome of admission: who, with which figures, and which usage row to charge
@@ -94,6 +97,7 @@ impl Gate {
         );
         Self {
             exports,
+            reachable: Reachable::default(),
             pool,
             config,
             guard,
@@ -117,6 +121,11 @@ impl Gate {
 
     pub fn tally(&self) -> &Tally {
         &self.tally
+    }
+
+    /// Whether the database answers: set by the readiness probe, read by every call.
+    pub fn reachable(&self) -> &Reachable {
+        &self.reachable
     }
 
     /// The cap on exports open at once.
@@ -156,7 +165,11 @@ impl Gate {
         let request_id = request_id(req.metadata());
         let ip = client_ip(&req, &self.config.trusted_proxies);
         let idempotency_key = metadata_str(req.metadata(), IDEMPOTENCY_KEY).map(str::to_owned);
-        let admission = self.admit(req.metadata(), ip, need).await;
+        // While the database is known not to answer, nothing waits for a connection.
+        let admission = match self.reachable.is_up() {
+            true => self.admit(req.metadata(), ip, need).await,
+            false => unaccounted(CoreError::Unavailable),
+        };
         let outcome = match admission.caller {
             Ok(caller) => {
                 let ctx = Ctx {
@@ -184,10 +197,7 @@ impl Gate {
                 Ok(response)
             }
             Err(error) => {
-                let retry_after = match &error {
-                    CoreError::RateLimited { retry_after } => Some(*retry_after),
-                    _ => None,
-                };
+                let retry_after = error.retry_after();
                 let mut status = error.into_status(&request_id);
                 let md = status.metadata_mut();
                 decorate(md, &request_id, admission.rate);
