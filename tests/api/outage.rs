@@ -4,7 +4,7 @@
 //! recover by themselves when the database is back.
 
 use crate::helpers::*;
-use crate::support::{PgProxy, eventually};
+use crate::support::{PgProxy, eventually, formsd_cli};
 use std::time::{Duration, Instant};
 
 async fn status_of(app: &TestApp, path: &str, key: &str) -> (u16, String) {
@@ -93,5 +93,50 @@ async fn a_database_outage_is_503_and_recovers() {
     eventually("ready again", Duration::from_secs(20), || async {
         (ready(&app).await == 200).then_some(())
     })
+    .await;
+}
+
+/// The key cache is trusted while its LISTEN connection hears every change. A link that
+/// dies silently (no reset, no FIN: here frozen by the proxy) must be noticed by the
+/// listener's own check within about a second, so that a key revoked meanwhile is
+/// refused long before the cache's 60 s age limit.
+#[tokio::test]
+async fn a_silently_dead_key_listener_does_not_keep_a_revoked_key() {
+    let db = TestDb::create().await;
+    let Some((proxy, proxied)) = PgProxy::in_front_of(&db.url).await else {
+        eprintln!(
+            "SKIPPED: the test database is not reached over TCP ({})",
+            db.url
+        );
+        return;
+    };
+    let server = Formsd::start(&serve_args(&proxied, &[])).await;
+    let app = TestApp::from_parts(server, db).await;
+    let key = app.new_key(PRO, ALL).await;
+    assert_eq!(status_of(&app, "/forms", &key.key).await.0, 200);
+    let port: i32 = eventually(
+        "the key listener's connection",
+        Duration::from_secs(20),
+        || async {
+            sqlx::query_scalar(
+                "SELECT client_port FROM pg_stat_activity
+              WHERE datname = current_database() AND application_name = $1",
+            )
+            .bind(forms::gate::keys::APPLICATION_NAME)
+            .fetch_optional(&app.pool)
+            .await
+            .expect("pg_stat_activity")
+        },
+    )
+    .await;
+    assert_eq!(status_of(&app, "/forms", &key.key).await.0, 200, "cached");
+    assert!(proxy.freeze(u16::try_from(port).expect("port")));
+
+    formsd_cli(&app.db.url, &["keys", "revoke", &key.key_id.to_string()]).await;
+    eventually(
+        "the revoked key refused",
+        Duration::from_secs(20),
+        || async { (status_of(&app, "/forms", &key.key).await.0 == 401).then_some(()) },
+    )
     .await;
 }

@@ -393,6 +393,10 @@ pub fn sample(text: &str, series: &str) -> Option<f64> {
 
 /// One connection through the proxy.
 struct Link {
+    /// The proxy's own port towards the server: `client_port` in `pg_stat_activity`.
+    upstream_port: u16,
+    /// While set, bytes are held in both directions and the sockets stay open.
+    frozen: Arc<std::sync::atomic::AtomicBool>,
     task: tokio::task::AbortHandle,
 }
 
@@ -466,6 +470,7 @@ impl PgProxy {
                 let Ok(server) = tokio::net::TcpStream::connect(target).await else {
                     continue;
                 };
+                let upstream_port = server.local_addr().map_or(0, |a| a.port());
                 let frozen = Arc::new(std::sync::atomic::AtomicBool::new(false));
                 let (client_read, client_write) = client.into_split();
                 let (server_read, server_write) = server.into_split();
@@ -479,6 +484,8 @@ impl PgProxy {
                     }
                 });
                 all.lock().expect("links lock").push(Link {
+                    upstream_port,
+                    frozen,
                     task: task.abort_handle(),
                 });
             }
@@ -497,5 +504,16 @@ impl PgProxy {
     /// The server is back: new connections go through again.
     pub fn restore(&self) {
         self.open.store(true, Ordering::SeqCst);
+    }
+
+    /// Freezes the connection whose port towards the server is `upstream_port`; says
+    /// whether there is one.
+    pub fn freeze(&self, upstream_port: u16) -> bool {
+        let links = self.links.lock().expect("links lock");
+        let link = links.iter().find(|l| l.upstream_port == upstream_port);
+        if let Some(link) = link {
+            link.frozen.store(true, Ordering::SeqCst);
+        }
+        link.is_some()
     }
 }
