@@ -33,20 +33,28 @@ async fn ready(app: &TestApp) -> u16 {
         .as_u16()
 }
 
-#[tokio::test]
-async fn a_database_outage_is_503_and_recovers() {
+/// `formsd` with `extra` flags on a database of its own reached through a proxy;
+/// `None` (the test is skipped) when the test server is not reached over TCP.
+async fn behind_proxy(extra: &[&str]) -> Option<(PgProxy, TestApp)> {
     let db = TestDb::create().await;
     let Some((proxy, proxied)) = PgProxy::in_front_of(&db.url).await else {
         eprintln!(
             "SKIPPED: the test database is not reached over TCP ({})",
             db.url
         );
-        return;
+        return None;
     };
+    let server = Formsd::start(&serve_args(&proxied, extra)).await;
+    Some((proxy, TestApp::from_parts(server, db).await))
+}
+
+#[tokio::test]
+async fn a_database_outage_is_503_and_recovers() {
     // A long acquire deadline: answers that do not wait for it are told apart by far.
     let acquire = Duration::from_secs(10);
-    let server = Formsd::start(&serve_args(&proxied, &["--db-acquire-timeout", "10s"])).await;
-    let app = TestApp::from_parts(server, db).await;
+    let Some((proxy, app)) = behind_proxy(&["--db-acquire-timeout", "10s"]).await else {
+        return;
+    };
     let key = app.key(PRO, ALL).await;
     assert_eq!(status_of(&app, "/forms", &key).await.0, 200);
     assert_eq!(ready(&app).await, 200);
@@ -102,16 +110,9 @@ async fn a_database_outage_is_503_and_recovers() {
 /// refused long before the cache's 60 s age limit.
 #[tokio::test]
 async fn a_silently_dead_key_listener_does_not_keep_a_revoked_key() {
-    let db = TestDb::create().await;
-    let Some((proxy, proxied)) = PgProxy::in_front_of(&db.url).await else {
-        eprintln!(
-            "SKIPPED: the test database is not reached over TCP ({})",
-            db.url
-        );
+    let Some((proxy, app)) = behind_proxy(&[]).await else {
         return;
     };
-    let server = Formsd::start(&serve_args(&proxied, &[])).await;
-    let app = TestApp::from_parts(server, db).await;
     let key = app.new_key(PRO, ALL).await;
     assert_eq!(status_of(&app, "/forms", &key.key).await.0, 200);
     let port: i32 = eventually(
