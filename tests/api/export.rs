@@ -645,6 +645,15 @@ async fn exports_never_read_cannot_hold_the_database() {
 
     // The stalled exports stop and give their places back: the account may export again.
     eventually(
+        "the held exports stopped for their stalled readers",
+        std::time::Duration::from_secs(60),
+        || async {
+            let stopped = s.app.logs().text().matches("export stopped").count();
+            (stopped >= held.len()).then_some(())
+        },
+    )
+    .await;
+    eventually(
         "a new export once the stalled ones stopped",
         std::time::Duration::from_secs(60),
         || async {
