@@ -65,6 +65,21 @@ pub struct CoreConfig {
     /// How long a file written for a submission may stay unattached before the sweep
     /// removes it (the submission was refused, rolled back or cut off by a crash).
     pub staged_file_grace: Duration,
+    /// How many exports may be open at once, and how long one waits for its reader.
+    pub exports: ExportLimits,
+}
+
+/// Exports hold a database connection (and a snapshot) until their reader has taken
+/// the last chunk: these bound how many, and for how long a reader may stall.
+#[derive(Debug, Clone)]
+pub struct ExportLimits {
+    /// Exports of one account open at once.
+    pub per_account: usize,
+    /// Exports open at once in the instance; `None`: half the database pool.
+    pub per_instance: Option<usize>,
+    /// How long an export waits for its reader to take the next chunk before it gives
+    /// up, releasing its connection (the reader sees a broken transfer).
+    pub stall_timeout: Duration,
 }
 
 impl CoreConfig {

@@ -12,6 +12,10 @@ use tonic_types::{ErrorDetails, StatusExt};
 /// Domain of the `ErrorInfo` details.
 pub const ERROR_DOMAIN: &str = "forms.v1";
 
+/// Retry-After of a refusal while the database cannot be reached: the readiness probe
+/// looks again well within it.
+pub const UNAVAILABLE_RETRY_SECS: u64 = 1;
+
 /// One answer that breaks its field's rule.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("answers.{field} {}{problem}", if label.is_empty() { String::new() } else { format!("({label}) ") })]
@@ -112,6 +116,14 @@ pub enum CoreError {
         reason: ErrorReason,
         message: String,
     },
+    /// The reader of a streamed reply (an export) took nothing for this many seconds:
+    /// the stream stopped, and gave its database connection back.
+    #[error("the reader took no data for {0} seconds: the transfer was stopped")]
+    ReaderStalled(u64),
+    /// The database is known not to answer (the readiness probe found so): refused
+    /// without waiting for a connection.
+    #[error("the service is temporarily unavailable; retry shortly")]
+    Unavailable,
     #[error("database error: {0}")]
     Database(sqlx::Error),
     #[error("internal error: {0}")]
@@ -142,6 +154,8 @@ impl CoreError {
             Self::FormClosed => ErrorReason::FormClosed,
             Self::AdminDenied => ErrorReason::AdminDenied,
             Self::Rejected { reason, .. } => *reason,
+            Self::ReaderStalled(_) => ErrorReason::RequestTimeout,
+            Self::Unavailable => ErrorReason::ServiceUnavailable,
             Self::Database(e) if database_unavailable(e) => ErrorReason::ServiceUnavailable,
             Self::Database(_) | Self::Internal(_) => ErrorReason::Internal,
         }
@@ -167,8 +181,20 @@ impl CoreError {
                 ErrorReason::RequestTimeout => Code::DeadlineExceeded,
                 _ => Code::InvalidArgument,
             },
+            Self::ReaderStalled(_) => Code::DeadlineExceeded,
+            Self::Unavailable => Code::Unavailable,
             Self::Database(e) if database_unavailable(e) => Code::Unavailable,
             Self::Database(_) | Self::Internal(_) => Code::Internal,
+        }
+    }
+
+    /// Seconds to wait before trying again, when waiting helps: a rate limit's, or a
+    /// moment while the database cannot be reached (SPEC: Retry-After).
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            Self::RateLimited { retry_after } => Some(*retry_after),
+            _ if self.reason() == ErrorReason::ServiceUnavailable => Some(UNAVAILABLE_RETRY_SECS),
+            _ => None,
         }
     }
 
@@ -204,8 +230,8 @@ impl CoreError {
         }
         let mut details =
             ErrorDetails::with_error_info(self.reason().code(), ERROR_DOMAIN, metadata);
-        if let Self::RateLimited { retry_after } = self {
-            details.set_retry_info(Some(Duration::from_secs(retry_after)));
+        if let Some(secs) = self.retry_after() {
+            details.set_retry_info(Some(Duration::from_secs(secs)));
         }
         Status::with_error_details(self.code(), message, details)
     }

@@ -284,20 +284,21 @@ impl Core {
     }
 
     /// Follows the database for readiness: the overall health status ("") is SERVING
-    /// while a trivial query answers within a second, NOT_SERVING otherwise (checked
-    /// every second), so load balancers and `GET /readyz` stop sending work quickly.
+    /// while a trivial query answers within a second, NOT_SERVING otherwise, so load
+    /// balancers and `GET /readyz` stop sending work quickly; the gate refuses API calls
+    /// at once meanwhile. Checked every second, and every 250 ms while the database is
+    /// away, so that its return is seen quickly.
     pub fn spawn_readiness(&self) -> tokio::task::JoinHandle<()> {
         let pool = self.pool.clone();
         let reporter = self.health.clone();
+        let reachable = self.gate.reachable().clone();
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(1));
-            let mut serving = true;
             loop {
-                tick.tick().await;
-                let answered = tokio::time::timeout(Duration::from_secs(1), db::ping(&pool)).await;
-                let now_serving = matches!(answered, Ok(Ok(())));
-                if now_serving != serving {
-                    serving = now_serving;
+                tokio::time::sleep(reachable.next_probe()).await;
+                let answered =
+                    tokio::time::timeout(db::reachable::PROBE_DEADLINE, db::ping(&pool)).await;
+                let serving = matches!(answered, Ok(Ok(())));
+                if reachable.set(serving) {
                     let status = if serving {
                         tracing::info!("database reachable again: ready");
                         tonic_health::ServingStatus::Serving

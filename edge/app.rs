@@ -8,7 +8,7 @@ use crate::state::{AppState, Transport, TransportError};
 use crate::tls::{self, Alpn, Tls};
 use crate::{http_server, metrics, routes};
 use forms::accounts::sessions::SessionVerifier;
-use forms::config::DeliveryConfig;
+use forms::config::{DeliveryConfig, ExportLimits};
 use forms::db::Database;
 use forms::notifications::smtp::SmtpSettings;
 use forms::{Core, CoreConfig, telemetry};
@@ -336,6 +336,7 @@ async fn open_database(db: &DbArgs) -> Result<Database, Error> {
         db.database_url.as_deref(),
         &db.data_dir,
         db.db_max_connections,
+        db.db_acquire_timeout.into(),
     )
     .await?)
 }
@@ -378,6 +379,11 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         max_request_bytes: args.max_body_bytes,
         max_upload_bytes: args.max_upload_bytes,
         staged_file_grace: args.staged_file_grace.into(),
+        exports: ExportLimits {
+            per_account: args.exports_per_account,
+            per_instance: args.exports_per_instance,
+            stall_timeout: args.export_stall_timeout.into(),
+        },
         smtp: args.smtp_url.as_ref().map(|url| SmtpSettings {
             url: url.clone(),
             from: args.smtp_from.clone().unwrap_or_default(),

@@ -46,6 +46,14 @@ pub struct DbArgs {
         global = true
     )]
     pub db_max_connections: u32,
+    /// Longest wait of a request for a pooled connection (then 503).
+    #[arg(
+        long,
+        env = "FORMS_DB_ACQUIRE_TIMEOUT",
+        default_value = "3s",
+        global = true
+    )]
+    pub db_acquire_timeout: humantime::Duration,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -283,6 +291,17 @@ pub struct ServeArgs {
     /// Largest REST request body in bytes.
     #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     pub max_body_bytes: usize,
+    /// Exports one account may have open at once (each holds a database connection
+    /// until read to its end); more are answered 429 RATE_LIMITED.
+    #[arg(long, env = "FORMS_EXPORTS_PER_ACCOUNT", default_value_t = 2, value_parser = at_least_one)]
+    pub exports_per_account: usize,
+    /// Exports open at once in this process; unset: half of --db-max-connections.
+    #[arg(long, env = "FORMS_EXPORTS_PER_INSTANCE", value_parser = at_least_one)]
+    pub exports_per_instance: Option<usize>,
+    /// How long an export waits for its reader to take more before it stops and gives
+    /// its database connection back.
+    #[arg(long, env = "FORMS_EXPORT_STALL_TIMEOUT", default_value = "30s")]
+    pub export_stall_timeout: humantime::Duration,
 }
 
 /// Shortest secret accepted (the admin token, the HS256 session secret): an empty or

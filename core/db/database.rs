@@ -6,6 +6,7 @@ use super::embedded::{EmbeddedError, EmbeddedPostgres};
 use super::{connect, migrate, store};
 use sqlx::PgPool;
 use std::path::Path;
+use std::time::Duration;
 
 /// Failure to open the database.
 #[derive(Debug, thiserror::Error)]
@@ -25,24 +26,26 @@ pub struct Database {
 }
 
 impl Database {
-    /// Opens `url`, or without one the embedded cluster in `data_dir`.
+    /// Opens `url`, or without one the embedded cluster in `data_dir`, with a pool of
+    /// `max_connections` whose requests wait at most `acquire_timeout` for one.
     pub async fn open(
         url: Option<&str>,
         data_dir: &Path,
         max_connections: u32,
+        acquire_timeout: Duration,
     ) -> Result<Self, DatabaseError> {
         let (url, embedded) = match url {
             Some(url) => (url.to_owned(), None),
             None => {
                 let pg = EmbeddedPostgres::start(data_dir).await?;
-                let admin = connect(&pg.url(), 1).await?;
+                let admin = connect(&pg.url(), 1, acquire_timeout).await?;
                 let created = store::ensure_database(&admin).await;
                 admin.close().await;
                 created?;
                 (pg.url_for(store::DATABASE), Some(pg))
             }
         };
-        let pool = connect(&url, max_connections).await?;
+        let pool = connect(&url, max_connections, acquire_timeout).await?;
         migrate(&pool).await?;
         Ok(Self { pool, embedded })
     }

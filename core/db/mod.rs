@@ -4,6 +4,7 @@ pub mod database;
 pub mod decode;
 pub mod embedded;
 pub mod lanes;
+pub mod reachable;
 pub mod shared;
 mod store;
 
@@ -17,20 +18,26 @@ use std::time::Duration;
 /// The migrations of `migrations/`, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
-/// Longest wait for a pooled connection before a request is answered unavailable.
+/// Longest wait for a pooled connection before a request is answered unavailable, by
+/// default (`--db-acquire-timeout`).
 pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// A pooled connection idle this long is checked with a round trip before it is handed
 /// out; one used more recently is known to be alive.
 const TRUST_IDLE: Duration = Duration::from_secs(10);
 
-/// Opens a pool on `url`.
-pub async fn connect(url: &str, max_connections: u32) -> Result<PgPool, sqlx::Error> {
+/// Opens a pool on `url` whose requests wait at most `acquire_timeout` for a connection.
+pub async fn connect(
+    url: &str,
+    max_connections: u32,
+    acquire_timeout: Duration,
+) -> Result<PgPool, sqlx::Error> {
     PgPoolOptions::new()
         .max_connections(max_connections)
-        // When PostgreSQL is unreachable, requests fail fast with 503 rather than
-        // queueing for long: a few seconds cover a busy pool, not an outage.
-        .acquire_timeout(ACQUIRE_TIMEOUT)
+        // When PostgreSQL is unreachable, requests fail with 503 rather than queueing
+        // for long: a few seconds cover a busy pool, not an outage (and once readiness
+        // sees the outage, requests are refused at once: `gate::Gate::call`).
+        .acquire_timeout(acquire_timeout)
         // sqlx pings every connection it hands out by default: a round trip per
         // query, doubling a one-statement request's work. Only a connection left idle
         // for a while is checked; a dead one found in use fails its request with 503

@@ -5,10 +5,10 @@ use sqlx::PgPool;
 /// Name of the service's database on the embedded cluster.
 pub const DATABASE: &str = "forms";
 
-/// A trivial query: whether the database answers.
-pub async fn ping(pool: &PgPool) -> Result<(), sqlx::Error> {
+/// A trivial query: whether the database (a pool, or one connection) answers.
+pub async fn ping<'e>(db: impl sqlx::PgExecutor<'e>) -> Result<(), sqlx::Error> {
     sqlx::query_scalar!(r#"SELECT 1 AS "one!""#)
-        .fetch_one(pool)
+        .fetch_one(db)
         .await
         .map(|_| ())
 }

@@ -5,10 +5,12 @@
 //! notification arrives, so a revocation, a plan change or a deletion made anywhere
 //! takes effect on every instance within the notification's delay (milliseconds).
 //! Expiry needs no notification: it is checked on every use. When the listening
-//! connection breaks, notifications may have been missed: the cache is emptied and
-//! bypassed until listening again. Entries also age out (`TTL`) as a second safety.
+//! connection breaks, or stops answering the query it is asked whenever it has been
+//! quiet for half a second (a link that died silently), notifications may have been
+//! missed: the cache is emptied and bypassed until listening again. Entries also age out (`TTL`) as a second safety.
 
 use crate::accounts::store::{self, KeyWithPlan};
+use crate::db;
 use crate::error::CoreError;
 use sqlx::PgPool;
 use sqlx::postgres::PgListener;
@@ -23,6 +25,35 @@ const CHANNEL: &str = "formsd_keys";
 const TTL: Duration = Duration::from_secs(60);
 /// Entries kept at most; the cache starts afresh beyond (keys in use fit many times).
 const MAX_ENTRIES: usize = 100_000;
+/// How long the listening connection may stay quiet before it is asked a query of its
+/// own: a link that died silently (no reset, no FIN) would otherwise go unnoticed for
+/// minutes, while the cache kept serving keys revoked meanwhile.
+const PING_EVERY: Duration = Duration::from_millis(500);
+/// How long that query may take before the link counts as dead (the cache is emptied
+/// and bypassed until listening again): a silent loss is noticed within about a second.
+const PING_DEADLINE: Duration = Duration::from_millis(500);
+/// The listening connection's name in `pg_stat_activity`.
+pub const APPLICATION_NAME: &str = "formsd-key-listener";
+
+/// A pool of one connection of its own for each listener: a listener dropped on a dead
+/// link gives its connection back only when TCP gives up on it (minutes), and must not
+/// hold one of the request path's meanwhile. The server is asked to probe the link with
+/// TCP keepalives (the client's socket options are not reachable through sqlx), so that
+/// it ends its side of a dead link too.
+fn listening_pool(pool: &PgPool) -> PgPool {
+    let options = (*pool.connect_options())
+        .clone()
+        .application_name(APPLICATION_NAME)
+        .options([
+            ("tcp_keepalives_idle", "5"),
+            ("tcp_keepalives_interval", "2"),
+            ("tcp_keepalives_count", "3"),
+        ]);
+    sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .acquire_timeout(Duration::from_secs(5))
+        .connect_lazy_with(options)
+}
 
 struct Entry {
     key: KeyWithPlan,
@@ -130,7 +161,7 @@ impl KeyCache {
         let cache = self.clone();
         tokio::spawn(async move {
             loop {
-                let mut listener = match PgListener::connect_with(&pool).await {
+                let mut listener = match PgListener::connect_with(&listening_pool(&pool)).await {
                     Ok(listener) => listener,
                     Err(error) => {
                         tracing::warn!(%error, "key cache off: cannot listen for key changes");
@@ -147,12 +178,24 @@ impl KeyCache {
                 cache.drop_where(|_| true);
                 cache.listening.store(true, Ordering::Release);
                 loop {
-                    match listener.try_recv().await {
-                        Ok(Some(notification)) => cache.forget(notification.payload()),
+                    match tokio::time::timeout(PING_EVERY, listener.try_recv()).await {
+                        Ok(Ok(Some(notification))) => cache.forget(notification.payload()),
                         // The connection broke: changes may have been missed.
-                        Ok(None) | Err(_) => {
+                        Ok(Ok(None) | Err(_)) => {
                             cache.distrust();
                             break;
+                        }
+                        // Quiet for a while: is the link still alive?
+                        Err(_) => {
+                            let pinged =
+                                tokio::time::timeout(PING_DEADLINE, db::ping(&mut listener)).await;
+                            if !matches!(pinged, Ok(Ok(()))) {
+                                tracing::warn!(
+                                    "key cache off: the listening connection stopped answering"
+                                );
+                                cache.distrust();
+                                break;
+                            }
                         }
                     }
                 }

@@ -4,11 +4,13 @@
 //!
 //! `caller` identifies who calls (with `keys`, the per-instance key cache), `lease`
 //! admits requests from leased blocks of the key's window, `limits` holds the
-//! failed-auth throttle, and usage is counted in memory by `usage::tally`; this module
+//! failed-auth throttle, `concurrency` caps the exports open at once (they hold a
+//! database connection), and usage is counted in memory by `usage::tally`; this module
 //! ties them together. A request whose key is cached and whose lease has room costs no
 //! query at all.
 
 mod caller;
+pub mod concurrency;
 pub mod keys;
 pub mod lease;
 mod limits;
@@ -21,10 +23,12 @@ pub(crate) use limits::throttle_key;
 
 use crate::accounts::{Scope, Scopes};
 use crate::config::CoreConfig;
+use crate::db::reachable::Reachable;
 use crate::error::CoreError;
 use crate::usage::tally::Tally;
 use caller::metadata_str;
 use chrono::NaiveDate;
+use concurrency::Concurrency;
 use keys::KeyCache;
 use lease::Leases;
 use sqlx::PgPool;
@@ -67,6 +71,9 @@ pub struct Gate {
     keys: KeyCache,
     leases: Leases,
     tally: Tally,
+    exports: Concurrency,
+    /// Whether the database answers, as the readiness probe last found it.
+    reachable: Reachable,
 }
 
 /// The outcome of admission: who, with which figures, and which usage row to charge
@@ -80,7 +87,17 @@ struct Admission {
 impl Gate {
     pub fn new(pool: PgPool, config: Arc<CoreConfig>) -> Self {
         let guard = Arc::new(AuthGuard::new(config.auth_failures_per_minute));
+        // By default exports may hold half the pool: the other half serves everything
+        // else however many exports are open.
+        let pool_size = usize::try_from(pool.options().get_max_connections()).unwrap_or(1);
+        let exports = Concurrency::new(
+            "exports",
+            config.exports.per_account,
+            config.exports.per_instance.unwrap_or(pool_size / 2),
+        );
         Self {
+            exports,
+            reachable: Reachable::default(),
             pool,
             config,
             guard,
@@ -104,6 +121,16 @@ impl Gate {
 
     pub fn tally(&self) -> &Tally {
         &self.tally
+    }
+
+    /// Whether the database answers: set by the readiness probe, read by every call.
+    pub fn reachable(&self) -> &Reachable {
+        &self.reachable
+    }
+
+    /// The cap on exports open at once.
+    pub fn exports(&self) -> &Concurrency {
+        &self.exports
     }
 
     /// Runs `op` for an authenticated caller holding `need` (None: any valid key).
@@ -138,7 +165,11 @@ impl Gate {
         let request_id = request_id(req.metadata());
         let ip = client_ip(&req, &self.config.trusted_proxies);
         let idempotency_key = metadata_str(req.metadata(), IDEMPOTENCY_KEY).map(str::to_owned);
-        let admission = self.admit(req.metadata(), ip, need).await;
+        // While the database is known not to answer, nothing waits for a connection.
+        let admission = match self.reachable.is_up() {
+            true => self.admit(req.metadata(), ip, need).await,
+            false => unaccounted(CoreError::Unavailable),
+        };
         let outcome = match admission.caller {
             Ok(caller) => {
                 let ctx = Ctx {
@@ -166,10 +197,7 @@ impl Gate {
                 Ok(response)
             }
             Err(error) => {
-                let retry_after = match &error {
-                    CoreError::RateLimited { retry_after } => Some(*retry_after),
-                    _ => None,
-                };
+                let retry_after = error.retry_after();
                 let mut status = error.into_status(&request_id);
                 let md = status.metadata_mut();
                 decorate(md, &request_id, admission.rate);

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::io::Write;
+use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_stream::{Stream, StreamExt};
 use uuid::Uuid;
@@ -22,7 +23,8 @@ pub const CHUNK_BYTES: usize = 64 * 1024;
 /// Largest piece of the file in one message: a single huge response is split, so that
 /// every gRPC client can read the messages with its default 4 MiB limit.
 pub const MAX_PIECE_BYTES: usize = 1024 * 1024;
-/// Chunks waiting for the reader, at most.
+/// Chunks waiting for the reader, at most (the channel holds one item more: the
+/// outcome, see [`pump`]).
 pub const CHANNEL_DEPTH: usize = 4;
 
 /// File format of an export.
@@ -244,44 +246,78 @@ pub fn answer_cell(answer: Option<&Value>) -> Cow<'_, str> {
     }
 }
 
-/// Encodes `rows` and sends the file in chunks until the rows end, one fails, or the
-/// reader goes away (then the rest is not read). A failure is sent as the last item, so
-/// that the reader sees an error rather than a short file that looks complete.
+/// Encodes `rows` and sends the file in chunks until the rows end, one fails, the
+/// reader goes away (then the rest is not read), or the reader takes nothing for
+/// `stall` (then the export gives up, and its caller frees the connection). A failure is
+/// sent as the last item, so that the reader sees an error rather than a short file
+/// that looks complete: a place in the channel is kept for it from the start, so it
+/// gets there even when a stalled reader left the channel full.
+///
+/// `out` needs room for [`CHANNEL_DEPTH`] chunks and that last item.
 pub async fn pump<S>(
     mut rows: S,
     mut encoder: Encoder,
     out: mpsc::Sender<Result<Vec<u8>, CoreError>>,
+    stall: Duration,
 ) where
     S: Stream<Item = Result<ExportRow, CoreError>> + Unpin,
 {
+    let Ok(last) = out.clone().reserve_owned().await else {
+        return; // the reader is gone already
+    };
     let outcome = async {
         while let Some(row) = rows.next().await {
             encoder.row(&row?)?;
-            if encoder.pending() >= CHUNK_BYTES && !send(&out, encoder.take()?).await {
+            if encoder.pending() >= CHUNK_BYTES && !send(&out, encoder.take()?, stall).await? {
                 return Ok(());
             }
         }
-        send(&out, encoder.take()?).await;
+        send(&out, encoder.take()?, stall).await?;
         Ok(())
     }
     .await;
     if let Err(error) = outcome {
-        // The reader may be gone already; then there is no one left to tell.
-        let _ = out.send(Err(error)).await;
+        if let CoreError::ReaderStalled(secs) = &error {
+            tracing::info!(
+                stalled_secs = secs,
+                "export stopped: its reader took nothing"
+            );
+        }
+        last.send(Err(error));
     }
 }
 
 /// Sends `bytes` in pieces of at most `MAX_PIECE_BYTES`; false when the reader is gone.
-async fn send(out: &mpsc::Sender<Result<Vec<u8>, CoreError>>, bytes: Vec<u8>) -> bool {
+async fn send(
+    out: &mpsc::Sender<Result<Vec<u8>, CoreError>>,
+    bytes: Vec<u8>,
+    stall: Duration,
+) -> Result<bool, CoreError> {
     if bytes.len() <= MAX_PIECE_BYTES {
-        return bytes.is_empty() || out.send(Ok(bytes)).await.is_ok();
+        return match bytes.is_empty() {
+            true => Ok(true),
+            false => send_piece(out, bytes, stall).await,
+        };
     }
     for piece in bytes.chunks(MAX_PIECE_BYTES) {
-        if out.send(Ok(piece.to_vec())).await.is_err() {
-            return false;
+        if !send_piece(out, piece.to_vec(), stall).await? {
+            return Ok(false);
         }
     }
-    true
+    Ok(true)
+}
+
+/// Sends one piece; false when the reader is gone, `ReaderStalled` when the piece found
+/// no room for `stall` (the reader took nothing for that long).
+async fn send_piece(
+    out: &mpsc::Sender<Result<Vec<u8>, CoreError>>,
+    piece: Vec<u8>,
+    stall: Duration,
+) -> Result<bool, CoreError> {
+    match tokio::time::timeout(stall, out.send(Ok(piece))).await {
+        Ok(sent) => Ok(sent.is_ok()),
+        Err(_) => Err(CoreError::ReaderStalled(stall.as_secs())),
+    }
 }
 
 #[cfg(test)]
@@ -318,6 +354,31 @@ mod tests {
             submitted_at: at,
             completion_time_seconds: Some(12),
         }
+    }
+
+    #[tokio::test]
+    async fn a_stalled_reader_gets_an_error_after_the_chunks_it_left() {
+        let rows: Vec<Result<ExportRow, CoreError>> = (0..2_000)
+            .map(|_| Ok(row(json!({"f": "z".repeat(500)}))))
+            .collect();
+        let (out, mut reader) = mpsc::channel(CHANNEL_DEPTH + 1);
+        let encoder = Encoder::new(Format::Ndjson, &[]).expect("encoder");
+        let stall = Duration::from_millis(50);
+        // Nobody reads: the pump must end by itself (the deadline only guards a hang).
+        tokio::time::timeout(
+            Duration::from_secs(30),
+            pump(tokio_stream::iter(rows), encoder, out, stall),
+        )
+        .await
+        .expect("the pump gave up on its reader");
+        for _ in 0..CHANNEL_DEPTH {
+            assert!(matches!(reader.recv().await, Some(Ok(chunk)) if !chunk.is_empty()));
+        }
+        assert!(matches!(
+            reader.recv().await,
+            Some(Err(CoreError::ReaderStalled(_)))
+        ));
+        assert!(reader.recv().await.is_none(), "the stream ends after it");
     }
 
     #[test]

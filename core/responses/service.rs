@@ -223,7 +223,8 @@ impl Responses {
 impl Responses {
     /// Checks the request and the form in the snapshot, then streams the file from a
     /// task of its own, which holds the snapshot's connection until the last row is
-    /// sent or the reader goes away.
+    /// sent, the reader goes away or stalls. Exports over the caps open at once are
+    /// refused as rate limited.
     async fn export(
         &self,
         ctx: Ctx,
@@ -235,24 +236,30 @@ impl Responses {
             instant(req.since.as_ref(), "since")?,
             instant(req.until.as_ref(), "until")?,
         );
+        // Taken before the connection and held by the task to its end: an account's
+        // exports never hold more than their share of the pool.
+        let permit = self.gate.exports().try_take(ctx.caller.account_id)?;
         let mut tx = self.pool.begin_with(SNAPSHOT).await?;
         // Read in the export's snapshot, like its rows.
         let fields = crate::forms::store::get(&mut *tx, ctx.caller.account_id, form_id)
             .await?
             .fields;
         let encoder = Encoder::new(format, &fields)?;
-        let (sender, receiver) = tokio::sync::mpsc::channel(export::CHANNEL_DEPTH);
+        let (sender, receiver) = tokio::sync::mpsc::channel(export::CHANNEL_DEPTH + 1);
+        let stall = self.config.exports.stall_timeout;
         tokio::spawn(
             async move {
                 export::pump(
                     store::export_rows(&mut tx, form_id, window),
                     encoder,
                     sender,
+                    stall,
                 )
                 .await;
                 // Read only: dropping the transaction rolls it back and frees the
-                // connection.
+                // connection; then the export's place is free.
                 drop(tx);
+                drop(permit);
             }
             // The task's log lines (a failure) carry the request's id.
             .instrument(tracing::Span::current()),

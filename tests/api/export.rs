@@ -11,6 +11,7 @@ use forms::pb::{
 };
 use serde_json::{Value, json};
 use std::collections::HashSet;
+use std::future::Future;
 use tokio_stream::StreamExt;
 use tonic::Code;
 
@@ -24,7 +25,12 @@ struct Setup {
 
 impl Setup {
     async fn new(fields: Value) -> Setup {
-        let app = TestApp::spawn().await;
+        Self::with(fields, &[]).await
+    }
+
+    /// With extra `serve` flags.
+    async fn with(fields: Value, flags: &[&str]) -> Setup {
+        let app = TestApp::spawn_with(flags).await;
         let key = app.key(PRO, ALL).await;
         let form = published_form(&app, &key, fields, Value::Null).await;
         Setup {
@@ -48,6 +54,35 @@ impl Setup {
             .as_str()
             .expect("response id")
             .to_owned()
+    }
+
+    /// Stores `rows` responses of the form straight into the database, one a second
+    /// (the newest now), each with an answer of `answer_len` characters: an export of
+    /// tens of megabytes, more than every buffer between the export and its reader.
+    async fn seed(&self, rows: i32, answer_len: i32) {
+        let form_id = uuid::Uuid::parse_str(&self.form_id).expect("uuid");
+        sqlx::query(
+            "INSERT INTO responses (id, form_id, answers, metadata, started_at, submitted_at)
+             SELECT gen_random_uuid(), $1, jsonb_build_object($2::text, repeat('y', $4)), '{}',
+                    now() - make_interval(secs => $3 - g), now() - make_interval(secs => $3 - g)
+               FROM generate_series(1, $3) AS g",
+        )
+        .bind(form_id)
+        .bind(&self.fields[0])
+        .bind(rows)
+        .bind(answer_len)
+        .execute(&self.app.pool)
+        .await
+        .expect("seeding");
+    }
+
+    /// Starts an export with `key`: the reply once its headers are in, its body unread.
+    fn start_export(&self, key: &str) -> impl Future<Output = reqwest::Response> + 'static {
+        let request = self
+            .app
+            .request(reqwest::Method::GET, &self.export_path(&[]))
+            .header("x-api-key", key);
+        async move { request.send().await.expect("export") }
     }
 
     fn export_path(&self, query: &[(&str, &str)]) -> String {
@@ -527,26 +562,8 @@ async fn grpc_export_streams_the_same_file() {
 #[tokio::test]
 async fn a_failure_while_streaming_breaks_the_download() {
     let s = Setup::new(contact_fields()).await;
-    let form_id = uuid::Uuid::parse_str(&s.form_id).expect("uuid");
-    sqlx::query(
-        "INSERT INTO responses (id, form_id, answers, metadata, started_at, submitted_at)
-         SELECT gen_random_uuid(), $1, jsonb_build_object($2::text, repeat('y', 500)), '{}',
-                now() - make_interval(secs => $3 - g), now() - make_interval(secs => $3 - g)
-           FROM generate_series(1, $3) AS g",
-    )
-    .bind(form_id)
-    .bind(&s.fields[0])
-    .bind(50_000)
-    .execute(&s.app.pool)
-    .await
-    .expect("seeding");
-    let mut download = s
-        .app
-        .request(reqwest::Method::GET, &s.export_path(&[]))
-        .header("x-api-key", &s.key)
-        .send()
-        .await
-        .expect("export");
+    s.seed(50_000, 500).await;
+    let mut download = s.start_export(&s.key).await;
     assert_eq!(download.status(), 200);
     let first = download.chunk().await.expect("first chunk");
     assert!(first.is_some());
@@ -560,19 +577,95 @@ async fn a_failure_while_streaming_breaks_the_download() {
     .await
     .expect("terminating the export's session");
     assert_eq!(ended.0, 1, "the export's session was found");
-    let mut outcome = Ok(());
-    loop {
-        match download.chunk().await {
-            Ok(Some(_)) => continue,
-            Ok(None) => break,
-            Err(e) => {
-                outcome = Err(e);
-                break;
-            }
+    assert!(
+        read_to_end(&mut download).await.is_err(),
+        "the body ended cleanly, as if the file were complete"
+    );
+}
+
+/// Reads a download to its end: Err when the transfer broke.
+async fn read_to_end(download: &mut reqwest::Response) -> Result<(), reqwest::Error> {
+    while download.chunk().await?.is_some() {}
+    Ok(())
+}
+
+/// Each export holds a database connection until its reader takes the last byte. Thirty
+/// exports of one account, opened together and never read, must not take the pool from
+/// everyone else: beyond the caps (two per account, half the pool per instance) they are
+/// refused at once, 429 RATE_LIMITED with Retry-After; another account is served
+/// meanwhile; and an export whose reader stalls stops after the stall deadline, gives
+/// its place back, and breaks its download (never a short file that looks whole).
+#[tokio::test]
+async fn exports_never_read_cannot_hold_the_database() {
+    let s = Setup::with(contact_fields(), &["--export-stall-timeout", "3s"]).await;
+    s.seed(50_000, 500).await;
+    let started: Vec<_> = (0..30)
+        .map(|_| tokio::spawn(s.start_export(&s.key)))
+        .collect();
+    let (mut held, mut refused) = (Vec::new(), Vec::new());
+    for export in started {
+        let reply = export.await.expect("export task");
+        if reply.status() == 200 {
+            held.push(reply);
+        } else {
+            refused.push(reply);
         }
     }
     assert!(
-        outcome.is_err(),
-        "the body ended cleanly, as if the file were complete"
+        (1..=2).contains(&held.len()),
+        "{} exports held open",
+        held.len()
     );
+    for reply in refused {
+        let (status, headers) = (reply.status().as_u16(), reply.headers().clone());
+        let text = reply.text().await.expect("refusal body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let refusal = Reply {
+            status,
+            headers,
+            text,
+            body,
+        };
+        refusal.error(429, "RATE_LIMITED");
+        assert!(refusal.header_u64("retry-after") >= 1);
+    }
+
+    // Another account is served while the exports are held.
+    let other = s.app.key(PRO, ALL).await;
+    let quick = |method: reqwest::Method, path: &str| {
+        s.app
+            .request(method, path)
+            .header("x-api-key", &other)
+            .timeout(std::time::Duration::from_secs(10))
+    };
+    send(quick(reqwest::Method::GET, "/forms")).await.ok(200);
+    send(quick(reqwest::Method::POST, "/forms").json(&json!({"title": "Other"})))
+        .await
+        .ok(201);
+
+    // The stalled exports stop and give their places back: the account may export again.
+    eventually(
+        "the held exports stopped for their stalled readers",
+        std::time::Duration::from_secs(60),
+        || async {
+            let stopped = s.app.logs().text().matches("export stopped").count();
+            (stopped >= held.len()).then_some(())
+        },
+    )
+    .await;
+    eventually(
+        "a new export once the stalled ones stopped",
+        std::time::Duration::from_secs(60),
+        || async {
+            let reply = s.start_export(&s.key).await;
+            (reply.status() == 200).then_some(())
+        },
+    )
+    .await;
+    for mut stalled in held {
+        assert!(
+            read_to_end(&mut stalled).await.is_err(),
+            "a stopped export ended cleanly, as if the file were complete"
+        );
+    }
 }

@@ -777,12 +777,18 @@ async fn concurrent_browser_submissions_are_stored_once_each_in_order_up_to_the_
     // each is still judged alone, in arrival order, against the form's cap.
     let extra = ["--hosted-submissions-per-minute", "1000"];
     let s = Setup::new(&extra, json!({"max_responses": 10})).await;
-    let mut tasks = tokio::task::JoinSet::new();
+    // Every page is open before any is submitted: a page opened after the cap is
+    // reached says the form is closed, and has no form to submit.
+    let mut visitors = Vec::new();
     for n in 0..24 {
         let mut visitor = Visitor::new(&s.app);
+        let token = visitor.open(&s.short_id()).await.token();
+        visitors.push((n, visitor, token));
+    }
+    let mut tasks = tokio::task::JoinSet::new();
+    for (n, mut visitor, token) in visitors {
         let (short_id, fields) = (s.short_id(), s.fields.clone());
         tasks.spawn(async move {
-            let token = visitor.open(&short_id).await.token();
             let (name, email) = (format!("Person {n}"), format!("p{n}@example.com"));
             let answers = [
                 ("_token", token.as_str()),

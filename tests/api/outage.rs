@@ -1,57 +1,11 @@
 //! PostgreSQL blinking under a running `formsd`: through a TCP proxy the test can cut,
-//! requests are answered 503 SERVICE_UNAVAILABLE (never 500), `GET /readyz` says
-//! unavailable, and both recover by themselves when the database is back.
+//! requests are answered 503 SERVICE_UNAVAILABLE (never 500) with Retry-After, at once
+//! once `GET /readyz` says unavailable (not after the pool's acquire deadline), and both
+//! recover by themselves when the database is back.
 
 use crate::helpers::*;
-use crate::support::eventually;
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use crate::support::{PgProxy, eventually, formsd_cli};
 use std::time::{Duration, Instant};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::task::AbortHandle;
-
-/// A TCP proxy to PostgreSQL that can drop every connection and refuse new ones.
-struct PgProxy {
-    addr: SocketAddr,
-    open: Arc<AtomicBool>,
-    piped: Arc<Mutex<Vec<AbortHandle>>>,
-}
-
-impl PgProxy {
-    async fn start(target: SocketAddr) -> PgProxy {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let addr = listener.local_addr().expect("addr");
-        let open = Arc::new(AtomicBool::new(true));
-        let piped = Arc::new(Mutex::new(Vec::new()));
-        let (gate, tasks) = (open.clone(), piped.clone());
-        tokio::spawn(async move {
-            while let Ok((mut client, _)) = listener.accept().await {
-                if !gate.load(Ordering::SeqCst) {
-                    continue; // dropped: the database "is down"
-                }
-                let task = tokio::spawn(async move {
-                    if let Ok(mut server) = TcpStream::connect(target).await {
-                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
-                    }
-                });
-                tasks.lock().expect("lock").push(task.abort_handle());
-            }
-        });
-        PgProxy { addr, open, piped }
-    }
-
-    fn cut(&self) {
-        self.open.store(false, Ordering::SeqCst);
-        for task in self.piped.lock().expect("lock").drain(..) {
-            task.abort();
-        }
-    }
-
-    fn restore(&self) {
-        self.open.store(true, Ordering::SeqCst);
-    }
-}
 
 async fn status_of(app: &TestApp, path: &str, key: &str) -> (u16, String) {
     let reply = app
@@ -79,32 +33,28 @@ async fn ready(app: &TestApp) -> u16 {
         .as_u16()
 }
 
+/// `formsd` with `extra` flags on a database of its own reached through a proxy;
+/// `None` (the test is skipped) when the test server is not reached over TCP.
+async fn behind_proxy(extra: &[&str]) -> Option<(PgProxy, TestApp)> {
+    let db = TestDb::create().await;
+    let Some((proxy, proxied)) = PgProxy::in_front_of(&db.url).await else {
+        eprintln!(
+            "SKIPPED: the test database is not reached over TCP ({})",
+            db.url
+        );
+        return None;
+    };
+    let server = Formsd::start(&serve_args(&proxied, extra)).await;
+    Some((proxy, TestApp::from_parts(server, db).await))
+}
+
 #[tokio::test]
 async fn a_database_outage_is_503_and_recovers() {
-    let db = TestDb::create().await;
-    let Ok(url) = url::Url::parse(&db.url) else {
-        panic!("test database URL {} does not parse", db.url);
+    // A long acquire deadline: answers that do not wait for it are told apart by far.
+    let acquire = Duration::from_secs(10);
+    let Some((proxy, app)) = behind_proxy(&["--db-acquire-timeout", "10s"]).await else {
+        return;
     };
-    let target = match (url.host_str(), url.port_or_known_default()) {
-        (Some(host), Some(port)) if !host.is_empty() => tokio::net::lookup_host((host, port))
-            .await
-            .expect("resolving the database host")
-            .next()
-            .expect("an address"),
-        _ => {
-            eprintln!(
-                "SKIPPED: the test database is not reached over TCP ({})",
-                db.url
-            );
-            return;
-        }
-    };
-    let proxy = PgProxy::start(target).await;
-    let mut proxied = url.clone();
-    proxied.set_ip_host(proxy.addr.ip()).expect("host");
-    proxied.set_port(Some(proxy.addr.port())).expect("port");
-    let server = Formsd::start(&serve_args(proxied.as_str(), &[])).await;
-    let app = TestApp::from_parts(server, db).await;
     let key = app.key(PRO, ALL).await;
     assert_eq!(status_of(&app, "/forms", &key).await.0, 200);
     assert_eq!(ready(&app).await, 200);
@@ -124,6 +74,22 @@ async fn a_database_outage_is_503_and_recovers() {
         || async { (ready(&app).await == 503).then_some(()) },
     )
     .await;
+    // Readiness knows: every request is refused at once, with Retry-After; more of them
+    // than the pool has connections, so that none is answered by finding its pooled
+    // connection dead.
+    for _ in 0..8 {
+        let started = Instant::now();
+        let reply = send(app.request(Method::GET, "/forms").header("x-api-key", &key)).await;
+        let waited = started.elapsed();
+        assert!(
+            waited < acquire / 3,
+            "refused after {waited:?}: it waited for a connection ({acquire:?} at most)"
+        );
+        assert_eq!(reply.status, 503, "{}", reply.text);
+        assert_eq!(reply.body["error"]["code"], "SERVICE_UNAVAILABLE");
+        assert!(reply.header_u64("retry-after") >= 1);
+        assert_uuid(reply.header("x-request-id"));
+    }
     let logs = app.logs().text();
     assert!(!logs.contains("internal failure"), "{logs}");
 
@@ -135,5 +101,43 @@ async fn a_database_outage_is_503_and_recovers() {
     eventually("ready again", Duration::from_secs(20), || async {
         (ready(&app).await == 200).then_some(())
     })
+    .await;
+}
+
+/// The key cache is trusted while its LISTEN connection hears every change. A link that
+/// dies silently (no reset, no FIN: here frozen by the proxy) must be noticed by the
+/// listener's own check within about a second, so that a key revoked meanwhile is
+/// refused long before the cache's 60 s age limit.
+#[tokio::test]
+async fn a_silently_dead_key_listener_does_not_keep_a_revoked_key() {
+    let Some((proxy, app)) = behind_proxy(&[]).await else {
+        return;
+    };
+    let key = app.new_key(PRO, ALL).await;
+    assert_eq!(status_of(&app, "/forms", &key.key).await.0, 200);
+    let port: i32 = eventually(
+        "the key listener's connection",
+        Duration::from_secs(20),
+        || async {
+            sqlx::query_scalar(
+                "SELECT client_port FROM pg_stat_activity
+              WHERE datname = current_database() AND application_name = $1",
+            )
+            .bind(forms::gate::keys::APPLICATION_NAME)
+            .fetch_optional(&app.pool)
+            .await
+            .expect("pg_stat_activity")
+        },
+    )
+    .await;
+    assert_eq!(status_of(&app, "/forms", &key.key).await.0, 200, "cached");
+    assert!(proxy.freeze(u16::try_from(port).expect("port")));
+
+    formsd_cli(&app.db.url, &["keys", "revoke", &key.key_id.to_string()]).await;
+    eventually(
+        "the revoked key refused",
+        Duration::from_secs(20),
+        || async { (status_of(&app, "/forms", &key.key).await.0 == 401).then_some(()) },
+    )
     .await;
 }

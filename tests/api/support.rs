@@ -1,6 +1,7 @@
 //! Helpers of the responses, idempotency and webhooks suites (on top of helpers.rs): a
 //! recording HTTP receiver for webhook deliveries, the `formsd` command line, polling
-//! with a deadline, published forms, gRPC requests with a key, signatures.
+//! with a deadline, published forms, gRPC requests with a key, signatures, a TCP proxy
+//! to PostgreSQL that a test can cut or freeze.
 
 use crate::helpers::{TestApp, formsd_command};
 use axum::body::Bytes;
@@ -390,4 +391,135 @@ pub async fn metrics_text(app: &TestApp) -> String {
 pub fn sample(text: &str, series: &str) -> Option<f64> {
     text.lines()
         .find_map(|line| line.strip_prefix(series)?.trim().parse().ok())
+}
+
+// ---------------------------------------------------------------------------------------
+// A TCP proxy to PostgreSQL
+// ---------------------------------------------------------------------------------------
+
+/// One connection through the proxy.
+struct Link {
+    /// The proxy's own port towards the server: `client_port` in `pg_stat_activity`.
+    upstream_port: u16,
+    /// While set, bytes are held in both directions and the sockets stay open.
+    frozen: Arc<std::sync::atomic::AtomicBool>,
+    task: tokio::task::AbortHandle,
+}
+
+/// A TCP proxy to PostgreSQL that can cut the server off (every connection dropped, new
+/// ones accepted and never answered, as behind a network partition: a connect waits
+/// for its deadline), or freeze one connection: its bytes are held and its sockets kept
+/// open, as a link that died silently (neither end is told).
+pub struct PgProxy {
+    pub addr: std::net::SocketAddr,
+    open: Arc<std::sync::atomic::AtomicBool>,
+    links: Arc<Mutex<Vec<Link>>>,
+}
+
+/// Copies `from` to `to`, holding what it read while `frozen` is set.
+async fn pipe(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    frozen: Arc<std::sync::atomic::AtomicBool>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut buf = vec![0; 16 * 1024];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        while frozen.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        if to.write_all(&buf[..n]).await.is_err() {
+            return;
+        }
+    }
+}
+
+impl PgProxy {
+    /// A proxy to the server of `database_url` and that URL through the proxy; `None`
+    /// when the server is not reached over TCP (a unix socket).
+    pub async fn in_front_of(database_url: &str) -> Option<(PgProxy, String)> {
+        let url = url::Url::parse(database_url).ok()?;
+        let (Some(host), Some(port)) = (url.host_str(), url.port_or_known_default()) else {
+            return None;
+        };
+        if host.is_empty() {
+            return None;
+        }
+        let target = tokio::net::lookup_host((host, port)).await.ok()?.next()?;
+        let proxy = PgProxy::start(target).await;
+        let mut proxied = url.clone();
+        proxied.set_ip_host(proxy.addr.ip()).ok()?;
+        proxied.set_port(Some(proxy.addr.port())).ok()?;
+        Some((proxy, proxied.to_string()))
+    }
+
+    async fn start(target: std::net::SocketAddr) -> PgProxy {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let open = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let links = Arc::new(Mutex::new(Vec::new()));
+        let (gate, all) = (open.clone(), links.clone());
+        tokio::spawn(async move {
+            let mut unanswered = Vec::new();
+            while let Ok((client, _)) = listener.accept().await {
+                if !gate.load(Ordering::SeqCst) {
+                    unanswered.push(client); // the database "is down": silence
+                    continue;
+                }
+                unanswered.clear();
+                let Ok(server) = tokio::net::TcpStream::connect(target).await else {
+                    continue;
+                };
+                let upstream_port = server.local_addr().map_or(0, |a| a.port());
+                let frozen = Arc::new(std::sync::atomic::AtomicBool::new(false));
+                let (client_read, client_write) = client.into_split();
+                let (server_read, server_write) = server.into_split();
+                let task = tokio::spawn({
+                    let frozen = frozen.clone();
+                    async move {
+                        tokio::join!(
+                            pipe(client_read, server_write, frozen.clone()),
+                            pipe(server_read, client_write, frozen)
+                        );
+                    }
+                });
+                all.lock().expect("links lock").push(Link {
+                    upstream_port,
+                    frozen,
+                    task: task.abort_handle(),
+                });
+            }
+        });
+        PgProxy { addr, open, links }
+    }
+
+    /// The server is cut off: every connection is dropped, new ones are never answered.
+    pub fn cut(&self) {
+        self.open.store(false, Ordering::SeqCst);
+        for link in self.links.lock().expect("links lock").drain(..) {
+            link.task.abort();
+        }
+    }
+
+    /// The server is back: new connections go through again.
+    pub fn restore(&self) {
+        self.open.store(true, Ordering::SeqCst);
+    }
+
+    /// Freezes the connection whose port towards the server is `upstream_port`; says
+    /// whether there is one.
+    pub fn freeze(&self, upstream_port: u16) -> bool {
+        let links = self.links.lock().expect("links lock");
+        let link = links.iter().find(|l| l.upstream_port == upstream_port);
+        if let Some(link) = link {
+            link.frozen.store(true, Ordering::SeqCst);
+        }
+        link.is_some()
+    }
 }

@@ -2,8 +2,7 @@
 //! cluster created with trust by an earlier formsd is switched at its next start.
 
 use super::report::command_error;
-use super::{EmbeddedError, EmbeddedPostgres, SUPERUSER, blocking, io_err};
-use std::fs;
+use super::{EmbeddedError, EmbeddedPostgres, SUPERUSER, blocking, files, io_err};
 use std::io;
 
 impl EmbeddedPostgres {
@@ -11,9 +10,16 @@ impl EmbeddedPostgres {
     /// superuser's password and SCRAM on its socket; a no-op once it has them.
     pub(super) async fn require_password(&self) -> Result<(), EmbeddedError> {
         let hba = self.pgdata.join("pg_hba.conf");
+        // Only run for root, with the cluster's user in `run_as`; pgdata is that user's,
+        // who could put a link in the file's place: read and written as `files` says.
+        let Some(user) = self.run_as.clone() else {
+            return Ok(());
+        };
         let text = blocking({
-            let hba = hba.clone();
-            move || fs::read_to_string(&hba).map_err(io_err(format!("reading {}", hba.display())))
+            let (hba, uid) = (hba.clone(), user.uid);
+            move || {
+                files::read_owned(&hba, uid).map_err(io_err(format!("reading {}", hba.display())))
+            }
         })
         .await?;
         let trusting = |line: &str| {
@@ -51,7 +57,8 @@ impl EmbeddedPostgres {
             .collect::<Vec<_>>()
             .join("\n");
         blocking(move || {
-            fs::write(&hba, rewritten + "\n").map_err(io_err(format!("writing {}", hba.display())))
+            files::write_new(&hba, &(rewritten + "\n"), 0o600, Some((user.uid, user.gid)))
+                .map_err(io_err(format!("writing {}", hba.display())))
         })
         .await?;
         let mut cmd = self.command("pg_ctl");

@@ -1,7 +1,7 @@
 //! What the host provides the embedded cluster: the PostgreSQL binaries, an
 //! unprivileged user to run them as when we are root, and paths that user can use.
 
-use super::{BINARIES, EmbeddedError, io_err};
+use super::{BINARIES, EmbeddedError, files, io_err};
 use nix::unistd::{Gid, Uid, User};
 use std::fs;
 use std::io;
@@ -210,9 +210,11 @@ pub(super) fn write_private(path: &Path, text: &str) -> Result<(), EmbeddedError
         .map_err(io_err(format!("writing {}", path.display())))
 }
 
-/// The superuser's password kept in `file` (root's, 0600), made on first use.
+/// The superuser's password kept in `file` (root's, 0600), made on first use. The file
+/// is read only when it is root's own plain file, and written as a new one: its
+/// directory is the cluster user's, who could put a link in its place (`files`).
 pub(super) fn superuser_password(file: &Path) -> Result<String, EmbeddedError> {
-    match fs::read_to_string(file) {
+    match files::read_owned(file, nix::unistd::geteuid()) {
         Ok(text) if !text.trim().is_empty() => return Ok(text.trim().to_owned()),
         Ok(_) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -220,6 +222,32 @@ pub(super) fn superuser_password(file: &Path) -> Result<String, EmbeddedError> {
     }
     let bytes: [u8; 32] = rand::random();
     let password: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    write_private(file, &password)?;
+    files::write_new(file, &password, 0o600, None)
+        .map_err(io_err(format!("writing {}", file.display())))?;
     Ok(password)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_planted_password_link_is_not_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let target = dir.path().join("id_rsa");
+        fs::write(&target, "root's private key").expect("target");
+        let planted = dir.path().join("superuser.password");
+        std::os::unix::fs::symlink(&target, &planted).expect("planted link");
+        let password = superuser_password(&planted);
+        assert!(
+            password
+                .as_ref()
+                .is_err_and(|e| !e.to_string().contains("private key")),
+            "{password:?}"
+        );
+        assert_eq!(
+            fs::read_to_string(&target).expect("target"),
+            "root's private key"
+        );
+    }
 }

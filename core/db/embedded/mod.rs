@@ -22,6 +22,7 @@ use std::process::{ExitStatus, Output, Stdio};
 use std::time::Duration;
 
 mod auth;
+mod files;
 mod host;
 mod owner;
 mod report;

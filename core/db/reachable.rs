@@ -1,0 +1,64 @@
+//! Whether the database answers, as the readiness probe last found it. While it does
+//! not, API calls are refused at once (503 with Retry-After) rather than each waiting
+//! for a pooled connection until the acquire deadline; they are served again as soon as
+//! the probe, which looks more often while the database is away, finds it back.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How often the probe looks while the database answers.
+pub const PROBE_EVERY: Duration = Duration::from_secs(1);
+/// How often it looks while the database does not: its return is seen within this.
+pub const PROBE_EVERY_WHILE_DOWN: Duration = Duration::from_millis(250);
+/// How long the probe's query may take before the database counts as unreachable.
+pub const PROBE_DEADLINE: Duration = Duration::from_secs(1);
+
+/// The probe's last finding, shared by clones; reachable until found otherwise.
+#[derive(Clone, Debug)]
+pub struct Reachable(Arc<AtomicBool>);
+
+impl Default for Reachable {
+    fn default() -> Self {
+        Self(Arc::new(AtomicBool::new(true)))
+    }
+}
+
+impl Reachable {
+    /// Whether the database answered the last probe.
+    pub fn is_up(&self) -> bool {
+        self.0.load(Ordering::Acquire)
+    }
+
+    /// Records a probe's finding; says whether it changed.
+    pub fn set(&self, up: bool) -> bool {
+        self.0.swap(up, Ordering::AcqRel) != up
+    }
+
+    /// The wait before the next probe.
+    pub fn next_probe(&self) -> Duration {
+        if self.is_up() {
+            PROBE_EVERY
+        } else {
+            PROBE_EVERY_WHILE_DOWN
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_finding_is_shared_and_changes_are_told() {
+        let reachable = Reachable::default();
+        let seen = reachable.clone();
+        assert!(seen.is_up());
+        assert!(!reachable.set(true), "no change");
+        assert!(reachable.set(false));
+        assert!(!seen.is_up());
+        assert_eq!(seen.next_probe(), PROBE_EVERY_WHILE_DOWN);
+        assert!(reachable.set(true));
+        assert!(seen.is_up());
+    }
+}

@@ -1,0 +1,129 @@
+//! Caps on calls that stay open for long and hold a database connection while they do
+//! (exports): so many per account and so many in the instance, so that one account
+//! cannot take every connection of the pool, and the instance keeps a share of it for
+//! everything else. A call over a cap is refused at once as rate limited; one that fits
+//! holds a [`Permit`] until it ends.
+
+use crate::error::CoreError;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use uuid::Uuid;
+
+/// What a refused call is told to wait before trying again, in seconds: a held call
+/// ends when its reader finishes or stalls (then after the stall deadline).
+pub const RETRY_AFTER_SECS: u64 = 5;
+
+/// The calls held now: in all, and per account (an account without any is not kept).
+#[derive(Debug, Default)]
+struct Held {
+    total: usize,
+    by_account: HashMap<Uuid, usize>,
+}
+
+/// Caps on calls held at once, shared by clones.
+#[derive(Clone)]
+pub struct Concurrency {
+    held: Arc<Mutex<Held>>,
+    per_account: usize,
+    total: usize,
+    /// The `limit` label of the refusal metric.
+    name: &'static str,
+}
+
+/// A held call's place, given back when dropped (also when its task panics).
+#[derive(Debug)]
+pub struct Permit {
+    held: Arc<Mutex<Held>>,
+    account: Uuid,
+}
+
+fn lock(held: &Mutex<Held>) -> std::sync::MutexGuard<'_, Held> {
+    // A panic elsewhere cannot leave the counts half-changed (no panic can happen
+    // between reading and writing one): use them as they are.
+    held.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Concurrency {
+    /// At most `per_account` calls of one account and `total` in all (each at least 1).
+    pub fn new(name: &'static str, per_account: usize, total: usize) -> Self {
+        Self {
+            held: Arc::default(),
+            per_account: per_account.max(1),
+            total: total.max(1),
+            name,
+        }
+    }
+
+    /// A place for a call of `account`, or `RateLimited` when a cap is reached.
+    pub fn try_take(&self, account: Uuid) -> Result<Permit, CoreError> {
+        let mut held = lock(&self.held);
+        let mine = held.by_account.get(&account).copied().unwrap_or(0);
+        if mine >= self.per_account || held.total >= self.total {
+            metrics::counter!("formsd_rate_limit_refusals_total", "limit" => self.name)
+                .increment(1);
+            return Err(CoreError::RateLimited {
+                retry_after: RETRY_AFTER_SECS,
+            });
+        }
+        held.total += 1;
+        *held.by_account.entry(account).or_default() += 1;
+        Ok(Permit {
+            held: self.held.clone(),
+            account,
+        })
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let mut held = lock(&self.held);
+        held.total = held.total.saturating_sub(1);
+        if let Some(n) = held.by_account.get_mut(&self.account) {
+            *n -= 1;
+            if *n == 0 {
+                held.by_account.remove(&self.account);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(result: Result<Permit, CoreError>) -> bool {
+        matches!(
+            result,
+            Err(CoreError::RateLimited {
+                retry_after: RETRY_AFTER_SECS
+            })
+        )
+    }
+
+    #[test]
+    fn an_account_holds_its_share_and_the_instance_its_total() {
+        let caps = Concurrency::new("test", 2, 3);
+        let (a, b, c) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        let a1 = caps.try_take(a).expect("a's first");
+        let _a2 = caps.try_take(a).expect("a's second");
+        assert!(refused(caps.try_take(a)), "a is over its share");
+        let _b1 = caps.try_take(b).expect("b has its own share");
+        assert!(refused(caps.try_take(c)), "the instance is full");
+        drop(a1);
+        let _c1 = caps.try_take(c).expect("a place was given back");
+        assert!(refused(caps.try_take(a)), "the instance is full again");
+    }
+
+    #[test]
+    fn places_are_given_back_and_idle_accounts_forgotten() {
+        let caps = Concurrency::new("test", 1, 10);
+        let a = Uuid::new_v4();
+        for _ in 0..3 {
+            let held = caps.try_take(a).expect("a place");
+            assert!(refused(caps.try_take(a)));
+            drop(held);
+        }
+        let held = lock(&caps.held);
+        assert_eq!((held.total, held.by_account.len()), (0, 0));
+    }
+}
