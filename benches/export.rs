@@ -7,6 +7,9 @@
 //!
 //! Run: `cargo bench --bench export` (DATABASE_URL as for the tests; a release build).
 
+// Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
+#![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
+
 mod common;
 
 use common::helpers::TestApp;

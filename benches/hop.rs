@@ -5,6 +5,9 @@
 //!
 //! Run: `cargo bench --bench hop` (DATABASE_URL as for the tests).
 
+// Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
+#![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
+
 mod common;
 
 use common::helpers::{Formsd, TestApp, serve_args};

@@ -15,6 +15,9 @@
 //! Needs `wrk`, `h2load` (nghttp2-client) and `pgbench` on the PATH.
 //! Run: `cargo bench --bench hot_path` (DATABASE_URL as for the tests).
 
+// Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
+#![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
+
 mod common;
 
 use bytes::Bytes;

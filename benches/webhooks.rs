@@ -8,6 +8,9 @@
 //!
 //! Run: `cargo bench --bench webhooks` (DATABASE_URL as for the tests).
 
+// Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
+#![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
+
 mod common;
 
 use axum::body::Bytes;

@@ -6,7 +6,7 @@ use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
 /// HMAC-SHA256 of the concatenated `parts` under `key`.
-pub fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
+pub(crate) fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
     // HMAC takes keys of any length, so this cannot fail.
     let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key)
         .unwrap_or_else(|_| unreachable!("HMAC takes any key length"));
@@ -17,7 +17,7 @@ pub fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
 }
 
 /// Whether `tag` is the start of `hmac_sha256(key, [payload])`, compared in constant time.
-pub fn tag_matches(key: &[u8], payload: &[u8], tag: &[u8]) -> bool {
+pub(crate) fn tag_matches(key: &[u8], payload: &[u8], tag: &[u8]) -> bool {
     let expected = hmac_sha256(key, &[payload]);
     !tag.is_empty() && tag.len() <= expected.len() && same(&expected[..tag.len()], tag)
 }
@@ -25,7 +25,7 @@ pub fn tag_matches(key: &[u8], payload: &[u8], tag: &[u8]) -> bool {
 /// Whether `a` and `b` are equal, in a time that depends on their lengths only: every
 /// comparison of a secret (key digests, tags, the operator token) goes through here,
 /// never through `==`, which stops at the first byte that differs.
-pub fn same(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     #[cfg(test)]
     seam::COMPARED.with(|n| n.set(n.get() + 1));
     bool::from(a.ct_eq(b))

@@ -10,11 +10,11 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 /// Domain of the `ErrorInfo` details.
-pub const ERROR_DOMAIN: &str = "forms.v1";
+pub(crate) const ERROR_DOMAIN: &str = "forms.v1";
 
 /// Retry-After of a refusal while the database cannot be reached: the readiness probe
 /// looks again well within it.
-pub const UNAVAILABLE_RETRY_SECS: u64 = 1;
+pub(crate) const UNAVAILABLE_RETRY_SECS: u64 = 1;
 
 /// One answer that breaks its field's rule.
 #[derive(Debug, Clone, thiserror::Error)]

@@ -29,7 +29,7 @@ fn edge_reason(m: &pb::RejectRequestRequest) -> ErrorReason {
 
 /// The GatewayService of the core.
 #[derive(Clone)]
-pub struct Gateway {
+pub(crate) struct Gateway {
     pub(crate) gate: Gate,
 }
 

@@ -3,29 +3,34 @@
 //! API over PostgreSQL. The REST edge (`formsd`'s binary) reaches it only through the
 //! generated client types in [`pb`].
 
+// What the edge, the end-to-end tests and the benchmarks use is public; the rest is the
+// crate's own, so that the compiler reports what nothing uses (`unreachable_pub`,
+// dead code).
 pub mod accounts;
 pub mod config;
-pub mod crypto;
 pub mod db;
-pub mod error;
-pub mod files;
-pub mod forms;
-pub mod gate;
-pub mod gateway;
-pub mod hosted;
-pub mod idempotency;
 pub mod notifications;
-pub mod outbox;
-pub mod paging;
 pub mod pb;
 pub mod responses;
-pub mod rpc;
-pub mod secrets;
-pub mod server;
 pub mod telemetry;
 pub mod usage;
 pub mod webhooks;
 
+mod crypto;
+mod error;
+mod files;
+mod forms;
+mod gate;
+mod gateway;
+mod hosted;
+mod idempotency;
+mod outbox;
+mod paging;
+mod rpc;
+mod secrets;
+mod server;
+
 pub use config::CoreConfig;
 pub use error::CoreError;
+pub use gate::keys::APPLICATION_NAME as KEY_LISTENER_APPLICATION_NAME;
 pub use server::Core;

@@ -4,13 +4,13 @@ use crate::error::CoreError;
 use crate::pb;
 
 /// Default items per page.
-pub const DEFAULT_PER_PAGE: i32 = 25;
+pub(crate) const DEFAULT_PER_PAGE: i32 = 25;
 /// Largest page; larger requests are clamped to it (and the reply says so).
-pub const MAX_PER_PAGE: i32 = 100;
+pub(crate) const MAX_PER_PAGE: i32 = 100;
 
 /// A validated page request.
 #[derive(Debug, Clone, Copy)]
-pub struct Page {
+pub(crate) struct Page {
     pub page: i32,
     pub per_page: i32,
 }
@@ -18,7 +18,7 @@ pub struct Page {
 impl Page {
     /// Validates `page` (at least 1, default 1) and `per_page` (at least 1, default 25,
     /// clamped to 100).
-    pub fn new(page: Option<i32>, per_page: Option<i32>) -> Result<Self, CoreError> {
+    pub(crate) fn new(page: Option<i32>, per_page: Option<i32>) -> Result<Self, CoreError> {
         let page = page.unwrap_or(1);
         if page < 1 {
             return Err(CoreError::validation(
@@ -37,16 +37,16 @@ impl Page {
         })
     }
 
-    pub fn limit(&self) -> i64 {
+    pub(crate) fn limit(&self) -> i64 {
         i64::from(self.per_page)
     }
 
-    pub fn offset(&self) -> i64 {
+    pub(crate) fn offset(&self) -> i64 {
         (i64::from(self.page) - 1) * i64::from(self.per_page)
     }
 
     /// The pagination object of a reply, given the size of the whole result set.
-    pub fn pagination(&self, total: i64) -> pb::PagePagination {
+    pub(crate) fn pagination(&self, total: i64) -> pb::PagePagination {
         let per_page = i64::from(self.per_page);
         let pages = (total + per_page - 1) / per_page;
         pb::PagePagination {

@@ -23,13 +23,13 @@ pub(crate) fn reply<T>(result: Result<T, CoreError>) -> Result<Response<T>, Stat
 
 /// The operator token check shared by the admin services.
 #[derive(Clone)]
-pub struct AdminAuth {
+pub(crate) struct AdminAuth {
     pub(crate) config: Arc<CoreConfig>,
 }
 
 impl AdminAuth {
     /// Checks the operator token in constant time (over digests, so lengths leak nothing).
-    pub fn check<T>(&self, req: &Request<T>) -> Result<(), Status> {
+    pub(crate) fn check<T>(&self, req: &Request<T>) -> Result<(), Status> {
         let presented = req
             .metadata()
             .get("x-admin-token")

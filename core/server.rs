@@ -39,7 +39,7 @@ use tonic::service::Routes;
 
 /// Largest gRPC message that carries a file out (downloads): the largest file a field
 /// may take, with room for the rest of the message.
-pub const MAX_FILE_MESSAGE: usize = 128 * 1024 * 1024;
+pub(crate) const MAX_FILE_MESSAGE: usize = 128 * 1024 * 1024;
 
 /// Room in a message for what surrounds its payload (ids, names, metadata fields).
 const MESSAGE_HEADROOM: usize = 64 * 1024;

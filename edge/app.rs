@@ -24,10 +24,10 @@ use tower::{BoxError, ServiceExt};
 use tracing::Instrument;
 
 /// Failure of the process as a whole (start-up, a server task), shown to the operator.
-pub type Error = Box<dyn std::error::Error + Send + Sync>;
+pub(crate) type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// The listeners of a process; `None` for a half its role does not run.
-pub struct Listeners {
+pub(crate) struct Listeners {
     pub http: Option<TcpListener>,
     pub grpc: Option<TcpListener>,
     pub metrics: Option<TcpListener>,
@@ -35,7 +35,7 @@ pub struct Listeners {
 
 impl Listeners {
     /// Binds the addresses of `args` that its role needs.
-    pub async fn bind(args: &ServeArgs) -> Result<Self, Error> {
+    pub(crate) async fn bind(args: &ServeArgs) -> Result<Self, Error> {
         let http = match args.role.runs_edge() {
             true => Some(TcpListener::bind(args.http_addr).await?),
             false => None,
@@ -57,7 +57,7 @@ impl Listeners {
 }
 
 /// A `formsd serve` process, assembled and listening, not yet serving.
-pub struct Application {
+pub(crate) struct Application {
     http_addr: Option<SocketAddr>,
     grpc_addr: Option<SocketAddr>,
     metrics_addr: Option<SocketAddr>,
@@ -80,14 +80,14 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
 impl Application {
     /// Opens the database (when the role runs the core), binds the flags' addresses and
     /// assembles the process.
-    pub async fn build(db: &DbArgs, args: ServeArgs) -> Result<Self, Error> {
+    pub(crate) async fn build(db: &DbArgs, args: ServeArgs) -> Result<Self, Error> {
         args.check_secrets()?;
         let listeners = Listeners::bind(&args).await?;
         Self::with_listeners(db, args, listeners).await
     }
 
     /// Assembles the process on listeners the caller bound.
-    pub async fn with_listeners(
+    pub(crate) async fn with_listeners(
         db: &DbArgs,
         args: ServeArgs,
         listeners: Listeners,
@@ -242,23 +242,23 @@ impl Application {
     }
 
     /// Address of the REST edge, when this process runs it.
-    pub fn http_addr(&self) -> Option<SocketAddr> {
+    pub(crate) fn http_addr(&self) -> Option<SocketAddr> {
         self.http_addr
     }
 
     /// Address of the metrics endpoint, when configured.
-    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+    pub(crate) fn metrics_addr(&self) -> Option<SocketAddr> {
         self.metrics_addr
     }
 
     /// Address of the gRPC core, when this process runs it.
-    pub fn grpc_addr(&self) -> Option<SocketAddr> {
+    pub(crate) fn grpc_addr(&self) -> Option<SocketAddr> {
         self.grpc_addr
     }
 
     /// Serves until `signal` resolves or a server fails; then stops accepting, lets
     /// in-flight work finish, and closes the database.
-    pub async fn run_until(mut self, signal: impl Future<Output = ()>) -> Result<(), Error> {
+    pub(crate) async fn run_until(mut self, signal: impl Future<Output = ()>) -> Result<(), Error> {
         let mut result = Ok(());
         tokio::select! {
             () = signal => tracing::info!("shutting down"),
@@ -428,7 +428,7 @@ fn session_verifier(args: &ServeArgs) -> Result<Option<SessionVerifier>, Error> 
 
 /// The core's admin services for one operator command, in this process: a core on the
 /// database with a one-off operator token that never leaves the process.
-pub struct Operator {
+pub(crate) struct Operator {
     pub transport: Transport,
     pub admin_token: String,
     database: Database,
@@ -437,7 +437,7 @@ pub struct Operator {
 impl Operator {
     /// Opens the database and assembles the core's routes. `allow_private` lets webhook
     /// edits target http:// and private addresses (development only).
-    pub async fn open(db: &DbArgs, allow_private: bool) -> Result<Self, Error> {
+    pub(crate) async fn open(db: &DbArgs, allow_private: bool) -> Result<Self, Error> {
         let database = open_database(db).await?;
         let admin_token = hex::encode(rand::random::<[u8; 32]>());
         let mut config = CoreConfig {
@@ -464,7 +464,7 @@ impl Operator {
     }
 
     /// Closes the database (stopping an embedded cluster started for the command).
-    pub async fn close(self) {
+    pub(crate) async fn close(self) {
         self.database.close().await;
     }
 }

@@ -18,7 +18,7 @@ use serde::de::{Deserialize, DeserializeOwned, Deserializer};
 use serde_json::Value;
 
 /// A JSON object body of shape `T`, sent as `application/json`.
-pub struct JsonBody<T>(pub T);
+pub(crate) struct JsonBody<T>(pub T);
 
 fn is_json(content_type: Option<&str>) -> bool {
     content_type
@@ -40,7 +40,7 @@ fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> String 
 /// Deepest nesting of arrays and objects accepted in a body. Far above any form's need,
 /// well below the depth at which the gRPC message could not be decoded (prost's
 /// recursion limit of 100, reached by a `Struct` nesting about half as deep).
-pub const MAX_JSON_DEPTH: usize = 32;
+pub(crate) const MAX_JSON_DEPTH: usize = 32;
 
 /// How deeply `value` nests arrays and objects (a scalar is 0), without recursion.
 fn depth(value: &Value) -> usize {
@@ -126,7 +126,7 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for JsonBody<T> {
 /// (clear it) or a value (set it). Use it with `#[serde(default)]`, which gives `Absent`
 /// when the property is missing; serde cannot tell missing from `null` with `Option`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Patch<T> {
+pub(crate) enum Patch<T> {
     #[default]
     Absent,
     Null,
@@ -142,7 +142,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Patch<T> {
 
 impl<T> Patch<T> {
     /// `None` to keep the value, `Some(None)` to clear it, `Some(Some(v))` to set it.
-    pub fn into_change(self) -> Option<Option<T>> {
+    pub(crate) fn into_change(self) -> Option<Option<T>> {
         match self {
             Self::Absent => None,
             Self::Null => Some(None),
@@ -155,7 +155,7 @@ impl<T> Patch<T> {
 /// out but, when sent, must be a `T`. Unlike a plain `Option<T>`, `null` is refused
 /// (unless `T` itself reads `null`, as `Value` does): for properties whose `null` would
 /// otherwise silently mean "absent", e.g. `fields` or `settings`.
-pub fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+pub(crate) fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de>,

@@ -18,14 +18,14 @@ const PASSED_HEADERS: &[&str] = &["x-api-key", "authorization", "cookie", "idemp
 /// The success envelope of SPEC, `{success: true, data}`; the documented shape of every
 /// 2xx body (see `openapi`).
 #[derive(Serialize, utoipa::ToSchema)]
-pub struct Success<D> {
+pub(crate) struct Success<D> {
     /// Always true.
     success: bool,
     data: D,
 }
 
 impl<D> Success<D> {
-    pub fn new(data: D) -> Self {
+    pub(crate) fn new(data: D) -> Self {
         Self {
             success: true,
             data,
@@ -35,10 +35,10 @@ impl<D> Success<D> {
 
 /// The request id the edge assigned, stored in request extensions by the middleware.
 #[derive(Debug, Clone)]
-pub struct RequestId(pub String);
+pub(crate) struct RequestId(pub String);
 
 /// What a handler needs to call the core on behalf of the HTTP client.
-pub struct Call {
+pub(crate) struct Call {
     pub request_id: String,
     metadata: MetadataMap,
 }
@@ -74,7 +74,7 @@ fn metadata(headers: &HeaderMap, request_id: &str, client_ip: Option<&str>) -> M
 impl Call {
     /// The call of a request, for extractors that refuse it (and so cannot take `Call`
     /// as an argument).
-    pub fn from_parts(parts: &Parts) -> Self {
+    pub(crate) fn from_parts(parts: &Parts) -> Self {
         let request_id = parts
             .extensions
             .get::<RequestId>()
@@ -90,7 +90,7 @@ impl Call {
     }
 
     /// A gRPC request carrying `message` and the caller's metadata.
-    pub fn request<T>(&self, message: T) -> tonic::Request<T> {
+    pub(crate) fn request<T>(&self, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
         *request.metadata_mut() = self.metadata.clone();
         request
@@ -98,7 +98,7 @@ impl Call {
 
     /// The HTTP reply for the core's answer: `{success: true, data}` with status `ok`
     /// (204 has no body), or the error envelope.
-    pub fn reply<T, D: Serialize>(
+    pub(crate) fn reply<T, D: Serialize>(
         &self,
         result: Result<tonic::Response<T>, tonic::Status>,
         ok: StatusCode,
@@ -121,13 +121,13 @@ impl Call {
     }
 
     /// The HTTP reply for an error status of the core.
-    pub fn error(&self, status: &tonic::Status) -> Response {
+    pub(crate) fn error(&self, status: &tonic::Status) -> Response {
         ApiError::from_status(status, &self.request_id).into_response()
     }
 
     /// Refuses a request the edge could not turn into a message. The core still
     /// authenticates, rate-limits and counts it, and answers with the error to show.
-    pub async fn reject(
+    pub(crate) async fn reject(
         &self,
         state: &AppState,
         reason: pb::ErrorReason,

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 /// Self-hostable form collection service.
 #[derive(Parser)]
 #[command(name = "formsd", version, about)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub db: DbArgs,
     /// Log line format.
@@ -26,7 +26,7 @@ pub struct Cli {
 
 /// Where the database is; every command uses it.
 #[derive(Args)]
-pub struct DbArgs {
+pub(crate) struct DbArgs {
     /// PostgreSQL server to use; without it, formsd runs a private cluster in --data-dir.
     #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
     pub database_url: Option<String>,
@@ -57,13 +57,13 @@ pub struct DbArgs {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-pub enum LogFormat {
+pub(crate) enum LogFormat {
     Text,
     Json,
 }
 
 #[derive(Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run the service.
     Serve(Box<ServeArgs>),
     /// Manage API keys.
@@ -83,7 +83,7 @@ pub enum Command {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Role {
+pub(crate) enum Role {
     /// The gRPC core and the REST edge in one process (the edge calls the core in-process).
     All,
     /// The gRPC core only.
@@ -94,19 +94,19 @@ pub enum Role {
 
 impl Role {
     /// Whether this role runs the gRPC core (and so needs the database).
-    pub fn runs_core(self) -> bool {
+    pub(crate) fn runs_core(self) -> bool {
         self != Role::Edge
     }
 
     /// Whether this role runs the REST edge.
-    pub fn runs_edge(self) -> bool {
+    pub(crate) fn runs_edge(self) -> bool {
         self != Role::Core
     }
 }
 
 /// Flags of `formsd serve`.
 #[derive(Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Which halves of the service to run.
     #[arg(long, env = "FORMS_ROLE", value_enum, default_value_t = Role::All)]
     pub role: Role,
@@ -325,13 +325,13 @@ fn parse_source_list(s: &str) -> Result<String, String> {
 impl ServeArgs {
     /// The settings of `serve` with no flag given (the environment still applies): what
     /// a core run for one operator command is configured with.
-    pub fn from_defaults() -> Result<Self, clap::Error> {
+    pub(crate) fn from_defaults() -> Result<Self, clap::Error> {
         let command = Self::augment_args(clap::Command::new("serve"));
         Self::from_arg_matches(&command.try_get_matches_from(["serve"])?)
     }
 
     /// The certificate and key files, when TLS is configured (clap requires both).
-    pub fn tls_files(&self) -> Option<TlsFiles> {
+    pub(crate) fn tls_files(&self) -> Option<TlsFiles> {
         Some(TlsFiles {
             cert: self.tls_cert.clone()?,
             key: self.tls_key.clone()?,
@@ -340,7 +340,7 @@ impl ServeArgs {
 
     /// Refuses secrets that are set but short. Checked after parsing rather than by a
     /// clap value parser, whose error message would echo the value.
-    pub fn check_secrets(&self) -> Result<(), String> {
+    pub(crate) fn check_secrets(&self) -> Result<(), String> {
         let secrets = [
             ("--admin-token (FORMS_ADMIN_TOKEN)", &self.admin_token),
             (
@@ -364,7 +364,7 @@ impl ServeArgs {
 
 /// A quota: a number, or "unlimited".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limit(pub Option<i64>);
+pub(crate) struct Limit(pub Option<i64>);
 
 impl std::str::FromStr for Limit {
     type Err = String;

@@ -10,7 +10,7 @@ use tonic_types::StatusExt;
 /// HTTP status of each error reason: the one table. The core's reason decides, never the
 /// gRPC code. No wildcard arm: a reason added to the proto does not compile until it has
 /// its status here.
-pub fn status_of(reason: ErrorReason) -> StatusCode {
+pub(crate) fn status_of(reason: ErrorReason) -> StatusCode {
     match reason {
         ErrorReason::Unauthenticated | ErrorReason::KeyInvalid => StatusCode::UNAUTHORIZED,
         ErrorReason::InsufficientScope
@@ -36,14 +36,14 @@ pub fn status_of(reason: ErrorReason) -> StatusCode {
 /// The reason of an error status of the core, read from its `ErrorInfo`: the one place
 /// the edge turns the reason string back into the enum. `None` when the status has no
 /// `ErrorInfo` (the core was not reached) or a reason this edge does not know.
-pub fn reason_of(status: &tonic::Status) -> Option<ErrorReason> {
+pub(crate) fn reason_of(status: &tonic::Status) -> Option<ErrorReason> {
     status
         .get_details_error_info()
         .and_then(|info| ErrorReason::from_code(&info.reason))
 }
 
 /// gRPC metadata that becomes HTTP headers of the same name.
-pub const FORWARDED_METADATA: &[&str] = &[
+pub(crate) const FORWARDED_METADATA: &[&str] = &[
     "x-ratelimit-limit",
     "x-ratelimit-remaining",
     "x-ratelimit-reset",
@@ -53,7 +53,7 @@ pub const FORWARDED_METADATA: &[&str] = &[
 
 /// An error reply of the REST API.
 #[derive(Debug)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     pub reason: ErrorReason,
     pub message: String,
     pub retry_after: Option<u64>,
@@ -63,7 +63,7 @@ pub struct ApiError {
 
 impl ApiError {
     /// Maps a `Status` from the core by its `ErrorInfo` reason.
-    pub fn from_status(status: &tonic::Status, request_id: &str) -> Self {
+    pub(crate) fn from_status(status: &tonic::Status, request_id: &str) -> Self {
         let headers = forwarded_headers(status.metadata());
         let info = status.get_details_error_info();
         let (reason, message) = match info {
@@ -145,7 +145,7 @@ impl IntoResponse for ApiError {
 }
 
 /// The headers to copy from core metadata.
-pub fn forwarded_headers(md: &tonic::metadata::MetadataMap) -> HeaderMap {
+pub(crate) fn forwarded_headers(md: &tonic::metadata::MetadataMap) -> HeaderMap {
     let mut headers = HeaderMap::new();
     for name in FORWARDED_METADATA {
         if let Some(value) = md.get(*name)

@@ -9,7 +9,7 @@ use std::net::{IpAddr, SocketAddr};
 /// The address to account a request to (throttles, logs): the TCP peer, or when the
 /// peer is a trusted proxy, the nearest address in the forwarding chain that is not a
 /// trusted proxy itself. IPv4-mapped IPv6 addresses become IPv4.
-pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+pub(crate) fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
     let peer = canonical(peer);
     if !trusted.contains(&peer) {
         return peer;
@@ -33,7 +33,7 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
 /// the last `X-Forwarded-Proto` value (the nearest proxy's). From any other peer the headers are not believed.
 /// A client's own header, passed on by a proxy that does not set it, can only change
 /// what its own replies carry (see `https`).
-pub fn https(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> bool {
+pub(crate) fn https(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> bool {
     if !trusted.contains(&canonical(peer)) {
         return false;
     }
@@ -100,7 +100,7 @@ fn parse_node(node: &str) -> Option<IpAddr> {
 }
 
 /// `::ffff:203.0.113.7` is `203.0.113.7`.
-pub fn canonical(ip: IpAddr) -> IpAddr {
+pub(crate) fn canonical(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
         IpAddr::V4(_) => ip,

@@ -25,7 +25,7 @@ use tower::ServiceExt;
 
 /// Bounds on what one client may hold.
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Time to send a request's headers; also how long a keep-alive connection may wait
     /// idle for its next request.
     pub header_timeout: Duration,
@@ -37,12 +37,12 @@ pub struct Limits {
 
 /// The end client's address, as [`forwarded::client_ip`] tells it; in request extensions.
 #[derive(Debug, Clone, Copy)]
-pub struct ClientIp(pub std::net::IpAddr);
+pub(crate) struct ClientIp(pub std::net::IpAddr);
 
 /// The request body did not arrive within [`Limits::body_timeout`].
 #[derive(Debug, thiserror::Error)]
 #[error("the request body did not arrive in time")]
-pub struct BodyTimeout;
+pub(crate) struct BodyTimeout;
 
 /// A request body that fails with [`BodyTimeout`] once its deadline passes, and tells
 /// whether it was read to its end.
@@ -82,7 +82,7 @@ impl http_body::Body for DeadlineBody {
 }
 
 /// Whether `error` (from reading a request body) is the body deadline passing.
-pub fn is_body_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
+pub(crate) fn is_body_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
     let mut source = Some(error);
     while let Some(error) = source {
         if error.is::<BodyTimeout>() {
@@ -96,7 +96,7 @@ pub fn is_body_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
 /// Serves `router` on `listener` until `stop` resolves; then stops accepting and waits
 /// for the requests in flight to finish. With `tls`, every connection is TLS (its
 /// handshake counts against the connection cap and must finish in time).
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,

@@ -10,10 +10,10 @@ use axum::http::{HeaderMap, HeaderValue};
 
 /// Two years, the value the HSTS preload list asks for; without `includeSubDomains`,
 /// which would bind other hosts of the operator's domain.
-pub const HSTS: &str = "max-age=63072000";
+pub(crate) const HSTS: &str = "max-age=63072000";
 
 /// Adds HSTS to a reply to an HTTPS request, and `Secure` to its cookies.
-pub fn secure(headers: &mut HeaderMap) {
+pub(crate) fn secure(headers: &mut HeaderMap) {
     headers.insert(STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(HSTS));
     if let Entry::Occupied(mut cookies) = headers.entry(SET_COOKIE) {
         for cookie in cookies.iter_mut() {

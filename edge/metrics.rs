@@ -23,19 +23,19 @@ const BUCKETS: &[f64] = &[
 ];
 
 /// Installs the process-wide recorder; the metrics macros record nothing until then.
-pub fn install() -> Result<PrometheusHandle, BuildError> {
+pub(crate) fn install() -> Result<PrometheusHandle, BuildError> {
     PrometheusBuilder::new()
         .set_buckets(BUCKETS)?
         .install_recorder()
 }
 
 /// Refreshes the gauges read at scrape time.
-pub type Sample = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+pub(crate) type Sample = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
 /// Serves `GET /metrics` in the Prometheus text format until `stop`; `sample` refreshes
 /// the gauges read at scrape time (the pool's connections, the delivery backlog).
 /// Meanwhile the recorder's upkeep runs every `UPKEEP`, scraped or not.
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     handle: PrometheusHandle,
     sample: Sample,

@@ -52,7 +52,7 @@ use utoipa::{Modify, OpenApi};
 struct ApiDoc;
 
 /// The document, complete.
-pub fn document() -> Document {
+pub(crate) fn document() -> Document {
     ApiDoc::openapi()
 }
 

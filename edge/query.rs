@@ -20,7 +20,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 /// The query string as `T`.
-pub struct Query<T>(pub T);
+pub(crate) struct Query<T>(pub T);
 
 impl<T: DeserializeOwned + Send> FromRequestParts<AppState> for Query<T> {
     type Rejection = Response;
@@ -37,7 +37,7 @@ impl<T: DeserializeOwned + Send> FromRequestParts<AppState> for Query<T> {
 
 /// The query string as `T`, or the refusal's message: the parameter's name, then what
 /// its reader says of the value.
-pub fn parse<T: DeserializeOwned>(query: &str) -> Result<T, String> {
+pub(crate) fn parse<T: DeserializeOwned>(query: &str) -> Result<T, String> {
     // Form decoding does not fail (bytes that are not UTF-8 are replaced), so there is
     // nothing to refuse at this step.
     let pairs = serde_urlencoded::from_str::<Vec<(String, String)>>(query).unwrap_or_default();
@@ -95,7 +95,7 @@ impl<'de> IntoDeserializer<'de, Error> for Raw {
 
 /// An integer, spaces around it allowed. Sent empty, it is refused like any other
 /// value that is not an integer.
-pub fn integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i32>, D::Error> {
+pub(crate) fn integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i32>, D::Error> {
     let raw = String::deserialize(deserializer)?;
     raw.trim()
         .parse()
@@ -105,7 +105,7 @@ pub fn integer<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i32>
 
 /// An instant in RFC 3339 (ISO 8601 with a date, a time and an offset), spaces around
 /// it allowed; empty means absent.
-pub fn timestamp<'de, D: Deserializer<'de>>(
+pub(crate) fn timestamp<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<prost_types::Timestamp>, D::Error> {
     let raw = String::deserialize(deserializer)?;
@@ -123,7 +123,7 @@ pub fn timestamp<'de, D: Deserializer<'de>>(
 
 /// One of the names of `T`, an enum of unit variants: its serde names, exactly as sent
 /// (the names its schema documents); empty means absent.
-pub fn choice<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+pub(crate) fn choice<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: DeserializeOwned,
@@ -177,7 +177,7 @@ impl de::Error for Unknown {
 /// Asserts that each query string is refused as `T` with its message: for the routes'
 /// tests, that each parameter is read by its reader, under its name.
 #[cfg(test)]
-pub fn assert_refused<T: DeserializeOwned>(cases: &[(&str, &str)]) {
+pub(crate) fn assert_refused<T: DeserializeOwned>(cases: &[(&str, &str)]) {
     for (query, message) in cases {
         assert_eq!(
             parse::<T>(query).err().as_deref(),

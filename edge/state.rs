@@ -10,7 +10,7 @@ use tower::BoxError;
 use tower::util::BoxCloneSyncService;
 
 /// A gRPC transport to the core: a network channel, or the core's routes in-process.
-pub type Transport = BoxCloneSyncService<
+pub(crate) type Transport = BoxCloneSyncService<
     http::Request<tonic::body::Body>,
     http::Response<tonic::body::Body>,
     TransportError,
@@ -20,13 +20,13 @@ pub type Transport = BoxCloneSyncService<
 /// generic clients need an error type whose conversion holds for every lifetime.
 #[derive(Debug, thiserror::Error)]
 #[error("core transport: {0}")]
-pub struct TransportError(#[from] pub BoxError);
+pub(crate) struct TransportError(#[from] pub BoxError);
 
 /// Largest gRPC message carrying files (the core accepts as much).
 const MAX_FILE_MESSAGE: usize = 128 * 1024 * 1024;
 
 #[derive(Clone)]
-pub struct AppState {
+pub(crate) struct AppState {
     pub core: Transport,
     /// Largest request body accepted, in bytes.
     pub max_body_bytes: usize,
@@ -37,31 +37,31 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn forms(&self) -> FormsServiceClient<Transport> {
+    pub(crate) fn forms(&self) -> FormsServiceClient<Transport> {
         FormsServiceClient::new(self.core.clone())
     }
 
-    pub fn responses(&self) -> ResponsesServiceClient<Transport> {
+    pub(crate) fn responses(&self) -> ResponsesServiceClient<Transport> {
         ResponsesServiceClient::new(self.core.clone()).max_decoding_message_size(MAX_FILE_MESSAGE)
     }
 
-    pub fn webhooks(&self) -> WebhooksServiceClient<Transport> {
+    pub(crate) fn webhooks(&self) -> WebhooksServiceClient<Transport> {
         WebhooksServiceClient::new(self.core.clone())
     }
 
-    pub fn hosted(&self) -> HostedFormsServiceClient<Transport> {
+    pub(crate) fn hosted(&self) -> HostedFormsServiceClient<Transport> {
         HostedFormsServiceClient::new(self.core.clone()).max_encoding_message_size(MAX_FILE_MESSAGE)
     }
 
-    pub fn usage(&self) -> UsageServiceClient<Transport> {
+    pub(crate) fn usage(&self) -> UsageServiceClient<Transport> {
         UsageServiceClient::new(self.core.clone())
     }
 
-    pub fn gateway(&self) -> GatewayServiceClient<Transport> {
+    pub(crate) fn gateway(&self) -> GatewayServiceClient<Transport> {
         GatewayServiceClient::new(self.core.clone())
     }
 
-    pub fn health(&self) -> tonic_health::pb::health_client::HealthClient<Transport> {
+    pub(crate) fn health(&self) -> tonic_health::pb::health_client::HealthClient<Transport> {
         tonic_health::pb::health_client::HealthClient::new(self.core.clone())
     }
 }

@@ -16,7 +16,7 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
-pub use tokio_rustls::TlsAcceptor;
+pub(crate) use tokio_rustls::TlsAcceptor;
 use tokio_rustls::server::TlsStream;
 use tokio_stream::wrappers::ReceiverStream;
 
@@ -26,7 +26,7 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The protocol a listener speaks inside TLS, offered by ALPN.
 #[derive(Clone, Copy)]
-pub enum Alpn {
+pub(crate) enum Alpn {
     /// The REST edge and hosted pages: HTTP/1.1 only.
     Http1,
     /// gRPC: HTTP/2 only.
@@ -35,14 +35,14 @@ pub enum Alpn {
 
 /// The certificate and key files.
 #[derive(Clone, Debug)]
-pub struct TlsFiles {
+pub(crate) struct TlsFiles {
     pub cert: PathBuf,
     pub key: PathBuf,
 }
 
 /// Why a certificate and key do not load. Messages name the files, never their content.
 #[derive(Debug, thiserror::Error)]
-pub enum TlsError {
+pub(crate) enum TlsError {
     #[error("reading {path}: {source}")]
     Read {
         path: PathBuf,
@@ -90,7 +90,7 @@ impl ResolvesServerCert for Current {
 }
 
 /// The TLS of a process: its files, and the certificate in service.
-pub struct Tls {
+pub(crate) struct Tls {
     files: TlsFiles,
     provider: Arc<CryptoProvider>,
     current: Arc<Current>,
@@ -100,7 +100,7 @@ pub struct Tls {
 
 impl Tls {
     /// Loads the files; at start, a pair that does not load stops the process.
-    pub fn load(files: TlsFiles) -> Result<Self, TlsError> {
+    pub(crate) fn load(files: TlsFiles) -> Result<Self, TlsError> {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let cert = read(&files.cert)?;
         let key = read(&files.key)?;
@@ -115,7 +115,7 @@ impl Tls {
 
     /// An acceptor of TLS connections speaking `alpn`, with the certificate in service
     /// at each handshake.
-    pub fn acceptor(&self, alpn: Alpn) -> Result<TlsAcceptor, TlsError> {
+    pub(crate) fn acceptor(&self, alpn: Alpn) -> Result<TlsAcceptor, TlsError> {
         let mut config = rustls::ServerConfig::builder_with_provider(self.provider.clone())
             .with_safe_default_protocol_versions()?
             .with_no_client_auth()
@@ -130,7 +130,7 @@ impl Tls {
     /// Reads the files every `interval` until `stop` resolves, and serves a changed pair
     /// that loads. Each change is judged once: a bad pair is reported once, and tried
     /// again when either file changes (the second half of a renewal, say).
-    pub async fn reload_every(mut self, interval: Duration, stop: impl Future<Output = ()>) {
+    pub(crate) async fn reload_every(mut self, interval: Duration, stop: impl Future<Output = ()>) {
         tokio::pin!(stop);
         loop {
             tokio::select! {
@@ -211,7 +211,10 @@ fn certified_key(
 
 /// The TLS handshake of a new connection, within [`HANDSHAKE_TIMEOUT`]; `None` when it
 /// fails (a scanner, a client speaking plain HTTP, a client that distrusts us).
-pub async fn handshake(acceptor: &TlsAcceptor, stream: TcpStream) -> Option<TlsStream<TcpStream>> {
+pub(crate) async fn handshake(
+    acceptor: &TlsAcceptor,
+    stream: TcpStream,
+) -> Option<TlsStream<TcpStream>> {
     let peer = stream.peer_addr().ok();
     match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
         Ok(Ok(stream)) => Some(stream),
@@ -229,7 +232,7 @@ pub async fn handshake(acceptor: &TlsAcceptor, stream: TcpStream) -> Option<TlsS
 /// The TLS connections of `listener` for the gRPC server, each handshake in a task of
 /// its own so that a slow client delays nobody else. Accepting stops when the server
 /// drops the stream.
-pub fn incoming(
+pub(crate) fn incoming(
     listener: TcpListener,
     acceptor: TlsAcceptor,
 ) -> ReceiverStream<std::io::Result<TlsStream<TcpStream>>> {

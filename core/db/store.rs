@@ -3,7 +3,7 @@
 use sqlx::PgPool;
 
 /// Name of the service's database on the embedded cluster.
-pub const DATABASE: &str = "forms";
+pub(super) const DATABASE: &str = "forms";
 
 /// A trivial query: whether the database (a pool, or one connection) answers.
 pub async fn ping<'e>(db: impl sqlx::PgExecutor<'e>) -> Result<(), sqlx::Error> {
@@ -14,7 +14,7 @@ pub async fn ping<'e>(db: impl sqlx::PgExecutor<'e>) -> Result<(), sqlx::Error> 
 }
 
 /// Creates the service's database on the server of `admin` unless it exists.
-pub async fn ensure_database(admin: &PgPool) -> Result<(), sqlx::Error> {
+pub(super) async fn ensure_database(admin: &PgPool) -> Result<(), sqlx::Error> {
     let exists = sqlx::query_scalar!(
         r#"SELECT 1 AS "one!" FROM pg_database WHERE datname = $1"#,
         DATABASE

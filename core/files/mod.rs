@@ -7,7 +7,7 @@
 //! file that no response claims (the submission was refused, rolled back or cut off by
 //! a crash) is swept after a grace period.
 
-pub mod store;
+pub(crate) mod store;
 
 use crate::error::{CoreError, FieldError};
 use crate::forms::{Field, FieldKind};
@@ -15,13 +15,13 @@ use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 /// Largest upload of a file field that does not set `max_size_mb`.
-pub const DEFAULT_MAX_MB: f64 = 10.0;
+pub(crate) const DEFAULT_MAX_MB: f64 = 10.0;
 /// Extensions accepted without a content signature, if the bytes are UTF-8 text.
 const TEXT_TYPES: &[&str] = &["txt", "csv", "md", "json", "xml", "tsv"];
 
 /// A file as the visitor sent it.
 #[derive(Debug, Clone)]
-pub struct Upload {
+pub(crate) struct Upload {
     pub field_id: String,
     pub file_name: String,
     pub content: Vec<u8>,
@@ -29,7 +29,7 @@ pub struct Upload {
 
 /// A checked upload, ready to store.
 #[derive(Debug, Clone)]
-pub struct CheckedFile {
+pub(crate) struct CheckedFile {
     pub id: Uuid,
     pub field_id: String,
     pub file_name: String,
@@ -39,7 +39,7 @@ pub struct CheckedFile {
 
 impl CheckedFile {
     /// The answer that refers to this file: what API clients read and download by.
-    pub fn answer(&self) -> Value {
+    pub(crate) fn answer(&self) -> Value {
         json!({
             "file_id": self.id,
             "name": self.file_name,
@@ -66,7 +66,7 @@ fn same_type(a: &str, b: &str) -> bool {
 }
 
 /// The largest file `field` takes, in bytes.
-pub fn max_bytes(field: &Field) -> u64 {
+pub(crate) fn max_bytes(field: &Field) -> u64 {
     let max_mb = field.max_size_mb.unwrap_or(DEFAULT_MAX_MB);
     // Whole bytes: the fraction of a byte that `max_size_mb` may imply is no file's.
     (max_mb * 1024.0 * 1024.0).floor() as u64
@@ -83,7 +83,7 @@ pub struct Staged {
 /// Checks uploads against the form's fields (one file per file field); returns the
 /// files to store and the answers that refer to them, keyed by field id. Every problem
 /// is reported at once, as answer validation does.
-pub fn check_all(
+pub(crate) fn check_all(
     fields: &[Field],
     uploads: Vec<Upload>,
 ) -> Result<(Vec<CheckedFile>, Map<String, Value>), CoreError> {
@@ -126,7 +126,7 @@ pub fn check_all(
 }
 
 /// The error of a file sent for `field_id`, which is no file field of the form.
-pub fn not_a_file_field(field_id: &str) -> FieldError {
+pub(crate) fn not_a_file_field(field_id: &str) -> FieldError {
     FieldError {
         field: field_id.to_owned(),
         label: String::new(),
@@ -135,7 +135,7 @@ pub fn not_a_file_field(field_id: &str) -> FieldError {
 }
 
 /// Checks an upload against its field; `Err` says what is wrong, for the visitor.
-pub fn check(field: &Field, upload: Upload) -> Result<CheckedFile, String> {
+pub(crate) fn check(field: &Field, upload: Upload) -> Result<CheckedFile, String> {
     if upload.content.is_empty() {
         return Err("is an empty file".into());
     }

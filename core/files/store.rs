@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 /// The file storage of the service.
 #[derive(Clone)]
-pub enum FileStore {
+pub(crate) enum FileStore {
     /// In PostgreSQL, with the response.
     Database,
     /// In an object store, under `prefix`.
@@ -32,7 +32,7 @@ fn storage_error(e: impl std::fmt::Display) -> CoreError {
 
 impl FileStore {
     /// The store named by `url`, or the database when there is none.
-    pub fn from_url(url: Option<&str>) -> Result<Self, CoreError> {
+    pub(crate) fn from_url(url: Option<&str>) -> Result<Self, CoreError> {
         let Some(url) = url.filter(|u| !u.trim().is_empty()) else {
             return Ok(Self::Database);
         };
@@ -74,7 +74,7 @@ impl FileStore {
     /// Writes checked files unattached ("staged"), before any lock is taken; a response
     /// claims them with [`FileStore::attach`] by `until`, or they are swept. The row goes
     /// first, then the object: an object never exists without a row that leads to it.
-    pub async fn stage(
+    pub(crate) async fn stage(
         &self,
         pool: &PgPool,
         files: Vec<CheckedFile>,
@@ -120,7 +120,7 @@ impl FileStore {
 
     /// Attaches staged files to a response being inserted in `tx`. A file swept meanwhile
     /// (its submission outlived the grace period) fails the submission.
-    pub async fn attach(
+    pub(crate) async fn attach(
         tx: &mut Transaction<'_, Postgres>,
         response_id: Uuid,
         ids: &[Uuid],
@@ -147,7 +147,7 @@ impl FileStore {
 
     /// Removes staged files of a submission that was not stored, at once rather than at
     /// the next sweep. Failures are logged: the sweep gets them later.
-    pub async fn unstage(&self, pool: &PgPool, ids: &[Uuid]) {
+    pub(crate) async fn unstage(&self, pool: &PgPool, ids: &[Uuid]) {
         if ids.is_empty() {
             return;
         }
@@ -158,7 +158,7 @@ impl FileStore {
 
     /// Removes staged files that no response claimed by their deadline (a batch);
     /// returns how many went.
-    pub async fn sweep(&self, pool: &PgPool) -> Result<usize, CoreError> {
+    pub(crate) async fn sweep(&self, pool: &PgPool) -> Result<usize, CoreError> {
         self.remove_staged(pool, None).await
     }
 
@@ -205,7 +205,7 @@ impl FileStore {
     }
 
     /// A stored file of a response of a form of the account: name, type and bytes.
-    pub async fn get(
+    pub(crate) async fn get(
         &self,
         pool: &PgPool,
         account_id: Uuid,
@@ -248,7 +248,7 @@ impl FileStore {
 
     /// Object keys of the files of one response, or of every response of a form, read
     /// in `tx` before the rows go.
-    pub async fn keys_of(
+    pub(crate) async fn keys_of(
         tx: &mut Transaction<'_, Postgres>,
         form_id: Uuid,
         response_id: Option<Uuid>,
@@ -267,7 +267,7 @@ impl FileStore {
 
     /// Deletes objects whose rows are gone (after the commit); failures are logged: an
     /// unreferenced object is harmless, a lost one is not.
-    pub async fn remove(&self, keys: Vec<String>) {
+    pub(crate) async fn remove(&self, keys: Vec<String>) {
         if let Self::Objects { store, .. } = self {
             for key in keys {
                 if let Err(error) = store.delete(&ObjectPath::from(key.as_str())).await {

@@ -61,13 +61,13 @@ impl FromStr for FieldKind {
     }
 }
 
-pub const MAX_LABEL: usize = 500;
-pub const MAX_PLACEHOLDER: usize = 500;
-pub const MAX_FIELDS: usize = 200;
+pub(crate) const MAX_LABEL: usize = 500;
+pub(crate) const MAX_PLACEHOLDER: usize = 500;
+pub(crate) const MAX_FIELDS: usize = 200;
 /// File extensions a file_upload field may list.
-pub const MAX_ALLOWED_TYPES: usize = 50;
+pub(crate) const MAX_ALLOWED_TYPES: usize = 50;
 /// Largest `max_size_mb` a file field may declare.
-pub const MAX_FILE_MB: f64 = 100.0;
+pub(crate) const MAX_FILE_MB: f64 = 100.0;
 /// A stored field definition (also its JSON shape in the `fields` column).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Field {
@@ -92,7 +92,7 @@ pub struct Field {
 
 /// A field as a client sends it; `id` only matters on update.
 #[derive(Debug, Clone, Default)]
-pub struct FieldInput {
+pub(crate) struct FieldInput {
     pub id: Option<Uuid>,
     pub kind: String,
     pub label: String,
@@ -106,7 +106,10 @@ pub struct FieldInput {
 
 /// Validates field inputs into stored fields. On update, `existing` are the form's
 /// current fields: an input id must name one of them and keeps its identity.
-pub fn build_fields(inputs: Vec<FieldInput>, existing: &[Field]) -> Result<Vec<Field>, CoreError> {
+pub(crate) fn build_fields(
+    inputs: Vec<FieldInput>,
+    existing: &[Field],
+) -> Result<Vec<Field>, CoreError> {
     if inputs.len() > MAX_FIELDS {
         return Err(CoreError::Validation(format!(
             "a form has at most {MAX_FIELDS} fields"
@@ -228,7 +231,7 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
 /// The score of a quiz submission: points of correctly answered fields, and the most
 /// one could score. `None` when the form is not a quiz. Text answers compare trimmed and
 /// case-insensitively; numbers by value.
-pub fn quiz_score(fields: &[Field], answers: &Map<String, Value>) -> Option<(i64, i64)> {
+pub(crate) fn quiz_score(fields: &[Field], answers: &Map<String, Value>) -> Option<(i64, i64)> {
     let scored: Vec<&Field> = fields
         .iter()
         .filter(|f| f.correct_answer.is_some())

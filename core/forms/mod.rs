@@ -1,14 +1,11 @@
 //! Forms: definitions, their validation rules and their lifecycle. Plain Rust, no
 //! transport types; `service` adapts it to gRPC and `store` keeps it in PostgreSQL.
 
-pub mod fields;
-pub mod service;
-pub mod store;
+pub(crate) mod fields;
+pub(crate) mod service;
+pub(crate) mod store;
 
-pub use fields::{
-    Field, FieldInput, FieldKind, MAX_FIELDS, MAX_FILE_MB, MAX_LABEL, MAX_PLACEHOLDER,
-    build_fields, quiz_score,
-};
+pub(crate) use fields::{Field, FieldInput, FieldKind, build_fields, quiz_score};
 
 use crate::error::CoreError;
 use chrono::{DateTime, Utc};
@@ -17,10 +14,10 @@ use serde_json::{Map, Value};
 use std::str::FromStr;
 use uuid::Uuid;
 
-pub const MAX_TITLE: usize = 200;
-pub const MAX_DESCRIPTION: usize = 5000;
+pub(crate) const MAX_TITLE: usize = 200;
+pub(crate) const MAX_DESCRIPTION: usize = 5000;
 /// Largest serialized settings object.
-pub const MAX_SETTINGS_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_SETTINGS_BYTES: usize = 64 * 1024;
 
 /// Lifecycle state of a form. Stored in `forms.status` (TEXT) by its lowercase name; a
 /// name this build does not know is an error when read, never silently another state.
@@ -59,7 +56,7 @@ impl FromStr for FormStatus {
 
 /// A form as stored.
 #[derive(Debug, Clone)]
-pub struct Form {
+pub(crate) struct Form {
     pub id: Uuid,
     pub account_id: Uuid,
     pub short_id: String,
@@ -75,7 +72,7 @@ pub struct Form {
 
 /// A form to create.
 #[derive(Debug, Clone, Default)]
-pub struct NewForm {
+pub(crate) struct NewForm {
     pub title: String,
     pub description: Option<String>,
     pub fields: Vec<FieldInput>,
@@ -84,7 +81,7 @@ pub struct NewForm {
 
 /// A partial update; `None` keeps a property as it is.
 #[derive(Debug, Clone, Default)]
-pub struct FormChange {
+pub(crate) struct FormChange {
     pub title: Option<String>,
     /// `Some(None)` clears the description.
     pub description: Option<Option<String>>,
@@ -96,13 +93,13 @@ pub struct FormChange {
 
 /// Filter of the forms list.
 #[derive(Debug, Clone, Default)]
-pub struct FormFilter {
+pub(crate) struct FormFilter {
     pub status: Option<FormStatus>,
     pub search: Option<String>,
 }
 
 /// The current instant at the millisecond precision the API shows.
-pub fn now_millis() -> DateTime<Utc> {
+pub(crate) fn now_millis() -> DateTime<Utc> {
     let now = Utc::now();
     DateTime::from_timestamp_millis(now.timestamp_millis()).unwrap_or(now)
 }
@@ -120,19 +117,19 @@ pub(crate) fn check_len(what: &str, value: &str, min: usize, max: usize) -> Resu
     Ok(())
 }
 
-pub fn check_title(title: &str) -> Result<(), CoreError> {
+pub(crate) fn check_title(title: &str) -> Result<(), CoreError> {
     if title.trim().is_empty() {
         return Err(CoreError::validation("title is required"));
     }
     check_len("title", title, 1, MAX_TITLE)
 }
 
-pub fn check_description(description: Option<&str>) -> Result<(), CoreError> {
+pub(crate) fn check_description(description: Option<&str>) -> Result<(), CoreError> {
     description.map_or(Ok(()), |d| check_len("description", d, 0, MAX_DESCRIPTION))
 }
 
 /// Checks the known settings keys; other keys are kept as sent.
-pub fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreError> {
+pub(crate) fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreError> {
     for (key, value) in settings {
         let ok = match key.as_str() {
             "redirect_url" => match value {
@@ -182,7 +179,7 @@ pub fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreError> {
 impl NewForm {
     /// Validates the request into a new draft form of `account_id`; the short id is
     /// assigned when it is stored.
-    pub fn into_form(self, account_id: Uuid, now: DateTime<Utc>) -> Result<Form, CoreError> {
+    pub(crate) fn into_form(self, account_id: Uuid, now: DateTime<Utc>) -> Result<Form, CoreError> {
         check_title(&self.title)?;
         check_description(self.description.as_deref())?;
         // The service assigns field ids on create: ids sent by the client are ignored.
@@ -210,14 +207,9 @@ impl NewForm {
 }
 
 impl FormChange {
-    /// Whether the change touches the definition (fields or settings): `form.updated`.
-    pub fn touches_definition(&self) -> bool {
-        self.fields.is_some() || self.settings.is_some()
-    }
-
     /// Applies the change to `form`, validating it. Publishing sets `published_at` the
     /// first time only.
-    pub fn apply(self, form: &mut Form, now: DateTime<Utc>) -> Result<(), CoreError> {
+    pub(crate) fn apply(self, form: &mut Form, now: DateTime<Utc>) -> Result<(), CoreError> {
         if let Some(title) = self.title {
             check_title(&title)?;
             form.title = title;

@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 /// The FormsService of the core.
 #[derive(Clone)]
-pub struct Forms {
+pub(crate) struct Forms {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
     pub(crate) lanes: Lanes,

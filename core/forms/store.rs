@@ -58,7 +58,10 @@ fn short_id() -> String {
 }
 
 /// Inserts a new form; a short id collision (rare) is retried with a new one.
-pub async fn insert(tx: &mut Transaction<'_, Postgres>, form: &mut Form) -> Result<(), CoreError> {
+pub(crate) async fn insert(
+    tx: &mut Transaction<'_, Postgres>,
+    form: &mut Form,
+) -> Result<(), CoreError> {
     for _ in 0..5 {
         form.short_id = short_id();
         let inserted = sqlx::query!(
@@ -98,7 +101,7 @@ fn like_pattern(search: &str) -> String {
 }
 
 /// One page of an account's forms, newest first, and the size of the whole set.
-pub async fn list(
+pub(crate) async fn list(
     pool: &PgPool,
     account_id: Uuid,
     filter: &FormFilter,
@@ -141,7 +144,11 @@ pub async fn list(
 }
 
 /// One form of an account.
-pub async fn get(db: impl PgExecutor<'_>, account_id: Uuid, id: Uuid) -> Result<Form, CoreError> {
+pub(crate) async fn get(
+    db: impl PgExecutor<'_>,
+    account_id: Uuid,
+    id: Uuid,
+) -> Result<Form, CoreError> {
     sqlx::query_as!(
         FormRow,
         r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
@@ -161,7 +168,7 @@ pub async fn get(db: impl PgExecutor<'_>, account_id: Uuid, id: Uuid) -> Result<
 
 /// A published form by its public short id (any account), with its response count
 /// (for the closing rules), in one read.
-pub async fn get_published_by_short_id(
+pub(crate) async fn get_published_by_short_id(
     pool: &PgPool,
     short_id: &str,
 ) -> Result<Option<(Form, i64)>, CoreError> {
@@ -195,7 +202,7 @@ pub async fn get_published_by_short_id(
 }
 
 /// Locks one form of an account for an update within `tx`.
-pub async fn get_for_update(
+pub(crate) async fn get_for_update(
     tx: &mut Transaction<'_, Postgres>,
     account_id: Uuid,
     id: Uuid,
@@ -218,7 +225,7 @@ pub async fn get_for_update(
 }
 
 /// Writes back a form changed in memory.
-pub async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Result<(), CoreError> {
+pub(crate) async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Result<(), CoreError> {
     sqlx::query!(
         "UPDATE forms SET title = $2, description = $3, status = $4, fields = $5, settings = $6,
                           updated_at = $7, published_at = $8
@@ -238,7 +245,7 @@ pub async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Result<(),
 }
 
 /// Deletes a form of an account (its responses go with it by cascade).
-pub async fn delete(
+pub(crate) async fn delete(
     tx: &mut Transaction<'_, Postgres>,
     account_id: Uuid,
     id: Uuid,

@@ -3,7 +3,7 @@
 //! about the call (request id, end client's address).
 
 use crate::accounts::sessions::SessionVerifier;
-use crate::accounts::{Plan, Scopes, keys, store};
+use crate::accounts::{Scopes, keys, store};
 use crate::error::CoreError;
 use crate::telemetry;
 use sqlx::PgPool;
@@ -17,10 +17,9 @@ use super::{CLIENT_IP, REQUEST_ID};
 
 /// Who is calling, once authenticated.
 #[derive(Debug, Clone)]
-pub struct Caller {
+pub(crate) struct Caller {
     pub key_id: Uuid,
     pub account_id: Uuid,
-    pub plan: Plan,
     pub scopes: Scopes,
     /// The caller's per-minute limit.
     pub rate_limit: u32,

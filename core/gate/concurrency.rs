@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 /// What a refused call is told to wait before trying again, in seconds: a held call
 /// ends when its reader finishes or stalls (then after the stall deadline).
-pub const RETRY_AFTER_SECS: u64 = 5;
+pub(crate) const RETRY_AFTER_SECS: u64 = 5;
 
 /// The calls held now: in all, and per account (an account without any is not kept).
 #[derive(Debug, Default)]
@@ -22,7 +22,7 @@ struct Held {
 
 /// Caps on calls held at once, shared by clones.
 #[derive(Clone)]
-pub struct Concurrency {
+pub(crate) struct Concurrency {
     held: Arc<Mutex<Held>>,
     per_account: usize,
     total: usize,
@@ -32,7 +32,7 @@ pub struct Concurrency {
 
 /// A held call's place, given back when dropped (also when its task panics).
 #[derive(Debug)]
-pub struct Permit {
+pub(crate) struct Permit {
     held: Arc<Mutex<Held>>,
     account: Uuid,
 }
@@ -45,7 +45,7 @@ fn lock(held: &Mutex<Held>) -> std::sync::MutexGuard<'_, Held> {
 
 impl Concurrency {
     /// At most `per_account` calls of one account and `total` in all (each at least 1).
-    pub fn new(name: &'static str, per_account: usize, total: usize) -> Self {
+    pub(crate) fn new(name: &'static str, per_account: usize, total: usize) -> Self {
         Self {
             held: Arc::default(),
             per_account: per_account.max(1),
@@ -55,7 +55,7 @@ impl Concurrency {
     }
 
     /// A place for a call of `account`, or `RateLimited` when a cap is reached.
-    pub fn try_take(&self, account: Uuid) -> Result<Permit, CoreError> {
+    pub(crate) fn try_take(&self, account: Uuid) -> Result<Permit, CoreError> {
         let mut held = lock(&self.held);
         let mine = held.by_account.get(&account).copied().unwrap_or(0);
         if mine >= self.per_account || held.total >= self.total {

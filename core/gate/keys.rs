@@ -62,7 +62,7 @@ struct Entry {
 
 /// The per-instance cache of API keys by their lookup (the non-secret prefix).
 #[derive(Clone, Default)]
-pub struct KeyCache {
+pub(crate) struct KeyCache {
     entries: Arc<Mutex<HashMap<String, Entry>>>,
     /// Whether the cache may be used: true only while notifications are received.
     listening: Arc<AtomicBool>,
@@ -79,7 +79,7 @@ impl KeyCache {
 
     /// The key with this lookup: from the cache while it can be trusted, else read
     /// (and kept).
-    pub async fn find(
+    pub(crate) async fn find(
         &self,
         pool: &PgPool,
         lookup: &str,
@@ -119,14 +119,14 @@ impl KeyCache {
 
     /// Drops a key changed by this instance at once (the notification of the change
     /// reaches the other instances).
-    pub fn forget_key(&self, lookup: &str) {
+    pub(crate) fn forget_key(&self, lookup: &str) {
         let mut entries = self.entries();
         self.generation.fetch_add(1, Ordering::AcqRel);
         entries.remove(lookup);
     }
 
     /// Drops the keys of an account changed by this instance at once.
-    pub fn forget_account(&self, account_id: uuid::Uuid) {
+    pub(crate) fn forget_account(&self, account_id: uuid::Uuid) {
         self.drop_where(|key| key.account_id == account_id);
     }
 
@@ -157,7 +157,7 @@ impl KeyCache {
     }
 
     /// Follows the change notifications for the life of the process.
-    pub fn spawn_listener(&self, pool: PgPool) -> tokio::task::JoinHandle<()> {
+    pub(crate) fn spawn_listener(&self, pool: PgPool) -> tokio::task::JoinHandle<()> {
         let cache = self.clone();
         tokio::spawn(async move {
             loop {

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use uuid::Uuid;
 
 /// Requests leased at once for a key with `limit` per window.
-pub fn block(limit: u32) -> u32 {
+pub(crate) fn block(limit: u32) -> u32 {
     (limit / 32).clamp(1, 1000)
 }
 
@@ -57,7 +57,7 @@ impl Lease {
 
 /// The leases of this instance, one per key in use.
 #[derive(Clone, Default)]
-pub struct Leases {
+pub(crate) struct Leases {
     leases: Arc<Mutex<HashMap<Uuid, Arc<tokio::sync::Mutex<Lease>>>>>,
 }
 
@@ -69,7 +69,7 @@ impl Leases {
 
     /// Admits one request of the key if its window allows: the figures to show, and
     /// the refusal when it is over its limit.
-    pub async fn admit(
+    pub(crate) async fn admit(
         &self,
         pool: &PgPool,
         key_id: Uuid,
@@ -114,7 +114,7 @@ impl Leases {
     }
 
     /// Forgets leases whose window is over (keeps memory bounded).
-    pub fn retain_current(&self) {
+    pub(crate) fn retain_current(&self) {
         let mut leases = self.leases.lock().unwrap_or_else(PoisonError::into_inner);
         leases.retain(|_, lease| lease.try_lock().map_or(true, |lease| lease.current()));
     }

@@ -30,7 +30,7 @@ type IpLimiter =
     RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock, StateInformationMiddleware>;
 
 /// Per-client-IP throttle of requests that fail authentication (key guessing).
-pub struct AuthGuard {
+pub(crate) struct AuthGuard {
     limiter: IpLimiter,
     per_minute: u32,
 }
@@ -77,7 +77,7 @@ impl AuthGuard {
     }
 
     /// Forgets IPs whose allowance is full again (keeps memory bounded).
-    pub fn retain_recent(&self) {
+    pub(crate) fn retain_recent(&self) {
         self.limiter.retain_recent();
     }
 }

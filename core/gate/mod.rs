@@ -10,15 +10,15 @@
 //! query at all.
 
 mod caller;
-pub mod concurrency;
-pub mod keys;
-pub mod lease;
+pub(crate) mod concurrency;
+pub(crate) mod keys;
+pub(crate) mod lease;
 mod limits;
-pub mod store;
+pub(crate) mod store;
 
-pub use caller::Caller;
+pub(crate) use caller::Caller;
 pub(crate) use caller::{client_ip, request_id};
-pub use limits::AuthGuard;
+pub(crate) use limits::AuthGuard;
 pub(crate) use limits::throttle_key;
 
 use crate::accounts::{Scope, Scopes};
@@ -40,14 +40,14 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 /// Metadata the edge (or any client) sets to name the end client's IP address.
-pub const CLIENT_IP: &str = "x-client-ip";
-pub use crate::telemetry::REQUEST_ID;
+pub(crate) const CLIENT_IP: &str = "x-client-ip";
+pub(crate) use crate::telemetry::REQUEST_ID;
 /// Metadata carrying the idempotency key of a create.
-pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+pub(crate) const IDEMPOTENCY_KEY: &str = "idempotency-key";
 
 /// What an operation gets besides its message.
 #[derive(Debug, Clone)]
-pub struct Ctx {
+pub(crate) struct Ctx {
     pub caller: Caller,
     pub request_id: String,
     pub idempotency_key: Option<String>,
@@ -55,7 +55,7 @@ pub struct Ctx {
 
 /// Rate-limit figures of a reply.
 #[derive(Debug, Clone, Copy)]
-pub struct RateInfo {
+pub(crate) struct RateInfo {
     pub limit: u32,
     pub remaining: u32,
     /// Unix seconds when the window resets.
@@ -64,7 +64,7 @@ pub struct RateInfo {
 
 /// The gate, shared by all services of the core.
 #[derive(Clone)]
-pub struct Gate {
+pub(crate) struct Gate {
     pool: PgPool,
     config: Arc<CoreConfig>,
     guard: Arc<AuthGuard>,
@@ -85,7 +85,7 @@ struct Admission {
 }
 
 impl Gate {
-    pub fn new(pool: PgPool, config: Arc<CoreConfig>) -> Self {
+    pub(crate) fn new(pool: PgPool, config: Arc<CoreConfig>) -> Self {
         let guard = Arc::new(AuthGuard::new(config.auth_failures_per_minute));
         // By default exports may hold half the pool: the other half serves everything
         // else however many exports are open.
@@ -107,34 +107,34 @@ impl Gate {
         }
     }
 
-    pub fn guard(&self) -> Arc<AuthGuard> {
+    pub(crate) fn guard(&self) -> Arc<AuthGuard> {
         self.guard.clone()
     }
 
-    pub fn keys(&self) -> &KeyCache {
+    pub(crate) fn keys(&self) -> &KeyCache {
         &self.keys
     }
 
-    pub fn leases(&self) -> &Leases {
+    pub(crate) fn leases(&self) -> &Leases {
         &self.leases
     }
 
-    pub fn tally(&self) -> &Tally {
+    pub(crate) fn tally(&self) -> &Tally {
         &self.tally
     }
 
     /// Whether the database answers: set by the readiness probe, read by every call.
-    pub fn reachable(&self) -> &Reachable {
+    pub(crate) fn reachable(&self) -> &Reachable {
         &self.reachable
     }
 
     /// The cap on exports open at once.
-    pub fn exports(&self) -> &Concurrency {
+    pub(crate) fn exports(&self) -> &Concurrency {
         &self.exports
     }
 
     /// Runs `op` for an authenticated caller holding `need` (None: any valid key).
-    pub async fn call<T, R, F, Fut>(
+    pub(crate) async fn call<T, R, F, Fut>(
         &self,
         req: Request<T>,
         need: Option<Scope>,
@@ -152,7 +152,7 @@ impl Gate {
 
     /// Like [`Gate::call`], for operations that may replay a stored reply (idempotency):
     /// `op` answers the message and whether it is a replay.
-    pub async fn call_replayable<T, R, F, Fut>(
+    pub(crate) async fn call_replayable<T, R, F, Fut>(
         &self,
         req: Request<T>,
         need: Option<Scope>,
@@ -222,7 +222,6 @@ impl Gate {
         let caller = Caller {
             key_id: row.id,
             account_id: row.account_id,
-            plan,
             scopes: Scopes::from_names(&row.scopes),
             rate_limit: self.config.rate_limit(plan),
         };

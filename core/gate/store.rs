@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 /// A lease taken: the window's asks so far (this one's included), the window's start
 /// and the database's clock, both in Unix seconds.
-pub struct Taken {
+pub(crate) struct Taken {
     pub asked: u32,
     pub window_start: i64,
     pub now: f64,
@@ -16,7 +16,7 @@ pub struct Taken {
 /// database clock so that all instances agree on windows. The row counts what was
 /// asked; the caller works out what was granted (`lease::Leases::admit`), so that
 /// concurrent leases need no lock beyond the row update itself.
-pub async fn lease(
+pub(crate) async fn lease(
     pool: &PgPool,
     key_id: Uuid,
     window_secs: u32,

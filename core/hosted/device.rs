@@ -3,7 +3,7 @@
 
 /// Device class, browser and operating system; `None` where the agent is unknown.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Device {
+pub(crate) struct Device {
     pub device_type: Option<String>,
     pub browser: Option<String>,
     pub os: Option<String>,
@@ -14,7 +14,7 @@ fn known(value: &str) -> Option<String> {
 }
 
 /// Parses a User-Agent header.
-pub fn parse(user_agent: &str) -> Device {
+pub(crate) fn parse(user_agent: &str) -> Device {
     let Some(ua) = woothee::parser::Parser::new().parse(user_agent) else {
         return Device::default();
     };

@@ -3,9 +3,9 @@
 //! without getting in a real visitor's way. Submissions go through the same path as
 //! API-created responses (`responses::create`).
 
-pub mod device;
+pub(crate) mod device;
 mod throttle;
-pub mod token;
+pub(crate) mod token;
 
 use crate::config::CoreConfig;
 use crate::error::CoreError;
@@ -26,7 +26,7 @@ use tonic::{Request, Response, Status};
 
 /// The HostedFormsService of the core.
 #[derive(Clone)]
-pub struct Hosted {
+pub(crate) struct Hosted {
     pub(crate) pool: PgPool,
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) tokens: Tokens,
@@ -38,7 +38,7 @@ pub struct Hosted {
 }
 
 impl Hosted {
-    pub fn new(
+    pub(crate) fn new(
         pool: PgPool,
         config: Arc<CoreConfig>,
         token_key: Vec<u8>,
@@ -208,7 +208,7 @@ impl Hosted {
 
 impl Hosted {
     /// Forgets IPs whose allowance is full again.
-    pub fn retain_recent(&self) {
+    pub(crate) fn retain_recent(&self) {
         self.throttles.retain_recent();
     }
 }

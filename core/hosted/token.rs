@@ -14,11 +14,11 @@ use uuid::Uuid;
 const PAYLOAD_LEN: usize = 16 + 8 + 16;
 const MAC_LEN: usize = 16;
 /// How long a served page may take to be submitted.
-pub const MAX_AGE_HOURS: i64 = 24;
+pub(crate) const MAX_AGE_HOURS: i64 = 24;
 
 /// Issues and checks start tokens.
 #[derive(Clone)]
-pub struct Tokens {
+pub(crate) struct Tokens {
     key: Vec<u8>,
 }
 
@@ -30,11 +30,11 @@ fn nonce_digest(nonce: &str) -> [u8; 16] {
 }
 
 impl Tokens {
-    pub fn new(key: Vec<u8>) -> Self {
+    pub(crate) fn new(key: Vec<u8>) -> Self {
         Self { key }
     }
 
-    pub fn issue(&self, form_id: Uuid, started_at: DateTime<Utc>, nonce: &str) -> String {
+    pub(crate) fn issue(&self, form_id: Uuid, started_at: DateTime<Utc>, nonce: &str) -> String {
         let mut bytes = Vec::with_capacity(PAYLOAD_LEN + MAC_LEN);
         bytes.extend_from_slice(form_id.as_bytes());
         bytes.extend_from_slice(&started_at.timestamp_millis().to_be_bytes());
@@ -45,7 +45,7 @@ impl Tokens {
     }
 
     /// The form and start time of a valid token presented with its nonce.
-    pub fn check(
+    pub(crate) fn check(
         &self,
         token: &str,
         nonce: &str,

@@ -7,7 +7,7 @@
 //! fresh request. Only successful creates are remembered: a request that failed
 //! created nothing and may be retried with the same key.
 
-pub mod store;
+pub(crate) mod store;
 
 use crate::error::CoreError;
 use sha2::{Digest, Sha256};
@@ -16,10 +16,10 @@ use std::time::Duration;
 use uuid::Uuid;
 
 /// Longest accepted Idempotency-Key.
-pub const MAX_KEY_LEN: usize = 255;
+pub(crate) const MAX_KEY_LEN: usize = 255;
 
 /// What the caller should do after claiming a key.
-pub enum Claim {
+pub(crate) enum Claim {
     /// The key is new (or expired): run the operation, then [`finish`].
     Fresh,
     /// The key was used for this same request: answer with this encoded reply.
@@ -27,7 +27,7 @@ pub enum Claim {
 }
 
 /// Fingerprint of a request: the operation and the encoded message.
-pub fn fingerprint(operation: &str, encoded_request: &[u8]) -> Vec<u8> {
+pub(crate) fn fingerprint(operation: &str, encoded_request: &[u8]) -> Vec<u8> {
     let mut hasher = Sha256::new();
     hasher.update(operation.as_bytes());
     hasher.update([0]);
@@ -36,7 +36,7 @@ pub fn fingerprint(operation: &str, encoded_request: &[u8]) -> Vec<u8> {
 }
 
 /// Claims `key` for this request within `tx`.
-pub async fn claim(
+pub(crate) async fn claim(
     tx: &mut Transaction<'_, Postgres>,
     account_id: Uuid,
     key: &str,
@@ -66,7 +66,7 @@ pub async fn claim(
 }
 
 /// Stores the reply of a fresh request, in the transaction that created the object.
-pub async fn finish(
+pub(crate) async fn finish(
     tx: &mut Transaction<'_, Postgres>,
     account_id: Uuid,
     key: &str,
@@ -76,13 +76,13 @@ pub async fn finish(
 }
 
 /// Deletes records older than `ttl`; returns how many.
-pub async fn purge(pool: &sqlx::PgPool, ttl: Duration) -> Result<u64, CoreError> {
+pub(crate) async fn purge(pool: &sqlx::PgPool, ttl: Duration) -> Result<u64, CoreError> {
     store::purge(pool, ttl).await
 }
 
 /// Starts an idempotent create in `tx`: without a key, nothing to do (`None`); with a
 /// key, either the stored reply to replay or `None` after claiming the key.
-pub async fn start<R: prost::Message + Default>(
+pub(crate) async fn start<R: prost::Message + Default>(
     tx: &mut Transaction<'_, Postgres>,
     account_id: Uuid,
     key: Option<&str>,
@@ -103,7 +103,7 @@ pub async fn start<R: prost::Message + Default>(
 }
 
 /// Ends an idempotent create: stores `reply` under the claimed key, if any.
-pub async fn end(
+pub(crate) async fn end(
     tx: &mut Transaction<'_, Postgres>,
     account_id: Uuid,
     key: Option<&str>,

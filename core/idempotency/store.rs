@@ -6,7 +6,7 @@ use std::time::Duration;
 use uuid::Uuid;
 
 /// A stored record: what it was for and the reply, once the create committed.
-pub struct Record {
+pub(crate) struct Record {
     pub operation: String,
     pub request_hash: Vec<u8>,
     pub reply: Option<Vec<u8>>,
@@ -14,7 +14,7 @@ pub struct Record {
 
 /// Deletes the account's record of `key` if it is older than `ttl`: an expired record
 /// no longer counts.
-pub async fn delete_expired(
+pub(crate) async fn delete_expired(
     tx: &mut Transaction<'_, Postgres>,
     account_id: Uuid,
     key: &str,
@@ -34,7 +34,7 @@ pub async fn delete_expired(
 
 /// Inserts the claim of `key`; false when the account already has a record of it
 /// (after waiting for the transaction that holds it, if any).
-pub async fn insert_claim(
+pub(crate) async fn insert_claim(
     tx: &mut Transaction<'_, Postgres>,
     account_id: Uuid,
     key: &str,
@@ -56,7 +56,7 @@ pub async fn insert_claim(
 }
 
 /// The account's record of `key`.
-pub async fn get(
+pub(crate) async fn get(
     tx: &mut Transaction<'_, Postgres>,
     account_id: Uuid,
     key: &str,
@@ -73,7 +73,7 @@ pub async fn get(
 }
 
 /// Stores the reply of the claimed `key`.
-pub async fn set_reply(
+pub(crate) async fn set_reply(
     tx: &mut Transaction<'_, Postgres>,
     account_id: Uuid,
     key: &str,
@@ -91,7 +91,7 @@ pub async fn set_reply(
 }
 
 /// Deletes records older than `ttl`; returns how many.
-pub async fn purge(pool: &PgPool, ttl: Duration) -> Result<u64, CoreError> {
+pub(crate) async fn purge(pool: &PgPool, ttl: Duration) -> Result<u64, CoreError> {
     Ok(sqlx::query!(
         "DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)",
         ttl.as_secs_f64()

@@ -14,11 +14,11 @@
 //! period (`retention`). A crash leaves leases that expire, and the messages become due
 //! again: delivery is at least once.
 
-pub mod retention;
-pub mod schedule;
-pub mod slots;
-pub mod store;
-pub mod worker;
+pub(crate) mod retention;
+pub(crate) mod schedule;
+pub(crate) mod slots;
+pub(crate) mod store;
+pub(crate) mod worker;
 
 use crate::error::CoreError;
 use chrono::{DateTime, Utc};
@@ -27,7 +27,7 @@ use std::future::Future;
 use std::time::Duration;
 use uuid::Uuid;
 
-pub use schedule::{MAX_RETRIES, Settled};
+pub(crate) use schedule::{MAX_RETRIES, Settled};
 
 /// Where a message stands. Stored in the `status` (TEXT) of `deliveries` and
 /// `notifications` by its lowercase name; a name this build does not know is an error
@@ -72,7 +72,7 @@ impl From<DeliveryStatus> for crate::pb::DeliveryStatus {
 /// How a kind of message is named in logs and metrics, and the channel its workers
 /// LISTEN on (its enqueue NOTIFYs it).
 #[derive(Debug)]
-pub struct Kind {
+pub(crate) struct Kind {
     /// "webhook delivery", "notification": the subject of the worker's log lines.
     pub name: &'static str,
     pub channel: &'static str,
@@ -98,7 +98,7 @@ pub struct Limits {
 /// What one claim may take: `limit` messages in all, and per account no more than
 /// `per_account` minus what it already has in flight (`busy`: accounts and counts, as
 /// two arrays that PostgreSQL's `unnest` pairs up).
-pub struct Claim<'a> {
+pub(crate) struct Claim<'a> {
     pub limit: i64,
     pub per_account: i64,
     pub busy_accounts: &'a [Uuid],
@@ -107,7 +107,7 @@ pub struct Claim<'a> {
 }
 
 /// What the worker reads of every claimed message.
-pub trait Message: Send + Sync + 'static {
+pub(crate) trait Message: Send + Sync + 'static {
     fn id(&self) -> Uuid;
     /// Whose message it is: its slot counts against this account's share.
     fn account_id(&self) -> Uuid;
@@ -118,7 +118,7 @@ pub trait Message: Send + Sync + 'static {
 }
 
 /// What one attempt came to.
-pub struct Sent<R> {
+pub(crate) struct Sent<R> {
     /// Accepted by the receiver or relay, or why not.
     pub result: Result<(), String>,
     /// A failure no retry can mend (a mail whose response was deleted).
@@ -129,7 +129,7 @@ pub struct Sent<R> {
 }
 
 /// An attempt as it is recorded, with where it leaves its message.
-pub struct Attempt<'a, R> {
+pub(crate) struct Attempt<'a, R> {
     pub attempted_at: DateTime<Utc>,
     pub duration: Duration,
     pub sent: &'a Sent<R>,
@@ -137,18 +137,18 @@ pub struct Attempt<'a, R> {
 }
 
 impl<R> Attempt<'_, R> {
-    pub fn duration_ms(&self) -> i64 {
+    pub(crate) fn duration_ms(&self) -> i64 {
         i64::try_from(self.duration.as_millis()).unwrap_or(i64::MAX)
     }
 
-    pub fn error(&self) -> Option<&str> {
+    pub(crate) fn error(&self) -> Option<&str> {
         self.sent.result.as_ref().err().map(String::as_str)
     }
 }
 
 /// A kind of message the outbox carries: how its due messages are claimed, how one is
 /// sent, and how an attempt is recorded (the SQL of each is in `outbox::store`).
-pub trait Carrier: Clone + Send + Sync + 'static {
+pub(crate) trait Carrier: Clone + Send + Sync + 'static {
     type Message: Message;
     type Receipt: Send + Sync + 'static;
 

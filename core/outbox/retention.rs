@@ -14,14 +14,14 @@ const PURGE_BATCH: i64 = 5000;
 
 /// What one purge removed.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Purged {
+pub(crate) struct Purged {
     pub deliveries: u64,
     pub notifications: u64,
     pub retired_webhooks: u64,
 }
 
 /// Purges what is settled and older than `retention`, in batches.
-pub async fn purge(pool: &PgPool, retention: Duration) -> Result<Purged, CoreError> {
+pub(crate) async fn purge(pool: &PgPool, retention: Duration) -> Result<Purged, CoreError> {
     Ok(Purged {
         deliveries: in_batches(|n| store::purge_settled_deliveries(pool, retention, n)).await?,
         notifications: in_batches(|n| store::purge_settled_notifications(pool, retention, n))

@@ -6,12 +6,12 @@ use super::DeliveryStatus;
 use std::time::Duration;
 
 /// Retries after a failed first attempt (SPEC: 3).
-pub const MAX_RETRIES: i32 = 3;
+pub(crate) const MAX_RETRIES: i32 = 3;
 
 /// Where an attempt leaves its message: its status, the attempts made (this one
 /// included) and, while it is pending, the wait before it is due again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settled {
+pub(crate) struct Settled {
     pub status: DeliveryStatus,
     pub attempts: i32,
     pub retry_in: Option<Duration>,
@@ -21,7 +21,7 @@ pub struct Settled {
 /// `max_retries` retries: succeeded when `delivered`; else pending until the next wait
 /// of `schedule`, or failed when the retries are used up, the schedule has no wait
 /// left, or the failure is `permanent` (no retry can mend it).
-pub fn settle(
+pub(crate) fn settle(
     schedule: &[Duration],
     attempts: i32,
     max_retries: i32,

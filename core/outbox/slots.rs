@@ -8,13 +8,13 @@ use uuid::Uuid;
 
 /// Deliveries in flight in this process, per account.
 #[derive(Clone, Default)]
-pub struct Slots {
+pub(crate) struct Slots {
     in_flight: Arc<Mutex<HashMap<Uuid, usize>>>,
 }
 
 /// One account's slot, given back when dropped (also when the attempt panics, so a
 /// failed task never leaks its account's share).
-pub struct Slot {
+pub(crate) struct Slot {
     in_flight: Arc<Mutex<HashMap<Uuid, usize>>>,
     account: Uuid,
 }
@@ -22,7 +22,7 @@ pub struct Slot {
 impl Slots {
     /// The accounts with deliveries in flight and how many each, as two arrays for the
     /// claim query (PostgreSQL `unnest` pairs them up).
-    pub fn busy(&self) -> (Vec<Uuid>, Vec<i64>) {
+    pub(crate) fn busy(&self) -> (Vec<Uuid>, Vec<i64>) {
         // A poisoned lock only means a panic elsewhere; the counts are still whole (no
         // panic can happen between reading and writing one).
         let counts = self
@@ -36,7 +36,7 @@ impl Slots {
     }
 
     /// Takes one slot of `account` until the returned guard drops.
-    pub fn take(&self, account: Uuid) -> Slot {
+    pub(crate) fn take(&self, account: Uuid) -> Slot {
         let mut counts = self
             .in_flight
             .lock()

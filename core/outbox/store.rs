@@ -10,7 +10,7 @@ use std::time::Duration;
 use uuid::Uuid;
 
 /// Wakes the workers listening on `channel` (sent when the transaction of `db` commits).
-pub async fn notify(db: impl PgExecutor<'_>, channel: &str) -> Result<(), CoreError> {
+pub(crate) async fn notify(db: impl PgExecutor<'_>, channel: &str) -> Result<(), CoreError> {
     sqlx::query!("SELECT pg_notify($1, '')", channel)
         .execute(db)
         .await?;
@@ -19,7 +19,7 @@ pub async fn notify(db: impl PgExecutor<'_>, channel: &str) -> Result<(), CoreEr
 
 /// A claimed webhook delivery, with its subscription's current URL and secret (`None`
 /// when the subscription is gone and nothing was kept of it: it cannot be signed).
-pub struct DueDelivery {
+pub(crate) struct DueDelivery {
     pub id: Uuid,
     pub account_id: Uuid,
     pub event: String,
@@ -45,7 +45,7 @@ pub struct DueDelivery {
 /// whose subscription still exists goes to its current URL, signed with its current
 /// secret (an operator may have fixed the URL, or rotated the secret, before a retry);
 /// one whose subscription went with its form uses the retired subscription's.
-pub async fn claim_deliveries(
+pub(crate) async fn claim_deliveries(
     pool: &PgPool,
     claim: Claim<'_>,
 ) -> Result<Vec<DueDelivery>, CoreError> {
@@ -110,7 +110,7 @@ pub async fn claim_deliveries(
 }
 
 /// A claimed notification (its mail is read when it is sent).
-pub struct DueNotification {
+pub(crate) struct DueNotification {
     pub id: Uuid,
     pub account_id: Uuid,
     pub attempts: i32,
@@ -121,7 +121,7 @@ pub struct DueNotification {
 /// of the slot each would occupy. Mail is rarer than webhook events, so the offers come
 /// from a window over the due notifications (`notifications_due`) rather than a skip
 /// scan over accounts.
-pub async fn claim_notifications(
+pub(crate) async fn claim_notifications(
     pool: &PgPool,
     claim: Claim<'_>,
 ) -> Result<Vec<DueNotification>, CoreError> {
@@ -159,7 +159,7 @@ pub async fn claim_notifications(
 }
 
 /// One attempt at a delivery, as recorded.
-pub struct DeliveryAttempt<'a> {
+pub(crate) struct DeliveryAttempt<'a> {
     pub attempted_at: DateTime<Utc>,
     pub status_code: Option<i32>,
     pub duration_ms: i64,
@@ -169,7 +169,7 @@ pub struct DeliveryAttempt<'a> {
 
 /// Records an attempt at delivery `id` and moves the delivery on as `settled` says
 /// (released, due again after its wait if it is pending).
-pub async fn record_delivery_attempt(
+pub(crate) async fn record_delivery_attempt(
     pool: &PgPool,
     id: Uuid,
     attempt: DeliveryAttempt<'_>,
@@ -206,7 +206,7 @@ pub async fn record_delivery_attempt(
 }
 
 /// One attempt at sending a notification, as recorded.
-pub struct NotificationAttempt<'a> {
+pub(crate) struct NotificationAttempt<'a> {
     pub attempted_at: DateTime<Utc>,
     pub duration_ms: i64,
     pub recipient: Option<&'a str>,
@@ -216,7 +216,7 @@ pub struct NotificationAttempt<'a> {
 
 /// Records an attempt at notification `id` and moves the notification on as `settled`
 /// says (released, due again after its wait if it is pending).
-pub async fn record_notification_attempt(
+pub(crate) async fn record_notification_attempt(
     pool: &PgPool,
     id: Uuid,
     attempt: NotificationAttempt<'_>,
@@ -254,7 +254,7 @@ pub async fn record_notification_attempt(
 
 /// Deletes up to `limit` settled (succeeded or failed) deliveries created more than
 /// `retention` ago, with their attempts; returns how many.
-pub async fn purge_settled_deliveries(
+pub(crate) async fn purge_settled_deliveries(
     pool: &PgPool,
     retention: Duration,
     limit: i64,
@@ -274,7 +274,7 @@ pub async fn purge_settled_deliveries(
 
 /// Deletes up to `limit` settled notifications created more than `retention` ago, with
 /// their attempts; returns how many.
-pub async fn purge_settled_notifications(
+pub(crate) async fn purge_settled_notifications(
     pool: &PgPool,
     retention: Duration,
     limit: i64,
@@ -293,7 +293,7 @@ pub async fn purge_settled_notifications(
 }
 
 /// Deletes the retired subscriptions no pending delivery needs any more.
-pub async fn purge_retired_webhooks(pool: &PgPool) -> Result<u64, CoreError> {
+pub(crate) async fn purge_retired_webhooks(pool: &PgPool) -> Result<u64, CoreError> {
     Ok(sqlx::query!(
         "DELETE FROM retired_webhooks r
           WHERE NOT EXISTS (SELECT 1 FROM deliveries d

@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 
 /// The workers of kind `C` in one instance.
 #[derive(Clone)]
-pub struct Worker<C> {
+pub(crate) struct Worker<C> {
     pool: PgPool,
     carrier: C,
     limits: super::Limits,
@@ -27,7 +27,12 @@ pub struct Worker<C> {
 }
 
 impl<C: Carrier> Worker<C> {
-    pub fn new(pool: PgPool, carrier: C, limits: super::Limits, schedule: &[Duration]) -> Self {
+    pub(crate) fn new(
+        pool: PgPool,
+        carrier: C,
+        limits: super::Limits,
+        schedule: &[Duration],
+    ) -> Self {
         Self {
             pool,
             carrier,
@@ -37,7 +42,7 @@ impl<C: Carrier> Worker<C> {
     }
 
     /// Runs until `stop` turns true; then finishes the attempts in flight.
-    pub async fn run(self, mut stop: watch::Receiver<bool>) {
+    pub(crate) async fn run(self, mut stop: watch::Receiver<bool>) {
         let permits = Arc::new(Semaphore::new(self.limits.concurrency));
         let slots = Slots::default();
         let mut in_flight = JoinSet::new();

@@ -5,7 +5,11 @@ use sqlx::PgPool;
 
 /// Stores `value` under `name` unless a secret of that name exists; returns the stored
 /// one (the first writer wins, so concurrent first starts agree).
-pub async fn insert_or_get(pool: &PgPool, name: &str, value: &[u8]) -> Result<Vec<u8>, CoreError> {
+pub(crate) async fn insert_or_get(
+    pool: &PgPool,
+    name: &str,
+    value: &[u8],
+) -> Result<Vec<u8>, CoreError> {
     sqlx::query!(
         "INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
         name,

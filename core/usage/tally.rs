@@ -104,11 +104,11 @@ impl Tally {
     pub async fn flush(&self, pool: &PgPool) -> Result<(), CoreError> {
         let _writing = self.flushing.write().await;
         let unsettled = self.unsettled().take();
-        if let Some(Unsettled { id, batch }) = unsettled {
-            if let Err(error) = store::add(pool, id, &batch).await {
-                *self.unsettled() = Some(Unsettled { id, batch });
-                return Err(error);
-            }
+        if let Some(Unsettled { id, batch }) = unsettled
+            && let Err(error) = store::add(pool, id, &batch).await
+        {
+            *self.unsettled() = Some(Unsettled { id, batch });
+            return Err(error);
         }
         let batch = std::mem::take(&mut *self.pending());
         if batch.is_empty() {

@@ -11,7 +11,7 @@ use forms::pb;
 use serde_json::json;
 
 #[derive(Subcommand)]
-pub enum AccountsCommand {
+pub(crate) enum AccountsCommand {
     /// Show an account.
     Show { name: String },
     /// Link an identity-provider subject (a session token's `sub`) to an account.
@@ -43,7 +43,7 @@ pub enum AccountsCommand {
     },
 }
 
-pub async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
+pub(crate) async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
     let mut client = admin.accounts();
     let account = match command {
         AccountsCommand::Show { name } => {

@@ -9,7 +9,7 @@ use serde_json::json;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 #[derive(Subcommand)]
-pub enum KeysCommand {
+pub(crate) enum KeysCommand {
     /// Create a key (and its account when new); prints the key once.
     Create {
         /// Account name.
@@ -43,7 +43,7 @@ pub enum KeysCommand {
 }
 
 /// `pro` → `Plan::Pro`; also used by `accounts update`.
-pub fn parse_plan(s: &str) -> Result<pb::Plan, String> {
+pub(crate) fn parse_plan(s: &str) -> Result<pb::Plan, String> {
     match pb::Plan::from_str_name(&proto_name(s, "PLAN_")) {
         Some(plan) if plan != pb::Plan::Unspecified => Ok(plan),
         _ => Err(format!("plan must be free, pro or enterprise, got {s:?}")),
@@ -76,7 +76,7 @@ fn is_past(ts: &prost_types::Timestamp) -> bool {
     u64::try_from(ts.seconds).is_ok_and(|at| at <= now)
 }
 
-pub async fn run(admin: Admin, command: KeysCommand) -> Result<(), Error> {
+pub(crate) async fn run(admin: Admin, command: KeysCommand) -> Result<(), Error> {
     let mut client = admin.accounts();
     match command {
         KeysCommand::Create {

@@ -2,10 +2,10 @@
 //! services, over an in-process transport (see `app::Operator`), so the rules of keys,
 //! accounts and webhooks (expiry, update masks, defaults) exist once, in the core.
 
-pub mod accounts;
-pub mod keys;
-pub mod notifications;
-pub mod webhooks;
+pub(crate) mod accounts;
+pub(crate) mod keys;
+pub(crate) mod notifications;
+pub(crate) mod webhooks;
 
 use crate::app::{Error, Operator};
 use crate::config::DbArgs;
@@ -16,26 +16,26 @@ use forms::pb::webhook_admin_service_client::WebhookAdminServiceClient;
 use tonic::metadata::MetadataValue;
 
 /// The admin services, as one command sees them.
-pub struct Admin {
+pub(crate) struct Admin {
     transport: Transport,
     token: String,
 }
 
 impl Admin {
-    pub fn accounts(&self) -> AdminServiceClient<Transport> {
+    pub(crate) fn accounts(&self) -> AdminServiceClient<Transport> {
         AdminServiceClient::new(self.transport.clone())
     }
 
-    pub fn notifications(&self) -> NotificationAdminServiceClient<Transport> {
+    pub(crate) fn notifications(&self) -> NotificationAdminServiceClient<Transport> {
         NotificationAdminServiceClient::new(self.transport.clone())
     }
 
-    pub fn webhooks(&self) -> WebhookAdminServiceClient<Transport> {
+    pub(crate) fn webhooks(&self) -> WebhookAdminServiceClient<Transport> {
         WebhookAdminServiceClient::new(self.transport.clone())
     }
 
     /// `message` as a request carrying the operator token.
-    pub fn request<T>(&self, message: T) -> Result<tonic::Request<T>, Error> {
+    pub(crate) fn request<T>(&self, message: T) -> Result<tonic::Request<T>, Error> {
         let mut request = tonic::Request::new(message);
         request
             .metadata_mut()
@@ -46,7 +46,7 @@ impl Admin {
 
 /// Runs one command against the database of `db`, then closes it (stopping an embedded
 /// cluster started for the command).
-pub async fn run<F, Fut>(db: &DbArgs, allow_private: bool, command: F) -> Result<(), Error>
+pub(crate) async fn run<F, Fut>(db: &DbArgs, allow_private: bool, command: F) -> Result<(), Error>
 where
     F: FnOnce(Admin) -> Fut,
     Fut: Future<Output = Result<(), Error>>,
@@ -62,16 +62,16 @@ where
 }
 
 /// A refusal of the core, as the operator reads it: its message (never a secret).
-pub fn refused(status: tonic::Status) -> Error {
+pub(crate) fn refused(status: tonic::Status) -> Error {
     status.message().to_owned().into()
 }
 
 /// `SCOPE_READ` → `read`: a proto enum value's name as operators write it.
-pub fn lower_name(name: &str, prefix: &str) -> String {
+pub(crate) fn lower_name(name: &str, prefix: &str) -> String {
     name.trim_start_matches(prefix).to_lowercase()
 }
 
 /// `read` → `SCOPE_READ`, for `from_str_name`.
-pub fn proto_name(value: &str, prefix: &str) -> String {
+pub(crate) fn proto_name(value: &str, prefix: &str) -> String {
     format!("{prefix}{}", value.trim().to_uppercase())
 }

@@ -9,7 +9,7 @@ use forms::pb;
 use serde_json::json;
 
 #[derive(Subcommand)]
-pub enum NotificationsCommand {
+pub(crate) enum NotificationsCommand {
     /// List the most recent notifications with their attempts, newest first (one JSON
     /// object per line).
     List {
@@ -22,7 +22,7 @@ pub enum NotificationsCommand {
     },
 }
 
-pub async fn run(admin: Admin, command: NotificationsCommand) -> Result<(), Error> {
+pub(crate) async fn run(admin: Admin, command: NotificationsCommand) -> Result<(), Error> {
     let mut client = admin.notifications();
     let NotificationsCommand::List { account, limit } = command;
     let request = admin.request(pb::ListNotificationsRequest {

@@ -9,7 +9,7 @@ use forms::pb;
 use serde_json::{Value, json};
 
 #[derive(Subcommand)]
-pub enum WebhooksCommand {
+pub(crate) enum WebhooksCommand {
     /// Edit a subscription.
     Update {
         /// Webhook id.
@@ -44,7 +44,7 @@ pub enum WebhooksCommand {
 
 impl WebhooksCommand {
     /// Whether the command may target http:// and private addresses.
-    pub fn allow_private(&self) -> bool {
+    pub(crate) fn allow_private(&self) -> bool {
         matches!(
             self,
             Self::Update {
@@ -74,7 +74,7 @@ fn delivery_json(d: &pb::Delivery) -> Value {
     })
 }
 
-pub async fn run(admin: Admin, command: WebhooksCommand) -> Result<(), Error> {
+pub(crate) async fn run(admin: Admin, command: WebhooksCommand) -> Result<(), Error> {
     let mut client = admin.webhooks();
     match command {
         WebhooksCommand::Update {

@@ -16,7 +16,7 @@ static DOCUMENT: LazyLock<Result<Vec<u8>, String>> =
     LazyLock::new(|| serde_json::to_vec(&openapi::document()).map_err(|e| e.to_string()));
 
 /// `GET /api/v1/openapi.json`.
-pub async fn openapi_json() -> Response {
+pub(crate) async fn openapi_json() -> Response {
     match &*DOCUMENT {
         Ok(bytes) => ([(CONTENT_TYPE, "application/json")], bytes.as_slice()).into_response(),
         Err(error) => {
@@ -30,7 +30,7 @@ pub async fn openapi_json() -> Response {
 }
 
 /// `GET /api/v1/docs`: the reference's page, whose assets are relative to `docs/`.
-pub async fn to_index() -> Redirect {
+pub(crate) async fn to_index() -> Redirect {
     Redirect::to("docs/index.html")
 }
 
@@ -40,7 +40,7 @@ static CONFIG: LazyLock<Arc<Config<'static>>> =
     LazyLock::new(|| Arc::new(Config::new(["../openapi.json"]).try_it_out_enabled(true)));
 
 /// `GET /api/v1/docs/{file}`: a file of Swagger UI.
-pub async fn asset(PathParams(file): PathParams<String>) -> Response {
+pub(crate) async fn asset(PathParams(file): PathParams<String>) -> Response {
     match utoipa_swagger_ui::serve(&file, CONFIG.clone()) {
         Ok(Some(found)) => {
             let mut headers = HeaderMap::new();

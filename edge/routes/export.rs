@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 /// The query of the export.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct ExportQuery {
+pub(crate) struct ExportQuery {
     /// The file's format (default `ndjson`).
     #[serde(default, deserialize_with = "query::choice")]
     #[param(inline)]
@@ -35,7 +35,7 @@ pub struct ExportQuery {
 /// A format of the export.
 #[derive(Default, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum ExportFormatName {
+pub(crate) enum ExportFormatName {
     /// One JSON object per line, as a response of the listing.
     #[default]
     Ndjson,
@@ -71,7 +71,7 @@ fn export_request(
     params(FormIdOfChild, ExportQuery),
     responses((status = 200, description = "The file, streamed as an attachment",
         content((String = "application/x-ndjson"), (String = "text/csv")))))]
-pub async fn export(
+pub(crate) async fn export(
     State(state): State<AppState>,
     call: Call,
     PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,

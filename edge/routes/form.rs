@@ -16,7 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 
 /// A form as the API shows it.
 #[derive(Serialize, ToSchema)]
-pub struct Form {
+pub(crate) struct Form {
     #[schema(format = Uuid)]
     id: String,
     title: String,
@@ -63,7 +63,7 @@ impl From<pb::Form> for Form {
 /// A field definition as the API shows it. Properties that do not apply to the field
 /// are left out.
 #[derive(Serialize, ToSchema)]
-pub struct Field {
+pub(crate) struct Field {
     #[schema(format = Uuid)]
     id: String,
     #[serde(rename = "type")]
@@ -119,7 +119,7 @@ fn status_name(status: pb::FormStatus) -> StatusName {
 #[derive(ToSchema)]
 #[schema(rename_all = "snake_case")]
 #[allow(dead_code)] // documents the strings the core accepts in `type`
-pub enum FieldType {
+pub(crate) enum FieldType {
     ShortText,
     LongText,
     /// Same rules as `long_text`.
@@ -133,7 +133,7 @@ pub enum FieldType {
 /// sent (64 KiB in all at most).
 #[derive(ToSchema)]
 #[allow(dead_code)] // documents the JSON object the edge passes through as a map
-pub struct Settings {
+pub(crate) struct Settings {
     /// Where to send a respondent after submission: an http(s) URL, or null.
     #[schema(nullable, max_length = 2048, format = Uri)]
     redirect_url: Option<String>,
@@ -228,7 +228,7 @@ fn fields_pb(fields: Vec<FieldBody>) -> Vec<pb::FormField> {
 /// requires one; `fields` and `settings` may be left out but not sent as null.
 #[derive(Deserialize, ToSchema)]
 #[schema(as = CreateForm)]
-pub struct CreateFormBody {
+pub(crate) struct CreateFormBody {
     #[schema(value_type = String, required = true, min_length = 1, max_length = 200)]
     title: Option<String>,
     #[schema(max_length = 5000)]
@@ -257,7 +257,7 @@ fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
 /// cannot be null.
 #[derive(Deserialize, ToSchema)]
 #[schema(as = UpdateForm)]
-pub struct UpdateFormBody {
+pub(crate) struct UpdateFormBody {
     #[serde(default)]
     #[schema(value_type = Option<String>, nullable = false, min_length = 1, max_length = 200)]
     title: Patch<String>,
@@ -315,7 +315,7 @@ fn update_request(id: String, body: UpdateFormBody) -> pb::UpdateFormRequest {
 /// The query of `GET /forms`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct ListFormsQuery {
+pub(crate) struct ListFormsQuery {
     /// Page number.
     #[serde(default, deserialize_with = "query::integer")]
     #[param(minimum = 1, default = 1)]
@@ -355,14 +355,14 @@ impl From<StatusFilter> for pb::FormStatus {
 
 /// `data` of a form list.
 #[derive(Serialize, ToSchema)]
-pub struct FormList {
+pub(crate) struct FormList {
     forms: Vec<Form>,
     pagination: Option<Page>,
 }
 
 /// `data` of a reply with one form.
 #[derive(Serialize, ToSchema)]
-pub struct OneForm {
+pub(crate) struct OneForm {
     form: Option<Form>,
 }
 
@@ -389,7 +389,7 @@ fn list_request(query: ListFormsQuery) -> pb::ListFormsRequest {
     description = "Scope: read. The caller's forms, newest first, a page at a time.",
     params(ListFormsQuery),
     responses((status = 200, description = "A page of forms", body = Success<FormList>)))]
-pub async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     call: Call,
     Query(query): Query<ListFormsQuery>,
@@ -407,7 +407,7 @@ pub async fn list(
     description = "Scope: read. The form with its field definitions.",
     params(FormId),
     responses((status = 200, description = "The form", body = Success<OneForm>)))]
-pub async fn get(
+pub(crate) async fn get(
     State(state): State<AppState>,
     call: Call,
     PathParams(FormId(id)): PathParams<FormId>,
@@ -428,7 +428,7 @@ pub async fn get(
     responses((status = 201, description = "The form created (or, with \
         Idempotent-Replayed: true, the reply to the first request with this key)",
         body = Success<OneForm>)))]
-pub async fn create(
+pub(crate) async fn create(
     State(state): State<AppState>,
     call: Call,
     JsonBody(body): JsonBody<CreateFormBody>,
@@ -444,7 +444,7 @@ pub async fn create(
     params(FormId),
     request_body = UpdateFormBody,
     responses((status = 200, description = "The form updated", body = Success<OneForm>)))]
-pub async fn update(
+pub(crate) async fn update(
     State(state): State<AppState>,
     call: Call,
     PathParams(FormId(id)): PathParams<FormId>,
@@ -460,7 +460,7 @@ pub async fn update(
     description = "Scope: admin. Removes the form and all its responses, for good.",
     params(FormId),
     responses((status = 204, description = "Deleted")))]
-pub async fn delete(
+pub(crate) async fn delete(
     State(state): State<AppState>,
     call: Call,
     PathParams(FormId(id)): PathParams<FormId>,

@@ -2,14 +2,14 @@
 //! every request gets: a request id, an access log line, the SPEC envelope on unknown
 //! routes and methods.
 
-pub mod docs;
-pub mod export;
-pub mod form;
-pub mod hosted;
-pub mod params;
-pub mod responses;
-pub mod usage;
-pub mod webhooks;
+pub(crate) mod docs;
+pub(crate) mod export;
+pub(crate) mod form;
+pub(crate) mod hosted;
+pub(crate) mod params;
+pub(crate) mod responses;
+pub(crate) mod usage;
+pub(crate) mod webhooks;
 
 use crate::call::{Call, RequestId};
 use crate::state::AppState;
@@ -25,7 +25,7 @@ use std::time::Instant;
 use tracing::Instrument;
 
 /// The whole REST router.
-pub fn router(state: AppState) -> Router {
+pub(crate) fn router(state: AppState) -> Router {
     let max_upload_bytes = state.max_upload_bytes;
     let api = Router::new()
         .route("/forms", get(form::list).post(form::create))
@@ -186,20 +186,20 @@ async fn matched_route(matched: MatchedPath, req: Request, next: Next) -> Respon
 }
 
 /// A timestamp as ISO 8601 UTC with milliseconds, or null.
-pub fn timestamp_json(ts: Option<&prost_types::Timestamp>) -> Value {
+pub(crate) fn timestamp_json(ts: Option<&prost_types::Timestamp>) -> Value {
     ts.and_then(convert::iso8601)
         .map_or(Value::Null, Value::String)
 }
 
 /// A timestamp as ISO 8601 UTC with milliseconds.
-pub fn timestamp(ts: Option<&prost_types::Timestamp>) -> Option<String> {
+pub(crate) fn timestamp(ts: Option<&prost_types::Timestamp>) -> Option<String> {
     ts.and_then(convert::iso8601)
 }
 
 /// Offset pagination (page mode).
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[schema(as = PagePagination)]
-pub struct Page {
+pub(crate) struct Page {
     /// Rows matching the query.
     total: i64,
     page: i32,
@@ -221,7 +221,7 @@ impl From<pb::PagePagination> for Page {
 /// Marks `response` as a file to save: its media type (when it is a valid header
 /// value), `attachment` under `file_name` (quotes, backslashes and control characters
 /// replaced, so that the name cannot break out of the header), and no sniffing.
-pub fn attachment(response: &mut Response, content_type: &str, file_name: &str) {
+pub(crate) fn attachment(response: &mut Response, content_type: &str, file_name: &str) {
     let name: String = file_name
         .chars()
         .map(|c| match c {

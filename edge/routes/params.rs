@@ -16,7 +16,7 @@ use utoipa::IntoParams;
 
 /// Path parameters; a path that cannot be decoded (e.g. invalid percent-encoding) names
 /// no resource, so it is answered 404 in the SPEC envelope like any unknown id.
-pub struct PathParams<T>(pub T);
+pub(crate) struct PathParams<T>(pub T);
 
 impl<T: DeserializeOwned + Send> FromRequestParts<AppState> for PathParams<T> {
     type Rejection = Response;
@@ -37,7 +37,7 @@ impl<T: DeserializeOwned + Send> FromRequestParts<AppState> for PathParams<T> {
 /// `{id}` of `/forms/{id}`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Path, names("id"))]
-pub struct FormId(
+pub(crate) struct FormId(
     /// The form's id (an id that is not a UUID is simply not found).
     #[param(format = Uuid)]
     pub String,
@@ -46,7 +46,7 @@ pub struct FormId(
 /// `{form_id}` of the routes under a form.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Path, names("form_id"))]
-pub struct FormIdOfChild(
+pub(crate) struct FormIdOfChild(
     /// The form's id.
     #[param(format = Uuid)]
     pub String,
@@ -55,7 +55,7 @@ pub struct FormIdOfChild(
 /// `{id}` of `/forms/{form_id}/responses/{id}`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Path, names("id"))]
-pub struct ResponseId(
+pub(crate) struct ResponseId(
     /// The response's id.
     #[param(format = Uuid)]
     pub String,
@@ -64,7 +64,7 @@ pub struct ResponseId(
 /// `{id}` of `/forms/{form_id}/webhooks/{id}`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Path, names("id"))]
-pub struct WebhookId(
+pub(crate) struct WebhookId(
     /// The webhook's id.
     #[param(format = Uuid)]
     pub String,
@@ -73,7 +73,7 @@ pub struct WebhookId(
 /// `{file_id}` of a response's file.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Path, names("file_id"))]
-pub struct FileId(
+pub(crate) struct FileId(
     /// The file's id, from the `file_id` of its answer.
     #[param(format = Uuid)]
     pub String,
@@ -83,7 +83,7 @@ pub struct FileId(
 #[derive(IntoParams)]
 #[into_params(parameter_in = Header, names("Idempotency-Key"))]
 #[allow(dead_code)] // documents a request header, which the core reads from the metadata
-pub struct IdempotencyKey(
+pub(crate) struct IdempotencyKey(
     /// A unique value per intended create (a UUID is suggested), at most 255 characters,
     /// shared by the account's keys and remembered 24 hours. A retry with the same key
     /// replays the first reply (`Idempotent-Replayed: true`); the same key with another

@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 /// A response (a submission) as the API shows it.
 #[derive(Serialize, ToSchema)]
 #[schema(as = Response)]
-pub struct FormResponse {
+pub(crate) struct FormResponse {
     #[schema(format = Uuid)]
     id: String,
     #[schema(format = Uuid)]
@@ -72,7 +72,7 @@ impl From<pb::FormResponse> for FormResponse {
 /// Keyset pagination (cursor mode).
 #[derive(Serialize, ToSchema)]
 #[schema(as = CursorPagination)]
-pub struct CursorPage {
+pub(crate) struct CursorPage {
     per_page: i32,
     /// Pass it back as `cursor` for the next page; null when there are no more rows.
     #[schema(required = true)]
@@ -83,21 +83,21 @@ pub struct CursorPage {
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
 #[schema(as = ResponsePagination)]
-pub enum Paging {
+pub(crate) enum Paging {
     Page(Page),
     Cursor(CursorPage),
 }
 
 /// `data` of a response list.
 #[derive(Serialize, ToSchema)]
-pub struct ResponseList {
+pub(crate) struct ResponseList {
     responses: Vec<FormResponse>,
     pagination: Option<Paging>,
 }
 
 /// `data` of a reply with one response.
 #[derive(Serialize, ToSchema)]
-pub struct OneResponse {
+pub(crate) struct OneResponse {
     response: Option<FormResponse>,
 }
 
@@ -112,7 +112,7 @@ impl OneResponse {
 /// The query of `GET /forms/{form_id}/responses`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct ListResponsesQuery {
+pub(crate) struct ListResponsesQuery {
     /// Page number (page mode; ignored in cursor mode).
     #[serde(default, deserialize_with = "query::integer")]
     #[param(minimum = 1, default = 1)]
@@ -173,7 +173,7 @@ fn list_request(form_id: String, query: ListResponsesQuery) -> pb::ListResponses
 /// that `answers` is required is the core's rule.
 #[derive(Deserialize, ToSchema)]
 #[schema(as = CreateResponse)]
-pub struct CreateResponseBody {
+pub(crate) struct CreateResponseBody {
     /// Answers keyed by field id: strings, numbers (for `number` fields), or null for
     /// unanswered; a `file_upload` answer is the http(s) URL of the file.
     #[schema(value_type = HashMap<String, Value>, required = true)]
@@ -198,7 +198,7 @@ fn create_request(form_id: String, body: CreateResponseBody) -> pb::CreateRespon
         duplicates while rows arrive) when `cursor` is present, even empty.",
     params(FormIdOfChild, ListResponsesQuery),
     responses((status = 200, description = "A page of responses", body = Success<ResponseList>)))]
-pub async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     call: Call,
     PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
@@ -226,7 +226,7 @@ pub async fn list(
     tag = "responses", description = "Scope: read.",
     params(FormIdOfChild, ResponseId),
     responses((status = 200, description = "The response", body = Success<OneResponse>)))]
-pub async fn get(
+pub(crate) async fn get(
     State(state): State<AppState>,
     call: Call,
     PathParams((FormIdOfChild(form_id), ResponseId(id))): PathParams<(FormIdOfChild, ResponseId)>,
@@ -246,7 +246,7 @@ pub async fn get(
     responses((status = 201, description = "The response created (or, with \
         Idempotent-Replayed: true, the reply to the first request with this key)",
         body = Success<OneResponse>)))]
-pub async fn create(
+pub(crate) async fn create(
     State(state): State<AppState>,
     call: Call,
     PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
@@ -264,7 +264,7 @@ pub async fn create(
     tag = "responses", description = "Scope: admin. Removes the response (and its files), for good.",
     params(FormIdOfChild, ResponseId),
     responses((status = 204, description = "Deleted")))]
-pub async fn delete(
+pub(crate) async fn delete(
     State(state): State<AppState>,
     call: Call,
     PathParams((FormIdOfChild(form_id), ResponseId(id))): PathParams<(FormIdOfChild, ResponseId)>,
@@ -282,7 +282,7 @@ pub async fn delete(
     params(FormIdOfChild, ResponseId, FileId),
     responses((status = 200, description = "The file's bytes",
         content_type = "application/octet-stream", body = Vec<u8>)))]
-pub async fn file(
+pub(crate) async fn file(
     State(state): State<AppState>,
     call: Call,
     PathParams((FormIdOfChild(form_id), ResponseId(response_id), FileId(file_id))): PathParams<(

@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 /// The calling key's usage over the last `period_days` days.
 #[derive(Serialize, ToSchema)]
 #[schema(as = Usage)]
-pub struct UsageRecord {
+pub(crate) struct UsageRecord {
     #[schema(format = Uuid)]
     key_id: String,
     period_days: i32,
@@ -27,7 +27,7 @@ pub struct UsageRecord {
 /// One day of usage.
 #[derive(Serialize, ToSchema)]
 #[schema(as = DailyUsage)]
-pub struct Day {
+pub(crate) struct Day {
     #[schema(format = Date)]
     day: String,
     request_count: i64,
@@ -58,7 +58,7 @@ impl From<pb::Usage> for UsageRecord {
 /// The query of `GET /usage`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct UsageQuery {
+pub(crate) struct UsageQuery {
     /// Days of the window, today included.
     #[serde(default, deserialize_with = "query::integer")]
     #[param(minimum = 1, maximum = 90, default = 30)]
@@ -70,7 +70,7 @@ pub struct UsageQuery {
     description = "No scope needed: any active key reads its own usage (this request counts).",
     params(UsageQuery),
     responses((status = 200, description = "The usage record", body = Success<UsageRecord>)))]
-pub async fn get(
+pub(crate) async fn get(
     State(state): State<AppState>,
     call: Call,
     Query(UsageQuery { days }): Query<UsageQuery>,

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 
 /// A webhook subscription as the API shows it.
 #[derive(Serialize, ToSchema)]
-pub struct Webhook {
+pub(crate) struct Webhook {
     #[schema(format = Uuid)]
     id: String,
     #[schema(format = Uuid)]
@@ -55,7 +55,7 @@ impl From<pb::Webhook> for Webhook {
 /// An event a subscription may list (the core's list of names).
 #[derive(ToSchema)]
 #[allow(dead_code)] // documents the strings the core accepts in `events`
-pub enum Event {
+pub(crate) enum Event {
     /// A new submission (through the hosted page or the API).
     #[schema(rename = "form.submitted")]
     FormSubmitted,
@@ -74,13 +74,13 @@ pub enum Event {
 
 /// `data` of a webhook list.
 #[derive(Serialize, ToSchema)]
-pub struct WebhookList {
+pub(crate) struct WebhookList {
     webhooks: Vec<Webhook>,
 }
 
 /// `data` of a reply with one webhook.
 #[derive(Serialize, ToSchema)]
-pub struct OneWebhook {
+pub(crate) struct OneWebhook {
     webhook: Option<Webhook>,
 }
 
@@ -88,7 +88,7 @@ pub struct OneWebhook {
 /// a valid name, URL and event list are is the core's rule.
 #[derive(Deserialize, ToSchema)]
 #[schema(as = CreateWebhook)]
-pub struct CreateWebhookBody {
+pub(crate) struct CreateWebhookBody {
     #[schema(value_type = String, required = true, min_length = 1, max_length = 100)]
     name: Option<String>,
     /// A public HTTPS endpoint.
@@ -113,7 +113,7 @@ fn create_request(form_id: String, body: CreateWebhookBody) -> pb::CreateWebhook
     tag = "webhooks", description = "Scope: read. The form's subscriptions, without secrets.",
     params(FormIdOfChild),
     responses((status = 200, description = "The subscriptions", body = Success<WebhookList>)))]
-pub async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     call: Call,
     PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
@@ -136,7 +136,7 @@ pub async fn list(
     request_body = CreateWebhookBody,
     responses((status = 201, description = "The subscription, with its secret",
         body = Success<OneWebhook>)))]
-pub async fn create(
+pub(crate) async fn create(
     State(state): State<AppState>,
     call: Call,
     PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
@@ -154,7 +154,7 @@ pub async fn create(
     tag = "webhooks", description = "Scope: admin. Its pending deliveries are dropped.",
     params(FormIdOfChild, WebhookId),
     responses((status = 204, description = "Deleted")))]
-pub async fn delete(
+pub(crate) async fn delete(
     State(state): State<AppState>,
     call: Call,
     PathParams((FormIdOfChild(form_id), WebhookId(id))): PathParams<(FormIdOfChild, WebhookId)>,

@@ -5,6 +5,9 @@
 //! `target/test-pg` (see `helpers::admin_url`). Every test gets its own database, cloned
 //! from a template migrated once, so tests run in parallel.
 
+// Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
+#![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
+
 #[allow(dead_code)] // a shared harness: not every suite uses every helper
 mod helpers;
 mod support;

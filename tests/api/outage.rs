@@ -123,7 +123,7 @@ async fn a_silently_dead_key_listener_does_not_keep_a_revoked_key() {
                 "SELECT client_port FROM pg_stat_activity
               WHERE datname = current_database() AND application_name = $1",
             )
-            .bind(forms::gate::keys::APPLICATION_NAME)
+            .bind(forms::KEY_LISTENER_APPLICATION_NAME)
             .fetch_optional(&app.pool)
             .await
             .expect("pg_stat_activity")

@@ -18,13 +18,13 @@ const MAX_OWNERS: usize = 16_384;
 
 /// The owners of the forms this instance has stored submissions to, by form id.
 #[derive(Clone)]
-pub struct Owners {
+pub(super) struct Owners {
     forms: Arc<Mutex<HashMap<Uuid, Arc<Owner>>>>,
     lanes: Lanes,
 }
 
 impl Owners {
-    pub fn new(lanes: Lanes) -> Self {
+    pub(super) fn new(lanes: Lanes) -> Self {
         Self {
             forms: Arc::default(),
             lanes,
@@ -33,7 +33,7 @@ impl Owners {
 
     /// Whether `from` may submit to the form: `NotFound` for no such form or another
     /// account's, `CsrfFailed` for a page's token of another form.
-    pub async fn check(&self, form_id: Uuid, from: &Source) -> Result<(), CoreError> {
+    pub(super) async fn check(&self, form_id: Uuid, from: &Source) -> Result<(), CoreError> {
         let owner = match self.known(form_id) {
             Some(owner) => owner,
             None => self.read(form_id).await?,

@@ -26,7 +26,7 @@ const MAX_SNAPSHOTS: usize = 1024;
 
 /// The forms as this instance last left them (its "snapshots"), by id.
 #[derive(Clone)]
-pub struct Snapshots {
+pub(super) struct Snapshots {
     forms: Arc<Mutex<HashMap<Uuid, Locked>>>,
     /// The statements that store the responses judged on snapshots, several forms'
     /// at once.
@@ -34,7 +34,7 @@ pub struct Snapshots {
 }
 
 impl Snapshots {
-    pub fn new(lanes: Lanes) -> Self {
+    pub(super) fn new(lanes: Lanes) -> Self {
         Self {
             forms: Arc::default(),
             statements: Statements::new(lanes),
@@ -47,7 +47,7 @@ impl Snapshots {
 
     /// Keeps the form as a committed transaction left it (its counters advanced, the
     /// versions those of its rows after the commit).
-    pub fn keep(&self, form_id: Uuid, locked: Locked) {
+    pub(super) fn keep(&self, form_id: Uuid, locked: Locked) {
         let mut forms = self.forms();
         if forms.len() >= MAX_SNAPSHOTS && !forms.contains_key(&form_id) {
             forms.clear();
@@ -61,7 +61,7 @@ impl Snapshots {
 
     /// Stores `submissions` (in arrival order) in one statement if the snapshot of
     /// their form settles them all. `None`: nothing was written; take the locked path.
-    pub async fn try_store(
+    pub(super) async fn try_store(
         &self,
         config: &CoreConfig,
         form_id: Uuid,

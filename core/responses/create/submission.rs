@@ -64,7 +64,7 @@ pub struct Submission {
 /// The response `submission` makes on the form as `locked` holds it, and the quota it
 /// counts against: the open-form rules and answer validation. Writes nothing; the
 /// form's counters are the caller's to move once the response is stored.
-pub fn respond(
+pub(super) fn respond(
     config: &CoreConfig,
     locked: &Locked,
     submission: &Submission,

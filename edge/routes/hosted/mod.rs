@@ -20,7 +20,7 @@ use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
-pub use page::page_headers;
+pub(crate) use page::page_headers;
 
 /// The page for an error of the core that is not about the answers.
 fn error_page(call: &Call, status: &tonic::Status) -> Response {
@@ -111,7 +111,7 @@ fn form_reply(
     response
 }
 
-pub async fn show(
+pub(crate) async fn show(
     State(state): State<AppState>,
     call: Call,
     headers: HeaderMap,
@@ -137,7 +137,7 @@ pub async fn show(
     }
 }
 
-pub async fn submit(
+pub(crate) async fn submit(
     State(state): State<AppState>,
     call: Call,
     PathParams(short_id): PathParams<String>,

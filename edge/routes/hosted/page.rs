@@ -190,7 +190,7 @@ static STYLE_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 /// The headers of every hosted page: a Content-Security-Policy that allows the page's
 /// own style sheet and posts to itself (or its redirect) and nothing else, who may frame
 /// it (`--frame-ancestors`), no MIME sniffing, no referrer to other sites.
-pub async fn page_headers(
+pub(crate) async fn page_headers(
     State(state): State<AppState>,
     req: axum::extract::Request,
     next: axum::middleware::Next,

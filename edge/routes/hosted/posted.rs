@@ -52,7 +52,7 @@ impl Posted {
     }
 
     /// The visitor's nonce and where it lives.
-    pub fn nonce(&self, headers: &HeaderMap) -> (String, NonceHome) {
+    pub(super) fn nonce(&self, headers: &HeaderMap) -> (String, NonceHome) {
         self.settled
             .clone()
             .unwrap_or_else(|| nonce(headers, self.nonce.as_deref()))
@@ -132,7 +132,7 @@ pub(super) struct Submitted<'a> {
 
 impl Submitted<'_> {
     /// Reads a urlencoded or multipart body.
-    pub async fn read(&self, req: Request) -> Result<Posted, Stop> {
+    pub(super) async fn read(&self, req: Request) -> Result<Posted, Stop> {
         let content_type = self
             .headers
             .get(header::CONTENT_TYPE)
