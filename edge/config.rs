@@ -2,27 +2,10 @@
 //! `--help`), with their defaults: the one place the service's defaults are written
 //! (the core's settings have none of their own; see `ServeArgs::from_defaults`).
 
-use crate::cli::{
-    accounts::AccountsCommand, keys::KeysCommand, notifications::NotificationsCommand,
-    webhooks::WebhooksCommand,
-};
 use crate::tls::TlsFiles;
-use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, FromArgMatches, ValueEnum};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-
-/// Self-hostable form collection service.
-#[derive(Parser)]
-#[command(name = "formsd", version, about)]
-pub(crate) struct Cli {
-    #[command(flatten)]
-    pub db: DbArgs,
-    /// Log line format.
-    #[arg(long, env = "FORMS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
-    pub log_format: LogFormat,
-    #[command(subcommand)]
-    pub command: Command,
-}
 
 /// Where the database is; every command uses it.
 #[derive(Args)]
@@ -60,26 +43,6 @@ pub(crate) struct DbArgs {
 pub(crate) enum LogFormat {
     Text,
     Json,
-}
-
-#[derive(Subcommand)]
-pub(crate) enum Command {
-    /// Run the service.
-    Serve(Box<ServeArgs>),
-    /// Manage API keys.
-    #[command(subcommand)]
-    Keys(KeysCommand),
-    /// Manage accounts.
-    #[command(subcommand)]
-    Accounts(AccountsCommand),
-    /// Operate webhook subscriptions and their deliveries.
-    #[command(subcommand)]
-    Webhooks(WebhooksCommand),
-    /// Look at owner notifications (mails for new responses).
-    #[command(subcommand)]
-    Notifications(NotificationsCommand),
-    /// Print the OpenAPI document of the REST API (the one served at /api/v1/openapi.json).
-    Openapi,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -411,19 +374,10 @@ fn at_least_one(value: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
-
-    #[test]
-    fn flags_are_consistent() {
-        Cli::command().debug_assert();
-    }
 
     #[test]
     fn defaults_show_as_operators_write_them() {
-        let cli = Cli::try_parse_from(["formsd", "serve"]).expect("defaults parse");
-        let Command::Serve(args) = cli.command else {
-            panic!("not serve");
-        };
+        let args = ServeArgs::from_defaults().expect("defaults parse");
         assert_eq!(
             args.webhook_retry_schedule
                 .iter()

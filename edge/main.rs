@@ -20,8 +20,48 @@ mod state;
 mod tls;
 
 use app::{Application, Error};
-use clap::Parser;
-use config::{Cli, Command, LogFormat};
+use clap::{Parser, Subcommand};
+use cli::{
+    accounts::AccountsCommand, keys::KeysCommand, notifications::NotificationsCommand,
+    webhooks::WebhooksCommand,
+};
+use config::{DbArgs, LogFormat, ServeArgs};
+
+// The command line, here where it is dispatched: the flags of `serve` are in `config`,
+// those of the operator's commands in `cli`.
+
+/// Self-hostable form collection service.
+#[derive(Parser)]
+#[command(name = "formsd", version, about)]
+struct Cli {
+    #[command(flatten)]
+    db: DbArgs,
+    /// Log line format.
+    #[arg(long, env = "FORMS_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    log_format: LogFormat,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the service.
+    Serve(Box<ServeArgs>),
+    /// Manage API keys.
+    #[command(subcommand)]
+    Keys(KeysCommand),
+    /// Manage accounts.
+    #[command(subcommand)]
+    Accounts(AccountsCommand),
+    /// Operate webhook subscriptions and their deliveries.
+    #[command(subcommand)]
+    Webhooks(WebhooksCommand),
+    /// Look at owner notifications (mails for new responses).
+    #[command(subcommand)]
+    Notifications(NotificationsCommand),
+    /// Print the OpenAPI document of the REST API (the one served at /api/v1/openapi.json).
+    Openapi,
+}
 
 /// The request path allocates and frees many small buffers (headers, messages, JSON,
 /// log lines) across threads; glibc's allocator spent about 15% of a GET's CPU on
@@ -147,5 +187,16 @@ async fn shutdown_signal() {
     tokio::select! {
         _ = ctrl_c => {}
         _ = term.recv() => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn flags_are_consistent() {
+        Cli::command().debug_assert();
     }
 }

@@ -8,7 +8,8 @@
 //! `docs/openapi.json` (a test fails when they differ).
 
 use crate::error::status_of;
-use crate::routes::{Page, export, form, responses, usage, webhooks};
+use crate::routes::pagination::Page;
+use crate::routes::{export, form, responses, usage, webhooks};
 use forms::pb::ErrorReason;
 use std::collections::BTreeMap;
 use utoipa::openapi::header::HeaderBuilder;

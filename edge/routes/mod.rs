@@ -6,6 +6,7 @@ pub(crate) mod docs;
 pub(crate) mod export;
 pub(crate) mod form;
 pub(crate) mod hosted;
+pub(crate) mod pagination;
 pub(crate) mod params;
 pub(crate) mod responses;
 pub(crate) mod usage;
@@ -194,28 +195,6 @@ pub(crate) fn timestamp_json(ts: Option<&prost_types::Timestamp>) -> Value {
 /// A timestamp as ISO 8601 UTC with milliseconds.
 pub(crate) fn timestamp(ts: Option<&prost_types::Timestamp>) -> Option<String> {
     ts.and_then(convert::iso8601)
-}
-
-/// Offset pagination (page mode).
-#[derive(serde::Serialize, utoipa::ToSchema)]
-#[schema(as = PagePagination)]
-pub(crate) struct Page {
-    /// Rows matching the query.
-    total: i64,
-    page: i32,
-    per_page: i32,
-    total_pages: i32,
-}
-
-impl From<pb::PagePagination> for Page {
-    fn from(p: pb::PagePagination) -> Self {
-        Self {
-            total: p.total,
-            page: p.page,
-            per_page: p.per_page,
-            total_pages: p.total_pages,
-        }
-    }
 }
 
 /// Marks `response` as a file to save: its media type (when it is a valid header

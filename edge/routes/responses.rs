@@ -3,8 +3,9 @@
 use crate::body::JsonBody;
 use crate::call::{Call, Success};
 use crate::query::{self, Query};
+use crate::routes::pagination::Page;
 use crate::routes::params::{FileId, FormIdOfChild, IdempotencyKey, PathParams, ResponseId};
-use crate::routes::{Page, timestamp};
+use crate::routes::timestamp;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
