@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 const PREFIX: &str = "fsk_";
 
 /// A freshly generated key.
-pub struct NewKey {
+pub(crate) struct NewKey {
     /// The whole key, to show once.
     pub secret: String,
     /// The non-secret lookup part.
@@ -21,7 +21,7 @@ pub struct NewKey {
 }
 
 /// Generates a key from the operating system's CSPRNG.
-pub fn generate() -> NewKey {
+pub(crate) fn generate() -> NewKey {
     let mut rng = rand::rng();
     let mut lookup = [0u8; 8];
     let mut secret = [0u8; 32];
@@ -37,12 +37,12 @@ pub fn generate() -> NewKey {
 }
 
 /// SHA-256 of a presented key.
-pub fn digest(key: &str) -> Vec<u8> {
+pub(crate) fn digest(key: &str) -> Vec<u8> {
     Sha256::digest(key.as_bytes()).to_vec()
 }
 
 /// The lookup part of a presented key, if it is shaped like one of ours.
-pub fn lookup_of(key: &str) -> Option<&str> {
+pub(crate) fn lookup_of(key: &str) -> Option<&str> {
     let rest = key.strip_prefix(PREFIX)?;
     let (lookup, secret) = rest.split_once('_')?;
     let well_formed =
@@ -51,7 +51,7 @@ pub fn lookup_of(key: &str) -> Option<&str> {
 }
 
 /// Constant-time comparison of a presented key with a stored digest.
-pub fn matches(key: &str, stored_digest: &[u8]) -> bool {
+pub(crate) fn matches(key: &str, stored_digest: &[u8]) -> bool {
     crate::crypto::same(&digest(key), stored_digest)
 }
 

@@ -1,7 +1,7 @@
 //! Accounts, their plans, and the API keys that act for them.
 
-pub mod keys;
-pub mod service;
+pub(crate) mod keys;
+pub(crate) mod service;
 pub mod sessions;
 pub mod store;
 

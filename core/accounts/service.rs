@@ -9,7 +9,7 @@ use tonic::{Request, Response, Status};
 
 /// The AdminService of the core.
 #[derive(Clone)]
-pub struct Admin {
+pub(crate) struct Admin {
     pub(crate) pool: PgPool,
     pub(crate) auth: AdminAuth,
     /// This instance's key cache: what an operator changes here takes effect here at

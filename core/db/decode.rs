@@ -6,7 +6,7 @@ use crate::error::CoreError;
 /// or field type it does not know, written by hand or by another version) becomes an
 /// internal error that names the column and the value: it is logged with the request
 /// id and never read as some default instead.
-pub fn read_error(error: sqlx::Error) -> CoreError {
+pub(crate) fn read_error(error: sqlx::Error) -> CoreError {
     match error {
         sqlx::Error::ColumnDecode { index, source } => CoreError::Internal(format!(
             "unknown value in the database, column {index}: {source}"

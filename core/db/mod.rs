@@ -1,11 +1,11 @@
 //! The database: connecting, migrating, and the embedded default cluster.
 
 pub mod database;
-pub mod decode;
+pub(crate) mod decode;
 pub mod embedded;
 pub mod lanes;
-pub mod reachable;
-pub mod shared;
+pub(crate) mod reachable;
+pub(crate) mod shared;
 mod store;
 
 pub use database::{Database, DatabaseError};

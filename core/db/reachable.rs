@@ -8,15 +8,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// How often the probe looks while the database answers.
-pub const PROBE_EVERY: Duration = Duration::from_secs(1);
+pub(crate) const PROBE_EVERY: Duration = Duration::from_secs(1);
 /// How often it looks while the database does not: its return is seen within this.
-pub const PROBE_EVERY_WHILE_DOWN: Duration = Duration::from_millis(250);
+pub(crate) const PROBE_EVERY_WHILE_DOWN: Duration = Duration::from_millis(250);
 /// How long the probe's query may take before the database counts as unreachable.
-pub const PROBE_DEADLINE: Duration = Duration::from_secs(1);
+pub(crate) const PROBE_DEADLINE: Duration = Duration::from_secs(1);
 
 /// The probe's last finding, shared by clones; reachable until found otherwise.
 #[derive(Clone, Debug)]
-pub struct Reachable(Arc<AtomicBool>);
+pub(crate) struct Reachable(Arc<AtomicBool>);
 
 impl Default for Reachable {
     fn default() -> Self {
@@ -26,17 +26,17 @@ impl Default for Reachable {
 
 impl Reachable {
     /// Whether the database answered the last probe.
-    pub fn is_up(&self) -> bool {
+    pub(crate) fn is_up(&self) -> bool {
         self.0.load(Ordering::Acquire)
     }
 
     /// Records a probe's finding; says whether it changed.
-    pub fn set(&self, up: bool) -> bool {
+    pub(crate) fn set(&self, up: bool) -> bool {
         self.0.swap(up, Ordering::AcqRel) != up
     }
 
     /// The wait before the next probe.
-    pub fn next_probe(&self) -> Duration {
+    pub(crate) fn next_probe(&self) -> Duration {
         if self.is_up() {
             PROBE_EVERY
         } else {

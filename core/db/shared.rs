@@ -30,7 +30,7 @@ type Turns<V> = VecDeque<oneshot::Sender<Turn<V>>>;
 
 /// The requests waiting for the next read of each key being read (a key is present
 /// while a read of it runs).
-pub struct Shared<K, V> {
+pub(crate) struct Shared<K, V> {
     waiting: Arc<Mutex<HashMap<K, Turns<V>>>>,
 }
 
@@ -57,7 +57,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Shared<K, V> {
 
     /// The value of `key` as `read` finds it, read by this request or by the one that
     /// leads its turn.
-    pub async fn read<F, Fut, E>(&self, key: K, read: F) -> Result<V, E>
+    pub(crate) async fn read<F, Fut, E>(&self, key: K, read: F) -> Result<V, E>
     where
         F: Fn() -> Fut,
         Fut: Future<Output = Result<V, E>>,

@@ -75,7 +75,7 @@ pub(crate) fn max_bytes(field: &Field) -> u64 {
 /// Files staged for a submission: their ids, and the answers that refer to them by
 /// field id. Empty for a submission without files.
 #[derive(Debug, Clone, Default)]
-pub struct Staged {
+pub(crate) struct Staged {
     pub ids: Vec<Uuid>,
     pub answers: Map<String, Value>,
 }

@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 /// What a notification says, before it is put in an envelope.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rendered {
+pub(crate) struct Rendered {
     pub subject: String,
     pub text: String,
     pub html: String,
@@ -24,7 +24,7 @@ struct Line {
 }
 
 /// Renders the mail of response `response_id` to the form `title` with `fields`.
-pub fn render(
+pub(crate) fn render(
     title: &str,
     fields: &[Field],
     answers: &Map<String, Value>,
@@ -122,7 +122,7 @@ fn truncate(s: &str, max_chars: usize) -> String {
 }
 
 /// HTML text and attribute escaping.
-pub fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -14,11 +14,11 @@
 //!
 //! Without `--smtp-url` nothing is enqueued: the setting is stored and does nothing.
 
-pub mod mail;
-pub mod service;
+pub(crate) mod mail;
+pub(crate) mod service;
 pub mod smtp;
-pub mod store;
-pub mod worker;
+pub(crate) mod store;
+pub(crate) mod worker;
 
 use crate::config::CoreConfig;
 use crate::error::CoreError;

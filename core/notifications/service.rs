@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 /// The NotificationAdminService of the core.
 #[derive(Clone)]
-pub struct NotificationAdmin {
+pub(crate) struct NotificationAdmin {
     pub(crate) pool: PgPool,
     pub(crate) auth: AdminAuth,
 }

@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 /// Writes the notification of a new response when its form has notifications on and
 /// its owner has an address; returns whether it did.
-pub async fn enqueue(
+pub(crate) async fn enqueue(
     tx: &mut Transaction<'_, Postgres>,
     form_id: Uuid,
     response_id: Uuid,
@@ -37,7 +37,7 @@ pub async fn enqueue(
 }
 
 /// How many forms have notifications on (for the warning when SMTP is not configured).
-pub async fn forms_with_notifications(pool: &PgPool) -> Result<i64, CoreError> {
+pub(crate) async fn forms_with_notifications(pool: &PgPool) -> Result<i64, CoreError> {
     Ok(sqlx::query_scalar!(
         r#"SELECT count(*) AS "count!" FROM forms
             WHERE settings->'notifications_enabled' = 'true'::jsonb"#
@@ -47,7 +47,7 @@ pub async fn forms_with_notifications(pool: &PgPool) -> Result<i64, CoreError> {
 }
 
 /// What a notification's mail is made of, read when it is sent.
-pub struct Content {
+pub(crate) struct Content {
     /// The owner's current address.
     pub email: Option<String>,
     pub response_id: Option<Uuid>,
@@ -57,7 +57,7 @@ pub struct Content {
     pub submitted_at: Option<DateTime<Utc>>,
 }
 
-pub async fn content(pool: &PgPool, id: Uuid) -> Result<Option<Content>, CoreError> {
+pub(crate) async fn content(pool: &PgPool, id: Uuid) -> Result<Option<Content>, CoreError> {
     sqlx::query_as!(
         Content,
         r#"SELECT a.email, r.id AS "response_id?", f.title AS "title?",
@@ -77,7 +77,7 @@ pub async fn content(pool: &PgPool, id: Uuid) -> Result<Option<Content>, CoreErr
 }
 
 /// A notification as operators list it.
-pub struct NotificationRow {
+pub(crate) struct NotificationRow {
     pub id: Uuid,
     pub account_id: Uuid,
     pub form_id: Uuid,
@@ -88,7 +88,7 @@ pub struct NotificationRow {
 }
 
 /// An attempt as operators list it.
-pub struct AttemptRow {
+pub(crate) struct AttemptRow {
     pub notification_id: Uuid,
     pub attempted_at: DateTime<Utc>,
     pub duration_ms: i64,
@@ -98,7 +98,7 @@ pub struct AttemptRow {
 }
 
 /// The most recent notifications, of one account or of all, newest first.
-pub async fn list_recent(
+pub(crate) async fn list_recent(
     pool: &PgPool,
     account_id: Option<Uuid>,
     limit: i64,
@@ -119,7 +119,10 @@ pub async fn list_recent(
 }
 
 /// The attempts of the notifications `ids`, oldest first.
-pub async fn list_attempts(pool: &PgPool, ids: &[Uuid]) -> Result<Vec<AttemptRow>, CoreError> {
+pub(crate) async fn list_attempts(
+    pool: &PgPool,
+    ids: &[Uuid],
+) -> Result<Vec<AttemptRow>, CoreError> {
     Ok(sqlx::query_as!(
         AttemptRow,
         "SELECT notification_id, attempted_at, duration_ms, recipient, error, reply

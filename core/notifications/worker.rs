@@ -22,24 +22,24 @@ const LEASE: Duration = Duration::from_secs(150);
 
 /// Sends owner notifications through the relay.
 #[derive(Clone)]
-pub struct Notifier {
+pub(crate) struct Notifier {
     mailer: Mailer,
 }
 
 /// What an attempt keeps besides its result: to whom it went, what the relay said.
-pub struct Receipt {
+pub(crate) struct Receipt {
     recipient: Option<String>,
     reply: String,
 }
 
 impl Notifier {
-    pub fn new(mailer: Mailer) -> Self {
+    pub(crate) fn new(mailer: Mailer) -> Self {
         Self { mailer }
     }
 
     /// The share of the process mails take: a few at once, each account's first (no
     /// account takes a slot while another with fewer in flight waits for one).
-    pub fn limits(poll_interval: Duration) -> Limits {
+    pub(crate) fn limits(poll_interval: Duration) -> Limits {
         Limits {
             concurrency: CONCURRENCY,
             per_account: CONCURRENCY,

@@ -84,7 +84,7 @@ pub(crate) struct Kind {
 
 /// How much of the process a kind's worker uses.
 #[derive(Debug, Clone)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Messages in flight at once per instance.
     pub concurrency: usize,
     /// Messages of one account in flight at once per instance (at least 1 is used).

@@ -47,16 +47,16 @@ pub struct Position {
 
 /// Signs and checks cursors.
 #[derive(Clone)]
-pub struct CursorCodec {
+pub(crate) struct CursorCodec {
     key: Vec<u8>,
 }
 
 impl CursorCodec {
-    pub fn new(key: Vec<u8>) -> Self {
+    pub(crate) fn new(key: Vec<u8>) -> Self {
         Self { key }
     }
 
-    pub fn encode(&self, form_id: Uuid, sort: Sort, at: Position) -> String {
+    pub(crate) fn encode(&self, form_id: Uuid, sort: Sort, at: Position) -> String {
         let mut bytes = Vec::with_capacity(PAYLOAD_LEN + MAC_LEN);
         bytes.push(VERSION);
         bytes.push(sort.byte());
@@ -68,7 +68,12 @@ impl CursorCodec {
         URL_SAFE_NO_PAD.encode(bytes)
     }
 
-    pub fn decode(&self, token: &str, form_id: Uuid, sort: Sort) -> Result<Position, CoreError> {
+    pub(crate) fn decode(
+        &self,
+        token: &str,
+        form_id: Uuid,
+        sort: Sort,
+    ) -> Result<Position, CoreError> {
         let invalid = || {
             CoreError::validation(
                 "cursor is invalid: pass back a next_cursor exactly as returned, or an empty cursor to start",

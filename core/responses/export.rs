@@ -19,17 +19,17 @@ use tokio_stream::{Stream, StreamExt};
 use uuid::Uuid;
 
 /// A chunk is handed on once it holds this many bytes.
-pub const CHUNK_BYTES: usize = 64 * 1024;
+pub(crate) const CHUNK_BYTES: usize = 64 * 1024;
 /// Largest piece of the file in one message: a single huge response is split, so that
 /// every gRPC client can read the messages with its default 4 MiB limit.
-pub const MAX_PIECE_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_PIECE_BYTES: usize = 1024 * 1024;
 /// Chunks waiting for the reader, at most (the channel holds one item more: the
 /// outcome, see [`pump`]).
-pub const CHANNEL_DEPTH: usize = 4;
+pub(crate) const CHANNEL_DEPTH: usize = 4;
 
 /// File format of an export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Ndjson,
     Csv,
 }
@@ -51,7 +51,7 @@ pub struct ExportRow {
 }
 
 /// The columns of a CSV export before the form's fields.
-pub const CSV_LEADING_COLUMNS: [&str; 8] = [
+pub(crate) const CSV_LEADING_COLUMNS: [&str; 8] = [
     "Response ID",
     "Submitted at",
     "Started at",
@@ -63,7 +63,7 @@ pub const CSV_LEADING_COLUMNS: [&str; 8] = [
 ];
 
 /// Writes one export file, row by row, into an internal buffer taken with `take`.
-pub struct Encoder {
+pub(crate) struct Encoder {
     kind: Kind,
 }
 
@@ -92,7 +92,7 @@ fn internal(error: impl std::fmt::Display) -> CoreError {
 
 impl Encoder {
     /// An encoder for a form with `fields`; a CSV starts with its header row.
-    pub fn new(format: Format, fields: &[Field]) -> Result<Self, CoreError> {
+    pub(crate) fn new(format: Format, fields: &[Field]) -> Result<Self, CoreError> {
         let kind = match format {
             Format::Ndjson => Kind::Ndjson(Vec::with_capacity(CHUNK_BYTES * 2)),
             Format::Csv => {
@@ -113,7 +113,7 @@ impl Encoder {
     }
 
     /// Appends one response.
-    pub fn row(&mut self, r: &ExportRow) -> Result<(), CoreError> {
+    pub(crate) fn row(&mut self, r: &ExportRow) -> Result<(), CoreError> {
         match &mut self.kind {
             Kind::Ndjson(buf) => ndjson_line(buf, r),
             Kind::Csv { writer, fields } => {
@@ -146,7 +146,7 @@ impl Encoder {
     }
 
     /// Bytes written and not yet taken.
-    pub fn pending(&self) -> usize {
+    pub(crate) fn pending(&self) -> usize {
         match &self.kind {
             Kind::Ndjson(buf) => buf.len(),
             Kind::Csv { writer, .. } => writer.get_ref().len(),
@@ -154,7 +154,7 @@ impl Encoder {
     }
 
     /// The bytes written since the last call.
-    pub fn take(&mut self) -> Result<Vec<u8>, CoreError> {
+    pub(crate) fn take(&mut self) -> Result<Vec<u8>, CoreError> {
         match &mut self.kind {
             Kind::Ndjson(buf) => Ok(std::mem::replace(buf, Vec::with_capacity(CHUNK_BYTES * 2))),
             // The writer lends no access to its Vec: a fresh writer takes its place (the
@@ -195,7 +195,7 @@ fn ndjson_line(buf: &mut Vec<u8>, r: &ExportRow) -> Result<(), CoreError> {
 
 /// The header of each field's column: its label, made unique among all columns (people
 /// and spreadsheet tools look columns up by header), e.g. "Email", "Email (2)".
-pub fn column_labels(fields: &[Field]) -> Vec<String> {
+pub(crate) fn column_labels(fields: &[Field]) -> Vec<String> {
     let mut used: HashSet<String> = CSV_LEADING_COLUMNS
         .iter()
         .map(|c| (*c).to_owned())
@@ -218,7 +218,7 @@ pub fn column_labels(fields: &[Field]) -> Vec<String> {
 /// A text cell that a spreadsheet shows as text. Spreadsheets run a cell starting with
 /// one of these characters as a formula (CSV injection: `=HYPERLINK(...)` and worse,
 /// typed in by any respondent); a leading apostrophe makes it plain text.
-pub fn text_cell(text: &str) -> Cow<'_, str> {
+pub(crate) fn text_cell(text: &str) -> Cow<'_, str> {
     if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         Cow::Owned(format!("'{text}"))
     } else {
@@ -232,7 +232,7 @@ fn optional_text(text: Option<&str>) -> Cow<'_, str> {
 
 /// The cell of one answer: text as is, numbers and booleans as JSON writes them, an
 /// uploaded file by its name, anything else as JSON; no answer is an empty cell.
-pub fn answer_cell(answer: Option<&Value>) -> Cow<'_, str> {
+pub(crate) fn answer_cell(answer: Option<&Value>) -> Cow<'_, str> {
     match answer {
         None | Some(Value::Null) => Cow::Borrowed(""),
         Some(Value::String(text)) => text_cell(text),
@@ -254,7 +254,7 @@ pub fn answer_cell(answer: Option<&Value>) -> Cow<'_, str> {
 /// gets there even when a stalled reader left the channel full.
 ///
 /// `out` needs room for [`CHANNEL_DEPTH`] chunks and that last item.
-pub async fn pump<S>(
+pub(crate) async fn pump<S>(
     mut rows: S,
     mut encoder: Encoder,
     out: mpsc::Sender<Result<Vec<u8>, CoreError>>,

@@ -2,10 +2,10 @@
 //! form, and the response quota. Plain Rust; `create` stores submissions, `store` holds
 //! the SQL and `service` the gRPC adapter.
 
-pub mod create;
-pub mod cursor;
-pub mod export;
-pub mod service;
+pub(crate) mod create;
+pub(crate) mod cursor;
+pub(crate) mod export;
+pub(crate) mod service;
 pub mod store;
 
 use crate::error::{CoreError, FieldError};

@@ -23,7 +23,7 @@ use tonic::{Request, Response as GrpcResponse, Status};
 use tracing::Instrument;
 
 /// The messages of an export, as the gRPC reply streams them.
-pub type ExportStream =
+pub(crate) type ExportStream =
     Pin<Box<dyn Stream<Item = Result<pb::ExportResponsesResponse, Status>> + Send + 'static>>;
 
 /// The export snapshot: every read of an export sees the database as of its first
@@ -32,7 +32,7 @@ const SNAPSHOT: &str = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
 
 /// The ResponsesService of the core.
 #[derive(Clone)]
-pub struct Responses {
+pub(crate) struct Responses {
     pub(crate) gate: Gate,
     pub(crate) batcher: create::Batcher,
     pub(crate) pool: PgPool,

@@ -18,7 +18,7 @@ use uuid::Uuid;
 const MAX_RECORDED_BODY: usize = 1024;
 
 /// What a receiver answered, as the attempt keeps it.
-pub struct Answer {
+pub(crate) struct Answer {
     status_code: Option<i32>,
     /// The start of the body, at most [`MAX_RECORDED_BODY`] bytes.
     body: String,
@@ -27,13 +27,13 @@ pub struct Answer {
 /// Sends webhook deliveries: an HTTP client that follows no redirect and, unless the
 /// operator allowed private targets, resolves names to public addresses only.
 #[derive(Clone)]
-pub struct Deliverer {
+pub(crate) struct Deliverer {
     client: reqwest::Client,
     allow_private: bool,
 }
 
 impl Deliverer {
-    pub fn new(config: &DeliveryConfig) -> Result<Self, CoreError> {
+    pub(crate) fn new(config: &DeliveryConfig) -> Result<Self, CoreError> {
         // reqwest is built without a default TLS provider: use ring (a no-op when the
         // process already installed one).
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -55,7 +55,7 @@ impl Deliverer {
     }
 
     /// The share of the process deliveries take, as configured.
-    pub fn limits(config: &DeliveryConfig) -> Limits {
+    pub(crate) fn limits(config: &DeliveryConfig) -> Limits {
         Limits {
             concurrency: config.concurrency,
             per_account: config.concurrency_per_account,

@@ -2,12 +2,12 @@
 //! transaction of the change that causes them), and their signed delivery, one of the
 //! kinds of message `crate::outbox` carries.
 
-pub mod delivery;
-pub mod outbox;
-pub mod service;
-pub mod signing;
+pub(crate) mod delivery;
+pub(crate) mod outbox;
+pub(crate) mod service;
+pub(crate) mod signing;
 pub mod store;
-pub mod target;
+pub(crate) mod target;
 
 use crate::error::CoreError;
 

@@ -25,10 +25,10 @@ use sqlx::{Postgres, Transaction};
 use uuid::Uuid;
 
 /// Channel the delivery workers LISTEN on.
-pub const CHANNEL: &str = "forms_deliveries";
+pub(crate) const CHANNEL: &str = "forms_deliveries";
 
 /// An event to deliver.
-pub struct Event<'a> {
+pub(crate) struct Event<'a> {
     /// Canonical name: form.submitted, form.updated, form.published, form.deleted, quiz.completed.
     pub name: &'static str,
     pub account_id: Uuid,
@@ -48,7 +48,7 @@ fn alias_of(event: &str) -> Option<&'static str> {
 }
 
 /// The deliveries `event` makes, as they are written.
-pub fn outgoing(event: &Event<'_>) -> Result<Outgoing, CoreError> {
+pub(crate) fn outgoing(event: &Event<'_>) -> Result<Outgoing, CoreError> {
     let alias = match alias_of(event.name) {
         Some(alias) => Some((alias, body(event, alias)?)),
         None => None,
@@ -80,7 +80,7 @@ fn body(event: &Event<'_>, name: &str) -> Result<Vec<u8>, CoreError> {
 
 /// Writes the deliveries of `event`, one per active subscription of its form that
 /// lists it (under the canonical name when a subscription lists both); returns how many.
-pub async fn enqueue(
+pub(crate) async fn enqueue(
     tx: &mut Transaction<'_, Postgres>,
     event: Event<'_>,
 ) -> Result<usize, CoreError> {

@@ -17,7 +17,7 @@ use tonic::{Request, Response, Status};
 use uuid::Uuid;
 
 /// Subscriptions a form may have (each event is delivered to every one of them).
-pub const MAX_WEBHOOKS_PER_FORM: i64 = 20;
+pub(crate) const MAX_WEBHOOKS_PER_FORM: i64 = 20;
 
 fn webhook_to_pb(row: store::WebhookRow, secret: Option<String>) -> pb::Webhook {
     pb::Webhook {
@@ -36,7 +36,7 @@ fn webhook_to_pb(row: store::WebhookRow, secret: Option<String>) -> pb::Webhook 
 
 /// The WebhooksService of the core.
 #[derive(Clone)]
-pub struct Webhooks {
+pub(crate) struct Webhooks {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
     pub(crate) allow_private: bool,
@@ -135,7 +135,7 @@ impl WebhooksService for Webhooks {
 
 /// The WebhookAdminService of the core (operator token).
 #[derive(Clone)]
-pub struct WebhookAdmin {
+pub(crate) struct WebhookAdmin {
     pub(crate) pool: PgPool,
     pub(crate) auth: AdminAuth,
     pub(crate) allow_private: bool,

@@ -13,14 +13,14 @@ use rand::RngCore;
 const SECRET_PREFIX: &str = "whsec_";
 
 /// A new signing secret: `whsec_` and 32 random bytes in base64.
-pub fn new_secret() -> String {
+pub(crate) fn new_secret() -> String {
     let mut bytes = [0u8; 32];
     rand::rng().fill_bytes(&mut bytes);
     format!("{SECRET_PREFIX}{}", STANDARD.encode(bytes))
 }
 
 /// The SPEC `X-Webhook-Signature` value for `body`.
-pub fn spec_signature(secret: &str, body: &[u8]) -> String {
+pub(crate) fn spec_signature(secret: &str, body: &[u8]) -> String {
     format!(
         "sha256={}",
         hex::encode(hmac_sha256(secret.as_bytes(), &[body]))
@@ -28,7 +28,12 @@ pub fn spec_signature(secret: &str, body: &[u8]) -> String {
 }
 
 /// The Standard Webhooks `webhook-signature` value.
-pub fn standard_signature(secret: &str, msg_id: &str, timestamp: i64, body: &[u8]) -> String {
+pub(crate) fn standard_signature(
+    secret: &str,
+    msg_id: &str,
+    timestamp: i64,
+    body: &[u8],
+) -> String {
     let key = secret
         .strip_prefix(SECRET_PREFIX)
         .and_then(|b64| STANDARD.decode(b64).ok())

@@ -11,7 +11,7 @@ use url::{Host, Url};
 /// Whether an address is a public unicast address: not loopback, private, link-local
 /// (cloud metadata lives there), CGNAT, multicast, broadcast, unspecified, documentation,
 /// benchmarking or reserved, in IPv4 or IPv6 (IPv4 embedded in IPv6 included).
-pub fn is_public(ip: IpAddr) -> bool {
+pub(crate) fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_public_v4(v4),
         IpAddr::V6(v6) => is_public_v6(v6),
@@ -73,7 +73,7 @@ const NOT_PUBLIC: &str =
 
 /// Checks a subscription URL: https (or http when private targets are allowed), no
 /// credentials, a host that is (or resolves to) public addresses only.
-pub async fn check_url(raw: &str, allow_private: bool) -> Result<Url, CoreError> {
+pub(crate) async fn check_url(raw: &str, allow_private: bool) -> Result<Url, CoreError> {
     let bad = |why: &str| CoreError::Validation(format!("url {why}"));
     if raw.len() > 2048 {
         return Err(bad("must be at most 2048 characters"));
@@ -116,7 +116,7 @@ pub async fn check_url(raw: &str, allow_private: bool) -> Result<Url, CoreError>
 }
 
 /// Refuses to dial a literal non-public address (the resolver below only sees names).
-pub fn check_literal_host(url: &Url, allow_private: bool) -> Result<(), String> {
+pub(crate) fn check_literal_host(url: &Url, allow_private: bool) -> Result<(), String> {
     let ip = match url.host() {
         Some(Host::Ipv4(v4)) => IpAddr::V4(v4),
         Some(Host::Ipv6(v6)) => IpAddr::V6(v6),
@@ -132,7 +132,7 @@ pub fn check_literal_host(url: &Url, allow_private: bool) -> Result<(), String> 
 /// DNS resolution for deliveries that refuses names resolving to any non-public
 /// address, so a name that changed since the subscription was checked cannot reach
 /// internal services.
-pub struct PublicResolver;
+pub(crate) struct PublicResolver;
 
 impl Resolve for PublicResolver {
     fn resolve(&self, name: Name) -> Resolving {

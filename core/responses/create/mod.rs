@@ -16,13 +16,13 @@
 //! a queue (this one and the statement's).
 
 mod drain;
-pub mod locked;
+pub(crate) mod locked;
 mod owner;
 mod snapshot;
 mod statement;
 mod submission;
 
-pub use submission::{Outcome, Source, Stored, Submission};
+pub(crate) use submission::{Outcome, Source, Stored, Submission};
 
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
@@ -52,7 +52,7 @@ struct Queue {
 
 /// The per-form queues of this instance.
 #[derive(Clone)]
-pub struct Batcher {
+pub(crate) struct Batcher {
     queues: Arc<Mutex<HashMap<Uuid, Queue>>>,
     /// Whose each form is: checked before a submission is queued.
     owners: Owners,
@@ -63,7 +63,7 @@ pub struct Batcher {
 }
 
 impl Batcher {
-    pub fn new(lanes: Lanes, config: Arc<CoreConfig>) -> Self {
+    pub(crate) fn new(lanes: Lanes, config: Arc<CoreConfig>) -> Self {
         Self {
             queues: Arc::default(),
             owners: Owners::new(lanes.clone()),
@@ -78,7 +78,7 @@ impl Batcher {
     }
 
     /// Stores `submission` to the form; resolves once it is committed (or refused).
-    pub async fn submit(&self, form_id: Uuid, submission: Submission) -> Outcome {
+    pub(crate) async fn submit(&self, form_id: Uuid, submission: Submission) -> Outcome {
         // Another account's submission never reaches the owner's queue.
         self.owners.check(form_id, &submission.from).await?;
         let (reply, answer) = oneshot::channel();

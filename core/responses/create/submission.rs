@@ -17,14 +17,14 @@ use uuid::Uuid;
 
 /// Who submits: an API caller's account, or a visitor of a form's hosted page.
 #[derive(Debug, Clone)]
-pub enum Source {
+pub(crate) enum Source {
     Api { account_id: Uuid },
     Page { short_id: String },
 }
 
 impl Source {
     /// `submittedVia` of the events, and the metrics' `via`.
-    pub fn via(&self) -> &'static str {
+    pub(crate) fn via(&self) -> &'static str {
         match self {
             Source::Api { .. } => "api",
             Source::Page { .. } => "form",
@@ -32,7 +32,7 @@ impl Source {
     }
 
     /// Whether this source may submit to the form of `account_id` at `short_id`.
-    pub fn may_submit_to(&self, account_id: Uuid, short_id: &str) -> Result<(), CoreError> {
+    pub(crate) fn may_submit_to(&self, account_id: Uuid, short_id: &str) -> Result<(), CoreError> {
         match self {
             // Another account's form is not found, as one that does not exist.
             Source::Api { account_id: caller } if *caller != account_id => {
@@ -47,7 +47,7 @@ impl Source {
 
 /// What a respondent sent, and what is known of how.
 #[derive(Clone)]
-pub struct Submission {
+pub(crate) struct Submission {
     pub answers: Map<String, Value>,
     pub metadata: Map<String, Value>,
     pub device_type: Option<String>,
@@ -125,13 +125,13 @@ pub(super) fn respond(
 /// A stored response, with the settings of its form as the response's transaction
 /// found them (a hosted page's confirmation comes from them).
 #[derive(Debug)]
-pub struct Stored {
+pub(crate) struct Stored {
     pub response: Response,
     pub settings: Arc<Map<String, Value>>,
 }
 
 /// What a submission is answered.
-pub type Outcome = Result<Stored, CoreError>;
+pub(crate) type Outcome = Result<Stored, CoreError>;
 
 /// The outcomes of `n` submissions that failed together with `error`: the first gets
 /// the error itself (mapped and logged as any), the others the same verdict without
