@@ -29,6 +29,7 @@ mod paging;
 mod rpc;
 mod secrets;
 mod server;
+mod slots;
 
 pub use config::CoreConfig;
 pub use error::CoreError;

@@ -5,49 +5,31 @@
 //! holds a [`Permit`] until it ends.
 
 use crate::error::CoreError;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use crate::slots::{Slot, Slots};
 use uuid::Uuid;
 
 /// What a refused call is told to wait before trying again, in seconds: a held call
 /// ends when its reader finishes or stalls (then after the stall deadline).
 pub(crate) const RETRY_AFTER_SECS: u64 = 5;
 
-/// The calls held now: in all, and per account (an account without any is not kept).
-#[derive(Debug, Default)]
-struct Held {
-    total: usize,
-    by_account: HashMap<Uuid, usize>,
-}
+/// A held call's place, given back when dropped (also when its task panics).
+pub(crate) type Permit = Slot;
 
 /// Caps on calls held at once, shared by clones.
 #[derive(Clone)]
 pub(crate) struct Concurrency {
-    held: Arc<Mutex<Held>>,
+    held: Slots,
     per_account: usize,
     total: usize,
     /// The `limit` label of the refusal metric.
     name: &'static str,
 }
 
-/// A held call's place, given back when dropped (also when its task panics).
-#[derive(Debug)]
-pub(crate) struct Permit {
-    held: Arc<Mutex<Held>>,
-    account: Uuid,
-}
-
-fn lock(held: &Mutex<Held>) -> std::sync::MutexGuard<'_, Held> {
-    // A panic elsewhere cannot leave the counts half-changed (no panic can happen
-    // between reading and writing one): use them as they are.
-    held.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 impl Concurrency {
     /// At most `per_account` calls of one account and `total` in all (each at least 1).
     pub(crate) fn new(name: &'static str, per_account: usize, total: usize) -> Self {
         Self {
-            held: Arc::default(),
+            held: Slots::default(),
             per_account: per_account.max(1),
             total: total.max(1),
             name,
@@ -56,34 +38,15 @@ impl Concurrency {
 
     /// A place for a call of `account`, or `RateLimited` when a cap is reached.
     pub(crate) fn try_take(&self, account: Uuid) -> Result<Permit, CoreError> {
-        let mut held = lock(&self.held);
-        let mine = held.by_account.get(&account).copied().unwrap_or(0);
-        if mine >= self.per_account || held.total >= self.total {
-            metrics::counter!("formsd_rate_limit_refusals_total", "limit" => self.name)
-                .increment(1);
-            return Err(CoreError::RateLimited {
-                retry_after: RETRY_AFTER_SECS,
-            });
-        }
-        held.total += 1;
-        *held.by_account.entry(account).or_default() += 1;
-        Ok(Permit {
-            held: self.held.clone(),
-            account,
-        })
-    }
-}
-
-impl Drop for Permit {
-    fn drop(&mut self) {
-        let mut held = lock(&self.held);
-        held.total = held.total.saturating_sub(1);
-        if let Some(n) = held.by_account.get_mut(&self.account) {
-            *n -= 1;
-            if *n == 0 {
-                held.by_account.remove(&self.account);
-            }
-        }
+        self.held
+            .try_take(account, self.per_account, self.total)
+            .ok_or_else(|| {
+                metrics::counter!("formsd_rate_limit_refusals_total", "limit" => self.name)
+                    .increment(1);
+                CoreError::RateLimited {
+                    retry_after: RETRY_AFTER_SECS,
+                }
+            })
     }
 }
 
@@ -123,7 +86,10 @@ mod tests {
             assert!(refused(caps.try_take(a)));
             drop(held);
         }
-        let held = lock(&caps.held);
-        assert_eq!((held.total, held.by_account.len()), (0, 0));
+        assert_eq!(
+            caps.held.busy(),
+            (vec![], vec![]),
+            "nothing held, a forgotten"
+        );
     }
 }

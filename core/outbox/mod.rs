@@ -16,7 +16,6 @@
 
 pub(crate) mod retention;
 pub(crate) mod schedule;
-pub(crate) mod slots;
 pub(crate) mod store;
 pub(crate) mod worker;
 

@@ -5,9 +5,9 @@
 //! share (`Limits::per_account`), so a tenant whose receivers are slow cannot starve the
 //! others, and free slots go first to the accounts holding the fewest.
 
-use super::slots::Slots;
 use super::{Attempt, Carrier, Claim, DeliveryStatus, Message, schedule};
 use crate::error::CoreError;
+use crate::slots::Slots;
 use chrono::Utc;
 use sqlx::PgPool;
 use sqlx::postgres::PgListener;

@@ -626,8 +626,10 @@ async fn exports_never_read_cannot_hold_the_database() {
             text,
             body,
         };
-        refusal.error(429, "RATE_LIMITED");
+        let retry_after = refusal.error(429, "RATE_LIMITED")["retryAfter"].clone();
         assert!(refusal.header_u64("retry-after") >= 1);
+        // SPEC Errors: rate-limit errors also carry retryAfter, in seconds.
+        assert_eq!(retry_after, refusal.header_u64("retry-after"));
     }
 
     // Another account is served while the exports are held.

@@ -521,11 +521,11 @@ async fn a_second_file_for_a_field_is_refused_before_it_is_read() {
         "{:.2000}",
         page.html
     );
-    let (files,): (i64,) = sqlx::query_as("SELECT count(*) FROM response_files")
-        .fetch_one(&app.pool)
-        .await
-        .expect("count");
-    assert_eq!(files, 0, "nothing of a refused submission was kept");
+    assert_eq!(
+        file_rows(&app.pool).await,
+        (0, 0),
+        "nothing of a refused submission was kept"
+    );
 }
 
 async fn file_rows(pool: &sqlx::PgPool) -> (i64, i64) {

@@ -1,12 +1,14 @@
-//! Which accounts hold this process's delivery slots: the claim query reads it so that
-//! no account gets more than its share (`--webhook-concurrency-per-account`), and each
-//! attempt holds its account's slot until it is recorded.
+//! Work in flight in this process, counted per account: each piece holds its account's
+//! slot until it ends (a guard, given back also on a panic). The outbox's claim query
+//! reads the counts so that no account gets more than its share of deliveries
+//! (`--webhook-concurrency-per-account`); the gate's caps on exports take a slot only
+//! while the account and the instance are under theirs (`try_take`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use uuid::Uuid;
 
-/// Deliveries in flight in this process, per account.
+/// Work in flight in this process, per account.
 #[derive(Clone, Default)]
 pub(crate) struct Slots {
     in_flight: Arc<Mutex<HashMap<Uuid, usize>>>,
@@ -20,16 +22,18 @@ pub(crate) struct Slot {
 }
 
 impl Slots {
+    fn counts(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, usize>> {
+        // A poisoned lock only means a panic elsewhere; the counts are still whole (no
+        // panic can happen between reading and writing one).
+        self.in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// The accounts with deliveries in flight and how many each, as two arrays for the
     /// claim query (PostgreSQL `unnest` pairs them up).
     pub(crate) fn busy(&self) -> (Vec<Uuid>, Vec<i64>) {
-        // A poisoned lock only means a panic elsewhere; the counts are still whole (no
-        // panic can happen between reading and writing one).
-        let counts = self
-            .in_flight
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        counts
+        self.counts()
             .iter()
             .map(|(account, n)| (*account, i64::try_from(*n).unwrap_or(i64::MAX)))
             .unzip()
@@ -37,10 +41,20 @@ impl Slots {
 
     /// Takes one slot of `account` until the returned guard drops.
     pub(crate) fn take(&self, account: Uuid) -> Slot {
-        let mut counts = self
-            .in_flight
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut counts = self.counts();
+        self.hold(&mut counts, account)
+    }
+
+    /// Takes one slot of `account` if it holds fewer than `per_account` and the process
+    /// fewer than `total` (checked and taken under one lock).
+    pub(crate) fn try_take(&self, account: Uuid, per_account: usize, total: usize) -> Option<Slot> {
+        let mut counts = self.counts();
+        let mine = counts.get(&account).copied().unwrap_or(0);
+        let all: usize = counts.values().sum();
+        (mine < per_account && all < total).then(|| self.hold(&mut counts, account))
+    }
+
+    fn hold(&self, counts: &mut HashMap<Uuid, usize>, account: Uuid) -> Slot {
         *counts.entry(account).or_default() += 1;
         Slot {
             in_flight: self.in_flight.clone(),
