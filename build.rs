@@ -14,6 +14,7 @@ const PROTOS: &[&str] = &[
     "forms/v1/gateway.proto",
     "forms/v1/admin.proto",
     "forms/v1/hosted.proto",
+    "forms/v1/dashboard.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

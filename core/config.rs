@@ -67,6 +67,10 @@ pub struct CoreConfig {
     pub staged_file_grace: Duration,
     /// How many exports may be open at once, and how long one waits for its reader.
     pub exports: ExportLimits,
+    /// How dashboard sessions end by themselves.
+    pub dashboard: crate::dashboard::SessionPolicy,
+    /// Sign-in attempts per minute, per client address and per account.
+    pub sign_in_attempts_per_minute: u32,
 }
 
 /// Exports hold a database connection (and a snapshot) until their reader has taken

@@ -17,6 +17,7 @@ pub mod usage;
 pub mod webhooks;
 
 mod crypto;
+mod dashboard;
 mod error;
 mod files;
 mod forms;
@@ -32,6 +33,7 @@ mod server;
 mod slots;
 
 pub use config::CoreConfig;
+pub use dashboard::SessionPolicy;
 pub use error::CoreError;
 pub use gate::keys::APPLICATION_NAME as KEY_LISTENER_APPLICATION_NAME;
 pub use server::Core;

@@ -16,7 +16,11 @@ use crate::notifications::service::NotificationAdmin;
 use crate::notifications::smtp::Mailer;
 use crate::notifications::worker::Notifier;
 use crate::outbox::worker::Worker;
+use crate::dashboard::owner::Owner;
+use crate::dashboard::service::Sessions;
 use crate::pb::hosted_forms_service_server::HostedFormsServiceServer;
+use crate::pb::owner_service_server::OwnerServiceServer;
+use crate::pb::sessions_service_server::SessionsServiceServer;
 use crate::pb::notification_admin_service_server::NotificationAdminServiceServer;
 use crate::pb::responses_service_server::ResponsesServiceServer;
 use crate::pb::webhook_admin_service_server::WebhookAdminServiceServer;
@@ -72,6 +76,8 @@ pub struct Core {
     form_reads: db::shared::Shared<(uuid::Uuid, uuid::Uuid), Option<pb::Form>>,
     /// The statuses served by `grpc.health.v1`; the overall one ("") follows the database.
     health: tonic_health::server::HealthReporter,
+    /// Dashboard sign-in attempts per address and account (shared by every `routes()`).
+    sign_in: Arc<crate::dashboard::throttle::SignInThrottle>,
 }
 
 /// Failure to assemble the gRPC routes.
@@ -92,6 +98,9 @@ impl Core {
     /// Sets up the core on a migrated database (loading the shared secrets).
     pub async fn start(pool: PgPool, config: CoreConfig) -> Result<Self, CoreError> {
         let config = Arc::new(config);
+        let sign_in = Arc::new(crate::dashboard::throttle::SignInThrottle::per_minute(
+            config.sign_in_attempts_per_minute,
+        ));
         let gate = Gate::new(pool.clone(), config.clone());
         let cursors = CursorCodec::new(secrets::get_or_create(&pool, "cursor-signing").await?);
         let token_key = secrets::get_or_create(&pool, "hosted-start-token").await?;
@@ -117,6 +126,7 @@ impl Core {
             file_store,
             batcher,
             form_reads: db::shared::Shared::default(),
+            sign_in,
         })
     }
 
@@ -142,6 +152,10 @@ impl Core {
             .set_serving::<WebhooksServiceServer<Webhooks>>()
             .await;
         reporter.set_serving::<AdminServiceServer<Admin>>().await;
+        reporter
+            .set_serving::<SessionsServiceServer<Sessions>>()
+            .await;
+        reporter.set_serving::<OwnerServiceServer<Owner>>().await;
         reporter
             .set_serving::<WebhookAdminServiceServer<WebhookAdmin>>()
             .await;
@@ -196,8 +210,19 @@ impl Core {
         };
         let webhook_admin = WebhookAdmin {
             pool: self.pool.clone(),
-            auth,
+            auth: auth.clone(),
             allow_private,
+        };
+        let sessions = Sessions {
+            gate: self.gate.clone(),
+            pool: self.pool.clone(),
+            config: self.config.clone(),
+            auth: auth.clone(),
+            throttle: self.sign_in.clone(),
+        };
+        let owner = Owner {
+            gate: self.gate.clone(),
+            pool: self.pool.clone(),
         };
         let (api, hosted) = decoding_limits(&self.config);
         let mut builder = Routes::builder();
@@ -223,6 +248,8 @@ impl Core {
                 NotificationAdminServiceServer::new(notification_admin)
                     .max_decoding_message_size(api),
             )
+            .add_service(SessionsServiceServer::new(sessions).max_decoding_message_size(api))
+            .add_service(OwnerServiceServer::new(owner).max_decoding_message_size(api))
             .add_service(health)
             .add_service(reflection().build_v1()?)
             .add_service(reflection().build_v1alpha()?);
@@ -364,6 +391,7 @@ impl Core {
         let guard = self.gate.guard();
         let leases = self.gate.leases().clone();
         let hosted = self.hosted.clone();
+        let sign_in = self.sign_in.clone();
         let pool = self.pool.clone();
         let ttl = self.config.idempotency_ttl;
         let retention = self.config.delivery_retention;
@@ -374,6 +402,12 @@ impl Core {
                 guard.retain_recent();
                 leases.retain_current();
                 hosted.retain_recent();
+                sign_in.retain_recent();
+                match crate::dashboard::store::purge(&pool).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::debug!(purged = n, "ended dashboard sessions and links"),
+                    Err(error) => tracing::warn!(%error, "purging dashboard sessions"),
+                }
                 match idempotency::purge(&pool, ttl).await {
                     Ok(0) => {}
                     Ok(n) => tracing::debug!(purged = n, "expired idempotency keys"),

@@ -384,6 +384,11 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
             per_instance: args.exports_per_instance,
             stall_timeout: args.export_stall_timeout.into(),
         },
+        dashboard: forms::SessionPolicy {
+            idle_timeout: args.session_idle_timeout.into(),
+            lifetime: args.session_lifetime.into(),
+        },
+        sign_in_attempts_per_minute: args.sign_in_attempts_per_minute,
         smtp: args.smtp_url.as_ref().map(|url| SmtpSettings {
             url: url.clone(),
             from: args.smtp_from.clone().unwrap_or_default(),

@@ -265,6 +265,15 @@ pub(crate) struct ServeArgs {
     /// its database connection back.
     #[arg(long, env = "FORMS_EXPORT_STALL_TIMEOUT", default_value = "30s")]
     pub export_stall_timeout: humantime::Duration,
+    /// A dashboard session unused for this long ends.
+    #[arg(long, env = "FORMS_SESSION_IDLE_TIMEOUT", default_value = "2h")]
+    pub session_idle_timeout: humantime::Duration,
+    /// A dashboard session ends this long after sign-in, however busy.
+    #[arg(long, env = "FORMS_SESSION_LIFETIME", default_value = "7d")]
+    pub session_lifetime: humantime::Duration,
+    /// Dashboard sign-in attempts per minute, per client address and per account.
+    #[arg(long, env = "FORMS_SIGN_IN_ATTEMPTS_PER_MINUTE", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub sign_in_attempts_per_minute: u32,
 }
 
 /// Shortest secret accepted (the admin token, the HS256 session secret): an empty or

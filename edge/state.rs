@@ -2,7 +2,8 @@
 
 use forms::pb::{
     forms_service_client::FormsServiceClient, gateway_service_client::GatewayServiceClient,
-    hosted_forms_service_client::HostedFormsServiceClient,
+    hosted_forms_service_client::HostedFormsServiceClient, owner_service_client::OwnerServiceClient,
+    sessions_service_client::SessionsServiceClient,
     responses_service_client::ResponsesServiceClient, usage_service_client::UsageServiceClient,
     webhooks_service_client::WebhooksServiceClient,
 };
@@ -55,6 +56,14 @@ impl AppState {
 
     pub(crate) fn usage(&self) -> UsageServiceClient<Transport> {
         UsageServiceClient::new(self.core.clone())
+    }
+
+    pub(crate) fn sessions(&self) -> SessionsServiceClient<Transport> {
+        SessionsServiceClient::new(self.core.clone())
+    }
+
+    pub(crate) fn owner(&self) -> OwnerServiceClient<Transport> {
+        OwnerServiceClient::new(self.core.clone())
     }
 
     pub(crate) fn gateway(&self) -> GatewayServiceClient<Transport> {

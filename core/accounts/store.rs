@@ -280,6 +280,16 @@ pub async fn session_key(pool: &PgPool, subject: &str) -> Result<Option<KeyWithP
     let Some(account_id) = account else {
         return Ok(None);
     };
+    let lookup = ensure_session_key(pool, account_id).await?;
+    find_key_by_lookup(pool, &lookup).await
+}
+
+/// Makes the account's session key if it has none; its lookup. Dashboard sessions and
+/// provider-cookie sign-ins share it.
+pub(crate) async fn ensure_session_key(
+    pool: &PgPool,
+    account_id: Uuid,
+) -> Result<String, CoreError> {
     let lookup = format!("session-{account_id}");
     sqlx::query!(
         r"INSERT INTO api_keys (id, account_id, lookup, digest, scopes)
@@ -291,5 +301,5 @@ pub async fn session_key(pool: &PgPool, subject: &str) -> Result<Option<KeyWithP
     )
     .execute(pool)
     .await?;
-    find_key_by_lookup(pool, &lookup).await
+    Ok(lookup)
 }

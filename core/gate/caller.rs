@@ -3,6 +3,7 @@
 //! about the call (request id, end client's address).
 
 use crate::accounts::sessions::SessionVerifier;
+use crate::dashboard::{self, SessionPolicy};
 use crate::accounts::{Scopes, keys, store};
 use crate::error::CoreError;
 use crate::telemetry;
@@ -23,18 +24,47 @@ pub(crate) struct Caller {
     pub scopes: Scopes,
     /// The caller's per-minute limit.
     pub rate_limit: u32,
+    /// The dashboard session the call came with, if it came with one.
+    pub dashboard: Option<Dashboard>,
 }
 
-/// Who is calling: the API key's row, else (no key sent) the session cookie's account
-/// and its session key. Unauthenticated / KeyInvalid when neither works.
+/// A call made with a dashboard session.
+#[derive(Debug, Clone)]
+pub(crate) struct Dashboard {
+    pub session_id: Uuid,
+    /// Whether the call carried the session's CSRF token.
+    pub csrf_ok: bool,
+    /// The session's token (to answer GetSession with its CSRF token).
+    pub token: String,
+    pub account_name: String,
+    pub method: String,
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// The key a call is counted under, and the dashboard session it came with.
+pub(super) struct Identity {
+    pub row: store::KeyWithPlan,
+    pub dashboard: Option<Dashboard>,
+}
+
+/// Who is calling: the API key's row, else (no key sent) the dashboard session's
+/// account, else the provider cookie's; in both latter cases under the account's
+/// session key. Unauthenticated / KeyInvalid when none works.
 pub(super) async fn identify(
     pool: &PgPool,
     cache: &KeyCache,
-    sessions: Option<&SessionVerifier>,
+    (sessions, policy): (Option<&SessionVerifier>, &SessionPolicy),
     md: &MetadataMap,
-) -> Result<store::KeyWithPlan, CoreError> {
+) -> Result<Identity, CoreError> {
     let Some(key) = presented_key(md) else {
-        return identify_session(pool, sessions, md).await;
+        if let Some(token) = metadata_str(md, dashboard::SESSION_METADATA) {
+            return identify_dashboard(pool, policy, md, token).await;
+        }
+        let row = identify_session(pool, sessions, md).await?;
+        return Ok(Identity {
+            row,
+            dashboard: None,
+        });
     };
     let row = match keys::lookup_of(key) {
         Some(lookup) => cache.find(pool, lookup).await?,
@@ -46,7 +76,54 @@ pub(super) async fn identify(
             && row.revoked_at.is_none()
             && row.expires_at.is_none_or(|at| at > now)
     })
+    .map(|row| Identity {
+        row,
+        dashboard: None,
+    })
     .ok_or(CoreError::KeyInvalid)
+}
+
+/// A session touched within this long is not touched again: the idle timeout is
+/// honoured to the minute, and a page of several calls writes at most once.
+const TOUCH_EVERY_SECS: i64 = 60;
+
+async fn identify_dashboard(
+    pool: &PgPool,
+    policy: &SessionPolicy,
+    md: &MetadataMap,
+    token: &str,
+) -> Result<Identity, CoreError> {
+    let session = dashboard::store::find_session(pool, &dashboard::digest(token), policy.idle_timeout)
+        .await?
+        .ok_or(CoreError::KeyInvalid)?;
+    // Revoking the account's session key ends its dashboard sessions too.
+    if session.key_revoked_at.is_some() {
+        return Err(CoreError::KeyInvalid);
+    }
+    if (chrono::Utc::now() - session.last_seen_at).num_seconds() >= TOUCH_EVERY_SECS {
+        dashboard::store::touch(pool, session.session_id).await?;
+    }
+    let csrf_ok = metadata_str(md, dashboard::CSRF_METADATA)
+        .is_some_and(|presented| dashboard::csrf_matches(token, presented));
+    Ok(Identity {
+        row: store::KeyWithPlan {
+            id: session.key_id,
+            account_id: session.account_id,
+            digest: Vec::new(),
+            scopes: vec!["read".into(), "write".into(), "admin".into()],
+            expires_at: None,
+            revoked_at: None,
+            plan: session.plan,
+        },
+        dashboard: Some(Dashboard {
+            session_id: session.session_id,
+            csrf_ok,
+            token: token.to_owned(),
+            account_name: session.account_name,
+            method: session.method,
+            expires_at: session.expires_at,
+        }),
+    })
 }
 
 async fn identify_session(

@@ -16,7 +16,7 @@ pub(crate) mod lease;
 mod limits;
 pub(crate) mod store;
 
-pub(crate) use caller::Caller;
+pub(crate) use caller::{Caller, Dashboard};
 pub(crate) use caller::{client_ip, request_id};
 pub(crate) use limits::AuthGuard;
 pub(crate) use limits::throttle_key;
@@ -210,9 +210,10 @@ impl Gate {
     }
 
     async fn admit(&self, md: &MetadataMap, ip: IpAddr, need: Option<Scope>) -> Admission {
-        let sessions = self.config.sessions.as_ref();
-        let row = match caller::identify(&self.pool, &self.keys, sessions, md).await {
-            Ok(row) => row,
+        let sessions = (self.config.sessions.as_ref(), &self.config.dashboard);
+        let (row, dashboard) = match caller::identify(&self.pool, &self.keys, sessions, md).await
+        {
+            Ok(identity) => (identity.row, identity.dashboard),
             Err(e @ (CoreError::Unauthenticated | CoreError::KeyInvalid)) => {
                 return self.refuse(ip, e);
             }
@@ -224,6 +225,7 @@ impl Gate {
             account_id: row.account_id,
             scopes: Scopes::from_names(&row.scopes),
             rate_limit: self.config.rate_limit(plan),
+            dashboard,
         };
         // Never the key itself: its id names it.
         tracing::debug!(key_id = %caller.key_id, account_id = %caller.account_id, "caller identified");
@@ -237,8 +239,13 @@ impl Gate {
             Err(e) => return unaccounted(e),
         };
         let day = self.tally.request(row.id);
-        let verdict = if !plan.has_api_access() {
+        // The plan gates the API; the dashboard is every owner's, whatever the plan.
+        let verdict = if !plan.has_api_access() && caller.dashboard.is_none() {
             Err(CoreError::PlanRequired)
+        } else if caller.dashboard.as_ref().is_some_and(|d| !d.csrf_ok)
+            && need.is_some_and(|scope| scope > Scope::Read)
+        {
+            Err(CoreError::CsrfFailed)
         } else if let Some(over) = over_limit {
             metrics::counter!("formsd_rate_limit_refusals_total", "limit" => "key").increment(1);
             Err(over)

@@ -4,7 +4,7 @@
 //! API-created responses (`responses::create`).
 
 pub(crate) mod device;
-mod throttle;
+pub(crate) mod throttle;
 pub(crate) mod token;
 
 use crate::config::CoreConfig;

@@ -28,11 +28,11 @@ impl Throttles {
     }
 
     pub(crate) fn admit(&self, ip: IpAddr) -> Result<(), CoreError> {
-        take(&self.admissions, ip)
+        take(&self.admissions, gate::throttle_key(ip))
     }
 
     pub(crate) fn submit(&self, ip: IpAddr) -> Result<(), CoreError> {
-        take(&self.submissions, ip)
+        take(&self.submissions, gate::throttle_key(ip))
     }
 
     /// Forgets the IPs whose allowance is full again, in every throttle.
@@ -47,10 +47,14 @@ impl Throttles {
     }
 }
 
-/// Takes one of `ip`'s allowance from `limiter`.
-fn take(limiter: &DefaultKeyedRateLimiter<IpAddr>, ip: IpAddr) -> Result<(), CoreError> {
+/// Takes one of `key`'s allowance from `limiter` (an IP's, through `gate::throttle_key`,
+/// or an account's); RATE_LIMITED with the wait when there is none left.
+pub(crate) fn take<K: std::hash::Hash + Eq + Clone>(
+    limiter: &DefaultKeyedRateLimiter<K>,
+    key: K,
+) -> Result<(), CoreError> {
     limiter
-        .check_key(&gate::throttle_key(ip))
+        .check_key(&key)
         .map_err(|not_until| {
             let wait = not_until.wait_time_from(governor::clock::Clock::now(
                 &governor::clock::DefaultClock::default(),

@@ -26,6 +26,14 @@ pub(crate) enum AccountsCommand {
         #[arg(long)]
         subject: String,
     },
+    /// Print a one-time link that signs in to the account's dashboard (single use,
+    /// valid 15 minutes).
+    SignInLink {
+        name: String,
+        /// Where the dashboard is reached, as the browser will open it.
+        #[arg(long, env = "FORMS_PUBLIC_URL", default_value = "http://localhost:8080")]
+        base_url: String,
+    },
     /// Change an account's plan, response limit or notification address.
     Update {
         name: String,
@@ -46,6 +54,9 @@ pub(crate) enum AccountsCommand {
 pub(crate) async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Error> {
     let mut client = admin.accounts();
     let account = match command {
+        AccountsCommand::SignInLink { name, base_url } => {
+            return sign_in_link(&admin, name, &base_url).await;
+        }
         AccountsCommand::Show { name } => {
             let request = admin.request(pb::GetAccountRequest { name })?;
             client
@@ -122,6 +133,28 @@ pub(crate) async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Er
             "email": account.email,
             "created_at": timestamp_json(account.created_at.as_ref()),
         })
+    );
+    Ok(())
+}
+
+/// `formsd accounts sign-in-link`: the URL on stdout (alone, for scripts), its expiry
+/// on stderr.
+async fn sign_in_link(admin: &Admin, name: String, base_url: &str) -> Result<(), Error> {
+    let request = admin.request(pb::CreateSignInLinkRequest { account: name })?;
+    let link = admin
+        .sessions()
+        .create_sign_in_link(request)
+        .await
+        .map_err(refused)?
+        .into_inner();
+    println!(
+        "{}/app/sign-in/link?token={}",
+        base_url.trim_end_matches('/'),
+        link.token
+    );
+    eprintln!(
+        "single use, valid until {}",
+        timestamp_json(link.expires_at.as_ref())
     );
     Ok(())
 }

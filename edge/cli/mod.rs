@@ -12,6 +12,7 @@ use crate::config::DbArgs;
 use crate::state::Transport;
 use forms::pb::admin_service_client::AdminServiceClient;
 use forms::pb::notification_admin_service_client::NotificationAdminServiceClient;
+use forms::pb::sessions_service_client::SessionsServiceClient;
 use forms::pb::webhook_admin_service_client::WebhookAdminServiceClient;
 use tonic::metadata::MetadataValue;
 
@@ -24,6 +25,10 @@ pub(crate) struct Admin {
 impl Admin {
     pub(crate) fn accounts(&self) -> AdminServiceClient<Transport> {
         AdminServiceClient::new(self.transport.clone())
+    }
+
+    pub(crate) fn sessions(&self) -> SessionsServiceClient<Transport> {
+        SessionsServiceClient::new(self.transport.clone())
     }
 
     pub(crate) fn notifications(&self) -> NotificationAdminServiceClient<Transport> {

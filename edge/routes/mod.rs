@@ -70,6 +70,7 @@ pub(crate) fn router(state: AppState) -> Router {
                     hosted::page_headers,
                 )),
         )
+        .nest("/app", crate::dashboard::router())
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route_layer(middleware::from_fn(matched_route))

@@ -1,0 +1,233 @@
+//! SQL of dashboard sessions, sign-in links and form activity.
+
+use super::Method;
+use crate::accounts::Plan;
+use crate::error::CoreError;
+use chrono::{DateTime, NaiveDate, Utc};
+use sqlx::PgPool;
+use std::time::Duration;
+use uuid::Uuid;
+
+/// A live session, with its account's session key (the identity its calls are
+/// rate-limited and counted under, as the provider cookie's are).
+#[derive(Debug, Clone)]
+pub(crate) struct LiveSession {
+    pub session_id: Uuid,
+    pub account_id: Uuid,
+    pub account_name: String,
+    pub method: String,
+    pub last_seen_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub key_id: Uuid,
+    pub key_revoked_at: Option<DateTime<Utc>>,
+    pub plan: Plan,
+}
+
+fn seconds(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+/// Opens a session of `account_id`; the account's session key is made if it has none.
+pub(crate) async fn create_session(
+    pool: &PgPool,
+    account_id: Uuid,
+    digest: &[u8],
+    method: Method,
+    lifetime: Duration,
+) -> Result<LiveSession, CoreError> {
+    crate::accounts::store::ensure_session_key(pool, account_id).await?;
+    let id = Uuid::now_v7();
+    sqlx::query!(
+        "INSERT INTO dashboard_sessions (id, digest, account_id, method, expires_at)
+         VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))",
+        id,
+        digest,
+        account_id,
+        method.as_str(),
+        seconds(lifetime)
+    )
+    .execute(pool)
+    .await?;
+    find_session(pool, digest, lifetime)
+        .await?
+        .ok_or_else(|| CoreError::Internal("a session just opened is not live".into()))
+}
+
+/// The live session of a token's digest: not ended, not past its lifetime, used
+/// within `idle`.
+pub(crate) async fn find_session(
+    pool: &PgPool,
+    digest: &[u8],
+    idle: Duration,
+) -> Result<Option<LiveSession>, CoreError> {
+    let row = sqlx::query_as!(
+        LiveSession,
+        r#"SELECT s.id AS session_id, s.account_id, a.name AS account_name, s.method,
+                  s.last_seen_at, s.expires_at, k.id AS key_id,
+                  k.revoked_at AS key_revoked_at, a.plan AS "plan: Plan"
+             FROM dashboard_sessions s
+             JOIN accounts a ON a.id = s.account_id
+             JOIN api_keys k ON k.lookup = 'session-' || s.account_id::text
+            WHERE s.digest = $1 AND s.ended_at IS NULL AND s.expires_at > now()
+              AND s.last_seen_at > now() - make_interval(secs => $2)"#,
+        digest,
+        seconds(idle)
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row)
+}
+
+/// Marks a session used now (its idle timeout starts again).
+pub(crate) async fn touch(pool: &PgPool, session_id: Uuid) -> Result<(), CoreError> {
+    sqlx::query!(
+        "UPDATE dashboard_sessions SET last_seen_at = now() WHERE id = $1",
+        session_id
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Ends a session.
+pub(crate) async fn end_session(pool: &PgPool, session_id: Uuid) -> Result<(), CoreError> {
+    sqlx::query!(
+        "UPDATE dashboard_sessions SET ended_at = now() WHERE id = $1 AND ended_at IS NULL",
+        session_id
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Stores a one-time sign-in link of an account.
+pub(crate) async fn create_link(
+    pool: &PgPool,
+    account_id: Uuid,
+    digest: &[u8],
+    lifetime: Duration,
+) -> Result<DateTime<Utc>, CoreError> {
+    let expires = sqlx::query_scalar!(
+        "INSERT INTO sign_in_links (digest, account_id, expires_at)
+         VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING expires_at",
+        digest,
+        account_id,
+        seconds(lifetime)
+    )
+    .fetch_one(pool)
+    .await?;
+    Ok(expires)
+}
+
+/// Uses a sign-in link: its account, if the link is unused and unexpired. A link is
+/// used once, even by two requests at the same moment (the update takes it).
+pub(crate) async fn redeem_link(pool: &PgPool, digest: &[u8]) -> Result<Option<Uuid>, CoreError> {
+    let account = sqlx::query_scalar!(
+        "UPDATE sign_in_links SET used_at = now()
+          WHERE digest = $1 AND used_at IS NULL AND expires_at > now()
+          RETURNING account_id",
+        digest
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(account)
+}
+
+/// The account whose notification address is `email` (compared case-insensitively).
+pub(crate) async fn account_by_email(
+    pool: &PgPool,
+    email: &str,
+) -> Result<Option<Uuid>, CoreError> {
+    let id = sqlx::query_scalar!(
+        "SELECT id FROM accounts WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1",
+        email
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(id)
+}
+
+/// The account a provider subject is linked to.
+pub(crate) async fn account_of_subject(
+    pool: &PgPool,
+    subject: &str,
+) -> Result<Option<Uuid>, CoreError> {
+    let id = sqlx::query_scalar!(
+        "SELECT account_id FROM account_identities WHERE subject = $1",
+        subject
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(id)
+}
+
+/// Removes links and sessions that can no longer be used (a day after they ended).
+pub(crate) async fn purge(pool: &PgPool) -> Result<u64, CoreError> {
+    let links = sqlx::query!("DELETE FROM sign_in_links WHERE expires_at < now() - interval '1 day'")
+        .execute(pool)
+        .await?
+        .rows_affected();
+    let sessions = sqlx::query!(
+        "DELETE FROM dashboard_sessions
+          WHERE coalesce(ended_at, expires_at) < now() - interval '1 day'"
+    )
+    .execute(pool)
+    .await?
+    .rows_affected();
+    let attempts = sqlx::query!("DELETE FROM oidc_attempts WHERE expires_at < now()")
+        .execute(pool)
+        .await?
+        .rows_affected();
+    Ok(links + sessions + attempts)
+}
+
+/// A form's counters.
+#[derive(Debug)]
+pub(crate) struct Activity {
+    pub form_id: Uuid,
+    pub response_count: i64,
+    pub last_response_at: Option<DateTime<Utc>>,
+    /// (day, count) of the days that had responses, within the window.
+    pub days: Vec<(NaiveDate, i64)>,
+}
+
+/// The counters of an account's forms among `form_ids`, days from `since` on: one
+/// index range per form on the per-day counters, never a count of responses.
+pub(crate) async fn activity(
+    pool: &PgPool,
+    account_id: Uuid,
+    form_ids: &[Uuid],
+    since: NaiveDate,
+) -> Result<Vec<Activity>, CoreError> {
+    let forms = sqlx::query!(
+        "SELECT id, response_count, last_submitted_at FROM forms
+          WHERE account_id = $1 AND id = ANY($2)",
+        account_id,
+        form_ids
+    )
+    .fetch_all(pool)
+    .await?;
+    let days = sqlx::query!(
+        r#"SELECT d.form_id, d.day, d.count FROM form_daily_responses d
+             JOIN forms f ON f.id = d.form_id
+            WHERE f.account_id = $1 AND d.form_id = ANY($2) AND d.day >= $3"#,
+        account_id,
+        form_ids,
+        since
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(forms
+        .into_iter()
+        .map(|f| Activity {
+            form_id: f.id,
+            response_count: f.response_count,
+            last_response_at: f.last_submitted_at.filter(|_| f.response_count > 0),
+            days: days
+                .iter()
+                .filter(|d| d.form_id == f.id)
+                .map(|d| (d.day, d.count))
+                .collect(),
+        })
+        .collect())
+}

@@ -1,0 +1,46 @@
+// The dashboard's one script, served from the binary under the pages' CSP
+// (script-src 'self'). Everything it does is a convenience: every page works without it.
+(function () {
+  'use strict';
+  // Copy buttons: <button data-copy="ID"> copies the text of the element ID.
+  document.addEventListener('click', function (event) {
+    var button = event.target.closest('[data-copy]');
+    if (!button) return;
+    var source = document.getElementById(button.getAttribute('data-copy'));
+    if (!source || !navigator.clipboard) return;
+    var text = source.value !== undefined ? source.value : source.textContent;
+    navigator.clipboard.writeText(text.trim()).then(function () {
+      var status = document.getElementById(button.getAttribute('data-copy') + '-copied');
+      if (status) status.textContent = 'Copied.';
+    });
+  });
+  // Typed confirmations: a button stays disabled until its input holds the expected text.
+  document.querySelectorAll('[data-confirm-input]').forEach(function (input) {
+    var button = document.getElementById(input.getAttribute('data-confirm-input'));
+    var expected = input.getAttribute('data-expected');
+    if (!button) return;
+    var sync = function () { button.disabled = input.value !== expected; };
+    input.addEventListener('input', sync);
+    sync();
+  });
+  // Live refresh: an element with data-refresh="URL" and data-every="SECONDS" is replaced
+  // by the same element of the page at URL, while the page is visible. The page also has
+  // a visible Refresh link, which works without this.
+  document.querySelectorAll('[data-refresh]').forEach(function (region) {
+    var every = Math.max(2, parseInt(region.getAttribute('data-every'), 10) || 10) * 1000;
+    var url = region.getAttribute('data-refresh');
+    var tick = function () {
+      if (document.hidden) return;
+      fetch(url, { credentials: 'same-origin', headers: { 'x-refresh': '1' } })
+        .then(function (reply) { return reply.ok ? reply.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var doc = new DOMParser().parseFromString(html, 'text/html');
+          var fresh = doc.getElementById(region.id);
+          if (fresh && fresh.innerHTML !== region.innerHTML) region.innerHTML = fresh.innerHTML;
+        })
+        .catch(function () {});
+    };
+    setInterval(tick, every);
+  });
+})();

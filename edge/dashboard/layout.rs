@@ -1,0 +1,105 @@
+//! The page shell every dashboard page shares (navigation, skip link, sign-out) and the
+//! small pieces pages repeat: status badges, times, notices, the CSRF field.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use forms::pb;
+use maud::{DOCTYPE, Markup, html};
+
+/// Which top-level section a page belongs to (marked in the navigation).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Section {
+    Forms,
+    Keys,
+    Account,
+    None,
+}
+
+/// Name of the hidden field carrying the session's CSRF token in every posted form.
+pub(crate) const CSRF_FIELD: &str = "_csrf";
+
+/// A whole page. `session` is absent on the sign-in pages.
+pub(crate) fn page(
+    title: &str,
+    section: Section,
+    session: Option<&pb::DashboardSession>,
+    body: Markup,
+) -> Markup {
+    let link = |href: &str, label: &str, of: Section| {
+        html! {
+            @if section == of { a href=(href) aria-current="page" { (label) } }
+            @else { a href=(href) { (label) } }
+        }
+    };
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width,initial-scale=1";
+                title { (title) " · formsd" }
+                link rel="stylesheet" href="/app/assets/app.css";
+                script src="/app/assets/app.js" defer {}
+            }
+            body {
+                a class="skip" href="#main" { "Skip to content" }
+                header class="top" {
+                    nav class="bar" aria-label="Main" {
+                        span class="brand" { "formsd" }
+                        @if let Some(session) = session {
+                            (link("/app/forms", "Forms", Section::Forms))
+                            (link("/app/keys", "API keys", Section::Keys))
+                            (link("/app/account", "Account", Section::Account))
+                            form method="post" action="/app/sign-out" {
+                                (csrf(session))
+                                button type="submit" { "Sign out " span class="visually-hidden" { (session.account_name) } }
+                            }
+                        }
+                    }
+                }
+                main id="main" tabindex="-1" { (body) }
+            }
+        }
+    }
+}
+
+/// The hidden CSRF field of a form that changes something.
+pub(crate) fn csrf(session: &pb::DashboardSession) -> Markup {
+    html! { input type="hidden" name=(CSRF_FIELD) value=(session.csrf_token); }
+}
+
+/// A page as a reply, with its status.
+pub(crate) fn reply(status: StatusCode, markup: Markup) -> Response {
+    (status, markup).into_response()
+}
+
+/// A timestamp for people: `2026-11-24 09:30 UTC`.
+pub(crate) fn when(ts: Option<&prost_types::Timestamp>) -> String {
+    ts.and_then(forms::pb::convert::datetime)
+        .map_or_else(|| "—".to_owned(), |at| at.format("%Y-%m-%d %H:%M UTC").to_string())
+}
+
+/// A form's status, as a word and a badge.
+pub(crate) fn status_badge(status: i32) -> Markup {
+    let word = match pb::FormStatus::try_from(status) {
+        Ok(pb::FormStatus::Draft) => "draft",
+        Ok(pb::FormStatus::Published) => "published",
+        Ok(pb::FormStatus::Archived) => "archived",
+        _ => "unknown",
+    };
+    html! { span class={"badge " (word)} { (word) } }
+}
+
+/// A notice shown after a change (from a fixed list: `?done=` never echoes free text).
+pub(crate) fn notice(text: Option<&str>) -> Markup {
+    html! {
+        @if let Some(text) = text { p class="notice" role="status" { (text) } }
+    }
+}
+
+/// An error box with what to fix.
+pub(crate) fn problem(text: Option<&str>) -> Markup {
+    html! {
+        @if let Some(text) = text { p class="error" role="alert" { (text) } }
+    }
+}

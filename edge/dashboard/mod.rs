@@ -1,0 +1,87 @@
+//! The owners' dashboard, `/app/…`: HTML rendered on the server from the core's gRPC
+//! answers, a third edge beside the REST routes and the hosted pages. It reaches the
+//! core only through gRPC, as the owner's session (`owner`); what the REST API must not
+//! offer (keys, editing webhooks, delivery logs and retries) is `OwnerService`.
+//!
+//! Every page works without JavaScript; one small script (copy buttons, typed
+//! confirmations, live refresh) and one style sheet are served from the binary under a
+//! strict CSP (no inline script or style).
+
+mod assets;
+mod chart;
+mod forms;
+mod layout;
+mod owner;
+mod sign_in;
+
+use crate::state::AppState;
+use axum::Router;
+use axum::extract::Request;
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use maud::html;
+
+/// The dashboard's content security policy: nothing inline, nothing from elsewhere;
+/// only the hosted page of a form may be framed (its preview), and no one frames us.
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// The dashboard's routes, to be nested under `/app`.
+pub(crate) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(|| async { Redirect::to("/app/forms") }))
+        .route("/assets/{file}", get(assets::serve))
+        .route("/sign-in", get(sign_in::page))
+        .route("/sign-in/link", get(sign_in::link_page).post(sign_in::redeem))
+        .route("/sign-in/cookie", post(sign_in::with_cookie))
+        .route("/sign-out", post(sign_in::sign_out))
+        .route("/forms", get(forms::list).post(forms::create))
+        .fallback(not_found)
+        .layer(middleware::from_fn(same_origin_posts))
+        .layer(middleware::from_fn(headers))
+}
+
+async fn not_found() -> Response {
+    let body = html! {
+        h1 { "Not found" }
+        p { "There is no dashboard page at this address. " a href="/app/forms" { "Your forms" } }
+    };
+    layout::reply(StatusCode::NOT_FOUND, layout::page("Not found", layout::Section::None, None, body))
+}
+
+/// The headers of every dashboard reply: the CSP, no framing, no sniffing, no caching
+/// of pages that show an account's data, and no referrer to other sites.
+async fn headers(req: Request, next: Next) -> Response {
+    let mut response = next.run(req).await;
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.entry(header::REFERRER_POLICY)
+        .or_insert(HeaderValue::from_static("same-origin"));
+    h.entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    response
+}
+
+/// A second guard beside the CSRF token: a browser that says a post comes from another
+/// site (`Sec-Fetch-Site: cross-site`/`same-site`, which no page can forge) is refused
+/// before anything runs. It also covers the sign-in forms, which have no session yet.
+async fn same_origin_posts(req: Request, next: Next) -> Response {
+    let cross = req.method() == Method::POST
+        && req
+            .headers()
+            .get("sec-fetch-site")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|site| !matches!(site, "same-origin" | "none"));
+    if cross {
+        let body = html! {
+            h1 { "Refused" }
+            p class="error" role="alert" { "This request came from another site. Nothing was changed." }
+        };
+        return layout::reply(StatusCode::FORBIDDEN, layout::page("Refused", layout::Section::None, None, body));
+    }
+    next.run(req).await.into_response()
+}

@@ -1,0 +1,243 @@
+//! Who is signed in: the session cookie, checked by the core (GetSession) on every
+//! page, and the calls a page makes in the owner's name. Reads carry the session; calls
+//! that change something carry its CSRF token too, as the posted form sent it, and the
+//! core refuses them without it (so a forged post changes nothing).
+
+use super::layout::{self, Section};
+use crate::error::reason_of;
+use crate::http_server::ClientIp;
+use crate::call::RequestId;
+use crate::state::AppState;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use forms::pb::{self, ErrorReason};
+use maud::html;
+use serde::de::DeserializeOwned;
+use tonic::metadata::{MetadataMap, MetadataValue};
+
+/// The session cookie: HttpOnly, SameSite=Lax, Path=/app (Secure is added to every
+/// cookie of a reply over HTTPS, see `https`).
+pub(crate) const SESSION_COOKIE: &str = "formsd_session";
+
+/// The session cookie's value in a request.
+pub(crate) fn session_cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value.trim().to_owned())
+        .filter(|v| !v.is_empty() && v.len() <= 128)
+}
+
+/// `Set-Cookie` for a new session.
+pub(crate) fn set_session(token: &str) -> Option<HeaderValue> {
+    HeaderValue::from_str(&format!(
+        "{SESSION_COOKIE}={token}; Path=/app; HttpOnly; SameSite=Lax"
+    ))
+    .ok()
+}
+
+/// `Set-Cookie` that removes the session cookie.
+pub(crate) fn clear_session() -> HeaderValue {
+    HeaderValue::from_static("formsd_session=; Path=/app; HttpOnly; SameSite=Lax; Max-Age=0")
+}
+
+/// Metadata of a call to the core from a page: request id, client address, and the
+/// session when there is one.
+pub(crate) fn metadata(parts: &Parts, session: Option<&str>) -> MetadataMap {
+    let mut md = MetadataMap::new();
+    if let Some(RequestId(id)) = parts.extensions.get::<RequestId>()
+        && let Ok(value) = MetadataValue::try_from(id.as_str())
+    {
+        md.insert("x-request-id", value);
+    }
+    if let Some(ClientIp(ip)) = parts.extensions.get::<ClientIp>()
+        && let Ok(value) = MetadataValue::try_from(ip.to_string())
+    {
+        md.insert("x-client-ip", value);
+    }
+    if let Some(token) = session
+        && let Ok(value) = MetadataValue::try_from(token)
+    {
+        md.insert("x-dashboard-session", value);
+    }
+    md
+}
+
+/// The signed-in owner of a page.
+pub(crate) struct Owner {
+    pub(crate) session: pb::DashboardSession,
+    pub(crate) state: AppState,
+    metadata: MetadataMap,
+    pub(crate) request_id: String,
+}
+
+impl Owner {
+    /// A read in the owner's name.
+    pub(crate) fn request<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        *request.metadata_mut() = self.metadata.clone();
+        request
+    }
+
+    /// A change in the owner's name, with the CSRF token the posted form carried.
+    pub(crate) fn change<T>(&self, message: T, csrf: &str) -> tonic::Request<T> {
+        let mut request = self.request(message);
+        if let Ok(value) = MetadataValue::try_from(csrf) {
+            request.metadata_mut().insert("x-csrf-token", value);
+        }
+        request
+    }
+
+    /// A page of this owner.
+    pub(crate) fn page(&self, title: &str, section: Section, body: maud::Markup) -> Response {
+        layout::page(title, section, Some(&self.session), body).into_response()
+    }
+
+    /// The page for an error of the core.
+    pub(crate) fn failure(&self, status: &tonic::Status) -> Response {
+        failure(Some(&self.session), status, &self.request_id)
+    }
+}
+
+/// Where to send a browser that is not signed in, coming back to `path` after.
+fn to_sign_in(path_and_query: &str) -> Response {
+    let next = percent_encoding::utf8_percent_encode(path_and_query, percent_encoding::NON_ALPHANUMERIC);
+    let mut response = Redirect::to(&format!("/app/sign-in?next={next}")).into_response();
+    response.headers_mut().append(header::SET_COOKIE, clear_session());
+    response
+}
+
+impl FromRequestParts<AppState> for Owner {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        let back = parts.uri.path_and_query().map_or("/app/forms", |p| p.as_str()).to_owned();
+        let Some(token) = session_cookie(&parts.headers) else {
+            return Err(to_sign_in(&back));
+        };
+        let metadata = metadata(parts, Some(&token));
+        let request_id = parts
+            .extensions
+            .get::<RequestId>()
+            .map_or_else(String::new, |id| id.0.clone());
+        let mut request = tonic::Request::new(pb::GetSessionRequest {});
+        *request.metadata_mut() = metadata.clone();
+        match state.sessions().get_session(request).await {
+            Ok(reply) => match reply.into_inner().session {
+                Some(session) => Ok(Self {
+                    session,
+                    state: state.clone(),
+                    metadata,
+                    request_id,
+                }),
+                None => Err(to_sign_in(&back)),
+            },
+            Err(status) => Err(failure(None, &status, &request_id)),
+        }
+    }
+}
+
+/// The page for an error of the core: sign in again when the session is gone, else a
+/// page saying what happened.
+pub(crate) fn failure(
+    session: Option<&pb::DashboardSession>,
+    status: &tonic::Status,
+    request_id: &str,
+) -> Response {
+    let reason = reason_of(status);
+    let (code, title, text) = match reason {
+        Some(ErrorReason::Unauthenticated | ErrorReason::KeyInvalid) => {
+            return to_sign_in("/app/forms");
+        }
+        Some(ErrorReason::NotFound) => (
+            StatusCode::NOT_FOUND,
+            "Not found",
+            "There is nothing here, or it belongs to another account.".to_owned(),
+        ),
+        Some(ErrorReason::CsrfFailed) => (
+            StatusCode::FORBIDDEN,
+            "This page has expired",
+            "Nothing was changed. Go back, reload the page and try again.".to_owned(),
+        ),
+        Some(ErrorReason::ValidationError | ErrorReason::FormNotPublished | ErrorReason::FormClosed) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "That did not work",
+            status.message().to_owned(),
+        ),
+        Some(ErrorReason::RateLimited) => (
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many requests",
+            "Please wait a moment and try again.".to_owned(),
+        ),
+        Some(ErrorReason::ServiceUnavailable) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Temporarily unavailable",
+            "The service cannot reach its database. Try again in a moment.".to_owned(),
+        ),
+        _ => {
+            tracing::error!(reason = reason.map(ErrorReason::code), message = status.message(), "dashboard call failed");
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong",
+                format!("Please try again shortly (request id {request_id})."),
+            )
+        }
+    };
+    let body = html! {
+        h1 { (title) }
+        p class="error" role="alert" { (text) }
+        p { a href="/app/forms" { "Back to your forms" } }
+    };
+    layout::reply(code, layout::page(title, Section::None, session, body))
+}
+
+/// A posted form (`application/x-www-form-urlencoded`; repeated names make lists),
+/// with the session's CSRF token it must carry. A body that does not parse gets a
+/// page saying so.
+pub(crate) struct Posted<T> {
+    pub(crate) csrf: String,
+    pub(crate) form: T,
+}
+
+#[derive(serde::Deserialize)]
+struct Csrf {
+    #[serde(rename = "_csrf", default)]
+    csrf: String,
+}
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Posted<T> {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Response> {
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let form = serde_html_form::from_bytes::<T>(&bytes);
+        let csrf = serde_html_form::from_bytes::<Csrf>(&bytes).map(|c| c.csrf);
+        match (form, csrf) {
+            (Ok(form), Ok(csrf)) => Ok(Self { csrf, form }),
+            (Err(e), _) | (_, Err(e)) => {
+                let body = html! {
+                    h1 { "That form could not be read" }
+                    p class="error" role="alert" { (e.to_string()) }
+                    p { "Go back and check what you entered." }
+                };
+                Err(layout::reply(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    layout::page("Form not read", Section::None, None, body),
+                ))
+            }
+        }
+    }
+}
+
+/// After a change: back to `to` (303, so a reload does not post again).
+pub(crate) fn see_other(to: &str) -> Response {
+    Redirect::to(to).into_response()
+}
