@@ -3,8 +3,8 @@
 //! about the call (request id, end client's address).
 
 use crate::accounts::sessions::SessionVerifier;
-use crate::dashboard::{self, SessionPolicy};
 use crate::accounts::{Scopes, keys, store};
+use crate::dashboard::{self, SessionPolicy};
 use crate::error::CoreError;
 use crate::telemetry;
 use sqlx::PgPool;
@@ -83,9 +83,14 @@ pub(super) async fn identify(
     .ok_or(CoreError::KeyInvalid)
 }
 
-/// A session touched within this long is not touched again: the idle timeout is
-/// honoured to the minute, and a page of several calls writes at most once.
-const TOUCH_EVERY_SECS: i64 = 60;
+/// How often a session in use is marked used: at most once a minute (a page of several
+/// calls writes at most once), and at least four times per idle timeout, so that a
+/// session in use never reaches it.
+fn touch_every(policy: &SessionPolicy) -> chrono::Duration {
+    let quarter = policy.idle_timeout / 4;
+    chrono::Duration::from_std(quarter.min(std::time::Duration::from_secs(60)))
+        .unwrap_or(chrono::Duration::seconds(60))
+}
 
 async fn identify_dashboard(
     pool: &PgPool,
@@ -93,14 +98,15 @@ async fn identify_dashboard(
     md: &MetadataMap,
     token: &str,
 ) -> Result<Identity, CoreError> {
-    let session = dashboard::store::find_session(pool, &dashboard::digest(token), policy.idle_timeout)
-        .await?
-        .ok_or(CoreError::KeyInvalid)?;
+    let session =
+        dashboard::store::find_session(pool, &dashboard::digest(token), policy.idle_timeout)
+            .await?
+            .ok_or(CoreError::KeyInvalid)?;
     // Revoking the account's session key ends its dashboard sessions too.
     if session.key_revoked_at.is_some() {
         return Err(CoreError::KeyInvalid);
     }
-    if (chrono::Utc::now() - session.last_seen_at).num_seconds() >= TOUCH_EVERY_SECS {
+    if chrono::Utc::now() - session.last_seen_at >= touch_every(policy) {
         dashboard::store::touch(pool, session.session_id).await?;
     }
     let csrf_ok = metadata_str(md, dashboard::CSRF_METADATA)

@@ -211,8 +211,7 @@ impl Gate {
 
     async fn admit(&self, md: &MetadataMap, ip: IpAddr, need: Option<Scope>) -> Admission {
         let sessions = (self.config.sessions.as_ref(), &self.config.dashboard);
-        let (row, dashboard) = match caller::identify(&self.pool, &self.keys, sessions, md).await
-        {
+        let (row, dashboard) = match caller::identify(&self.pool, &self.keys, sessions, md).await {
             Ok(identity) => (identity.row, identity.dashboard),
             Err(e @ (CoreError::Unauthenticated | CoreError::KeyInvalid)) => {
                 return self.refuse(ip, e);
@@ -224,7 +223,11 @@ impl Gate {
             key_id: row.id,
             account_id: row.account_id,
             scopes: Scopes::from_names(&row.scopes),
-            rate_limit: self.config.rate_limit(plan),
+            // The dashboard of a plan without API access pages at the Pro rate.
+            rate_limit: match (&dashboard, self.config.rate_limit(plan)) {
+                (Some(_), 0) => self.config.rate_limit(crate::accounts::Plan::Pro),
+                (_, limit) => limit,
+            },
             dashboard,
         };
         // Never the key itself: its id names it.
