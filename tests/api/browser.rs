@@ -12,7 +12,7 @@ use std::time::Duration;
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/hosted.mjs");
 
 /// Whether the browser tests can run here; panics when they must but cannot.
-fn browser_available() -> bool {
+pub fn browser_available() -> bool {
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     let playwright = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),

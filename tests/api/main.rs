@@ -19,6 +19,7 @@ mod clients;
 mod connections;
 mod current;
 mod dashboard;
+mod dashboard_browser;
 mod dashboard_support;
 mod errors;
 mod export;

@@ -1,0 +1,96 @@
+//! The whole dashboard in a real browser (Debian's Chromium through playwright-core,
+//! `tests/browser/dashboard.mjs`): every step of issue 19's walk, axe-core on every page
+//! (no serious or critical violation), no CSP violation, no page wider than a phone, the
+//! skip link first under Tab; then what the pages claimed is checked in the database.
+//! Screenshots of every page land in `target/dashboard-screenshots/`.
+
+use crate::browser::browser_available;
+use crate::dashboard_support::*;
+use crate::helpers::*;
+use serde_json::Value;
+
+const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/dashboard.mjs");
+const SHOTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/dashboard-screenshots");
+
+#[tokio::test]
+async fn an_owner_walks_the_whole_dashboard_in_a_browser() {
+    if !browser_available() {
+        return;
+    }
+    let app = TestApp::spawn_with(&[
+        "--webhook-allow-private",
+        "--webhook-poll-interval",
+        "200ms",
+        "--webhook-retry-schedule",
+        "300ms,300ms,300ms",
+    ])
+    .await;
+    let owner = app.new_key(PRO, ALL).await;
+    let link = sign_in_link(&app, &owner.account).await;
+    let output = tokio::process::Command::new("node")
+        .args([SCRIPT, &origin(&app), &link, SHOTS])
+        .output()
+        .await
+        .expect("running node");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let seen: Value = serde_json::from_str(stdout.lines().last().unwrap_or(""))
+        .unwrap_or_else(|e| panic!("{e}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr)));
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&seen["axe"]).unwrap_or_default()
+    );
+    assert!(
+        seen["error"].is_null(),
+        "failed at {}: {}\n{:#}",
+        seen["failedStep"],
+        seen["error"],
+        seen
+    );
+    assert_eq!(seen["steps"].as_array().map(Vec::len), Some(9), "{seen:#}");
+
+    // Accessibility and policy, on every page visited.
+    let axe = seen["axe"].as_object().expect("axe figures");
+    assert!(axe.len() >= 14, "pages checked: {:?}", axe.keys());
+    for (page, figures) in axe {
+        assert_eq!(figures["serious"], 0, "{page}: {:#}", figures["details"]);
+        assert_eq!(seen["firstTab"][page], "Skip to content", "{page}");
+    }
+    assert_eq!(seen["cspViolations"], serde_json::json!([]), "{seen:#}");
+    assert_eq!(seen["overflow"], serde_json::json!([]), "{seen:#}");
+
+    // What the pages showed is what happened.
+    assert_eq!(seen["csvHasResponse"], true);
+    assert_eq!(seen["secretShown"], true);
+    assert_eq!(seen["keyWorks"], 200);
+    assert_eq!(seen["keyAfterRevoke"], 401);
+    assert!(
+        seen["afterSignOut"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("/app/sign-in"),
+        "{seen:#}"
+    );
+    let form_id = seen["formId"].as_str().expect("form id");
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM responses WHERE form_id = $1::uuid")
+        .bind(form_id)
+        .fetch_one(&app.pool)
+        .await
+        .expect("count");
+    assert_eq!(stored, 1);
+    let statuses: Vec<i64> = seen["received"]
+        .as_array()
+        .expect("received")
+        .iter()
+        .filter_map(|r| r["status"].as_i64())
+        .collect();
+    assert!(
+        statuses.contains(&500) && statuses.last() == Some(&200),
+        "{statuses:?}"
+    );
+    let live: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM dashboard_sessions WHERE ended_at IS NULL")
+            .fetch_one(&app.pool)
+            .await
+            .expect("sessions");
+    assert_eq!(live, 0, "signed out");
+}
