@@ -1,0 +1,143 @@
+//! Signing in to the dashboard in a test, the way an operator's browser does: a one-time
+//! link printed by `formsd accounts sign-in-link`, posted to `/app/sign-in/link`, which
+//! answers with the `formsd_session` cookie; the CSRF token is read from a page's
+//! `_csrf` field. Requests carry the cookie by hand, and redirects are not followed, so
+//! that tests see each 303 and where it goes.
+
+use crate::helpers::{ALL, Reply, TestApp, send};
+use crate::support::formsd_cli;
+use forms::accounts::Plan;
+use std::time::Duration;
+
+/// A signed-in dashboard browser of one account, with a REST key of the same account.
+pub struct Dashboard {
+    /// `http://HOST:PORT`, where `/app/…` is served.
+    pub base: String,
+    /// `formsd_session=…`, as a `Cookie` header.
+    pub cookie: String,
+    pub csrf: String,
+    pub client: reqwest::Client,
+    pub account: String,
+    /// An API key of the account (all scopes), for checks through the REST API.
+    pub key: String,
+}
+
+/// A client that follows no redirect and keeps no cookie of its own.
+pub fn browser() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("HTTP client")
+}
+
+/// The value of the first `name="NAME" value="…"` input of a page.
+pub fn input_value(page: &str, name: &str) -> Option<String> {
+    let at = page.find(&format!(r#"name="{name}" value=""#))?;
+    let rest = &page[at + name.len() + r#"name="" value=""#.len()..];
+    rest.split('"').next().map(str::to_owned)
+}
+
+/// Signs `account` in (it is created, Pro, if new): its session cookie, CSRF token and
+/// a REST key.
+pub async fn signed_in(app: &TestApp, account: &str) -> Dashboard {
+    let key = app.key_for(account, Plan::Pro, ALL).await.key;
+    let printed = formsd_cli(&app.db.url, &["accounts", "sign-in-link", account]).await;
+    let token = printed
+        .trim()
+        .split("token=")
+        .nth(1)
+        .expect("a token in the printed link")
+        .to_owned();
+    let client = browser();
+    let base = format!("http://{}", app.server.http_addr.expect("HTTP address"));
+    let body = serde_urlencoded::to_string([("token", token.as_str()), ("next", "/app/forms")])
+        .expect("form body");
+    let reply = send(
+        client
+            .post(format!("{base}/app/sign-in/link"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body),
+    )
+    .await;
+    assert_eq!(reply.status, 303, "sign-in: {}", reply.text);
+    let cookie = reply
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("formsd_session="))
+        .and_then(|v| v.split(';').next())
+        .expect("the session cookie")
+        .to_owned();
+    let mut dashboard = Dashboard {
+        base,
+        cookie,
+        csrf: String::new(),
+        client,
+        account: account.to_owned(),
+        key,
+    };
+    let page = dashboard.get("/app/forms").await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    dashboard.csrf = input_value(&page.text, "_csrf").expect("a CSRF field on the forms page");
+    dashboard
+}
+
+impl Dashboard {
+    /// `GET {base}{path}` with the session.
+    pub async fn get(&self, path: &str) -> Reply {
+        send(
+            self.client
+                .get(format!("{}{path}", self.base))
+                .header("cookie", &self.cookie),
+        )
+        .await
+    }
+
+    /// `GET` with more headers (e.g. `Host`).
+    pub async fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut request = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .header("cookie", &self.cookie);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        send(request).await
+    }
+
+    /// A form post with the session and its CSRF token.
+    pub async fn post(&self, path: &str, fields: &[(&str, &str)]) -> Reply {
+        let mut all = vec![("_csrf", self.csrf.as_str())];
+        all.extend_from_slice(fields);
+        self.post_raw(path, &all).await
+    }
+
+    /// A form post with the session and exactly `fields` (no CSRF token added).
+    pub async fn post_raw(&self, path: &str, fields: &[(&str, &str)]) -> Reply {
+        let body = serde_urlencoded::to_string(fields).expect("form body");
+        send(
+            self.client
+                .post(format!("{}{path}", self.base))
+                .header("cookie", &self.cookie)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(body),
+        )
+        .await
+    }
+
+    /// Creates a form through the dashboard; returns its id.
+    pub async fn create_form(&self, title: &str) -> String {
+        let reply = self.post("/app/forms", &[("title", title)]).await;
+        assert_eq!(reply.status, 303, "{}", reply.text);
+        let location = reply.header("location");
+        location
+            .strip_prefix("/app/forms/")
+            .and_then(|rest| rest.split('?').next())
+            .expect("on to the new form's page")
+            .to_owned()
+    }
+}
