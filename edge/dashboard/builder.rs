@@ -45,12 +45,42 @@ struct Kind {
 
 /// Every kind of field the core knows today, in the order the builder offers them.
 const KINDS: &[Kind] = &[
-    Kind { name: "short_text", label: "Short text", file: false, draw: Draw::Line("text") },
-    Kind { name: "long_text", label: "Long text", file: false, draw: Draw::Area },
-    Kind { name: "textarea", label: "Text area", file: false, draw: Draw::Area },
-    Kind { name: "email", label: "Email address", file: false, draw: Draw::Line("email") },
-    Kind { name: "number", label: "Number", file: false, draw: Draw::Line("number") },
-    Kind { name: "file_upload", label: "File upload", file: true, draw: Draw::File },
+    Kind {
+        name: "short_text",
+        label: "Short text",
+        file: false,
+        draw: Draw::Line("text"),
+    },
+    Kind {
+        name: "long_text",
+        label: "Long text",
+        file: false,
+        draw: Draw::Area,
+    },
+    Kind {
+        name: "textarea",
+        label: "Text area",
+        file: false,
+        draw: Draw::Area,
+    },
+    Kind {
+        name: "email",
+        label: "Email address",
+        file: false,
+        draw: Draw::Line("email"),
+    },
+    Kind {
+        name: "number",
+        label: "Number",
+        file: false,
+        draw: Draw::Line("number"),
+    },
+    Kind {
+        name: "file_upload",
+        label: "File upload",
+        file: true,
+        draw: Draw::File,
+    },
 ];
 
 fn kind_of(name: &str) -> Option<&'static Kind> {
@@ -99,7 +129,10 @@ fn humane(message: &str) -> String {
         out.push_str(&rest[..at]);
         let after = &rest[at + "fields[".len()..];
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        match (after[..digits].parse::<usize>(), after[digits..].strip_prefix(']')) {
+        match (
+            after[..digits].parse::<usize>(),
+            after[digits..].strip_prefix(']'),
+        ) {
             (Ok(i), Some(tail)) => {
                 out.push_str(&format!("Field {}", i + 1));
                 rest = match tail.strip_prefix('.') {
@@ -416,9 +449,21 @@ fn add_section(owner: &Owner, base: &str) -> Markup {
 
 fn settings_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
     let settings = settings_of(form);
-    let text = |key: &str| settings.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
-    let closes = closes_at(form).map(|at| at.format("%Y-%m-%dT%H:%M").to_string()).unwrap_or_default();
-    let cap = settings.get("max_responses").and_then(Value::as_u64).map(|n| n.to_string()).unwrap_or_default();
+    let text = |key: &str| {
+        settings
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let closes = closes_at(form)
+        .map(|at| at.format("%Y-%m-%dT%H:%M").to_string())
+        .unwrap_or_default();
+    let cap = settings
+        .get("max_responses")
+        .and_then(Value::as_u64)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
     let notify = settings.get("notifications_enabled") == Some(&Value::Bool(true));
     html! {
         section class="card" aria-labelledby="settings-h" id="settings" {
@@ -574,7 +619,9 @@ pub(crate) async fn details(
     Path(id): Path<String>,
     Posted { csrf, form: posted }: Posted<Details>,
 ) -> Response {
-    let Some(id) = form_id(&id) else { return not_found(&owner) };
+    let Some(id) = form_id(&id) else {
+        return not_found(&owner);
+    };
     let description = posted.description.trim();
     let form = pb::Form {
         id: id.clone(),
@@ -619,9 +666,10 @@ fn apply_field(field: &mut pb::FormField, posted: FieldForm) -> Result<(), &'sta
         field.max_size_mb = if size.is_empty() {
             None
         } else {
-            Some(size.parse::<f64>().map_err(|_| {
-                "Largest file: write a number of megabytes, such as 10 or 2.5."
-            })?)
+            Some(
+                size.parse::<f64>()
+                    .map_err(|_| "Largest file: write a number of megabytes, such as 10 or 2.5.")?,
+            )
         };
     } else {
         field.allowed_types.clear();
@@ -640,7 +688,11 @@ async fn save_fields(
     anchor: &str,
 ) -> Response {
     let id = form.id.clone();
-    let change = pb::Form { id: form.id, fields: form.fields, ..Default::default() };
+    let change = pb::Form {
+        id: form.id,
+        fields: form.fields,
+        ..Default::default()
+    };
     let result = update(owner, csrf, change, &["fields"]).await;
     after(owner, &id, origin, result, done, anchor).await
 }
@@ -656,7 +708,10 @@ pub(crate) async fn add_field(
         Ok(form) => form,
         Err(response) => return response,
     };
-    let mut field = pb::FormField { r#type: posted.kind.trim().to_owned(), ..Default::default() };
+    let mut field = pb::FormField {
+        r#type: posted.kind.trim().to_owned(),
+        ..Default::default()
+    };
     if let Err(problem) = apply_field(&mut field, posted) {
         return refused(&owner, &form.id, &origin, problem).await;
     }
@@ -665,7 +720,11 @@ pub(crate) async fn add_field(
 }
 
 /// The form and the position of one of its fields; 404 for either missing.
-async fn load_field(owner: &Owner, id: &str, field_id: &str) -> Result<(pb::Form, usize), Response> {
+async fn load_field(
+    owner: &Owner,
+    id: &str,
+    field_id: &str,
+) -> Result<(pb::Form, usize), Response> {
     let form = load(owner, id).await?;
     match form.fields.iter().position(|f| f.id == field_id) {
         Some(at) => Ok((form, at)),
@@ -687,7 +746,15 @@ pub(crate) async fn edit_field(
     if let Err(problem) = apply_field(&mut form.fields[at], posted) {
         return refused(&owner, &form.id, &origin, problem).await;
     }
-    save_fields(&owner, &origin, &csrf, form, "field-saved", &format!("field-{field_id}")).await
+    save_fields(
+        &owner,
+        &origin,
+        &csrf,
+        form,
+        "field-saved",
+        &format!("field-{field_id}"),
+    )
+    .await
 }
 
 #[derive(Deserialize)]
@@ -713,10 +780,24 @@ pub(crate) async fn move_field(
         _ => None,
     };
     let Some(to) = to else {
-        return refused(&owner, &form.id, &origin, "That field cannot move that way.").await;
+        return refused(
+            &owner,
+            &form.id,
+            &origin,
+            "That field cannot move that way.",
+        )
+        .await;
     };
     form.fields.swap(at, to);
-    save_fields(&owner, &origin, &csrf, form, "field-moved", &format!("field-{field_id}")).await
+    save_fields(
+        &owner,
+        &origin,
+        &csrf,
+        form,
+        "field-moved",
+        &format!("field-{field_id}"),
+    )
+    .await
 }
 
 #[derive(Deserialize)]
@@ -756,11 +837,18 @@ fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static s
     let mut settings = Map::new();
     let message = posted.confirmation_message.trim();
     // The core wants a string here: an empty one is the default message.
-    settings.insert("confirmation_message".into(), Value::String(message.to_owned()));
+    settings.insert(
+        "confirmation_message".into(),
+        Value::String(message.to_owned()),
+    );
     let url = posted.redirect_url.trim();
     settings.insert(
         "redirect_url".into(),
-        if url.is_empty() { Value::Null } else { Value::String(url.to_owned()) },
+        if url.is_empty() {
+            Value::Null
+        } else {
+            Value::String(url.to_owned())
+        },
     );
     settings.insert(
         "notifications_enabled".into(),
@@ -777,14 +865,14 @@ fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static s
     };
     settings.insert("closes_at".into(), closes);
     let cap = posted.max_responses.trim();
-    let cap = if cap.is_empty() {
-        Value::Null
-    } else {
-        Value::from(
-            cap.parse::<i64>()
-                .map_err(|_| "Response cap: write a whole number of at least 1, or leave it empty.")?,
-        )
-    };
+    let cap =
+        if cap.is_empty() {
+            Value::Null
+        } else {
+            Value::from(cap.parse::<i64>().map_err(
+                |_| "Response cap: write a whole number of at least 1, or leave it empty.",
+            )?)
+        };
     settings.insert("max_responses".into(), cap);
     Ok(settings)
 }
@@ -796,7 +884,9 @@ pub(crate) async fn settings(
     Path(id): Path<String>,
     Posted { csrf, form: posted }: Posted<SettingsForm>,
 ) -> Response {
-    let Some(id) = form_id(&id) else { return not_found(&owner) };
+    let Some(id) = form_id(&id) else {
+        return not_found(&owner);
+    };
     let settings = match settings_from(&posted) {
         Ok(settings) => settings,
         Err(problem) => return refused(&owner, &id, &origin, problem).await,
@@ -823,7 +913,9 @@ pub(crate) async fn status(
     Path(id): Path<String>,
     Posted { csrf, form: posted }: Posted<Lifecycle>,
 ) -> Response {
-    let Some(id) = form_id(&id) else { return not_found(&owner) };
+    let Some(id) = form_id(&id) else {
+        return not_found(&owner);
+    };
     let to_status = |status: pb::FormStatus| pb::Form {
         id: id.clone(),
         status: status.into(),
@@ -842,9 +934,21 @@ pub(crate) async fn status(
         "publish" => (to_status(pb::FormStatus::Published), "status", "published"),
         "archive" => (to_status(pb::FormStatus::Archived), "status", "archived"),
         "draft" => (to_status(pb::FormStatus::Draft), "status", "drafted"),
-        "close" => (closes(Value::String(convert::rfc3339(Utc::now()))), "settings", "closed"),
+        "close" => (
+            closes(Value::String(convert::rfc3339(Utc::now()))),
+            "settings",
+            "closed",
+        ),
         "reopen" => (closes(Value::Null), "settings", "reopened"),
-        _ => return refused(&owner, &id, &origin, "Choose publish, close, reopen, archive or back to draft.").await,
+        _ => {
+            return refused(
+                &owner,
+                &id,
+                &origin,
+                "Choose publish, close, reopen, archive or back to draft.",
+            )
+            .await;
+        }
     };
     let result = update(&owner, &csrf, change, &[path]).await;
     after(&owner, &id, &origin, result, done, "lifecycle").await
@@ -880,7 +984,12 @@ pub(crate) async fn delete(
     let deleted = owner
         .state
         .forms()
-        .delete_form(owner.change(pb::DeleteFormRequest { id: form.id.clone() }, &csrf))
+        .delete_form(owner.change(
+            pb::DeleteFormRequest {
+                id: form.id.clone(),
+            },
+            &csrf,
+        ))
         .await;
     match deleted {
         Ok(_) => see_other("/app/forms?done=deleted"),
@@ -894,7 +1003,10 @@ mod tests {
 
     #[test]
     fn core_messages_name_fields_and_settings_as_the_page_does() {
-        assert_eq!(humane("fields[2].label is required"), "Field 3: label is required");
+        assert_eq!(
+            humane("fields[2].label is required"),
+            "Field 3: label is required"
+        );
         assert_eq!(
             humane("settings.max_responses: must be a positive integer or null"),
             "Response cap: must be a positive integer or null"
@@ -925,7 +1037,10 @@ mod tests {
         assert_eq!(settings["max_responses"], Value::Null);
         assert_eq!(settings["closes_at"], "2030-12-31T18:00:00.000Z");
         assert_eq!(settings["notifications_enabled"], false);
-        let bad = SettingsForm { max_responses: "ten".into(), ..posted };
+        let bad = SettingsForm {
+            max_responses: "ten".into(),
+            ..posted
+        };
         assert!(settings_from(&bad).is_err());
     }
 }

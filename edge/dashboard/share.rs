@@ -100,7 +100,10 @@ mod tests {
         let svg = qr_svg("https://forms.example.com/f/abc12345", "QR \"code\"")
             .expect("fits")
             .into_string();
-        assert!(svg.starts_with(r#"<svg class="qr" role="img" aria-label="QR &quot;code&quot;""#), "{svg}");
+        assert!(
+            svg.starts_with(r#"<svg class="qr" role="img" aria-label="QR &quot;code&quot;""#),
+            "{svg}"
+        );
         assert!(!svg.contains("<?xml"));
         assert!(svg.ends_with("</svg>"));
         assert!(svg.contains("<path"));
@@ -109,7 +112,10 @@ mod tests {
     #[test]
     fn the_snippet_escapes_the_title_and_hosts_are_checked() {
         let snippet = embed_snippet("https://x.test/f/a", "A \"quoted\" <title>");
-        assert!(snippet.contains(r#"title="A &quot;quoted&quot; &lt;title&gt;""#), "{snippet}");
+        assert!(
+            snippet.contains(r#"title="A &quot;quoted&quot; &lt;title&gt;""#),
+            "{snippet}"
+        );
         assert!(plain_host("forms.example.com:8443"));
         assert!(plain_host("[::1]:80"));
         assert!(!plain_host("evil.test/path"));
