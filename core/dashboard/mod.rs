@@ -47,6 +47,7 @@ impl Default for SessionPolicy {
 
 /// How a session was signed in (`dashboard_sessions.method`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(dead_code)] // Oidc: until OIDC sign-in is built
 pub(crate) enum Method {
     Link,
     Oidc,

@@ -8,10 +8,12 @@
 //! strict CSP (no inline script or style).
 
 mod assets;
+mod builder;
 mod chart;
 mod forms;
 mod layout;
 mod owner;
+mod share;
 mod sign_in;
 
 use crate::state::AppState;
@@ -41,6 +43,22 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/sign-in/cookie", post(sign_in::with_cookie))
         .route("/sign-out", post(sign_in::sign_out))
         .route("/forms", get(forms::list).post(forms::create))
+        // A form's page: builder, settings, lifecycle, preview, share (builder.rs).
+        .route("/forms/{id}", get(builder::page))
+        .route("/forms/{id}/details", post(builder::details))
+        .route("/forms/{id}/fields", post(builder::add_field))
+        .route("/forms/{id}/fields/{field_id}", post(builder::edit_field))
+        .route(
+            "/forms/{id}/fields/{field_id}/move",
+            post(builder::move_field),
+        )
+        .route(
+            "/forms/{id}/fields/{field_id}/remove",
+            post(builder::remove_field),
+        )
+        .route("/forms/{id}/settings", post(builder::settings))
+        .route("/forms/{id}/status", post(builder::status))
+        .route("/forms/{id}/delete", post(builder::delete))
         .fallback(not_found)
         .layer(middleware::from_fn(same_origin_posts))
         .layer(middleware::from_fn(headers))

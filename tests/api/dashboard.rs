@@ -64,14 +64,14 @@ async fn a_sign_in_link_opens_one_session_once_with_a_strict_cookie() {
     );
 
     // Opening the link spends nothing: a mail scanner's GET leaves it usable.
-    let opened = fetch(browser_client().get(&link)).await;
+    let opened = send(browser().get(&link)).await;
     assert_eq!(opened.status, 200);
     assert_eq!(opened.headers["referrer-policy"], "no-referrer");
     assert!(session_cookie(&opened).is_none());
 
     let first = redeem(&app, token_of(&link)).await;
     assert_eq!(first.status, 303);
-    assert_eq!(first.location(), "/app/forms");
+    assert_eq!(first.header("location"), "/app/forms");
     let set = first.headers["set-cookie"].to_str().expect("ascii");
     for attribute in ["HttpOnly", "SameSite=Lax", "Path=/app"] {
         assert!(set.contains(attribute), "{set}");
@@ -81,7 +81,7 @@ async fn a_sign_in_link_opens_one_session_once_with_a_strict_cookie() {
     let again = redeem(&app, token_of(&link)).await;
     assert_eq!(again.status, 401, "a link works once");
     assert!(session_cookie(&again).is_none());
-    assert!(again.html.contains("used already"), "{}", again.html);
+    assert!(again.text.contains("used already"), "{}", again.text);
 
     let forged = redeem(&app, "not-a-token").await;
     assert_eq!(forged.status, 401);
@@ -103,10 +103,10 @@ async fn an_expired_link_signs_no_one_in() {
 async fn pages_need_a_session_and_send_a_strict_policy() {
     let app = TestApp::spawn().await;
     let anonymous =
-        fetch(browser_client().get(format!("{}/app/forms?status=draft", origin(&app)))).await;
+        send(browser().get(format!("{}/app/forms?status=draft", origin(&app)))).await;
     assert_eq!(anonymous.status, 303);
     assert_eq!(
-        anonymous.location(),
+        anonymous.header("location"),
         "/app/sign-in?next=%2Fapp%2Fforms%3Fstatus%3Ddraft"
     );
 
@@ -129,7 +129,7 @@ async fn pages_need_a_session_and_send_a_strict_policy() {
         assert_eq!(page.headers["x-frame-options"], "DENY");
         // Nothing inline that the policy would block.
         assert!(
-            !page.html.contains("style=\"") && !page.html.contains("<script>"),
+            !page.text.contains("style=\"") && !page.text.contains("<script>"),
             "{path}"
         );
     }
@@ -145,13 +145,13 @@ async fn pages_need_a_session_and_send_a_strict_policy() {
 
     // After sign-in, only a dashboard path: never another site.
     let link = sign_in_link(&app, &owner.account).await;
-    let elsewhere = fetch(
-        browser_client()
+    let elsewhere = send(
+        browser()
             .post(format!("{}/app/sign-in/link", origin(&app)))
             .form(&[("token", token_of(&link)), ("next", "//evil.example/app/")]),
     )
     .await;
-    assert_eq!(elsewhere.location(), "/app/forms");
+    assert_eq!(elsewhere.header("location"), "/app/forms");
 }
 
 #[tokio::test]
@@ -163,8 +163,8 @@ async fn a_change_without_the_csrf_token_or_from_another_site_changes_nothing() 
     let missing = dashboard
         .post_raw("/app/forms", &[("title", "Missing")])
         .await;
-    assert_eq!(missing.status, 403, "{}", missing.html);
-    assert!(missing.html.contains("Nothing was changed"));
+    assert_eq!(missing.status, 403, "{}", missing.text);
+    assert!(missing.text.contains("Nothing was changed"));
     let wrong = dashboard
         .post_raw("/app/forms", &[("title", "Wrong"), ("_csrf", "AAAA")])
         .await;
@@ -179,7 +179,7 @@ async fn a_change_without_the_csrf_token_or_from_another_site_changes_nothing() 
         )
         .await;
     assert_eq!(foreign.status, 403);
-    let cross_site = fetch(
+    let cross_site = send(
         dashboard
             .client
             .post(format!("{}/app/forms", origin(&app)))
@@ -192,11 +192,11 @@ async fn a_change_without_the_csrf_token_or_from_another_site_changes_nothing() 
     assert!(form_titles(&app, &owner.key).await.is_empty());
 
     let made = dashboard.post("/app/forms", &[("title", "Made")]).await;
-    assert_eq!(made.status, 303, "{}", made.html);
+    assert_eq!(made.status, 303, "{}", made.text);
     assert!(
-        made.location().starts_with("/app/forms/"),
+        made.header("location").starts_with("/app/forms/"),
         "{}",
-        made.location()
+        made.header("location")
     );
     assert_eq!(form_titles(&app, &owner.key).await, ["Made"]);
 }
@@ -209,9 +209,11 @@ async fn sign_out_ends_the_session_on_every_instance() {
     let on_a = signed_in(&a, &owner.account).await;
     let on_b = Dashboard {
         base: origin(&b),
+        client: browser(),
         cookie: on_a.cookie.clone(),
         csrf: on_a.csrf.clone(),
-        client: browser_client(),
+        account: on_a.account.clone(),
+        key: on_a.key.clone(),
     };
     assert_eq!(on_b.get("/app/forms").await.status, 200);
 
@@ -231,7 +233,7 @@ async fn sign_out_ends_the_session_on_every_instance() {
         after.status, 303,
         "the other instance no longer knows the session"
     );
-    assert!(after.location().starts_with("/app/sign-in"));
+    assert!(after.header("location").starts_with("/app/sign-in"));
     // And the token is refused by the core itself.
     let mut forms = pb::forms_service_client::FormsServiceClient::new(channel(&b).await);
     let refused = forms
@@ -423,10 +425,10 @@ async fn form_activity_counts_each_day_from_counters_and_keeps_to_the_account() 
     assert_eq!(mine.response_count, expected_total);
 
     let page = dashboard.get("/app/forms").await;
-    assert!(page.html.contains(">4</td>"), "{}", page.html);
+    assert!(page.text.contains(">4</td>"), "{}", page.text);
     assert!(
-        page.html.contains("4 responses in the last 14 days"),
+        page.text.contains("4 responses in the last 14 days"),
         "{}",
-        page.html
+        page.text
     );
 }

@@ -1,140 +1,95 @@
-//! Signing in to the dashboard in tests, the way an operator does on a fresh machine:
-//! `formsd accounts sign-in-link ACCOUNT` prints a one-time URL, and posting its token
-//! opens a session. `Dashboard` then browses `/app/…` with the session cookie and the
-//! page's CSRF token, following no redirect (tests look at each one).
+//! Signing in to the dashboard in a test, the way an operator's browser does: a one-time
+//! link printed by `formsd accounts sign-in-link`, posted to `/app/sign-in/link`, which
+//! answers with the `formsd_session` cookie; the CSRF token is read from a page's
+//! `_csrf` field. Requests carry the cookie by hand, and redirects are not followed, so
+//! that tests see each 303 and where it goes.
 
-use crate::helpers::*;
+use crate::helpers::{ALL, Reply, TestApp, send};
+use crate::support::formsd_cli;
+use forms::accounts::Plan;
 use std::time::Duration;
 
-/// Where the service is reached (the test app's base is the API's, `…/api/v1`).
-pub fn origin(app: &TestApp) -> String {
-    app.http_base.trim_end_matches("/api/v1").to_owned()
-}
-
-/// Prints a sign-in link for `account` with the real command line.
-pub async fn sign_in_link(app: &TestApp, account: &str) -> String {
-    let output = formsd_command()
-        .args([
-            "--database-url",
-            &app.db.url,
-            "accounts",
-            "sign-in-link",
-            account,
-        ])
-        .args(["--base-url", &origin(app)])
-        .output()
-        .await
-        .expect("running formsd accounts sign-in-link");
-    assert!(
-        output.status.success(),
-        "sign-in-link failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .expect("utf-8")
-        .trim()
-        .to_owned()
-}
-
-/// The token of a sign-in URL.
-pub fn token_of(link: &str) -> &str {
-    link.split_once("token=")
-        .map(|(_, t)| t)
-        .expect("token in link")
-}
-
-/// A browser signed in to the dashboard.
+/// A signed-in dashboard browser of one account, with a REST key of the same account.
 pub struct Dashboard {
+    /// `http://HOST:PORT`, where `/app/…` is served.
     pub base: String,
+    /// `formsd_session=…`, as a `Cookie` header.
     pub cookie: String,
     pub csrf: String,
     pub client: reqwest::Client,
+    pub account: String,
+    /// An API key of the account (all scopes), for checks through the REST API.
+    pub key: String,
 }
 
-/// A page as the tests see it.
-pub struct Page {
-    pub status: u16,
-    pub headers: reqwest::header::HeaderMap,
-    pub html: String,
-}
-
-impl Page {
-    pub fn location(&self) -> &str {
-        self.headers
-            .get("location")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-    }
-
-    /// The value of the first hidden input named `name`.
-    pub fn input(&self, name: &str) -> Option<String> {
-        let needle = format!("name=\"{name}\" value=\"");
-        let start = self.html.find(&needle)? + needle.len();
-        let end = self.html[start..].find('"')? + start;
-        Some(self.html[start..end].replace("&amp;", "&"))
-    }
-}
-
-pub fn browser_client() -> reqwest::Client {
+/// A client that follows no redirect and keeps no cookie of its own.
+pub fn browser() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
+        .no_proxy()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(30))
         .build()
-        .expect("client")
+        .expect("HTTP client")
 }
 
-/// Posts a sign-in link's token, as its page's button does.
-pub async fn redeem(app: &TestApp, token: &str) -> Page {
-    let client = browser_client();
-    fetch(
+/// The value of the first `name="NAME" value="…"` input of a page.
+pub fn input_value(page: &str, name: &str) -> Option<String> {
+    let at = page.find(&format!(r#"name="{name}" value=""#))?;
+    let rest = &page[at + name.len() + r#"name="" value=""#.len()..];
+    rest.split('"').next().map(str::to_owned)
+}
+
+/// Signs `account` in (it is created, Pro, if new): its session cookie, CSRF token and
+/// a REST key.
+pub async fn signed_in(app: &TestApp, account: &str) -> Dashboard {
+    let key = app.key_for(account, Plan::Pro, ALL).await.key;
+    let printed = formsd_cli(&app.db.url, &["accounts", "sign-in-link", account]).await;
+    let token = printed
+        .trim()
+        .split("token=")
+        .nth(1)
+        .expect("a token in the printed link")
+        .to_owned();
+    let client = browser();
+    let base = format!("http://{}", app.server.http_addr.expect("HTTP address"));
+    let body = serde_urlencoded::to_string([("token", token.as_str()), ("next", "/app/forms")])
+        .expect("form body");
+    let reply = send(
         client
-            .post(format!("{}/app/sign-in/link", origin(app)))
-            .form(&[("token", token), ("next", "/app/forms")]),
+            .post(format!("{base}/app/sign-in/link"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body),
     )
-    .await
-}
-
-pub async fn fetch(request: reqwest::RequestBuilder) -> Page {
-    let reply = request.send().await.expect("request");
-    Page {
-        status: reply.status().as_u16(),
-        headers: reply.headers().clone(),
-        html: reply.text().await.expect("body"),
-    }
-}
-
-/// The session cookie a reply sets (`formsd_session=…`), if any.
-pub fn session_cookie(page: &Page) -> Option<String> {
-    page.headers
+    .await;
+    assert_eq!(reply.status, 303, "sign-in: {}", reply.text);
+    let cookie = reply
+        .headers
         .get_all("set-cookie")
         .iter()
         .filter_map(|v| v.to_str().ok())
-        .find(|c| c.starts_with("formsd_session=") && !c.starts_with("formsd_session=;"))
-        .map(|c| c.split(';').next().unwrap_or("").to_owned())
-}
-
-/// Signs in to `account` (which must exist: make a key for it first) through a link
-/// printed by the command line.
-pub async fn signed_in(app: &TestApp, account: &str) -> Dashboard {
-    let link = sign_in_link(app, account).await;
-    let page = redeem(app, token_of(&link)).await;
-    assert_eq!(page.status, 303, "{}", page.html);
-    let cookie = session_cookie(&page).expect("session cookie");
+        .find(|v| v.starts_with("formsd_session="))
+        .and_then(|v| v.split(';').next())
+        .expect("the session cookie")
+        .to_owned();
     let mut dashboard = Dashboard {
-        base: origin(app),
+        base,
         cookie,
         csrf: String::new(),
-        client: browser_client(),
+        client,
+        account: account.to_owned(),
+        key,
     };
-    let forms = dashboard.get("/app/forms").await;
-    assert_eq!(forms.status, 200, "{}", forms.html);
-    dashboard.csrf = forms.input("_csrf").expect("csrf field");
+    let page = dashboard.get("/app/forms").await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    dashboard.csrf = input_value(&page.text, "_csrf").expect("a CSRF field on the forms page");
     dashboard
 }
 
 impl Dashboard {
-    pub async fn get(&self, path: &str) -> Page {
-        fetch(
+    /// `GET {base}{path}` with the session.
+    pub async fn get(&self, path: &str) -> Reply {
+        send(
             self.client
                 .get(format!("{}{path}", self.base))
                 .header("cookie", &self.cookie),
@@ -142,21 +97,92 @@ impl Dashboard {
         .await
     }
 
-    /// Posts a form with the session's CSRF token added.
-    pub async fn post(&self, path: &str, fields: &[(&str, &str)]) -> Page {
-        let mut fields = fields.to_vec();
-        fields.push(("_csrf", &self.csrf));
-        self.post_raw(path, &fields).await
+    /// `GET` with more headers (e.g. `Host`).
+    pub async fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut request = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .header("cookie", &self.cookie);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        send(request).await
     }
 
-    /// Posts exactly `fields` (no CSRF token added).
-    pub async fn post_raw(&self, path: &str, fields: &[(&str, &str)]) -> Page {
-        fetch(
+    /// A form post with the session and its CSRF token.
+    pub async fn post(&self, path: &str, fields: &[(&str, &str)]) -> Reply {
+        let mut all = vec![("_csrf", self.csrf.as_str())];
+        all.extend_from_slice(fields);
+        self.post_raw(path, &all).await
+    }
+
+    /// A form post with the session and exactly `fields` (no CSRF token added).
+    pub async fn post_raw(&self, path: &str, fields: &[(&str, &str)]) -> Reply {
+        let body = serde_urlencoded::to_string(fields).expect("form body");
+        send(
             self.client
                 .post(format!("{}{path}", self.base))
                 .header("cookie", &self.cookie)
-                .form(fields),
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(body),
         )
         .await
     }
+
+    /// Creates a form through the dashboard; returns its id.
+    pub async fn create_form(&self, title: &str) -> String {
+        let reply = self.post("/app/forms", &[("title", title)]).await;
+        assert_eq!(reply.status, 303, "{}", reply.text);
+        let location = reply.header("location");
+        location
+            .strip_prefix("/app/forms/")
+            .and_then(|rest| rest.split('?').next())
+            .expect("on to the new form's page")
+            .to_owned()
+    }
+}
+
+/// Where the service is reached (the test app's base is the API's, `…/api/v1`).
+pub fn origin(app: &TestApp) -> String {
+    app.http_base.trim_end_matches("/api/v1").to_owned()
+}
+
+/// A sign-in link for `account`, printed by the real command line for this origin.
+pub async fn sign_in_link(app: &TestApp, account: &str) -> String {
+    let base = origin(app);
+    let printed = formsd_cli(
+        &app.db.url,
+        &["accounts", "sign-in-link", account, "--base-url", &base],
+    )
+    .await;
+    printed.trim().to_owned()
+}
+
+/// The token of a sign-in link.
+pub fn token_of(link: &str) -> &str {
+    link.split_once("token=").map_or("", |(_, t)| t)
+}
+
+/// Posts a sign-in link's token, as its page's button does.
+pub async fn redeem(app: &TestApp, token: &str) -> Reply {
+    let body = serde_urlencoded::to_string([("token", token), ("next", "/app/forms")])
+        .expect("form body");
+    send(
+        browser()
+            .post(format!("{}/app/sign-in/link", origin(app)))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body),
+    )
+    .await
+}
+
+/// The session cookie a reply sets (`formsd_session=…`), if it sets one.
+pub fn session_cookie(reply: &Reply) -> Option<String> {
+    reply
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with("formsd_session=") && !c.starts_with("formsd_session=;"))
+        .map(|c| c.split(';').next().unwrap_or("").to_owned())
 }

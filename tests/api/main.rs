@@ -20,6 +20,8 @@ mod connections;
 mod current;
 mod dashboard;
 mod dashboard_browser;
+mod dashboard_builder;
+#[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper
 mod dashboard_support;
 mod errors;
 mod export;

@@ -1,0 +1,1046 @@
+//! A form's page (`/app/forms/{id}`): its builder (details, fields: add, edit, reorder,
+//! remove), its settings, its lifecycle (publish, close and reopen, archive, back to
+//! draft, delete with a typed confirmation), a preview of the hosted page and, once
+//! published, the share panel. Every change is a plain form post that sends the core
+//! one `UpdateForm` (the whole field list for field changes, with the ids of the fields
+//! kept so that their answers stay attached), then back to the page (post-redirect-get).
+//! The rules (what a valid field or setting is, which status may follow which) are the
+//! core's: its validation errors come back on the page, with what to fix (422).
+
+use super::layout::{self, Section, csrf, status_badge, when};
+use super::owner::{Owner, Posted, see_other};
+use super::share::{self, Origin};
+use crate::error::reason_of;
+use axum::extract::{Path, Query};
+use axum::http::StatusCode;
+use axum::response::Response;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use forms::pb::{self, ErrorReason, convert};
+use maud::{Markup, html};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// How a kind of field is offered in the builder and drawn in the preview.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Draw {
+    /// A one-line input of this HTML type.
+    Line(&'static str),
+    /// A multi-line text box.
+    Area,
+    /// A file picker.
+    File,
+}
+
+/// A kind of field the core knows (`FormField.type`). Adding a kind to the core means
+/// adding a row here; nothing else of the builder names kinds.
+struct Kind {
+    /// The core's name of the kind.
+    name: &'static str,
+    /// What an owner reads in the builder.
+    label: &'static str,
+    /// Whether it takes the file options (allowed_types, max_size_mb).
+    file: bool,
+    draw: Draw,
+}
+
+/// Every kind of field the core knows today, in the order the builder offers them.
+const KINDS: &[Kind] = &[
+    Kind {
+        name: "short_text",
+        label: "Short text",
+        file: false,
+        draw: Draw::Line("text"),
+    },
+    Kind {
+        name: "long_text",
+        label: "Long text",
+        file: false,
+        draw: Draw::Area,
+    },
+    Kind {
+        name: "textarea",
+        label: "Text area",
+        file: false,
+        draw: Draw::Area,
+    },
+    Kind {
+        name: "email",
+        label: "Email address",
+        file: false,
+        draw: Draw::Line("email"),
+    },
+    Kind {
+        name: "number",
+        label: "Number",
+        file: false,
+        draw: Draw::Line("number"),
+    },
+    Kind {
+        name: "file_upload",
+        label: "File upload",
+        file: true,
+        draw: Draw::File,
+    },
+];
+
+fn kind_of(name: &str) -> Option<&'static Kind> {
+    KINDS.iter().find(|k| k.name == name)
+}
+
+fn kind_label(name: &str) -> &str {
+    kind_of(name).map_or(name, |k| k.label)
+}
+
+/// What `?done=` says after a change; nothing else is ever shown.
+fn done_text(done: Option<&str>) -> Option<&'static str> {
+    Some(match done? {
+        "created" => "The form was created. Add its fields below.",
+        "saved" => "The title and description were saved.",
+        "field-added" => "The field was added.",
+        "field-saved" => "The field was saved.",
+        "field-moved" => "The field was moved.",
+        "field-removed" => "The field was removed.",
+        "settings" => "The settings were saved.",
+        "published" => "The form is published: it accepts responses.",
+        "closed" => "The form is closed: it no longer accepts responses.",
+        "reopened" => "The form is open again.",
+        "archived" => "The form is archived.",
+        "drafted" => "The form is back to draft: it no longer accepts responses.",
+        _ => return None,
+    })
+}
+
+/// Core messages in the builder's words: `fields[2].label` is "Field 3: label",
+/// `settings.max_responses` is "Response cap".
+fn humane(message: &str) -> String {
+    let mut text = message.to_owned();
+    for (key, name) in [
+        ("settings.confirmation_message", "Confirmation message"),
+        ("settings.redirect_url", "Redirect URL"),
+        ("settings.notifications_enabled", "Notifications"),
+        ("settings.closes_at", "Closing date"),
+        ("settings.max_responses", "Response cap"),
+    ] {
+        text = text.replace(key, name);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("fields[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "fields[".len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        match (
+            after[..digits].parse::<usize>(),
+            after[digits..].strip_prefix(']'),
+        ) {
+            (Ok(i), Some(tail)) => {
+                out.push_str(&format!("Field {}", i + 1));
+                rest = match tail.strip_prefix('.') {
+                    Some(tail) => {
+                        out.push_str(": ");
+                        tail
+                    }
+                    None => tail,
+                };
+            }
+            _ => {
+                out.push_str("fields[");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[derive(Deserialize, Default)]
+pub(crate) struct PageQuery {
+    done: Option<String>,
+}
+
+/// A form id from the path: a UUID, else there is no such page.
+fn form_id(id: &str) -> Option<String> {
+    uuid::Uuid::parse_str(id).ok().map(|u| u.to_string())
+}
+
+fn not_found(owner: &Owner) -> Response {
+    let body = html! {
+        h1 { "Not found" }
+        p class="error" role="alert" { "There is nothing here, or it belongs to another account." }
+        p { a href="/app/forms" { "Back to your forms" } }
+    };
+    let mut response = owner.page("Not found", Section::Forms, body);
+    *response.status_mut() = StatusCode::NOT_FOUND;
+    response
+}
+
+/// The form, read in the owner's name (another account's form is not found).
+async fn load(owner: &Owner, id: &str) -> Result<pb::Form, Response> {
+    let Some(id) = form_id(id) else {
+        return Err(not_found(owner));
+    };
+    let read = owner
+        .state
+        .forms()
+        .get_form(owner.request(pb::GetFormRequest { id }))
+        .await;
+    match read.map(|r| r.into_inner().form) {
+        Ok(Some(form)) => Ok(form),
+        Ok(None) => Err(not_found(owner)),
+        Err(status) => Err(owner.failure(&status)),
+    }
+}
+
+/// Sends `form`'s values for `paths` to the core.
+async fn update(
+    owner: &Owner,
+    csrf: &str,
+    form: pb::Form,
+    paths: &[&str],
+) -> Result<(), tonic::Status> {
+    let request = pb::UpdateFormRequest {
+        id: form.id.clone(),
+        form: Some(form),
+        update_mask: Some(prost_types::FieldMask {
+            paths: paths.iter().map(|p| (*p).to_owned()).collect(),
+        }),
+    };
+    owner
+        .state
+        .forms()
+        .update_form(owner.change(request, csrf))
+        .await
+        .map(|_| ())
+}
+
+/// The page again, with a problem to fix (422) and nothing changed.
+async fn refused(owner: &Owner, id: &str, origin: &Origin, problem: &str) -> Response {
+    match load(owner, id).await {
+        Ok(form) => {
+            let text = format!("Nothing was saved. {problem}");
+            let mut response = owner.page(
+                &form.title,
+                Section::Forms,
+                render(owner, &form, origin, None, Some(&text)),
+            );
+            *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+            response
+        }
+        Err(response) => response,
+    }
+}
+
+/// After a change: on to the page with its notice, or the page with the core's reason
+/// when it refused the values.
+async fn after(
+    owner: &Owner,
+    id: &str,
+    origin: &Origin,
+    result: Result<(), tonic::Status>,
+    done: &str,
+    anchor: &str,
+) -> Response {
+    match result {
+        Ok(()) => see_other(&format!("/app/forms/{id}?done={done}#{anchor}")),
+        Err(status) if matches!(reason_of(&status), Some(ErrorReason::ValidationError)) => {
+            refused(owner, id, origin, &humane(status.message())).await
+        }
+        Err(status) => owner.failure(&status),
+    }
+}
+
+/// `GET /app/forms/{id}`
+pub(crate) async fn page(
+    owner: Owner,
+    origin: Origin,
+    Path(id): Path<String>,
+    Query(q): Query<PageQuery>,
+) -> Response {
+    match load(&owner, &id).await {
+        Ok(form) => owner.page(
+            &form.title,
+            Section::Forms,
+            render(&owner, &form, &origin, done_text(q.done.as_deref()), None),
+        ),
+        Err(response) => response,
+    }
+}
+
+/// The moment the form stops taking responses by its settings, if it is set.
+fn closes_at(form: &pb::Form) -> Option<DateTime<Utc>> {
+    let settings = settings_of(form);
+    settings
+        .get("closes_at")
+        .and_then(Value::as_str)
+        .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
+        .map(|at| at.with_timezone(&Utc))
+}
+
+fn settings_of(form: &pb::Form) -> Map<String, Value> {
+    form.settings
+        .as_ref()
+        .map(convert::struct_to_object)
+        .unwrap_or_default()
+}
+
+fn is_published(form: &pb::Form) -> bool {
+    form.status == i32::from(pb::FormStatus::Published)
+}
+
+fn render(
+    owner: &Owner,
+    form: &pb::Form,
+    origin: &Origin,
+    notice: Option<&str>,
+    problem: Option<&str>,
+) -> Markup {
+    let base = format!("/app/forms/{}", form.id);
+    let closed = closes_at(form).is_some_and(|at| at <= Utc::now());
+    html! {
+        p class="crumbs" { a href="/app/forms" { "Forms" } }
+        h1 { (form.title) }
+        p class="form-status" {
+            (status_badge(form.status))
+            @if is_published(form) && closed { " " span class="badge closed" { "closed" } }
+            span class="muted" { " Updated " (when(form.updated_at.as_ref())) }
+        }
+        @if let Some(description) = &form.description { p class="description" { (description) } }
+        nav class="subnav" aria-label="Form" {
+            a href=(base) aria-current="page" { "Builder" }
+            a href={(base) "/responses"} { "Responses" }
+            a href={(base) "/webhooks"} { "Webhooks" }
+        }
+        (layout::notice(notice))
+        (layout::problem(problem))
+        div class="builder" {
+            div class="builder-main" {
+                (details_section(owner, form, &base))
+                (fields_section(owner, form, &base))
+                (add_section(owner, &base))
+                (settings_section(owner, form, &base))
+                (lifecycle_section(owner, form, &base, closed))
+            }
+            div class="builder-side" {
+                @if is_published(form) { (share_section(form, origin)) }
+                (preview_section(form))
+            }
+        }
+    }
+}
+
+fn details_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
+    html! {
+        section class="card" aria-labelledby="details-h" id="details" {
+            h2 id="details-h" { "Title and description" }
+            form method="post" action={(base) "/details"} {
+                (csrf(&owner.session))
+                label for="d-title" { "Title" }
+                input id="d-title" name="title" type="text" required maxlength="200" value=(form.title);
+                label for="d-description" { "Description " span class="muted" { "(optional)" } }
+                textarea id="d-description" name="description" maxlength="5000" {
+                    (form.description.as_deref().unwrap_or(""))
+                }
+                div class="actions" { button type="submit" { "Save title and description" } }
+            }
+        }
+    }
+}
+
+fn fields_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
+    let last = form.fields.len().saturating_sub(1);
+    html! {
+        section class="card" aria-labelledby="fields-h" id="fields" {
+            h2 id="fields-h" { "Fields" }
+            @if form.fields.is_empty() {
+                p class="muted" { "No field yet. Add the first one below." }
+            } @else {
+                ol class="field-list" {
+                    @for (i, field) in form.fields.iter().enumerate() {
+                        @let fid = &field.id;
+                        @let at = format!("{base}/fields/{fid}");
+                        @let file = kind_of(&field.r#type).is_some_and(|k| k.file);
+                        li id={"field-" (fid)} {
+                            h3 {
+                                (i + 1) ". " (field.label)
+                                " " span class="muted kind" { "(" (kind_label(&field.r#type)) @if field.required { ", required" } ")" }
+                            }
+                            form method="post" action=(at) {
+                                (csrf(&owner.session))
+                                fieldset {
+                                    legend { "Edit field " (i + 1) }
+                                    label for={"f-" (fid) "-label"} { "Label" }
+                                    input id={"f-" (fid) "-label"} name="label" type="text" required maxlength="500" value=(field.label);
+                                    label for={"f-" (fid) "-placeholder"} { "Placeholder " span class="muted" { "(optional)" } }
+                                    input id={"f-" (fid) "-placeholder"} name="placeholder" type="text" maxlength="500" value=(field.placeholder.as_deref().unwrap_or(""));
+                                    @if file {
+                                        label for={"f-" (fid) "-types"} { "Allowed file types " span class="muted" { "(extensions, comma-separated, e.g. pdf, png; empty: any)" } }
+                                        input id={"f-" (fid) "-types"} name="allowed_types" type="text" value=(field.allowed_types.join(", "));
+                                        label for={"f-" (fid) "-size"} { "Largest file, in MB " span class="muted" { "(up to 100; empty: the service's limit)" } }
+                                        input id={"f-" (fid) "-size"} name="max_size_mb" type="number" min="0" max="100" step="any" value=(field.max_size_mb.map(|m| m.to_string()).unwrap_or_default());
+                                    }
+                                    label class="inline" {
+                                        input type="checkbox" name="required" value="on" checked[field.required];
+                                        "Required"
+                                    }
+                                }
+                                div class="actions" {
+                                    button type="submit" { "Save field " span class="visually-hidden" { (i + 1) } }
+                                }
+                            }
+                            div class="actions field-actions" {
+                                @if i > 0 {
+                                    form method="post" action={(at) "/move"} {
+                                        (csrf(&owner.session))
+                                        input type="hidden" name="direction" value="up";
+                                        button type="submit" class="secondary" { "Move up " span class="visually-hidden" { "field " (i + 1) } }
+                                    }
+                                }
+                                @if i < last {
+                                    form method="post" action={(at) "/move"} {
+                                        (csrf(&owner.session))
+                                        input type="hidden" name="direction" value="down";
+                                        button type="submit" class="secondary" { "Move down " span class="visually-hidden" { "field " (i + 1) } }
+                                    }
+                                }
+                                form method="post" action={(at) "/remove"} {
+                                    (csrf(&owner.session))
+                                    button type="submit" class="danger" { "Remove " span class="visually-hidden" { "field " (i + 1) } }
+                                }
+                            }
+                        }
+                    }
+                }
+                p class="muted" { "Removing a field hides its answers from the responses that have one." }
+            }
+        }
+    }
+}
+
+fn add_section(owner: &Owner, base: &str) -> Markup {
+    html! {
+        section class="card" aria-labelledby="add-h" id="add" {
+            h2 id="add-h" { "Add a field" }
+            form method="post" action={(base) "/fields"} {
+                (csrf(&owner.session))
+                label for="new-kind" { "Kind" }
+                select id="new-kind" name="kind" {
+                    @for kind in KINDS { option value=(kind.name) { (kind.label) } }
+                }
+                label for="new-label" { "Label" }
+                input id="new-label" name="label" type="text" required maxlength="500";
+                label for="new-placeholder" { "Placeholder " span class="muted" { "(optional)" } }
+                input id="new-placeholder" name="placeholder" type="text" maxlength="500";
+                fieldset {
+                    legend { "File upload only" }
+                    label for="new-types" { "Allowed file types " span class="muted" { "(extensions, comma-separated, e.g. pdf, png; empty: any)" } }
+                    input id="new-types" name="allowed_types" type="text";
+                    label for="new-size" { "Largest file, in MB " span class="muted" { "(up to 100; empty: the service's limit)" } }
+                    input id="new-size" name="max_size_mb" type="number" min="0" max="100" step="any";
+                }
+                label class="inline" {
+                    input type="checkbox" name="required" value="on";
+                    "Required"
+                }
+                div class="actions" { button type="submit" { "Add field" } }
+            }
+        }
+    }
+}
+
+fn settings_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
+    let settings = settings_of(form);
+    let text = |key: &str| {
+        settings
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let closes = closes_at(form)
+        .map(|at| at.format("%Y-%m-%dT%H:%M").to_string())
+        .unwrap_or_default();
+    let cap = settings
+        .get("max_responses")
+        .and_then(Value::as_u64)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    let notify = settings.get("notifications_enabled") == Some(&Value::Bool(true));
+    html! {
+        section class="card" aria-labelledby="settings-h" id="settings" {
+            h2 id="settings-h" { "Settings" }
+            form method="post" action={(base) "/settings"} {
+                (csrf(&owner.session))
+                p class="muted" id="settings-hint" { "Leave a box empty to clear that setting." }
+                label for="s-confirmation" { "Confirmation message" }
+                textarea id="s-confirmation" name="confirmation_message" maxlength="5000" aria-describedby="settings-hint" { (text("confirmation_message")) }
+                label for="s-redirect" { "Redirect after submitting " span class="muted" { "(an http or https URL; replaces the message)" } }
+                input id="s-redirect" name="redirect_url" type="url" maxlength="2048" value=(text("redirect_url"));
+                fieldset {
+                    legend { "Notifications" }
+                    label class="inline" {
+                        input type="checkbox" name="notifications_enabled" value="on" checked[notify];
+                        "Email me each new response"
+                    }
+                }
+                label for="s-closes" { "Closing date and time, in UTC " span class="muted" { "(no response is accepted from then on)" } }
+                input id="s-closes" name="closes_at" type="datetime-local" value=(closes);
+                label for="s-cap" { "Response cap " span class="muted" { "(the form closes when it holds this many responses)" } }
+                input id="s-cap" name="max_responses" type="number" min="1" step="1" inputmode="numeric" value=(cap);
+                div class="actions" { button type="submit" { "Save settings" } }
+            }
+        }
+    }
+}
+
+fn lifecycle_section(owner: &Owner, form: &pb::Form, base: &str, closed: bool) -> Markup {
+    let status = pb::FormStatus::try_from(form.status).unwrap_or(pb::FormStatus::Unspecified);
+    let action = |value: &str, label: &str, class: &str| {
+        html! {
+            form method="post" action={(base) "/status"} {
+                (csrf(&owner.session))
+                input type="hidden" name="action" value=(value);
+                button type="submit" class=(class) { (label) }
+            }
+        }
+    };
+    html! {
+        section class="card" aria-labelledby="lifecycle-h" id="lifecycle" {
+            h2 id="lifecycle-h" { "Status" }
+            p {
+                @match status {
+                    pb::FormStatus::Published if closed => { "Published, but closed: it does not accept responses." }
+                    pb::FormStatus::Published => { "Published: it accepts responses." }
+                    pb::FormStatus::Archived => { "Archived: it does not accept responses; its data is kept." }
+                    _ => { "Draft: only you can see it." }
+                }
+            }
+            div class="actions" {
+                @if status != pb::FormStatus::Published { (action("publish", "Publish", "")) }
+                @if status == pb::FormStatus::Published {
+                    @if closed { (action("reopen", "Reopen", "")) } @else { (action("close", "Close now", "secondary")) }
+                }
+                @if status != pb::FormStatus::Archived { (action("archive", "Archive", "secondary")) }
+                @if status != pb::FormStatus::Draft { (action("draft", "Back to draft", "secondary")) }
+            }
+            h3 { "Delete" }
+            form method="post" action={(base) "/delete"} {
+                (csrf(&owner.session))
+                label for="delete-confirm" {
+                    "To delete this form and all its responses for good, type its title: "
+                    span class="expected" { (form.title) }
+                }
+                input id="delete-confirm" name="confirm_title" type="text" required autocomplete="off" spellcheck="false"
+                    data-confirm-input="delete-button" data-expected=(form.title);
+                div class="actions" { button id="delete-button" type="submit" class="danger" { "Delete this form" } }
+            }
+        }
+    }
+}
+
+fn share_section(form: &pb::Form, origin: &Origin) -> Markup {
+    let url = origin.hosted_url(&form.short_id);
+    let snippet = share::embed_snippet(&url, &form.title);
+    html! {
+        section class="card share" aria-labelledby="share-h" id="share" {
+            h2 id="share-h" { "Share" }
+            label for="share-link" { "Link to the form" }
+            div class="copy-row" {
+                input id="share-link" type="text" readonly value=(url);
+                button type="button" class="secondary" data-copy="share-link" { "Copy link" }
+            }
+            p id="share-link-copied" class="muted" role="status" {}
+            p { a href=(url) target="_blank" rel="noopener" { "Open the form" span class="visually-hidden" { " (in a new tab)" } } }
+            label for="embed-code" { "Embed it in a web page" }
+            textarea id="embed-code" class="code" readonly rows="3" { (snippet) }
+            div class="actions" { button type="button" class="secondary" data-copy="embed-code" { "Copy embed code" } }
+            p id="embed-code-copied" class="muted" role="status" {}
+            @if origin.0.is_some() {
+                @if let Some(qr) = share::qr_svg(&url, &format!("QR code of the link to {}", form.title)) {
+                    figure class="qr-figure" {
+                        (qr)
+                        figcaption class="muted" { "Scan to open the form on a phone." }
+                    }
+                }
+            } @else {
+                p class="muted" { "The QR code needs the service's address, which this request did not carry." }
+            }
+        }
+    }
+}
+
+fn preview_section(form: &pb::Form) -> Markup {
+    html! {
+        section class="card" aria-labelledby="preview-h" id="preview" {
+            h2 id="preview-h" { "Preview" }
+            @if is_published(form) {
+                iframe class="preview" src={"/f/" (form.short_id)} title={"Preview of the hosted form " (form.title)} loading="lazy" {}
+            } @else {
+                p class="muted" { "This is a preview: the form is not published, so no one can open or answer it yet." }
+                div class="static-preview" {
+                    p class="preview-title" { (form.title) }
+                    @if let Some(d) = &form.description { p { (d) } }
+                    fieldset disabled {
+                        legend { "Preview of the fields (read-only)" }
+                        @if form.fields.is_empty() { p class="muted" { "No field yet." } }
+                        @for field in &form.fields {
+                            @let id = format!("pv-{}", field.id);
+                            @let draw = kind_of(&field.r#type).map_or(Draw::Line("text"), |k| k.draw);
+                            @let placeholder = field.placeholder.as_deref().unwrap_or("");
+                            label for=(id) { (field.label) @if field.required { " " span aria-hidden="true" { "*" } span class="visually-hidden" { "(required)" } } }
+                            @match draw {
+                                Draw::Area => { textarea id=(id) placeholder=(placeholder) {} }
+                                Draw::File => { input id=(id) type="file"; }
+                                Draw::Line(kind) => { input id=(id) type=(kind) placeholder=(placeholder); }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// --------------------------------------------------------------------------------------
+// Changes
+// --------------------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+pub(crate) struct Details {
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    description: String,
+}
+
+/// `POST /app/forms/{id}/details`: title and description (empty clears it).
+pub(crate) async fn details(
+    owner: Owner,
+    origin: Origin,
+    Path(id): Path<String>,
+    Posted { csrf, form: posted }: Posted<Details>,
+) -> Response {
+    let Some(id) = form_id(&id) else {
+        return not_found(&owner);
+    };
+    let description = posted.description.trim();
+    let form = pb::Form {
+        id: id.clone(),
+        title: posted.title.trim().to_owned(),
+        description: (!description.is_empty()).then(|| description.to_owned()),
+        ..Default::default()
+    };
+    let result = update(&owner, &csrf, form, &["title", "description"]).await;
+    after(&owner, &id, &origin, result, "saved", "details").await
+}
+
+#[derive(Deserialize)]
+pub(crate) struct FieldForm {
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    label: String,
+    required: Option<String>,
+    #[serde(default)]
+    placeholder: String,
+    #[serde(default)]
+    allowed_types: String,
+    #[serde(default)]
+    max_size_mb: String,
+}
+
+/// Applies a posted field to `field` (kind as it is): label, required, placeholder and,
+/// for file kinds, the file options. A size that is not a number is a problem to fix.
+fn apply_field(field: &mut pb::FormField, posted: FieldForm) -> Result<(), &'static str> {
+    let placeholder = posted.placeholder.trim();
+    field.label = posted.label.trim().to_owned();
+    field.required = posted.required.is_some();
+    field.placeholder = (!placeholder.is_empty()).then(|| placeholder.to_owned());
+    if kind_of(&field.r#type).is_some_and(|k| k.file) {
+        field.allowed_types = posted
+            .allowed_types
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let size = posted.max_size_mb.trim();
+        field.max_size_mb = if size.is_empty() {
+            None
+        } else {
+            Some(
+                size.parse::<f64>()
+                    .map_err(|_| "Largest file: write a number of megabytes, such as 10 or 2.5.")?,
+            )
+        };
+    } else {
+        field.allowed_types.clear();
+        field.max_size_mb = None;
+    }
+    Ok(())
+}
+
+/// Sends the whole field list of `form` (each existing field with its id).
+async fn save_fields(
+    owner: &Owner,
+    origin: &Origin,
+    csrf: &str,
+    form: pb::Form,
+    done: &str,
+    anchor: &str,
+) -> Response {
+    let id = form.id.clone();
+    let change = pb::Form {
+        id: form.id,
+        fields: form.fields,
+        ..Default::default()
+    };
+    let result = update(owner, csrf, change, &["fields"]).await;
+    after(owner, &id, origin, result, done, anchor).await
+}
+
+/// `POST /app/forms/{id}/fields`: adds a field at the end.
+pub(crate) async fn add_field(
+    owner: Owner,
+    origin: Origin,
+    Path(id): Path<String>,
+    Posted { csrf, form: posted }: Posted<FieldForm>,
+) -> Response {
+    let mut form = match load(&owner, &id).await {
+        Ok(form) => form,
+        Err(response) => return response,
+    };
+    let mut field = pb::FormField {
+        r#type: posted.kind.trim().to_owned(),
+        ..Default::default()
+    };
+    if let Err(problem) = apply_field(&mut field, posted) {
+        return refused(&owner, &form.id, &origin, problem).await;
+    }
+    form.fields.push(field);
+    save_fields(&owner, &origin, &csrf, form, "field-added", "fields").await
+}
+
+/// The form and the position of one of its fields; 404 for either missing.
+async fn load_field(
+    owner: &Owner,
+    id: &str,
+    field_id: &str,
+) -> Result<(pb::Form, usize), Response> {
+    let form = load(owner, id).await?;
+    match form.fields.iter().position(|f| f.id == field_id) {
+        Some(at) => Ok((form, at)),
+        None => Err(not_found(owner)),
+    }
+}
+
+/// `POST /app/forms/{id}/fields/{field_id}`: edits a field, keeping its id.
+pub(crate) async fn edit_field(
+    owner: Owner,
+    origin: Origin,
+    Path((id, field_id)): Path<(String, String)>,
+    Posted { csrf, form: posted }: Posted<FieldForm>,
+) -> Response {
+    let (mut form, at) = match load_field(&owner, &id, &field_id).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    if let Err(problem) = apply_field(&mut form.fields[at], posted) {
+        return refused(&owner, &form.id, &origin, problem).await;
+    }
+    save_fields(
+        &owner,
+        &origin,
+        &csrf,
+        form,
+        "field-saved",
+        &format!("field-{field_id}"),
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Move {
+    #[serde(default)]
+    direction: String,
+}
+
+/// `POST /app/forms/{id}/fields/{field_id}/move`: one place up or down.
+pub(crate) async fn move_field(
+    owner: Owner,
+    origin: Origin,
+    Path((id, field_id)): Path<(String, String)>,
+    Posted { csrf, form: posted }: Posted<Move>,
+) -> Response {
+    let (mut form, at) = match load_field(&owner, &id, &field_id).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let to = match posted.direction.as_str() {
+        "up" => at.checked_sub(1),
+        "down" => Some(at + 1).filter(|to| *to < form.fields.len()),
+        _ => None,
+    };
+    let Some(to) = to else {
+        return refused(
+            &owner,
+            &form.id,
+            &origin,
+            "That field cannot move that way.",
+        )
+        .await;
+    };
+    form.fields.swap(at, to);
+    save_fields(
+        &owner,
+        &origin,
+        &csrf,
+        form,
+        "field-moved",
+        &format!("field-{field_id}"),
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Nothing {}
+
+/// `POST /app/forms/{id}/fields/{field_id}/remove`
+pub(crate) async fn remove_field(
+    owner: Owner,
+    origin: Origin,
+    Path((id, field_id)): Path<(String, String)>,
+    Posted { csrf, .. }: Posted<Nothing>,
+) -> Response {
+    let (mut form, at) = match load_field(&owner, &id, &field_id).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    form.fields.remove(at);
+    save_fields(&owner, &origin, &csrf, form, "field-removed", "fields").await
+}
+
+#[derive(Deserialize)]
+pub(crate) struct SettingsForm {
+    #[serde(default)]
+    confirmation_message: String,
+    #[serde(default)]
+    redirect_url: String,
+    notifications_enabled: Option<String>,
+    #[serde(default)]
+    closes_at: String,
+    #[serde(default)]
+    max_responses: String,
+}
+
+/// The posted settings as the core's keys; an empty box clears its key. Values that
+/// are not even of the right shape are a problem to fix; the core checks the rest.
+fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static str> {
+    let mut settings = Map::new();
+    let message = posted.confirmation_message.trim();
+    // The core wants a string here: an empty one is the default message.
+    settings.insert(
+        "confirmation_message".into(),
+        Value::String(message.to_owned()),
+    );
+    let url = posted.redirect_url.trim();
+    settings.insert(
+        "redirect_url".into(),
+        if url.is_empty() {
+            Value::Null
+        } else {
+            Value::String(url.to_owned())
+        },
+    );
+    settings.insert(
+        "notifications_enabled".into(),
+        Value::Bool(posted.notifications_enabled.is_some()),
+    );
+    let closes = posted.closes_at.trim();
+    let closes = if closes.is_empty() {
+        Value::Null
+    } else {
+        let at = NaiveDateTime::parse_from_str(closes, "%Y-%m-%dT%H:%M")
+            .or_else(|_| NaiveDateTime::parse_from_str(closes, "%Y-%m-%dT%H:%M:%S"))
+            .map_err(|_| "Closing date: give a date and time such as 2030-12-31T18:00 (UTC).")?;
+        Value::String(convert::rfc3339(at.and_utc()))
+    };
+    settings.insert("closes_at".into(), closes);
+    let cap = posted.max_responses.trim();
+    let cap =
+        if cap.is_empty() {
+            Value::Null
+        } else {
+            Value::from(cap.parse::<i64>().map_err(
+                |_| "Response cap: write a whole number of at least 1, or leave it empty.",
+            )?)
+        };
+    settings.insert("max_responses".into(), cap);
+    Ok(settings)
+}
+
+/// `POST /app/forms/{id}/settings`
+pub(crate) async fn settings(
+    owner: Owner,
+    origin: Origin,
+    Path(id): Path<String>,
+    Posted { csrf, form: posted }: Posted<SettingsForm>,
+) -> Response {
+    let Some(id) = form_id(&id) else {
+        return not_found(&owner);
+    };
+    let settings = match settings_from(&posted) {
+        Ok(settings) => settings,
+        Err(problem) => return refused(&owner, &id, &origin, problem).await,
+    };
+    let form = pb::Form {
+        id: id.clone(),
+        settings: Some(convert::object_to_struct(&settings)),
+        ..Default::default()
+    };
+    let result = update(&owner, &csrf, form, &["settings"]).await;
+    after(&owner, &id, &origin, result, "settings", "settings").await
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Lifecycle {
+    #[serde(default)]
+    action: String,
+}
+
+/// `POST /app/forms/{id}/status`: publish, close (now), reopen, archive, back to draft.
+pub(crate) async fn status(
+    owner: Owner,
+    origin: Origin,
+    Path(id): Path<String>,
+    Posted { csrf, form: posted }: Posted<Lifecycle>,
+) -> Response {
+    let Some(id) = form_id(&id) else {
+        return not_found(&owner);
+    };
+    let to_status = |status: pb::FormStatus| pb::Form {
+        id: id.clone(),
+        status: status.into(),
+        ..Default::default()
+    };
+    let closes = |at: Value| {
+        let mut settings = Map::new();
+        settings.insert("closes_at".into(), at);
+        pb::Form {
+            id: id.clone(),
+            settings: Some(convert::object_to_struct(&settings)),
+            ..Default::default()
+        }
+    };
+    let (change, path, done) = match posted.action.as_str() {
+        "publish" => (to_status(pb::FormStatus::Published), "status", "published"),
+        "archive" => (to_status(pb::FormStatus::Archived), "status", "archived"),
+        "draft" => (to_status(pb::FormStatus::Draft), "status", "drafted"),
+        "close" => (
+            closes(Value::String(convert::rfc3339(Utc::now()))),
+            "settings",
+            "closed",
+        ),
+        "reopen" => (closes(Value::Null), "settings", "reopened"),
+        _ => {
+            return refused(
+                &owner,
+                &id,
+                &origin,
+                "Choose publish, close, reopen, archive or back to draft.",
+            )
+            .await;
+        }
+    };
+    let result = update(&owner, &csrf, change, &[path]).await;
+    after(&owner, &id, &origin, result, done, "lifecycle").await
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Confirm {
+    #[serde(default)]
+    confirm_title: String,
+}
+
+/// `POST /app/forms/{id}/delete`: only with the form's title typed exactly (checked
+/// here too: the script that holds the button back is a convenience).
+pub(crate) async fn delete(
+    owner: Owner,
+    origin: Origin,
+    Path(id): Path<String>,
+    Posted { csrf, form: posted }: Posted<Confirm>,
+) -> Response {
+    let form = match load(&owner, &id).await {
+        Ok(form) => form,
+        Err(response) => return response,
+    };
+    if posted.confirm_title != form.title {
+        return refused(
+            &owner,
+            &form.id,
+            &origin,
+            "To delete the form, type its title exactly as it is shown.",
+        )
+        .await;
+    }
+    let deleted = owner
+        .state
+        .forms()
+        .delete_form(owner.change(
+            pb::DeleteFormRequest {
+                id: form.id.clone(),
+            },
+            &csrf,
+        ))
+        .await;
+    match deleted {
+        Ok(_) => see_other("/app/forms?done=deleted"),
+        Err(status) => owner.failure(&status),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_messages_name_fields_and_settings_as_the_page_does() {
+        assert_eq!(
+            humane("fields[2].label is required"),
+            "Field 3: label is required"
+        );
+        assert_eq!(
+            humane("settings.max_responses: must be a positive integer or null"),
+            "Response cap: must be a positive integer or null"
+        );
+        assert_eq!(humane("fields[x] and fields[10]"), "fields[x] and Field 11");
+    }
+
+    #[test]
+    fn every_kind_is_offered_once() {
+        let mut names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
+        names.dedup();
+        assert_eq!(names.len(), 6);
+        assert!(kind_of("file_upload").is_some_and(|k| k.file));
+        assert_eq!(kind_label("colour"), "colour");
+    }
+
+    #[test]
+    fn empty_settings_boxes_clear_their_keys() {
+        let posted = SettingsForm {
+            confirmation_message: " ".into(),
+            redirect_url: String::new(),
+            notifications_enabled: None,
+            closes_at: "2030-12-31T18:00".into(),
+            max_responses: String::new(),
+        };
+        let settings = settings_from(&posted).expect("valid");
+        assert_eq!(settings["redirect_url"], Value::Null);
+        assert_eq!(settings["max_responses"], Value::Null);
+        assert_eq!(settings["closes_at"], "2030-12-31T18:00:00.000Z");
+        assert_eq!(settings["notifications_enabled"], false);
+        let bad = SettingsForm {
+            max_responses: "ten".into(),
+            ..posted
+        };
+        assert!(settings_from(&bad).is_err());
+    }
+}
