@@ -126,9 +126,16 @@ fn with_query(base: &str, pairs: &[(&str, String)]) -> String {
     }
 }
 
+/// What a path segment escapes: all but the unreserved characters of RFC 3986.
+const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
 /// A path segment from an id, escaped (ids come from the address or the core).
 pub(super) fn segment(id: &str) -> String {
-    percent_encoding::utf8_percent_encode(id, percent_encoding::NON_ALPHANUMERIC).to_string()
+    percent_encoding::utf8_percent_encode(id, SEGMENT).to_string()
 }
 
 /// The page that says what to fix in the filter.

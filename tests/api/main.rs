@@ -18,6 +18,8 @@ mod browser;
 mod clients;
 mod connections;
 mod current;
+mod dashboard_inbox;
+mod dashboard_support;
 mod errors;
 mod export;
 mod forms;
