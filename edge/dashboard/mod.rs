@@ -40,11 +40,23 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/sign-out", post(sign_in::sign_out))
         .route("/forms", get(forms::list).post(forms::create))
         .route("/forms/{id}/responses", get(responses::inbox))
-        .route("/forms/{id}/responses/export.csv", get(responses::export_csv))
-        .route("/forms/{id}/responses/export.ndjson", get(responses::export_ndjson))
+        .route(
+            "/forms/{id}/responses/export.csv",
+            get(responses::export_csv),
+        )
+        .route(
+            "/forms/{id}/responses/export.ndjson",
+            get(responses::export_ndjson),
+        )
         .route("/forms/{id}/responses/{response_id}", get(responses::show))
-        .route("/forms/{id}/responses/{response_id}/delete", post(responses::delete))
-        .route("/forms/{id}/responses/{response_id}/files/{file_id}", get(responses::file))
+        .route(
+            "/forms/{id}/responses/{response_id}/delete",
+            post(responses::delete),
+        )
+        .route(
+            "/forms/{id}/responses/{response_id}/files/{file_id}",
+            get(responses::file),
+        )
         .fallback(not_found)
         .layer(middleware::from_fn(same_origin_posts))
         .layer(middleware::from_fn(headers))

@@ -88,7 +88,12 @@ impl Filter {
 
     /// The core's bounds (both exclusive): after the last microsecond before `since`,
     /// before midnight after `until`; the dates are UTC days, both included.
-    fn bounds(&self) -> (Option<prost_types::Timestamp>, Option<prost_types::Timestamp>) {
+    fn bounds(
+        &self,
+    ) -> (
+        Option<prost_types::Timestamp>,
+        Option<prost_types::Timestamp>,
+    ) {
         let midnight = |d: NaiveDate| Utc.from_utc_datetime(&d.and_time(chrono::NaiveTime::MIN));
         let since = self
             .since
@@ -249,7 +254,9 @@ pub(crate) async fn inbox(
         .await;
     let listed = match listed {
         Ok(reply) => reply.into_inner(),
-        Err(status) if crate::error::reason_of(&status) == Some(pb::ErrorReason::ValidationError) => {
+        Err(status)
+            if crate::error::reason_of(&status) == Some(pb::ErrorReason::ValidationError) =>
+        {
             return bad_input(
                 &owner,
                 &form.id,
@@ -461,7 +468,10 @@ mod tests {
         let until = until.expect("until");
         // 2026-01-31T00:00:00Z is 1769817600; the core's bounds are exclusive.
         assert_eq!((since.seconds, since.nanos), (1_769_817_599, 999_999_000));
-        assert_eq!((until.seconds, until.nanos), (1_769_817_600 + 2 * 86_400, 0));
+        assert_eq!(
+            (until.seconds, until.nanos),
+            (1_769_817_600 + 2 * 86_400, 0)
+        );
         assert_eq!(filter.per_page, PER_PAGE);
         assert_eq!(parse("", "", "").map(|f| f.bounds()), Ok((None, None)));
     }

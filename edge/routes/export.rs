@@ -44,9 +44,7 @@ pub(crate) enum ExportFormatName {
 }
 
 /// A format's wire value, with the reply's media type and the file's extension.
-pub(crate) fn format_of(
-    name: ExportFormatName,
-) -> (pb::ExportFormat, &'static str, &'static str) {
+pub(crate) fn format_of(name: ExportFormatName) -> (pb::ExportFormat, &'static str, &'static str) {
     match name {
         ExportFormatName::Ndjson => (pb::ExportFormat::Ndjson, "application/x-ndjson", "ndjson"),
         ExportFormatName::Csv => (pb::ExportFormat::Csv, "text/csv; charset=utf-8", "csv"),

@@ -97,7 +97,10 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
     assert_eq!(page.status, 200, "{}", page.text());
     let html = page.text();
     for label in ["Submitted", "Name", "Email", "Age", "Bio"] {
-        assert!(html.contains(&format!("<th scope=\"col\">{label}</th>")), "{label}");
+        assert!(
+            html.contains(&format!("<th scope=\"col\">{label}</th>")),
+            "{label}"
+        );
     }
     assert!(html.contains("<caption"));
     assert!(html.contains(&format!(
@@ -107,7 +110,10 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
     assert!(html.contains(&format!("href=\"{inbox}/export.csv\"")));
     assert!(html.contains(&format!("href=\"{inbox}/export.ndjson\"")));
     assert_eq!(people(&html), (5..30).rev().collect::<Vec<_>>());
-    assert!(html.contains("2026-01-03 01:29:00 UTC"), "times with seconds");
+    assert!(
+        html.contains("2026-01-03 01:29:00 UTC"),
+        "times with seconds"
+    );
 
     // Keyset pages of 7: every response once, newest first, then Previous goes back.
     let mut seen = Vec::new();
@@ -129,13 +135,19 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
     let previous = dashboard.get(&back).await;
     assert_eq!(people(&previous.text()), people(&pages[1].1));
     let back = link(&pages[1].1, "prev").expect("a Previous link on page 2");
-    assert_eq!(people(&dashboard.get(&back).await.text()), people(&pages[0].1));
+    assert_eq!(
+        people(&dashboard.get(&back).await.text()),
+        people(&pages[0].1)
+    );
     assert!(link(&pages[0].1, "prev").is_none());
 
     // The date filter: whole UTC days, both ends included.
     let dates = |q: &str| format!("{inbox}?per_page=100&{q}");
     let cases: [(&str, Vec<usize>); 4] = [
-        ("since=2026-01-02&until=2026-01-02", (10..20).rev().collect()),
+        (
+            "since=2026-01-02&until=2026-01-02",
+            (10..20).rev().collect(),
+        ),
         ("since=2026-01-03", (20..30).rev().collect()),
         ("until=2026-01-01", (0..10).rev().collect()),
         ("since=2026-01-04", vec![]),
@@ -145,7 +157,13 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
         assert_eq!(page.status, 200, "{query}");
         assert_eq!(&people(&page.text()), expected, "{query}");
     }
-    assert!(dashboard.get(&dates("since=2026-01-04")).await.text().contains("No response in these dates."));
+    assert!(
+        dashboard
+            .get(&dates("since=2026-01-04"))
+            .await
+            .text()
+            .contains("No response in these dates.")
+    );
 
     // Bad input is a page saying what to fix, never a 500.
     for (query, says) in [
@@ -170,7 +188,9 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
 
     // Downloads: attachments with the filter applied.
     let csv = dashboard
-        .get(&format!("{inbox}/export.csv?since=2026-01-02&until=2026-01-02"))
+        .get(&format!(
+            "{inbox}/export.csv?since=2026-01-02&until=2026-01-02"
+        ))
         .await;
     assert_eq!(csv.status, 200);
     assert_eq!(csv.header("content-type"), "text/csv; charset=utf-8");
@@ -181,7 +201,13 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
     assert_eq!(csv.header("x-content-type-options"), "nosniff");
     let text = csv.text();
     assert!(text.starts_with("Response ID,Submitted at,"), "{text}");
-    assert!(text.lines().next().unwrap_or("").ends_with(",Name,Email,Age,Bio"), "{text}");
+    assert!(
+        text.lines()
+            .next()
+            .unwrap_or("")
+            .ends_with(",Name,Email,Age,Bio"),
+        "{text}"
+    );
     assert_eq!(people(&text), (10..20).collect::<Vec<_>>(), "oldest first");
     let ndjson = dashboard
         .get(&format!("{inbox}/export.ndjson?until=2026-01-01"))
@@ -200,14 +226,20 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
     assert_eq!(rows.len(), 10);
     assert_eq!(rows[0]["form_id"], form_id.as_str());
     assert_eq!(
-        dashboard.get(&format!("{inbox}/export.csv?since=nope")).await.status,
+        dashboard
+            .get(&format!("{inbox}/export.csv?since=nope"))
+            .await
+            .status,
         422
     );
 
     // A form without responses says so.
     let empty = published_form(&app, &key, contact_fields(), Value::Null).await;
     let page = dashboard
-        .get(&format!("/app/forms/{}/responses", empty["id"].as_str().expect("id")))
+        .get(&format!(
+            "/app/forms/{}/responses",
+            empty["id"].as_str().expect("id")
+        ))
         .await;
     assert_eq!(page.status, 200);
     assert!(page.text().contains("No responses yet."));
@@ -233,7 +265,11 @@ async fn the_detail_shows_answers_by_label_device_times_metadata_and_files() {
     let page = visitor
         .submit_multipart(
             &short_id,
-            &[("_token", &token), (&f[0], "Ada <Lovelace>"), (&f[2], "line one")],
+            &[
+                ("_token", &token),
+                (&f[0], "Ada <Lovelace>"),
+                (&f[2], "line one"),
+            ],
             &[(&f[1], "me.png", PNG)],
         )
         .await;
@@ -244,7 +280,10 @@ async fn the_detail_shows_answers_by_label_device_times_metadata_and_files() {
     let html = dashboard.get(&inbox).await.text();
     assert!(html.contains("Ada &lt;Lovelace&gt;"), "escaped: {html}");
     assert!(html.contains("<td>me.png</td>"), "files by name: {html}");
-    let start = html.find("<td class=\"nowrap\"><a href=\"").expect("a row link") + 28;
+    let start = html
+        .find("<td class=\"nowrap\"><a href=\"")
+        .expect("a row link")
+        + 28;
     let end = html[start..].find('"').expect("href end");
     let detail_url = html[start..start + end].to_owned();
 
@@ -262,18 +301,36 @@ async fn the_detail_shows_answers_by_label_device_times_metadata_and_files() {
     ] {
         assert!(html.contains(expected), "{expected}: {html}");
     }
-    let timed = html.find("<dt>Completion time</dt><dd>").expect("completion time") + 28;
-    assert!(html[timed..].split("</dd>").next().is_some_and(|t| t.ends_with(" s")), "{html}");
+    let timed = html
+        .find("<dt>Completion time</dt><dd>")
+        .expect("completion time")
+        + 28;
+    assert!(
+        html[timed..]
+            .split("</dd>")
+            .next()
+            .is_some_and(|t| t.ends_with(" s")),
+        "{html}"
+    );
     // The file downloads with its name and stored media type.
-    let start = html.find("<dt>Photo</dt><dd><a href=\"").expect("file link") + 27;
+    let start = html
+        .find("<dt>Photo</dt><dd><a href=\"")
+        .expect("file link")
+        + 27;
     let end = html[start..].find('"').expect("href end");
     let file_url = html[start..start + end].to_owned();
-    assert!(file_url.starts_with(&format!("{detail_url}/files/")), "{file_url}");
+    assert!(
+        file_url.starts_with(&format!("{detail_url}/files/")),
+        "{file_url}"
+    );
     let file = dashboard.get(&file_url).await;
     assert_eq!(file.status, 200);
     assert_eq!(file.body, PNG);
     assert_eq!(file.header("content-type"), "image/png");
-    assert_eq!(file.header("content-disposition"), "attachment; filename=\"me.png\"");
+    assert_eq!(
+        file.header("content-disposition"),
+        "attachment; filename=\"me.png\""
+    );
     assert_eq!(file.header("x-content-type-options"), "nosniff");
     let missing = format!("{detail_url}/files/{}", Uuid::new_v4());
     assert_eq!(dashboard.get(&missing).await.status, 404);
@@ -287,7 +344,10 @@ async fn the_detail_shows_answers_by_label_device_times_metadata_and_files() {
             &json!({"answers": {f[0].clone(): "Grace", f[2].clone(): "kept"}, "metadata": {"campaign": "spring"}}),
         )
         .await;
-    let id = reply.ok(201)["response"]["id"].as_str().expect("id").to_owned();
+    let id = reply.ok(201)["response"]["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
     sqlx::query("UPDATE responses SET started_at = submitted_at - interval '72 seconds', completion_time_seconds = 72 WHERE id = $1")
         .bind(Uuid::parse_str(&id).expect("uuid"))
         .execute(&app.pool)
@@ -302,7 +362,10 @@ async fn the_detail_shows_answers_by_label_device_times_metadata_and_files() {
     for expected in [
         "<dt>Name</dt><dd><span class=\"answer\">Grace</span></dd>",
         "<dt>Photo</dt><dd><span class=\"muted\">No answer</span></dd>",
-        &format!("<dt>Removed field <code>{}</code></dt><dd><span class=\"answer\">kept</span></dd>", f[2]),
+        &format!(
+            "<dt>Removed field <code>{}</code></dt><dd><span class=\"answer\">kept</span></dd>",
+            f[2]
+        ),
         "<dt>Source</dt><dd>API</dd>",
         "<dt>Metadata <code>campaign</code></dt><dd><span class=\"answer\">spring</span></dd>",
         "<dt>Completion time</dt><dd>1 min 12 s</dd>",
@@ -311,7 +374,13 @@ async fn the_detail_shows_answers_by_label_device_times_metadata_and_files() {
         assert!(html.contains(expected), "{expected}: {html}");
     }
     // An unknown response of the form is 404.
-    assert_eq!(dashboard.get(&format!("{inbox}/{}", Uuid::new_v4())).await.status, 404);
+    assert_eq!(
+        dashboard
+            .get(&format!("{inbox}/{}", Uuid::new_v4()))
+            .await
+            .status,
+        404
+    );
 }
 
 #[tokio::test]
@@ -340,12 +409,18 @@ async fn deleting_needs_the_csrf_token_and_the_confirmation_and_others_get_404()
     let list = app.get(&format!("/forms/{form_id}/responses"), &key).await;
     let response = list.ok(200)["responses"][0].clone();
     let id = response["id"].as_str().expect("id").to_owned();
-    let file_id = response["answers"][&f[1]]["file_id"].as_str().expect("file").to_owned();
+    let file_id = response["answers"][&f[1]]["file_id"]
+        .as_str()
+        .expect("file")
+        .to_owned();
     let inbox = format!("/app/forms/{form_id}/responses");
     let detail = format!("{inbox}/{id}");
     let delete = format!("{detail}/delete");
     let still_there = || async {
-        app.get(&format!("/forms/{form_id}/responses/{id}"), &key).await.status == 200
+        app.get(&format!("/forms/{form_id}/responses/{id}"), &key)
+            .await
+            .status
+            == 200
     };
 
     // Another account: 404 on every page, file, download and the delete.
@@ -395,7 +470,13 @@ async fn deleting_needs_the_csrf_token_and_the_confirmation_and_others_get_404()
     assert!(page.text().contains("The response was deleted."));
     assert!(page.text().contains("No responses yet."));
     assert_eq!(dashboard.get(&detail).await.status, 404);
-    assert_eq!(dashboard.get(&format!("{detail}/files/{file_id}")).await.status, 404);
+    assert_eq!(
+        dashboard
+            .get(&format!("{detail}/files/{file_id}"))
+            .await
+            .status,
+        404
+    );
     // `done` never echoes free text.
     let page = dashboard.get(&format!("{inbox}?done=%3Cb%3Ehacked")).await;
     assert!(!page.text().contains("hacked"));

@@ -87,7 +87,10 @@ pub async fn signed_in(app: &TestApp, account: &str) -> Dashboard {
     let reply = client
         .post(format!("{base}/app/sign-in/link"))
         .header("content-type", "application/x-www-form-urlencoded")
-        .body(form_body(&[("token", token.as_str()), ("next", "/app/forms")]))
+        .body(form_body(&[
+            ("token", token.as_str()),
+            ("next", "/app/forms"),
+        ]))
         .send()
         .await
         .expect("redeem link");

@@ -90,7 +90,10 @@ async fn response_of(owner: &Owner, form_id: &str, id: &str) -> Result<pb::FormR
 
 /// `GET /app/forms/{id}/responses/{response_id}`
 pub(crate) async fn show(owner: Owner, Path((form_id, id)): Path<(String, String)>) -> Response {
-    let (form, response) = match tokio::join!(form_of(&owner, &form_id), response_of(&owner, &form_id, &id)) {
+    let (form, response) = match tokio::join!(
+        form_of(&owner, &form_id),
+        response_of(&owner, &form_id, &id)
+    ) {
         (Ok(form), Ok(response)) => (form, response),
         (Err(page), _) | (_, Err(page)) => return page,
     };
@@ -106,7 +109,11 @@ pub(crate) async fn show(owner: Owner, Path((form_id, id)): Path<(String, String
         .iter()
         .filter(|(key, _)| !form.fields.iter().any(|f| &f.id == *key))
         .collect();
-    let or_dash = |v: &Option<String>| v.clone().filter(|s| !s.is_empty()).unwrap_or_else(|| "—".to_owned());
+    let or_dash = |v: &Option<String>| {
+        v.clone()
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "—".to_owned())
+    };
     let body = html! {
         nav class="crumbs" aria-label="Breadcrumb" {
             a href="/app/forms" { "Forms" } " / "
