@@ -14,6 +14,7 @@ mod forms;
 mod layout;
 mod owner;
 mod share;
+mod responses;
 mod sign_in;
 
 use crate::state::AppState;
@@ -59,6 +60,24 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/forms/{id}/settings", post(builder::settings))
         .route("/forms/{id}/status", post(builder::status))
         .route("/forms/{id}/delete", post(builder::delete))
+        .route("/forms/{id}/responses", get(responses::inbox))
+        .route(
+            "/forms/{id}/responses/export.csv",
+            get(responses::export_csv),
+        )
+        .route(
+            "/forms/{id}/responses/export.ndjson",
+            get(responses::export_ndjson),
+        )
+        .route("/forms/{id}/responses/{response_id}", get(responses::show))
+        .route(
+            "/forms/{id}/responses/{response_id}/delete",
+            post(responses::delete),
+        )
+        .route(
+            "/forms/{id}/responses/{response_id}/files/{file_id}",
+            get(responses::file),
+        )
         .fallback(not_found)
         .layer(middleware::from_fn(same_origin_posts))
         .layer(middleware::from_fn(headers))

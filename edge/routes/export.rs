@@ -43,15 +43,20 @@ pub(crate) enum ExportFormatName {
     Csv,
 }
 
+/// A format's wire value, with the reply's media type and the file's extension.
+pub(crate) fn format_of(name: ExportFormatName) -> (pb::ExportFormat, &'static str, &'static str) {
+    match name {
+        ExportFormatName::Ndjson => (pb::ExportFormat::Ndjson, "application/x-ndjson", "ndjson"),
+        ExportFormatName::Csv => (pb::ExportFormat::Csv, "text/csv; charset=utf-8", "csv"),
+    }
+}
+
 /// The query as a request, with the reply's media type and the file's extension.
 fn export_request(
     form_id: String,
     query: ExportQuery,
 ) -> (pb::ExportResponsesRequest, &'static str, &'static str) {
-    let (format, media_type, extension) = match query.format.unwrap_or_default() {
-        ExportFormatName::Ndjson => (pb::ExportFormat::Ndjson, "application/x-ndjson", "ndjson"),
-        ExportFormatName::Csv => (pb::ExportFormat::Csv, "text/csv; charset=utf-8", "csv"),
-    };
+    let (format, media_type, extension) = format_of(query.format.unwrap_or_default());
     let request = pb::ExportResponsesRequest {
         form_id,
         format: format.into(),
@@ -78,17 +83,28 @@ pub(crate) async fn export(
     Query(query): Query<ExportQuery>,
 ) -> Result<Response, Response> {
     let (request, media_type, extension) = export_request(form_id, query);
-    // The core accepted the id, so it is a UUID; only its characters go in the header.
-    let name: String = request
-        .form_id
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect();
+    let form_id = request.form_id.clone();
     let reply = state
         .responses()
         .export_responses(call.request(request))
         .await
         .map_err(|status| call.error(&status))?;
+    Ok(download(reply, &form_id, media_type, extension))
+}
+
+/// The core's export stream as a streamed attachment, `responses-<form id>.<extension>`,
+/// a chunk at a time (never collected). Shared with the dashboard's downloads.
+pub(crate) fn download(
+    reply: tonic::Response<tonic::Streaming<pb::ExportResponsesResponse>>,
+    form_id: &str,
+    media_type: &str,
+    extension: &str,
+) -> Response {
+    // The core accepted the id, so it is a UUID; only its characters go in the header.
+    let name: String = form_id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
     let headers = forwarded_headers(reply.metadata());
     // An error item aborts the body: the client sees a broken transfer, not a short file.
     let chunks = reply
@@ -98,7 +114,7 @@ pub(crate) async fn export(
     response.headers_mut().extend(headers);
     let file_name = format!("responses-{name}.{extension}");
     super::attachment(&mut response, media_type, &file_name);
-    Ok(response)
+    response
 }
 
 #[cfg(test)]

@@ -109,11 +109,29 @@ impl Dashboard {
         send(request).await
     }
 
-    /// A form post with the session and its CSRF token.
+    /// A form post with the session and its CSRF token (unless `fields` has one).
     pub async fn post(&self, path: &str, fields: &[(&str, &str)]) -> Reply {
-        let mut all = vec![("_csrf", self.csrf.as_str())];
-        all.extend_from_slice(fields);
+        let mut all = fields.to_vec();
+        if !all.iter().any(|(name, _)| *name == "_csrf") {
+            all.insert(0, ("_csrf", self.csrf.as_str()));
+        }
         self.post_raw(path, &all).await
+    }
+
+    /// `GET` of a download: its bytes as they came.
+    pub async fn download(&self, path: &str) -> Got {
+        let reply = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .header("cookie", &self.cookie)
+            .send()
+            .await
+            .expect("GET");
+        Got {
+            status: reply.status().as_u16(),
+            headers: reply.headers().clone(),
+            body: reply.bytes().await.expect("body").to_vec(),
+        }
     }
 
     /// A form post with the session and exactly `fields` (no CSRF token added).
@@ -185,4 +203,29 @@ pub fn session_cookie(reply: &Reply) -> Option<String> {
         .filter_map(|v| v.to_str().ok())
         .find(|c| c.starts_with("formsd_session=") && !c.starts_with("formsd_session=;"))
         .map(|c| c.split(';').next().unwrap_or("").to_owned())
+}
+
+/// A reply whose body is bytes (downloads).
+pub struct Got {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Got {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
+}
+
+/// An application for dashboard tests, with extra `serve` flags.
+pub async fn dashboard_app(extra: &[&str]) -> TestApp {
+    TestApp::spawn_with(extra).await
 }

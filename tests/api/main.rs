@@ -21,6 +21,7 @@ mod current;
 mod dashboard;
 mod dashboard_browser;
 mod dashboard_builder;
+mod dashboard_inbox;
 #[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper
 mod dashboard_support;
 mod errors;
