@@ -7,9 +7,11 @@
 //! confirmations, live refresh) and one style sheet are served from the binary under a
 //! strict CSP (no inline script or style).
 
+mod account;
 mod assets;
 mod chart;
 mod forms;
+mod keys;
 mod layout;
 mod owner;
 mod sign_in;
@@ -38,6 +40,11 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/sign-in/cookie", post(sign_in::with_cookie))
         .route("/sign-out", post(sign_in::sign_out))
         .route("/forms", get(forms::list).post(forms::create))
+        .route("/keys", get(keys::list).post(keys::create))
+        .route("/keys/{key_id}", get(keys::usage))
+        .route("/keys/{key_id}/revoke", get(keys::confirm_revoke).post(keys::revoke))
+        .route("/account", get(account::page))
+        .route("/account/unlink", post(account::unlink))
         .fallback(not_found)
         .layer(middleware::from_fn(same_origin_posts))
         .layer(middleware::from_fn(headers))

@@ -18,6 +18,9 @@ mod browser;
 mod clients;
 mod connections;
 mod current;
+mod dashboard_keys;
+#[allow(dead_code)] // shared by the dashboard suites
+mod dashboard_support;
 mod errors;
 mod export;
 mod forms;
