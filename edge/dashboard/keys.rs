@@ -144,7 +144,7 @@ fn page(owner: &Owner, keys: &[pb::OwnKey], done: Option<&str>, problem: Option<
                                     td { (own.last_used_on.as_deref().unwrap_or("never")) }
                                     td { @if key.expires_at.is_some() { (when(key.expires_at.as_ref())) } @else { "never" } }
                                     td { span class={"badge " (status)} { (status) } }
-                                    td class="actions" {
+                                    td class="key-actions" {
                                         a href={"/app/keys/" (key.id)} {
                                             "Usage" span class="visually-hidden" { " of " (label_of(own)) }
                                         }
