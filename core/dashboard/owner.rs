@@ -43,7 +43,11 @@ impl Owner {
             return Err(CoreError::validation("at most 100 form_ids"));
         }
         // Ids that are not UUIDs name no form of the account: left out, like others'.
-        let ids: Vec<_> = req.form_ids.iter().filter_map(|id| parse_id(id, "form").ok()).collect();
+        let ids: Vec<_> = req
+            .form_ids
+            .iter()
+            .filter_map(|id| parse_id(id, "form").ok())
+            .collect();
         let today = Utc::now().date_naive();
         let first = today - Days::new(u64::from(days.unsigned_abs()) - 1);
         let found = store::activity(&self.pool, ctx.caller.account_id, &ids, first).await?;
@@ -57,7 +61,12 @@ impl Owner {
                 daily: first
                     .iter_days()
                     .take_while(|day| *day <= today)
-                    .map(|day| a.days.iter().find(|(d, _)| *d == day).map_or(0, |(_, n)| *n))
+                    .map(|day| {
+                        a.days
+                            .iter()
+                            .find(|(d, _)| *d == day)
+                            .map_or(0, |(_, n)| *n)
+                    })
                     .collect(),
             })
             .collect();
@@ -96,7 +105,8 @@ impl Owner {
         req: pb::UnlinkOwnIdentityRequest,
     ) -> Result<pb::UnlinkOwnIdentityResponse, CoreError> {
         let session = session_of(ctx)?;
-        let account = accounts::unlink_identity(&self.pool, &session.account_name, &req.subject).await?;
+        let account =
+            accounts::unlink_identity(&self.pool, &session.account_name, &req.subject).await?;
         // The name and the session's account are one account; checked all the same.
         if account.id != ctx.caller.account_id {
             return Err(CoreError::NotFound("identity"));
@@ -145,9 +155,14 @@ impl Owner {
             None => None,
         };
         let account = accounts::account_by_id(&self.pool, ctx.caller.account_id).await?;
-        let created =
-            accounts::create_key(&self.pool, &account.name, None, &Scopes::new(scopes), expires_at)
-                .await?;
+        let created = accounts::create_key(
+            &self.pool,
+            &account.name,
+            None,
+            &Scopes::new(scopes),
+            expires_at,
+        )
+        .await?;
         let row = accounts::own_key(&self.pool, account.id, created.key_id).await?;
         Ok(pb::CreateOwnKeyResponse {
             secret: created.key,
@@ -204,7 +219,9 @@ impl OwnerService for Owner {
         req: Request<pb::GetOwnAccountRequest>,
     ) -> Result<Response<pb::GetOwnAccountResponse>, Status> {
         self.gate
-            .call(req, Some(Scope::Read), |ctx, _msg| async move { self.account(&ctx).await })
+            .call(req, Some(Scope::Read), |ctx, _msg| async move {
+                self.account(&ctx).await
+            })
             .await
     }
 
@@ -213,7 +230,9 @@ impl OwnerService for Owner {
         req: Request<pb::UnlinkOwnIdentityRequest>,
     ) -> Result<Response<pb::UnlinkOwnIdentityResponse>, Status> {
         self.gate
-            .call(req, Some(Scope::Admin), |ctx, msg| async move { self.unlink(&ctx, msg).await })
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.unlink(&ctx, msg).await
+            })
             .await
     }
 
@@ -222,7 +241,9 @@ impl OwnerService for Owner {
         req: Request<pb::ListOwnKeysRequest>,
     ) -> Result<Response<pb::ListOwnKeysResponse>, Status> {
         self.gate
-            .call(req, Some(Scope::Read), |ctx, _msg| async move { self.keys(&ctx).await })
+            .call(req, Some(Scope::Read), |ctx, _msg| async move {
+                self.keys(&ctx).await
+            })
             .await
     }
 
@@ -231,7 +252,9 @@ impl OwnerService for Owner {
         req: Request<pb::CreateOwnKeyRequest>,
     ) -> Result<Response<pb::CreateOwnKeyResponse>, Status> {
         self.gate
-            .call(req, Some(Scope::Admin), |ctx, msg| async move { self.create_key(&ctx, msg).await })
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.create_key(&ctx, msg).await
+            })
             .await
     }
 
@@ -240,7 +263,9 @@ impl OwnerService for Owner {
         req: Request<pb::RevokeOwnKeyRequest>,
     ) -> Result<Response<pb::RevokeOwnKeyResponse>, Status> {
         self.gate
-            .call(req, Some(Scope::Admin), |ctx, msg| async move { self.revoke_key(&ctx, msg).await })
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.revoke_key(&ctx, msg).await
+            })
             .await
     }
 
@@ -249,7 +274,9 @@ impl OwnerService for Owner {
         req: Request<pb::GetOwnKeyUsageRequest>,
     ) -> Result<Response<pb::GetOwnKeyUsageResponse>, Status> {
         self.gate
-            .call(req, Some(Scope::Read), |ctx, msg| async move { self.key_usage(&ctx, msg).await })
+            .call(req, Some(Scope::Read), |ctx, msg| async move {
+                self.key_usage(&ctx, msg).await
+            })
             .await
     }
 

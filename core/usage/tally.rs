@@ -106,7 +106,8 @@ impl Tally {
         pool: &PgPool,
         keys: &[Uuid],
     ) -> Result<HashMap<Uuid, NaiveDate>, CoreError> {
-        let mut last: HashMap<Uuid, NaiveDate> = store::last_used(pool, keys).await?.into_iter().collect();
+        let mut last: HashMap<Uuid, NaiveDate> =
+            store::last_used(pool, keys).await?.into_iter().collect();
         let pending = self.pending();
         let unsettled = self.unsettled();
         let batches = std::iter::once(&*pending).chain(unsettled.as_ref().map(|u| &u.batch));

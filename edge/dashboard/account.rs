@@ -117,7 +117,12 @@ pub(crate) async fn unlink(owner: Owner, Posted { csrf, form }: Posted<Unlink>) 
     let done = owner
         .state
         .owner()
-        .unlink_own_identity(owner.change(pb::UnlinkOwnIdentityRequest { subject: form.subject }, &csrf))
+        .unlink_own_identity(owner.change(
+            pb::UnlinkOwnIdentityRequest {
+                subject: form.subject,
+            },
+            &csrf,
+        ))
         .await;
     match done {
         Ok(_) => see_other("/app/account?done=unlinked"),

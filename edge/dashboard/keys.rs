@@ -30,9 +30,21 @@ fn done_text(done: Option<&str>) -> Option<&'static str> {
 }
 
 const SCOPES: [(pb::Scope, &str, &str); 3] = [
-    (pb::Scope::Read, "read", "Read: list and fetch forms, responses and webhooks"),
-    (pb::Scope::Write, "write", "Write: create and change forms and webhooks"),
-    (pb::Scope::Admin, "admin", "Admin: delete forms, responses and webhooks"),
+    (
+        pb::Scope::Read,
+        "read",
+        "Read: list and fetch forms, responses and webhooks",
+    ),
+    (
+        pb::Scope::Write,
+        "write",
+        "Write: create and change forms and webhooks",
+    ),
+    (
+        pb::Scope::Admin,
+        "admin",
+        "Admin: delete forms, responses and webhooks",
+    ),
 ];
 
 fn scope_names(scopes: &[i32]) -> String {
@@ -41,7 +53,11 @@ fn scope_names(scopes: &[i32]) -> String {
         .filter(|(scope, _, _)| scopes.contains(&(*scope as i32)))
         .map(|(_, name, _)| *name)
         .collect();
-    if names.is_empty() { "usage only".to_owned() } else { names.join(", ") }
+    if names.is_empty() {
+        "usage only".to_owned()
+    } else {
+        names.join(", ")
+    }
 }
 
 /// A key's state as a word: revoked, expired or active.
@@ -230,12 +246,20 @@ pub(crate) async fn create(owner: Owner, Posted { csrf, form }: Posted<NewKey>) 
             };
         }
     };
-    let created = owner.state.owner().create_own_key(owner.change(request, &csrf)).await;
+    let created = owner
+        .state
+        .owner()
+        .create_own_key(owner.change(request, &csrf))
+        .await;
     let created = match created {
         Ok(reply) => reply.into_inner(),
         Err(status) => return owner.failure(&status),
     };
-    let scopes = created.key.as_ref().map(|k| scope_names(&k.scopes)).unwrap_or_default();
+    let scopes = created
+        .key
+        .as_ref()
+        .map(|k| scope_names(&k.scopes))
+        .unwrap_or_default();
     let body = html! {
         h1 { "Your new key" }
         p class="error" role="alert" {
@@ -280,14 +304,23 @@ pub(crate) async fn usage(owner: Owner, Path(key_id): Path<String>) -> Response 
         Ok(keys) => keys,
         Err(page) => return page,
     };
-    let own = keys.iter().find(|k| k.key.as_ref().is_some_and(|k| k.id == key_id));
-    let title = own.map_or_else(|| "Key usage".to_owned(), |own| format!("Usage of {}", label_of(own)));
+    let own = keys
+        .iter()
+        .find(|k| k.key.as_ref().is_some_and(|k| k.id == key_id));
+    let title = own.map_or_else(
+        || "Key usage".to_owned(),
+        |own| format!("Usage of {}", label_of(own)),
+    );
     // The record is newest first; the chart reads left to right, oldest first.
     let days: Vec<Day<'_>> = usage
         .daily
         .iter()
         .rev()
-        .map(|d| Day { day: &d.day, total: d.request_count, part: d.error_count })
+        .map(|d| Day {
+            day: &d.day,
+            total: d.request_count,
+            part: d.error_count,
+        })
         .collect();
     let summary = format!(
         "{} requests and {} errors in the last {} days",
@@ -408,10 +441,20 @@ mod tests {
             expires: expires.to_owned(),
         };
         let ok = parse_new_key(&form(&["read", "write", "read"], "")).expect("valid");
-        assert_eq!(ok.scopes, vec![pb::Scope::Read as i32, pb::Scope::Write as i32]);
+        assert_eq!(
+            ok.scopes,
+            vec![pb::Scope::Read as i32, pb::Scope::Write as i32]
+        );
         assert!(ok.expires_at.is_none());
-        let next_year = (Utc::now().date_naive() + Days::new(365)).format("%Y-%m-%d").to_string();
-        assert!(parse_new_key(&form(&[], &next_year)).expect("valid").expires_at.is_some());
+        let next_year = (Utc::now().date_naive() + Days::new(365))
+            .format("%Y-%m-%d")
+            .to_string();
+        assert!(
+            parse_new_key(&form(&[], &next_year))
+                .expect("valid")
+                .expires_at
+                .is_some()
+        );
         assert!(parse_new_key(&form(&["root"], "")).is_err());
         assert!(parse_new_key(&form(&[], "2001-01-01")).is_err());
         assert!(parse_new_key(&form(&[], "tomorrow")).is_err());

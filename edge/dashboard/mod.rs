@@ -36,13 +36,19 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/", get(|| async { Redirect::to("/app/forms") }))
         .route("/assets/{file}", get(assets::serve))
         .route("/sign-in", get(sign_in::page))
-        .route("/sign-in/link", get(sign_in::link_page).post(sign_in::redeem))
+        .route(
+            "/sign-in/link",
+            get(sign_in::link_page).post(sign_in::redeem),
+        )
         .route("/sign-in/cookie", post(sign_in::with_cookie))
         .route("/sign-out", post(sign_in::sign_out))
         .route("/forms", get(forms::list).post(forms::create))
         .route("/keys", get(keys::list).post(keys::create))
         .route("/keys/{key_id}", get(keys::usage))
-        .route("/keys/{key_id}/revoke", get(keys::confirm_revoke).post(keys::revoke))
+        .route(
+            "/keys/{key_id}/revoke",
+            get(keys::confirm_revoke).post(keys::revoke),
+        )
         .route("/account", get(account::page))
         .route("/account/unlink", post(account::unlink))
         .fallback(not_found)
@@ -55,7 +61,10 @@ async fn not_found() -> Response {
         h1 { "Not found" }
         p { "There is no dashboard page at this address. " a href="/app/forms" { "Your forms" } }
     };
-    layout::reply(StatusCode::NOT_FOUND, layout::page("Not found", layout::Section::None, None, body))
+    layout::reply(
+        StatusCode::NOT_FOUND,
+        layout::page("Not found", layout::Section::None, None, body),
+    )
 }
 
 /// The headers of every dashboard reply: the CSP, no framing, no sniffing, no caching
@@ -63,9 +72,15 @@ async fn not_found() -> Response {
 async fn headers(req: Request, next: Next) -> Response {
     let mut response = next.run(req).await;
     let h = response.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
     h.entry(header::REFERRER_POLICY)
         .or_insert(HeaderValue::from_static("same-origin"));
     h.entry(header::CACHE_CONTROL)
@@ -88,7 +103,10 @@ async fn same_origin_posts(req: Request, next: Next) -> Response {
             h1 { "Refused" }
             p class="error" role="alert" { "This request came from another site. Nothing was changed." }
         };
-        return layout::reply(StatusCode::FORBIDDEN, layout::page("Refused", layout::Section::None, None, body));
+        return layout::reply(
+            StatusCode::FORBIDDEN,
+            layout::page("Refused", layout::Section::None, None, body),
+        );
     }
     next.run(req).await.into_response()
 }

@@ -15,7 +15,9 @@ use tonic::Code;
 
 /// The secret shown on the create reply page.
 fn shown_secret(page: &str) -> String {
-    let at = page.find(r#"id="new-key""#).expect("the new key on the page");
+    let at = page
+        .find(r#"id="new-key""#)
+        .expect("the new key on the page");
     let rest = &page[at..];
     let start = rest.find('>').expect("tag end") + 1;
     let end = rest.find("</code>").expect("code end");
@@ -56,10 +58,16 @@ async fn a_key_made_in_the_dashboard_is_shown_once_works_and_is_revoked_everywhe
 
     let page = dash.get("/app/keys").await;
     assert_eq!(page.status, 200);
-    assert!(page.text.contains("<legend>Scopes</legend>"), "{}", page.text);
+    assert!(
+        page.text.contains("<legend>Scopes</legend>"),
+        "{}",
+        page.text
+    );
     assert!(page.text.contains(r#"for="expires""#));
 
-    let page = dash.post("/app/keys", &[("scopes", "read"), ("scopes", "write")]).await;
+    let page = dash
+        .post("/app/keys", &[("scopes", "read"), ("scopes", "write")])
+        .await;
     assert_eq!(page.status, 200, "{}", page.text);
     assert!(page.text.contains("will not be shown again"));
     assert!(page.text.contains(r#"data-copy="new-key""#));
@@ -70,7 +78,9 @@ async fn a_key_made_in_the_dashboard_is_shown_once_works_and_is_revoked_everywhe
     // Used on the REST API, with its scopes: read works, a delete (admin) is refused.
     app.get("/forms", &secret).await.ok(200);
     let missing = format!("/forms/{}", uuid::Uuid::new_v4());
-    app.delete(&missing, &secret).await.error(403, "INSUFFICIENT_SCOPE");
+    app.delete(&missing, &secret)
+        .await
+        .error(403, "INSUFFICIENT_SCOPE");
     // The other instance knows it too (and caches it).
     other.get("/forms", &secret).await.ok(200);
 
@@ -78,25 +88,45 @@ async fn a_key_made_in_the_dashboard_is_shown_once_works_and_is_revoked_everywhe
     let keys = own_keys(&dash, &app).await;
     let key = key_of(&keys, &secret).clone();
     let list = dash.get("/app/keys").await;
-    assert!(!list.text.contains(&secret), "the secret is shown once only");
+    assert!(
+        !list.text.contains(&secret),
+        "the secret is shown once only"
+    );
     assert!(list.text.contains(&key.prefix));
     let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
     let row = &list.text[list.text.find(&key.prefix).expect("row")..];
     let row = &row[..row.find("</tr>").expect("row end")];
     assert!(row.contains(&today), "last used today: {row}");
-    assert!(row.contains("read, write") && row.contains("active"), "{row}");
-    let own = keys.iter().find(|k| k.key.as_ref().is_some_and(|k| k.id == key.id)).expect("own");
+    assert!(
+        row.contains("read, write") && row.contains("active"),
+        "{row}"
+    );
+    let own = keys
+        .iter()
+        .find(|k| k.key.as_ref().is_some_and(|k| k.id == key.id))
+        .expect("own");
     assert_eq!(own.last_used_on.as_deref(), Some(today.as_str()));
 
     // Its usage chart: 3 requests (one refused), and the plan's rate limit.
     // (The other instance's count arrives with its next flush, within a second.)
-    let usage = eventually("the chart counting 3 requests", Duration::from_secs(5), || async {
-        let usage = dash.get(&format!("/app/keys/{}", key.id)).await;
-        assert_eq!(usage.status, 200, "{}", usage.text);
-        usage.text.contains("3 requests and 1 errors in the last 90 days").then_some(usage)
-    })
+    let usage = eventually(
+        "the chart counting 3 requests",
+        Duration::from_secs(5),
+        || async {
+            let usage = dash.get(&format!("/app/keys/{}", key.id)).await;
+            assert_eq!(usage.status, 200, "{}", usage.text);
+            usage
+                .text
+                .contains("3 requests and 1 errors in the last 90 days")
+                .then_some(usage)
+        },
+    )
     .await;
-    assert!(usage.text.contains("<svg class=\"chart\""), "{}", usage.text);
+    assert!(
+        usage.text.contains("<svg class=\"chart\""),
+        "{}",
+        usage.text
+    );
     assert!(usage.text.contains("requests per minute"));
     assert!(usage.text.contains("<th scope=\"row\">Total</th>"));
 
@@ -118,9 +148,11 @@ async fn a_key_made_in_the_dashboard_is_shown_once_works_and_is_revoked_everywhe
     assert_eq!(done.location, "/app/keys?done=revoked");
     let revoked_at = Instant::now();
     for instance in [&app, &other] {
-        eventually("the revoked key refused", Duration::from_secs(2), || async {
-            (instance.get("/forms", &secret).await.status == 401).then_some(())
-        })
+        eventually(
+            "the revoked key refused",
+            Duration::from_secs(2),
+            || async { (instance.get("/forms", &secret).await.status == 401).then_some(()) },
+        )
         .await;
     }
     assert!(revoked_at.elapsed() < Duration::from_secs(2));
@@ -134,15 +166,23 @@ async fn a_key_made_in_the_dashboard_is_shown_once_works_and_is_revoked_everywhe
 async fn a_key_can_expire_and_bad_input_says_what_to_fix() {
     let app = spawn(&[]).await;
     let dash = signed_in(&app, "expiry-owner").await;
-    let day = (chrono::Utc::now() + chrono::Duration::days(30)).format("%Y-%m-%d").to_string();
-    let page = dash.post("/app/keys", &[("scopes", "read"), ("expires", &day)]).await;
+    let day = (chrono::Utc::now() + chrono::Duration::days(30))
+        .format("%Y-%m-%d")
+        .to_string();
+    let page = dash
+        .post("/app/keys", &[("scopes", "read"), ("expires", &day)])
+        .await;
     assert_eq!(page.status, 200, "{}", page.text);
     let secret = shown_secret(&page.text);
     let keys = own_keys(&dash, &app).await;
-    let expires = key_of(&keys, &secret).expires_at.clone().expect("an expiry");
+    let expires = key_of(&keys, &secret)
+        .expires_at
+        .clone()
+        .expect("an expiry");
     let expires = chrono::DateTime::from_timestamp(expires.seconds, 0).expect("time");
     assert_eq!(expires.format("%Y-%m-%d").to_string(), {
-        let next = chrono::NaiveDate::parse_from_str(&day, "%Y-%m-%d").unwrap() + chrono::Days::new(1);
+        let next =
+            chrono::NaiveDate::parse_from_str(&day, "%Y-%m-%d").unwrap() + chrono::Days::new(1);
         next.format("%Y-%m-%d").to_string()
     });
     for (fields, problem) in [
@@ -154,7 +194,14 @@ async fn a_key_can_expire_and_bad_input_says_what_to_fix() {
         assert_eq!(page.status, 422, "{}", page.text);
         assert!(page.text.contains(problem), "{}", page.text);
     }
-    assert_eq!(own_keys(&dash, &app).await.iter().filter(|k| !k.session_key).count(), 1);
+    assert_eq!(
+        own_keys(&dash, &app)
+            .await
+            .iter()
+            .filter(|k| !k.session_key)
+            .count(),
+        1
+    );
 }
 
 #[tokio::test]
@@ -190,11 +237,15 @@ async fn the_account_page_shows_plan_limits_this_months_responses_and_identities
     assert!(text.contains("idp|alice") && text.contains("idp|bob"));
 
     // Unlink without the CSRF token: nothing changes.
-    let forged = dash.post_raw("/app/account/unlink", &[("subject", "idp|alice")]).await;
+    let forged = dash
+        .post_raw("/app/account/unlink", &[("subject", "idp|alice")])
+        .await;
     assert_eq!(forged.status, 403);
     assert!(dash.get("/app/account").await.text.contains("idp|alice"));
     // With it: gone, and the page says so.
-    let done = dash.post("/app/account/unlink", &[("subject", "idp|alice")]).await;
+    let done = dash
+        .post("/app/account/unlink", &[("subject", "idp|alice")])
+        .await;
     assert_eq!(done.status, 303, "{}", done.text);
     assert_eq!(done.location, "/app/account?done=unlinked");
     let page = dash.get("/app/account?done=unlinked").await;
@@ -202,7 +253,9 @@ async fn the_account_page_shows_plan_limits_this_months_responses_and_identities
     assert!(page.text.contains("idp|bob"));
     assert!(page.text.contains("no longer signs in"));
     // Unknown subject: not found, nothing else changes.
-    let missing = dash.post("/app/account/unlink", &[("subject", "idp|nobody")]).await;
+    let missing = dash
+        .post("/app/account/unlink", &[("subject", "idp|nobody")])
+        .await;
     assert_eq!(missing.status, 404);
 }
 
@@ -229,7 +282,12 @@ async fn another_accounts_keys_and_identities_are_not_found() {
     assert_eq!(bob.get(&usage).await.status, 404);
     assert_eq!(bob.get(&revoke).await.status, 404);
     assert_eq!(bob.post(&revoke, &[]).await.status, 404);
-    assert_eq!(bob.post("/app/account/unlink", &[("subject", "idp|alice")]).await.status, 404);
+    assert_eq!(
+        bob.post("/app/account/unlink", &[("subject", "idp|alice")])
+            .await
+            .status,
+        404
+    );
     assert!(!bob.get("/app/keys").await.text.contains(&key.prefix));
     assert!(!bob.get("/app/account").await.text.contains("idp|alice"));
     app.get("/forms", &secret).await.ok(200);
@@ -238,22 +296,41 @@ async fn another_accounts_keys_and_identities_are_not_found() {
     // gRPC: the same, method by method.
     let mut owner = OwnerServiceClient::new(channel(&app).await);
     let e = owner
-        .get_own_key_usage(bob.grpc(pb::GetOwnKeyUsageRequest { key_id: key.id.clone(), days: None }, false))
+        .get_own_key_usage(bob.grpc(
+            pb::GetOwnKeyUsageRequest {
+                key_id: key.id.clone(),
+                days: None,
+            },
+            false,
+        ))
         .await
         .expect_err("another's key");
     assert_eq!(e.code(), Code::NotFound);
     let e = owner
-        .revoke_own_key(bob.grpc(pb::RevokeOwnKeyRequest { key_id: key.id.clone() }, true))
+        .revoke_own_key(bob.grpc(
+            pb::RevokeOwnKeyRequest {
+                key_id: key.id.clone(),
+            },
+            true,
+        ))
         .await
         .expect_err("another's key");
     assert_eq!(e.code(), Code::NotFound);
     let e = owner
-        .unlink_own_identity(bob.grpc(pb::UnlinkOwnIdentityRequest { subject: "idp|alice".into() }, true))
+        .unlink_own_identity(bob.grpc(
+            pb::UnlinkOwnIdentityRequest {
+                subject: "idp|alice".into(),
+            },
+            true,
+        ))
         .await
         .expect_err("another's identity");
     assert_eq!(e.code(), Code::NotFound);
     let bobs = own_keys(&bob, &app).await;
-    assert!(bobs.iter().all(|k| k.key.as_ref().is_some_and(|k| k.id != key.id)));
+    assert!(
+        bobs.iter()
+            .all(|k| k.key.as_ref().is_some_and(|k| k.id != key.id))
+    );
     let account = owner
         .get_own_account(bob.grpc(pb::GetOwnAccountRequest {}, false))
         .await
@@ -263,7 +340,13 @@ async fn another_accounts_keys_and_identities_are_not_found() {
     assert!(account.identities.is_empty());
     // Alice's own usage of her key: the record GetUsage gives the key itself.
     let record = owner
-        .get_own_key_usage(alice.grpc(pb::GetOwnKeyUsageRequest { key_id: key.id.clone(), days: Some(7) }, false))
+        .get_own_key_usage(alice.grpc(
+            pb::GetOwnKeyUsageRequest {
+                key_id: key.id.clone(),
+                days: Some(7),
+            },
+            false,
+        ))
         .await
         .expect("own key usage")
         .into_inner()
@@ -271,26 +354,53 @@ async fn another_accounts_keys_and_identities_are_not_found() {
         .expect("usage");
     let mut usage = pb::usage_service_client::UsageServiceClient::new(channel(&app).await);
     let itself = usage
-        .get_usage(crate::support::grpc_request(pb::GetUsageRequest { days: Some(7) }, &secret))
+        .get_usage(crate::support::grpc_request(
+            pb::GetUsageRequest { days: Some(7) },
+            &secret,
+        ))
         .await
         .expect("GetUsage")
         .into_inner()
         .usage
         .expect("usage");
-    assert_eq!((record.key_id.as_str(), record.period_days, record.rate_limit_per_minute), (itself.key_id.as_str(), 7, itself.rate_limit_per_minute));
+    assert_eq!(
+        (
+            record.key_id.as_str(),
+            record.period_days,
+            record.rate_limit_per_minute
+        ),
+        (itself.key_id.as_str(), 7, itself.rate_limit_per_minute)
+    );
     assert_eq!(record.daily.len(), 7);
     assert!(record.total_requests >= 1);
 
     // The session key is listed, flagged, and cannot be revoked from here.
-    let session = bobs.iter().find(|k| k.session_key).expect("the session key is listed");
+    let session = bobs
+        .iter()
+        .find(|k| k.session_key)
+        .expect("the session key is listed");
     let session_id = session.key.as_ref().expect("key").id.clone();
     let e = owner
-        .revoke_own_key(bob.grpc(pb::RevokeOwnKeyRequest { key_id: session_id.clone() }, true))
+        .revoke_own_key(bob.grpc(
+            pb::RevokeOwnKeyRequest {
+                key_id: session_id.clone(),
+            },
+            true,
+        ))
         .await
         .expect_err("the session key");
     assert_eq!(e.code(), Code::InvalidArgument);
-    assert_eq!(bob.get("/app/keys").await.status, 200, "the session still works");
-    assert_eq!(bob.get(&format!("/app/keys/{session_id}/revoke")).await.status, 404);
+    assert_eq!(
+        bob.get("/app/keys").await.status,
+        200,
+        "the session still works"
+    );
+    assert_eq!(
+        bob.get(&format!("/app/keys/{session_id}/revoke"))
+            .await
+            .status,
+        404
+    );
 }
 
 #[tokio::test]
@@ -302,30 +412,61 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
 
     // An API key, even with every scope, is refused by every method.
     let refused = [
-        owner.get_own_account(crate::support::grpc_request(pb::GetOwnAccountRequest {}, &key.key)).await.map(|_| ()),
-        owner.list_own_keys(crate::support::grpc_request(pb::ListOwnKeysRequest {}, &key.key)).await.map(|_| ()),
         owner
-            .create_own_key(crate::support::grpc_request(pb::CreateOwnKeyRequest::default(), &key.key))
-            .await
-            .map(|_| ()),
-        owner
-            .revoke_own_key(crate::support::grpc_request(pb::RevokeOwnKeyRequest { key_id: key.key_id.to_string() }, &key.key))
-            .await
-            .map(|_| ()),
-        owner
-            .get_own_key_usage(crate::support::grpc_request(
-                pb::GetOwnKeyUsageRequest { key_id: key.key_id.to_string(), days: None },
+            .get_own_account(crate::support::grpc_request(
+                pb::GetOwnAccountRequest {},
                 &key.key,
             ))
             .await
             .map(|_| ()),
         owner
-            .unlink_own_identity(crate::support::grpc_request(pb::UnlinkOwnIdentityRequest { subject: "x".into() }, &key.key))
+            .list_own_keys(crate::support::grpc_request(
+                pb::ListOwnKeysRequest {},
+                &key.key,
+            ))
+            .await
+            .map(|_| ()),
+        owner
+            .create_own_key(crate::support::grpc_request(
+                pb::CreateOwnKeyRequest::default(),
+                &key.key,
+            ))
+            .await
+            .map(|_| ()),
+        owner
+            .revoke_own_key(crate::support::grpc_request(
+                pb::RevokeOwnKeyRequest {
+                    key_id: key.key_id.to_string(),
+                },
+                &key.key,
+            ))
+            .await
+            .map(|_| ()),
+        owner
+            .get_own_key_usage(crate::support::grpc_request(
+                pb::GetOwnKeyUsageRequest {
+                    key_id: key.key_id.to_string(),
+                    days: None,
+                },
+                &key.key,
+            ))
+            .await
+            .map(|_| ()),
+        owner
+            .unlink_own_identity(crate::support::grpc_request(
+                pb::UnlinkOwnIdentityRequest {
+                    subject: "x".into(),
+                },
+                &key.key,
+            ))
             .await
             .map(|_| ()),
     ];
     for result in refused {
-        assert_eq!(result.expect_err("an API key is refused").code(), Code::PermissionDenied);
+        assert_eq!(
+            result.expect_err("an API key is refused").code(),
+            Code::PermissionDenied
+        );
     }
     app.get("/forms", &key.key).await.ok(200);
 
@@ -336,7 +477,12 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
         .expect_err("no CSRF token");
     assert_eq!(e.code(), Code::PermissionDenied);
     let e = owner
-        .revoke_own_key(dash.grpc(pb::RevokeOwnKeyRequest { key_id: key.key_id.to_string() }, false))
+        .revoke_own_key(dash.grpc(
+            pb::RevokeOwnKeyRequest {
+                key_id: key.key_id.to_string(),
+            },
+            false,
+        ))
         .await
         .expect_err("no CSRF token");
     assert_eq!(e.code(), Code::PermissionDenied);
@@ -345,25 +491,49 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
     // Expiry in the past, unknown scopes, bad windows: invalid.
     let past = pb::CreateOwnKeyRequest {
         scopes: vec![pb::Scope::Read as i32],
-        expires_at: Some(prost_types::Timestamp { seconds: unix_now() - 60, nanos: 0 }),
+        expires_at: Some(prost_types::Timestamp {
+            seconds: unix_now() - 60,
+            nanos: 0,
+        }),
     };
-    let e = owner.create_own_key(dash.grpc(past, true)).await.expect_err("past");
+    let e = owner
+        .create_own_key(dash.grpc(past, true))
+        .await
+        .expect_err("past");
     assert_eq!(e.code(), Code::InvalidArgument);
     let e = owner
-        .create_own_key(dash.grpc(pb::CreateOwnKeyRequest { scopes: vec![99], expires_at: None }, true))
+        .create_own_key(dash.grpc(
+            pb::CreateOwnKeyRequest {
+                scopes: vec![99],
+                expires_at: None,
+            },
+            true,
+        ))
         .await
         .expect_err("unknown scope");
     assert_eq!(e.code(), Code::InvalidArgument);
     for days in [0, 91] {
         let e = owner
-            .get_own_key_usage(dash.grpc(pb::GetOwnKeyUsageRequest { key_id: key.key_id.to_string(), days: Some(days) }, false))
+            .get_own_key_usage(dash.grpc(
+                pb::GetOwnKeyUsageRequest {
+                    key_id: key.key_id.to_string(),
+                    days: Some(days),
+                },
+                false,
+            ))
             .await
             .expect_err("days out of range");
         assert_eq!(e.code(), Code::InvalidArgument);
     }
     // Defaults to 90 days.
     let usage = owner
-        .get_own_key_usage(dash.grpc(pb::GetOwnKeyUsageRequest { key_id: key.key_id.to_string(), days: None }, false))
+        .get_own_key_usage(dash.grpc(
+            pb::GetOwnKeyUsageRequest {
+                key_id: key.key_id.to_string(),
+                days: None,
+            },
+            false,
+        ))
         .await
         .expect("usage")
         .into_inner()
@@ -379,11 +549,23 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
         .into_inner();
     assert!(made.secret.starts_with("fsk_"));
     let listed = own_keys(&dash, &app).await;
-    assert_eq!(listed[0].key.as_ref().expect("key").id, made.key.expect("key").id);
-    assert!(listed.iter().all(|k| k.key.as_ref().is_some_and(|k| !k.prefix.is_empty())));
+    assert_eq!(
+        listed[0].key.as_ref().expect("key").id,
+        made.key.expect("key").id
+    );
+    assert!(
+        listed
+            .iter()
+            .all(|k| k.key.as_ref().is_some_and(|k| !k.prefix.is_empty()))
+    );
     // Revoked over gRPC: refused at once.
     owner
-        .revoke_own_key(dash.grpc(pb::RevokeOwnKeyRequest { key_id: key.key_id.to_string() }, true))
+        .revoke_own_key(dash.grpc(
+            pb::RevokeOwnKeyRequest {
+                key_id: key.key_id.to_string(),
+            },
+            true,
+        ))
         .await
         .expect("revoked");
     app.get("/forms", &key.key).await.error(401, "KEY_INVALID");

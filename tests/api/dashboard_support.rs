@@ -30,7 +30,9 @@ pub async fn channel(app: &TestApp) -> Channel {
 /// A request with the operator token.
 pub fn as_operator<T>(message: T) -> Request<T> {
     let mut request = Request::new(message);
-    request.metadata_mut().insert("x-admin-token", ADMIN_TOKEN.parse().expect("metadata"));
+    request
+        .metadata_mut()
+        .insert("x-admin-token", ADMIN_TOKEN.parse().expect("metadata"));
     request
 }
 
@@ -65,7 +67,9 @@ pub async fn signed_in(app: &TestApp, account: &str) -> Dashboard {
         .expect("account");
     let mut sessions = pb::sessions_service_client::SessionsServiceClient::new(channel(app).await);
     let link = sessions
-        .create_sign_in_link(as_operator(pb::CreateSignInLinkRequest { account: account.into() }))
+        .create_sign_in_link(as_operator(pb::CreateSignInLinkRequest {
+            account: account.into(),
+        }))
         .await
         .expect("sign-in link")
         .into_inner();
@@ -127,11 +131,16 @@ impl Dashboard {
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default()
             .to_owned();
-        Page { status, location, text: reply.text().await.expect("body") }
+        Page {
+            status,
+            location,
+            text: reply.text().await.expect("body"),
+        }
     }
 
     pub async fn get(&self, path: &str) -> Page {
-        self.read(self.client.get(format!("{}{path}", self.base))).await
+        self.read(self.client.get(format!("{}{path}", self.base)))
+            .await
     }
 
     /// A post of `fields` with the session's CSRF token.
@@ -157,7 +166,10 @@ impl Dashboard {
     pub fn grpc<T>(&self, message: T, change: bool) -> Request<T> {
         let mut request = Request::new(message);
         let md = request.metadata_mut();
-        md.insert("x-dashboard-session", self.session.parse().expect("metadata"));
+        md.insert(
+            "x-dashboard-session",
+            self.session.parse().expect("metadata"),
+        );
         if change {
             md.insert("x-csrf-token", self.csrf.parse().expect("metadata"));
         }
