@@ -49,6 +49,7 @@ impl Default for SessionPolicy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Method {
     Link,
+    #[allow(dead_code)] // until the OIDC sign-in (a stub on the foundation) signs in with it
     Oidc,
     Cookie,
 }

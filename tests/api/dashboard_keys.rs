@@ -175,10 +175,7 @@ async fn a_key_can_expire_and_bad_input_says_what_to_fix() {
     assert_eq!(page.status, 200, "{}", page.text);
     let secret = shown_secret(&page.text);
     let keys = own_keys(&dash, &app).await;
-    let expires = key_of(&keys, &secret)
-        .expires_at
-        .clone()
-        .expect("an expiry");
+    let expires = key_of(&keys, &secret).expires_at.expect("an expiry");
     let expires = chrono::DateTime::from_timestamp(expires.seconds, 0).expect("time");
     assert_eq!(expires.format("%Y-%m-%d").to_string(), {
         let next =
