@@ -35,7 +35,7 @@ fn plan_from_pb(value: i32) -> Result<Option<Plan>, CoreError> {
     }
 }
 
-fn scope_from_pb(value: i32) -> Result<Scope, CoreError> {
+pub(crate) fn scope_from_pb(value: i32) -> Result<Scope, CoreError> {
     match pb::Scope::try_from(value) {
         Ok(pb::Scope::Read) => Ok(Scope::Read),
         Ok(pb::Scope::Write) => Ok(Scope::Write),
@@ -52,7 +52,7 @@ fn scope_to_pb(scope: Scope) -> pb::Scope {
     }
 }
 
-fn account_to_pb(row: store::AccountRow) -> pb::Account {
+pub(crate) fn account_to_pb(row: store::AccountRow) -> pb::Account {
     pb::Account {
         id: row.id.to_string(),
         plan: plan_to_pb(row.plan).into(),
@@ -63,7 +63,7 @@ fn account_to_pb(row: store::AccountRow) -> pb::Account {
     }
 }
 
-fn key_to_pb(row: store::KeyRow) -> pb::ApiKey {
+pub(crate) fn key_to_pb(row: store::KeyRow) -> pb::ApiKey {
     pb::ApiKey {
         id: row.id.to_string(),
         account_id: row.account_id.to_string(),

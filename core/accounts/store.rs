@@ -303,3 +303,119 @@ pub(crate) async fn ensure_session_key(
     .await?;
     Ok(lookup)
 }
+
+// ---- The owner's own account and keys (OwnerService, the dashboard) ----
+
+/// The account of an id.
+pub(crate) async fn account_by_id(pool: &PgPool, id: Uuid) -> Result<AccountRow, CoreError> {
+    sqlx::query_as!(
+        AccountRow,
+        r#"SELECT id, name, plan AS "plan: Plan", response_limit, created_at, email
+             FROM accounts WHERE id = $1"#,
+        id
+    )
+    .fetch_optional(pool)
+    .await
+    .map_err(read_error)?
+    .ok_or(CoreError::NotFound("account"))
+}
+
+/// An identity-provider subject linked to an account.
+#[derive(Debug, Clone)]
+pub(crate) struct IdentityRow {
+    pub subject: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// The subjects linked to an account, oldest link first.
+pub(crate) async fn identities(
+    pool: &PgPool,
+    account_id: Uuid,
+) -> Result<Vec<IdentityRow>, CoreError> {
+    Ok(sqlx::query_as!(
+        IdentityRow,
+        "SELECT subject, created_at FROM account_identities WHERE account_id = $1
+          ORDER BY created_at, subject",
+        account_id
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Responses the account received in the quota month starting on `month` (its first day).
+pub(crate) async fn responses_in_month(
+    pool: &PgPool,
+    account_id: Uuid,
+    month: chrono::NaiveDate,
+) -> Result<i64, CoreError> {
+    Ok(sqlx::query_scalar!(
+        "SELECT response_count FROM response_quota_usage WHERE account_id = $1 AND month = $2",
+        account_id,
+        month
+    )
+    .fetch_optional(pool)
+    .await?
+    .unwrap_or(0))
+}
+
+/// The lookup of an account's session key (see `ensure_session_key`).
+pub(crate) fn session_lookup(account_id: Uuid) -> String {
+    format!("session-{account_id}")
+}
+
+/// An account's keys, newest first: its API keys and its current session key (the
+/// retired session keys left behind by `link_identity` are not listed).
+pub(crate) async fn own_keys(pool: &PgPool, account_id: Uuid) -> Result<Vec<KeyRow>, CoreError> {
+    Ok(sqlx::query_as!(
+        KeyRow,
+        "SELECT id, account_id, lookup, digest, scopes, created_at, expires_at, revoked_at
+           FROM api_keys
+          WHERE account_id = $1 AND (lookup NOT LIKE 'session-%' OR lookup = $2)
+          ORDER BY created_at DESC, id DESC",
+        account_id,
+        session_lookup(account_id)
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// One key of an account (its session key included); NotFound for another's.
+pub(crate) async fn own_key(
+    pool: &PgPool,
+    account_id: Uuid,
+    key_id: Uuid,
+) -> Result<KeyRow, CoreError> {
+    sqlx::query_as!(
+        KeyRow,
+        "SELECT id, account_id, lookup, digest, scopes, created_at, expires_at, revoked_at
+           FROM api_keys
+          WHERE id = $1 AND account_id = $2 AND (lookup NOT LIKE 'session-%' OR lookup = $3)",
+        key_id,
+        account_id,
+        session_lookup(account_id)
+    )
+    .fetch_optional(pool)
+    .await?
+    .ok_or(CoreError::NotFound("key"))
+}
+
+/// Revokes an API key of an account (idempotent, like `revoke_key`); NotFound for
+/// another account's key and for session keys. The update's trigger tells every
+/// instance to forget the key (migration 0009).
+pub(crate) async fn revoke_own_key(
+    pool: &PgPool,
+    account_id: Uuid,
+    key_id: Uuid,
+) -> Result<KeyRow, CoreError> {
+    sqlx::query_as!(
+        KeyRow,
+        "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now())
+          WHERE id = $1 AND account_id = $2 AND lookup NOT LIKE 'session-%'
+         RETURNING id, account_id, lookup, digest, scopes, created_at, expires_at, revoked_at",
+        key_id,
+        account_id
+    )
+    .fetch_optional(pool)
+    .await?
+    .ok_or(CoreError::NotFound("key"))
+}

@@ -50,6 +50,7 @@ impl Default for SessionPolicy {
 #[allow(dead_code)] // Oidc: until OIDC sign-in is built
 pub(crate) enum Method {
     Link,
+    #[allow(dead_code)] // until the OIDC sign-in (a stub on the foundation) signs in with it
     Oidc,
     Cookie,
 }

@@ -5,7 +5,8 @@
 
 use super::service::session_of;
 use super::store;
-use crate::accounts::Scope;
+use crate::accounts::service::{account_to_pb, key_to_pb, scope_from_pb};
+use crate::accounts::{Scope, Scopes, store as accounts};
 use crate::error::CoreError;
 use crate::gate::{Ctx, Gate};
 use crate::pb::{self, convert::timestamp, owner_service_server::OwnerService};
@@ -71,50 +72,212 @@ impl Owner {
             .collect();
         Ok(pb::GetFormActivityResponse { forms })
     }
+
+    async fn account(&self, ctx: &Ctx) -> Result<pb::GetOwnAccountResponse, CoreError> {
+        session_of(ctx)?;
+        let account = accounts::account_by_id(&self.pool, ctx.caller.account_id).await?;
+        let month = crate::responses::quota_month(Utc::now());
+        let responses = accounts::responses_in_month(&self.pool, account.id, month).await?;
+        let limit = account
+            .response_limit
+            .or_else(|| self.gate.config().response_limit(account.plan));
+        let identities = accounts::identities(&self.pool, account.id)
+            .await?
+            .into_iter()
+            .map(|i| pb::LinkedIdentity {
+                subject: i.subject,
+                created_at: Some(timestamp(i.created_at)),
+            })
+            .collect();
+        Ok(pb::GetOwnAccountResponse {
+            rate_limit_per_minute: i32::try_from(self.gate.config().rate_limit(account.plan))
+                .unwrap_or(i32::MAX),
+            responses_this_month: responses,
+            monthly_response_limit: limit,
+            identities,
+            account: Some(account_to_pb(account)),
+        })
+    }
+
+    async fn unlink(
+        &self,
+        ctx: &Ctx,
+        req: pb::UnlinkOwnIdentityRequest,
+    ) -> Result<pb::UnlinkOwnIdentityResponse, CoreError> {
+        let session = session_of(ctx)?;
+        let account =
+            accounts::unlink_identity(&self.pool, &session.account_name, &req.subject).await?;
+        // The name and the session's account are one account; checked all the same.
+        if account.id != ctx.caller.account_id {
+            return Err(CoreError::NotFound("identity"));
+        }
+        Ok(pb::UnlinkOwnIdentityResponse {})
+    }
+
+    async fn keys(&self, ctx: &Ctx) -> Result<pb::ListOwnKeysResponse, CoreError> {
+        session_of(ctx)?;
+        let account_id = ctx.caller.account_id;
+        let rows = accounts::own_keys(&self.pool, account_id).await?;
+        let ids: Vec<_> = rows.iter().map(|r| r.id).collect();
+        let last = self.gate.tally().last_used(&self.pool, &ids).await?;
+        let session = accounts::session_lookup(account_id);
+        let keys = rows
+            .into_iter()
+            .map(|row| pb::OwnKey {
+                last_used_on: last.get(&row.id).map(|d| d.format("%Y-%m-%d").to_string()),
+                session_key: row.lookup == session,
+                key: Some(key_to_pb(row)),
+            })
+            .collect();
+        Ok(pb::ListOwnKeysResponse { keys })
+    }
+
+    async fn create_key(
+        &self,
+        ctx: &Ctx,
+        req: pb::CreateOwnKeyRequest,
+    ) -> Result<pb::CreateOwnKeyResponse, CoreError> {
+        session_of(ctx)?;
+        let scopes = req
+            .scopes
+            .iter()
+            .map(|s| scope_from_pb(*s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let expires_at = match req.expires_at.as_ref() {
+            Some(ts) => {
+                let at = pb::convert::datetime(ts)
+                    .ok_or_else(|| CoreError::validation("expires_at is not a valid time"))?;
+                if at <= Utc::now() {
+                    return Err(CoreError::validation("expires_at must be in the future"));
+                }
+                Some(at)
+            }
+            None => None,
+        };
+        let account = accounts::account_by_id(&self.pool, ctx.caller.account_id).await?;
+        let created = accounts::create_key(
+            &self.pool,
+            &account.name,
+            None,
+            &Scopes::new(scopes),
+            expires_at,
+        )
+        .await?;
+        let row = accounts::own_key(&self.pool, account.id, created.key_id).await?;
+        Ok(pb::CreateOwnKeyResponse {
+            secret: created.key,
+            key: Some(key_to_pb(row)),
+        })
+    }
+
+    async fn revoke_key(
+        &self,
+        ctx: &Ctx,
+        req: pb::RevokeOwnKeyRequest,
+    ) -> Result<pb::RevokeOwnKeyResponse, CoreError> {
+        session_of(ctx)?;
+        let key_id = parse_id(&req.key_id, "key")?;
+        let row = accounts::own_key(&self.pool, ctx.caller.account_id, key_id).await?;
+        if row.lookup == accounts::session_lookup(ctx.caller.account_id) {
+            return Err(CoreError::validation(
+                "the dashboard's session key cannot be revoked here: sign out to end a session",
+            ));
+        }
+        let row = accounts::revoke_own_key(&self.pool, ctx.caller.account_id, key_id).await?;
+        // This instance forgets it now; the others hear of it from the update's NOTIFY.
+        self.gate.keys().forget_key(&row.lookup);
+        Ok(pb::RevokeOwnKeyResponse {
+            key: Some(key_to_pb(row)),
+        })
+    }
+
+    async fn key_usage(
+        &self,
+        ctx: &Ctx,
+        req: pb::GetOwnKeyUsageRequest,
+    ) -> Result<pb::GetOwnKeyUsageResponse, CoreError> {
+        session_of(ctx)?;
+        let key_id = parse_id(&req.key_id, "key")?;
+        let row = accounts::own_key(&self.pool, ctx.caller.account_id, key_id).await?;
+        // The key's account is the caller's: its plan's limit is the caller's.
+        let usage = crate::usage::record(
+            &self.gate,
+            &self.pool,
+            row.id,
+            ctx.caller.rate_limit,
+            req.days.unwrap_or(crate::usage::MAX_DAYS),
+        )
+        .await?;
+        Ok(pb::GetOwnKeyUsageResponse { usage: Some(usage) })
+    }
 }
 
 #[tonic::async_trait]
 impl OwnerService for Owner {
     async fn get_own_account(
         &self,
-        _req: Request<pb::GetOwnAccountRequest>,
+        req: Request<pb::GetOwnAccountRequest>,
     ) -> Result<Response<pb::GetOwnAccountResponse>, Status> {
-        not_built()
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, _msg| async move {
+                self.account(&ctx).await
+            })
+            .await
     }
 
     async fn unlink_own_identity(
         &self,
-        _req: Request<pb::UnlinkOwnIdentityRequest>,
+        req: Request<pb::UnlinkOwnIdentityRequest>,
     ) -> Result<Response<pb::UnlinkOwnIdentityResponse>, Status> {
-        not_built()
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.unlink(&ctx, msg).await
+            })
+            .await
     }
 
     async fn list_own_keys(
         &self,
-        _req: Request<pb::ListOwnKeysRequest>,
+        req: Request<pb::ListOwnKeysRequest>,
     ) -> Result<Response<pb::ListOwnKeysResponse>, Status> {
-        not_built()
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, _msg| async move {
+                self.keys(&ctx).await
+            })
+            .await
     }
 
     async fn create_own_key(
         &self,
-        _req: Request<pb::CreateOwnKeyRequest>,
+        req: Request<pb::CreateOwnKeyRequest>,
     ) -> Result<Response<pb::CreateOwnKeyResponse>, Status> {
-        not_built()
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.create_key(&ctx, msg).await
+            })
+            .await
     }
 
     async fn revoke_own_key(
         &self,
-        _req: Request<pb::RevokeOwnKeyRequest>,
+        req: Request<pb::RevokeOwnKeyRequest>,
     ) -> Result<Response<pb::RevokeOwnKeyResponse>, Status> {
-        not_built()
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.revoke_key(&ctx, msg).await
+            })
+            .await
     }
 
     async fn get_own_key_usage(
         &self,
-        _req: Request<pb::GetOwnKeyUsageRequest>,
+        req: Request<pb::GetOwnKeyUsageRequest>,
     ) -> Result<Response<pb::GetOwnKeyUsageResponse>, Status> {
-        not_built()
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, msg| async move {
+                self.key_usage(&ctx, msg).await
+            })
+            .await
     }
 
     async fn update_own_webhook(

@@ -115,6 +115,11 @@ impl Gate {
         &self.keys
     }
 
+    /// The core's settings (plans' limits, for the owner's account page).
+    pub(crate) fn config(&self) -> &CoreConfig {
+        &self.config
+    }
+
     pub(crate) fn leases(&self) -> &Leases {
         &self.leases
     }

@@ -26,34 +26,51 @@ impl Usage {
         req: pb::GetUsageRequest,
     ) -> Result<pb::GetUsageResponse, CoreError> {
         let days = req.days.unwrap_or(DEFAULT_DAYS);
-        if !(1..=MAX_DAYS).contains(&days) {
-            return Err(CoreError::validation(
-                "days must be an integer from 1 to 90",
-            ));
-        }
-        let daily: Vec<pb::DailyUsage> = self
-            .gate
-            .tally()
-            .daily(&self.pool, ctx.caller.key_id, days)
-            .await?
-            .into_iter()
-            .map(|d| pb::DailyUsage {
-                day: d.day.format("%Y-%m-%d").to_string(),
-                request_count: d.request_count,
-                error_count: d.error_count,
-            })
-            .collect();
-        Ok(pb::GetUsageResponse {
-            usage: Some(pb::Usage {
-                key_id: ctx.caller.key_id.to_string(),
-                period_days: days,
-                rate_limit_per_minute: i32::try_from(ctx.caller.rate_limit).unwrap_or(i32::MAX),
-                total_requests: daily.iter().map(|d| d.request_count).sum(),
-                total_errors: daily.iter().map(|d| d.error_count).sum(),
-                daily,
-            }),
-        })
+        let usage = record(
+            &self.gate,
+            &self.pool,
+            ctx.caller.key_id,
+            ctx.caller.rate_limit,
+            days,
+        )
+        .await?;
+        Ok(pb::GetUsageResponse { usage: Some(usage) })
     }
+}
+
+/// The usage record of a key over `days` (1 to 90) ending today: what GetUsage gives the
+/// key itself, and what its owner sees of it in the dashboard.
+pub(crate) async fn record(
+    gate: &Gate,
+    pool: &PgPool,
+    key_id: uuid::Uuid,
+    rate_limit: u32,
+    days: i32,
+) -> Result<pb::Usage, CoreError> {
+    if !(1..=MAX_DAYS).contains(&days) {
+        return Err(CoreError::validation(
+            "days must be an integer from 1 to 90",
+        ));
+    }
+    let daily: Vec<pb::DailyUsage> = gate
+        .tally()
+        .daily(pool, key_id, days)
+        .await?
+        .into_iter()
+        .map(|d| pb::DailyUsage {
+            day: d.day.format("%Y-%m-%d").to_string(),
+            request_count: d.request_count,
+            error_count: d.error_count,
+        })
+        .collect();
+    Ok(pb::Usage {
+        key_id: key_id.to_string(),
+        period_days: days,
+        rate_limit_per_minute: i32::try_from(rate_limit).unwrap_or(i32::MAX),
+        total_requests: daily.iter().map(|d| d.request_count).sum(),
+        total_errors: daily.iter().map(|d| d.error_count).sum(),
+        daily,
+    })
 }
 
 #[tonic::async_trait]

@@ -102,3 +102,17 @@ pub async fn purge_flushes(pool: &PgPool, age: std::time::Duration) -> Result<u6
     .await?
     .rows_affected())
 }
+
+/// The newest day with requests of each of `keys` that was ever used (UTC).
+pub async fn last_used(pool: &PgPool, keys: &[Uuid]) -> Result<Vec<(Uuid, NaiveDate)>, CoreError> {
+    Ok(sqlx::query!(
+        r#"SELECT key_id, max(day) AS "day!" FROM usage_daily
+            WHERE key_id = ANY($1) AND request_count > 0 GROUP BY key_id"#,
+        keys
+    )
+    .fetch_all(pool)
+    .await?
+    .into_iter()
+    .map(|r| (r.key_id, r.day))
+    .collect())
+}

@@ -99,6 +99,27 @@ impl Tally {
         Ok(daily)
     }
 
+    /// The newest day with requests of each of `keys` (those ever used), from the table
+    /// and this instance's pending counts.
+    pub async fn last_used(
+        &self,
+        pool: &PgPool,
+        keys: &[Uuid],
+    ) -> Result<HashMap<Uuid, NaiveDate>, CoreError> {
+        let mut last: HashMap<Uuid, NaiveDate> =
+            store::last_used(pool, keys).await?.into_iter().collect();
+        let pending = self.pending();
+        let unsettled = self.unsettled();
+        let batches = std::iter::once(&*pending).chain(unsettled.as_ref().map(|u| &u.batch));
+        for ((key, day), counts) in batches.flatten() {
+            if counts.requests > 0 && keys.contains(key) {
+                let newest = last.entry(*key).or_insert(*day);
+                *newest = (*newest).max(*day);
+            }
+        }
+        Ok(last)
+    }
+
     /// Writes the pending counts in one statement, after the last flush if its commit is
     /// not known; a flush that fails is kept, with its id, for the next try.
     pub async fn flush(&self, pool: &PgPool) -> Result<(), CoreError> {

@@ -7,10 +7,12 @@
 //! confirmations, live refresh) and one style sheet are served from the binary under a
 //! strict CSP (no inline script or style).
 
+mod account;
 mod assets;
 mod builder;
 mod chart;
 mod forms;
+mod keys;
 mod layout;
 mod owner;
 mod share;
@@ -78,6 +80,14 @@ pub(crate) fn router() -> Router<AppState> {
             "/forms/{id}/responses/{response_id}/files/{file_id}",
             get(responses::file),
         )
+        .route("/keys", get(keys::list).post(keys::create))
+        .route("/keys/{key_id}", get(keys::usage))
+        .route(
+            "/keys/{key_id}/revoke",
+            get(keys::confirm_revoke).post(keys::revoke),
+        )
+        .route("/account", get(account::page))
+        .route("/account/unlink", post(account::unlink))
         .fallback(not_found)
         .layer(middleware::from_fn(same_origin_posts))
         .layer(middleware::from_fn(headers))

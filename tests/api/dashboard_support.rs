@@ -229,3 +229,49 @@ impl Got {
 pub async fn dashboard_app(extra: &[&str]) -> TestApp {
     TestApp::spawn_with(extra).await
 }
+
+/// The operator token of apps spawned by [`spawn`].
+pub const ADMIN_TOKEN: &str = "dashboard-test-operator-token-of-32-bytes-or-more";
+
+/// An app whose operator token is [`ADMIN_TOKEN`], for tests that call the admin services.
+pub async fn spawn(extra: &[&str]) -> TestApp {
+    let mut args = vec!["--admin-token", ADMIN_TOKEN];
+    args.extend_from_slice(extra);
+    TestApp::spawn_with(&args).await
+}
+
+/// A gRPC channel to the app's core.
+pub async fn channel(app: &TestApp) -> tonic::transport::Channel {
+    tonic::transport::Channel::from_shared(app.grpc_url.clone())
+        .expect("gRPC URL")
+        .connect()
+        .await
+        .expect("connecting to the core")
+}
+
+/// A request with the operator token.
+pub fn as_operator<T>(message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request
+        .metadata_mut()
+        .insert("x-admin-token", ADMIN_TOKEN.parse().expect("metadata"));
+    request
+}
+
+impl Dashboard {
+    /// The session's token (the cookie's value).
+    pub fn session(&self) -> &str {
+        self.cookie.trim_start_matches("formsd_session=")
+    }
+
+    /// A gRPC request as this session (with its CSRF token when `change`).
+    pub fn grpc<T>(&self, message: T, change: bool) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        let md = request.metadata_mut();
+        md.insert("x-dashboard-session", self.session().parse().expect("metadata"));
+        if change {
+            md.insert("x-csrf-token", self.csrf.parse().expect("metadata"));
+        }
+        request
+    }
+}

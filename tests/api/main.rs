@@ -22,6 +22,7 @@ mod dashboard;
 mod dashboard_browser;
 mod dashboard_builder;
 mod dashboard_inbox;
+mod dashboard_keys;
 #[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper
 mod dashboard_support;
 mod errors;

@@ -1,0 +1,131 @@
+//! The account (`/app/account`): plan, rate limit, this month's responses against the
+//! limit, the notification address, and the linked identities with unlink.
+
+use super::layout::{self, Section, csrf, when};
+use super::owner::{Owner, Posted, see_other};
+use axum::extract::Query;
+use axum::response::Response;
+use forms::pb;
+use maud::html;
+use serde::Deserialize;
+
+#[derive(Deserialize, Default)]
+pub(crate) struct DoneQuery {
+    done: Option<String>,
+}
+
+/// What `?done=` says after a change; nothing else is ever shown.
+fn done_text(done: Option<&str>) -> Option<&'static str> {
+    match done? {
+        "unlinked" => Some("The identity was unlinked: it no longer signs in to this account."),
+        _ => None,
+    }
+}
+
+fn plan_name(plan: i32) -> &'static str {
+    match pb::Plan::try_from(plan) {
+        Ok(pb::Plan::Free) => "Free",
+        Ok(pb::Plan::Pro) => "Pro",
+        Ok(pb::Plan::Enterprise) => "Enterprise",
+        _ => "Unknown",
+    }
+}
+
+/// `GET /app/account`
+pub(crate) async fn page(owner: Owner, Query(q): Query<DoneQuery>) -> Response {
+    let reply = owner
+        .state
+        .owner()
+        .get_own_account(owner.request(pb::GetOwnAccountRequest {}))
+        .await;
+    let reply = match reply {
+        Ok(reply) => reply.into_inner(),
+        Err(status) => return owner.failure(&status),
+    };
+    let account = reply.account.unwrap_or_default();
+    let used = reply.responses_this_month;
+    let body = html! {
+        h1 { "Account" }
+        (layout::notice(done_text(q.done.as_deref())))
+        dl class="facts" {
+            dt { "Name" } dd { (account.name) }
+            dt { "Plan" } dd { (plan_name(account.plan)) }
+            dt { "Rate limit" }
+            dd {
+                @if reply.rate_limit_per_minute > 0 { (reply.rate_limit_per_minute) " requests per minute per key" }
+                @else { "No API access on this plan (the dashboard works on every plan)" }
+            }
+            dt { "Notification address" }
+            dd { @if let Some(email) = &account.email { (email) } @else { span class="muted" { "None set" } } }
+        }
+        h2 { "Responses this month" }
+        @if let Some(limit) = reply.monthly_response_limit {
+            p {
+                label for="quota" { (used) " of " (limit) " responses this month (UTC)" }
+            }
+            meter id="quota" min="0" max=(limit.max(1)) low=(limit.max(1) * 8 / 10) high=(limit.max(1) * 95 / 100) optimum="0" value=(used.min(limit.max(1))) {
+                (used) " of " (limit)
+            }
+            @if used >= limit { p class="error" role="alert" { "The limit is reached: new responses are refused until next month." } }
+        } @else {
+            p { (used) " responses this month (UTC); your plan has no monthly limit." }
+        }
+        h2 { "Linked identities" }
+        p { "Identity-provider accounts that sign in to this account." }
+        @if reply.identities.is_empty() {
+            p class="muted" { "No identity is linked." }
+        } @else {
+            div class="table-wrap" tabindex="0" role="region" aria-label="Linked identities" {
+                table {
+                    thead { tr {
+                        th scope="col" { "Subject" }
+                        th scope="col" { "Linked" }
+                        th scope="col" { "Action" }
+                    } }
+                    tbody {
+                        @for identity in &reply.identities {
+                            tr {
+                                th scope="row" { code { (identity.subject) } }
+                                td { (when(identity.created_at.as_ref())) }
+                                td {
+                                    form method="post" action="/app/account/unlink" {
+                                        (csrf(&owner.session))
+                                        input type="hidden" name="subject" value=(identity.subject);
+                                        button type="submit" class="secondary" {
+                                            "Unlink" span class="visually-hidden" { " " (identity.subject) }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    owner.page("Account", Section::Account, body)
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Unlink {
+    #[serde(default)]
+    subject: String,
+}
+
+/// `POST /app/account/unlink`
+pub(crate) async fn unlink(owner: Owner, Posted { csrf, form }: Posted<Unlink>) -> Response {
+    let done = owner
+        .state
+        .owner()
+        .unlink_own_identity(owner.change(
+            pb::UnlinkOwnIdentityRequest {
+                subject: form.subject,
+            },
+            &csrf,
+        ))
+        .await;
+    match done {
+        Ok(_) => see_other("/app/account?done=unlinked"),
+        Err(status) => owner.failure(&status),
+    }
+}

@@ -1,0 +1,462 @@
+//! API keys (`/app/keys`): the account's keys with their last use, creating one (its
+//! secret shown once, on the reply to the POST, never in a URL), revoking one after a
+//! confirmation page, and a key's usage over 90 days as a chart with its figures.
+
+use super::chart::{self, Day};
+use super::layout::{self, Section, csrf, when};
+use super::owner::{Owner, Posted, see_other};
+use axum::extract::{Path, Query};
+use axum::http::StatusCode;
+use axum::response::Response;
+use chrono::{Days, NaiveDate, Utc};
+use forms::pb;
+use maud::{Markup, html};
+use serde::Deserialize;
+
+/// Days of the usage chart.
+const USAGE_DAYS: i32 = 90;
+
+#[derive(Deserialize, Default)]
+pub(crate) struct DoneQuery {
+    done: Option<String>,
+}
+
+/// What `?done=` says after a change; nothing else is ever shown.
+fn done_text(done: Option<&str>) -> Option<&'static str> {
+    match done? {
+        "revoked" => Some("The key was revoked: it no longer works anywhere."),
+        _ => None,
+    }
+}
+
+const SCOPES: [(pb::Scope, &str, &str); 3] = [
+    (
+        pb::Scope::Read,
+        "read",
+        "Read: list and fetch forms, responses and webhooks",
+    ),
+    (
+        pb::Scope::Write,
+        "write",
+        "Write: create and change forms and webhooks",
+    ),
+    (
+        pb::Scope::Admin,
+        "admin",
+        "Admin: delete forms, responses and webhooks",
+    ),
+];
+
+fn scope_names(scopes: &[i32]) -> String {
+    let names: Vec<&str> = SCOPES
+        .iter()
+        .filter(|(scope, _, _)| scopes.contains(&(*scope as i32)))
+        .map(|(_, name, _)| *name)
+        .collect();
+    if names.is_empty() {
+        "usage only".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// A key's state as a word: revoked, expired or active.
+fn key_status(key: &pb::ApiKey) -> &'static str {
+    let expired = key
+        .expires_at
+        .as_ref()
+        .and_then(pb::convert::datetime)
+        .is_some_and(|at| at <= Utc::now());
+    if key.revoked_at.is_some() {
+        "revoked"
+    } else if expired {
+        "expired"
+    } else {
+        "active"
+    }
+}
+
+async fn own_keys(owner: &Owner) -> Result<Vec<pb::OwnKey>, Response> {
+    owner
+        .state
+        .owner()
+        .list_own_keys(owner.request(pb::ListOwnKeysRequest {}))
+        .await
+        .map(|r| r.into_inner().keys)
+        .map_err(|status| owner.failure(&status))
+}
+
+/// The create form, with a problem to fix when a post was refused.
+fn create_form(owner: &Owner, problem: Option<&str>) -> Markup {
+    html! {
+        section class="card" aria-labelledby="new-key-heading" {
+            h2 id="new-key-heading" { "Create a key" }
+            (layout::problem(problem))
+            form method="post" action="/app/keys" {
+                (csrf(&owner.session))
+                fieldset {
+                    legend { "Scopes" }
+                    p class="muted" id="scopes-hint" { "A key without scopes can only read its own usage." }
+                    @for (_, name, label) in SCOPES {
+                        div {
+                            input type="checkbox" id={"scope-" (name)} name="scopes" value=(name) aria-describedby="scopes-hint";
+                            " "
+                            label for={"scope-" (name)} { (label) }
+                        }
+                    }
+                }
+                div {
+                    label for="expires" { "Expiry date (optional)" }
+                    p class="muted" id="expires-hint" { "The key stops working at the end of this day (UTC). Leave empty for a key that does not expire." }
+                    input id="expires" name="expires" type="date" aria-describedby="expires-hint";
+                }
+                div { button type="submit" { "Create key" } }
+            }
+        }
+    }
+}
+
+/// `GET /app/keys`
+pub(crate) async fn list(owner: Owner, Query(q): Query<DoneQuery>) -> Response {
+    let keys = match own_keys(&owner).await {
+        Ok(keys) => keys,
+        Err(page) => return page,
+    };
+    page(&owner, &keys, done_text(q.done.as_deref()), None)
+}
+
+fn page(owner: &Owner, keys: &[pb::OwnKey], done: Option<&str>, problem: Option<&str>) -> Response {
+    let body = html! {
+        h1 { "API keys" }
+        (layout::notice(done))
+        p { "Keys let programs use the REST API in your account's name. Keep them secret." }
+        (create_form(owner, problem))
+        h2 { "Your keys" }
+        @if keys.is_empty() {
+            p class="muted" { "No keys yet." }
+        } @else {
+            div class="table-wrap" tabindex="0" role="region" aria-label="Your keys" {
+                table {
+                    thead { tr {
+                        th scope="col" { "Key" }
+                        th scope="col" { "Scopes" }
+                        th scope="col" { "Created" }
+                        th scope="col" { "Last used" }
+                        th scope="col" { "Expires" }
+                        th scope="col" { "Status" }
+                        th scope="col" { "Actions" }
+                    } }
+                    tbody {
+                        @for own in keys {
+                            @if let Some(key) = &own.key {
+                                @let status = key_status(key);
+                                tr {
+                                    th scope="row" {
+                                        @if own.session_key { "Dashboard sessions" }
+                                        @else { code { (key.prefix) "…" } }
+                                    }
+                                    td { (scope_names(&key.scopes)) }
+                                    td { (when(key.created_at.as_ref())) }
+                                    td { (own.last_used_on.as_deref().unwrap_or("never")) }
+                                    td { @if key.expires_at.is_some() { (when(key.expires_at.as_ref())) } @else { "never" } }
+                                    td { span class={"badge " (status)} { (status) } }
+                                    td class="key-actions" {
+                                        a href={"/app/keys/" (key.id)} {
+                                            "Usage" span class="visually-hidden" { " of " (label_of(own)) }
+                                        }
+                                        @if !own.session_key && status != "revoked" {
+                                            " "
+                                            a href={"/app/keys/" (key.id) "/revoke"} {
+                                                "Revoke…" span class="visually-hidden" { " " (label_of(own)) }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    let mut response = owner.page("API keys", Section::Keys, body);
+    if problem.is_some() {
+        *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+    }
+    response
+}
+
+fn label_of(own: &pb::OwnKey) -> String {
+    match (&own.key, own.session_key) {
+        (_, true) => "the dashboard sessions' key".to_owned(),
+        (Some(key), false) => format!("key {}", key.prefix),
+        (None, false) => "key".to_owned(),
+    }
+}
+
+#[derive(Deserialize)]
+pub(crate) struct NewKey {
+    #[serde(default)]
+    scopes: Vec<String>,
+    #[serde(default)]
+    expires: String,
+}
+
+/// What a posted create form asks for, or what to fix.
+fn parse_new_key(form: &NewKey) -> Result<pb::CreateOwnKeyRequest, &'static str> {
+    let mut scopes = Vec::new();
+    for name in &form.scopes {
+        let scope = SCOPES
+            .iter()
+            .find(|(_, n, _)| n == name)
+            .map(|(scope, _, _)| *scope as i32)
+            .ok_or("Choose scopes among read, write and admin.")?;
+        if !scopes.contains(&scope) {
+            scopes.push(scope);
+        }
+    }
+    let expires = form.expires.trim();
+    let expires_at = if expires.is_empty() {
+        None
+    } else {
+        let day = NaiveDate::parse_from_str(expires, "%Y-%m-%d")
+            .map_err(|_| "Enter the expiry date as a date (YYYY-MM-DD), or leave it empty.")?;
+        if day < Utc::now().date_naive() {
+            return Err("The expiry date must be today or later.");
+        }
+        // The end of that day: the first moment of the next.
+        let end = day
+            .checked_add_days(Days::new(1))
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .ok_or("The expiry date is too far away.")?;
+        Some(pb::convert::timestamp(end.and_utc()))
+    };
+    Ok(pb::CreateOwnKeyRequest { scopes, expires_at })
+}
+
+/// `POST /app/keys`: the reply page shows the secret, once (it is in no URL and no
+/// later page); nothing to redirect to, since a reload asks before posting again.
+pub(crate) async fn create(owner: Owner, Posted { csrf, form }: Posted<NewKey>) -> Response {
+    let request = match parse_new_key(&form) {
+        Ok(request) => request,
+        Err(problem) => {
+            return match own_keys(&owner).await {
+                Ok(keys) => page(&owner, &keys, None, Some(problem)),
+                Err(page) => page,
+            };
+        }
+    };
+    let created = owner
+        .state
+        .owner()
+        .create_own_key(owner.change(request, &csrf))
+        .await;
+    let created = match created {
+        Ok(reply) => reply.into_inner(),
+        Err(status) => return owner.failure(&status),
+    };
+    let scopes = created
+        .key
+        .as_ref()
+        .map(|k| scope_names(&k.scopes))
+        .unwrap_or_default();
+    let body = html! {
+        h1 { "Your new key" }
+        p class="error" role="alert" {
+            strong { "Copy it now: it will not be shown again." }
+            " Only a digest of it is kept; if you lose it, revoke it and create another."
+        }
+        div class="card" {
+            h2 id="secret-heading" { "Secret key" }
+            p { code id="new-key" class="secret" aria-labelledby="secret-heading" { (created.secret) } }
+            p {
+                button type="button" data-copy="new-key" { "Copy the key" }
+                " "
+                span id="new-key-copied" role="status" {}
+            }
+            dl class="facts" {
+                dt { "Scopes" } dd { (scopes) }
+                dt { "Expires" }
+                dd { @if let Some(at) = created.key.as_ref().and_then(|k| k.expires_at.as_ref()) { (when(Some(at))) } @else { "never" } }
+            }
+        }
+        p { a href="/app/keys" { "Back to your keys" } }
+    };
+    owner.page("Your new key", Section::Keys, body)
+}
+
+/// `GET /app/keys/{key_id}`: the key's requests and errors per day over 90 days.
+pub(crate) async fn usage(owner: Owner, Path(key_id): Path<String>) -> Response {
+    let usage = owner
+        .state
+        .owner()
+        .get_own_key_usage(owner.request(pb::GetOwnKeyUsageRequest {
+            key_id: key_id.clone(),
+            days: Some(USAGE_DAYS),
+        }))
+        .await;
+    let usage = match usage.map(|r| r.into_inner().usage) {
+        Ok(Some(usage)) => usage,
+        Ok(None) => return owner.failure(&tonic::Status::internal("no usage in the reply")),
+        Err(status) => return owner.failure(&status),
+    };
+    let keys = match own_keys(&owner).await {
+        Ok(keys) => keys,
+        Err(page) => return page,
+    };
+    let own = keys
+        .iter()
+        .find(|k| k.key.as_ref().is_some_and(|k| k.id == key_id));
+    let title = own.map_or_else(
+        || "Key usage".to_owned(),
+        |own| format!("Usage of {}", label_of(own)),
+    );
+    // The record is newest first; the chart reads left to right, oldest first.
+    let days: Vec<Day<'_>> = usage
+        .daily
+        .iter()
+        .rev()
+        .map(|d| Day {
+            day: &d.day,
+            total: d.request_count,
+            part: d.error_count,
+        })
+        .collect();
+    let summary = format!(
+        "{} requests and {} errors in the last {} days",
+        usage.total_requests, usage.total_errors, usage.period_days
+    );
+    let body = html! {
+        p { a href="/app/keys" { "← API keys" } }
+        h1 { (title) }
+        dl class="facts" {
+            dt { "Rate limit" } dd { (usage.rate_limit_per_minute) " requests per minute" }
+            dt { "Requests" } dd { (usage.total_requests) " in the last " (usage.period_days) " days" }
+            dt { "Errors" } dd { (usage.total_errors) }
+            @if let Some(key) = own.and_then(|o| o.key.as_ref()) {
+                dt { "Status" } dd { (key_status(key)) }
+            }
+        }
+        h2 { "Requests and errors per day" }
+        p class="legend" aria-hidden="true" {
+            span class="swatch requests" {} " Requests " span class="swatch errors" {} " Errors"
+        }
+        (chart::daily_bars(&days, &summary))
+        details {
+            summary { "The figures, day by day" }
+            div class="table-wrap" tabindex="0" role="region" aria-label="Requests and errors per day" {
+                table {
+                    caption class="visually-hidden" { (summary) }
+                    thead { tr {
+                        th scope="col" { "Day (UTC)" }
+                        th scope="col" class="num" { "Requests" }
+                        th scope="col" class="num" { "Errors" }
+                    } }
+                    tbody {
+                        @for d in &usage.daily {
+                            tr {
+                                th scope="row" { (d.day) }
+                                td class="num" { (d.request_count) }
+                                td class="num" { (d.error_count) }
+                            }
+                        }
+                    }
+                    tfoot { tr {
+                        th scope="row" { "Total" }
+                        td class="num" { (usage.total_requests) }
+                        td class="num" { (usage.total_errors) }
+                    } }
+                }
+            }
+        }
+    };
+    owner.page(&title, Section::Keys, body)
+}
+
+/// `GET /app/keys/{key_id}/revoke`: are you sure? (works without script)
+pub(crate) async fn confirm_revoke(owner: Owner, Path(key_id): Path<String>) -> Response {
+    let keys = match own_keys(&owner).await {
+        Ok(keys) => keys,
+        Err(page) => return page,
+    };
+    let found = keys
+        .iter()
+        .find(|k| !k.session_key && k.key.as_ref().is_some_and(|k| k.id == key_id));
+    let Some(key) = found.and_then(|k| k.key.as_ref()) else {
+        return not_found(&owner);
+    };
+    let body = html! {
+        p { a href="/app/keys" { "← API keys" } }
+        h1 { "Revoke key " code { (key.prefix) "…" } }
+        p { "Programs using this key will be refused at once, on every instance. This cannot be undone." }
+        form method="post" action={"/app/keys/" (key.id) "/revoke"} class="row" {
+            (csrf(&owner.session))
+            button type="submit" class="danger" { "Revoke the key" }
+            a href="/app/keys" { "Cancel" }
+        }
+    };
+    owner.page("Revoke a key", Section::Keys, body)
+}
+
+/// The 404 page of a key that is not the account's (or not revocable).
+fn not_found(owner: &Owner) -> Response {
+    let body = html! {
+        h1 { "Not found" }
+        p class="error" role="alert" { "There is no such key, or it belongs to another account." }
+        p { a href="/app/keys" { "Back to your keys" } }
+    };
+    let mut response = owner.page("Not found", Section::Keys, body);
+    *response.status_mut() = StatusCode::NOT_FOUND;
+    response
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Nothing {}
+
+/// `POST /app/keys/{key_id}/revoke`
+pub(crate) async fn revoke(
+    owner: Owner,
+    Path(key_id): Path<String>,
+    Posted { csrf, .. }: Posted<Nothing>,
+) -> Response {
+    let revoked = owner
+        .state
+        .owner()
+        .revoke_own_key(owner.change(pb::RevokeOwnKeyRequest { key_id }, &csrf))
+        .await;
+    match revoked {
+        Ok(_) => see_other("/app/keys?done=revoked"),
+        Err(status) => owner.failure(&status),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_key_form_is_read_or_says_what_to_fix() {
+        let form = |scopes: &[&str], expires: &str| NewKey {
+            scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+            expires: expires.to_owned(),
+        };
+        let ok = parse_new_key(&form(&["read", "write", "read"], "")).expect("valid");
+        assert_eq!(
+            ok.scopes,
+            vec![pb::Scope::Read as i32, pb::Scope::Write as i32]
+        );
+        assert!(ok.expires_at.is_none());
+        let next_year = (Utc::now().date_naive() + Days::new(365))
+            .format("%Y-%m-%d")
+            .to_string();
+        assert!(
+            parse_new_key(&form(&[], &next_year))
+                .expect("valid")
+                .expires_at
+                .is_some()
+        );
+        assert!(parse_new_key(&form(&["root"], "")).is_err());
+        assert!(parse_new_key(&form(&[], "2001-01-01")).is_err());
+        assert!(parse_new_key(&form(&[], "tomorrow")).is_err());
+    }
+}
