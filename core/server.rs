@@ -4,6 +4,8 @@
 
 use crate::accounts::service::Admin;
 use crate::config::CoreConfig;
+use crate::dashboard::owner::Owner;
+use crate::dashboard::service::Sessions;
 use crate::db;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
@@ -16,13 +18,11 @@ use crate::notifications::service::NotificationAdmin;
 use crate::notifications::smtp::Mailer;
 use crate::notifications::worker::Notifier;
 use crate::outbox::worker::Worker;
-use crate::dashboard::owner::Owner;
-use crate::dashboard::service::Sessions;
 use crate::pb::hosted_forms_service_server::HostedFormsServiceServer;
-use crate::pb::owner_service_server::OwnerServiceServer;
-use crate::pb::sessions_service_server::SessionsServiceServer;
 use crate::pb::notification_admin_service_server::NotificationAdminServiceServer;
+use crate::pb::owner_service_server::OwnerServiceServer;
 use crate::pb::responses_service_server::ResponsesServiceServer;
+use crate::pb::sessions_service_server::SessionsServiceServer;
 use crate::pb::webhook_admin_service_server::WebhookAdminServiceServer;
 use crate::pb::webhooks_service_server::WebhooksServiceServer;
 use crate::pb::{
@@ -223,6 +223,7 @@ impl Core {
         let owner = Owner {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
+            allow_private,
         };
         let (api, hosted) = decoding_limits(&self.config);
         let mut builder = Routes::builder();

@@ -37,7 +37,11 @@ impl Sessions {
 
     /// Opens a session of `account_id`, once the attempt is within the account's
     /// allowance.
-    async fn open(&self, account_id: Uuid, method: Method) -> Result<pb::DashboardSession, CoreError> {
+    async fn open(
+        &self,
+        account_id: Uuid,
+        method: Method,
+    ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.at_account(account_id)?;
         let token = new_token();
         let session = store::create_session(
@@ -65,7 +69,8 @@ impl Sessions {
     ) -> Result<pb::CreateSignInLinkResponse, CoreError> {
         let account = crate::accounts::store::find_account(&self.pool, &req.account).await?;
         let token = new_token();
-        let expires = store::create_link(&self.pool, account.id, &digest(&token), LINK_LIFETIME).await?;
+        let expires =
+            store::create_link(&self.pool, account.id, &digest(&token), LINK_LIFETIME).await?;
         Ok(pb::CreateSignInLinkResponse {
             token,
             expires_at: Some(timestamp(expires)),
@@ -80,9 +85,17 @@ impl Sessions {
         self.open(account, Method::Link).await
     }
 
-    async fn with_cookie(&self, ip: IpAddr, md: &tonic::metadata::MetadataMap) -> Result<pb::DashboardSession, CoreError> {
+    async fn with_cookie(
+        &self,
+        ip: IpAddr,
+        md: &tonic::metadata::MetadataMap,
+    ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.from_ip(ip)?;
-        let verifier = self.config.sessions.as_ref().ok_or(CoreError::Unauthenticated)?;
+        let verifier = self
+            .config
+            .sessions
+            .as_ref()
+            .ok_or(CoreError::Unauthenticated)?;
         let token = md
             .get_all("cookie")
             .iter()
@@ -124,7 +137,9 @@ impl SessionsService for Sessions {
         &self,
         _req: Request<pb::MailSignInLinkRequest>,
     ) -> Result<Response<pb::MailSignInLinkResponse>, Status> {
-        Err(Status::unimplemented("mailed sign-in links are not built yet"))
+        Err(Status::unimplemented(
+            "mailed sign-in links are not built yet",
+        ))
     }
 
     async fn redeem_sign_in_link(
@@ -149,14 +164,18 @@ impl SessionsService for Sessions {
         &self,
         _req: Request<pb::BeginOidcSignInRequest>,
     ) -> Result<Response<pb::BeginOidcSignInResponse>, Status> {
-        Err(Status::unimplemented("OpenID Connect sign-in is not built yet"))
+        Err(Status::unimplemented(
+            "OpenID Connect sign-in is not built yet",
+        ))
     }
 
     async fn finish_oidc_sign_in(
         &self,
         _req: Request<pb::FinishOidcSignInRequest>,
     ) -> Result<Response<pb::FinishOidcSignInResponse>, Status> {
-        Err(Status::unimplemented("OpenID Connect sign-in is not built yet"))
+        Err(Status::unimplemented(
+            "OpenID Connect sign-in is not built yet",
+        ))
     }
 
     async fn get_session(
@@ -178,12 +197,16 @@ impl SessionsService for Sessions {
     ) -> Result<Response<pb::EndSessionResponse>, Status> {
         let pool = self.pool.clone();
         self.gate
-            .call(req, Some(crate::accounts::Scope::Write), |ctx, _| async move {
-                let session = session_of(&ctx)?;
-                store::end_session(&pool, session.session_id).await?;
-                tracing::info!(session_id = %session.session_id, "dashboard sign-out");
-                Ok(pb::EndSessionResponse {})
-            })
+            .call(
+                req,
+                Some(crate::accounts::Scope::Write),
+                |ctx, _| async move {
+                    let session = session_of(&ctx)?;
+                    store::end_session(&pool, session.session_id).await?;
+                    tracing::info!(session_id = %session.session_id, "dashboard sign-out");
+                    Ok(pb::EndSessionResponse {})
+                },
+            )
             .await
     }
 }

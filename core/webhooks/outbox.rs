@@ -91,6 +91,36 @@ pub(crate) async fn enqueue(
     Ok(usize::try_from(written).unwrap_or(usize::MAX))
 }
 
+/// The event an owner sends to one subscription from the dashboard, to see it arrive.
+/// It is not one of `EVENTS`: no subscription lists it, and no change makes one.
+pub(crate) const TEST_EVENT: &str = "webhook.test";
+
+/// Writes one `webhook.test` delivery to subscription `webhook_id` (of form `form_id` of
+/// the account) only, through the outbox like every event: the same body shape, signed
+/// and logged when sent, retried on the schedule.
+pub(crate) async fn enqueue_test(
+    tx: &mut Transaction<'_, Postgres>,
+    account_id: Uuid,
+    form_id: Uuid,
+    webhook_id: Uuid,
+    at: DateTime<Utc>,
+) -> Result<store::DeliveryRow, CoreError> {
+    let event = Event {
+        name: TEST_EVENT,
+        account_id,
+        form_id,
+        quiz_id: None,
+        response_id: None,
+        data: json!({"webhookId": webhook_id, "test": true}),
+        at,
+    };
+    let body = body(&event, TEST_EVENT)?;
+    let row = store::insert_delivery_to(tx, account_id, form_id, webhook_id, TEST_EVENT, &body, at)
+        .await?;
+    crate::outbox::store::notify(&mut **tx, CHANNEL).await?;
+    Ok(row)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

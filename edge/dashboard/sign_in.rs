@@ -86,11 +86,15 @@ pub(crate) async fn link_page(Query(q): Query<LinkQuery>) -> Response {
             }
         }
     };
-    let mut response = layout::reply(StatusCode::OK, layout::page("Sign in", Section::None, None, body));
+    let mut response = layout::reply(
+        StatusCode::OK,
+        layout::page("Sign in", Section::None, None, body),
+    );
     // The token is in this page's address: no other site may learn it as a referrer.
-    response
-        .headers_mut()
-        .insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response.headers_mut().insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     response
 }
 
@@ -130,7 +134,11 @@ pub(crate) fn refused(status: &tonic::Status, next: Option<&str>) -> Response {
 }
 
 /// `POST /app/sign-in/link`
-pub(crate) async fn redeem(State(state): State<AppState>, parts: Parts, Posted { form, .. }: Posted<LinkForm>) -> Response {
+pub(crate) async fn redeem(
+    State(state): State<AppState>,
+    parts: Parts,
+    Posted { form, .. }: Posted<LinkForm>,
+) -> Response {
     let mut request = tonic::Request::new(pb::RedeemSignInLinkRequest { token: form.token });
     *request.metadata_mut() = owner::metadata(&parts, None);
     match state.sessions().redeem_sign_in_link(request).await {
@@ -145,7 +153,11 @@ pub(crate) struct NextForm {
 }
 
 /// `POST /app/sign-in/cookie`: the identity provider's session cookie signs in.
-pub(crate) async fn with_cookie(State(state): State<AppState>, parts: Parts, Posted { form, .. }: Posted<NextForm>) -> Response {
+pub(crate) async fn with_cookie(
+    State(state): State<AppState>,
+    parts: Parts,
+    Posted { form, .. }: Posted<NextForm>,
+) -> Response {
     let mut request = tonic::Request::new(pb::SignInWithProviderCookieRequest {});
     let mut md = owner::metadata(&parts, None);
     for cookie in parts.headers.get_all(header::COOKIE) {
@@ -175,7 +187,12 @@ pub(crate) async fn sign_out(owner: Owner, Posted { csrf, .. }: Posted<NextForm>
         p class="notice" role="status" { "Your session has ended on every server." }
         p { a href="/app/sign-in" { "Sign in again" } }
     };
-    let mut response = layout::reply(StatusCode::OK, layout::page("Signed out", Section::None, None, body));
-    response.headers_mut().append(header::SET_COOKIE, clear_session());
+    let mut response = layout::reply(
+        StatusCode::OK,
+        layout::page("Signed out", Section::None, None, body),
+    );
+    response
+        .headers_mut()
+        .append(header::SET_COOKIE, clear_session());
     response.into_response()
 }
