@@ -18,6 +18,9 @@ mod browser;
 mod clients;
 mod connections;
 mod current;
+#[allow(dead_code)] // shared by the dashboard's suites
+mod dashboard_support;
+mod dashboard_webhooks;
 mod errors;
 mod export;
 mod forms;
