@@ -464,7 +464,10 @@ async fn another_accounts_session_gets_404_and_changes_nothing() {
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0]["name"], hook["name"]);
     assert_eq!(listed[0]["is_active"], true);
-    assert_eq!(delivery_ids(&app, &hook_id).await, [delivery.clone()]);
+    assert_eq!(
+        delivery_ids(&app, &hook_id).await,
+        std::slice::from_ref(&delivery)
+    );
     assert_eq!(
         delivery_row(&app, &delivery).await,
         ("failed".to_owned(), 4)
