@@ -49,6 +49,7 @@ impl Default for SessionPolicy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Method {
     Link,
+    #[allow(dead_code)] // until OIDC sign-in is built
     Oidc,
     Cookie,
 }
