@@ -223,6 +223,7 @@ impl Core {
         let owner = Owner {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
+            allow_private,
         };
         let (api, hosted) = decoding_limits(&self.config);
         let mut builder = Routes::builder();

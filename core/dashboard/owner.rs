@@ -9,8 +9,10 @@ use crate::accounts::service::{account_to_pb, key_to_pb, scope_from_pb};
 use crate::accounts::{Scope, Scopes, store as accounts};
 use crate::error::CoreError;
 use crate::gate::{Ctx, Gate};
+use crate::paging::Page;
 use crate::pb::{self, convert::timestamp, owner_service_server::OwnerService};
 use crate::rpc::parse_id;
+use crate::webhooks::{self, service as hooks};
 use chrono::{Days, Utc};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
@@ -19,6 +21,8 @@ use tonic::{Request, Response, Status};
 pub(crate) struct Owner {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
+    /// Webhooks may target private addresses and plain HTTP (`--webhook-allow-private`).
+    pub(crate) allow_private: bool,
 }
 
 /// Most forms one GetFormActivity call may ask about.
@@ -212,6 +216,82 @@ impl Owner {
     }
 }
 
+/// The form and webhook a request names, as ids (a malformed one names nothing).
+fn hook_ids(form_id: &str, webhook_id: &str) -> Result<(uuid::Uuid, uuid::Uuid), CoreError> {
+    Ok((parse_id(form_id, "form")?, parse_id(webhook_id, "webhook")?))
+}
+
+/// Webhooks of the session's account: each method first reads the subscription as the
+/// account's (`webhooks::store::get`), so another account's is NotFound before anything
+/// else happens.
+impl Owner {
+    async fn update_webhook(
+        &self,
+        ctx: &Ctx,
+        req: pb::UpdateOwnWebhookRequest,
+    ) -> Result<pb::UpdateOwnWebhookResponse, CoreError> {
+        session_of(ctx)?;
+        let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
+        let mut row = webhooks::store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
+        let new = req.webhook.unwrap_or_default();
+        hooks::apply_mask(&mut row, new, req.update_mask, self.allow_private).await?;
+        let row = webhooks::store::update(&self.pool, &row).await?;
+        Ok(pb::UpdateOwnWebhookResponse {
+            webhook: Some(hooks::webhook_of(row)),
+        })
+    }
+
+    async fn deliveries(
+        &self,
+        ctx: &Ctx,
+        req: pb::ListOwnDeliveriesRequest,
+    ) -> Result<pb::ListOwnDeliveriesResponse, CoreError> {
+        session_of(ctx)?;
+        let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
+        let page = Page::new(req.page, req.per_page)?;
+        let hook = webhooks::store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
+        Ok(pb::ListOwnDeliveriesResponse {
+            deliveries: hooks::deliveries_page(&self.pool, hook.id, &page).await?,
+        })
+    }
+
+    async fn retry(
+        &self,
+        ctx: &Ctx,
+        req: pb::RetryOwnDeliveryRequest,
+    ) -> Result<pb::RetryOwnDeliveryResponse, CoreError> {
+        session_of(ctx)?;
+        let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
+        let delivery_id = parse_id(&req.delivery_id, "delivery")?;
+        let hook = webhooks::store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
+        Ok(pb::RetryOwnDeliveryResponse {
+            delivery: Some(hooks::retry_delivery(&self.pool, delivery_id, Some(hook.id)).await?),
+        })
+    }
+
+    async fn test_event(
+        &self,
+        ctx: &Ctx,
+        req: pb::SendTestEventRequest,
+    ) -> Result<pb::SendTestEventResponse, CoreError> {
+        session_of(ctx)?;
+        let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
+        let mut tx = self.pool.begin().await?;
+        let row = webhooks::outbox::enqueue_test(
+            &mut tx,
+            ctx.caller.account_id,
+            form_id,
+            id,
+            crate::forms::now_millis(),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(pb::SendTestEventResponse {
+            delivery: Some(hooks::delivery_of(row)),
+        })
+    }
+}
+
 #[tonic::async_trait]
 impl OwnerService for Owner {
     async fn get_own_account(
@@ -282,30 +362,46 @@ impl OwnerService for Owner {
 
     async fn update_own_webhook(
         &self,
-        _req: Request<pb::UpdateOwnWebhookRequest>,
+        req: Request<pb::UpdateOwnWebhookRequest>,
     ) -> Result<Response<pb::UpdateOwnWebhookResponse>, Status> {
-        not_built()
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.update_webhook(&ctx, msg).await
+            })
+            .await
     }
 
     async fn list_own_deliveries(
         &self,
-        _req: Request<pb::ListOwnDeliveriesRequest>,
+        req: Request<pb::ListOwnDeliveriesRequest>,
     ) -> Result<Response<pb::ListOwnDeliveriesResponse>, Status> {
-        not_built()
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, msg| async move {
+                self.deliveries(&ctx, msg).await
+            })
+            .await
     }
 
     async fn retry_own_delivery(
         &self,
-        _req: Request<pb::RetryOwnDeliveryRequest>,
+        req: Request<pb::RetryOwnDeliveryRequest>,
     ) -> Result<Response<pb::RetryOwnDeliveryResponse>, Status> {
-        not_built()
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.retry(&ctx, msg).await
+            })
+            .await
     }
 
     async fn send_test_event(
         &self,
-        _req: Request<pb::SendTestEventRequest>,
+        req: Request<pb::SendTestEventRequest>,
     ) -> Result<Response<pb::SendTestEventResponse>, Status> {
-        not_built()
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.test_event(&ctx, msg).await
+            })
+            .await
     }
 
     async fn get_form_activity(

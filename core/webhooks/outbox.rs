@@ -91,6 +91,46 @@ pub(crate) async fn enqueue(
     Ok(usize::try_from(written).unwrap_or(usize::MAX))
 }
 
+/// The event an owner sends to one subscription from the dashboard, to see it arrive.
+/// It is not one of `EVENTS`: no subscription lists it, and no change makes one.
+pub(crate) const TEST_EVENT: &str = "webhook.test";
+
+/// The body of a test event: SPEC's event shape, its data naming the webhook.
+fn test_body(
+    account_id: Uuid,
+    form_id: Uuid,
+    webhook_id: Uuid,
+    at: DateTime<Utc>,
+) -> Result<Vec<u8>, CoreError> {
+    let event = Event {
+        name: TEST_EVENT,
+        account_id,
+        form_id,
+        quiz_id: None,
+        response_id: None,
+        data: json!({"webhookId": webhook_id, "test": true}),
+        at,
+    };
+    body(&event, TEST_EVENT)
+}
+
+/// Writes one `webhook.test` delivery to subscription `webhook_id` (of form `form_id` of
+/// the account) only, through the outbox like every event: the same body shape, signed
+/// and logged when sent, retried on the schedule.
+pub(crate) async fn enqueue_test(
+    tx: &mut Transaction<'_, Postgres>,
+    account_id: Uuid,
+    form_id: Uuid,
+    webhook_id: Uuid,
+    at: DateTime<Utc>,
+) -> Result<store::DeliveryRow, CoreError> {
+    let body = test_body(account_id, form_id, webhook_id, at)?;
+    let row = store::insert_delivery_to(tx, account_id, form_id, webhook_id, TEST_EVENT, &body, at)
+        .await?;
+    crate::outbox::store::notify(&mut **tx, CHANNEL).await?;
+    Ok(row)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,6 +165,20 @@ mod tests {
         let keys: Vec<&String> = aliased.as_object().expect("object").keys().collect();
         assert_eq!(keys, ["event", "timestamp", "formId", "data"]);
         assert_eq!(aliased["data"], json!({"answers": {"a": 1}}));
+    }
+
+    #[test]
+    fn a_test_event_has_the_event_shape_and_cannot_be_subscribed_to() {
+        let (form_id, webhook_id) = (Uuid::new_v4(), Uuid::new_v4());
+        let body =
+            parsed(&test_body(Uuid::new_v4(), form_id, webhook_id, Utc::now()).expect("body"));
+        let keys: Vec<&String> = body.as_object().expect("object").keys().collect();
+        assert_eq!(keys, ["event", "timestamp", "formId", "data"]);
+        assert_eq!(body["event"], TEST_EVENT);
+        assert_eq!(body["formId"], json!(form_id));
+        assert_eq!(body["data"], json!({"webhookId": webhook_id, "test": true}));
+        assert!(!crate::webhooks::EVENTS.contains(&TEST_EVENT));
+        assert!(crate::webhooks::check_events(&[TEST_EVENT.to_owned()]).is_err());
     }
 
     #[test]

@@ -155,6 +155,97 @@ fn delivery_to_pb(row: store::DeliveryRow, attempts: Vec<pb::DeliveryAttempt>) -
     }
 }
 
+/// Applies the paths of `mask` to `row` with the values of `new`, validated as a create
+/// validates them (operators and the owner's dashboard alike).
+pub(crate) async fn apply_mask(
+    row: &mut store::WebhookRow,
+    new: pb::Webhook,
+    mask: Option<prost_types::FieldMask>,
+    allow_private: bool,
+) -> Result<(), CoreError> {
+    for path in mask.map(|m| m.paths).unwrap_or_default() {
+        match path.as_str() {
+            "name" => {
+                check_name(&new.name)?;
+                row.name = new.name.trim().to_owned();
+            }
+            "url" => {
+                row.url = target::check_url(&new.url, allow_private)
+                    .await?
+                    .to_string()
+            }
+            "events" => row.events = check_events(&new.events)?,
+            "is_active" => row.is_active = new.is_active,
+            other => {
+                return Err(CoreError::Validation(format!(
+                    "{other:?} cannot be updated; updatable: name, url, events, is_active"
+                )));
+            }
+        }
+    }
+    row.updated_at = now_millis();
+    Ok(())
+}
+
+/// A subscription as replies show it, without its secret.
+pub(crate) fn webhook_of(row: store::WebhookRow) -> pb::Webhook {
+    webhook_to_pb(row, None)
+}
+
+/// One page of subscription `webhook_id`'s deliveries, newest first, with their
+/// attempts (the caller has checked whose subscription it is).
+pub(crate) async fn deliveries_page(
+    pool: &PgPool,
+    webhook_id: Uuid,
+    page: &Page,
+) -> Result<Vec<pb::Delivery>, CoreError> {
+    let rows = store::list_deliveries(pool, webhook_id, page.limit(), page.offset()).await?;
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+    let attempts = store::list_attempts(pool, &ids).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let mine = attempts
+                .iter()
+                .filter(|a| a.delivery_id == row.id)
+                .map(|a| pb::DeliveryAttempt {
+                    attempted_at: Some(convert::timestamp(a.attempted_at)),
+                    status_code: a.status_code,
+                    duration_ms: a.duration_ms,
+                    error: a.error.clone(),
+                    response_body: a.response_body.clone(),
+                })
+                .collect();
+            delivery_to_pb(row, mine)
+        })
+        .collect())
+}
+
+/// Makes failed delivery `id` (of subscription `webhook_id`, when given) due again now.
+/// NotFound when there is no such delivery; a delivery that has not failed is a
+/// validation error (INVALID_ARGUMENT, VALIDATION_ERROR) and is left as it is.
+pub(crate) async fn retry_delivery(
+    pool: &PgPool,
+    id: Uuid,
+    webhook_id: Option<Uuid>,
+) -> Result<pb::Delivery, CoreError> {
+    let Some(row) = store::retry_failed(pool, id, webhook_id).await? else {
+        return Err(match store::delivery_status(pool, id, webhook_id).await? {
+            None => CoreError::NotFound("delivery"),
+            Some(status) => CoreError::Validation(format!(
+                "only failed deliveries can be retried; this one is {status}"
+            )),
+        });
+    };
+    crate::outbox::store::notify(pool, super::outbox::CHANNEL).await?;
+    Ok(delivery_to_pb(row, Vec::new()))
+}
+
+/// A delivery as replies show it.
+pub(crate) fn delivery_of(row: store::DeliveryRow) -> pb::Delivery {
+    delivery_to_pb(row, Vec::new())
+}
+
 impl WebhookAdmin {
     async fn update(
         &self,
@@ -162,28 +253,13 @@ impl WebhookAdmin {
     ) -> Result<pb::UpdateWebhookResponse, CoreError> {
         let id = parse_id(&req.id, "webhook")?;
         let mut row = store::get_any(&self.pool, id).await?;
-        let new = req.webhook.unwrap_or_default();
-        for path in req.update_mask.map(|m| m.paths).unwrap_or_default() {
-            match path.as_str() {
-                "name" => {
-                    check_name(&new.name)?;
-                    row.name = new.name.trim().to_owned();
-                }
-                "url" => {
-                    row.url = target::check_url(&new.url, self.allow_private)
-                        .await?
-                        .to_string()
-                }
-                "events" => row.events = check_events(&new.events)?,
-                "is_active" => row.is_active = new.is_active,
-                other => {
-                    return Err(CoreError::Validation(format!(
-                        "{other:?} cannot be updated; updatable: name, url, events, is_active"
-                    )));
-                }
-            }
-        }
-        row.updated_at = now_millis();
+        apply_mask(
+            &mut row,
+            req.webhook.unwrap_or_default(),
+            req.update_mask,
+            self.allow_private,
+        )
+        .await?;
         let row = store::update(&self.pool, &row).await?;
         Ok(pb::UpdateWebhookResponse {
             webhook: Some(webhook_to_pb(row, None)),
@@ -196,27 +272,9 @@ impl WebhookAdmin {
     ) -> Result<pb::ListDeliveriesResponse, CoreError> {
         let id = parse_id(&req.webhook_id, "webhook")?;
         let page = Page::new(req.page, req.per_page)?;
-        let rows = store::list_deliveries(&self.pool, id, page.limit(), page.offset()).await?;
-        let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
-        let attempts = store::list_attempts(&self.pool, &ids).await?;
-        let deliveries = rows
-            .into_iter()
-            .map(|row| {
-                let mine = attempts
-                    .iter()
-                    .filter(|a| a.delivery_id == row.id)
-                    .map(|a| pb::DeliveryAttempt {
-                        attempted_at: Some(convert::timestamp(a.attempted_at)),
-                        status_code: a.status_code,
-                        duration_ms: a.duration_ms,
-                        error: a.error.clone(),
-                        response_body: a.response_body.clone(),
-                    })
-                    .collect();
-                delivery_to_pb(row, mine)
-            })
-            .collect();
-        Ok(pb::ListDeliveriesResponse { deliveries })
+        Ok(pb::ListDeliveriesResponse {
+            deliveries: deliveries_page(&self.pool, id, &page).await?,
+        })
     }
 
     async fn retry(
@@ -224,17 +282,8 @@ impl WebhookAdmin {
         req: pb::RetryDeliveryRequest,
     ) -> Result<pb::RetryDeliveryResponse, CoreError> {
         let id = parse_id(&req.id, "delivery")?;
-        let Some(row) = store::retry_failed(&self.pool, id).await? else {
-            return Err(match store::delivery_status(&self.pool, id).await? {
-                None => CoreError::NotFound("delivery"),
-                Some(status) => CoreError::Validation(format!(
-                    "only failed deliveries can be retried; this one is {status}"
-                )),
-            });
-        };
-        crate::outbox::store::notify(&self.pool, super::outbox::CHANNEL).await?;
         Ok(pb::RetryDeliveryResponse {
-            delivery: Some(delivery_to_pb(row, Vec::new())),
+            delivery: Some(retry_delivery(&self.pool, id, None).await?),
         })
     }
 }

@@ -118,6 +118,27 @@ pub async fn delete(
     Ok(())
 }
 
+/// Reads a subscription of form `form_id` of the account (the dashboard): another
+/// account's, or another form's, is NotFound.
+pub async fn get(
+    db: impl PgExecutor<'_>,
+    account_id: Uuid,
+    form_id: Uuid,
+    id: Uuid,
+) -> Result<WebhookRow, CoreError> {
+    sqlx::query_as!(
+        WebhookRow,
+        "SELECT id, form_id, name, url, events, is_active, max_retries, created_at, updated_at
+           FROM webhooks WHERE id = $1 AND form_id = $2 AND account_id = $3",
+        id,
+        form_id,
+        account_id
+    )
+    .fetch_optional(db)
+    .await?
+    .ok_or(CoreError::NotFound("webhook"))
+}
+
 /// Reads a subscription by id alone (operators).
 pub async fn get_any(db: impl PgExecutor<'_>, id: Uuid) -> Result<WebhookRow, CoreError> {
     sqlx::query_as!(
@@ -199,6 +220,41 @@ pub async fn insert_deliveries(
     .execute(&mut **tx)
     .await?
     .rows_affected())
+}
+
+/// Writes one delivery of `event` with `body` to subscription `id` of form `form_id` of
+/// the account, whatever events it lists and whether or not it is active (a paused one
+/// keeps it until it is active again): the owner's test event. Another account's
+/// subscription gets none (NotFound).
+pub async fn insert_delivery_to(
+    tx: &mut Transaction<'_, Postgres>,
+    account_id: Uuid,
+    form_id: Uuid,
+    id: Uuid,
+    event: &str,
+    body: &[u8],
+    at: DateTime<Utc>,
+) -> Result<DeliveryRow, CoreError> {
+    sqlx::query_as!(
+        DeliveryRow,
+        r#"INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url, payload,
+                                   max_retries, next_attempt_at, created_at)
+           SELECT gen_random_uuid(), w.id, w.account_id, w.form_id, $4, w.url, $5, w.max_retries,
+                  $6, $6
+             FROM webhooks w WHERE w.id = $1 AND w.form_id = $2 AND w.account_id = $3
+           RETURNING id, webhook_id, event, status AS "status: DeliveryStatus", next_attempt_at,
+                     created_at"#,
+        id,
+        form_id,
+        account_id,
+        event,
+        body,
+        at
+    )
+    .fetch_optional(&mut **tx)
+    .await
+    .map_err(read_error)?
+    .ok_or(CoreError::NotFound("webhook"))
 }
 
 /// Removes the answers of response `id` from the payloads of its deliveries, pending
@@ -320,27 +376,39 @@ pub async fn list_attempts(pool: &PgPool, ids: &[Uuid]) -> Result<Vec<AttemptRow
 }
 
 /// Makes a failed delivery due again now, with a fresh retry budget; `None` when there
-/// is no failed delivery `id`.
-pub async fn retry_failed(pool: &PgPool, id: Uuid) -> Result<Option<DeliveryRow>, CoreError> {
+/// is no failed delivery `id` (of subscription `webhook_id`, when given: the dashboard
+/// names the owner's subscription, operators none).
+pub async fn retry_failed(
+    pool: &PgPool,
+    id: Uuid,
+    webhook_id: Option<Uuid>,
+) -> Result<Option<DeliveryRow>, CoreError> {
     sqlx::query_as!(
         DeliveryRow,
         r#"UPDATE deliveries SET status = 'pending', next_attempt_at = now(), locked_until = NULL,
                   attempts = 0
-            WHERE id = $1 AND status = 'failed'
+            WHERE id = $1 AND status = 'failed' AND ($2::uuid IS NULL OR webhook_id = $2)
             RETURNING id, webhook_id, event, status AS "status: DeliveryStatus", next_attempt_at,
                       created_at"#,
-        id
+        id,
+        webhook_id
     )
     .fetch_optional(pool)
     .await
     .map_err(read_error)
 }
 
-/// The status of delivery `id`, if it exists.
-pub async fn delivery_status(pool: &PgPool, id: Uuid) -> Result<Option<DeliveryStatus>, CoreError> {
+/// The status of delivery `id` (of subscription `webhook_id`, when given), if it exists.
+pub async fn delivery_status(
+    pool: &PgPool,
+    id: Uuid,
+    webhook_id: Option<Uuid>,
+) -> Result<Option<DeliveryStatus>, CoreError> {
     sqlx::query_scalar!(
-        r#"SELECT status AS "status: DeliveryStatus" FROM deliveries WHERE id = $1"#,
-        id
+        r#"SELECT status AS "status: DeliveryStatus" FROM deliveries
+            WHERE id = $1 AND ($2::uuid IS NULL OR webhook_id = $2)"#,
+        id,
+        webhook_id
     )
     .fetch_optional(pool)
     .await

@@ -18,6 +18,7 @@ mod owner;
 mod share;
 mod responses;
 mod sign_in;
+mod webhooks;
 
 use crate::state::AppState;
 use axum::Router;
@@ -88,6 +89,26 @@ pub(crate) fn router() -> Router<AppState> {
         )
         .route("/account", get(account::page))
         .route("/account/unlink", post(account::unlink))
+        .route(
+            "/forms/{id}/webhooks",
+            get(webhooks::list).post(webhooks::create),
+        )
+        .route(
+            "/forms/{id}/webhooks/{webhook_id}",
+            get(webhooks::show).post(webhooks::update),
+        )
+        .route(
+            "/forms/{id}/webhooks/{webhook_id}/delete",
+            post(webhooks::delete),
+        )
+        .route(
+            "/forms/{id}/webhooks/{webhook_id}/test",
+            post(webhooks::test),
+        )
+        .route(
+            "/forms/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
+            post(webhooks::retry),
+        )
         .fallback(not_found)
         .layer(middleware::from_fn(same_origin_posts))
         .layer(middleware::from_fn(headers))

@@ -264,6 +264,11 @@ impl Dashboard {
         self.cookie.trim_start_matches("formsd_session=")
     }
 
+    /// A gRPC request as this session, with its CSRF token.
+    pub fn grpc_changing<T>(&self, message: T) -> tonic::Request<T> {
+        self.grpc(message, true)
+    }
+
     /// A gRPC request as this session (with its CSRF token when `change`).
     pub fn grpc<T>(&self, message: T, change: bool) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);

@@ -25,6 +25,7 @@ mod dashboard_inbox;
 mod dashboard_keys;
 #[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper
 mod dashboard_support;
+mod dashboard_webhooks;
 mod errors;
 mod export;
 mod forms;
