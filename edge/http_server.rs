@@ -39,6 +39,11 @@ pub(crate) struct Limits {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ClientIp(pub std::net::IpAddr);
 
+/// Whether the request came over HTTPS (TLS here, or a trusted proxy's word); in
+/// request extensions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OverHttps(pub bool);
+
 /// The request body did not arrive within [`Limits::body_timeout`].
 #[derive(Debug, thiserror::Error)]
 #[error("the request body did not arrive in time")]
@@ -188,6 +193,7 @@ impl Connection {
             let client = forwarded::client_ip(peer.ip(), &parts.headers, &trusted_proxies);
             parts.extensions.insert(ClientIp(client));
             let over_https = tls || forwarded::https(peer.ip(), &parts.headers, &trusted_proxies);
+            parts.extensions.insert(OverHttps(over_https));
             let ended = Arc::new(AtomicBool::new(http_body::Body::is_end_stream(&body)));
             let body = DeadlineBody {
                 body: Body::new(body),
