@@ -18,6 +18,7 @@ mod browser;
 mod clients;
 mod connections;
 mod current;
+mod dashboard_sign_in;
 mod errors;
 mod export;
 mod forms;
