@@ -4,6 +4,8 @@
 
 use crate::accounts::service::Admin;
 use crate::config::CoreConfig;
+use crate::dashboard::owner::Owner;
+use crate::dashboard::service::Sessions;
 use crate::db;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
@@ -16,13 +18,11 @@ use crate::notifications::service::NotificationAdmin;
 use crate::notifications::smtp::Mailer;
 use crate::notifications::worker::Notifier;
 use crate::outbox::worker::Worker;
-use crate::dashboard::owner::Owner;
-use crate::dashboard::service::Sessions;
 use crate::pb::hosted_forms_service_server::HostedFormsServiceServer;
-use crate::pb::owner_service_server::OwnerServiceServer;
-use crate::pb::sessions_service_server::SessionsServiceServer;
 use crate::pb::notification_admin_service_server::NotificationAdminServiceServer;
+use crate::pb::owner_service_server::OwnerServiceServer;
 use crate::pb::responses_service_server::ResponsesServiceServer;
+use crate::pb::sessions_service_server::SessionsServiceServer;
 use crate::pb::webhook_admin_service_server::WebhookAdminServiceServer;
 use crate::pb::webhooks_service_server::WebhooksServiceServer;
 use crate::pb::{
@@ -107,7 +107,9 @@ impl Core {
             config.sign_in_attempts_per_minute,
         ));
         let oidc = match &config.oidc {
-            Some(settings) => Some(Arc::new(crate::dashboard::oidc::Provider::new(settings.clone())?)),
+            Some(settings) => Some(Arc::new(crate::dashboard::oidc::Provider::new(
+                settings.clone(),
+            )?)),
             None => None,
         };
         let sign_in_mailer = config.smtp.as_ref().and_then(|s| Mailer::new(s).ok());

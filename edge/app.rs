@@ -391,7 +391,11 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
             lifetime: args.session_lifetime.into(),
         },
         sign_in_attempts_per_minute: args.sign_in_attempts_per_minute,
-        oidc: match (&args.oidc_issuer, &args.oidc_client_id, &args.oidc_client_secret) {
+        oidc: match (
+            &args.oidc_issuer,
+            &args.oidc_client_id,
+            &args.oidc_client_secret,
+        ) {
             (Some(issuer), Some(client_id), Some(client_secret)) => Some(forms::OidcSettings {
                 issuer: issuer.clone(),
                 client_id: client_id.clone(),

@@ -284,7 +284,12 @@ pub(crate) struct ServeArgs {
     #[arg(long, env = "FORMS_OIDC_CLIENT_ID", requires = "oidc_issuer")]
     pub oidc_client_id: Option<String>,
     /// Client secret at the OpenID provider (prefer the environment).
-    #[arg(long, env = "FORMS_OIDC_CLIENT_SECRET", hide_env_values = true, requires = "oidc_issuer")]
+    #[arg(
+        long,
+        env = "FORMS_OIDC_CLIENT_SECRET",
+        hide_env_values = true,
+        requires = "oidc_issuer"
+    )]
     pub oidc_client_secret: Option<String>,
     /// Where browsers reach the dashboard, e.g. `https://forms.example.com`: the origin
     /// of the OpenID callback and of mailed sign-in links. Unset: the request's own

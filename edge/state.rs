@@ -2,9 +2,9 @@
 
 use forms::pb::{
     forms_service_client::FormsServiceClient, gateway_service_client::GatewayServiceClient,
-    hosted_forms_service_client::HostedFormsServiceClient, owner_service_client::OwnerServiceClient,
-    sessions_service_client::SessionsServiceClient,
-    responses_service_client::ResponsesServiceClient, usage_service_client::UsageServiceClient,
+    hosted_forms_service_client::HostedFormsServiceClient,
+    owner_service_client::OwnerServiceClient, responses_service_client::ResponsesServiceClient,
+    sessions_service_client::SessionsServiceClient, usage_service_client::UsageServiceClient,
     webhooks_service_client::WebhooksServiceClient,
 };
 use tower::BoxError;

@@ -79,7 +79,10 @@ pub(crate) fn digest(token: &str) -> Vec<u8> {
 
 /// The CSRF token of a session token.
 pub(crate) fn csrf_of(token: &str) -> String {
-    URL_SAFE_NO_PAD.encode(crate::crypto::hmac_sha256(token.as_bytes(), &[b"dashboard csrf"]))
+    URL_SAFE_NO_PAD.encode(crate::crypto::hmac_sha256(
+        token.as_bytes(),
+        &[b"dashboard csrf"],
+    ))
 }
 
 /// Whether `presented` is the CSRF token of `token`, compared in constant time.
@@ -99,7 +102,10 @@ mod tests {
         assert!(csrf_matches(&a, &csrf_of(&a)));
         assert!(!csrf_matches(&a, &csrf_of(&b)));
         assert!(!csrf_matches(&a, ""));
-        assert!(!csrf_matches(&a, &a), "the token itself is not its CSRF token");
+        assert!(
+            !csrf_matches(&a, &a),
+            "the token itself is not its CSRF token"
+        );
         // Compared through the one constant-time comparison.
         let (_, n) = crate::crypto::seam::comparisons_in(|| csrf_matches(&a, "x"));
         assert_eq!(n, 1);

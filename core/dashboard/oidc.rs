@@ -199,7 +199,10 @@ impl Provider {
         if doc.issuer != self.settings.issuer {
             return Err(provider_failed(
                 "discovery",
-                format!("the document's issuer {:?} is not --oidc-issuer", doc.issuer),
+                format!(
+                    "the document's issuer {:?} is not --oidc-issuer",
+                    doc.issuer
+                ),
             ));
         }
         let doc = Arc::new(doc);
@@ -221,7 +224,11 @@ impl Provider {
     }
 
     /// Starts an attempt: stores it, and builds the authorization URL.
-    pub(crate) async fn begin(&self, pool: &PgPool, redirect_uri: &str) -> Result<Begun, CoreError> {
+    pub(crate) async fn begin(
+        &self,
+        pool: &PgPool,
+        redirect_uri: &str,
+    ) -> Result<Begun, CoreError> {
         let redirect = url::Url::parse(redirect_uri)
             .ok()
             .filter(|u| matches!(u.scheme(), "http" | "https") && u.fragment().is_none())
@@ -256,7 +263,12 @@ impl Provider {
 
     /// Finishes an attempt: the subject the provider vouches for. KeyInvalid for an
     /// unknown, used or expired state, a refused code, or an ID token that fails a check.
-    pub(crate) async fn finish(&self, pool: &PgPool, state: &str, code: &str) -> Result<String, CoreError> {
+    pub(crate) async fn finish(
+        &self,
+        pool: &PgPool,
+        state: &str,
+        code: &str,
+    ) -> Result<String, CoreError> {
         let attempt = store::take_oidc_attempt(pool, &digest(state))
             .await?
             .ok_or(CoreError::KeyInvalid)?;
@@ -264,7 +276,9 @@ impl Provider {
             return Err(CoreError::KeyInvalid);
         }
         let doc = self.discovery().await?;
-        let id_token = self.exchange(&doc, code, &attempt.verifier, &attempt.redirect_uri).await?;
+        let id_token = self
+            .exchange(&doc, code, &attempt.verifier, &attempt.redirect_uri)
+            .await?;
         let claims = self.verify(&doc, &id_token).await?;
         if claims.nonce.as_deref() != Some(attempt.nonce.as_str()) {
             tracing::info!("OpenID sign-in refused: the ID token's nonce is not the attempt's");
@@ -308,11 +322,13 @@ impl Provider {
             .body(body);
         if basic {
             // RFC 6749 §2.3.1: each part form-urlencoded, then Basic.
-            let encode = |s: &str| serde_urlencoded::to_string([("", s)]).map(|p| p[1..].to_owned());
+            let encode =
+                |s: &str| serde_urlencoded::to_string([("", s)]).map(|p| p[1..].to_owned());
             let (id, secret) = encode(&self.settings.client_id)
                 .and_then(|id| Ok((id, encode(&self.settings.client_secret)?)))
                 .map_err(|e| CoreError::Internal(format!("token request: {e}")))?;
-            let credentials = base64::engine::general_purpose::STANDARD.encode(format!("{id}:{secret}"));
+            let credentials =
+                base64::engine::general_purpose::STANDARD.encode(format!("{id}:{secret}"));
             request = request.header("authorization", format!("Basic {credentials}"));
         }
         let reply = request
@@ -323,7 +339,10 @@ impl Provider {
         let body = read_body(reply).await?;
         if status.is_client_error() {
             // A code that is wrong, used, or not ours: the provider refuses it.
-            tracing::info!(status = status.as_u16(), "OpenID sign-in refused: the token endpoint refused the code");
+            tracing::info!(
+                status = status.as_u16(),
+                "OpenID sign-in refused: the token endpoint refused the code"
+            );
             return Err(CoreError::KeyInvalid);
         }
         if !status.is_success() {
@@ -342,7 +361,8 @@ impl Provider {
             tracing::info!("OpenID sign-in refused: {why}");
             CoreError::KeyInvalid
         };
-        let header = jsonwebtoken::decode_header(token).map_err(|_| refused("the ID token is not a JWT"))?;
+        let header =
+            jsonwebtoken::decode_header(token).map_err(|_| refused("the ID token is not a JWT"))?;
         if !ALGORITHMS.contains(&header.alg) {
             return Err(refused("the ID token's algorithm is not accepted"));
         }
@@ -356,10 +376,12 @@ impl Provider {
             Some(jwk) => jwk,
             None => {
                 keys = self.keys(&doc.jwks_uri, true).await?;
-                pick(&keys).ok_or_else(|| refused("the ID token's key is not in the provider's set"))?
+                pick(&keys)
+                    .ok_or_else(|| refused("the ID token's key is not in the provider's set"))?
             }
         };
-        let key = DecodingKey::from_jwk(&jwk).map_err(|_| refused("the provider's key is not usable"))?;
+        let key =
+            DecodingKey::from_jwk(&jwk).map_err(|_| refused("the provider's key is not usable"))?;
         let mut validation = Validation::new(header.alg);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.set_issuer(&[&self.settings.issuer]);
@@ -372,7 +394,9 @@ impl Provider {
             && audiences.len() > 1
             && claims.azp.as_deref() != Some(self.settings.client_id.as_str())
         {
-            return Err(refused("the ID token has several audiences and another azp"));
+            return Err(refused(
+                "the ID token has several audiences and another azp",
+            ));
         }
         Ok(claims)
     }
@@ -415,6 +439,9 @@ mod tests {
             client_secret: "hunter2-hunter2".into(),
         };
         let shown = format!("{settings:?}");
-        assert!(!shown.contains("hunter2") && shown.contains("forms"), "{shown}");
+        assert!(
+            !shown.contains("hunter2") && shown.contains("forms"),
+            "{shown}"
+        );
     }
 }

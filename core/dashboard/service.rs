@@ -41,7 +41,11 @@ impl Sessions {
 
     /// Opens a session of `account_id`, once the attempt is within the account's
     /// allowance.
-    async fn open(&self, account_id: Uuid, method: Method) -> Result<pb::DashboardSession, CoreError> {
+    async fn open(
+        &self,
+        account_id: Uuid,
+        method: Method,
+    ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.at_account(account_id)?;
         let token = new_token();
         let session = store::create_session(
@@ -69,7 +73,8 @@ impl Sessions {
     ) -> Result<pb::CreateSignInLinkResponse, CoreError> {
         let account = crate::accounts::store::find_account(&self.pool, &req.account).await?;
         let token = new_token();
-        let expires = store::create_link(&self.pool, account.id, &digest(&token), LINK_LIFETIME).await?;
+        let expires =
+            store::create_link(&self.pool, account.id, &digest(&token), LINK_LIFETIME).await?;
         Ok(pb::CreateSignInLinkResponse {
             token,
             expires_at: Some(timestamp(expires)),
@@ -84,7 +89,11 @@ impl Sessions {
         self.open(account, Method::Link).await
     }
 
-    async fn begin_oidc(&self, ip: IpAddr, redirect_uri: &str) -> Result<pb::BeginOidcSignInResponse, Status> {
+    async fn begin_oidc(
+        &self,
+        ip: IpAddr,
+        redirect_uri: &str,
+    ) -> Result<pb::BeginOidcSignInResponse, Status> {
         let provider = self.oidc.as_ref().ok_or_else(|| {
             Status::failed_precondition("OpenID Connect sign-in is not configured (--oidc-issuer)")
         })?;
@@ -102,7 +111,11 @@ impl Sessions {
         })
     }
 
-    async fn finish_oidc(&self, ip: IpAddr, req: &pb::FinishOidcSignInRequest) -> Result<pb::DashboardSession, CoreError> {
+    async fn finish_oidc(
+        &self,
+        ip: IpAddr,
+        req: &pb::FinishOidcSignInRequest,
+    ) -> Result<pb::DashboardSession, CoreError> {
         let provider = self.oidc.as_ref().ok_or(CoreError::KeyInvalid)?;
         self.throttle.from_ip(ip)?;
         let subject = provider.finish(&self.pool, &req.state, &req.code).await?;
@@ -142,9 +155,17 @@ impl Sessions {
         Ok(())
     }
 
-    async fn with_cookie(&self, ip: IpAddr, md: &tonic::metadata::MetadataMap) -> Result<pb::DashboardSession, CoreError> {
+    async fn with_cookie(
+        &self,
+        ip: IpAddr,
+        md: &tonic::metadata::MetadataMap,
+    ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.from_ip(ip)?;
-        let verifier = self.config.sessions.as_ref().ok_or(CoreError::Unauthenticated)?;
+        let verifier = self
+            .config
+            .sessions
+            .as_ref()
+            .ok_or(CoreError::Unauthenticated)?;
         let token = md
             .get_all("cookie")
             .iter()
@@ -228,7 +249,10 @@ impl SessionsService for Sessions {
         req: Request<pb::MailSignInLinkRequest>,
     ) -> Result<Response<pb::MailSignInLinkResponse>, Status> {
         let ip = self.client(&req);
-        reply(self.mail_link(ip, req.into_inner()).map(|()| pb::MailSignInLinkResponse {}))
+        reply(
+            self.mail_link(ip, req.into_inner())
+                .map(|()| pb::MailSignInLinkResponse {}),
+        )
     }
 
     async fn redeem_sign_in_link(
@@ -254,7 +278,9 @@ impl SessionsService for Sessions {
         req: Request<pb::BeginOidcSignInRequest>,
     ) -> Result<Response<pb::BeginOidcSignInResponse>, Status> {
         let ip = self.client(&req);
-        self.begin_oidc(ip, &req.into_inner().redirect_uri).await.map(Response::new)
+        self.begin_oidc(ip, &req.into_inner().redirect_uri)
+            .await
+            .map(Response::new)
     }
 
     async fn finish_oidc_sign_in(
@@ -285,12 +311,16 @@ impl SessionsService for Sessions {
     ) -> Result<Response<pb::EndSessionResponse>, Status> {
         let pool = self.pool.clone();
         self.gate
-            .call(req, Some(crate::accounts::Scope::Write), |ctx, _| async move {
-                let session = session_of(&ctx)?;
-                store::end_session(&pool, session.session_id).await?;
-                tracing::info!(session_id = %session.session_id, "dashboard sign-out");
-                Ok(pb::EndSessionResponse {})
-            })
+            .call(
+                req,
+                Some(crate::accounts::Scope::Write),
+                |ctx, _| async move {
+                    let session = session_of(&ctx)?;
+                    store::end_session(&pool, session.session_id).await?;
+                    tracing::info!(session_id = %session.session_id, "dashboard sign-out");
+                    Ok(pb::EndSessionResponse {})
+                },
+            )
             .await
     }
 }

@@ -214,10 +214,11 @@ pub(crate) async fn account_of_subject(
 
 /// Removes links and sessions that can no longer be used (a day after they ended).
 pub(crate) async fn purge(pool: &PgPool) -> Result<u64, CoreError> {
-    let links = sqlx::query!("DELETE FROM sign_in_links WHERE expires_at < now() - interval '1 day'")
-        .execute(pool)
-        .await?
-        .rows_affected();
+    let links =
+        sqlx::query!("DELETE FROM sign_in_links WHERE expires_at < now() - interval '1 day'")
+            .execute(pool)
+            .await?
+            .rows_affected();
     let sessions = sqlx::query!(
         "DELETE FROM dashboard_sessions
           WHERE coalesce(ended_at, expires_at) < now() - interval '1 day'"

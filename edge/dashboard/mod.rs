@@ -34,7 +34,10 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/", get(|| async { Redirect::to("/app/forms") }))
         .route("/assets/{file}", get(assets::serve))
         .route("/sign-in", get(sign_in::page))
-        .route("/sign-in/link", get(sign_in::link_page).post(sign_in::redeem))
+        .route(
+            "/sign-in/link",
+            get(sign_in::link_page).post(sign_in::redeem),
+        )
         .route("/sign-in/cookie", post(sign_in::with_cookie))
         .route("/sign-in/mail", post(sign_in::mail))
         .route("/sign-in/oidc", post(sign_in::oidc_begin))
@@ -51,7 +54,10 @@ async fn not_found() -> Response {
         h1 { "Not found" }
         p { "There is no dashboard page at this address. " a href="/app/forms" { "Your forms" } }
     };
-    layout::reply(StatusCode::NOT_FOUND, layout::page("Not found", layout::Section::None, None, body))
+    layout::reply(
+        StatusCode::NOT_FOUND,
+        layout::page("Not found", layout::Section::None, None, body),
+    )
 }
 
 /// The headers of every dashboard reply: the CSP, no framing, no sniffing, no caching
@@ -59,9 +65,15 @@ async fn not_found() -> Response {
 async fn headers(req: Request, next: Next) -> Response {
     let mut response = next.run(req).await;
     let h = response.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
     h.entry(header::REFERRER_POLICY)
         .or_insert(HeaderValue::from_static("same-origin"));
     h.entry(header::CACHE_CONTROL)
@@ -84,7 +96,10 @@ async fn same_origin_posts(req: Request, next: Next) -> Response {
             h1 { "Refused" }
             p class="error" role="alert" { "This request came from another site. Nothing was changed." }
         };
-        return layout::reply(StatusCode::FORBIDDEN, layout::page("Refused", layout::Section::None, None, body));
+        return layout::reply(
+            StatusCode::FORBIDDEN,
+            layout::page("Refused", layout::Section::None, None, body),
+        );
     }
     next.run(req).await.into_response()
 }

@@ -59,7 +59,12 @@ impl Offers {
     }
 }
 
-fn sign_in_page(status: StatusCode, offers: Offers, next: &str, message: Option<Markup>) -> Response {
+fn sign_in_page(
+    status: StatusCode,
+    offers: Offers,
+    next: &str,
+    message: Option<Markup>,
+) -> Response {
     let body = html! {
         h1 { "Sign in" }
         @if let Some(message) = message { (message) }
@@ -97,7 +102,12 @@ fn sign_in_page(status: StatusCode, offers: Offers, next: &str, message: Option<
 
 /// `GET /app/sign-in`
 pub(crate) async fn page(State(state): State<AppState>, Query(next): Query<Next>) -> Response {
-    sign_in_page(StatusCode::OK, Offers::of(&state), next_or_home(next.next.as_deref()), None)
+    sign_in_page(
+        StatusCode::OK,
+        Offers::of(&state),
+        next_or_home(next.next.as_deref()),
+        None,
+    )
 }
 
 #[derive(Deserialize)]
@@ -121,11 +131,15 @@ pub(crate) async fn link_page(Query(q): Query<LinkQuery>) -> Response {
             }
         }
     };
-    let mut response = layout::reply(StatusCode::OK, layout::page("Sign in", Section::None, None, body));
+    let mut response = layout::reply(
+        StatusCode::OK,
+        layout::page("Sign in", Section::None, None, body),
+    );
     // The token is in this page's address: no other site may learn it as a referrer.
-    response
-        .headers_mut()
-        .insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response.headers_mut().insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     response
 }
 
@@ -156,7 +170,12 @@ pub(crate) fn refused(state: &AppState, status: &tonic::Status, next: Option<&st
 }
 
 /// The sign-in page again: throttled, unavailable, or `otherwise`.
-fn refused_as(state: &AppState, status: &tonic::Status, next: Option<&str>, otherwise: &'static str) -> Response {
+fn refused_as(
+    state: &AppState,
+    status: &tonic::Status,
+    next: Option<&str>,
+    otherwise: &'static str,
+) -> Response {
     let (code, text) = match crate::error::reason_of(status) {
         Some(pb::ErrorReason::RateLimited) => (
             StatusCode::TOO_MANY_REQUESTS,
@@ -168,11 +187,20 @@ fn refused_as(state: &AppState, status: &tonic::Status, next: Option<&str>, othe
         ),
         _ => (StatusCode::UNAUTHORIZED, otherwise),
     };
-    sign_in_page(code, Offers::of(state), next_or_home(next), Some(layout::problem(Some(text))))
+    sign_in_page(
+        code,
+        Offers::of(state),
+        next_or_home(next),
+        Some(layout::problem(Some(text))),
+    )
 }
 
 /// `POST /app/sign-in/link`
-pub(crate) async fn redeem(State(state): State<AppState>, parts: Parts, Posted { form, .. }: Posted<LinkForm>) -> Response {
+pub(crate) async fn redeem(
+    State(state): State<AppState>,
+    parts: Parts,
+    Posted { form, .. }: Posted<LinkForm>,
+) -> Response {
     let mut request = tonic::Request::new(pb::RedeemSignInLinkRequest { token: form.token });
     *request.metadata_mut() = owner::metadata(&parts, None);
     match state.sessions().redeem_sign_in_link(request).await {
@@ -183,7 +211,11 @@ pub(crate) async fn redeem(State(state): State<AppState>, parts: Parts, Posted {
 
 /// `POST /app/sign-in/oidc`: an attempt started at the core, bound to this browser,
 /// and the browser sent to the provider.
-pub(crate) async fn oidc_begin(State(state): State<AppState>, parts: Parts, Posted { form, .. }: Posted<NextForm>) -> Response {
+pub(crate) async fn oidc_begin(
+    State(state): State<AppState>,
+    parts: Parts,
+    Posted { form, .. }: Posted<NextForm>,
+) -> Response {
     let next = next_or_home(form.next.as_deref()).to_owned();
     let redirect_uri = format!("{}/app/sign-in/oidc/callback", origin(&state, &parts));
     let mut request = tonic::Request::new(pb::BeginOidcSignInRequest { redirect_uri });
@@ -225,7 +257,9 @@ fn oidc_cookie(parts: &Parts) -> Option<(String, String)> {
         .find(|(name, _)| *name == OIDC_COOKIE)?
         .1;
     let (state, next) = value.split_once('.')?;
-    let next = percent_encoding::percent_decode_str(next).decode_utf8().ok()?;
+    let next = percent_encoding::percent_decode_str(next)
+        .decode_utf8()
+        .ok()?;
     Some((state.to_owned(), next.into_owned()))
 }
 
@@ -238,20 +272,36 @@ pub(crate) struct Callback {
 
 /// `GET /app/sign-in/oidc/callback?code=&state=`: the provider's answer. Refused unless
 /// this browser started the attempt; the attempt's cookie is cleared in every case.
-pub(crate) async fn oidc_callback(State(state): State<AppState>, parts: Parts, Query(callback): Query<Callback>) -> Response {
+pub(crate) async fn oidc_callback(
+    State(state): State<AppState>,
+    parts: Parts,
+    Query(callback): Query<Callback>,
+) -> Response {
     let bound = oidc_cookie(&parts);
     let mut response = oidc_outcome(&state, &parts, callback, bound.as_ref()).await;
     response.headers_mut().append(
         header::SET_COOKIE,
-        HeaderValue::from_static("formsd_oidc=; Path=/app/sign-in/oidc; HttpOnly; SameSite=Lax; Max-Age=0"),
+        HeaderValue::from_static(
+            "formsd_oidc=; Path=/app/sign-in/oidc; HttpOnly; SameSite=Lax; Max-Age=0",
+        ),
     );
     response
 }
 
-async fn oidc_outcome(state: &AppState, parts: &Parts, callback: Callback, bound: Option<&(String, String)>) -> Response {
+async fn oidc_outcome(
+    state: &AppState,
+    parts: &Parts,
+    callback: Callback,
+    bound: Option<&(String, String)>,
+) -> Response {
     let next = bound.map(|(_, next)| next.as_str());
     let page = |code: StatusCode, text: &'static str| {
-        sign_in_page(code, Offers::of(state), next_or_home(next), Some(layout::problem(Some(text))))
+        sign_in_page(
+            code,
+            Offers::of(state),
+            next_or_home(next),
+            Some(layout::problem(Some(text))),
+        )
     };
     if let Some(error) = callback.error {
         // The provider's own words are not shown: they are free text in the address.
@@ -265,7 +315,10 @@ async fn oidc_outcome(state: &AppState, parts: &Parts, callback: Callback, bound
         return page(StatusCode::UNAUTHORIZED, text);
     }
     let (Some(code), Some(returned)) = (callback.code, callback.state) else {
-        return page(StatusCode::BAD_REQUEST, "The identity provider's answer is incomplete. Start again.");
+        return page(
+            StatusCode::BAD_REQUEST,
+            "The identity provider's answer is incomplete. Start again.",
+        );
     };
     let same_browser = bound.is_some_and(|(bound, _)| !bound.is_empty() && *bound == returned);
     if !same_browser {
@@ -274,7 +327,10 @@ async fn oidc_outcome(state: &AppState, parts: &Parts, callback: Callback, bound
             "This sign-in did not start in this browser, or took longer than ten minutes. Start again.",
         );
     }
-    let mut request = tonic::Request::new(pb::FinishOidcSignInRequest { state: returned, code });
+    let mut request = tonic::Request::new(pb::FinishOidcSignInRequest {
+        state: returned,
+        code,
+    });
     *request.metadata_mut() = owner::metadata(parts, None);
     match state.sessions().finish_oidc_sign_in(request).await {
         Ok(reply) => signed_in(reply.into_inner().session, next),
@@ -310,13 +366,19 @@ pub(crate) struct MailForm {
 }
 
 /// `POST /app/sign-in/mail`: the same page whether or not the address is known.
-pub(crate) async fn mail(State(state): State<AppState>, parts: Parts, Posted { form, .. }: Posted<MailForm>) -> Response {
+pub(crate) async fn mail(
+    State(state): State<AppState>,
+    parts: Parts,
+    Posted { form, .. }: Posted<MailForm>,
+) -> Response {
     let Some(base_url) = state.public_url.as_deref().map(str::to_owned) else {
         return sign_in_page(
             StatusCode::NOT_FOUND,
             Offers::of(&state),
             next_or_home(form.next.as_deref()),
-            Some(layout::problem(Some("This server does not mail sign-in links."))),
+            Some(layout::problem(Some(
+                "This server does not mail sign-in links.",
+            ))),
         );
     };
     let mut request = tonic::Request::new(pb::MailSignInLinkRequest {
@@ -325,7 +387,12 @@ pub(crate) async fn mail(State(state): State<AppState>, parts: Parts, Posted { f
     });
     *request.metadata_mut() = owner::metadata(&parts, None);
     if let Err(status) = state.sessions().mail_sign_in_link(request).await {
-        return refused_as(&state, &status, form.next.as_deref(), "The link could not be sent. Try again.");
+        return refused_as(
+            &state,
+            &status,
+            form.next.as_deref(),
+            "The link could not be sent. Try again.",
+        );
     }
     let body = html! {
         h1 { "Check your mail" }
@@ -334,7 +401,10 @@ pub(crate) async fn mail(State(state): State<AppState>, parts: Parts, Posted { f
         }
         p { a href="/app/sign-in" { "Back to sign-in" } }
     };
-    layout::reply(StatusCode::OK, layout::page("Check your mail", Section::None, None, body))
+    layout::reply(
+        StatusCode::OK,
+        layout::page("Check your mail", Section::None, None, body),
+    )
 }
 
 #[derive(Deserialize)]
@@ -343,7 +413,11 @@ pub(crate) struct NextForm {
 }
 
 /// `POST /app/sign-in/cookie`: the identity provider's session cookie signs in.
-pub(crate) async fn with_cookie(State(state): State<AppState>, parts: Parts, Posted { form, .. }: Posted<NextForm>) -> Response {
+pub(crate) async fn with_cookie(
+    State(state): State<AppState>,
+    parts: Parts,
+    Posted { form, .. }: Posted<NextForm>,
+) -> Response {
     let mut request = tonic::Request::new(pb::SignInWithProviderCookieRequest {});
     let mut md = owner::metadata(&parts, None);
     for cookie in parts.headers.get_all(header::COOKIE) {
@@ -373,7 +447,12 @@ pub(crate) async fn sign_out(owner: Owner, Posted { csrf, .. }: Posted<NextForm>
         p class="notice" role="status" { "Your session has ended on every server." }
         p { a href="/app/sign-in" { "Sign in again" } }
     };
-    let mut response = layout::reply(StatusCode::OK, layout::page("Signed out", Section::None, None, body));
-    response.headers_mut().append(header::SET_COOKIE, clear_session());
+    let mut response = layout::reply(
+        StatusCode::OK,
+        layout::page("Signed out", Section::None, None, body),
+    );
+    response
+        .headers_mut()
+        .append(header::SET_COOKIE, clear_session());
     response.into_response()
 }

@@ -53,7 +53,11 @@ impl Browser {
 
     fn host(url: &str) -> String {
         let url = reqwest::Url::parse(url).unwrap();
-        format!("{}:{}", url.host_str().unwrap(), url.port_or_known_default().unwrap())
+        format!(
+            "{}:{}",
+            url.host_str().unwrap(),
+            url.port_or_known_default().unwrap()
+        )
     }
 
     fn cookie(&self, url: &str, name: &str) -> Option<String> {
@@ -71,15 +75,27 @@ impl Browser {
         let cookies = self
             .jar
             .get(&Self::host(url))
-            .map(|c| c.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join("; "))
+            .map(|c| {
+                c.iter()
+                    .map(|(n, v)| format!("{n}={v}"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })
             .unwrap_or_default();
-        let request = if cookies.is_empty() { request } else { request.header(COOKIE, cookies) };
+        let request = if cookies.is_empty() {
+            request
+        } else {
+            request.header(COOKIE, cookies)
+        };
         let reply = request.send().await.unwrap();
         let status = reply.status().as_u16();
-        let location = reply
-            .headers()
-            .get(LOCATION)
-            .map(|l| reqwest::Url::parse(url).unwrap().join(l.to_str().unwrap()).unwrap().to_string());
+        let location = reply.headers().get(LOCATION).map(|l| {
+            reqwest::Url::parse(url)
+                .unwrap()
+                .join(l.to_str().unwrap())
+                .unwrap()
+                .to_string()
+        });
         let set_cookies: Vec<String> = reply
             .headers()
             .get_all(SET_COOKIE)
@@ -141,7 +157,9 @@ fn first_form(html: &str, login: &str) -> (String, Vec<(String, String)>) {
     let mut fields = Vec::new();
     for piece in form.split("<input").skip(1) {
         let tag = &piece[..piece.find('>').unwrap()];
-        let Some(name) = attribute(tag, "name") else { continue };
+        let Some(name) = attribute(tag, "name") else {
+            continue;
+        };
         let value = match name.as_str() {
             "login" => login.to_owned(),
             "password" => "any password".to_owned(),
@@ -156,11 +174,28 @@ fn first_form(html: &str, login: &str) -> (String, Vec<(String, String)>) {
 /// (not yet visited). The provider's login (as `login`) and consent forms are posted.
 async fn to_callback(browser: &mut Browser, app: &TestApp, login: &str) -> String {
     let base = origin(app);
-    let started = browser.post(&format!("{base}/app/sign-in/oidc"), &[("next", "/app/forms?from=oidc")]).await;
+    let started = browser
+        .post(
+            &format!("{base}/app/sign-in/oidc"),
+            &[("next", "/app/forms?from=oidc")],
+        )
+        .await;
     assert_eq!(started.status, 303, "{}", started.body);
-    assert!(browser.cookie(&base, "formsd_oidc").is_some(), "the attempt is bound to the browser");
-    let bound = started.set_cookies.iter().find(|c| c.starts_with("formsd_oidc=")).unwrap();
-    for attribute in ["Path=/app/sign-in/oidc", "HttpOnly", "SameSite=Lax", "Max-Age=600"] {
+    assert!(
+        browser.cookie(&base, "formsd_oidc").is_some(),
+        "the attempt is bound to the browser"
+    );
+    let bound = started
+        .set_cookies
+        .iter()
+        .find(|c| c.starts_with("formsd_oidc="))
+        .unwrap();
+    for attribute in [
+        "Path=/app/sign-in/oidc",
+        "HttpOnly",
+        "SameSite=Lax",
+        "Max-Age=600",
+    ] {
         assert!(bound.contains(attribute), "{bound}");
     }
     let mut url = started.location.unwrap();
@@ -168,7 +203,10 @@ async fn to_callback(browser: &mut Browser, app: &TestApp, login: &str) -> Strin
     let query: HashMap<String, String> = authorization.query_pairs().into_owned().collect();
     assert_eq!(query["code_challenge_method"], "S256");
     assert_eq!(query["client_id"], CLIENT_ID);
-    assert_eq!(query["redirect_uri"], format!("{base}/app/sign-in/oidc/callback"));
+    assert_eq!(
+        query["redirect_uri"],
+        format!("{base}/app/sign-in/oidc/callback")
+    );
     assert!(!query["nonce"].is_empty() && !query["code_challenge"].is_empty());
     for _ in 0..20 {
         if url.starts_with(&format!("{base}/app/sign-in/oidc/callback")) {
@@ -177,11 +215,23 @@ async fn to_callback(browser: &mut Browser, app: &TestApp, login: &str) -> Strin
         let mut page = browser.get(&url).await;
         if page.status == 200 {
             let (action, fields) = first_form(&page.body, login);
-            let action = reqwest::Url::parse(&url).unwrap().join(&action).unwrap().to_string();
-            let fields: Vec<(&str, &str)> = fields.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+            let action = reqwest::Url::parse(&url)
+                .unwrap()
+                .join(&action)
+                .unwrap()
+                .to_string();
+            let fields: Vec<(&str, &str)> = fields
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_str()))
+                .collect();
             page = browser.post(&action, &fields).await;
         }
-        assert!((300..400).contains(&page.status), "provider at {url}: {} {}", page.status, page.body);
+        assert!(
+            (300..400).contains(&page.status),
+            "provider at {url}: {} {}",
+            page.status,
+            page.body
+        );
         url = page.location.unwrap();
     }
     panic!("the provider never sent the browser back");
@@ -190,7 +240,9 @@ async fn to_callback(browser: &mut Browser, app: &TestApp, login: &str) -> Strin
 /// The test provider, on `port`, with the dashboard's client; None when node_modules
 /// lacks it (and it is not required).
 async fn start_provider(port: u16, redirect_uri: &str) -> Option<tokio::process::Child> {
-    let ready = Path::new(ROOT).join("node_modules/oidc-provider/package.json").exists();
+    let ready = Path::new(ROOT)
+        .join("node_modules/oidc-provider/package.json")
+        .exists();
     if !ready {
         assert!(
             std::env::var("FORMS_REQUIRE_NODE_TOOLS").as_deref() != Ok("1"),
@@ -201,7 +253,14 @@ async fn start_provider(port: u16, redirect_uri: &str) -> Option<tokio::process:
     }
     let mut child = tokio::process::Command::new("node")
         .arg(Path::new(ROOT).join("tests/oidc/provider.mjs"))
-        .args(["--port", &port.to_string(), "--client-id", CLIENT_ID, "--client-secret", CLIENT_SECRET])
+        .args([
+            "--port",
+            &port.to_string(),
+            "--client-id",
+            CLIENT_ID,
+            "--client-secret",
+            CLIENT_SECRET,
+        ])
         .args(["--redirect-uri", redirect_uri])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -221,16 +280,31 @@ async fn start_provider(port: u16, redirect_uri: &str) -> Option<tokio::process:
 }
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 async fn link_identity(app: &TestApp, account: &str, subject: &str) {
-    formsd_cli(&app.db.url, &["accounts", "link-identity", account, "--subject", subject]).await;
+    formsd_cli(
+        &app.db.url,
+        &["accounts", "link-identity", account, "--subject", subject],
+    )
+    .await;
 }
 
 async fn sessions_of(app: &TestApp, method: &str) -> i64 {
     sqlx::query_scalar::<_, i64>("SELECT count(*) FROM dashboard_sessions WHERE method = $1")
         .bind(method)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap()
+}
+
+async fn attempts(app: &TestApp) -> i64 {
+    sqlx::query_scalar::<_, i64>("SELECT count(*) FROM oidc_attempts")
         .fetch_one(&app.pool)
         .await
         .unwrap()
@@ -257,7 +331,8 @@ async fn openid_connect_signs_in_a_linked_subject_once_from_the_browser_that_sta
     ])
     .await;
     let base = origin(&app);
-    let Some(_provider) = start_provider(port, &format!("{base}/app/sign-in/oidc/callback")).await else {
+    let Some(_provider) = start_provider(port, &format!("{base}/app/sign-in/oidc/callback")).await
+    else {
         return;
     };
     let key = app.new_key(PRO, ALL).await;
@@ -266,7 +341,11 @@ async fn openid_connect_signs_in_a_linked_subject_once_from_the_browser_that_sta
     // The page offers the provider.
     let mut browser = Browser::new();
     let page = browser.get(&format!("{base}/app/sign-in")).await;
-    assert!(page.body.contains("action=\"/app/sign-in/oidc\""), "{}", page.body);
+    assert!(
+        page.body.contains("action=\"/app/sign-in/oidc\""),
+        "{}",
+        page.body
+    );
 
     // A linked subject signs in, and lands on the page it asked for.
     let callback = to_callback(&mut browser, &app, "alice").await;
@@ -278,15 +357,26 @@ async fn openid_connect_signs_in_a_linked_subject_once_from_the_browser_that_sta
         .1
         .into_owned();
     let bound = browser.cookie(&base, "formsd_oidc").unwrap();
+    assert_eq!(attempts(&app).await, 1, "the attempt is stored");
     let landed = browser.get(&callback).await;
     assert_eq!(landed.status, 303, "{}", landed.body);
-    assert_eq!(landed.location.as_deref(), Some(format!("{base}/app/forms?from=oidc").as_str()));
+    assert_eq!(
+        landed.location.as_deref(),
+        Some(format!("{base}/app/forms?from=oidc").as_str())
+    );
     assert!(session_set(&landed).is_some(), "{:?}", landed.set_cookies);
-    assert!(browser.cookie(&base, "formsd_oidc").is_none(), "the attempt's cookie is cleared");
+    assert!(
+        browser.cookie(&base, "formsd_oidc").is_none(),
+        "the attempt's cookie is cleared"
+    );
     let forms = browser.get(&format!("{base}/app/forms")).await;
     assert_eq!(forms.status, 200, "{}", forms.body);
-    assert!(forms.body.contains(&key.account), "signed in as the linked account");
+    assert!(
+        forms.body.contains(&key.account),
+        "signed in as the linked account"
+    );
     assert_eq!(sessions_of(&app, "oidc").await, 1);
+    assert_eq!(attempts(&app).await, 0, "the attempt is taken, once");
 
     // The same state again (the attempt's cookie put back, as an attacker who saw the
     // callback would): the attempt was taken, no second session.
@@ -305,14 +395,25 @@ async fn openid_connect_signs_in_a_linked_subject_once_from_the_browser_that_sta
     let mut victim = Browser::new();
     let refused = victim.get(&planted).await;
     assert_eq!(refused.status, 403, "{}", refused.body);
-    assert!(refused.body.contains("did not start in this browser"), "{}", refused.body);
+    assert!(
+        refused.body.contains("did not start in this browser"),
+        "{}",
+        refused.body
+    );
     assert!(session_set(&refused).is_none());
     victim.set_cookie(&base, "formsd_oidc", &format!("{state}.%2Fapp%2Fforms"));
     let other_state = victim.get(&planted).await;
-    assert_eq!(other_state.status, 403, "another attempt's state is no better");
+    assert_eq!(
+        other_state.status, 403,
+        "another attempt's state is no better"
+    );
     assert_eq!(sessions_of(&app, "oidc").await, 1);
     let own = attacker.get(&planted).await;
-    assert_eq!(own.status, 303, "its own browser still finishes it: {}", own.body);
+    assert_eq!(
+        own.status, 303,
+        "its own browser still finishes it: {}",
+        own.body
+    );
     assert_eq!(sessions_of(&app, "oidc").await, 2);
 
     // A subject the provider vouches for but no account links: no session.
@@ -329,7 +430,11 @@ async fn openid_connect_signs_in_a_linked_subject_once_from_the_browser_that_sta
         .get(&format!("{base}/app/sign-in/oidc/callback?error=access_denied&error_description=%3Cb%3Enope&state=x"))
         .await;
     assert_eq!(denied.status, 401);
-    assert!(denied.body.contains("access was denied") && !denied.body.contains("nope"), "{}", denied.body);
+    assert!(
+        denied.body.contains("access was denied") && !denied.body.contains("nope"),
+        "{}",
+        denied.body
+    );
 }
 
 #[tokio::test]
@@ -340,7 +445,10 @@ async fn without_a_provider_the_page_offers_none_and_the_button_refuses() {
     let page = browser.get(&format!("{base}/app/sign-in")).await;
     assert_eq!(page.status, 200);
     assert!(!page.body.contains("/app/sign-in/oidc"), "{}", page.body);
-    assert!(!page.body.contains("/app/sign-in/mail"), "no mailed links without --public-url");
+    assert!(
+        !page.body.contains("/app/sign-in/mail"),
+        "no mailed links without --public-url"
+    );
     let started = browser.post(&format!("{base}/app/sign-in/oidc"), &[]).await;
     assert_eq!(started.status, 401, "{}", started.body);
     assert!(started.body.contains("not available"), "{}", started.body);
@@ -362,20 +470,48 @@ async fn a_mailed_link_reaches_a_known_address_and_signs_in_once() {
     .await;
     let base = origin(&app);
     let key = app.new_key(PRO, ALL).await;
-    formsd_cli(&app.db.url, &["accounts", "update", &key.account, "--email", "owner@example.com"]).await;
+    formsd_cli(
+        &app.db.url,
+        &[
+            "accounts",
+            "update",
+            &key.account,
+            "--email",
+            "owner@example.com",
+        ],
+    )
+    .await;
 
     let mut browser = Browser::new();
     let page = browser.get(&format!("{base}/app/sign-in")).await;
-    assert!(page.body.contains("action=\"/app/sign-in/mail\""), "{}", page.body);
+    assert!(
+        page.body.contains("action=\"/app/sign-in/mail\""),
+        "{}",
+        page.body
+    );
     let known = browser
-        .post(&format!("{base}/app/sign-in/mail"), &[("email", "Owner@Example.com"), ("next", "/app/forms")])
+        .post(
+            &format!("{base}/app/sign-in/mail"),
+            &[("email", "Owner@Example.com"), ("next", "/app/forms")],
+        )
         .await;
     assert_eq!(known.status, 200, "{}", known.body);
-    assert!(known.body.contains("If an account has this address, a link is on its way"));
+    assert!(
+        known
+            .body
+            .contains("If an account has this address, a link is on its way")
+    );
     let unknown = browser
-        .post(&format!("{base}/app/sign-in/mail"), &[("email", "nobody@example.com"), ("next", "/app/forms")])
+        .post(
+            &format!("{base}/app/sign-in/mail"),
+            &[("email", "nobody@example.com"), ("next", "/app/forms")],
+        )
         .await;
-    assert_eq!((unknown.status, &unknown.body), (200, &known.body), "the same page either way");
+    assert_eq!(
+        (unknown.status, &unknown.body),
+        (200, &known.body),
+        "the same page either way"
+    );
 
     let mail = wait_for(Duration::from_secs(10), || {
         let mails = sink.mails();
@@ -386,7 +522,9 @@ async fn a_mailed_link_reaches_a_known_address_and_signs_in_once() {
     assert_eq!(mail.to, vec!["Owner@Example.com".to_owned()]);
     let text = part(&mail.data, "text/plain").unwrap();
     let prefix = format!("{PUBLIC_URL}/app/sign-in/link?token=");
-    let at = text.find(&prefix).unwrap_or_else(|| panic!("the link on --public-url: {text}"));
+    let at = text
+        .find(&prefix)
+        .unwrap_or_else(|| panic!("the link on --public-url: {text}"));
     let token: String = text[at + prefix.len()..]
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
@@ -394,15 +532,24 @@ async fn a_mailed_link_reaches_a_known_address_and_signs_in_once() {
     assert_eq!(token.len(), 43);
 
     // The link page does not spend it; its button does, once.
-    let shown = browser.get(&format!("{base}/app/sign-in/link?token={token}")).await;
+    let shown = browser
+        .get(&format!("{base}/app/sign-in/link?token={token}"))
+        .await;
     assert_eq!(shown.status, 200);
-    let signed = browser.post(&format!("{base}/app/sign-in/link"), &[("token", &token), ("next", "/app/forms")]).await;
+    let signed = browser
+        .post(
+            &format!("{base}/app/sign-in/link"),
+            &[("token", &token), ("next", "/app/forms")],
+        )
+        .await;
     assert_eq!(signed.status, 303, "{}", signed.body);
     assert!(session_set(&signed).is_some());
     let forms = browser.get(&format!("{base}/app/forms")).await;
     assert_eq!(forms.status, 200);
     assert!(forms.body.contains(&key.account));
-    let again = Browser::new().post(&format!("{base}/app/sign-in/link"), &[("token", &token)]).await;
+    let again = Browser::new()
+        .post(&format!("{base}/app/sign-in/link"), &[("token", &token)])
+        .await;
     assert_eq!(again.status, 401, "a link works once");
 
     // Nothing went to the unknown address.
@@ -431,7 +578,12 @@ const SESSION_SECRET: &str = "test-session-secret-of-32-bytes-or-more";
 
 fn provider_cookie(subject: &str) -> String {
     let claims = serde_json::json!({"sub": subject, "exp": unix_now() + 600});
-    let token = encode(&Header::default(), &claims, &EncodingKey::from_secret(SESSION_SECRET.as_bytes())).unwrap();
+    let token = encode(
+        &Header::default(),
+        &claims,
+        &EncodingKey::from_secret(SESSION_SECRET.as_bytes()),
+    )
+    .unwrap();
     format!("theme=dark; session={token}")
 }
 
@@ -459,7 +611,12 @@ async fn the_identity_providers_cookie_signs_in_its_linked_account() {
         .find(|c| c.starts_with("formsd_session="))
         .expect("a session cookie");
     let pair = session.split(';').next().unwrap().to_owned();
-    let forms = http.get(format!("{base}/app/forms")).header(COOKIE, pair).send().await.unwrap();
+    let forms = http
+        .get(format!("{base}/app/forms"))
+        .header(COOKIE, pair)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(forms.status(), 200);
     assert!(forms.text().await.unwrap().contains(&key.account));
     assert_eq!(sessions_of(&app, "cookie").await, 1);
@@ -468,7 +625,13 @@ async fn the_identity_providers_cookie_signs_in_its_linked_account() {
     for cookie in [provider_cookie("user-2"), "theme=dark".to_owned()] {
         let refused = post(cookie).await.unwrap();
         assert_eq!(refused.status(), 401);
-        assert!(refused.headers().get_all(SET_COOKIE).iter().all(|c| !c.to_str().unwrap().starts_with("formsd_session=")));
+        assert!(
+            refused
+                .headers()
+                .get_all(SET_COOKIE)
+                .iter()
+                .all(|c| !c.to_str().unwrap().starts_with("formsd_session="))
+        );
     }
     assert_eq!(sessions_of(&app, "cookie").await, 1);
 }
