@@ -42,7 +42,11 @@ impl Owner {
             return Err(CoreError::validation("at most 100 form_ids"));
         }
         // Ids that are not UUIDs name no form of the account: left out, like others'.
-        let ids: Vec<_> = req.form_ids.iter().filter_map(|id| parse_id(id, "form").ok()).collect();
+        let ids: Vec<_> = req
+            .form_ids
+            .iter()
+            .filter_map(|id| parse_id(id, "form").ok())
+            .collect();
         let today = Utc::now().date_naive();
         let first = today - Days::new(u64::from(days.unsigned_abs()) - 1);
         let found = store::activity(&self.pool, ctx.caller.account_id, &ids, first).await?;
@@ -56,7 +60,12 @@ impl Owner {
                 daily: first
                     .iter_days()
                     .take_while(|day| *day <= today)
-                    .map(|day| a.days.iter().find(|(d, _)| *d == day).map_or(0, |(_, n)| *n))
+                    .map(|day| {
+                        a.days
+                            .iter()
+                            .find(|(d, _)| *d == day)
+                            .map_or(0, |(_, n)| *n)
+                    })
                     .collect(),
             })
             .collect();

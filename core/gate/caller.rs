@@ -3,8 +3,8 @@
 //! about the call (request id, end client's address).
 
 use crate::accounts::sessions::SessionVerifier;
-use crate::dashboard::{self, SessionPolicy};
 use crate::accounts::{Scopes, keys, store};
+use crate::dashboard::{self, SessionPolicy};
 use crate::error::CoreError;
 use crate::telemetry;
 use sqlx::PgPool;
@@ -93,9 +93,10 @@ async fn identify_dashboard(
     md: &MetadataMap,
     token: &str,
 ) -> Result<Identity, CoreError> {
-    let session = dashboard::store::find_session(pool, &dashboard::digest(token), policy.idle_timeout)
-        .await?
-        .ok_or(CoreError::KeyInvalid)?;
+    let session =
+        dashboard::store::find_session(pool, &dashboard::digest(token), policy.idle_timeout)
+            .await?
+            .ok_or(CoreError::KeyInvalid)?;
     // Revoking the account's session key ends its dashboard sessions too.
     if session.key_revoked_at.is_some() {
         return Err(CoreError::KeyInvalid);

@@ -211,8 +211,7 @@ impl Gate {
 
     async fn admit(&self, md: &MetadataMap, ip: IpAddr, need: Option<Scope>) -> Admission {
         let sessions = (self.config.sessions.as_ref(), &self.config.dashboard);
-        let (row, dashboard) = match caller::identify(&self.pool, &self.keys, sessions, md).await
-        {
+        let (row, dashboard) = match caller::identify(&self.pool, &self.keys, sessions, md).await {
             Ok(identity) => (identity.row, identity.dashboard),
             Err(e @ (CoreError::Unauthenticated | CoreError::KeyInvalid)) => {
                 return self.refuse(ip, e);

@@ -53,16 +53,14 @@ pub(crate) fn take<K: std::hash::Hash + Eq + Clone>(
     limiter: &DefaultKeyedRateLimiter<K>,
     key: K,
 ) -> Result<(), CoreError> {
-    limiter
-        .check_key(&key)
-        .map_err(|not_until| {
-            let wait = not_until.wait_time_from(governor::clock::Clock::now(
-                &governor::clock::DefaultClock::default(),
-            ));
-            CoreError::RateLimited {
-                retry_after: wait.as_secs().max(1),
-            }
-        })
+    limiter.check_key(&key).map_err(|not_until| {
+        let wait = not_until.wait_time_from(governor::clock::Clock::now(
+            &governor::clock::DefaultClock::default(),
+        ));
+        CoreError::RateLimited {
+            retry_after: wait.as_secs().max(1),
+        }
+    })
 }
 
 #[cfg(test)]

@@ -31,7 +31,11 @@ pub(crate) enum AccountsCommand {
     SignInLink {
         name: String,
         /// Where the dashboard is reached, as the browser will open it.
-        #[arg(long, env = "FORMS_PUBLIC_URL", default_value = "http://localhost:8080")]
+        #[arg(
+            long,
+            env = "FORMS_PUBLIC_URL",
+            default_value = "http://localhost:8080"
+        )]
         base_url: String,
     },
     /// Change an account's plan, response limit or notification address.

@@ -18,6 +18,9 @@ pub(crate) async fn serve(Path(file): Path<String>) -> Response {
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
     // Assets change only with the binary; an hour is a fair cache.
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600"));
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
     response
 }

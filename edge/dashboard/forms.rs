@@ -71,7 +71,10 @@ pub(crate) async fn list(owner: Owner, Query(q): Query<ListQuery>) -> Response {
         Ok(reply) => reply.into_inner().forms,
         Err(status) => return owner.failure(&status),
     };
-    let total_pages = listed.pagination.as_ref().map_or(1, |p| p.total_pages.max(1));
+    let total_pages = listed
+        .pagination
+        .as_ref()
+        .map_or(1, |p| p.total_pages.max(1));
     let link = |page: i32| {
         let query = serde_urlencoded::to_string([
             ("q", q.q.as_str()),

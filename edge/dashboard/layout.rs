@@ -75,8 +75,10 @@ pub(crate) fn reply(status: StatusCode, markup: Markup) -> Response {
 
 /// A timestamp for people: `2026-11-24 09:30 UTC`.
 pub(crate) fn when(ts: Option<&prost_types::Timestamp>) -> String {
-    ts.and_then(forms::pb::convert::datetime)
-        .map_or_else(|| "—".to_owned(), |at| at.format("%Y-%m-%d %H:%M UTC").to_string())
+    ts.and_then(forms::pb::convert::datetime).map_or_else(
+        || "—".to_owned(),
+        |at| at.format("%Y-%m-%d %H:%M UTC").to_string(),
+    )
 }
 
 /// A form's status, as a word and a badge.

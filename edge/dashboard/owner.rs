@@ -4,9 +4,9 @@
 //! core refuses them without it (so a forged post changes nothing).
 
 use super::layout::{self, Section};
+use crate::call::RequestId;
 use crate::error::reason_of;
 use crate::http_server::ClientIp;
-use crate::call::RequestId;
 use crate::state::AppState;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
@@ -107,9 +107,12 @@ impl Owner {
 
 /// Where to send a browser that is not signed in, coming back to `path` after.
 fn to_sign_in(path_and_query: &str) -> Response {
-    let next = percent_encoding::utf8_percent_encode(path_and_query, percent_encoding::NON_ALPHANUMERIC);
+    let next =
+        percent_encoding::utf8_percent_encode(path_and_query, percent_encoding::NON_ALPHANUMERIC);
     let mut response = Redirect::to(&format!("/app/sign-in?next={next}")).into_response();
-    response.headers_mut().append(header::SET_COOKIE, clear_session());
+    response
+        .headers_mut()
+        .append(header::SET_COOKIE, clear_session());
     response
 }
 
@@ -117,7 +120,11 @@ impl FromRequestParts<AppState> for Owner {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
-        let back = parts.uri.path_and_query().map_or("/app/forms", |p| p.as_str()).to_owned();
+        let back = parts
+            .uri
+            .path_and_query()
+            .map_or("/app/forms", |p| p.as_str())
+            .to_owned();
         let Some(token) = session_cookie(&parts.headers) else {
             return Err(to_sign_in(&back));
         };
@@ -165,7 +172,9 @@ pub(crate) fn failure(
             "This page has expired",
             "Nothing was changed. Go back, reload the page and try again.".to_owned(),
         ),
-        Some(ErrorReason::ValidationError | ErrorReason::FormNotPublished | ErrorReason::FormClosed) => (
+        Some(
+            ErrorReason::ValidationError | ErrorReason::FormNotPublished | ErrorReason::FormClosed,
+        ) => (
             StatusCode::UNPROCESSABLE_ENTITY,
             "That did not work",
             status.message().to_owned(),
@@ -181,7 +190,11 @@ pub(crate) fn failure(
             "The service cannot reach its database. Try again in a moment.".to_owned(),
         ),
         _ => {
-            tracing::error!(reason = reason.map(ErrorReason::code), message = status.message(), "dashboard call failed");
+            tracing::error!(
+                reason = reason.map(ErrorReason::code),
+                message = status.message(),
+                "dashboard call failed"
+            );
             (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "Something went wrong",
