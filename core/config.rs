@@ -71,6 +71,8 @@ pub struct CoreConfig {
     pub dashboard: crate::dashboard::SessionPolicy,
     /// Sign-in attempts per minute, per client address and per account.
     pub sign_in_attempts_per_minute: u32,
+    /// The OpenID Connect provider of dashboard sign-in; `None`: not offered.
+    pub oidc: Option<crate::dashboard::oidc::OidcSettings>,
 }
 
 /// Exports hold a database connection (and a snapshot) until their reader has taken

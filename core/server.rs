@@ -78,6 +78,11 @@ pub struct Core {
     health: tonic_health::server::HealthReporter,
     /// Dashboard sign-in attempts per address and account (shared by every `routes()`).
     sign_in: Arc<crate::dashboard::throttle::SignInThrottle>,
+    /// The OpenID provider of dashboard sign-in, with its cached documents.
+    oidc: Option<Arc<crate::dashboard::oidc::Provider>>,
+    /// The SMTP relay of mailed sign-in links; an unusable configuration is refused by
+    /// `spawn_notifications`.
+    sign_in_mailer: Option<Mailer>,
 }
 
 /// Failure to assemble the gRPC routes.
@@ -101,6 +106,13 @@ impl Core {
         let sign_in = Arc::new(crate::dashboard::throttle::SignInThrottle::per_minute(
             config.sign_in_attempts_per_minute,
         ));
+        let oidc = match &config.oidc {
+            Some(settings) => Some(Arc::new(crate::dashboard::oidc::Provider::new(
+                settings.clone(),
+            )?)),
+            None => None,
+        };
+        let sign_in_mailer = config.smtp.as_ref().and_then(|s| Mailer::new(s).ok());
         let gate = Gate::new(pool.clone(), config.clone());
         let cursors = CursorCodec::new(secrets::get_or_create(&pool, "cursor-signing").await?);
         let token_key = secrets::get_or_create(&pool, "hosted-start-token").await?;
@@ -127,6 +139,8 @@ impl Core {
             batcher,
             form_reads: db::shared::Shared::default(),
             sign_in,
+            oidc,
+            sign_in_mailer,
         })
     }
 
@@ -219,6 +233,8 @@ impl Core {
             config: self.config.clone(),
             auth: auth.clone(),
             throttle: self.sign_in.clone(),
+            oidc: self.oidc.clone(),
+            mailer: self.sign_in_mailer.clone(),
         };
         let owner = Owner {
             gate: self.gate.clone(),

@@ -191,6 +191,8 @@ impl Application {
                 max_body_bytes: args.max_body_bytes,
                 max_upload_bytes: args.max_upload_bytes,
                 frame_ancestors: args.frame_ancestors.as_str().into(),
+                oidc: args.oidc_issuer.is_some(),
+                public_url: args.public_url.as_deref().map(Into::into),
             });
             let addr = listener.local_addr()?;
             tracing::info!(%addr, tls = http_tls.is_some(), "edge listening (REST)");
@@ -389,6 +391,18 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
             lifetime: args.session_lifetime.into(),
         },
         sign_in_attempts_per_minute: args.sign_in_attempts_per_minute,
+        oidc: match (
+            &args.oidc_issuer,
+            &args.oidc_client_id,
+            &args.oidc_client_secret,
+        ) {
+            (Some(issuer), Some(client_id), Some(client_secret)) => Some(forms::OidcSettings {
+                issuer: issuer.clone(),
+                client_id: client_id.clone(),
+                client_secret: client_secret.clone(),
+            }),
+            _ => None,
+        },
         smtp: args.smtp_url.as_ref().map(|url| SmtpSettings {
             url: url.clone(),
             from: args.smtp_from.clone().unwrap_or_default(),

@@ -274,11 +274,56 @@ pub(crate) struct ServeArgs {
     /// Dashboard sign-in attempts per minute, per client address and per account.
     #[arg(long, env = "FORMS_SIGN_IN_ATTEMPTS_PER_MINUTE", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub sign_in_attempts_per_minute: u32,
+    /// OpenID Connect issuer of dashboard sign-in, e.g. `https://accounts.example.com`
+    /// (its discovery document is `<issuer>/.well-known/openid-configuration`). An
+    /// http:// issuer is accepted for a provider on loopback; use https:// elsewhere.
+    /// Register `<public URL>/app/sign-in/oidc/callback` as the client's redirect URI.
+    #[arg(long, env = "FORMS_OIDC_ISSUER", requires_all = ["oidc_client_id", "oidc_client_secret"], value_parser = parse_issuer)]
+    pub oidc_issuer: Option<String>,
+    /// Client id of this service at the OpenID provider.
+    #[arg(long, env = "FORMS_OIDC_CLIENT_ID", requires = "oidc_issuer")]
+    pub oidc_client_id: Option<String>,
+    /// Client secret at the OpenID provider (prefer the environment).
+    #[arg(
+        long,
+        env = "FORMS_OIDC_CLIENT_SECRET",
+        hide_env_values = true,
+        requires = "oidc_issuer"
+    )]
+    pub oidc_client_secret: Option<String>,
+    /// Where browsers reach the dashboard, e.g. `https://forms.example.com`: the origin
+    /// of the OpenID callback and of mailed sign-in links. Unset: the request's own
+    /// origin (its Host, and https when it came over TLS or a trusted proxy says so) for
+    /// the OpenID callback (which the provider checks against the registered one), and
+    /// no mailed links, since a link built from a Host header the sender chose could
+    /// send its token to another site.
+    #[arg(long, env = "FORMS_PUBLIC_URL", value_parser = parse_http_url)]
+    pub public_url: Option<String>,
 }
 
 /// Shortest secret accepted (the admin token, the HS256 session secret): an empty or
 /// short one would let anyone in with an empty header, or forge sessions.
 const MIN_SECRET_BYTES: usize = 32;
+
+/// An issuer URL, kept exactly as given: the provider's discovery document must name
+/// the same string.
+fn parse_issuer(s: &str) -> Result<String, String> {
+    parse_http_url(s)?;
+    Ok(s.to_owned())
+}
+
+/// An http(s) URL without query or fragment, kept without its trailing slash.
+fn parse_http_url(s: &str) -> Result<String, String> {
+    let url = url::Url::parse(s.trim()).map_err(|e| format!("not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https")
+        || url.host_str().is_none()
+        || url.query().is_some()
+        || url.fragment().is_some()
+    {
+        return Err("must be an http:// or https:// URL without query or fragment".to_owned());
+    }
+    Ok(url.as_str().trim_end_matches('/').to_owned())
+}
 
 /// A CSP source list: printable ASCII without the separators that would end the
 /// directive (`;`) or the header (`,` starts another policy).

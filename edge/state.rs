@@ -35,6 +35,11 @@ pub(crate) struct AppState {
     pub max_upload_bytes: usize,
     /// CSP `frame-ancestors` of hosted pages: who may embed them.
     pub frame_ancestors: std::sync::Arc<str>,
+    /// Whether OpenID Connect sign-in is configured (`--oidc-issuer`): the sign-in page
+    /// offers it.
+    pub oidc: bool,
+    /// `--public-url`: where browsers reach the dashboard.
+    pub public_url: Option<std::sync::Arc<str>>,
 }
 
 impl AppState {

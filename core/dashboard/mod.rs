@@ -9,6 +9,7 @@
 //! changes something must also carry the session's CSRF token, an HMAC of a fixed
 //! label under the token itself: unforgeable without the token, and nothing to store.
 
+pub(crate) mod oidc;
 pub(crate) mod owner;
 pub(crate) mod service;
 pub(crate) mod store;
@@ -47,10 +48,8 @@ impl Default for SessionPolicy {
 
 /// How a session was signed in (`dashboard_sessions.method`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(dead_code)] // Oidc: until OIDC sign-in is built
 pub(crate) enum Method {
     Link,
-    #[allow(dead_code)] // until the OIDC sign-in (a stub on the foundation) signs in with it
     Oidc,
     Cookie,
 }

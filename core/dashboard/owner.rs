@@ -28,10 +28,6 @@ pub(crate) struct Owner {
 /// Most forms one GetFormActivity call may ask about.
 const MAX_ACTIVITY_FORMS: usize = 100;
 
-fn not_built<T>() -> Result<Response<T>, Status> {
-    Err(Status::unimplemented("not built yet"))
-}
-
 impl Owner {
     async fn activity(
         &self,

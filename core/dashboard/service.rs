@@ -20,6 +20,10 @@ pub(crate) struct Sessions {
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) auth: AdminAuth,
     pub(crate) throttle: Arc<SignInThrottle>,
+    /// The OpenID provider, when one is configured (shared by every `routes()`).
+    pub(crate) oidc: Option<Arc<super::oidc::Provider>>,
+    /// The SMTP relay of mailed sign-in links (the notifications' one), when configured.
+    pub(crate) mailer: Option<crate::notifications::smtp::Mailer>,
 }
 
 /// The session of a call made with one; Unauthenticated for any other credential.
@@ -85,6 +89,72 @@ impl Sessions {
         self.open(account, Method::Link).await
     }
 
+    async fn begin_oidc(
+        &self,
+        ip: IpAddr,
+        redirect_uri: &str,
+    ) -> Result<pb::BeginOidcSignInResponse, Status> {
+        let provider = self.oidc.as_ref().ok_or_else(|| {
+            Status::failed_precondition("OpenID Connect sign-in is not configured (--oidc-issuer)")
+        })?;
+        let begun = async {
+            // Each attempt stores a row: unauthenticated writes are throttled too.
+            self.throttle.from_ip(ip)?;
+            provider.begin(&self.pool, redirect_uri).await
+        };
+        let begun = begun
+            .await
+            .map_err(|e| e.into_status(&Uuid::new_v4().to_string()))?;
+        Ok(pb::BeginOidcSignInResponse {
+            authorization_url: begun.authorization_url,
+            state: begun.state,
+        })
+    }
+
+    async fn finish_oidc(
+        &self,
+        ip: IpAddr,
+        req: &pb::FinishOidcSignInRequest,
+    ) -> Result<pb::DashboardSession, CoreError> {
+        let provider = self.oidc.as_ref().ok_or(CoreError::KeyInvalid)?;
+        self.throttle.from_ip(ip)?;
+        let subject = provider.finish(&self.pool, &req.state, &req.code).await?;
+        let Some(account) = store::account_of_subject(&self.pool, &subject).await? else {
+            tracing::info!("OpenID sign-in refused: the subject is not linked to an account");
+            return Err(CoreError::KeyInvalid);
+        };
+        self.open(account, Method::Oidc).await
+    }
+
+    /// Mails a sign-in link to the account with address `email`, if there is one. The
+    /// caller learns nothing either way: the look-up and the mail happen after the
+    /// reply, off the request path, so that neither the answer nor its timing tells
+    /// which addresses are known.
+    fn mail_link(&self, ip: IpAddr, req: pb::MailSignInLinkRequest) -> Result<(), CoreError> {
+        self.throttle.from_ip(ip)?;
+        let base = url::Url::parse(&req.base_url)
+            .ok()
+            .filter(|u| {
+                matches!(u.scheme(), "http" | "https")
+                    && u.host_str().is_some()
+                    && u.query().is_none()
+                    && u.fragment().is_none()
+            })
+            .ok_or_else(|| CoreError::validation("base_url must be an http(s) URL"))?;
+        let Some(mailer) = self.mailer.clone() else {
+            return Ok(());
+        };
+        let (pool, throttle) = (self.pool.clone(), self.throttle.clone());
+        let base = base.as_str().trim_end_matches('/').to_owned();
+        let email = req.email.trim().to_owned();
+        tokio::spawn(async move {
+            if let Err(e) = send_link(&pool, &throttle, &mailer, &email, &base).await {
+                tracing::warn!(error = %e, "mailed sign-in link not sent");
+            }
+        });
+        Ok(())
+    }
+
     async fn with_cookie(
         &self,
         ip: IpAddr,
@@ -108,6 +178,47 @@ impl Sessions {
             .ok_or(CoreError::KeyInvalid)?;
         self.open(account, Method::Cookie).await
     }
+}
+
+/// Makes and mails a sign-in link to the account of `email`; nothing when no account
+/// has that address, or the account has asked for too many.
+async fn send_link(
+    pool: &PgPool,
+    throttle: &SignInThrottle,
+    mailer: &crate::notifications::smtp::Mailer,
+    email: &str,
+    base: &str,
+) -> Result<(), CoreError> {
+    if email.is_empty() || email.len() > 320 {
+        return Ok(());
+    }
+    let Some(account) = store::account_by_email(pool, email).await? else {
+        return Ok(());
+    };
+    throttle.at_account(account)?;
+    let token = new_token();
+    store::create_link(pool, account, &digest(&token), LINK_LIFETIME).await?;
+    let url = format!("{base}/app/sign-in/link?token={token}");
+    let text = format!(
+        "Someone (we hope you) asked to sign in to the forms dashboard.\n\n\
+         Open this link within 15 minutes to sign in; it works once:\n\n{url}\n\n\
+         If you did not ask for it, ignore this mail: nothing happens without the link.\n"
+    );
+    let shown = crate::notifications::mail::escape(&url);
+    let html = format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sign in</title></head><body>\n\
+         <p>Someone (we hope you) asked to sign in to the forms dashboard.</p>\n\
+         <p><a href=\"{shown}\">Sign in</a> within 15 minutes; the link works once.</p>\n\
+         <p>{shown}</p>\n\
+         <p>If you did not ask for it, ignore this mail: nothing happens without the link.</p>\n\
+         </body></html>\n"
+    );
+    mailer
+        .send(email, "Your sign-in link", text, html)
+        .await
+        .map_err(|e| CoreError::Internal(e.to_string()))?;
+    tracing::info!(account_id = %account, "sign-in link mailed");
+    Ok(())
 }
 
 /// The session of a call as GetSession shows it: without its token.
@@ -135,11 +246,13 @@ impl SessionsService for Sessions {
 
     async fn mail_sign_in_link(
         &self,
-        _req: Request<pb::MailSignInLinkRequest>,
+        req: Request<pb::MailSignInLinkRequest>,
     ) -> Result<Response<pb::MailSignInLinkResponse>, Status> {
-        Err(Status::unimplemented(
-            "mailed sign-in links are not built yet",
-        ))
+        let ip = self.client(&req);
+        reply(
+            self.mail_link(ip, req.into_inner())
+                .map(|()| pb::MailSignInLinkResponse {}),
+        )
     }
 
     async fn redeem_sign_in_link(
@@ -162,20 +275,21 @@ impl SessionsService for Sessions {
 
     async fn begin_oidc_sign_in(
         &self,
-        _req: Request<pb::BeginOidcSignInRequest>,
+        req: Request<pb::BeginOidcSignInRequest>,
     ) -> Result<Response<pb::BeginOidcSignInResponse>, Status> {
-        Err(Status::unimplemented(
-            "OpenID Connect sign-in is not built yet",
-        ))
+        let ip = self.client(&req);
+        self.begin_oidc(ip, &req.into_inner().redirect_uri)
+            .await
+            .map(Response::new)
     }
 
     async fn finish_oidc_sign_in(
         &self,
-        _req: Request<pb::FinishOidcSignInRequest>,
+        req: Request<pb::FinishOidcSignInRequest>,
     ) -> Result<Response<pb::FinishOidcSignInResponse>, Status> {
-        Err(Status::unimplemented(
-            "OpenID Connect sign-in is not built yet",
-        ))
+        let ip = self.client(&req);
+        let session = self.finish_oidc(ip, req.get_ref()).await;
+        reply(session.map(|s| pb::FinishOidcSignInResponse { session: Some(s) }))
     }
 
     async fn get_session(

@@ -133,8 +133,58 @@ pub(crate) async fn redeem_link(pool: &PgPool, digest: &[u8]) -> Result<Option<U
     Ok(account)
 }
 
+/// Stores an OpenID Connect attempt (by the digest of its state) for `lifetime`.
+pub(crate) async fn create_oidc_attempt(
+    pool: &PgPool,
+    state_digest: &[u8],
+    nonce: &str,
+    verifier: &str,
+    redirect_uri: &str,
+    lifetime: Duration,
+) -> Result<(), CoreError> {
+    sqlx::query!(
+        "INSERT INTO oidc_attempts (state_digest, nonce, verifier, redirect_uri, expires_at)
+         VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))",
+        state_digest,
+        nonce,
+        verifier,
+        redirect_uri,
+        seconds(lifetime)
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// An OpenID Connect attempt, as its callback needs it.
+#[derive(Debug)]
+pub(crate) struct OidcAttempt {
+    pub nonce: String,
+    pub verifier: String,
+    pub redirect_uri: String,
+}
+
+/// Takes the unexpired attempt of a state's digest: once, even for two callbacks at the
+/// same moment (the delete takes it).
+pub(crate) async fn take_oidc_attempt(
+    pool: &PgPool,
+    state_digest: &[u8],
+) -> Result<Option<OidcAttempt>, CoreError> {
+    let row = sqlx::query!(
+        "DELETE FROM oidc_attempts WHERE state_digest = $1
+          RETURNING nonce, verifier, redirect_uri, expires_at > now() AS \"live!\"",
+        state_digest
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.filter(|r| r.live).map(|r| OidcAttempt {
+        nonce: r.nonce,
+        verifier: r.verifier,
+        redirect_uri: r.redirect_uri,
+    }))
+}
+
 /// The account whose notification address is `email` (compared case-insensitively).
-#[allow(dead_code)] // until mailed sign-in links are built
 pub(crate) async fn account_by_email(
     pool: &PgPool,
     email: &str,

@@ -26,7 +26,7 @@ impl SignInThrottle {
     }
 
     /// An attempt from `ip`.
-    #[allow(clippy::wrong_self_convention)]
+    #[allow(clippy::wrong_self_convention)] // "from" as in "an attempt from", not a conversion
     pub(crate) fn from_ip(&self, ip: IpAddr) -> Result<(), CoreError> {
         take(&self.by_ip, gate::throttle_key(ip))
     }

@@ -15,8 +15,8 @@ mod forms;
 mod keys;
 mod layout;
 mod owner;
-mod share;
 mod responses;
+mod share;
 mod sign_in;
 mod webhooks;
 
@@ -45,6 +45,9 @@ pub(crate) fn router() -> Router<AppState> {
             get(sign_in::link_page).post(sign_in::redeem),
         )
         .route("/sign-in/cookie", post(sign_in::with_cookie))
+        .route("/sign-in/mail", post(sign_in::mail))
+        .route("/sign-in/oidc", post(sign_in::oidc_begin))
+        .route("/sign-in/oidc/callback", get(sign_in::oidc_callback))
         .route("/sign-out", post(sign_in::sign_out))
         .route("/forms", get(forms::list).post(forms::create))
         // A form's page: builder, settings, lifecycle, preview, share (builder.rs).

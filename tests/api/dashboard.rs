@@ -102,8 +102,7 @@ async fn an_expired_link_signs_no_one_in() {
 #[tokio::test]
 async fn pages_need_a_session_and_send_a_strict_policy() {
     let app = TestApp::spawn().await;
-    let anonymous =
-        send(browser().get(format!("{}/app/forms?status=draft", origin(&app)))).await;
+    let anonymous = send(browser().get(format!("{}/app/forms?status=draft", origin(&app)))).await;
     assert_eq!(anonymous.status, 303);
     assert_eq!(
         anonymous.header("location"),

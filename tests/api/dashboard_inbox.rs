@@ -161,7 +161,8 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
         dashboard
             .get(&dates("since=2026-01-04"))
             .await
-            .text.clone()
+            .text
+            .clone()
             .contains("No response in these dates.")
     );
 
@@ -176,7 +177,11 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
     ] {
         let page = dashboard.get(&format!("{inbox}?{query}")).await;
         assert_eq!(page.status, 422, "{query}");
-        assert!(page.text.clone().contains(says), "{query}: {}", page.text.clone());
+        assert!(
+            page.text.clone().contains(says),
+            "{query}: {}",
+            page.text.clone()
+        );
     }
     // A cursor changed by one character is refused too.
     let second = &pages[1].0;
@@ -219,7 +224,8 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
         format!("attachment; filename=\"responses-{form_id}.ndjson\"")
     );
     let rows: Vec<Value> = ndjson
-        .text.clone()
+        .text
+        .clone()
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
         .collect();

@@ -183,8 +183,8 @@ pub fn token_of(link: &str) -> &str {
 
 /// Posts a sign-in link's token, as its page's button does.
 pub async fn redeem(app: &TestApp, token: &str) -> Reply {
-    let body = serde_urlencoded::to_string([("token", token), ("next", "/app/forms")])
-        .expect("form body");
+    let body =
+        serde_urlencoded::to_string([("token", token), ("next", "/app/forms")]).expect("form body");
     send(
         browser()
             .post(format!("{}/app/sign-in/link", origin(app)))
@@ -273,7 +273,10 @@ impl Dashboard {
     pub fn grpc<T>(&self, message: T, change: bool) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);
         let md = request.metadata_mut();
-        md.insert("x-dashboard-session", self.session().parse().expect("metadata"));
+        md.insert(
+            "x-dashboard-session",
+            self.session().parse().expect("metadata"),
+        );
         if change {
             md.insert("x-csrf-token", self.csrf.parse().expect("metadata"));
         }

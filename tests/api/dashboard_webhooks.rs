@@ -485,9 +485,11 @@ async fn another_accounts_session_gets_404_and_changes_nothing() {
             core.list_own_deliveries(intruder.grpc_changing(list_request(form, &hook_id)))
                 .await
                 .err(),
-            core.retry_own_delivery(intruder.grpc_changing(retry_request(form, &hook_id, &delivery)))
-                .await
-                .err(),
+            core.retry_own_delivery(
+                intruder.grpc_changing(retry_request(form, &hook_id, &delivery)),
+            )
+            .await
+            .err(),
             core.send_test_event(intruder.grpc_changing(test_request(form, &hook_id)))
                 .await
                 .err(),
