@@ -98,7 +98,7 @@ fn create_form(owner: &Owner, problem: Option<&str>) -> Markup {
                     legend { "Scopes" }
                     p class="muted" id="scopes-hint" { "A key without scopes can only read its own usage." }
                     @for (_, name, label) in SCOPES {
-                        div {
+                        div class="check" {
                             input type="checkbox" id={"scope-" (name)} name="scopes" value=(name) aria-describedby="scopes-hint";
                             " "
                             label for={"scope-" (name)} { (label) }
