@@ -15,6 +15,10 @@ mod common;
 #[allow(dead_code)]
 #[path = "../tests/api/dashboard_support.rs"]
 mod dashboard_support;
+// `crate::support`, as the dashboard's test support names it.
+#[allow(dead_code)]
+#[path = "../tests/api/support.rs"]
+mod support;
 
 // `crate::helpers`, as the dashboard's test support names it.
 use common::helpers::{self, TestApp};
@@ -39,7 +43,7 @@ async fn page_latency(dashboard: &Dashboard, path: &str, samples: usize) -> (Dur
             page.status,
             200,
             "{path}: {}",
-            &page.html[..page.html.len().min(400)]
+            &page.text[..page.text.len().min(400)]
         );
     }
     let mut took = Vec::with_capacity(samples);
@@ -193,7 +197,7 @@ async fn main() {
     let until = middle_at.format("%Y-%m-%d").to_string();
     let inbox = format!("/app/forms/{form_id}/responses");
     let filtered = format!("{inbox}?until={until}");
-    let deep = next_link(&dashboard.get(&filtered).await.html)
+    let deep = next_link(&dashboard.get(&filtered).await.text)
         .unwrap_or_else(|| panic!("no Next link on {filtered}"));
     let key_id = owner.key_id.to_string();
     let account_id: uuid::Uuid =

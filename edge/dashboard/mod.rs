@@ -46,7 +46,7 @@ pub(crate) fn router() -> Router<AppState> {
         )
         .route("/sign-in/cookie", post(sign_in::with_cookie))
         .route("/sign-in/mail", post(sign_in::mail))
-        .route("/sign-in/oidc", post(sign_in::oidc_begin))
+        .route("/sign-in/oidc", get(sign_in::oidc_begin))
         .route("/sign-in/oidc/callback", get(sign_in::oidc_callback))
         .route("/sign-out", post(sign_in::sign_out))
         .route("/forms", get(forms::list).post(forms::create))

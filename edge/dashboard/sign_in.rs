@@ -81,9 +81,8 @@ fn sign_in_page(
             h2 { "Single sign-on" }
             div class="actions" {
                 @if offers.oidc {
-                    form method="post" action="/app/sign-in/oidc" {
-                        input type="hidden" name="next" value=(next);
-                        button type="submit" { "Sign in with your identity provider" }
+                    a class="button" href={"/app/sign-in/oidc?next=" (percent_encoding::utf8_percent_encode(next, percent_encoding::NON_ALPHANUMERIC))} {
+                        "Sign in with your identity provider"
                     }
                 }
                 form method="post" action="/app/sign-in/cookie" {
@@ -211,10 +210,14 @@ pub(crate) async fn redeem(
 
 /// `POST /app/sign-in/oidc`: an attempt started at the core, bound to this browser,
 /// and the browser sent to the provider.
+///
+/// A link, not a posted form: the browser goes on to the provider's site, and the
+/// pages' `form-action 'self'` would stop a form's submission from following a redirect
+/// there. Starting an attempt changes nothing of an account (and is throttled per IP).
 pub(crate) async fn oidc_begin(
     State(state): State<AppState>,
     parts: Parts,
-    Posted { form, .. }: Posted<NextForm>,
+    Query(form): Query<NextForm>,
 ) -> Response {
     let next = next_or_home(form.next.as_deref()).to_owned();
     let redirect_uri = format!("{}/app/sign-in/oidc/callback", origin(&state, &parts));

@@ -2,9 +2,14 @@
 //! `tests/browser/dashboard.mjs`): every step of issue 19's walk, axe-core on every page
 //! (no serious or critical violation), no CSP violation, no page wider than a phone, the
 //! skip link first under Tab; then what the pages claimed is checked in the database.
-//! Screenshots of every page land in `target/dashboard-screenshots/`.
+//! Screenshots of every page land in `target/dashboard-screenshots/`. The walk signs in
+//! twice: with a link from the command line, and, after signing out, with OpenID Connect
+//! against a real provider (`tests/oidc/provider.mjs`).
 
 use crate::browser::browser_available;
+use crate::dashboard_sign_in::{
+    CLIENT_ID, CLIENT_SECRET, free_port, link_identity, start_provider,
+};
 use crate::dashboard_support::*;
 use crate::helpers::*;
 use serde_json::Value;
@@ -17,7 +22,15 @@ async fn an_owner_walks_the_whole_dashboard_in_a_browser() {
     if !browser_available() {
         return;
     }
+    let port = free_port();
+    let issuer = format!("http://127.0.0.1:{port}");
     let app = TestApp::spawn_with(&[
+        "--oidc-issuer",
+        &issuer,
+        "--oidc-client-id",
+        CLIENT_ID,
+        "--oidc-client-secret",
+        CLIENT_SECRET,
         "--webhook-allow-private",
         "--webhook-poll-interval",
         "200ms",
@@ -25,10 +38,15 @@ async fn an_owner_walks_the_whole_dashboard_in_a_browser() {
         "300ms,300ms,300ms",
     ])
     .await;
+    let callback = format!("{}/app/sign-in/oidc/callback", origin(&app));
+    let Some(_provider) = start_provider(port, &callback).await else {
+        return;
+    };
     let owner = app.new_key(PRO, ALL).await;
+    link_identity(&app, &owner.account, "ada").await;
     let link = sign_in_link(&app, &owner.account).await;
     let output = tokio::process::Command::new("node")
-        .args([SCRIPT, &origin(&app), &link, SHOTS])
+        .args([SCRIPT, &origin(&app), &link, SHOTS, "ada"])
         .output()
         .await
         .expect("running node");
@@ -46,7 +64,7 @@ async fn an_owner_walks_the_whole_dashboard_in_a_browser() {
         seen["error"],
         seen
     );
-    assert_eq!(seen["steps"].as_array().map(Vec::len), Some(9), "{seen:#}");
+    assert_eq!(seen["steps"].as_array().map(Vec::len), Some(10), "{seen:#}");
 
     // Accessibility and policy, on every page visited.
     let axe = seen["axe"].as_object().expect("axe figures");
@@ -92,5 +110,16 @@ async fn an_owner_walks_the_whole_dashboard_in_a_browser() {
             .fetch_one(&app.pool)
             .await
             .expect("sessions");
-    assert_eq!(live, 0, "signed out");
+    assert_eq!(
+        live, 1,
+        "signed out of the link's session, signed in again by OpenID"
+    );
+    let by_oidc: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM dashboard_sessions WHERE ended_at IS NULL AND method = 'oidc'",
+    )
+    .fetch_one(&app.pool)
+    .await
+    .expect("sessions");
+    assert_eq!(by_oidc, 1);
+    assert_eq!(seen["oidcAccount"], owner.account.as_str());
 }

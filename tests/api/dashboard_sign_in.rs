@@ -19,8 +19,8 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-const CLIENT_ID: &str = "formsd-dashboard";
-const CLIENT_SECRET: &str = "a-client-secret-for-the-test-provider";
+pub(crate) const CLIENT_ID: &str = "formsd-dashboard";
+pub(crate) const CLIENT_SECRET: &str = "a-client-secret-for-the-test-provider";
 
 /// A browser without a browser: a cookie jar per host (paths and expiry ignored but
 /// for removals), no automatic redirects.
@@ -175,10 +175,9 @@ fn first_form(html: &str, login: &str) -> (String, Vec<(String, String)>) {
 async fn to_callback(browser: &mut Browser, app: &TestApp, login: &str) -> String {
     let base = origin(app);
     let started = browser
-        .post(
-            &format!("{base}/app/sign-in/oidc"),
-            &[("next", "/app/forms?from=oidc")],
-        )
+        .get(&format!(
+            "{base}/app/sign-in/oidc?next=%2Fapp%2Fforms%3Ffrom%3Doidc"
+        ))
         .await;
     assert_eq!(started.status, 303, "{}", started.body);
     assert!(
@@ -239,7 +238,7 @@ async fn to_callback(browser: &mut Browser, app: &TestApp, login: &str) -> Strin
 
 /// The test provider, on `port`, with the dashboard's client; None when node_modules
 /// lacks it (and it is not required).
-async fn start_provider(port: u16, redirect_uri: &str) -> Option<tokio::process::Child> {
+pub(crate) async fn start_provider(port: u16, redirect_uri: &str) -> Option<tokio::process::Child> {
     let ready = Path::new(ROOT)
         .join("node_modules/oidc-provider/package.json")
         .exists();
@@ -279,7 +278,7 @@ async fn start_provider(port: u16, redirect_uri: &str) -> Option<tokio::process:
     Some(child)
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -287,7 +286,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-async fn link_identity(app: &TestApp, account: &str, subject: &str) {
+pub(crate) async fn link_identity(app: &TestApp, account: &str, subject: &str) {
     formsd_cli(
         &app.db.url,
         &["accounts", "link-identity", account, "--subject", subject],
@@ -342,7 +341,7 @@ async fn openid_connect_signs_in_a_linked_subject_once_from_the_browser_that_sta
     let mut browser = Browser::new();
     let page = browser.get(&format!("{base}/app/sign-in")).await;
     assert!(
-        page.body.contains("action=\"/app/sign-in/oidc\""),
+        page.body.contains("href=\"/app/sign-in/oidc?next="),
         "{}",
         page.body
     );
@@ -449,7 +448,7 @@ async fn without_a_provider_the_page_offers_none_and_the_button_refuses() {
         !page.body.contains("/app/sign-in/mail"),
         "no mailed links without --public-url"
     );
-    let started = browser.post(&format!("{base}/app/sign-in/oidc"), &[]).await;
+    let started = browser.get(&format!("{base}/app/sign-in/oidc")).await;
     assert_eq!(started.status, 401, "{}", started.body);
     assert!(started.body.contains("not available"), "{}", started.body);
 }

@@ -7,7 +7,7 @@
 // violations), a screenshot under the given directory, the page at phone width (no
 // sideways scrolling of the page itself) and the first Tab stop (the skip link).
 //
-//   node tests/browser/dashboard.mjs <origin> <sign-in link> <screenshot dir>
+//   node tests/browser/dashboard.mjs <origin> <sign-in link> <screenshot dir> <OIDC login>
 //
 // Prints one JSON object: the steps passed, axe figures per page, CSP violations, and
 // what the Rust test checks afterwards (form id, key id).
@@ -17,7 +17,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 
-const [origin, link, shots] = process.argv.slice(2);
+const [origin, link, shots, oidcLogin] = process.argv.slice(2);
 fs.mkdirSync(shots, { recursive: true });
 
 // The webhook receiver: answers 500 until mended, then 200; counts what it got.
@@ -232,6 +232,21 @@ try {
   await page.waitForLoadState('load');
   await page.goto(`${origin}/app/forms`);
   result.afterSignOut = page.url().replace(origin, '');
+  done(step);
+
+  step = 'sign in with OpenID Connect';
+  await page.goto(`${origin}/app/sign-in`);
+  await page.getByRole('link', { name: 'Sign in with your identity provider' }).click();
+  await page.locator('input[name=login]').fill(oidcLogin);
+  await page.locator('input[name=password]').fill('any password');
+  await page.locator('button[type=submit]').first().click();
+  await page.waitForLoadState('load');
+  if (!page.url().startsWith(origin)) {
+    // The provider's consent page.
+    await page.locator('button[type=submit]').first().click();
+  }
+  await page.waitForURL(/\/app\/forms$/);
+  result.oidcAccount = (await page.locator('header .visually-hidden').first().textContent()).trim();
   done(step);
 } catch (e) {
   result.failedStep = step;
