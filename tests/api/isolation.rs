@@ -1,10 +1,14 @@
 //! Tenant isolation as a matrix: every REST route (read from the source of
-//! `edge/routes/mod.rs`) and every gRPC method (read from the descriptor set) has a row
-//! saying how its isolation is checked, and the test checks it. B's credentials (key and
-//! session) and an Enterprise account's key acting on A's objects get 404 NOT_FOUND;
-//! lists show nothing of A's; A's own calls work (the positive control of every cell).
-//! A route or method without a row, or a row without a route, fails the test.
+//! `edge/routes/mod.rs`), every dashboard route (read from the source of
+//! `edge/dashboard/mod.rs`, nested at `/app`) and every gRPC method (read from the
+//! descriptor set) has a row saying how its isolation is checked, and the test checks it.
+//! B's credentials (key, provider session and dashboard session) and an Enterprise
+//! account's key acting on A's objects get 404 NOT_FOUND; lists show nothing of A's; A's
+//! own calls work (the positive control of every cell); the dashboard-only OwnerService
+//! refuses API keys. A route or method without a row, or a row without a route, fails
+//! the test.
 
+use crate::dashboard_support::{Dashboard, signed_in};
 use crate::helpers::*;
 use crate::support::*;
 use ::forms::accounts::Plan;
@@ -13,7 +17,8 @@ use ::forms::pb::{
     gateway_service_client::GatewayServiceClient,
     hosted_forms_service_client::HostedFormsServiceClient,
     notification_admin_service_client::NotificationAdminServiceClient,
-    responses_service_client::ResponsesServiceClient, usage_service_client::UsageServiceClient,
+    owner_service_client::OwnerServiceClient, responses_service_client::ResponsesServiceClient,
+    sessions_service_client::SessionsServiceClient, usage_service_client::UsageServiceClient,
     webhook_admin_service_client::WebhookAdminServiceClient,
     webhooks_service_client::WebhooksServiceClient,
 };
@@ -43,6 +48,12 @@ enum Kind {
     OwnOnly,
     /// Not tenant-scoped; the note says why, and what is checked instead.
     NotTenant,
+    /// Open to anyone (sign-in, assets) or about the caller's own session only, never
+    /// about an account's object; the note says why, and what is checked instead.
+    Public,
+    /// Takes foreign ids but answers about the caller's own only: others' ids are left
+    /// out of the reply (not refused), and the owner's are in it.
+    Filtered,
 }
 
 /// Every REST route (`METHOD path` as in the router) and every gRPC method
@@ -306,6 +317,300 @@ const ROWS: &[(&str, Kind, &str)] = &[
         Kind::NotTenant,
         "operator token only; as above",
     ),
+    // The dashboard, under /app (read from edge/dashboard/mod.rs), with B's session.
+    (
+        "GET /app/",
+        Kind::Public,
+        "a redirect to /app/forms, no data; checked: it names nothing of A's",
+    ),
+    (
+        "GET /app/assets/{file}",
+        Kind::Public,
+        "the style sheet and script compiled into the binary, no data; checked: they name nothing of A's",
+    ),
+    (
+        "GET /app/sign-in",
+        Kind::Public,
+        "the sign-in page, before any session; checked: it names nothing of A's",
+    ),
+    (
+        "GET /app/sign-in/link",
+        Kind::Public,
+        "a sign-in link's page: its secret token, not an id; checked: a bogus token names nothing of A's",
+    ),
+    (
+        "POST /app/sign-in/link",
+        Kind::Public,
+        "redeems a secret token, not an id; checked: a bogus token opens no session",
+    ),
+    (
+        "POST /app/sign-in/cookie",
+        Kind::Public,
+        "signs in with the caller's own provider cookie; checked: B's cookie opens B's session, which shows nothing of A's",
+    ),
+    (
+        "POST /app/sign-in/mail",
+        Kind::Public,
+        "takes an address and answers the same for any; checked: it names nothing of A's",
+    ),
+    (
+        "POST /app/sign-in/oidc",
+        Kind::Public,
+        "starts the caller's own provider sign-in, no id; checked: it names nothing of A's",
+    ),
+    (
+        "GET /app/sign-in/oidc/callback",
+        Kind::Public,
+        "the provider's secret state and code, not an id; checked: bogus ones open no session",
+    ),
+    (
+        "POST /app/sign-out",
+        Kind::Public,
+        "ends the caller's own session only; checked: B signing out ends B's session, A's goes on",
+    ),
+    (
+        "GET /app/forms",
+        Kind::OwnOnly,
+        "B's list (and search) shows B's forms only",
+    ),
+    (
+        "POST /app/forms",
+        Kind::OwnOnly,
+        "B's new form is B's: invisible to A",
+    ),
+    ("GET /app/forms/{id}", Kind::Foreign, "A's form's builder"),
+    (
+        "POST /app/forms/{id}/details",
+        Kind::Foreign,
+        "A's form, unchanged after",
+    ),
+    (
+        "POST /app/forms/{id}/fields",
+        Kind::Foreign,
+        "A's form, no field added",
+    ),
+    (
+        "POST /app/forms/{id}/fields/{field_id}",
+        Kind::Foreign,
+        "A's field, under A's and B's form; unchanged",
+    ),
+    (
+        "POST /app/forms/{id}/fields/{field_id}/move",
+        Kind::Foreign,
+        "A's field, under A's and B's form; not moved",
+    ),
+    (
+        "POST /app/forms/{id}/fields/{field_id}/remove",
+        Kind::Foreign,
+        "A's field, under A's and B's form; still there",
+    ),
+    (
+        "POST /app/forms/{id}/settings",
+        Kind::Foreign,
+        "A's form, unchanged after",
+    ),
+    (
+        "POST /app/forms/{id}/status",
+        Kind::Foreign,
+        "A's form, still published",
+    ),
+    (
+        "POST /app/forms/{id}/delete",
+        Kind::Foreign,
+        "A's form, still there",
+    ),
+    (
+        "GET /app/forms/{id}/responses",
+        Kind::Foreign,
+        "A's inbox; B's own inbox shows nothing of A's",
+    ),
+    (
+        "GET /app/forms/{id}/responses/export.csv",
+        Kind::Foreign,
+        "A's form",
+    ),
+    (
+        "GET /app/forms/{id}/responses/export.ndjson",
+        Kind::Foreign,
+        "A's form; A's own export holds A's responses only",
+    ),
+    (
+        "GET /app/forms/{id}/responses/{response_id}",
+        Kind::Foreign,
+        "A's response, under A's and B's form",
+    ),
+    (
+        "POST /app/forms/{id}/responses/{response_id}/delete",
+        Kind::Foreign,
+        "A's response, under A's and B's form; still there",
+    ),
+    (
+        "GET /app/forms/{id}/responses/{response_id}/files/{file_id}",
+        Kind::Foreign,
+        "A's file, under A's and B's form/response",
+    ),
+    (
+        "GET /app/forms/{id}/webhooks",
+        Kind::Foreign,
+        "A's form's webhooks; B's own list shows nothing of A's",
+    ),
+    (
+        "POST /app/forms/{id}/webhooks",
+        Kind::Foreign,
+        "A's form, no webhook added",
+    ),
+    (
+        "GET /app/forms/{id}/webhooks/{webhook_id}",
+        Kind::Foreign,
+        "A's webhook and delivery log, under A's and B's form",
+    ),
+    (
+        "POST /app/forms/{id}/webhooks/{webhook_id}",
+        Kind::Foreign,
+        "A's webhook, under A's and B's form; unchanged",
+    ),
+    (
+        "POST /app/forms/{id}/webhooks/{webhook_id}/delete",
+        Kind::Foreign,
+        "A's webhook, under A's and B's form; still there",
+    ),
+    (
+        "POST /app/forms/{id}/webhooks/{webhook_id}/test",
+        Kind::Foreign,
+        "A's webhook, under A's and B's form; no delivery added",
+    ),
+    (
+        "POST /app/forms/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
+        Kind::Foreign,
+        "A's delivery, under A's webhook, B's form, and B's webhook; not retried",
+    ),
+    (
+        "GET /app/keys",
+        Kind::OwnOnly,
+        "B's list shows B's keys only",
+    ),
+    (
+        "POST /app/keys",
+        Kind::OwnOnly,
+        "B's new key is B's: A's keys unchanged",
+    ),
+    ("GET /app/keys/{key_id}", Kind::Foreign, "A's key's usage"),
+    (
+        "GET /app/keys/{key_id}/revoke",
+        Kind::Foreign,
+        "A's key's revoke confirmation",
+    ),
+    (
+        "POST /app/keys/{key_id}/revoke",
+        Kind::Foreign,
+        "A's key, still working",
+    ),
+    (
+        "GET /app/account",
+        Kind::OwnOnly,
+        "B's account page shows B's identities only",
+    ),
+    (
+        "POST /app/account/unlink",
+        Kind::Foreign,
+        "A's identity subject, still linked to A",
+    ),
+    // gRPC, the dashboard's own services.
+    (
+        "forms.v1.SessionsService/CreateSignInLink",
+        Kind::NotTenant,
+        "operator token only; checked: B's key, provider session and dashboard session refused ADMIN_DENIED, the operator gets through",
+    ),
+    (
+        "forms.v1.SessionsService/MailSignInLink",
+        Kind::Public,
+        "takes an address, not an id, and answers the same for any; checked: the same reply for two addresses, naming nothing of A's",
+    ),
+    (
+        "forms.v1.SessionsService/RedeemSignInLink",
+        Kind::Public,
+        "takes a secret token, not an id; checked: a bogus one opens no session, even with B's session",
+    ),
+    (
+        "forms.v1.SessionsService/SignInWithProviderCookie",
+        Kind::Public,
+        "signs in the caller's own provider subject; checked: B's cookie opens a session of B's account",
+    ),
+    (
+        "forms.v1.SessionsService/BeginOidcSignIn",
+        Kind::Public,
+        "starts the caller's own provider sign-in, no id; checked: it names nothing of A's",
+    ),
+    (
+        "forms.v1.SessionsService/FinishOidcSignIn",
+        Kind::Public,
+        "takes the provider's secret state and code, not an id; checked: bogus ones open no session",
+    ),
+    (
+        "forms.v1.SessionsService/GetSession",
+        Kind::Public,
+        "the caller's own session; checked: B's session is B's account, A's is A's",
+    ),
+    (
+        "forms.v1.SessionsService/EndSession",
+        Kind::Public,
+        "ends the caller's own session; checked: B's ends B's, A's goes on",
+    ),
+    (
+        "forms.v1.OwnerService/GetOwnAccount",
+        Kind::OwnOnly,
+        "B's account, B's identities only; an API key is refused (dashboard only)",
+    ),
+    (
+        "forms.v1.OwnerService/UnlinkOwnIdentity",
+        Kind::Foreign,
+        "A's subject, still linked; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/ListOwnKeys",
+        Kind::OwnOnly,
+        "B's keys only; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/CreateOwnKey",
+        Kind::OwnOnly,
+        "B's new key is B's, not A's; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/RevokeOwnKey",
+        Kind::Foreign,
+        "A's key, still working; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/GetOwnKeyUsage",
+        Kind::Foreign,
+        "A's key; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/UpdateOwnWebhook",
+        Kind::Foreign,
+        "A's webhook under A's and B's form; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/ListOwnDeliveries",
+        Kind::Foreign,
+        "A's webhook under A's and B's form; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/RetryOwnDelivery",
+        Kind::Foreign,
+        "A's delivery under A's webhook, B's form and B's webhook; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/SendTestEvent",
+        Kind::Foreign,
+        "A's webhook under A's and B's form; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/GetFormActivity",
+        Kind::Filtered,
+        "A's form ids are left out of B's reply, B's are in it; an API key is refused",
+    ),
 ];
 
 /// The REST routes of the router, as `METHOD path`, read from its source.
@@ -313,7 +618,9 @@ pub fn rest_routes() -> BTreeSet<String> {
     rest_routes_in(include_str!("../../edge/routes/mod.rs"))
 }
 
-/// The REST routes in the source `src` of a router module like `edge/routes/mod.rs`.
+/// The REST routes in the source `src` of a router module like `edge/routes/mod.rs`: the
+/// `/api/v1` nest and the routes beside it. The `/app` nest is the dashboard's router,
+/// whose routes are read from its own source (`dashboard_routes_in`).
 fn rest_routes_in(src: &str) -> BTreeSet<String> {
     // `.route_layer(` wraps routes, it adds none.
     assert_eq!(
@@ -325,55 +632,99 @@ fn rest_routes_in(src: &str) -> BTreeSet<String> {
         !src.contains(".merge("),
         "merged routers: extend this parser"
     );
+    let nests: Vec<&str> = src
+        .match_indices(".nest(")
+        .map(|(at, _)| src[at..].split('"').nth(1).unwrap_or_default())
+        .collect();
     assert_eq!(
-        src.matches(".nest(").count(),
+        nests.iter().filter(|n| **n == "/api/v1").count(),
         1,
-        "one nested router expected"
+        "one /api/v1 nest expected: {nests:?}"
+    );
+    assert!(
+        nests.iter().all(|n| *n == "/api/v1" || *n == "/app"),
+        "nested routers other than /api/v1 and /app (the dashboard): extend this parser: {nests:?}"
+    );
+    assert!(
+        !nests.contains(&"/app") || src.contains(".nest(\"/app\", crate::dashboard::router())"),
+        "/app nests something else than the dashboard's router: extend this parser"
     );
     let (api, outer) = src
         .split_once(".nest(\"/api/v1\"")
         .expect("the /api/v1 nest");
     let mut routes = BTreeSet::new();
-    for (prefix, part) in [("/api/v1", api), ("", outer)] {
-        let mut rest = part;
-        while let Some(i) = rest.find(".route(") {
-            rest = &rest[i + ".route(".len()..];
-            let open = rest.find('"').expect("route path literal");
-            let close = open + 1 + rest[open + 1..].find('"').expect("end of path");
-            let path = &rest[open + 1..close];
-            let mut depth = 1;
-            let end = rest
-                .char_indices()
-                .find(|&(_, c)| {
-                    match c {
-                        '(' => depth += 1,
-                        ')' => depth -= 1,
-                        _ => {}
-                    }
-                    depth == 0
-                })
-                .expect("end of .route(")
-                .0;
-            let body = &rest[close + 1..end];
-            let mut methods = 0;
-            for method in [
-                "get", "post", "put", "delete", "patch", "head", "options", "any",
-            ] {
-                let needle = format!("{method}(");
-                for (at, _) in body.match_indices(&needle) {
-                    let before = body[..at].chars().next_back().unwrap_or(' ');
-                    if before.is_alphanumeric() || before == '_' || before == ':' {
-                        continue;
-                    }
-                    routes.insert(format!("{} {prefix}{path}", method.to_uppercase()));
-                    methods += 1;
-                }
-            }
-            assert!(methods > 0, "no methods found for route {path}");
-            rest = &rest[end..];
-        }
-    }
+    routes_of(api, "/api/v1", &mut routes);
+    routes_of(outer, "", &mut routes);
     routes
+}
+
+/// The dashboard's routes, as `METHOD /app/…`, read from the source of its router.
+pub fn dashboard_routes() -> BTreeSet<String> {
+    dashboard_routes_in(include_str!("../../edge/dashboard/mod.rs"))
+}
+
+/// The routes of the dashboard's `router()` in the source `src` of `edge/dashboard/mod.rs`,
+/// under its nest, `/app`.
+fn dashboard_routes_in(src: &str) -> BTreeSet<String> {
+    let body = src
+        .split_once("fn router()")
+        .expect("the dashboard's fn router()")
+        .1;
+    let body = body.split_once("\n}\n").map_or(body, |(body, _)| body);
+    assert_eq!(
+        body.matches(".route").count(),
+        body.matches(".route(").count(),
+        "dashboard routes added by other means than .route(…): extend this parser"
+    );
+    assert!(
+        !body.contains(".merge(") && !body.contains(".nest("),
+        "merged or nested routers in the dashboard: extend this parser"
+    );
+    let mut routes = BTreeSet::new();
+    routes_of(body, "/app", &mut routes);
+    routes
+}
+
+/// Adds the routes of the `.route("PATH", get(…).post(…))` calls of `part` (router
+/// source), as `METHOD {prefix}PATH`.
+fn routes_of(part: &str, prefix: &str, routes: &mut BTreeSet<String>) {
+    let mut rest = part;
+    while let Some(i) = rest.find(".route(") {
+        rest = &rest[i + ".route(".len()..];
+        let open = rest.find('"').expect("route path literal");
+        let close = open + 1 + rest[open + 1..].find('"').expect("end of path");
+        let path = &rest[open + 1..close];
+        let mut depth = 1;
+        let end = rest
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            })
+            .expect("end of .route(")
+            .0;
+        let body = &rest[close + 1..end];
+        let mut methods = 0;
+        for method in [
+            "get", "post", "put", "delete", "patch", "head", "options", "any",
+        ] {
+            let needle = format!("{method}(");
+            for (at, _) in body.match_indices(&needle) {
+                let before = body[..at].chars().next_back().unwrap_or(' ');
+                if before.is_alphanumeric() || before == '_' || before == ':' {
+                    continue;
+                }
+                routes.insert(format!("{} {prefix}{path}", method.to_uppercase()));
+                methods += 1;
+            }
+        }
+        assert!(methods > 0, "no methods found for route {path}");
+        rest = &rest[end..];
+    }
 }
 
 /// Every `package.Service/Method` of package forms.v1 in the descriptor set.
@@ -409,8 +760,12 @@ fn row_gaps(rest: &BTreeSet<String>, grpc: &BTreeSet<String>) -> (Vec<String>, V
 #[test]
 fn the_matrix_guard_catches_new_and_stale_routes() {
     let src = include_str!("../../edge/routes/mod.rs");
+    let dash_src = include_str!("../../edge/dashboard/mod.rs");
     let grpc = grpc_methods();
-    let (missing, stale) = row_gaps(&rest_routes_in(src), &grpc);
+    let dash = dashboard_routes_in(dash_src);
+    let http =
+        |rest: BTreeSet<String>| -> BTreeSet<String> { rest.union(&dash).cloned().collect() };
+    let (missing, stale) = row_gaps(&http(rest_routes_in(src)), &grpc);
     assert!(
         missing.is_empty() && stale.is_empty(),
         "{missing:?} {stale:?}"
@@ -427,7 +782,7 @@ fn the_matrix_guard_catches_new_and_stale_routes() {
             ".route(\"/metrics\", get(metrics))\n        .fallback(not_found)",
             1,
         );
-    let (missing, stale) = row_gaps(&rest_routes_in(&added), &grpc);
+    let (missing, stale) = row_gaps(&http(rest_routes_in(&added)), &grpc);
     assert_eq!(
         missing,
         [
@@ -440,7 +795,7 @@ fn the_matrix_guard_catches_new_and_stale_routes() {
     assert!(stale.is_empty(), "{stale:?}");
 
     let removed = src.replacen(".route(\"/usage\", get(usage::get))", "", 1);
-    let (_, stale) = row_gaps(&rest_routes_in(&removed), &grpc);
+    let (_, stale) = row_gaps(&http(rest_routes_in(&removed)), &grpc);
     assert_eq!(
         stale,
         ["GET /api/v1/usage"],
@@ -449,7 +804,7 @@ fn the_matrix_guard_catches_new_and_stale_routes() {
 
     let mut more = grpc.clone();
     more.insert("forms.v1.FormsService/ExportForm".to_owned());
-    let (missing, _) = row_gaps(&rest_routes_in(src), &more);
+    let (missing, _) = row_gaps(&http(rest_routes_in(src)), &more);
     assert_eq!(missing, ["forms.v1.FormsService/ExportForm"]);
 }
 
@@ -607,7 +962,10 @@ fn without_ids(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while !rest.is_empty() {
-        if rest.len() >= 36 && uuid::Uuid::parse_str(&rest[..36]).is_ok() {
+        if rest
+            .get(..36)
+            .is_some_and(|head| uuid::Uuid::parse_str(head).is_ok())
+        {
             out.push_str("<id>");
             rest = &rest[36..];
         } else {
@@ -854,7 +1212,13 @@ async fn every_route_and_method_is_isolated_between_accounts() {
         grpc_found.len() >= 26,
         "found too few methods: {grpc_found:?}"
     );
-    let (missing, stale) = row_gaps(&rest_found, &grpc_found);
+    let dash_found = dashboard_routes();
+    assert!(
+        dash_found.len() >= 35,
+        "parsed too few dashboard routes: {dash_found:?}"
+    );
+    let http_found: BTreeSet<String> = rest_found.union(&dash_found).cloned().collect();
+    let (missing, stale) = row_gaps(&http_found, &grpc_found);
     assert!(
         missing.is_empty(),
         "routes/methods without an isolation row: {missing:?}"
@@ -868,6 +1232,8 @@ async fn every_route_and_method_is_isolated_between_accounts() {
         SESSION_SECRET,
         "--admin-token",
         &token,
+        "--sign-in-attempts-per-minute",
+        "1000",
     ])
     .await;
     let receiver = Receiver::start().await;
@@ -1375,6 +1741,11 @@ async fn every_route_and_method_is_isolated_between_accounts() {
     // -- gRPC.
     grpc_rows(&mut m, &app, &channel, &hosted, &a, &b, &strangers).await;
 
+    // -- The dashboard: its pages and posts, and its gRPC services.
+    dashboard_rows(&mut m, &app, &a, &b).await;
+    owner_rows(&mut m, &app, &channel, &a, &b).await;
+    sessions_rows(&mut m, &app, &channel, &token, &a, &b, &strangers).await;
+
     // -- A's objects survived every attempt.
     let form = app.get(&format!("/forms/{a_form}"), &a.key.key).await;
     let form = form.ok(200)["form"].clone();
@@ -1419,8 +1790,9 @@ async fn every_route_and_method_is_isolated_between_accounts() {
         );
     }
     eprintln!(
-        "isolation: {} REST routes, {} gRPC methods, {} matrix cells checked in {:?}",
+        "isolation: {} REST routes, {} dashboard routes, {} gRPC methods, {} matrix cells checked in {:?}",
         rest_found.len(),
+        dash_found.len(),
         grpc_found.len(),
         m.cells,
         started.elapsed()
@@ -1447,7 +1819,11 @@ async fn every_route_and_method_is_isolated_between_accounts() {
                 "{row}: needs a refused stranger and an allowed owner"
             ),
             Kind::OwnOnly => assert!(m.allowed.contains(row), "{row}: no allowed call"),
-            Kind::NotTenant => {}
+            Kind::Filtered => assert!(
+                m.refused.contains(row) && m.allowed.contains(row),
+                "{row}: needs a stranger's ids left out and the owner's answered"
+            ),
+            Kind::NotTenant | Kind::Public => {}
         }
     }
 }
@@ -2511,4 +2887,1485 @@ async fn admin_rows(
     m.expect("forms.v1.AdminService/CreateKey", keys.0 <= 2, || {
         format!("strangers made keys for A: {} keys", keys.0)
     });
+}
+
+// ---------------------------------------------------------------------------------------
+// Dashboard rows: /app pages and posts with B's session; OwnerService and SessionsService
+// ---------------------------------------------------------------------------------------
+
+/// The ids of one tenant's objects, as the dashboard's paths take them.
+struct Ids {
+    form: String,
+    field: String,
+    response: String,
+    file_response: String,
+    file: String,
+    webhook: String,
+    delivery: String,
+    key: String,
+}
+
+fn ids_of(t: &Tenant) -> Ids {
+    Ids {
+        form: t.form_id.clone(),
+        field: t.text_field.clone(),
+        response: t.response_id.clone(),
+        file_response: t.file_response_id.clone(),
+        file: t.file_id.clone(),
+        webhook: t.webhook_id.clone(),
+        delivery: t.delivery_ids[0].clone(),
+        key: t.key.key_id.to_string(),
+    }
+}
+
+/// Every id of `t`'s objects (to look for in what others are shown).
+fn all_ids(t: &Tenant) -> Vec<String> {
+    let mut ids = vec![
+        t.form_id.clone(),
+        t.short_id.clone(),
+        t.draft_short_id.clone(),
+        t.text_field.clone(),
+        t.photo_field.clone(),
+        t.response_id.clone(),
+        t.file_response_id.clone(),
+        t.file_id.clone(),
+        t.webhook_id.clone(),
+        t.key.key_id.to_string(),
+    ];
+    ids.extend(t.delivery_ids.iter().cloned());
+    ids
+}
+
+/// The first of `ids` that `text` names.
+fn leaked<'a>(text: &str, ids: &'a [String]) -> Option<&'a String> {
+    ids.iter().find(|id| text.contains(id.as_str()))
+}
+
+/// A dashboard path with A's ids replaced by fresh ones.
+fn random_dash_ids(path: &str, a: &Tenant) -> String {
+    let mut out = path.to_owned();
+    for id in all_ids(a) {
+        out = out.replace(id.as_str(), &uuid::Uuid::new_v4().to_string());
+    }
+    out
+}
+
+/// A's deliveries of its webhook, with their status and attempts, as a comparable text,
+/// once none is pending (submissions made before are delivered by then).
+async fn delivery_state(app: &TestApp, hook: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        let pending: (i64,) = sqlx::query_as(
+            "SELECT count(*) FROM deliveries WHERE webhook_id = $1::uuid AND status = 'pending'",
+        )
+        .bind(hook)
+        .fetch_one(&app.pool)
+        .await
+        .expect("pending deliveries");
+        if pending.0 == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT id::text || ' ' || status::text || ' ' || attempts::text FROM deliveries \
+         WHERE webhook_id = $1::uuid ORDER BY id",
+    )
+    .bind(hook)
+    .fetch_all(&app.pool)
+    .await
+    .expect("deliveries");
+    rows.into_iter().map(|(r,)| r).collect()
+}
+
+async fn key_count(app: &TestApp, account: &str) -> i64 {
+    let count: (i64,) = sqlx::query_as(
+        "SELECT count(*) FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.name = $1",
+    )
+    .bind(account)
+    .fetch_one(&app.pool)
+    .await
+    .expect("key count");
+    count.0
+}
+
+/// What A owns, as the REST API shows it to A: compared before and after the strangers.
+async fn snapshot(app: &TestApp, a: &Tenant) -> Vec<String> {
+    let k = &a.key.key;
+    let mut out = vec![
+        app.get(&format!("/forms/{}", a.form_id), k).await.text,
+        app.get(&format!("/forms/{}/responses?per_page=100", a.form_id), k)
+            .await
+            .text,
+        app.get("/forms?per_page=100", k).await.text,
+    ];
+    // One line per webhook, so that a change of one is told from the others.
+    let hooks = app.get(&format!("/forms/{}/webhooks", a.form_id), k).await;
+    out.extend(
+        hooks.ok(200)["webhooks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(Value::to_string),
+    );
+    out.extend(delivery_state(app, &a.webhook_id).await);
+    out.push(key_count(app, &a.key.account).await.to_string());
+    out
+}
+
+/// A session's own sign-in cookie, from a reply that set one.
+fn dashboard_of(base: &Dashboard, reply: &Reply, account: &str) -> Option<Dashboard> {
+    crate::dashboard_support::session_cookie(reply).map(|cookie| Dashboard {
+        base: base.base.clone(),
+        cookie,
+        csrf: String::new(),
+        client: crate::dashboard_support::browser(),
+        account: account.to_owned(),
+        key: String::new(),
+    })
+}
+
+/// A dashboard POST with exactly `fields`, the session `cookie` (if any) and other headers.
+async fn dash_post(base: &str, path: &str, cookie: Option<&str>, fields: &[(&str, &str)]) -> Reply {
+    let mut request = crate::dashboard_support::browser()
+        .post(format!("{base}{path}"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(fields).expect("form body"));
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", cookie);
+    }
+    send(request).await
+}
+
+type DashPaths = fn(&Ids, &Ids) -> Vec<String>;
+
+/// Form fields of a dashboard POST.
+type Fields = Vec<(&'static str, &'static str)>;
+
+/// A dashboard route that takes a foreign id: its row, whether it is a POST, its paths
+/// with A's ids (and B's own mixed in), and the fields of a POST.
+type DashRow = (&'static str, bool, DashPaths, Fields);
+
+/// The dashboard's routes that take a foreign id: (row, is a POST, the paths with A's ids
+/// (and B's own ids mixed in), the form fields of a POST).
+fn foreign_dashboard() -> Vec<DashRow> {
+    vec![
+        (
+            "GET /app/forms/{id}",
+            false,
+            |a, _| vec![format!("/app/forms/{}", a.form)],
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/details",
+            true,
+            |a, _| vec![format!("/app/forms/{}/details", a.form)],
+            vec![("title", "taken over"), ("description", "by B")],
+        ),
+        (
+            "POST /app/forms/{id}/fields",
+            true,
+            |a, _| vec![format!("/app/forms/{}/fields", a.form)],
+            vec![("kind", "number"), ("label", "Age")],
+        ),
+        (
+            "POST /app/forms/{id}/fields/{field_id}",
+            true,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/fields/{}", a.form, a.field),
+                    format!("/app/forms/{}/fields/{}", me.form, a.field),
+                ]
+            },
+            vec![("label", "Changed"), ("placeholder", "by B")],
+        ),
+        (
+            "POST /app/forms/{id}/fields/{field_id}/move",
+            true,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/fields/{}/move", a.form, a.field),
+                    format!("/app/forms/{}/fields/{}/move", me.form, a.field),
+                ]
+            },
+            vec![("direction", "down")],
+        ),
+        (
+            "POST /app/forms/{id}/fields/{field_id}/remove",
+            true,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/fields/{}/remove", a.form, a.field),
+                    format!("/app/forms/{}/fields/{}/remove", me.form, a.field),
+                ]
+            },
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/settings",
+            true,
+            |a, _| vec![format!("/app/forms/{}/settings", a.form)],
+            vec![
+                ("max_responses", "3"),
+                ("redirect_url", "https://example.com/spy"),
+            ],
+        ),
+        (
+            "POST /app/forms/{id}/status",
+            true,
+            |a, _| vec![format!("/app/forms/{}/status", a.form)],
+            vec![("action", "archive")],
+        ),
+        (
+            "POST /app/forms/{id}/delete",
+            true,
+            |a, _| vec![format!("/app/forms/{}/delete", a.form)],
+            vec![("confirm_title", "a")],
+        ),
+        (
+            "GET /app/forms/{id}/responses",
+            false,
+            |a, _| {
+                vec![
+                    format!("/app/forms/{}/responses", a.form),
+                    format!("/app/forms/{}/responses?since=2020-01-01", a.form),
+                ]
+            },
+            vec![],
+        ),
+        (
+            "GET /app/forms/{id}/responses/export.csv",
+            false,
+            |a, _| vec![format!("/app/forms/{}/responses/export.csv", a.form)],
+            vec![],
+        ),
+        (
+            "GET /app/forms/{id}/responses/export.ndjson",
+            false,
+            |a, _| vec![format!("/app/forms/{}/responses/export.ndjson", a.form)],
+            vec![],
+        ),
+        (
+            "GET /app/forms/{id}/responses/{response_id}",
+            false,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/responses/{}", a.form, a.response),
+                    format!("/app/forms/{}/responses/{}", a.form, a.file_response),
+                    format!("/app/forms/{}/responses/{}", me.form, a.response),
+                ]
+            },
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/responses/{response_id}/delete",
+            true,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/responses/{}/delete", a.form, a.response),
+                    format!("/app/forms/{}/responses/{}/delete", me.form, a.response),
+                ]
+            },
+            vec![("confirm", "yes")],
+        ),
+        (
+            "GET /app/forms/{id}/responses/{response_id}/files/{file_id}",
+            false,
+            |a, me| {
+                vec![
+                    format!(
+                        "/app/forms/{}/responses/{}/files/{}",
+                        a.form, a.file_response, a.file
+                    ),
+                    format!(
+                        "/app/forms/{}/responses/{}/files/{}",
+                        me.form, a.file_response, a.file
+                    ),
+                    format!(
+                        "/app/forms/{}/responses/{}/files/{}",
+                        me.form, me.file_response, a.file
+                    ),
+                    format!(
+                        "/app/forms/{}/responses/{}/files/{}",
+                        a.form, a.file_response, me.file
+                    ),
+                ]
+            },
+            vec![],
+        ),
+        (
+            "GET /app/forms/{id}/webhooks",
+            false,
+            |a, _| vec![format!("/app/forms/{}/webhooks", a.form)],
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/webhooks",
+            true,
+            |a, _| vec![format!("/app/forms/{}/webhooks", a.form)],
+            vec![
+                ("name", "spy"),
+                ("url", "http://127.0.0.1:9/spy"),
+                ("events", "form.submitted"),
+            ],
+        ),
+        (
+            "GET /app/forms/{id}/webhooks/{webhook_id}",
+            false,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/webhooks/{}", a.form, a.webhook),
+                    format!("/app/forms/{}/webhooks/{}", me.form, a.webhook),
+                ]
+            },
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/webhooks/{webhook_id}",
+            true,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/webhooks/{}", a.form, a.webhook),
+                    format!("/app/forms/{}/webhooks/{}", me.form, a.webhook),
+                ]
+            },
+            vec![
+                ("name", "spy"),
+                ("url", "http://127.0.0.1:9/spy"),
+                ("events", "form.submitted"),
+                ("is_active", "on"),
+            ],
+        ),
+        (
+            "POST /app/forms/{id}/webhooks/{webhook_id}/delete",
+            true,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/webhooks/{}/delete", a.form, a.webhook),
+                    format!("/app/forms/{}/webhooks/{}/delete", me.form, a.webhook),
+                ]
+            },
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/webhooks/{webhook_id}/test",
+            true,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/webhooks/{}/test", a.form, a.webhook),
+                    format!("/app/forms/{}/webhooks/{}/test", me.form, a.webhook),
+                ]
+            },
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
+            true,
+            |a, me| {
+                [
+                    (&a.form, &a.webhook),
+                    (&me.form, &a.webhook),
+                    (&me.form, &me.webhook),
+                ]
+                .into_iter()
+                .map(|(form, hook)| {
+                    format!(
+                        "/app/forms/{form}/webhooks/{hook}/deliveries/{}/retry",
+                        a.delivery
+                    )
+                })
+                .collect()
+            },
+            vec![],
+        ),
+        (
+            "GET /app/keys/{key_id}",
+            false,
+            |a, _| vec![format!("/app/keys/{}", a.key)],
+            vec![],
+        ),
+        (
+            "GET /app/keys/{key_id}/revoke",
+            false,
+            |a, _| vec![format!("/app/keys/{}/revoke", a.key)],
+            vec![],
+        ),
+        (
+            "POST /app/keys/{key_id}/revoke",
+            true,
+            |a, _| vec![format!("/app/keys/{}/revoke", a.key)],
+            vec![],
+        ),
+        (
+            "POST /app/account/unlink",
+            true,
+            |_, _| vec!["/app/account/unlink".to_owned()],
+            vec![("subject", "user-a")],
+        ),
+    ]
+}
+
+/// Marks a delivery failed, as the dispatcher leaves one whose retries ran out: what a
+/// manual retry is for.
+async fn fail_delivery(app: &TestApp, delivery: &str) {
+    sqlx::query("UPDATE deliveries SET status = 'failed' WHERE id = $1::uuid")
+        .bind(delivery)
+        .execute(&app.pool)
+        .await
+        .expect("a failed delivery");
+}
+
+#[allow(clippy::too_many_lines)]
+async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
+    let da = signed_in(app, &a.key.account).await;
+    let db = signed_in(app, &b.key.account).await;
+    let a_ids = all_ids(a);
+    let (ai, bi) = (ids_of(a), ids_of(b));
+    let before = snapshot(app, a).await;
+
+    // -- Foreign ids: 404 to B's session, as for ids that exist nowhere.
+    let foreign = foreign_dashboard();
+    for (row, post, paths_for, fields) in &foreign {
+        for path in paths_for(&ai, &bi) {
+            let reply = if *post {
+                db.post(&path, fields).await
+            } else {
+                db.get(&path).await
+            };
+            m.hit(row);
+            if reply.status == 404 && leaked(&reply.text, &a_ids).is_none() {
+                m.refused.insert(row);
+            } else {
+                m.fail(format!(
+                    "ISOLATION BUG: {row} at {path} as B's session: expected 404 naming nothing of A's, got {} {}",
+                    reply.status, reply.text
+                ));
+                continue;
+            }
+            let unknown = random_dash_ids(&path, a);
+            let baseline = if *post {
+                db.post(&unknown, fields).await
+            } else {
+                db.get(&unknown).await
+            };
+            m.expect(
+                row,
+                baseline.status == 404 && without_ids(&baseline.text) == without_ids(&reply.text),
+                || {
+                    format!(
+                        "existence oracle: {path} as B answers {} {}, unknown ids {} {}",
+                        reply.status, reply.text, baseline.status, baseline.text
+                    )
+                },
+            );
+        }
+    }
+    // A request of A's own without the CSRF token changes nothing either.
+    let path = format!("/app/forms/{}/details", a.form_id);
+    let forged = da
+        .post_raw(&path, &[("title", "forged"), ("description", "")])
+        .await;
+    m.expect("POST /app/forms/{id}/details", forged.status != 303, || {
+        format!(
+            "a post without the CSRF token went through: {}",
+            forged.status
+        )
+    });
+    // Nothing of A's changed.
+    let after = snapshot(app, a).await;
+    m.expect("POST /app/forms/{id}/details", after == before, || {
+        let gone: Vec<_> = before.iter().filter(|l| !after.contains(l)).collect();
+        let new: Vec<_> = after.iter().filter(|l| !before.contains(l)).collect();
+        format!("ISOLATION BUG: A's objects changed under B's session: {gone:?} -> {new:?}")
+    });
+    m.expect(
+        "POST /app/forms/{id}/webhooks",
+        !after.iter().any(|t| t.contains("\"spy\"")),
+        || "ISOLATION BUG: B added a webhook to A's form".to_owned(),
+    );
+    let page = da.get("/app/account").await;
+    m.expect(
+        "POST /app/account/unlink",
+        page.text.contains("user-a"),
+        || "ISOLATION BUG: B unlinked A's identity".to_owned(),
+    );
+
+    // -- Positive controls: A's own session on A's objects (spares for what destroys).
+    for (row, post, paths_for, _) in &foreign {
+        if *post {
+            continue;
+        }
+        for path in paths_for(&ai, &ai) {
+            let got = da.download(&path).await;
+            if got.status == 200 {
+                m.allowed.insert(row);
+            }
+            m.expect(row, got.status == 200, || {
+                format!(
+                    "positive control: {path} as A: {} {}",
+                    got.status,
+                    got.text()
+                )
+            });
+            if row.ends_with("/files/{file_id}") {
+                m.expect(row, got.body == crate::uploads::PNG, || {
+                    "A's download is not A's file".to_owned()
+                });
+            }
+            if row.ends_with("export.ndjson") || row.ends_with("export.csv") {
+                let text = got.text();
+                m.expect(
+                    row,
+                    text.contains("a by API") && !text.contains("b by "),
+                    || format!("A's export is not A's responses only: {text}"),
+                );
+            }
+        }
+    }
+    // Posts, on spare objects of A's.
+    let spare = app.create_form(&a.key.key, &upload_form("spare")).await;
+    let sf = spare["id"].as_str().expect("id").to_owned();
+    let spare_fields = field_ids(&spare);
+    let spare_response = app
+        .post(
+            &format!("/forms/{}/responses", a.form_id),
+            &a.key.key,
+            &json!({"answers": {a.text_field.clone(): "spare for the dashboard"}}),
+        )
+        .await
+        .ok(201)["response"]["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let spare_hook = app
+        .post(
+            &format!("/forms/{}/webhooks", a.form_id),
+            &a.key.key,
+            &json!({"name": "A's dashboard spare", "url": "http://127.0.0.1:9/a4", "events": ["form.updated"]}),
+        )
+        .await
+        .ok(201)["webhook"]["id"]
+        .as_str()
+        .expect("webhook id")
+        .to_owned();
+    let failed = a.delivery_ids.last().expect("a delivery").clone();
+    fail_delivery(app, &failed).await;
+    let spare_key = app.key_for(&a.key.account, Plan::Pro, READ).await;
+    formsd_cli(
+        &app.db.url,
+        &[
+            "accounts",
+            "link-identity",
+            &a.key.account,
+            "--subject",
+            "user-a-spare",
+        ],
+    )
+    .await;
+    let (f0, f1) = (&spare_fields[0], &spare_fields[1]);
+    let hook = format!("/app/forms/{}/webhooks/{spare_hook}", a.form_id);
+    // (row, path, fields, expected status)
+    let own_posts: Vec<(&'static str, String, Fields, u16)> = vec![
+        (
+            "POST /app/forms/{id}/details",
+            format!("/app/forms/{sf}/details"),
+            vec![("title", "spare"), ("description", "touched by A")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/fields",
+            format!("/app/forms/{sf}/fields"),
+            vec![("kind", "number"), ("label", "Age")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/fields/{field_id}",
+            format!("/app/forms/{sf}/fields/{f0}"),
+            vec![("label", "Full name")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/fields/{field_id}/move",
+            format!("/app/forms/{sf}/fields/{f0}/move"),
+            vec![("direction", "down")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/fields/{field_id}/remove",
+            format!("/app/forms/{sf}/fields/{f1}/remove"),
+            vec![],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/settings",
+            format!("/app/forms/{sf}/settings"),
+            vec![("max_responses", "3")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/status",
+            format!("/app/forms/{sf}/status"),
+            vec![("action", "archive")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/delete",
+            format!("/app/forms/{sf}/delete"),
+            vec![("confirm_title", "spare")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/responses/{response_id}/delete",
+            format!("/app/forms/{}/responses/{spare_response}/delete", a.form_id),
+            vec![("confirm", "yes")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/webhooks",
+            format!("/app/forms/{}/webhooks", a.form_id),
+            vec![
+                ("name", "A's page-made"),
+                ("url", "http://127.0.0.1:9/a5"),
+                ("events", "form.updated"),
+            ],
+            200,
+        ),
+        (
+            "POST /app/forms/{id}/webhooks/{webhook_id}",
+            hook.clone(),
+            vec![
+                ("name", "A's renamed spare"),
+                ("url", "http://127.0.0.1:9/a4"),
+                ("events", "form.updated"),
+            ],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/webhooks/{webhook_id}/test",
+            format!("{hook}/test"),
+            vec![],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
+            format!(
+                "/app/forms/{}/webhooks/{}/deliveries/{failed}/retry",
+                a.form_id, a.webhook_id
+            ),
+            vec![],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/webhooks/{webhook_id}/delete",
+            format!("{hook}/delete"),
+            vec![],
+            303,
+        ),
+        (
+            "POST /app/keys/{key_id}/revoke",
+            format!("/app/keys/{}/revoke", spare_key.key_id),
+            vec![],
+            303,
+        ),
+        (
+            "POST /app/account/unlink",
+            "/app/account/unlink".to_owned(),
+            vec![("subject", "user-a-spare")],
+            303,
+        ),
+    ];
+    for (row, path, fields, status) in &own_posts {
+        let reply = da.post(path, fields).await;
+        m.rest_status(row, "A's session", path, &reply, *status);
+    }
+    let gone = app.get(&format!("/forms/{sf}"), &a.key.key).await;
+    m.expect("POST /app/forms/{id}/delete", gone.status == 404, || {
+        format!("A's spare form survived its deletion: {}", gone.text)
+    });
+    let revoked = app.get("/forms", &spare_key.key).await;
+    m.expect(
+        "POST /app/keys/{key_id}/revoke",
+        revoked.status == 401,
+        || format!("A's revoked spare key still works: {}", revoked.status),
+    );
+
+    // -- No foreign id: B's session sees and makes only B's own.
+    for path in ["/app/forms", "/app/forms?search=a&status=published"] {
+        let row = "GET /app/forms";
+        let list = db.get(path).await;
+        m.rest_status(row, "B's session", path, &list, 200);
+        m.expect(row, leaked(&list.text, &a_ids).is_none(), || {
+            format!(
+                "ISOLATION BUG: B's form list {path} shows A's objects: {}",
+                list.text
+            )
+        });
+    }
+    let list = db.get("/app/forms").await;
+    m.expect("GET /app/forms", list.text.contains(&b.form_id), || {
+        format!("B's form list lacks B's form: {}", list.text)
+    });
+    let made = db.create_form("by B's session").await;
+    m.allowed.insert("POST /app/forms");
+    let by_a = app.get(&format!("/forms/{made}"), &a.key.key).await;
+    m.expect("POST /app/forms", by_a.status == 404, || {
+        format!("A reads the form B's session made: {}", by_a.text)
+    });
+    let by_b = app.get(&format!("/forms/{made}"), &b.key.key).await;
+    m.expect("POST /app/forms", by_b.status == 200, || {
+        format!("B's new form is not B's: {}", by_b.text)
+    });
+    for path in [
+        format!("/app/forms/{}/responses", b.form_id),
+        format!("/app/forms/{}/webhooks", b.form_id),
+        format!("/app/forms/{}/webhooks/{}", b.form_id, b.webhook_id),
+    ] {
+        let row = if path.contains("/webhooks/") {
+            "GET /app/forms/{id}/webhooks/{webhook_id}"
+        } else if path.contains("webhooks") {
+            "GET /app/forms/{id}/webhooks"
+        } else {
+            "GET /app/forms/{id}/responses"
+        };
+        let page = db.get(&path).await;
+        m.rest_status(row, "B's session", &path, &page, 200);
+        m.expect(
+            row,
+            leaked(&page.text, &a_ids).is_none() && !page.text.contains("a by "),
+            || {
+                format!(
+                    "ISOLATION BUG: B's page {path} shows A's objects: {}",
+                    page.text
+                )
+            },
+        );
+    }
+    let keys = db.get("/app/keys").await;
+    m.rest_status("GET /app/keys", "B's session", "/app/keys", &keys, 200);
+    m.expect(
+        "GET /app/keys",
+        leaked(&keys.text, &a_ids).is_none() && keys.text.contains(&b.key.key_id.to_string()),
+        || format!("B's key list is not B's keys only: {}", keys.text),
+    );
+    let a_keys = key_count(app, &a.key.account).await;
+    let b_keys = key_count(app, &b.key.account).await;
+    let created = db.post("/app/keys", &[("scopes", "read")]).await;
+    m.rest_status("POST /app/keys", "B's session", "/app/keys", &created, 200);
+    m.expect(
+        "POST /app/keys",
+        key_count(app, &a.key.account).await == a_keys
+            && key_count(app, &b.key.account).await == b_keys + 1,
+        || "B's new key is not B's alone".to_owned(),
+    );
+    let account = db.get("/app/account").await;
+    m.rest_status(
+        "GET /app/account",
+        "B's session",
+        "/app/account",
+        &account,
+        200,
+    );
+    m.expect(
+        "GET /app/account",
+        account.text.contains("user-b")
+            && !account.text.contains("user-a")
+            && !account.text.contains(&a.key.account),
+        || format!("B's account page is not B's alone: {}", account.text),
+    );
+
+    // -- Public routes: no session needed, no account's object; with B's session they
+    // name nothing of A's.
+    let base = db.base.clone();
+    for (row, path) in [
+        ("GET /app/", "/app/"),
+        ("GET /app/assets/{file}", "/app/assets/app.css"),
+        ("GET /app/assets/{file}", "/app/assets/app.js"),
+        ("GET /app/sign-in", "/app/sign-in"),
+        ("GET /app/sign-in/link", "/app/sign-in/link?token=bogus"),
+        (
+            "GET /app/sign-in/oidc/callback",
+            "/app/sign-in/oidc/callback?state=bogus&code=bogus",
+        ),
+    ] {
+        let reply = db.get(path).await;
+        m.expect(
+            row,
+            reply.status < 500
+                && leaked(&reply.text, &a_ids).is_none()
+                && crate::dashboard_support::session_cookie(&reply).is_none(),
+            || format!("{path}: {} {}", reply.status, reply.text),
+        );
+    }
+    for (row, path, fields) in [
+        (
+            "POST /app/sign-in/link",
+            "/app/sign-in/link",
+            vec![("token", "bogus"), ("next", "/app/forms")],
+        ),
+        (
+            "POST /app/sign-in/mail",
+            "/app/sign-in/mail",
+            vec![("email", "nobody@example.com")],
+        ),
+        ("POST /app/sign-in/oidc", "/app/sign-in/oidc", vec![]),
+    ] {
+        let reply = dash_post(&base, path, Some(&db.cookie), &fields).await;
+        m.expect(
+            row,
+            reply.status < 500
+                && leaked(&reply.text, &a_ids).is_none()
+                && crate::dashboard_support::session_cookie(&reply).is_none(),
+            || format!("{path}: {} {}", reply.status, reply.text),
+        );
+    }
+    // B's provider cookie opens a session of B's, which shows B's forms, not A's.
+    let row = "POST /app/sign-in/cookie";
+    let provider = format!(
+        "session={}",
+        b.session.as_deref().expect("B's provider session")
+    );
+    let reply = dash_post(&base, "/app/sign-in/cookie", Some(&provider), &[]).await;
+    match dashboard_of(&db, &reply, &b.key.account) {
+        Some(bc) => {
+            let list = bc.get("/app/forms").await;
+            m.expect(
+                row,
+                list.status == 200
+                    && list.text.contains(&b.form_id)
+                    && leaked(&list.text, &a_ids).is_none(),
+                || {
+                    format!(
+                        "B's cookie session is not B's: {} {}",
+                        list.status, list.text
+                    )
+                },
+            );
+        }
+        None => m.expect(row, false, || {
+            format!(
+                "B's provider cookie opened no session: {} {}",
+                reply.status, reply.text
+            )
+        }),
+    }
+    // B signs out (a session of its own): that session ends; A's and B's other go on.
+    let row = "POST /app/sign-out";
+    let leaving = signed_in(app, &b.key.account).await;
+    let out = leaving.post("/app/sign-out", &[]).await;
+    m.expect(row, matches!(out.status, 200 | 303), || {
+        format!("sign-out: {} {}", out.status, out.text)
+    });
+    let after = leaving.get("/app/forms").await;
+    m.expect(row, after.status == 303, || {
+        format!("B's session outlived its sign-out: {}", after.status)
+    });
+    for (who, d) in [("A", &da), ("B", &db)] {
+        let page = d.get("/app/forms").await;
+        m.expect(row, page.status == 200, || {
+            format!("B's sign-out ended {who}'s other session: {}", page.status)
+        });
+    }
+}
+
+/// An API key's call of a dashboard-only method: refused, whoever's key it is.
+fn key_refused<T: std::fmt::Debug>(
+    m: &mut Matrix,
+    row: &'static str,
+    what: &str,
+    result: &Result<tonic::Response<T>, Status>,
+) {
+    m.expect(
+        row,
+        matches!(result, Err(s) if s.code() == Code::PermissionDenied),
+        || format!("ISOLATION BUG: an API key calls {row} on {what}: {result:?}"),
+    );
+}
+
+/// Runs an OwnerService method with each of `foreign` (messages naming A's objects) as
+/// B's dashboard session (NOT_FOUND) and with A's API key (refused), then `own` with A's
+/// API key (refused: dashboard only) and as A's session (answered).
+#[allow(clippy::too_many_arguments)]
+async fn owner_foreign<M, T, F, Fut>(
+    m: &mut Matrix,
+    row: &'static str,
+    (da, db): (&Dashboard, &Dashboard),
+    key: &Cred,
+    change: bool,
+    foreign: Vec<(String, M)>,
+    own: (String, M),
+    call: F,
+) -> Option<T>
+where
+    M: Clone,
+    T: std::fmt::Debug,
+    F: Fn(tonic::Request<M>) -> Fut,
+    Fut: Future<Output = Result<tonic::Response<T>, Status>>,
+{
+    for (what, message) in foreign {
+        let result = call(db.grpc(message.clone(), change)).await;
+        m.grpc_not_found(row, "B's dashboard session", &what, &result);
+        let result = call(key.grpc(message)).await;
+        key_refused(m, row, &what, &result);
+    }
+    let (what, message) = own;
+    let result = call(key.grpc(message.clone())).await;
+    key_refused(m, row, &what, &result);
+    let result = call(da.grpc(message, change)).await;
+    m.grpc_ok(row, &what, result)
+}
+
+#[allow(clippy::too_many_lines)]
+async fn owner_rows(m: &mut Matrix, app: &TestApp, channel: &Channel, a: &Tenant, b: &Tenant) {
+    let da = signed_in(app, &a.key.account).await;
+    let db = signed_in(app, &b.key.account).await;
+    let both = (&da, &db);
+    let key = a.key_cred();
+    let owner = OwnerServiceClient::new(channel.clone());
+    let a_ids = all_ids(a);
+    let spare_hook = app
+        .post(
+            &format!("/forms/{}/webhooks", a.form_id),
+            &a.key.key,
+            &json!({"name": "A's gRPC spare", "url": "http://127.0.0.1:9/a6", "events": ["form.updated"]}),
+        )
+        .await
+        .ok(201)["webhook"]["id"]
+        .as_str()
+        .expect("webhook id")
+        .to_owned();
+    let spare_key = app.key_for(&a.key.account, Plan::Pro, READ).await;
+    let before = snapshot(app, a).await;
+
+    formsd_cli(
+        &app.db.url,
+        &[
+            "accounts",
+            "link-identity",
+            &a.key.account,
+            "--subject",
+            "user-a-grpc",
+        ],
+    )
+    .await;
+    let subject = |s: &str| pb::UnlinkOwnIdentityRequest { subject: s.into() };
+    owner_foreign(
+        m,
+        "forms.v1.OwnerService/UnlinkOwnIdentity",
+        both,
+        &key,
+        true,
+        vec![("A's subject".into(), subject("user-a"))],
+        ("A's spare subject".into(), subject("user-a-grpc")),
+        |r| {
+            let mut c = owner.clone();
+            async move { c.unlink_own_identity(r).await }
+        },
+    )
+    .await;
+
+    let revoke = |id: String| pb::RevokeOwnKeyRequest { key_id: id };
+    owner_foreign(
+        m,
+        "forms.v1.OwnerService/RevokeOwnKey",
+        both,
+        &key,
+        true,
+        vec![("A's key".into(), revoke(a.key.key_id.to_string()))],
+        ("A's spare key".into(), revoke(spare_key.key_id.to_string())),
+        |r| {
+            let mut c = owner.clone();
+            async move { c.revoke_own_key(r).await }
+        },
+    )
+    .await;
+    let usage = |id: String| pb::GetOwnKeyUsageRequest {
+        key_id: id,
+        days: Some(7),
+    };
+    owner_foreign(
+        m,
+        "forms.v1.OwnerService/GetOwnKeyUsage",
+        both,
+        &key,
+        false,
+        vec![("A's key".into(), usage(a.key.key_id.to_string()))],
+        ("A's key".into(), usage(a.key.key_id.to_string())),
+        |r| {
+            let mut c = owner.clone();
+            async move { c.get_own_key_usage(r).await }
+        },
+    )
+    .await;
+
+    let pairs = [
+        ("A's form and webhook", &a.form_id),
+        ("A's webhook under B's form", &b.form_id),
+    ];
+    let update = |form: &str, hook: &str, url: &str, path: &str| pb::UpdateOwnWebhookRequest {
+        form_id: form.to_owned(),
+        webhook_id: hook.to_owned(),
+        webhook: Some(pb::Webhook {
+            name: "a".into(),
+            url: url.into(),
+            ..Default::default()
+        }),
+        update_mask: Some(prost_types::FieldMask {
+            paths: vec![path.into()],
+        }),
+    };
+    owner_foreign(
+        m,
+        "forms.v1.OwnerService/UpdateOwnWebhook",
+        both,
+        &key,
+        true,
+        pairs
+            .iter()
+            .map(|(what, form)| {
+                (
+                    (*what).to_owned(),
+                    update(form, &a.webhook_id, "http://127.0.0.1:9/spy", "url"),
+                )
+            })
+            .collect(),
+        (
+            "A's spare webhook".into(),
+            update(&a.form_id, &spare_hook, "", "name"),
+        ),
+        |r| {
+            let mut c = owner.clone();
+            async move { c.update_own_webhook(r).await }
+        },
+    )
+    .await;
+    let deliveries = |form: &str| pb::ListOwnDeliveriesRequest {
+        form_id: form.to_owned(),
+        webhook_id: a.webhook_id.clone(),
+        page: None,
+        per_page: Some(100),
+    };
+    let listed = owner_foreign(
+        m,
+        "forms.v1.OwnerService/ListOwnDeliveries",
+        both,
+        &key,
+        false,
+        pairs
+            .iter()
+            .map(|(what, form)| ((*what).to_owned(), deliveries(form)))
+            .collect(),
+        ("A's webhook".into(), deliveries(&a.form_id)),
+        |r| {
+            let mut c = owner.clone();
+            async move { c.list_own_deliveries(r).await }
+        },
+    )
+    .await;
+    let listed = format!("{listed:?}");
+    m.expect(
+        "forms.v1.OwnerService/ListOwnDeliveries",
+        a.delivery_ids.iter().all(|d| listed.contains(d))
+            && !b.delivery_ids.iter().any(|d| listed.contains(d)),
+        || format!("A's delivery list is not A's deliveries only: {listed}"),
+    );
+    let retry = |form: &str, hook: &str, delivery: &str| pb::RetryOwnDeliveryRequest {
+        form_id: form.to_owned(),
+        webhook_id: hook.to_owned(),
+        delivery_id: delivery.to_owned(),
+    };
+    let failed = a.delivery_ids[0].clone();
+    fail_delivery(app, &failed).await;
+    owner_foreign(
+        m,
+        "forms.v1.OwnerService/RetryOwnDelivery",
+        both,
+        &key,
+        true,
+        vec![
+            (
+                "A's delivery".into(),
+                retry(&a.form_id, &a.webhook_id, &failed),
+            ),
+            (
+                "A's delivery under B's form".into(),
+                retry(&b.form_id, &a.webhook_id, &failed),
+            ),
+            (
+                "A's delivery under B's webhook".into(),
+                retry(&b.form_id, &b.webhook_id, &failed),
+            ),
+        ],
+        (
+            "A's failed delivery".into(),
+            retry(&a.form_id, &a.webhook_id, &failed),
+        ),
+        |r| {
+            let mut c = owner.clone();
+            async move { c.retry_own_delivery(r).await }
+        },
+    )
+    .await;
+    let test = |form: &str| pb::SendTestEventRequest {
+        form_id: form.to_owned(),
+        webhook_id: a.webhook_id.clone(),
+    };
+    for (what, form) in pairs {
+        let result = owner
+            .clone()
+            .send_test_event(db.grpc(test(form), true))
+            .await;
+        m.grpc_not_found(
+            "forms.v1.OwnerService/SendTestEvent",
+            "B's dashboard session",
+            what,
+            &result,
+        );
+        let result = owner.clone().send_test_event(key.grpc(test(form))).await;
+        key_refused(m, "forms.v1.OwnerService/SendTestEvent", what, &result);
+    }
+    // The strangers' calls changed nothing of A's (checked before A's own test event
+    // adds a delivery). Left out: what A's own calls changed, its retried delivery
+    // and its key count (the spare key revoked).
+    let retried = [
+        failed.clone(),
+        a.delivery_ids.last().cloned().unwrap_or_default(),
+        spare_hook.clone(),
+    ];
+    let kept = |lines: Vec<String>| -> Vec<String> {
+        lines
+            .into_iter()
+            .filter(|line| {
+                !retried.iter().any(|id| line.contains(id.as_str())) && line.parse::<i64>().is_err()
+            })
+            .collect()
+    };
+    let (expected, after) = (kept(before), kept(snapshot(app, a).await));
+    for row in [
+        "forms.v1.OwnerService/UpdateOwnWebhook",
+        "forms.v1.OwnerService/RetryOwnDelivery",
+        "forms.v1.OwnerService/SendTestEvent",
+    ] {
+        m.expect(row, after == expected, || {
+            let gone: Vec<_> = expected.iter().filter(|l| !after.contains(l)).collect();
+            let new: Vec<_> = after.iter().filter(|l| !expected.contains(l)).collect();
+            format!("ISOLATION BUG: A's objects changed under B's calls: {gone:?} -> {new:?}")
+        });
+    }
+    let result = owner
+        .clone()
+        .send_test_event(da.grpc(test(&a.form_id), true))
+        .await;
+    m.grpc_ok("forms.v1.OwnerService/SendTestEvent", "A's webhook", result);
+
+    // GetFormActivity: A's ids are left out of B's answer.
+    let row = "forms.v1.OwnerService/GetFormActivity";
+    let activity = |ids: Vec<String>| pb::GetFormActivityRequest {
+        form_ids: ids,
+        days: Some(7),
+    };
+    let asked = vec![a.form_id.clone(), b.form_id.clone()];
+    let got = owner
+        .clone()
+        .get_form_activity(db.grpc(activity(asked.clone()), false))
+        .await;
+    let forms: Vec<String> = m
+        .grpc_ok(row, "A's and B's forms, as B", got)
+        .map(|r| r.forms.into_iter().map(|f| f.form_id).collect())
+        .unwrap_or_default();
+    if forms == [b.form_id.clone()] {
+        m.refused.insert(row);
+    } else {
+        m.fail(format!(
+            "ISOLATION BUG: {row} as B for A's and B's forms answers {forms:?}"
+        ));
+    }
+    let got = owner
+        .clone()
+        .get_form_activity(key.grpc(activity(vec![a.form_id.clone()])))
+        .await;
+    key_refused(m, row, "A's form", &got);
+    let got = owner
+        .clone()
+        .get_form_activity(da.grpc(activity(asked), false))
+        .await;
+    let forms: Vec<String> = m
+        .grpc_ok(row, "A's and B's forms, as A", got)
+        .map(|r| r.forms.into_iter().map(|f| f.form_id).collect())
+        .unwrap_or_default();
+    m.expect(row, forms == [a.form_id.clone()], || {
+        format!("{row} as A for A's and B's forms answers {forms:?}")
+    });
+
+    // No foreign id: B's own account, keys and new key.
+    let row = "forms.v1.OwnerService/GetOwnAccount";
+    let got = owner
+        .clone()
+        .get_own_account(key.grpc(pb::GetOwnAccountRequest {}))
+        .await;
+    key_refused(m, row, "A's account", &got);
+    let got = owner
+        .clone()
+        .get_own_account(db.grpc(pb::GetOwnAccountRequest {}, false))
+        .await;
+    let text = format!("{:?}", m.grpc_ok(row, "B's account", got));
+    m.expect(
+        row,
+        text.contains("user-b") && !text.contains("user-a") && leaked(&text, &a_ids).is_none(),
+        || format!("ISOLATION BUG: B's account shows A's: {text}"),
+    );
+    let row = "forms.v1.OwnerService/ListOwnKeys";
+    let got = owner
+        .clone()
+        .list_own_keys(key.grpc(pb::ListOwnKeysRequest {}))
+        .await;
+    key_refused(m, row, "A's keys", &got);
+    let got = owner
+        .clone()
+        .list_own_keys(db.grpc(pb::ListOwnKeysRequest {}, false))
+        .await;
+    let b_keys: Vec<String> = m
+        .grpc_ok(row, "B's keys", got)
+        .map(|r| {
+            r.keys
+                .into_iter()
+                .filter_map(|k| k.key)
+                .map(|k| k.id)
+                .collect()
+        })
+        .unwrap_or_default();
+    m.expect(
+        row,
+        b_keys.contains(&b.key.key_id.to_string()) && !b_keys.contains(&a.key.key_id.to_string()),
+        || format!("ISOLATION BUG: B's keys {b_keys:?} hold A's or lack B's"),
+    );
+    let row = "forms.v1.OwnerService/CreateOwnKey";
+    let message = pb::CreateOwnKeyRequest {
+        scopes: vec![pb::Scope::Read as i32],
+        expires_at: None,
+    };
+    let a_count = key_count(app, &a.key.account).await;
+    let got = owner
+        .clone()
+        .create_own_key(key.grpc(message.clone()))
+        .await;
+    key_refused(m, row, "a new key", &got);
+    let got = owner.clone().create_own_key(db.grpc(message, true)).await;
+    let made = m.grpc_ok(row, "B's new key", got);
+    let secret = made.as_ref().map(|r| r.secret.clone()).unwrap_or_default();
+    m.expect(row, key_count(app, &a.key.account).await == a_count, || {
+        "ISOLATION BUG: a key was made for A".to_owned()
+    });
+    let list = app.get("/forms?per_page=100", &secret).await;
+    m.expect(
+        row,
+        list.status == 200 && list.text.contains(&b.form_id) && !list.text.contains(&a.form_id),
+        || format!("B's new key is not B's: {} {}", list.status, list.text),
+    );
+    let revoked = app.get("/forms", &spare_key.key).await;
+    m.expect(
+        "forms.v1.OwnerService/RevokeOwnKey",
+        revoked.status == 401,
+        || format!("A's spare key survived its revocation: {}", revoked.status),
+    );
+    let works = app.get("/forms", &a.key.key).await;
+    m.expect(
+        "forms.v1.OwnerService/RevokeOwnKey",
+        works.status == 200,
+        || format!("ISOLATION BUG: A's key stopped working: {}", works.status),
+    );
+    let page = da.get("/app/account").await;
+    m.expect(
+        "forms.v1.OwnerService/UnlinkOwnIdentity",
+        page.text.contains("user-a") && !page.text.contains("user-a-grpc"),
+        || format!("A's identities after the calls: {}", page.text),
+    );
+}
+
+#[allow(clippy::too_many_lines)]
+async fn sessions_rows(
+    m: &mut Matrix,
+    app: &TestApp,
+    channel: &Channel,
+    token: &str,
+    a: &Tenant,
+    b: &Tenant,
+    strangers: &[(&str, Cred, &Tenant)],
+) {
+    let da = signed_in(app, &a.key.account).await;
+    let db = signed_in(app, &b.key.account).await;
+    let sessions = SessionsServiceClient::new(channel.clone());
+    let a_ids = all_ids(a);
+    let clean = |m: &mut Matrix, row: &'static str, text: String| {
+        m.expect(
+            row,
+            leaked(&text, &a_ids).is_none() && !text.contains(&a.key.account),
+            || format!("ISOLATION BUG: {row} names A's: {text}"),
+        );
+    };
+
+    // CreateSignInLink: the operator's, for an account of its own.
+    let ops = format!("ops-{}", uuid::Uuid::new_v4().simple());
+    app.key_for(&ops, PRO, READ).await;
+    let ops_ref = &ops;
+    let a_name = a.key.account.clone();
+    admin_row(
+        m,
+        "forms.v1.SessionsService/CreateSignInLink",
+        token,
+        strangers,
+        |md| {
+            let mut c = sessions.clone();
+            let is_operator = md.contains_key("x-admin-token") && !md.contains_key("x-api-key");
+            let account = if is_operator {
+                ops_ref.clone()
+            } else {
+                a_name.clone()
+            };
+            async move {
+                c.create_sign_in_link(with_md(pb::CreateSignInLinkRequest { account }, md))
+                    .await
+            }
+        },
+    )
+    .await;
+    let got = sessions
+        .clone()
+        .create_sign_in_link(db.grpc(
+            pb::CreateSignInLinkRequest {
+                account: a.key.account.clone(),
+            },
+            true,
+        ))
+        .await;
+    m.expect(
+        "forms.v1.SessionsService/CreateSignInLink",
+        admin_denied(&got),
+        || format!("ISOLATION BUG: B's dashboard session makes A's sign-in link: {got:?}"),
+    );
+
+    // MailSignInLink: the same reply for any address.
+    let row = "forms.v1.SessionsService/MailSignInLink";
+    let mut replies = Vec::new();
+    for email in ["nobody@example.com", "someone-else@example.com"] {
+        let got = sessions
+            .clone()
+            .mail_sign_in_link(db.grpc(
+                pb::MailSignInLinkRequest {
+                    email: email.into(),
+                    base_url: String::new(),
+                },
+                false,
+            ))
+            .await;
+        replies.push(format!("{:?}", got.map(tonic::Response::into_inner)));
+    }
+    m.expect(row, replies[0] == replies[1], || format!("{replies:?}"));
+    clean(m, row, replies.join(" "));
+
+    // RedeemSignInLink and FinishOidcSignIn: bogus secrets open nothing.
+    let row = "forms.v1.SessionsService/RedeemSignInLink";
+    let got = sessions
+        .clone()
+        .redeem_sign_in_link(db.grpc(
+            pb::RedeemSignInLinkRequest {
+                token: "bogus".into(),
+            },
+            true,
+        ))
+        .await;
+    m.expect(row, got.is_err(), || {
+        format!("a bogus token signed in: {got:?}")
+    });
+    clean(m, row, format!("{got:?}"));
+    let row = "forms.v1.SessionsService/FinishOidcSignIn";
+    let got = sessions
+        .clone()
+        .finish_oidc_sign_in(db.grpc(
+            pb::FinishOidcSignInRequest {
+                state: "bogus".into(),
+                code: "bogus".into(),
+            },
+            true,
+        ))
+        .await;
+    m.expect(row, got.is_err(), || {
+        format!("a bogus state signed in: {got:?}")
+    });
+    clean(m, row, format!("{got:?}"));
+    let row = "forms.v1.SessionsService/BeginOidcSignIn";
+    let got = sessions
+        .clone()
+        .begin_oidc_sign_in(db.grpc(
+            pb::BeginOidcSignInRequest {
+                redirect_uri: format!("{}/app/sign-in/oidc/callback", db.base),
+            },
+            true,
+        ))
+        .await;
+    m.hit(row);
+    clean(m, row, format!("{got:?}"));
+
+    // SignInWithProviderCookie: B's cookie, B's account.
+    let row = "forms.v1.SessionsService/SignInWithProviderCookie";
+    let got = sessions
+        .clone()
+        .sign_in_with_provider_cookie(
+            Cred::Session(b.session.clone().expect("B's provider session"))
+                .grpc(pb::SignInWithProviderCookieRequest {}),
+        )
+        .await;
+    let session = m
+        .grpc_ok(row, "B's provider cookie", got)
+        .and_then(|r| r.session);
+    m.expect(
+        row,
+        session
+            .as_ref()
+            .is_some_and(|s| s.account_name == b.key.account),
+        || format!("B's provider cookie signs in as {session:?}"),
+    );
+
+    // GetSession: one's own.
+    let row = "forms.v1.SessionsService/GetSession";
+    for (who, d) in [("A", &da), ("B", &db)] {
+        let got = sessions
+            .clone()
+            .get_session(d.grpc(pb::GetSessionRequest {}, false))
+            .await;
+        let name = m
+            .grpc_ok(row, &format!("{who}'s session"), got)
+            .and_then(|r| r.session)
+            .map(|s| s.account_name)
+            .unwrap_or_default();
+        m.expect(row, name == d.account, || {
+            format!("{who}'s session is {name}'s")
+        });
+    }
+
+    // EndSession: B's ends B's own (a session of its own), A's goes on.
+    let row = "forms.v1.SessionsService/EndSession";
+    let leaving = signed_in(app, &b.key.account).await;
+    let got = sessions
+        .clone()
+        .end_session(leaving.grpc(pb::EndSessionRequest {}, true))
+        .await;
+    m.grpc_ok(row, "B's spare session", got);
+    let ended = sessions
+        .clone()
+        .get_session(leaving.grpc(pb::GetSessionRequest {}, false))
+        .await;
+    m.expect(
+        row,
+        matches!(&ended, Err(s) if s.code() == Code::Unauthenticated),
+        || format!("B's ended session lives on: {ended:?}"),
+    );
+    for (who, d) in [("A", &da), ("B", &db)] {
+        let got = sessions
+            .clone()
+            .get_session(d.grpc(pb::GetSessionRequest {}, false))
+            .await;
+        m.expect(row, got.is_ok(), || {
+            format!("B's EndSession ended {who}'s session: {got:?}")
+        });
+    }
 }
