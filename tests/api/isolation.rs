@@ -354,7 +354,7 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "takes an address and answers the same for any; checked: it names nothing of A's",
     ),
     (
-        "POST /app/sign-in/oidc",
+        "GET /app/sign-in/oidc",
         Kind::Public,
         "starts the caller's own provider sign-in, no id; checked: it names nothing of A's",
     ),
@@ -3682,6 +3682,7 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
         ("GET /app/assets/{file}", "/app/assets/app.js"),
         ("GET /app/sign-in", "/app/sign-in"),
         ("GET /app/sign-in/link", "/app/sign-in/link?token=bogus"),
+        ("GET /app/sign-in/oidc", "/app/sign-in/oidc"),
         (
             "GET /app/sign-in/oidc/callback",
             "/app/sign-in/oidc/callback?state=bogus&code=bogus",
@@ -3707,7 +3708,6 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
             "/app/sign-in/mail",
             vec![("email", "nobody@example.com")],
         ),
-        ("POST /app/sign-in/oidc", "/app/sign-in/oidc", vec![]),
     ] {
         let reply = dash_post(&base, path, Some(&db.cookie), &fields).await;
         m.expect(
