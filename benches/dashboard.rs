@@ -93,7 +93,8 @@ fn next_link(html: &str) -> Option<String> {
 async fn main() {
     let rows = common::env_num("BENCH_ROWS", 1_000_000);
     let samples = common::env_num("BENCH_SAMPLES", 400);
-    let app = TestApp::spawn_with(&["--pro-rate-limit", "1000000"]).await;
+    let app =
+        TestApp::spawn_with(&["--pro-rate-limit", "1000000", "--webhook-allow-private"]).await;
     let owner = app
         .new_key(Plan::Pro, &[Scope::Read, Scope::Write, Scope::Admin])
         .await;
@@ -131,7 +132,7 @@ async fn main() {
         .post(
             &format!("/forms/{form_id}/webhooks"),
             &owner.key,
-            &json!({"name": "Sink", "url": "https://example.com/hook", "events": ["form.submitted"]}),
+            &json!({"name": "Sink", "url": "http://127.0.0.1:9/hook", "events": ["form.submitted"]}),
         )
         .await;
     let webhook_id = webhook.ok(201)["webhook"]["id"].as_str().map(str::to_owned);
