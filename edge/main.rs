@@ -8,6 +8,7 @@ mod body;
 mod call;
 mod cli;
 mod config;
+mod cookies;
 mod dashboard;
 mod error;
 mod forwarded;

@@ -108,6 +108,14 @@ impl SessionVerifier {
             .filter(|value| !value.is_empty())
     }
 
+    /// The session token among a call's `cookie` metadata, if it is there.
+    pub(crate) fn token_in<'a>(&self, md: &'a tonic::metadata::MetadataMap) -> Option<&'a str> {
+        md.get_all("cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|header| self.token(header))
+    }
+
     /// The subject of a valid token; an expired, tampered or foreign token is KEY_INVALID.
     pub fn subject(&self, token: &str) -> Result<String, CoreError> {
         decode::<Claims>(token, &self.key, &self.validation)

@@ -166,12 +166,7 @@ impl Sessions {
             .sessions
             .as_ref()
             .ok_or(CoreError::Unauthenticated)?;
-        let token = md
-            .get_all("cookie")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .find_map(|header| verifier.token(header))
-            .ok_or(CoreError::Unauthenticated)?;
+        let token = verifier.token_in(md).ok_or(CoreError::Unauthenticated)?;
         let subject = verifier.subject(token)?;
         let account = store::account_of_subject(&self.pool, &subject)
             .await?

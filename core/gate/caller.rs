@@ -138,12 +138,7 @@ async fn identify_session(
     md: &MetadataMap,
 ) -> Result<store::KeyWithPlan, CoreError> {
     let verifier = sessions.ok_or(CoreError::Unauthenticated)?;
-    let token = md
-        .get_all("cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(|header| verifier.token(header))
-        .ok_or(CoreError::Unauthenticated)?;
+    let token = verifier.token_in(md).ok_or(CoreError::Unauthenticated)?;
     let subject = verifier.subject(token)?;
     // The account's session key obeys revocation like any key: an operator who revokes
     // it (`formsd keys revoke`) ends every session sign-in of the account at once.

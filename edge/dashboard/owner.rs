@@ -23,15 +23,9 @@ pub(crate) const SESSION_COOKIE: &str = "formsd_session";
 
 /// The session cookie's value in a request.
 pub(crate) fn session_cookie(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
-        .map(|(_, value)| value.trim().to_owned())
-        .filter(|v| !v.is_empty() && v.len() <= 128)
+    crate::cookies::cookie(headers, SESSION_COOKIE)
+        .filter(|v| v.len() <= 128)
+        .map(str::to_owned)
 }
 
 /// `Set-Cookie` for a new session.

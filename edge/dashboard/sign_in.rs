@@ -250,15 +250,7 @@ const OIDC_COOKIE: &str = "formsd_oidc";
 
 /// The attempt bound to this browser: its state and the page to go on to.
 fn oidc_cookie(parts: &Parts) -> Option<(String, String)> {
-    let value = parts
-        .headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == OIDC_COOKIE)?
-        .1;
+    let value = crate::cookies::cookie(&parts.headers, OIDC_COOKIE)?;
     let (state, next) = value.split_once('.')?;
     let next = percent_encoding::percent_decode_str(next)
         .decode_utf8()

@@ -10,16 +10,7 @@ use ::forms::pb;
 use serde_json::{Value, json};
 use std::time::Duration;
 use tonic::Request;
-use tonic::transport::Channel;
 use tonic_types::StatusExt;
-
-async fn channel(app: &TestApp) -> Channel {
-    Channel::from_shared(app.grpc_url.clone())
-        .expect("gRPC URL")
-        .connect()
-        .await
-        .expect("connecting to the core")
-}
 
 fn reason(status: &tonic::Status) -> String {
     status

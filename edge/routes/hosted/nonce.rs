@@ -54,15 +54,9 @@ pub(super) fn nonce(headers: &HeaderMap, posted: Option<&str>) -> (String, Nonce
 }
 
 fn cookie_nonce(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == CSRF_COOKIE)
-        .map(|(_, value)| value.to_owned())
+    crate::cookies::cookie(headers, CSRF_COOKIE)
         .filter(|v| sane_nonce(v))
+        .map(str::to_owned)
 }
 
 /// Sets the nonce's cookie when it is a fresh one (the server adds `Secure` when the
