@@ -355,3 +355,33 @@ async fn an_edge_reaches_its_core_over_tls() {
     let path = format!("/forms/{}", form["id"].as_str().expect("id"));
     assert_eq!(app.get(&path, &key).await.ok(200)["form"], form);
 }
+
+#[tokio::test]
+async fn the_dashboards_session_cookie_is_secure_over_https() {
+    let pair = Pair::new();
+    let files = TlsFiles::with(&pair);
+    let app = files.serve(&pair).await;
+    let owner = app.new_key(PRO, ALL).await;
+    let link = crate::dashboard_support::sign_in_link(&app, &owner.account).await;
+    assert!(link.starts_with("https://"), "{link}");
+    let signed_in = send(
+        https_client(&[&pair])
+            .post(format!("{}/app/sign-in/link", origin(&app)))
+            .form(&[
+                ("token", crate::dashboard_support::token_of(&link)),
+                ("next", "/app/forms"),
+            ]),
+    )
+    .await;
+    assert_eq!(signed_in.status, 303, "{}", signed_in.text);
+    let cookie = crate::dashboard_support::session_cookie(&signed_in)
+        .map(|_| signed_in.header("set-cookie").to_owned())
+        .expect("the session cookie");
+    for attribute in ["Secure", "HttpOnly", "SameSite=Lax"] {
+        assert!(has_attribute(&cookie, attribute), "{attribute}: {cookie}");
+    }
+    assert_eq!(
+        signed_in.header("strict-transport-security"),
+        "max-age=63072000"
+    );
+}
