@@ -68,6 +68,8 @@ pub(crate) fn form_to_pb(form: Form) -> pb::Form {
                 max_size_mb: f.max_size_mb,
                 correct_answer: f.correct_answer.as_ref().map(convert::json_to_value),
                 points: f.points,
+                // The kinds of issue 20 fill these in.
+                ..Default::default()
             })
             .collect(),
         settings: Some(convert::object_to_struct(&form.settings)),

@@ -217,6 +217,8 @@ impl From<FieldBody> for pb::FormField {
             max_size_mb: f.max_size_mb,
             correct_answer: f.correct_answer.as_ref().map(convert::json_to_value),
             points: f.points,
+            // The kinds of issue 20 fill these in.
+            ..Default::default()
         }
     }
 }

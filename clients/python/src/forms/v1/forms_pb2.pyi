@@ -49,7 +49,7 @@ class Form(_message.Message):
     def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[FormStatus, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., short_id: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class FormField(_message.Message):
-    __slots__ = ("id", "type", "label", "required", "placeholder", "allowed_types", "max_size_mb", "correct_answer", "points")
+    __slots__ = ("id", "type", "label", "required", "placeholder", "allowed_types", "max_size_mb", "correct_answer", "points", "options", "min_selected", "max_selected", "allow_other", "min", "max", "min_label", "max_label")
     ID_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
@@ -59,6 +59,14 @@ class FormField(_message.Message):
     MAX_SIZE_MB_FIELD_NUMBER: _ClassVar[int]
     CORRECT_ANSWER_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    MIN_SELECTED_FIELD_NUMBER: _ClassVar[int]
+    MAX_SELECTED_FIELD_NUMBER: _ClassVar[int]
+    ALLOW_OTHER_FIELD_NUMBER: _ClassVar[int]
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    MIN_LABEL_FIELD_NUMBER: _ClassVar[int]
+    MAX_LABEL_FIELD_NUMBER: _ClassVar[int]
     id: str
     type: str
     label: str
@@ -68,7 +76,23 @@ class FormField(_message.Message):
     max_size_mb: float
     correct_answer: _struct_pb2.Value
     points: int
-    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., label: _Optional[str] = ..., required: _Optional[bool] = ..., placeholder: _Optional[str] = ..., allowed_types: _Optional[_Iterable[str]] = ..., max_size_mb: _Optional[float] = ..., correct_answer: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., points: _Optional[int] = ...) -> None: ...
+    options: _containers.RepeatedCompositeFieldContainer[FieldOption]
+    min_selected: int
+    max_selected: int
+    allow_other: bool
+    min: _struct_pb2.Value
+    max: _struct_pb2.Value
+    min_label: str
+    max_label: str
+    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., label: _Optional[str] = ..., required: _Optional[bool] = ..., placeholder: _Optional[str] = ..., allowed_types: _Optional[_Iterable[str]] = ..., max_size_mb: _Optional[float] = ..., correct_answer: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., points: _Optional[int] = ..., options: _Optional[_Iterable[_Union[FieldOption, _Mapping]]] = ..., min_selected: _Optional[int] = ..., max_selected: _Optional[int] = ..., allow_other: _Optional[bool] = ..., min: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., max: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., min_label: _Optional[str] = ..., max_label: _Optional[str] = ...) -> None: ...
+
+class FieldOption(_message.Message):
+    __slots__ = ("id", "label")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    label: str
+    def __init__(self, id: _Optional[str] = ..., label: _Optional[str] = ...) -> None: ...
 
 class ListFormsRequest(_message.Message):
     __slots__ = ("page", "per_page", "status", "search")

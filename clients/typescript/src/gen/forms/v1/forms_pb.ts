@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/forms.proto.
  */
 export const file_forms_v1_forms: GenFile = /*@__PURE__*/
-  fileDesc("ChRmb3Jtcy92MS9mb3Jtcy5wcm90bxIIZm9ybXMudjEi5QIKBEZvcm0SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSGAoLZGVzY3JpcHRpb24YAyABKAlIAIgBARIkCgZzdGF0dXMYBCABKA4yFC5mb3Jtcy52MS5Gb3JtU3RhdHVzEiMKBmZpZWxkcxgFIAMoCzITLmZvcm1zLnYxLkZvcm1GaWVsZBIpCghzZXR0aW5ncxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEAoIc2hvcnRfaWQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMcHVibGlzaGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIOCgxfZGVzY3JpcHRpb24igQIKCUZvcm1GaWVsZBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg0KBWxhYmVsGAMgASgJEhAKCHJlcXVpcmVkGAQgASgIEhgKC3BsYWNlaG9sZGVyGAUgASgJSACIAQESFQoNYWxsb3dlZF90eXBlcxgGIAMoCRIYCgttYXhfc2l6ZV9tYhgHIAEoAUgBiAEBEi4KDmNvcnJlY3RfYW5zd2VyGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhMKBnBvaW50cxgJIAEoBUgCiAEBQg4KDF9wbGFjZWhvbGRlckIOCgxfbWF4X3NpemVfbWJCCQoHX3BvaW50cyKIAQoQTGlzdEZvcm1zUmVxdWVzdBIRCgRwYWdlGAEgASgFSACIAQESFQoIcGVyX3BhZ2UYAiABKAVIAYgBARIkCgZzdGF0dXMYAyABKA4yFC5mb3Jtcy52MS5Gb3JtU3RhdHVzEg4KBnNlYXJjaBgEIAEoCUIHCgVfcGFnZUILCglfcGVyX3BhZ2UiYAoRTGlzdEZvcm1zUmVzcG9uc2USHQoFZm9ybXMYASADKAsyDi5mb3Jtcy52MS5Gb3JtEiwKCnBhZ2luYXRpb24YAiABKAsyGC5mb3Jtcy52MS5QYWdlUGFnaW5hdGlvbiIcCg5HZXRGb3JtUmVxdWVzdBIKCgJpZBgBIAEoCSIvCg9HZXRGb3JtUmVzcG9uc2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0inAEKEUNyZWF0ZUZvcm1SZXF1ZXN0Eg0KBXRpdGxlGAEgASgJEhgKC2Rlc2NyaXB0aW9uGAIgASgJSACIAQESIwoGZmllbGRzGAMgAygLMhMuZm9ybXMudjEuRm9ybUZpZWxkEikKCHNldHRpbmdzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIOCgxfZGVzY3JpcHRpb24iMgoSQ3JlYXRlRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtIm4KEVVwZGF0ZUZvcm1SZXF1ZXN0EgoKAmlkGAEgASgJEhwKBGZvcm0YAiABKAsyDi5mb3Jtcy52MS5Gb3JtEi8KC3VwZGF0ZV9tYXNrGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayIyChJVcGRhdGVGb3JtUmVzcG9uc2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0iHwoRRGVsZXRlRm9ybVJlcXVlc3QSCgoCaWQYASABKAkiFAoSRGVsZXRlRm9ybVJlc3BvbnNlKnUKCkZvcm1TdGF0dXMSGwoXRk9STV9TVEFUVVNfVU5TUEVDSUZJRUQQABIVChFGT1JNX1NUQVRVU19EUkFGVBABEhkKFUZPUk1fU1RBVFVTX1BVQkxJU0hFRBACEhgKFEZPUk1fU1RBVFVTX0FSQ0hJVkVEEAMy7wIKDEZvcm1zU2VydmljZRJECglMaXN0Rm9ybXMSGi5mb3Jtcy52MS5MaXN0Rm9ybXNSZXF1ZXN0GhsuZm9ybXMudjEuTGlzdEZvcm1zUmVzcG9uc2USPgoHR2V0Rm9ybRIYLmZvcm1zLnYxLkdldEZvcm1SZXF1ZXN0GhkuZm9ybXMudjEuR2V0Rm9ybVJlc3BvbnNlEkcKCkNyZWF0ZUZvcm0SGy5mb3Jtcy52MS5DcmVhdGVGb3JtUmVxdWVzdBocLmZvcm1zLnYxLkNyZWF0ZUZvcm1SZXNwb25zZRJHCgpVcGRhdGVGb3JtEhsuZm9ybXMudjEuVXBkYXRlRm9ybVJlcXVlc3QaHC5mb3Jtcy52MS5VcGRhdGVGb3JtUmVzcG9uc2USRwoKRGVsZXRlRm9ybRIbLmZvcm1zLnYxLkRlbGV0ZUZvcm1SZXF1ZXN0GhwuZm9ybXMudjEuRGVsZXRlRm9ybVJlc3BvbnNlYgZwcm90bzM", [file_forms_v1_common, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChRmb3Jtcy92MS9mb3Jtcy5wcm90bxIIZm9ybXMudjEi5QIKBEZvcm0SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSGAoLZGVzY3JpcHRpb24YAyABKAlIAIgBARIkCgZzdGF0dXMYBCABKA4yFC5mb3Jtcy52MS5Gb3JtU3RhdHVzEiMKBmZpZWxkcxgFIAMoCzITLmZvcm1zLnYxLkZvcm1GaWVsZBIpCghzZXR0aW5ncxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEAoIc2hvcnRfaWQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMcHVibGlzaGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIOCgxfZGVzY3JpcHRpb24irAQKCUZvcm1GaWVsZBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg0KBWxhYmVsGAMgASgJEhAKCHJlcXVpcmVkGAQgASgIEhgKC3BsYWNlaG9sZGVyGAUgASgJSACIAQESFQoNYWxsb3dlZF90eXBlcxgGIAMoCRIYCgttYXhfc2l6ZV9tYhgHIAEoAUgBiAEBEi4KDmNvcnJlY3RfYW5zd2VyGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhMKBnBvaW50cxgJIAEoBUgCiAEBEiYKB29wdGlvbnMYCiADKAsyFS5mb3Jtcy52MS5GaWVsZE9wdGlvbhIZCgxtaW5fc2VsZWN0ZWQYCyABKAVIA4gBARIZCgxtYXhfc2VsZWN0ZWQYDCABKAVIBIgBARITCgthbGxvd19vdGhlchgNIAEoCBIjCgNtaW4YDiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSIwoDbWF4GA8gASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhYKCW1pbl9sYWJlbBgQIAEoCUgFiAEBEhYKCW1heF9sYWJlbBgRIAEoCUgGiAEBQg4KDF9wbGFjZWhvbGRlckIOCgxfbWF4X3NpemVfbWJCCQoHX3BvaW50c0IPCg1fbWluX3NlbGVjdGVkQg8KDV9tYXhfc2VsZWN0ZWRCDAoKX21pbl9sYWJlbEIMCgpfbWF4X2xhYmVsIigKC0ZpZWxkT3B0aW9uEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJIogBChBMaXN0Rm9ybXNSZXF1ZXN0EhEKBHBhZ2UYASABKAVIAIgBARIVCghwZXJfcGFnZRgCIAEoBUgBiAEBEiQKBnN0YXR1cxgDIAEoDjIULmZvcm1zLnYxLkZvcm1TdGF0dXMSDgoGc2VhcmNoGAQgASgJQgcKBV9wYWdlQgsKCV9wZXJfcGFnZSJgChFMaXN0Rm9ybXNSZXNwb25zZRIdCgVmb3JtcxgBIAMoCzIOLmZvcm1zLnYxLkZvcm0SLAoKcGFnaW5hdGlvbhgCIAEoCzIYLmZvcm1zLnYxLlBhZ2VQYWdpbmF0aW9uIhwKDkdldEZvcm1SZXF1ZXN0EgoKAmlkGAEgASgJIi8KD0dldEZvcm1SZXNwb25zZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybSKcAQoRQ3JlYXRlRm9ybVJlcXVlc3QSDQoFdGl0bGUYASABKAkSGAoLZGVzY3JpcHRpb24YAiABKAlIAIgBARIjCgZmaWVsZHMYAyADKAsyEy5mb3Jtcy52MS5Gb3JtRmllbGQSKQoIc2V0dGluZ3MYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Qg4KDF9kZXNjcmlwdGlvbiIyChJDcmVhdGVGb3JtUmVzcG9uc2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0ibgoRVXBkYXRlRm9ybVJlcXVlc3QSCgoCaWQYASABKAkSHAoEZm9ybRgCIAEoCzIOLmZvcm1zLnYxLkZvcm0SLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIjIKElVwZGF0ZUZvcm1SZXNwb25zZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybSIfChFEZWxldGVGb3JtUmVxdWVzdBIKCgJpZBgBIAEoCSIUChJEZWxldGVGb3JtUmVzcG9uc2UqdQoKRm9ybVN0YXR1cxIbChdGT1JNX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEUZPUk1fU1RBVFVTX0RSQUZUEAESGQoVRk9STV9TVEFUVVNfUFVCTElTSEVEEAISGAoURk9STV9TVEFUVVNfQVJDSElWRUQQAzLvAgoMRm9ybXNTZXJ2aWNlEkQKCUxpc3RGb3JtcxIaLmZvcm1zLnYxLkxpc3RGb3Jtc1JlcXVlc3QaGy5mb3Jtcy52MS5MaXN0Rm9ybXNSZXNwb25zZRI+CgdHZXRGb3JtEhguZm9ybXMudjEuR2V0Rm9ybVJlcXVlc3QaGS5mb3Jtcy52MS5HZXRGb3JtUmVzcG9uc2USRwoKQ3JlYXRlRm9ybRIbLmZvcm1zLnYxLkNyZWF0ZUZvcm1SZXF1ZXN0GhwuZm9ybXMudjEuQ3JlYXRlRm9ybVJlc3BvbnNlEkcKClVwZGF0ZUZvcm0SGy5mb3Jtcy52MS5VcGRhdGVGb3JtUmVxdWVzdBocLmZvcm1zLnYxLlVwZGF0ZUZvcm1SZXNwb25zZRJHCgpEZWxldGVGb3JtEhsuZm9ybXMudjEuRGVsZXRlRm9ybVJlcXVlc3QaHC5mb3Jtcy52MS5EZWxldGVGb3JtUmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_common, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A form definition.
@@ -117,7 +117,9 @@ export type FormField = Message<"forms.v1.FormField"> & {
   id: string;
 
   /**
-   * One of: short_text, long_text, textarea, email, number, file_upload.
+   * One of: short_text, long_text, textarea, email, number, file_upload,
+   * single_choice, dropdown, multiple_choice, rating, scale, date, url, phone, checkbox,
+   * hidden. What an answer of each kind is: see `FieldOption` and the README.
    *
    * @generated from field: string type = 2;
    */
@@ -173,6 +175,65 @@ export type FormField = Message<"forms.v1.FormField"> & {
    * @generated from field: optional int32 points = 9;
    */
   points?: number | undefined;
+
+  /**
+   * single_choice, dropdown, multiple_choice: the options, in display order (1 to 100).
+   * An option's id is assigned by the service when not sent, and kept across updates,
+   * so that renaming an option keeps earlier answers meaningful.
+   *
+   * @generated from field: repeated forms.v1.FieldOption options = 10;
+   */
+  options: FieldOption[];
+
+  /**
+   * multiple_choice: fewest options an answer ticks; absent means 1 when required, 0 otherwise.
+   *
+   * @generated from field: optional int32 min_selected = 11;
+   */
+  minSelected?: number | undefined;
+
+  /**
+   * multiple_choice: most options an answer ticks; absent means all of them.
+   *
+   * @generated from field: optional int32 max_selected = 12;
+   */
+  maxSelected?: number | undefined;
+
+  /**
+   * single_choice, multiple_choice: also offer "Other", answered with free text.
+   *
+   * @generated from field: bool allow_other = 13;
+   */
+  allowOther: boolean;
+
+  /**
+   * Lower bound: number (a number), scale (an integer, default 0), date (`YYYY-MM-DD`).
+   *
+   * @generated from field: google.protobuf.Value min = 14;
+   */
+  min?: Value | undefined;
+
+  /**
+   * Upper bound: number (a number), rating (stars, 1 to 10, default 5), scale (an
+   * integer up to 10, default 10), date (`YYYY-MM-DD`).
+   *
+   * @generated from field: google.protobuf.Value max = 15;
+   */
+  max?: Value | undefined;
+
+  /**
+   * scale: the label of its low end, e.g. "Not likely".
+   *
+   * @generated from field: optional string min_label = 16;
+   */
+  minLabel?: string | undefined;
+
+  /**
+   * scale: the label of its high end, e.g. "Very likely".
+   *
+   * @generated from field: optional string max_label = 17;
+   */
+  maxLabel?: string | undefined;
 };
 
 /**
@@ -181,6 +242,34 @@ export type FormField = Message<"forms.v1.FormField"> & {
  */
 export const FormFieldSchema: GenMessage<FormField> = /*@__PURE__*/
   messageDesc(file_forms_v1_forms, 1);
+
+/**
+ * One option of a choice field.
+ *
+ * @generated from message forms.v1.FieldOption
+ */
+export type FieldOption = Message<"forms.v1.FieldOption"> & {
+  /**
+   * Stable id of the option (assigned by the service when empty): what answers store.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Text shown to the respondent, 1 to 200 characters.
+   *
+   * @generated from field: string label = 2;
+   */
+  label: string;
+};
+
+/**
+ * Describes the message forms.v1.FieldOption.
+ * Use `create(FieldOptionSchema)` to create a new message.
+ */
+export const FieldOptionSchema: GenMessage<FieldOption> = /*@__PURE__*/
+  messageDesc(file_forms_v1_forms, 2);
 
 /**
  * Request of ListForms.
@@ -222,7 +311,7 @@ export type ListFormsRequest = Message<"forms.v1.ListFormsRequest"> & {
  * Use `create(ListFormsRequestSchema)` to create a new message.
  */
 export const ListFormsRequestSchema: GenMessage<ListFormsRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 2);
+  messageDesc(file_forms_v1_forms, 3);
 
 /**
  * Reply of ListForms.
@@ -250,7 +339,7 @@ export type ListFormsResponse = Message<"forms.v1.ListFormsResponse"> & {
  * Use `create(ListFormsResponseSchema)` to create a new message.
  */
 export const ListFormsResponseSchema: GenMessage<ListFormsResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 3);
+  messageDesc(file_forms_v1_forms, 4);
 
 /**
  * Request of GetForm.
@@ -271,7 +360,7 @@ export type GetFormRequest = Message<"forms.v1.GetFormRequest"> & {
  * Use `create(GetFormRequestSchema)` to create a new message.
  */
 export const GetFormRequestSchema: GenMessage<GetFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 4);
+  messageDesc(file_forms_v1_forms, 5);
 
 /**
  * Reply of GetForm.
@@ -292,7 +381,7 @@ export type GetFormResponse = Message<"forms.v1.GetFormResponse"> & {
  * Use `create(GetFormResponseSchema)` to create a new message.
  */
 export const GetFormResponseSchema: GenMessage<GetFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 5);
+  messageDesc(file_forms_v1_forms, 6);
 
 /**
  * Request of CreateForm.
@@ -334,7 +423,7 @@ export type CreateFormRequest = Message<"forms.v1.CreateFormRequest"> & {
  * Use `create(CreateFormRequestSchema)` to create a new message.
  */
 export const CreateFormRequestSchema: GenMessage<CreateFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 6);
+  messageDesc(file_forms_v1_forms, 7);
 
 /**
  * Reply of CreateForm.
@@ -355,7 +444,7 @@ export type CreateFormResponse = Message<"forms.v1.CreateFormResponse"> & {
  * Use `create(CreateFormResponseSchema)` to create a new message.
  */
 export const CreateFormResponseSchema: GenMessage<CreateFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 7);
+  messageDesc(file_forms_v1_forms, 8);
 
 /**
  * Request of UpdateForm.
@@ -392,7 +481,7 @@ export type UpdateFormRequest = Message<"forms.v1.UpdateFormRequest"> & {
  * Use `create(UpdateFormRequestSchema)` to create a new message.
  */
 export const UpdateFormRequestSchema: GenMessage<UpdateFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 8);
+  messageDesc(file_forms_v1_forms, 9);
 
 /**
  * Reply of UpdateForm.
@@ -413,7 +502,7 @@ export type UpdateFormResponse = Message<"forms.v1.UpdateFormResponse"> & {
  * Use `create(UpdateFormResponseSchema)` to create a new message.
  */
 export const UpdateFormResponseSchema: GenMessage<UpdateFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 9);
+  messageDesc(file_forms_v1_forms, 10);
 
 /**
  * Request of DeleteForm.
@@ -434,7 +523,7 @@ export type DeleteFormRequest = Message<"forms.v1.DeleteFormRequest"> & {
  * Use `create(DeleteFormRequestSchema)` to create a new message.
  */
 export const DeleteFormRequestSchema: GenMessage<DeleteFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 10);
+  messageDesc(file_forms_v1_forms, 11);
 
 /**
  * Reply of DeleteForm.
@@ -449,7 +538,7 @@ export type DeleteFormResponse = Message<"forms.v1.DeleteFormResponse"> & {
  * Use `create(DeleteFormResponseSchema)` to create a new message.
  */
 export const DeleteFormResponseSchema: GenMessage<DeleteFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 11);
+  messageDesc(file_forms_v1_forms, 12);
 
 /**
  * Lifecycle state of a form.
