@@ -10,7 +10,7 @@ use crate::call::Call;
 use crate::error::reason_of;
 use crate::routes::params::PathParams;
 use crate::state::AppState;
-use axum::extract::{Request, State};
+use axum::extract::{RawQuery, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use forms::pb::{self, ErrorReason};
@@ -111,11 +111,74 @@ fn form_reply(
     response
 }
 
+/// A field's key in the URL query besides its id: its label in lower case, each run of
+/// other characters than letters and digits made one `_` (`UTM source` → `utm_source`).
+fn slug(label: &str) -> String {
+    let mut slug = String::with_capacity(label.len());
+    for c in label.trim().chars() {
+        if c.is_alphanumeric() {
+            slug.extend(c.to_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('_') {
+            slug.push('_');
+        }
+    }
+    slug.trim_end_matches('_').to_owned()
+}
+
+/// The answers a page's URL query prefills: `?<field id>=value` (or the slug of the
+/// field's label, `?utm_source=newsletter` for a field labelled "utm_source"); a choice
+/// by its option id (repeated for a multiple choice), a rating or scale by its number, a
+/// checkbox by `true`/`1`/`on`/`yes`. Keys of no field are ignored; the core validates
+/// the answers when the page is submitted.
+fn prefill(form: &pb::Form, query: &str) -> HashMap<String, serde_json::Value> {
+    use serde_json::Value;
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).unwrap_or_default();
+    let mut values = HashMap::new();
+    if pairs.is_empty() {
+        return values;
+    }
+    for field in &form.fields {
+        if field.r#type == "file_upload" {
+            continue;
+        }
+        let label = slug(&field.label);
+        let given: Vec<&str> = pairs
+            .iter()
+            .filter(|(k, _)| *k == field.id || (!label.is_empty() && *k == label))
+            .map(|(_, v)| v.as_str())
+            .collect();
+        let Some(first) = given.first() else {
+            continue;
+        };
+        let value = match field.r#type.as_str() {
+            "multiple_choice" => Value::Array(
+                given
+                    .iter()
+                    .filter(|v| !v.is_empty())
+                    .map(|v| Value::String((*v).to_owned()))
+                    .collect(),
+            ),
+            "rating" | "scale" => match first.trim().parse::<i64>() {
+                Ok(n) => Value::from(n),
+                Err(_) => continue,
+            },
+            "checkbox" => Value::Bool(matches!(
+                first.to_ascii_lowercase().as_str(),
+                "true" | "1" | "on" | "yes"
+            )),
+            _ => Value::String((*first).to_owned()),
+        };
+        values.insert(field.id.clone(), value);
+    }
+    values
+}
+
 pub(crate) async fn show(
     State(state): State<AppState>,
     call: Call,
     headers: HeaderMap,
     PathParams(short_id): PathParams<String>,
+    RawQuery(query): RawQuery,
 ) -> Response {
     let (nonce, home) = nonce(&headers, None);
     let request = call.request(pb::GetHostedFormRequest {
@@ -125,10 +188,18 @@ pub(crate) async fn show(
     match state.hosted().get_hosted_form(request).await {
         Ok(reply) => {
             let page = reply.into_inner();
+            let filled = Filled {
+                values: page
+                    .form
+                    .as_ref()
+                    .map(|form| prefill(form, query.as_deref().unwrap_or("")))
+                    .unwrap_or_default(),
+                ..Filled::default()
+            };
             form_reply(
                 &short_id,
                 (page.form, &page.start_token),
-                &Filled::default(),
+                &filled,
                 StatusCode::OK,
                 (&nonce, home),
             )
@@ -166,17 +237,7 @@ pub(crate) async fn submit(
         honeypot_filled,
         ..
     } = posted;
-    let answers = prost_types::Struct {
-        fields: values
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.clone(),
-                    forms::pb::convert::json_to_value(&serde_json::Value::String(v.clone())),
-                )
-            })
-            .collect(),
-    };
+    let answers = forms::pb::convert::object_to_struct(&posted::decode(&values));
     let user_agent = headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())
@@ -214,7 +275,7 @@ fn refused(
     call: &Call,
     short_id: &str,
     status: &tonic::Status,
-    values: HashMap<String, String>,
+    values: Vec<(String, String)>,
     (nonce, home): (String, NonceHome),
 ) -> Response {
     let (banner, errors, code) = match reason_of(status) {
@@ -235,7 +296,7 @@ fn refused(
         return error_page(call, status);
     };
     let filled = Filled {
-        values,
+        values: posted::decode(&values).into_iter().collect(),
         errors,
         banner: Some(banner.to_owned()),
     };

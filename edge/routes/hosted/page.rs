@@ -6,6 +6,7 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use forms::pb;
+use serde_json::Value;
 use std::collections::HashMap;
 
 use super::nonce::NONCE_FIELD;
@@ -39,7 +40,11 @@ textarea{min-height:7rem}input:focus,textarea:focus{outline:3px solid #8cb4ff;bo
 .req{color:#b3261e}.error{color:#b3261e;margin:.35rem 0 0}[aria-invalid=true]{border-color:#b3261e}\
 .banner{background:#fdecea;color:#7a1c14;padding:.75rem;border-radius:6px}\
 button{font:inherit;font-weight:600;background:#2f6fed;color:#fff;border:0;border-radius:6px;padding:.7rem 1.4rem;cursor:pointer}\
-.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}";
+.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}\
+fieldset{border:0;padding:0}legend{font-weight:600;margin-bottom:.35rem;padding:0}\
+select{box-sizing:border-box;width:100%;font:inherit;padding:.6rem;border:1px solid #9aa3b2;border-radius:6px;background:#fff}\
+label.opt{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.25rem 0}\
+label.opt input{width:auto;margin:0}.row{display:flex;flex-wrap:wrap;gap:.25rem 1rem}";
 
 fn page(title: &str, body: &str) -> String {
     format!(
@@ -59,23 +64,223 @@ pub(super) fn message_page(status: StatusCode, title: &str, text: &str) -> Respo
     (status, Html(page(title, &body))).into_response()
 }
 
-/// What to put back in the page after a failed submission.
+/// What to put back in the page: after a failed submission, the answers as posted
+/// (decoded as the core takes them), the core's per-field errors and a banner; on a
+/// first visit, what the URL query prefilled.
 #[derive(Default)]
 pub(super) struct Filled {
-    pub(super) values: HashMap<String, String>,
+    pub(super) values: HashMap<String, Value>,
     pub(super) errors: HashMap<String, String>,
     pub(super) banner: Option<String>,
 }
 
+/// A value as the text an input shows.
+fn text_of(value: Option<&Value>) -> String {
+    match value {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::Bool(b)) => b.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A bound (`min`/`max`) of a field as the text of an HTML attribute.
+fn bound(value: Option<&prost_types::Value>) -> Option<String> {
+    let json = value.map(forms::pb::convert::value_to_json)?;
+    match json {
+        Value::String(s) if !s.is_empty() => Some(s),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// A bound as an integer, for rating and scale.
+fn int_bound(value: Option<&prost_types::Value>) -> Option<i64> {
+    match value.map(forms::pb::convert::value_to_json)? {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// The range of choices of a rating (1..max, 5 by default) or a scale (min..max, 0..10
+/// by default), kept to at most 101 choices whatever the form says.
+pub(super) fn range_of(field: &pb::FormField) -> (i64, i64) {
+    let (low, high) = if field.r#type == "rating" {
+        (1, int_bound(field.max.as_ref()).unwrap_or(5))
+    } else {
+        (
+            int_bound(field.min.as_ref()).unwrap_or(0),
+            int_bound(field.max.as_ref()).unwrap_or(10),
+        )
+    };
+    (low, high.clamp(low, low.saturating_add(100)))
+}
+
+/// Whether the answer `value` holds the option `option_id` (single or multiple choice).
+fn holds(value: Option<&Value>, option_id: &str) -> bool {
+    match value {
+        Some(Value::String(s)) => s == option_id,
+        Some(Value::Number(n)) => n.to_string() == option_id,
+        Some(Value::Array(items)) => items.iter().any(|i| i.as_str() == Some(option_id)),
+        _ => false,
+    }
+}
+
+/// The free text of an "other" answer, if the answer has one.
+fn other_text(value: Option<&Value>) -> Option<String> {
+    let other = |v: &Value| v.get("other").map(|t| text_of(Some(t)));
+    match value {
+        Some(Value::Array(items)) => items.iter().find_map(other),
+        Some(v) => other(v),
+        None => None,
+    }
+}
+
+fn checked(on: bool) -> &'static str {
+    if on { " checked" } else { "" }
+}
+
+/// A group of radio buttons or checkboxes in a fieldset: `choices` are (value, label).
+fn choice_group(
+    field: &pb::FormField,
+    filled: &Filled,
+    (input, suffix): (&str, &str),
+    choices: &[(String, String)],
+    class: &str,
+) -> String {
+    let id = escape(&field.id);
+    let value = filled.values.get(&field.id);
+    let error = filled.errors.get(&field.id);
+    let mut attrs = String::new();
+    if error.is_some() {
+        attrs.push_str(&format!(" aria-invalid=\"true\" aria-describedby=\"e-{id}\""));
+    }
+    if field.required {
+        attrs.push_str(" aria-required=\"true\"");
+    }
+    let mut html = format!(
+        "<fieldset class=\"field\" id=\"f-{id}\"{attrs}><legend>{}{}</legend><div class=\"{class}\">",
+        escape(&field.label),
+        marker(field.required)
+    );
+    for (n, (option, label)) in choices.iter().enumerate() {
+        html.push_str(&format!(
+            "<label class=\"opt\" for=\"f-{id}-{n}\"><input type=\"{input}\" id=\"f-{id}-{n}\" \
+             name=\"{id}:{suffix}\" value=\"{}\"{}> {}</label>",
+            escape(option),
+            checked(holds(value, option)),
+            escape(label)
+        ));
+    }
+    html.push_str("</div>");
+    if field.allow_other && suffix != "int" {
+        let text = other_text(value);
+        html.push_str(&format!(
+            "<label class=\"opt\" for=\"f-{id}-other\"><input type=\"{input}\" id=\"f-{id}-other\" \
+             name=\"{id}:{suffix}\" value=\"{OTHER}\"{}> Other</label>\
+             <input type=\"text\" id=\"f-{id}-other-text\" name=\"{id}:other\" \
+             aria-label=\"{} (other)\" value=\"{}\">",
+            checked(text.is_some()),
+            escape(&field.label),
+            escape(&text.unwrap_or_default())
+        ));
+    }
+    html.push_str(&error_html(&id, error));
+    html.push_str("</fieldset>");
+    html
+}
+
+fn marker(required: bool) -> &'static str {
+    if required {
+        " <span class=\"req\" aria-hidden=\"true\">*</span>"
+    } else {
+        ""
+    }
+}
+
+fn error_html(id: &str, error: Option<&String>) -> String {
+    error.map_or(String::new(), |e| {
+        format!("<p class=\"error\" id=\"e-{id}\">{}</p>", escape(e))
+    })
+}
+
+/// The value of the "Other" choice of a single or multiple choice field (its text goes
+/// in `<field id>:other`).
+pub(super) const OTHER: &str = "_other";
+
 fn field_html(field: &pb::FormField, filled: &Filled) -> String {
     let id = escape(&field.id);
-    let value = filled
-        .values
-        .get(&field.id)
-        .map(String::as_str)
-        .unwrap_or("");
+    let filled_value = filled.values.get(&field.id);
+    let value = text_of(filled_value);
+    let value = value.as_str();
     let error = filled.errors.get(&field.id);
-    let mut attrs = format!("id=\"f-{id}\" name=\"{id}\"");
+    let options: Vec<(String, String)> = field
+        .options
+        .iter()
+        .map(|o| (o.id.clone(), o.label.clone()))
+        .collect();
+    match field.r#type.as_str() {
+        "hidden" => {
+            return format!("<input type=\"hidden\" name=\"{id}\" value=\"{}\">", escape(value));
+        }
+        "single_choice" => return choice_group(field, filled, ("radio", "one"), &options, "opts"),
+        "multiple_choice" => {
+            return choice_group(field, filled, ("checkbox", "many"), &options, "opts");
+        }
+        "rating" => {
+            let (low, high) = range_of(field);
+            let stars: Vec<(String, String)> = (low..=high)
+                .map(|n| (n.to_string(), format!("{n} star{}", if n == 1 { "" } else { "s" })))
+                .collect();
+            return choice_group(field, filled, ("radio", "int"), &stars, "row");
+        }
+        "scale" => {
+            let (low, high) = range_of(field);
+            let points: Vec<(String, String)> = (low..=high)
+                .map(|n| {
+                    let end = if n == low {
+                        field.min_label.as_deref()
+                    } else if n == high {
+                        field.max_label.as_deref()
+                    } else {
+                        None
+                    };
+                    let label = match end.filter(|l| !l.is_empty()) {
+                        Some(end) => format!("{n} ({end})"),
+                        None => n.to_string(),
+                    };
+                    (n.to_string(), label)
+                })
+                .collect();
+            return choice_group(field, filled, ("radio", "int"), &points, "row");
+        }
+        "checkbox" => {
+            let mut attrs = String::new();
+            if field.required {
+                attrs.push_str(" required aria-required=\"true\"");
+            }
+            if error.is_some() {
+                attrs.push_str(&format!(" aria-invalid=\"true\" aria-describedby=\"e-{id}\""));
+            }
+            let on = matches!(filled_value, Some(Value::Bool(true)));
+            return format!(
+                "<div class=\"field\"><label class=\"opt\" for=\"f-{id}\"><input type=\"checkbox\" \
+                 id=\"f-{id}\" name=\"{id}:bool\" value=\"true\"{}{attrs}> {}{}</label>{}</div>",
+                checked(on),
+                escape(&field.label),
+                marker(field.required),
+                error_html(&id, error)
+            );
+        }
+        _ => {}
+    }
+    let name = if field.r#type == "dropdown" {
+        format!("{id}:one")
+    } else {
+        id.clone()
+    };
+    let mut attrs = format!("id=\"f-{id}\" name=\"{name}\"");
     if field.required {
         attrs.push_str(" required aria-required=\"true\"");
     }
@@ -87,6 +292,16 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
             " aria-invalid=\"true\" aria-describedby=\"e-{id}\""
         ));
     }
+    let bounds = || {
+        let mut b = String::new();
+        if let Some(min) = bound(field.min.as_ref()) {
+            b.push_str(&format!(" min=\"{}\"", escape(&min)));
+        }
+        if let Some(max) = bound(field.max.as_ref()) {
+            b.push_str(&format!(" max=\"{}\"", escape(&max)));
+        }
+        b
+    };
     let control = match field.r#type.as_str() {
         "long_text" | "textarea" => format!("<textarea {attrs}>{}</textarea>", escape(value)),
         "email" => format!(
@@ -94,9 +309,50 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
             escape(value)
         ),
         "number" => format!(
-            "<input type=\"number\" step=\"any\" inputmode=\"decimal\" {attrs} value=\"{}\">",
+            "<input type=\"number\" step=\"any\" inputmode=\"decimal\" {attrs}{} value=\"{}\">",
+            bounds(),
             escape(value)
         ),
+        "date" => format!(
+            "<input type=\"date\" {attrs}{} value=\"{}\">",
+            bounds(),
+            escape(value)
+        ),
+        "url" => format!(
+            "<input type=\"url\" inputmode=\"url\" {attrs} value=\"{}\">",
+            escape(value)
+        ),
+        "phone" => format!(
+            "<input type=\"tel\" autocomplete=\"tel\" {attrs} value=\"{}\">",
+            escape(value)
+        ),
+        "dropdown" => {
+            let mut html = format!("<select {attrs}><option value=\"\">Choose…</option>");
+            for (option, label) in &options {
+                html.push_str(&format!(
+                    "<option value=\"{}\"{}>{}</option>",
+                    escape(option),
+                    if holds(filled_value, option) { " selected" } else { "" },
+                    escape(label)
+                ));
+            }
+            let other = other_text(filled_value);
+            if field.allow_other {
+                html.push_str(&format!(
+                    "<option value=\"{OTHER}\"{}>Other</option>",
+                    if other.is_some() { " selected" } else { "" }
+                ));
+            }
+            html.push_str("</select>");
+            if field.allow_other {
+                html.push_str(&format!(
+                    "<label for=\"f-{id}-other-text\">Other (please specify)</label>\
+                     <input type=\"text\" id=\"f-{id}-other-text\" name=\"{id}:other\" value=\"{}\">",
+                    escape(&other.unwrap_or_default())
+                ));
+            }
+            html
+        }
         "file_upload" => {
             let accept: Vec<String> = field
                 .allowed_types
@@ -110,17 +366,11 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
         }
         _ => format!("<input type=\"text\" {attrs} value=\"{}\">", escape(value)),
     };
-    let marker = if field.required {
-        " <span class=\"req\" aria-hidden=\"true\">*</span>"
-    } else {
-        ""
-    };
-    let error_html = error.map_or(String::new(), |e| {
-        format!("<p class=\"error\" id=\"e-{id}\">{}</p>", escape(e))
-    });
     format!(
-        "<div class=\"field\"><label for=\"f-{id}\">{}{marker}</label>{control}{error_html}</div>",
-        escape(&field.label)
+        "<div class=\"field\"><label for=\"f-{id}\">{}{}</label>{control}{}</div>",
+        escape(&field.label),
+        marker(field.required),
+        error_html(&id, error)
     )
 }
 

@@ -5,7 +5,7 @@
 //! passes its limit, and nothing of a refused submission's files is read.
 
 use super::nonce::{NONCE_FIELD, NonceHome, nonce};
-use super::page::{HONEYPOT_FIELD, TOKEN_FIELD, message_page};
+use super::page::{HONEYPOT_FIELD, OTHER, TOKEN_FIELD, message_page};
 use crate::call::Call;
 use crate::http_server::is_body_timeout;
 use crate::state::AppState;
@@ -14,6 +14,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use forms::pb;
+use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 
 /// Parts (fields and files) a submission may have: a form's largest number of fields
@@ -28,7 +29,8 @@ const MAX_TEXT_PART: usize = 128 * 1024;
 /// A submitted page: the answers as text, the files, the token and the honeypot.
 #[derive(Default)]
 pub(super) struct Posted {
-    pub values: HashMap<String, String>,
+    /// The answers' inputs as posted, names and values in page order.
+    pub values: Vec<(String, String)>,
     pub files: Vec<pb::UploadedFile>,
     pub token: String,
     /// The nonce posted by a framed page.
@@ -45,9 +47,7 @@ impl Posted {
             TOKEN_FIELD => self.token = value,
             NONCE_FIELD => self.nonce = Some(value),
             HONEYPOT_FIELD => self.honeypot_filled |= !value.trim().is_empty(),
-            _ => {
-                self.values.insert(name, value);
-            }
+            _ => self.values.push((name, value)),
         }
     }
 
@@ -57,6 +57,82 @@ impl Posted {
             .clone()
             .unwrap_or_else(|| nonce(headers, self.nonce.as_deref()))
     }
+}
+
+/// The answers of a posted page, as the core takes them. An input's name is the field's
+/// id, with a suffix for the kinds whose answer is not the text as typed:
+/// - `<id>:one`: the option id of a single choice or dropdown (`""`: none chosen);
+/// - `<id>:many`: one ticked option of a multiple choice (repeated; none ticked: absent);
+/// - `<id>:other`: the free text of the "Other" choice (`{"other": text}`), taken when
+///   "Other" is chosen or when its text is filled in;
+/// - `<id>:int`: a rating or scale, an integer;
+/// - `<id>:bool`: a ticked checkbox (`true`; unticked: absent).
+///
+/// A value that is not what its suffix says is passed on as text, for the core to name
+/// the field in its error.
+pub(super) fn decode(pairs: &[(String, String)]) -> Map<String, Value> {
+    let mut answers = Map::new();
+    let mut others: Vec<(&str, &str)> = Vec::new();
+    for (name, value) in pairs {
+        let (id, suffix) = name.rsplit_once(':').unwrap_or((name.as_str(), ""));
+        match suffix {
+            "one" if value.is_empty() => {}
+            "one" if value == OTHER => {
+                answers.insert(id.to_owned(), json!({ "other": "" }));
+            }
+            "many" => {
+                let item = if value == OTHER {
+                    json!({ "other": "" })
+                } else {
+                    Value::String(value.clone())
+                };
+                match answers.get_mut(id) {
+                    Some(Value::Array(items)) => items.push(item),
+                    _ => {
+                        answers.insert(id.to_owned(), Value::Array(vec![item]));
+                    }
+                }
+            }
+            "other" => others.push((id, value.as_str())),
+            "int" => {
+                let number = value
+                    .trim()
+                    .parse::<i64>()
+                    .map_or_else(|_| Value::String(value.clone()), Value::from);
+                answers.insert(id.to_owned(), number);
+            }
+            "bool" => {
+                answers.insert(id.to_owned(), Value::Bool(true));
+            }
+            "" | "one" => {
+                answers.insert(id.to_owned(), Value::String(value.clone()));
+            }
+            // Not an input of the page: passed on whole, for the core to refuse.
+            _ => {
+                answers.insert(name.clone(), Value::String(value.clone()));
+            }
+        }
+    }
+    for (id, text) in others {
+        let text = text.trim();
+        let other = json!({ "other": text });
+        match answers.get_mut(id) {
+            Some(Value::Array(items)) => {
+                let slot = items.iter_mut().find(|i| i.get("other").is_some());
+                match slot {
+                    Some(slot) => *slot = other,
+                    None if !text.is_empty() => items.push(other),
+                    None => {}
+                }
+            }
+            Some(answer) if answer.get("other").is_some() => *answer = other,
+            None if !text.is_empty() => {
+                answers.insert(id.to_owned(), other);
+            }
+            _ => {}
+        }
+    }
+    answers
 }
 
 /// Why reading stopped before the end of the body.
@@ -248,5 +324,42 @@ impl Submitted<'_> {
                 .collect()),
             Err(status) => Err(Stop::Refused(status, Box::new(std::mem::take(posted)))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn decodes_each_kind() {
+        let answers = decode(&pairs(&[
+            ("t", "text"),
+            ("s:one", "o1"),
+            ("d:one", ""),
+            ("m:many", "a"),
+            ("m:many", "_other"),
+            ("m:other", " mine "),
+            ("r:int", "4"),
+            ("x:int", "four"),
+            ("c:bool", "true"),
+            ("o:one", "_other"),
+            ("o:other", "else"),
+            ("p:other", "typed only"),
+            ("q:other", ""),
+        ]));
+        assert_eq!(
+            Value::Object(answers),
+            json!({
+                "t": "text", "s": "o1", "m": ["a", {"other": "mine"}], "r": 4, "x": "four",
+                "c": true, "o": {"other": "else"}, "p": {"other": "typed only"}
+            })
+        );
     }
 }
