@@ -201,6 +201,7 @@ mod tests {
             max_size_mb: max,
             correct_answer: None,
             points: None,
+            ..Field::default()
         }
     }
 

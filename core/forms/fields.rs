@@ -12,26 +12,60 @@ use uuid::Uuid;
 /// sent. Every type here has its answers validated on submission. Stored by its
 /// snake_case name in the `fields` JSON of a form; a name this build does not know is an
 /// error when read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FieldKind {
+    #[default]
     ShortText,
     LongText,
     Textarea,
     Email,
     Number,
     FileUpload,
+    SingleChoice,
+    Dropdown,
+    MultipleChoice,
+    Rating,
+    Scale,
+    Date,
+    Url,
+    Phone,
+    Checkbox,
+    Hidden,
 }
 
 impl FieldKind {
-    pub const ALL: [FieldKind; 6] = [
+    pub const ALL: [FieldKind; 16] = [
         Self::ShortText,
         Self::LongText,
         Self::Textarea,
         Self::Email,
         Self::Number,
         Self::FileUpload,
+        Self::SingleChoice,
+        Self::Dropdown,
+        Self::MultipleChoice,
+        Self::Rating,
+        Self::Scale,
+        Self::Date,
+        Self::Url,
+        Self::Phone,
+        Self::Checkbox,
+        Self::Hidden,
     ];
+
+    /// Kinds answered with one or more of the field's `options`.
+    pub fn has_options(self) -> bool {
+        matches!(
+            self,
+            Self::SingleChoice | Self::Dropdown | Self::MultipleChoice
+        )
+    }
+
+    /// Kinds that take `min` / `max` bounds.
+    pub fn has_bounds(self) -> bool {
+        matches!(self, Self::Number | Self::Rating | Self::Scale | Self::Date)
+    }
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -41,6 +75,16 @@ impl FieldKind {
             Self::Email => "email",
             Self::Number => "number",
             Self::FileUpload => "file_upload",
+            Self::SingleChoice => "single_choice",
+            Self::Dropdown => "dropdown",
+            Self::MultipleChoice => "multiple_choice",
+            Self::Rating => "rating",
+            Self::Scale => "scale",
+            Self::Date => "date",
+            Self::Url => "url",
+            Self::Phone => "phone",
+            Self::Checkbox => "checkbox",
+            Self::Hidden => "hidden",
         }
     }
 }
@@ -68,8 +112,28 @@ pub(crate) const MAX_FIELDS: usize = 200;
 pub(crate) const MAX_ALLOWED_TYPES: usize = 50;
 /// Largest `max_size_mb` a file field may declare.
 pub(crate) const MAX_FILE_MB: f64 = 100.0;
+/// Options of a choice field.
+pub(crate) const MAX_OPTIONS: usize = 100;
+/// Longest option label, in characters.
+pub(crate) const MAX_OPTION_LABEL: usize = 200;
+/// Longest option id a client may choose.
+pub(crate) const MAX_OPTION_ID: usize = 64;
+/// Longest end label of a scale.
+pub(crate) const MAX_SCALE_LABEL: usize = 100;
+/// Most stars of a rating, and its default.
+pub(crate) const MAX_RATING: i64 = 10;
+pub(crate) const DEFAULT_RATING: i64 = 5;
+/// Bounds of a scale (the highest end, and the defaults).
+pub(crate) const MAX_SCALE: i64 = 10;
+
+/// One option of a choice field: answers store its `id`, people read its `label`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldOption {
+    pub id: String,
+    pub label: String,
+}
 /// A stored field definition (also its JSON shape in the `fields` column).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Field {
     pub id: Uuid,
     #[serde(rename = "type")]
@@ -88,6 +152,48 @@ pub struct Field {
     /// Quiz mode: points for a correct answer (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub points: Option<i32>,
+    /// Choice kinds: the options, in display order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<FieldOption>,
+    /// multiple_choice: fewest and most options ticked, as sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_selected: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_selected: Option<i32>,
+    /// single_choice, multiple_choice: an "Other" answer with free text.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_other: bool,
+    /// number (a number), rating (max only, with its default), scale (integers, with
+    /// their defaults), date (`YYYY-MM-DD`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<Value>,
+    /// scale: its end labels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_label: Option<String>,
+}
+
+impl Field {
+    /// The label of option `id`, if the field has it.
+    pub fn option_label(&self, id: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|o| o.id == id)
+            .map(|o| o.label.as_str())
+    }
+
+    /// The integer bounds of a rating (1..max) or a scale (min..max).
+    pub fn int_bounds(&self) -> (i64, i64) {
+        let get =
+            |v: &Option<Value>, default: i64| v.as_ref().and_then(Value::as_i64).unwrap_or(default);
+        match self.kind {
+            FieldKind::Rating => (1, get(&self.max, DEFAULT_RATING)),
+            _ => (get(&self.min, 0), get(&self.max, MAX_SCALE)),
+        }
+    }
 }
 
 /// A field as a client sends it; `id` only matters on update.
@@ -102,6 +208,14 @@ pub(crate) struct FieldInput {
     pub max_size_mb: Option<f64>,
     pub correct_answer: Option<Value>,
     pub points: Option<i32>,
+    pub options: Vec<FieldOption>,
+    pub min_selected: Option<i32>,
+    pub max_selected: Option<i32>,
+    pub allow_other: bool,
+    pub min: Option<Value>,
+    pub max: Option<Value>,
+    pub min_label: Option<String>,
+    pub max_label: Option<String>,
 }
 
 /// Validates field inputs into stored fields. On update, `existing` are the form's
@@ -215,6 +329,40 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
             )));
         }
     }
+    if correct_answer.is_some()
+        && matches!(
+            kind,
+            FieldKind::MultipleChoice | FieldKind::Checkbox | FieldKind::Hidden
+        )
+    {
+        return Err(CoreError::Validation(format!(
+            "{at}.correct_answer is not available on {} fields",
+            kind.as_str()
+        )));
+    }
+    if kind == FieldKind::Hidden && input.required {
+        return Err(CoreError::Validation(format!(
+            "{at}.required: a hidden field is never required"
+        )));
+    }
+    let options = build_options(at, kind, input.options)?;
+    let (min_selected, max_selected) = check_selected(
+        at,
+        kind,
+        input.min_selected,
+        input.max_selected,
+        options.len(),
+    )?;
+    if input.allow_other && !matches!(kind, FieldKind::SingleChoice | FieldKind::MultipleChoice) {
+        return Err(CoreError::Validation(format!(
+            "{at}.allow_other applies only to single_choice and multiple_choice fields"
+        )));
+    }
+    let (min, max) = build_bounds(at, kind, input.min, input.max)?;
+    let (min_label, max_label) = (
+        scale_label(&format!("{at}.min_label"), kind, input.min_label)?,
+        scale_label(&format!("{at}.max_label"), kind, input.max_label)?,
+    );
     Ok(Field {
         id,
         kind,
@@ -225,7 +373,255 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
         max_size_mb: input.max_size_mb,
         correct_answer,
         points: input.points,
+        options,
+        min_selected,
+        max_selected,
+        allow_other: input.allow_other,
+        min,
+        max,
+        min_label,
+        max_label,
     })
+}
+
+/// The options of a choice field: 1 to 100, labels of 1 to 200 characters, distinct;
+/// a sent id is kept (it must be unique in the field), an empty one is assigned.
+fn build_options(
+    at: &str,
+    kind: FieldKind,
+    inputs: Vec<FieldOption>,
+) -> Result<Vec<FieldOption>, CoreError> {
+    let at = format!("{at}.options");
+    if !kind.has_options() {
+        if inputs.is_empty() {
+            return Ok(inputs);
+        }
+        return Err(CoreError::Validation(format!(
+            "{at} apply only to single_choice, dropdown and multiple_choice fields"
+        )));
+    }
+    if inputs.is_empty() || inputs.len() > MAX_OPTIONS {
+        return Err(CoreError::Validation(format!(
+            "{at} must list 1 to {MAX_OPTIONS} options"
+        )));
+    }
+    let mut labels = std::collections::HashSet::with_capacity(inputs.len());
+    let mut ids: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for (j, option) in inputs.iter().enumerate() {
+        let label = option.label.trim();
+        if label.is_empty() || label.chars().count() > MAX_OPTION_LABEL {
+            return Err(CoreError::Validation(format!(
+                "{at}[{j}].label must be 1 to {MAX_OPTION_LABEL} characters"
+            )));
+        }
+        if !labels.insert(label.to_lowercase()) {
+            return Err(CoreError::Validation(format!(
+                "{at}[{j}].label repeats another option's label"
+            )));
+        }
+        if option.id.is_empty() {
+            continue;
+        }
+        let id_ok = option.id.len() <= MAX_OPTION_ID
+            && option
+                .id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !id_ok {
+            return Err(CoreError::Validation(format!(
+                "{at}[{j}].id must be 1 to {MAX_OPTION_ID} letters, digits, '_' or '-'"
+            )));
+        }
+        if !ids.insert(option.id.clone()) {
+            return Err(CoreError::Validation(format!("{at}[{j}].id is repeated")));
+        }
+    }
+    Ok(inputs
+        .into_iter()
+        .map(|option| {
+            let id = if option.id.is_empty() {
+                loop {
+                    let fresh = format!("opt_{}", &Uuid::new_v4().simple().to_string()[..10]);
+                    if ids.insert(fresh.clone()) {
+                        break fresh;
+                    }
+                }
+            } else {
+                option.id
+            };
+            FieldOption {
+                id,
+                label: option.label.trim().to_owned(),
+            }
+        })
+        .collect())
+}
+
+/// multiple_choice: 0 <= min_selected <= max_selected <= the number of options.
+fn check_selected(
+    at: &str,
+    kind: FieldKind,
+    min: Option<i32>,
+    max: Option<i32>,
+    options: usize,
+) -> Result<(Option<i32>, Option<i32>), CoreError> {
+    if kind != FieldKind::MultipleChoice {
+        for (name, v) in [("min_selected", min), ("max_selected", max)] {
+            if v.is_some() {
+                return Err(CoreError::Validation(format!(
+                    "{at}.{name} applies only to multiple_choice fields"
+                )));
+            }
+        }
+        return Ok((None, None));
+    }
+    let options = i32::try_from(options).unwrap_or(i32::MAX);
+    if let Some(m) = min
+        && !(0..=options).contains(&m)
+    {
+        return Err(CoreError::Validation(format!(
+            "{at}.min_selected must be from 0 to the number of options ({options})"
+        )));
+    }
+    if let Some(m) = max
+        && !(min.unwrap_or(0).max(1)..=options).contains(&m)
+    {
+        return Err(CoreError::Validation(format!(
+            "{at}.max_selected must be from min_selected (and at least 1) to the number of options ({options})"
+        )));
+    }
+    Ok((min, max))
+}
+
+/// `min` / `max` of number, rating, scale and date fields, with the defaults of rating
+/// (max 5) and scale (0..10) filled in.
+fn build_bounds(
+    at: &str,
+    kind: FieldKind,
+    min: Option<Value>,
+    max: Option<Value>,
+) -> Result<(Option<Value>, Option<Value>), CoreError> {
+    let min = min.filter(|v| !v.is_null());
+    let max = max.filter(|v| !v.is_null());
+    let refuse = |name: &str, what: &str| CoreError::Validation(format!("{at}.{name} {what}"));
+    let int = |name: &str, v: &Option<Value>| -> Result<Option<i64>, CoreError> {
+        match v {
+            None => Ok(None),
+            Some(v) => v
+                .as_i64()
+                .or_else(|| v.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64))
+                .map(Some)
+                .ok_or_else(|| refuse(name, "must be an integer")),
+        }
+    };
+    match kind {
+        FieldKind::Number => {
+            let num = |name: &str, v: &Option<Value>| -> Result<Option<f64>, CoreError> {
+                match v {
+                    None => Ok(None),
+                    Some(v) => v
+                        .as_f64()
+                        .filter(|f| f.is_finite())
+                        .map(Some)
+                        .ok_or_else(|| refuse(name, "must be a number")),
+                }
+            };
+            if let (Some(lo), Some(hi)) = (num("min", &min)?, num("max", &max)?)
+                && lo > hi
+            {
+                return Err(refuse("min", "must not be greater than max"));
+            }
+            Ok((min, max))
+        }
+        FieldKind::Rating => {
+            if min.is_some() {
+                return Err(refuse(
+                    "min",
+                    "does not apply to rating fields (they start at 1)",
+                ));
+            }
+            let n = int("max", &max)?.unwrap_or(DEFAULT_RATING);
+            if !(1..=MAX_RATING).contains(&n) {
+                return Err(refuse("max", "must be from 1 to 10"));
+            }
+            Ok((None, Some(Value::from(n))))
+        }
+        FieldKind::Scale => {
+            let lo = int("min", &min)?.unwrap_or(0);
+            let hi = int("max", &max)?.unwrap_or(MAX_SCALE);
+            if !(0..MAX_SCALE).contains(&lo) {
+                return Err(refuse("min", "must be from 0 to 9"));
+            }
+            if !(lo + 1..=MAX_SCALE).contains(&hi) {
+                return Err(refuse("max", "must be greater than min and at most 10"));
+            }
+            Ok((Some(Value::from(lo)), Some(Value::from(hi))))
+        }
+        FieldKind::Date => {
+            let date =
+                |name: &str, v: &Option<Value>| -> Result<Option<chrono::NaiveDate>, CoreError> {
+                    match v {
+                        None => Ok(None),
+                        Some(v) => v
+                            .as_str()
+                            .and_then(parse_date)
+                            .map(Some)
+                            .ok_or_else(|| refuse(name, "must be a date written YYYY-MM-DD")),
+                    }
+                };
+            if let (Some(lo), Some(hi)) = (date("min", &min)?, date("max", &max)?)
+                && lo > hi
+            {
+                return Err(refuse("min", "must not be after max"));
+            }
+            Ok((min, max))
+        }
+        _ => {
+            for (name, v) in [("min", &min), ("max", &max)] {
+                if v.is_some() {
+                    return Err(refuse(
+                        name,
+                        "applies only to number, rating, scale and date fields",
+                    ));
+                }
+            }
+            Ok((None, None))
+        }
+    }
+}
+
+/// A scale's end label: at most 100 characters, on scale fields only.
+fn scale_label(
+    at: &str,
+    kind: FieldKind,
+    label: Option<String>,
+) -> Result<Option<String>, CoreError> {
+    match label {
+        None => Ok(None),
+        Some(_) if kind != FieldKind::Scale => Err(CoreError::Validation(format!(
+            "{at} applies only to scale fields"
+        ))),
+        Some(l) if l.chars().count() > MAX_SCALE_LABEL => Err(CoreError::Validation(format!(
+            "{at} must be at most {MAX_SCALE_LABEL} characters"
+        ))),
+        Some(l) if l.trim().is_empty() => Ok(None),
+        Some(l) => Ok(Some(l)),
+    }
+}
+
+/// A calendar date written exactly `YYYY-MM-DD`.
+pub(crate) fn parse_date(s: &str) -> Option<chrono::NaiveDate> {
+    let b = s.as_bytes();
+    let shape = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    if !shape {
+        return None;
+    }
+    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()
 }
 
 /// The score of a quiz submission: points of correctly answered fields, and the most

@@ -5,7 +5,9 @@ pub(crate) mod fields;
 pub(crate) mod service;
 pub(crate) mod store;
 
-pub(crate) use fields::{Field, FieldInput, FieldKind, build_fields, quiz_score};
+pub(crate) use fields::{
+    Field, FieldInput, FieldKind, FieldOption, build_fields, parse_date, quiz_score,
+};
 
 use crate::error::CoreError;
 use chrono::{DateTime, Utc};

@@ -68,8 +68,21 @@ pub(crate) fn form_to_pb(form: Form) -> pb::Form {
                 max_size_mb: f.max_size_mb,
                 correct_answer: f.correct_answer.as_ref().map(convert::json_to_value),
                 points: f.points,
-                // The kinds of issue 20 fill these in.
-                ..Default::default()
+                options: f
+                    .options
+                    .into_iter()
+                    .map(|o| pb::FieldOption {
+                        id: o.id,
+                        label: o.label,
+                    })
+                    .collect(),
+                min_selected: f.min_selected,
+                max_selected: f.max_selected,
+                allow_other: f.allow_other,
+                min: f.min.as_ref().map(convert::json_to_value),
+                max: f.max.as_ref().map(convert::json_to_value),
+                min_label: f.min_label,
+                max_label: f.max_label,
             })
             .collect(),
         settings: Some(convert::object_to_struct(&form.settings)),
@@ -99,6 +112,21 @@ fn field_from_pb(i: usize, f: pb::FormField) -> Result<FieldInput, CoreError> {
         max_size_mb: f.max_size_mb,
         correct_answer: f.correct_answer.as_ref().map(convert::value_to_json),
         points: f.points,
+        options: f
+            .options
+            .into_iter()
+            .map(|o| super::FieldOption {
+                id: o.id,
+                label: o.label,
+            })
+            .collect(),
+        min_selected: f.min_selected,
+        max_selected: f.max_selected,
+        allow_other: f.allow_other,
+        min: f.min.as_ref().map(convert::value_to_json),
+        max: f.max.as_ref().map(convert::value_to_json),
+        min_label: f.min_label,
+        max_label: f.max_label,
     })
 }
 

@@ -6,7 +6,7 @@
 //! bounds how many chunks wait for a slow reader (who then slows the database read).
 
 use crate::error::CoreError;
-use crate::forms::Field;
+use crate::forms::{Field, FieldKind};
 use crate::pb::convert::rfc3339;
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
@@ -73,7 +73,7 @@ enum Kind {
         // Boxed: the writer keeps its state inline (hundreds of bytes), the other variant 24.
         writer: Box<csv::Writer<Vec<u8>>>,
         /// The field ids, in column order.
-        fields: Vec<String>,
+        fields: Vec<(String, Field)>,
     },
 }
 
@@ -105,7 +105,10 @@ impl Encoder {
                 writer.write_record(header).map_err(internal)?;
                 Kind::Csv {
                     writer,
-                    fields: fields.iter().map(|f| f.id.to_string()).collect(),
+                    fields: fields
+                        .iter()
+                        .map(|f| (f.id.to_string(), f.clone()))
+                        .collect(),
                 }
             }
         };
@@ -133,9 +136,9 @@ impl Encoder {
                 for cell in leading {
                     writer.write_field(cell.as_bytes()).map_err(internal)?;
                 }
-                for id in fields.iter() {
+                for (id, field) in fields.iter() {
                     writer
-                        .write_field(answer_cell(answers.get(id)).as_bytes())
+                        .write_field(readable_cell(field, answers.get(id)).as_bytes())
                         .map_err(internal)?;
                 }
                 writer.write_record(None::<&[u8]>).map_err(internal)?;
@@ -228,6 +231,32 @@ pub(crate) fn text_cell(text: &str) -> Cow<'_, str> {
 
 fn optional_text(text: Option<&str>) -> Cow<'_, str> {
     text.map_or(Cow::Borrowed(""), text_cell)
+}
+
+/// The cell of one answer as a person reads it: a choice by its option's label (several
+/// joined by "; ", free text as "Other: text"), a checkbox as yes/no; an option removed
+/// from the form since shows its id. Other kinds as [`answer_cell`].
+pub(crate) fn readable_cell<'a>(field: &Field, answer: Option<&'a Value>) -> Cow<'a, str> {
+    let choice = |v: &Value| match v {
+        Value::String(id) => field.option_label(id).unwrap_or(id).to_owned(),
+        Value::Object(o) => format!(
+            "Other: {}",
+            o.get("other").and_then(Value::as_str).unwrap_or_default()
+        ),
+        other => other.to_string(),
+    };
+    match (field.kind, answer) {
+        (_, None | Some(Value::Null)) => Cow::Borrowed(""),
+        (FieldKind::SingleChoice | FieldKind::Dropdown, Some(v)) => {
+            Cow::Owned(text_cell(&choice(v)).into_owned())
+        }
+        (FieldKind::MultipleChoice, Some(Value::Array(items))) => {
+            let joined: Vec<String> = items.iter().map(choice).collect();
+            Cow::Owned(text_cell(&joined.join("; ")).into_owned())
+        }
+        (FieldKind::Checkbox, Some(Value::Bool(b))) => Cow::Borrowed(if *b { "yes" } else { "no" }),
+        (_, answer) => answer_cell(answer),
+    }
 }
 
 /// The cell of one answer: text as is, numbers and booleans as JSON writes them, an
@@ -337,6 +366,7 @@ mod tests {
             max_size_mb: None,
             correct_answer: None,
             points: None,
+            ..Field::default()
         }
     }
 

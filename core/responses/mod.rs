@@ -23,6 +23,11 @@ pub const MAX_LONG_TEXT: usize = 20_000;
 pub const MAX_EMAIL: usize = 254;
 /// Longest file reference (URL) of a file_upload answer.
 pub const MAX_FILE_REF: usize = 2_048;
+/// Longest "other" text of a choice answer.
+pub const MAX_OTHER_TEXT: usize = 500;
+/// Longest url answer, and longest hidden answer.
+pub const MAX_URL: usize = 2_000;
+pub const MAX_HIDDEN: usize = 2_000;
 /// Largest serialized metadata object.
 pub const MAX_METADATA_BYTES: usize = 16 * 1024;
 
@@ -155,6 +160,8 @@ fn is_blank(value: &Value) -> bool {
     match value {
         Value::Null => true,
         Value::String(s) => s.trim().is_empty(),
+        // No option ticked: unanswered (so refused when the field is required).
+        Value::Array(items) => items.is_empty(),
         _ => false,
     }
 }
@@ -173,17 +180,31 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
             Value::String(s) if is_email(s.trim()) => Ok(Value::String(s.trim().to_owned())),
             _ => Err("must be an email address".to_owned()),
         },
-        FieldKind::Number => match value {
-            Value::Number(_) => Ok(value.clone()),
-            Value::String(s) => s
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|n| n.is_finite())
-                .map(crate::pb::convert::number_to_json)
-                .ok_or_else(|| "must be a number".to_owned()),
-            _ => Err("must be a number".to_owned()),
-        },
+        FieldKind::Number => {
+            let number = match value {
+                Value::Number(_) => Ok(value.clone()),
+                Value::String(s) => s
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|n| n.is_finite())
+                    .map(crate::pb::convert::number_to_json)
+                    .ok_or_else(|| "must be a number".to_owned()),
+                _ => Err("must be a number".to_owned()),
+            }?;
+            let n = number.as_f64().unwrap_or(f64::NAN);
+            if let Some(min) = field.min.as_ref().and_then(Value::as_f64)
+                && n < min
+            {
+                return Err(format!("must be at least {min}"));
+            }
+            if let Some(max) = field.max.as_ref().and_then(Value::as_f64)
+                && n > max
+            {
+                return Err(format!("must be at most {max}"));
+            }
+            Ok(number)
+        }
         FieldKind::FileUpload => match value {
             Value::String(s)
                 if s.len() <= MAX_FILE_REF
@@ -194,7 +215,182 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
             }
             _ => Err("must be the URL of the uploaded file".to_owned()),
         },
+        FieldKind::SingleChoice | FieldKind::Dropdown => choice(field, value),
+        FieldKind::MultipleChoice => choices(field, value),
+        FieldKind::Rating | FieldKind::Scale => {
+            let (lo, hi) = field.int_bounds();
+            let n = match value {
+                Value::Number(n) => n
+                    .as_i64()
+                    .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)),
+                Value::String(s) => s.trim().parse::<i64>().ok(),
+                _ => None,
+            };
+            match n {
+                Some(n) if (lo..=hi).contains(&n) => Ok(Value::from(n)),
+                _ => Err(format!("must be a whole number from {lo} to {hi}")),
+            }
+        }
+        FieldKind::Date => {
+            let bound = |v: &Option<Value>| {
+                v.as_ref()
+                    .and_then(Value::as_str)
+                    .and_then(crate::forms::parse_date)
+            };
+            let Some(date) = value
+                .as_str()
+                .and_then(|s| crate::forms::parse_date(s.trim()))
+            else {
+                return Err("must be a date written YYYY-MM-DD".to_owned());
+            };
+            if bound(&field.min).is_some_and(|min| date < min) {
+                return Err(format!(
+                    "must not be before {}",
+                    field
+                        .min
+                        .as_ref()
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                ));
+            }
+            if bound(&field.max).is_some_and(|max| date > max) {
+                return Err(format!(
+                    "must not be after {}",
+                    field
+                        .max
+                        .as_ref()
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                ));
+            }
+            Ok(Value::String(date.format("%Y-%m-%d").to_string()))
+        }
+        FieldKind::Url => match value {
+            Value::String(s) if is_web_url(s.trim()) => Ok(Value::String(s.trim().to_owned())),
+            _ => Err(format!(
+                "must be an http or https address, at most {MAX_URL} characters"
+            )),
+        },
+        FieldKind::Phone => match value {
+            Value::String(s) => e164(s).map(Value::String).ok_or_else(|| {
+                "must be a phone number in international form, starting with + and the country code"
+                    .to_owned()
+            }),
+            _ => Err("must be a phone number".to_owned()),
+        },
+        FieldKind::Checkbox => {
+            let ticked = match value {
+                Value::Bool(b) => Some(*b),
+                Value::String(s) => match s.trim() {
+                    "true" | "on" => Some(true),
+                    "false" => Some(false),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match ticked {
+                Some(false) if field.required => Err("must be ticked".to_owned()),
+                Some(b) => Ok(Value::Bool(b)),
+                None => Err("must be true or false".to_owned()),
+            }
+        }
+        FieldKind::Hidden => text(MAX_HIDDEN),
     }
+}
+
+/// The "other" text of a choice answer `{"other": text}`, trimmed, 1 to 500 characters.
+fn other_text(field: &Field, value: &Value) -> Result<Value, String> {
+    if !field.allow_other {
+        return Err("must be one of the field's option ids".to_owned());
+    }
+    let text = match value {
+        Value::Object(o) if o.len() == 1 => o.get("other").and_then(Value::as_str),
+        _ => None,
+    };
+    match text.map(str::trim) {
+        Some(t) if !t.is_empty() && t.chars().count() <= MAX_OTHER_TEXT => {
+            Ok(serde_json::json!({ "other": t }))
+        }
+        _ => Err(format!(
+            "must be an option id or {{\"other\": text}} with 1 to {MAX_OTHER_TEXT} characters"
+        )),
+    }
+}
+
+/// single_choice, dropdown: one option id, or "other" text when allowed.
+fn choice(field: &Field, value: &Value) -> Result<Value, String> {
+    match value {
+        Value::String(id) if field.option_label(id.trim()).is_some() => {
+            Ok(Value::String(id.trim().to_owned()))
+        }
+        Value::Object(_) => other_text(field, value),
+        _ => Err("must be one of the field's option ids".to_owned()),
+    }
+}
+
+/// multiple_choice: distinct option ids (stored in the options' order), at most one
+/// "other" text (stored last), as many as min_selected..max_selected.
+fn choices(field: &Field, value: &Value) -> Result<Value, String> {
+    let Value::Array(items) = value else {
+        return Err("must be an array of option ids".to_owned());
+    };
+    let mut ticked = std::collections::HashSet::new();
+    let mut other = None;
+    for item in items {
+        match item {
+            Value::String(id) if field.option_label(id).is_some() => {
+                if !ticked.insert(id.as_str()) {
+                    return Err(format!("lists option {id:?} twice"));
+                }
+            }
+            Value::Object(_) if other.is_none() => other = Some(other_text(field, item)?),
+            Value::Object(_) => return Err("has more than one \"other\" answer".to_owned()),
+            _ => return Err("must be an array of the field's option ids".to_owned()),
+        }
+    }
+    let count = ticked.len() + usize::from(other.is_some());
+    let min = field.min_selected.map_or(usize::from(field.required), |m| {
+        usize::try_from(m).unwrap_or(0)
+    });
+    let max = field
+        .max_selected
+        .map_or(usize::MAX, |m| usize::try_from(m).unwrap_or(0));
+    if count < min {
+        return Err(format!("must tick at least {min} options"));
+    }
+    if count > max {
+        return Err(format!("must tick at most {max} options"));
+    }
+    let mut out: Vec<Value> = field
+        .options
+        .iter()
+        .filter(|o| ticked.contains(o.id.as_str()))
+        .map(|o| Value::String(o.id.clone()))
+        .collect();
+    out.extend(other);
+    Ok(Value::Array(out))
+}
+
+/// An absolute http(s) URL with a host, at most 2000 characters, without spaces.
+fn is_web_url(s: &str) -> bool {
+    s.len() <= MAX_URL
+        && !s.chars().any(char::is_whitespace)
+        && url::Url::parse(s).is_ok_and(|u| {
+            matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
+        })
+}
+
+/// A phone number in E.164 (`+` and digits), when `s` is a valid international number.
+/// There is no default region: a number must start with `+` and its country code, since
+/// a form has no reliable country to assume.
+pub(crate) fn e164(s: &str) -> Option<String> {
+    let s = s.trim();
+    if !s.starts_with('+') || s.len() > 64 {
+        return None;
+    }
+    let number = phonenumber::parse(None, s).ok()?;
+    phonenumber::is_valid(&number)
+        .then(|| number.format().mode(phonenumber::Mode::E164).to_string())
 }
 
 /// A pragmatic address check: one `@`, a non-empty local part without spaces, and a
@@ -259,6 +455,7 @@ mod tests {
                     max_size_mb: None,
                     correct_answer: None,
                     points: None,
+                    ..Field::default()
                 })
                 .collect(),
             settings: Arc::default(),

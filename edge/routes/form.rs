@@ -90,6 +90,51 @@ pub(crate) struct Field {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     points: Option<i32>,
+    /// `single_choice`, `dropdown`, `multiple_choice`: the options in display order.
+    /// Answers store an option's `id`, which stays the same when its label changes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    options: Vec<FieldOption>,
+    /// `multiple_choice`: fewest options an answer ticks (absent: 1 when required, else 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 0)]
+    min_selected: Option<i32>,
+    /// `multiple_choice`: most options an answer ticks (absent: all of them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, minimum = 1)]
+    max_selected: Option<i32>,
+    /// `single_choice`, `multiple_choice`: an "Other" answer with free text is accepted.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    allow_other: bool,
+    /// Lower bound: `number` (a number), `scale` (an integer), `date` (`YYYY-MM-DD`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Value)]
+    min: Option<Value>,
+    /// Upper bound: `number` (a number), `rating` (stars, 1 to 10), `scale` (an integer
+    /// up to 10), `date` (`YYYY-MM-DD`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Value)]
+    max: Option<Value>,
+    /// `scale`: the label of its low end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    min_label: Option<String>,
+    /// `scale`: the label of its high end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    max_label: Option<String>,
+}
+
+/// One option of a choice field.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub(crate) struct FieldOption {
+    /// Stable id (assigned by the service when not sent): what answers store.
+    #[serde(default)]
+    #[schema(max_length = 64)]
+    id: String,
+    /// Text shown to the respondent, 1 to 200 characters.
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 200)]
+    label: String,
 }
 
 impl From<pb::FormField> for Field {
@@ -104,6 +149,21 @@ impl From<pb::FormField> for Field {
             max_size_mb: field.max_size_mb.map(convert::number_to_json),
             correct_answer: field.correct_answer.as_ref().map(convert::value_to_json),
             points: field.points,
+            options: field
+                .options
+                .into_iter()
+                .map(|o| FieldOption {
+                    id: o.id,
+                    label: o.label,
+                })
+                .collect(),
+            min_selected: field.min_selected,
+            max_selected: field.max_selected,
+            allow_other: field.allow_other,
+            min: field.min.as_ref().map(convert::value_to_json),
+            max: field.max.as_ref().map(convert::value_to_json),
+            min_label: field.min_label,
+            max_label: field.max_label,
         }
     }
 }
@@ -128,6 +188,26 @@ pub(crate) enum FieldType {
     Email,
     Number,
     FileUpload,
+    /// One option id (radio buttons), or `{"other": text}` with `allow_other`.
+    SingleChoice,
+    /// One option id (a select).
+    Dropdown,
+    /// An array of distinct option ids, possibly with one `{"other": text}`.
+    MultipleChoice,
+    /// An integer from 1 to `max` (default 5).
+    Rating,
+    /// An integer from `min` to `max` (default 0 to 10).
+    Scale,
+    /// `YYYY-MM-DD`, within `min` / `max`.
+    Date,
+    /// An absolute http(s) URL, at most 2000 characters.
+    Url,
+    /// An international number (`+` and country code), stored in E.164.
+    Phone,
+    /// A boolean; a required checkbox must be `true`.
+    Checkbox,
+    /// A string of at most 2000 characters, never required.
+    Hidden,
 }
 
 /// The settings of a form. The keys below are type-checked; other keys are kept as
@@ -203,6 +283,33 @@ struct FieldBody {
     /// Points a correct answer is worth (default 1).
     #[schema(nullable = false)]
     points: Option<i32>,
+    /// `single_choice`, `dropdown`, `multiple_choice` only: 1 to 100 options with
+    /// distinct labels. Leave `id` out to have one assigned; send the ids back on update
+    /// to keep them (renaming an option keeps its answers).
+    #[schema(nullable = false, min_items = 1, max_items = 100)]
+    options: Option<Vec<FieldOption>>,
+    /// `multiple_choice` only: 0 to `max_selected`.
+    #[schema(nullable = false, minimum = 0)]
+    min_selected: Option<i32>,
+    /// `multiple_choice` only: `min_selected` to the number of options.
+    #[schema(nullable = false, minimum = 1)]
+    max_selected: Option<i32>,
+    /// `single_choice`, `multiple_choice` only: accept `{"other": text}`.
+    #[schema(nullable = false)]
+    allow_other: Option<bool>,
+    /// `number` (a number), `scale` (integer 0 to 9, default 0), `date` (`YYYY-MM-DD`).
+    #[schema(value_type = Value)]
+    min: Option<Value>,
+    /// `number` (a number), `rating` (1 to 10, default 5), `scale` (integer up to 10,
+    /// default 10), `date` (`YYYY-MM-DD`).
+    #[schema(value_type = Value)]
+    max: Option<Value>,
+    /// `scale` only: the label of its low end, at most 100 characters.
+    #[schema(nullable = false, max_length = 100)]
+    min_label: Option<String>,
+    /// `scale` only: the label of its high end, at most 100 characters.
+    #[schema(nullable = false, max_length = 100)]
+    max_label: Option<String>,
 }
 
 impl From<FieldBody> for pb::FormField {
@@ -217,8 +324,22 @@ impl From<FieldBody> for pb::FormField {
             max_size_mb: f.max_size_mb,
             correct_answer: f.correct_answer.as_ref().map(convert::json_to_value),
             points: f.points,
-            // The kinds of issue 20 fill these in.
-            ..Default::default()
+            options: f
+                .options
+                .unwrap_or_default()
+                .into_iter()
+                .map(|o| pb::FieldOption {
+                    id: o.id,
+                    label: o.label,
+                })
+                .collect(),
+            min_selected: f.min_selected,
+            max_selected: f.max_selected,
+            allow_other: f.allow_other.unwrap_or_default(),
+            min: f.min.as_ref().map(convert::json_to_value),
+            max: f.max.as_ref().map(convert::json_to_value),
+            min_label: f.min_label,
+            max_label: f.max_label,
         }
     }
 }
