@@ -33,6 +33,7 @@ mod forms;
 mod fuzz;
 mod grpc;
 mod hosted;
+mod hosted_kinds;
 mod hygiene;
 mod idempotency;
 mod isolation;

@@ -154,7 +154,9 @@ fn choice_group(
     let error = filled.errors.get(&field.id);
     let mut attrs = String::new();
     if error.is_some() {
-        attrs.push_str(&format!(" aria-invalid=\"true\" aria-describedby=\"e-{id}\""));
+        attrs.push_str(&format!(
+            " aria-invalid=\"true\" aria-describedby=\"e-{id}\""
+        ));
     }
     if field.required {
         attrs.push_str(" aria-required=\"true\"");
@@ -222,7 +224,10 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
         .collect();
     match field.r#type.as_str() {
         "hidden" => {
-            return format!("<input type=\"hidden\" name=\"{id}\" value=\"{}\">", escape(value));
+            return format!(
+                "<input type=\"hidden\" name=\"{id}\" value=\"{}\">",
+                escape(value)
+            );
         }
         "single_choice" => return choice_group(field, filled, ("radio", "one"), &options, "opts"),
         "multiple_choice" => {
@@ -231,7 +236,12 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
         "rating" => {
             let (low, high) = range_of(field);
             let stars: Vec<(String, String)> = (low..=high)
-                .map(|n| (n.to_string(), format!("{n} star{}", if n == 1 { "" } else { "s" })))
+                .map(|n| {
+                    (
+                        n.to_string(),
+                        format!("{n} star{}", if n == 1 { "" } else { "s" }),
+                    )
+                })
                 .collect();
             return choice_group(field, filled, ("radio", "int"), &stars, "row");
         }
@@ -261,7 +271,9 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
                 attrs.push_str(" required aria-required=\"true\"");
             }
             if error.is_some() {
-                attrs.push_str(&format!(" aria-invalid=\"true\" aria-describedby=\"e-{id}\""));
+                attrs.push_str(&format!(
+                    " aria-invalid=\"true\" aria-describedby=\"e-{id}\""
+                ));
             }
             let on = matches!(filled_value, Some(Value::Bool(true)));
             return format!(
@@ -332,7 +344,11 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
                 html.push_str(&format!(
                     "<option value=\"{}\"{}>{}</option>",
                     escape(option),
-                    if holds(filled_value, option) { " selected" } else { "" },
+                    if holds(filled_value, option) {
+                        " selected"
+                    } else {
+                        ""
+                    },
                     escape(label)
                 ));
             }
