@@ -29,6 +29,30 @@ enum Draw {
     Area,
     /// A file picker.
     File,
+    /// One input of this HTML type (radio or checkbox) per option, in a fieldset.
+    Choice(&'static str),
+    /// A select of the options.
+    Select,
+    /// Radio buttons over the field's range (rating, scale).
+    Range,
+    /// One consent checkbox.
+    Tick,
+    /// Not shown to visitors.
+    Hidden,
+}
+
+/// Which bounds (`min`/`max`) a kind takes, and how the builder asks for them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bounds {
+    None,
+    /// Numbers, both optional.
+    Number,
+    /// Dates (`YYYY-MM-DD`), both optional.
+    Date,
+    /// The number of stars only (`max`, 1 to 10).
+    Stars,
+    /// Whole numbers with end labels (0 to 10 by default).
+    Scale,
 }
 
 /// A kind of field the core knows (`FormField.type`). Adding a kind to the core means
@@ -41,6 +65,11 @@ struct Kind {
     /// Whether it takes the file options (allowed_types, max_size_mb).
     file: bool,
     draw: Draw,
+    /// Whether it takes options (and "other").
+    options: bool,
+    /// Whether it takes min/max_selected.
+    multiple: bool,
+    bounds: Bounds,
 }
 
 /// Every kind of field the core knows today, in the order the builder offers them.
@@ -50,36 +79,144 @@ const KINDS: &[Kind] = &[
         label: "Short text",
         file: false,
         draw: Draw::Line("text"),
+        options: false,
+        multiple: false,
+        bounds: Bounds::None,
     },
     Kind {
         name: "long_text",
         label: "Long text",
         file: false,
         draw: Draw::Area,
+        options: false,
+        multiple: false,
+        bounds: Bounds::None,
     },
     Kind {
         name: "textarea",
         label: "Text area",
         file: false,
         draw: Draw::Area,
+        options: false,
+        multiple: false,
+        bounds: Bounds::None,
     },
     Kind {
         name: "email",
         label: "Email address",
         file: false,
         draw: Draw::Line("email"),
+        options: false,
+        multiple: false,
+        bounds: Bounds::None,
     },
     Kind {
         name: "number",
         label: "Number",
         file: false,
         draw: Draw::Line("number"),
+        options: false,
+        multiple: false,
+        bounds: Bounds::Number,
     },
     Kind {
         name: "file_upload",
         label: "File upload",
         file: true,
         draw: Draw::File,
+        options: false,
+        multiple: false,
+        bounds: Bounds::None,
+    },
+    Kind {
+        name: "single_choice",
+        label: "Single choice (radio buttons)",
+        file: false,
+        draw: Draw::Choice("radio"),
+        options: true,
+        multiple: false,
+        bounds: Bounds::None,
+    },
+    Kind {
+        name: "dropdown",
+        label: "Dropdown",
+        file: false,
+        draw: Draw::Select,
+        options: true,
+        multiple: false,
+        bounds: Bounds::None,
+    },
+    Kind {
+        name: "multiple_choice",
+        label: "Multiple choice (checkboxes)",
+        file: false,
+        draw: Draw::Choice("checkbox"),
+        options: true,
+        multiple: true,
+        bounds: Bounds::None,
+    },
+    Kind {
+        name: "rating",
+        label: "Rating (stars)",
+        file: false,
+        draw: Draw::Range,
+        options: false,
+        multiple: false,
+        bounds: Bounds::Stars,
+    },
+    Kind {
+        name: "scale",
+        label: "Scale (opinion, NPS)",
+        file: false,
+        draw: Draw::Range,
+        options: false,
+        multiple: false,
+        bounds: Bounds::Scale,
+    },
+    Kind {
+        name: "date",
+        label: "Date",
+        file: false,
+        draw: Draw::Line("date"),
+        options: false,
+        multiple: false,
+        bounds: Bounds::Date,
+    },
+    Kind {
+        name: "url",
+        label: "Web address (URL)",
+        file: false,
+        draw: Draw::Line("url"),
+        options: false,
+        multiple: false,
+        bounds: Bounds::None,
+    },
+    Kind {
+        name: "phone",
+        label: "Phone number",
+        file: false,
+        draw: Draw::Line("tel"),
+        options: false,
+        multiple: false,
+        bounds: Bounds::None,
+    },
+    Kind {
+        name: "checkbox",
+        label: "Checkbox (consent)",
+        file: false,
+        draw: Draw::Tick,
+        options: false,
+        multiple: false,
+        bounds: Bounds::None,
+    },
+    Kind {
+        name: "hidden",
+        label: "Hidden (from the page's URL query)",
+        file: false,
+        draw: Draw::Hidden,
+        options: false,
+        multiple: false,
+        bounds: Bounds::None,
     },
 ];
 
@@ -378,6 +515,9 @@ fn fields_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
                                         label for={"f-" (fid) "-size"} { "Largest file, in MB " span class="muted" { "(up to 100; empty: the service's limit)" } }
                                         input id={"f-" (fid) "-size"} name="max_size_mb" type="number" min="0" max="100" step="any" value=(field.max_size_mb.map(|m| m.to_string()).unwrap_or_default());
                                     }
+                                    @if let Some(kind) = kind_of(&field.r#type) {
+                                        (properties(&format!("f-{fid}"), kind, Some(field)))
+                                    }
                                     label class="inline" {
                                         input type="checkbox" name="required" value="on" checked[field.required];
                                         "Required"
@@ -416,6 +556,108 @@ fn fields_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
     }
 }
 
+/// A bound of a field as the text of its input (`""`: none).
+fn bound_text(value: Option<&prost_types::Value>) -> String {
+    match value.map(convert::value_to_json) {
+        Some(Value::String(s)) => s,
+        Some(Value::Number(n)) => n.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The editors of a kind's own properties (options, "other", how many ticked, bounds,
+/// end labels), filled with `field`'s when editing it. Existing options are one text
+/// box each, with their id alongside (hidden): renaming an option keeps its id, so its
+/// answers keep their meaning; emptying its box removes it. New options are written one
+/// per line; the service gives them their ids.
+fn properties(prefix: &str, kind: &Kind, field: Option<&pb::FormField>) -> Markup {
+    let id = |name: &str| format!("{prefix}-{name}");
+    let bound = |value: Option<&prost_types::Value>| bound_text(value);
+    let min = bound(field.and_then(|f| f.min.as_ref()));
+    let max = bound(field.and_then(|f| f.max.as_ref()));
+    let count = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
+    html! {
+        @if kind.options {
+            @if let Some(field) = field {
+                @if !field.options.is_empty() {
+                    fieldset {
+                        legend { "Options " span class="muted" { "(empty a box to remove its option)" } }
+                        @for (n, option) in field.options.iter().enumerate() {
+                            input type="hidden" name="option_id" value=(option.id);
+                            label for=(id(&format!("opt-{n}"))) { "Option " (n + 1) }
+                            input id=(id(&format!("opt-{n}"))) name="option_label" type="text" maxlength="500" value=(option.label);
+                        }
+                    }
+                }
+            }
+            label for=(id("options")) {
+                @if field.is_some_and(|f| !f.options.is_empty()) { "More options" } @else { "Options" }
+                " " span class="muted" { "(one per line)" }
+            }
+            textarea id=(id("options")) name="options" rows="4" {}
+            label class="inline" {
+                input type="checkbox" name="allow_other" value="on" checked[field.is_some_and(|f| f.allow_other)];
+                "Offer “Other”, with free text"
+            }
+        }
+        @if kind.multiple {
+            label for=(id("min-selected")) { "Fewest ticked " span class="muted" { "(optional)" } }
+            input id=(id("min-selected")) name="min_selected" type="number" min="0" step="1" value=(count(field.and_then(|f| f.min_selected)));
+            label for=(id("max-selected")) { "Most ticked " span class="muted" { "(optional)" } }
+            input id=(id("max-selected")) name="max_selected" type="number" min="1" step="1" value=(count(field.and_then(|f| f.max_selected)));
+        }
+        @match kind.bounds {
+            Bounds::None => {}
+            Bounds::Number | Bounds::Date => {
+                @let kind = if kind.bounds == Bounds::Date { "date" } else { "number" };
+                label for=(id("min")) { "Smallest " (kind) " " span class="muted" { "(optional)" } }
+                input id=(id("min")) name="min" type=(kind) step=[(kind == "number").then_some("any")] value=(min);
+                label for=(id("max")) { "Largest " (kind) " " span class="muted" { "(optional)" } }
+                input id=(id("max")) name="max" type=(kind) step=[(kind == "number").then_some("any")] value=(max);
+            }
+            Bounds::Stars => {
+                label for=(id("max")) { "Number of stars " span class="muted" { "(1 to 10; empty: 5)" } }
+                input id=(id("max")) name="max" type="number" min="1" max="10" step="1" value=(max);
+            }
+            Bounds::Scale => {
+                label for=(id("min")) { "From " span class="muted" { "(empty: 0)" } }
+                input id=(id("min")) name="min" type="number" step="1" value=(min);
+                label for=(id("max")) { "To " span class="muted" { "(empty: 10)" } }
+                input id=(id("max")) name="max" type="number" step="1" value=(max);
+                label for=(id("min-label")) { "Label of the low end " span class="muted" { "(optional)" } }
+                input id=(id("min-label")) name="min_label" type="text" maxlength="100" value=(field.and_then(|f| f.min_label.as_deref()).unwrap_or(""));
+                label for=(id("max-label")) { "Label of the high end " span class="muted" { "(optional)" } }
+                input id=(id("max-label")) name="max_label" type="text" maxlength="100" value=(field.and_then(|f| f.max_label.as_deref()).unwrap_or(""));
+            }
+        }
+    }
+}
+
+/// The property editors of the "Add a field" form, for the kinds that take them; each
+/// group names its kinds, and is ignored for the others. Bounds are text here, read by
+/// the kind chosen (a number, or a date for a date field).
+fn new_properties() -> Markup {
+    html! {
+        @if let Some(kind) = kind_of("multiple_choice") {
+            fieldset {
+                legend { "Single choice, dropdown and multiple choice only" }
+                (properties("new", kind, None))
+            }
+        }
+        fieldset {
+            legend { "Rating, scale, date and number only" }
+            label for="new-min" { "Smallest value " span class="muted" { "(scale: from, 0 by default; date: YYYY-MM-DD; optional)" } }
+            input id="new-min" name="min" type="text" maxlength="40";
+            label for="new-max" { "Largest value " span class="muted" { "(rating: stars, 5 by default; scale: to, 10 by default; optional)" } }
+            input id="new-max" name="max" type="text" maxlength="40";
+            label for="new-min-label" { "Scale: label of the low end " span class="muted" { "(optional)" } }
+            input id="new-min-label" name="min_label" type="text" maxlength="100";
+            label for="new-max-label" { "Scale: label of the high end " span class="muted" { "(optional)" } }
+            input id="new-max-label" name="max_label" type="text" maxlength="100";
+        }
+    }
+}
+
 fn add_section(owner: &Owner, base: &str) -> Markup {
     html! {
         section class="card" aria-labelledby="add-h" id="add" {
@@ -437,6 +679,7 @@ fn add_section(owner: &Owner, base: &str) -> Markup {
                     label for="new-size" { "Largest file, in MB " span class="muted" { "(up to 100; empty: the service's limit)" } }
                     input id="new-size" name="max_size_mb" type="number" min="0" max="100" step="any";
                 }
+                (new_properties())
                 label class="inline" {
                     input type="checkbox" name="required" value="on";
                     "Required"
@@ -568,6 +811,41 @@ fn share_section(form: &pb::Form, origin: &Origin) -> Markup {
     }
 }
 
+/// The choices the preview draws for a choice, rating or scale field: (value, label).
+fn preview_choices(field: &pb::FormField) -> Vec<(String, String)> {
+    let int = |v: Option<&prost_types::Value>| bound_text(v).parse::<i64>().ok();
+    let (low, high) = match field.r#type.as_str() {
+        "rating" => (1, int(field.max.as_ref()).unwrap_or(5)),
+        "scale" => (
+            int(field.min.as_ref()).unwrap_or(0),
+            int(field.max.as_ref()).unwrap_or(10),
+        ),
+        _ => {
+            return field
+                .options
+                .iter()
+                .map(|o| (o.id.clone(), o.label.clone()))
+                .collect();
+        }
+    };
+    let high = high.clamp(low, low.saturating_add(100));
+    (low..=high)
+        .map(|n| {
+            let end = match n {
+                n if n == low => field.min_label.as_deref(),
+                n if n == high => field.max_label.as_deref(),
+                _ => None,
+            };
+            let label = match (field.r#type.as_str(), end) {
+                ("rating", _) => format!("{n} star{}", if n == 1 { "" } else { "s" }),
+                (_, Some(end)) if !end.is_empty() => format!("{n} ({end})"),
+                _ => n.to_string(),
+            };
+            (n.to_string(), label)
+        })
+        .collect()
+}
+
 fn preview_section(form: &pb::Form) -> Markup {
     html! {
         section class="card" aria-labelledby="preview-h" id="preview" {
@@ -586,11 +864,40 @@ fn preview_section(form: &pb::Form) -> Markup {
                             @let id = format!("pv-{}", field.id);
                             @let draw = kind_of(&field.r#type).map_or(Draw::Line("text"), |k| k.draw);
                             @let placeholder = field.placeholder.as_deref().unwrap_or("");
-                            label for=(id) { (field.label) @if field.required { " " span aria-hidden="true" { "*" } span class="visually-hidden" { "(required)" } } }
+                            @let required = html! { @if field.required { " " span aria-hidden="true" { "*" } span class="visually-hidden" { "(required)" } } };
                             @match draw {
-                                Draw::Area => { textarea id=(id) placeholder=(placeholder) {} }
-                                Draw::File => { input id=(id) type="file"; }
-                                Draw::Line(kind) => { input id=(id) type=(kind) placeholder=(placeholder); }
+                                Draw::Choice(_) | Draw::Range => {
+                                    @let input = if let Draw::Choice(input) = draw { input } else { "radio" };
+                                    fieldset {
+                                        legend { (field.label) (required) }
+                                        @for (n, (_, label)) in preview_choices(field).iter().enumerate() {
+                                            label class="inline" {
+                                                input id={(id) "-" (n)} type=(input) name=(id);
+                                                (label)
+                                            }
+                                        }
+                                        @if field.allow_other && draw != Draw::Range {
+                                            label class="inline" { input type=(input) name=(id); "Other" }
+                                        }
+                                    }
+                                }
+                                Draw::Select => {
+                                    label for=(id) { (field.label) (required) }
+                                    select id=(id) {
+                                        option value="" { "Choose…" }
+                                        @for option in &field.options { option { (option.label) } }
+                                        @if field.allow_other { option { "Other" } }
+                                    }
+                                }
+                                Draw::Tick => {
+                                    label class="inline" { input id=(id) type="checkbox"; (field.label) (required) }
+                                }
+                                Draw::Hidden => {
+                                    p class="muted" { (field.label) ": hidden, filled from the page's URL query" }
+                                }
+                                Draw::Area => { label for=(id) { (field.label) (required) } textarea id=(id) placeholder=(placeholder) {} }
+                                Draw::File => { label for=(id) { (field.label) (required) } input id=(id) type="file"; }
+                                Draw::Line(kind) => { label for=(id) { (field.label) (required) } input id=(id) type=(kind) placeholder=(placeholder); }
                             }
                         }
                     }
@@ -646,6 +953,118 @@ pub(crate) struct FieldForm {
     allowed_types: String,
     #[serde(default)]
     max_size_mb: String,
+    /// Ids of the existing options, in order, beside `option_label`.
+    #[serde(default)]
+    option_id: Vec<String>,
+    /// Labels of the existing options (empty: removed).
+    #[serde(default)]
+    option_label: Vec<String>,
+    /// New options, one per line.
+    #[serde(default)]
+    options: String,
+    allow_other: Option<String>,
+    #[serde(default)]
+    min_selected: String,
+    #[serde(default)]
+    max_selected: String,
+    #[serde(default)]
+    min: String,
+    #[serde(default)]
+    max: String,
+    #[serde(default)]
+    min_label: String,
+    #[serde(default)]
+    max_label: String,
+}
+
+/// A count box: empty is none.
+fn count_of(text: &str, problem: &'static str) -> Result<Option<i32>, &'static str> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse().map(Some).map_err(|_| problem)
+}
+
+/// A bound box read for `bounds`: empty is none; a date is sent as written, for the
+/// core to check.
+fn bound_of(text: &str, bounds: Bounds) -> Result<Option<prost_types::Value>, &'static str> {
+    let text = text.trim();
+    if text.is_empty() || bounds == Bounds::None {
+        return Ok(None);
+    }
+    let json = match bounds {
+        Bounds::Date => Value::String(text.to_owned()),
+        Bounds::Number => text
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite())
+            .map(convert::number_to_json)
+            .ok_or("Smallest and largest value: write numbers, such as 0 or 2.5.")?,
+        _ => Value::from(
+            text.parse::<i64>()
+                .map_err(|_| "Stars and scale ends: write whole numbers, such as 1 or 10.")?,
+        ),
+    };
+    Ok(Some(convert::json_to_value(&json)))
+}
+
+/// Applies the kind's own properties (see `properties`) to `field`; those of other
+/// kinds are cleared.
+fn apply_properties(field: &mut pb::FormField, posted: &FieldForm) -> Result<(), &'static str> {
+    let kind = kind_of(&field.r#type);
+    let takes_options = kind.is_some_and(|k| k.options);
+    let mut options = Vec::new();
+    if takes_options {
+        for (id, label) in posted.option_id.iter().zip(&posted.option_label) {
+            let label = label.trim();
+            if !label.is_empty() {
+                options.push(pb::FieldOption {
+                    id: id.clone(),
+                    label: label.to_owned(),
+                });
+            }
+        }
+        options.extend(
+            posted
+                .options
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(|label| pb::FieldOption {
+                    id: String::new(),
+                    label: label.to_owned(),
+                }),
+        );
+    }
+    field.options = options;
+    field.allow_other = takes_options && posted.allow_other.is_some();
+    let multiple = kind.is_some_and(|k| k.multiple);
+    let problem = "Fewest and most ticked: write whole numbers, such as 1 or 3.";
+    field.min_selected = if multiple {
+        count_of(&posted.min_selected, problem)?
+    } else {
+        None
+    };
+    field.max_selected = if multiple {
+        count_of(&posted.max_selected, problem)?
+    } else {
+        None
+    };
+    let bounds = kind.map_or(Bounds::None, |k| k.bounds);
+    field.min = if bounds == Bounds::Stars {
+        None
+    } else {
+        bound_of(&posted.min, bounds)?
+    };
+    field.max = bound_of(&posted.max, bounds)?;
+    let end = |text: &str| {
+        let text = text.trim();
+        (bounds == Bounds::Scale && !text.is_empty()).then(|| text.to_owned())
+    };
+    field.min_label = end(&posted.min_label);
+    field.max_label = end(&posted.max_label);
+    Ok(())
 }
 
 /// Applies a posted field to `field` (kind as it is): label, required, placeholder and,
@@ -675,7 +1094,7 @@ fn apply_field(field: &mut pb::FormField, posted: FieldForm) -> Result<(), &'sta
         field.allowed_types.clear();
         field.max_size_mb = None;
     }
-    Ok(())
+    apply_properties(field, &posted)
 }
 
 /// Sends the whole field list of `form` (each existing field with its id).
@@ -1018,7 +1437,9 @@ mod tests {
     fn every_kind_is_offered_once() {
         let mut names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
         names.dedup();
-        assert_eq!(names.len(), 6);
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 16);
         assert!(kind_of("file_upload").is_some_and(|k| k.file));
         assert_eq!(kind_label("colour"), "colour");
     }
