@@ -142,11 +142,18 @@ fn prefill(form: &pb::Form, query: &str) -> HashMap<String, serde_json::Value> {
             continue;
         }
         let label = slug(&field.label);
-        let given: Vec<&str> = pairs
-            .iter()
-            .filter(|(k, _)| *k == field.id || (!label.is_empty() && *k == label))
-            .map(|(_, v)| v.as_str())
-            .collect();
+        let by = |key: &str| -> Vec<&str> {
+            pairs
+                .iter()
+                .filter(|(k, _)| !key.is_empty() && k == key)
+                .map(|(_, v)| v.as_str())
+                .collect()
+        };
+        // The id wins over the label's slug.
+        let mut given = by(&field.id);
+        if given.is_empty() {
+            given = by(&label);
+        }
         let Some(first) = given.first() else {
             continue;
         };
