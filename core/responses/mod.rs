@@ -508,6 +508,44 @@ mod tests {
     }
 
     #[test]
+    fn multiple_choice_counts_and_required_checkbox() {
+        let mut f = form(&[
+            (FieldKind::MultipleChoice, true),
+            (FieldKind::Checkbox, true),
+        ]);
+        f.fields[0].options = ["a", "b", "c"]
+            .iter()
+            .map(|id| crate::forms::FieldOption {
+                id: (*id).to_owned(),
+                label: id.to_uppercase(),
+            })
+            .collect();
+        f.fields[0].max_selected = Some(2);
+        let ok = v(&f, answers(&f, &[json!(["c", "a"]), json!("on")])).expect("valid");
+        assert_eq!(ok[&f.fields[0].id.to_string()], json!(["a", "c"]));
+        assert_eq!(ok[&f.fields[1].id.to_string()], json!(true));
+        assert!(
+            v(&f, answers(&f, &[json!([]), json!(true)])).is_err(),
+            "required, none ticked"
+        );
+        assert!(v(&f, answers(&f, &[json!(["a", "b", "c"]), json!(true)])).is_err());
+        assert!(
+            v(
+                &f,
+                answers(&f, &[json!(["a", {"other": "x"}]), json!(true)])
+            )
+            .is_err(),
+            "no other allowed"
+        );
+        assert!(
+            v(&f, answers(&f, &[json!(["a"]), json!(false)])).is_err(),
+            "required checkbox unticked"
+        );
+        assert_eq!(e164("+44 20 7946 0958").as_deref(), Some("+442079460958"));
+        assert_eq!(e164("020 7946 0958"), None);
+    }
+
+    #[test]
     fn closing_rules() {
         let now = Utc::now();
         let mut f = form(&[]);

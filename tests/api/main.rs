@@ -30,6 +30,7 @@ mod dashboard_support;
 mod dashboard_webhooks;
 mod errors;
 mod export;
+mod field_kinds;
 mod forms;
 mod fuzz;
 mod grpc;
