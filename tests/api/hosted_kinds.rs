@@ -339,3 +339,60 @@ async fn the_url_query_prefills_fields_and_a_hidden_value_is_stored() {
     assert_eq!(responses[0]["answers"][&utm], json!("newsletter"));
     assert_eq!(responses[0]["answers"][&colour], json!(blue));
 }
+
+/// Chromium at phone width answers every kind by its label, with and without
+/// JavaScript: no serious axe-core violation, no CSP violation, no sideways scrolling,
+/// and the answers stored as the core takes them (the hidden field from the URL query).
+#[tokio::test]
+async fn chromium_answers_every_kind_by_its_labels() {
+    if !crate::browser::browser_available() {
+        return;
+    }
+    let k = Kinds::new().await;
+    let origin = k.app.http_base.trim_end_matches("/api/v1").to_owned();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/kinds.mjs");
+    for (n, mode) in ["script", "noscript"].into_iter().enumerate() {
+        let url = format!("{origin}/f/{}?utm_source={mode}", k.short_id());
+        let output = tokio::process::Command::new("node")
+            .args([script, &url, mode])
+            .output()
+            .await
+            .expect("running node");
+        assert!(
+            output.status.success(),
+            "browser script failed: {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let seen: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(seen["openedStatus"], 200, "{seen}");
+        assert_eq!(seen["submittedStatus"], 200, "{seen}");
+        assert_eq!(seen["errors"], json!([]), "{seen}");
+        assert_eq!(seen["cspViolations"], json!([]), "{seen}");
+        assert_eq!(seen["overflow"], false, "{seen}");
+        if mode == "script" {
+            assert_eq!(seen["axe"], json!([]), "{seen}");
+        }
+        let responses = k.responses().await;
+        assert_eq!(responses.len(), n + 1);
+        let answers = responses
+            .iter()
+            .map(|r| r["answers"].clone())
+            .find(|a| a[k.id("utm_source")] == mode)
+            .unwrap_or_else(|| panic!("no response with utm_source={mode}: {responses:?}"));
+        assert_eq!(answers[k.id("Colour")], json!(k.option("Colour", "Green")));
+        assert_eq!(
+            answers[k.id("Country")],
+            json!(k.option("Country", "Japan"))
+        );
+        assert_eq!(
+            answers[k.id("Toppings")],
+            json!([k.option("Toppings", "Cheese"), k.option("Toppings", "Olives"), {"other": "Pineapple"}])
+        );
+        assert_eq!(answers[k.id("Stars")], json!(3));
+        assert_eq!(answers[k.id("Recommend")], json!(9));
+        assert_eq!(answers[k.id("Arrival")], json!("2026-05-01"));
+        assert_eq!(answers[k.id("Phone")], json!("+33612345678"));
+        assert_eq!(answers[k.id("I agree")], json!(true));
+    }
+}

@@ -44,7 +44,8 @@ button{font:inherit;font-weight:600;background:#2f6fed;color:#fff;border:0;borde
 fieldset{border:0;padding:0}legend{font-weight:600;margin-bottom:.35rem;padding:0}\
 select{box-sizing:border-box;width:100%;font:inherit;padding:.6rem;border:1px solid #9aa3b2;border-radius:6px;background:#fff}\
 label.opt{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.25rem 0}\
-label.opt input{width:auto;margin:0}.row{display:flex;flex-wrap:wrap;gap:.25rem 1rem}";
+label.opt input{width:auto;margin:0}.row{display:flex;flex-wrap:wrap;gap:.25rem 1rem}\
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}";
 
 fn page(title: &str, body: &str) -> String {
     format!(
@@ -158,11 +159,19 @@ fn choice_group(
             " aria-invalid=\"true\" aria-describedby=\"e-{id}\""
         ));
     }
-    if field.required {
-        attrs.push_str(" aria-required=\"true\"");
+    // A group of radios is a radiogroup, which may say it is required; a group of
+    // checkboxes says it in its legend, for screen readers.
+    let mut spoken = "";
+    if input == "radio" {
+        attrs.push_str(" role=\"radiogroup\"");
+        if field.required {
+            attrs.push_str(" aria-required=\"true\"");
+        }
+    } else if field.required {
+        spoken = "<span class=\"sr\"> (required)</span>";
     }
     let mut html = format!(
-        "<fieldset class=\"field\" id=\"f-{id}\"{attrs}><legend>{}{}</legend><div class=\"{class}\">",
+        "<fieldset class=\"field\" id=\"f-{id}\"{attrs}><legend>{}{}{spoken}</legend><div class=\"{class}\">",
         escape(&field.label),
         marker(field.required)
     );
