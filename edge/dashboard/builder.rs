@@ -556,6 +556,11 @@ fn fields_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
     }
 }
 
+/// Whether a kind of choice offers "Other" (the core's rule: a dropdown does not).
+fn takes_other(kind: &str) -> bool {
+    kind != "dropdown"
+}
+
 /// A bound of a field as the text of its input (`""`: none).
 fn bound_text(value: Option<&prost_types::Value>) -> String {
     match value.map(convert::value_to_json) {
@@ -595,9 +600,12 @@ fn properties(prefix: &str, kind: &Kind, field: Option<&pb::FormField>) -> Marku
                 " " span class="muted" { "(one per line)" }
             }
             textarea id=(id("options")) name="options" rows="4" {}
-            label class="inline" {
-                input type="checkbox" name="allow_other" value="on" checked[field.is_some_and(|f| f.allow_other)];
-                "Offer “Other”, with free text"
+            @if field.is_none_or(|f| takes_other(&f.r#type)) {
+                label class="inline" {
+                    input type="checkbox" name="allow_other" value="on" checked[field.is_some_and(|f| f.allow_other)];
+                    "Offer “Other”, with free text"
+                    @if field.is_none() { " " span class="muted" { "(not for a dropdown)" } }
+                }
             }
         }
         @if kind.multiple {
@@ -1038,7 +1046,7 @@ fn apply_properties(field: &mut pb::FormField, posted: &FieldForm) -> Result<(),
         );
     }
     field.options = options;
-    field.allow_other = takes_options && posted.allow_other.is_some();
+    field.allow_other = takes_options && takes_other(&field.r#type) && posted.allow_other.is_some();
     let multiple = kind.is_some_and(|k| k.multiple);
     let problem = "Fewest and most ticked: write whole numbers, such as 1 or 3.";
     field.min_selected = if multiple {
