@@ -516,14 +516,17 @@ fn build_bounds(
     };
     match kind {
         FieldKind::Number => {
+            const MAX_NUMBER_BOUND: f64 = 1e15;
             let num = |name: &str, v: &Option<Value>| -> Result<Option<f64>, CoreError> {
                 match v {
                     None => Ok(None),
+                    // Within ±10^15, where a double is exact to the unit and the
+                    // stored JSON reads back as the same number.
                     Some(v) => v
                         .as_f64()
-                        .filter(|f| f.is_finite())
+                        .filter(|f| f.is_finite() && f.abs() <= MAX_NUMBER_BOUND)
                         .map(Some)
-                        .ok_or_else(|| refuse(name, "must be a number")),
+                        .ok_or_else(|| refuse(name, "must be a number from -1e15 to 1e15")),
                 }
             };
             if let (Some(lo), Some(hi)) = (num("min", &min)?, num("max", &max)?)

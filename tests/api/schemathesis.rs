@@ -133,10 +133,18 @@ async fn schemathesis_finds_no_failure_in_any_operation() {
         .expect("waiting for schemathesis");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
+    let errors: Vec<String> = app
+        .logs()
+        .text()
+        .lines()
+        .filter(|line| line.contains("ERROR"))
+        .map(str::to_owned)
+        .collect();
     assert!(
         output.status.success(),
-        "schemathesis found failures ({}):\n{stdout}\n{stderr}",
-        output.status
+        "schemathesis found failures ({}):\n{stdout}\n{stderr}\nformsd's errors:\n{}",
+        output.status,
+        errors.join("\n")
     );
     let summary: String = stdout
         .lines()
