@@ -313,6 +313,34 @@ export interface components {
              * @description Points a correct answer is worth in a quiz (default 1).
              */
             points?: number;
+            /**
+             * @description `single_choice`, `dropdown`, `multiple_choice`: the options in display order.
+             *     Answers store an option's `id`, which stays the same when its label changes.
+             */
+            options?: components["schemas"]["FieldOption"][];
+            /**
+             * Format: int32
+             * @description `multiple_choice`: fewest options an answer ticks (absent: 1 when required, else 0).
+             */
+            min_selected?: number;
+            /**
+             * Format: int32
+             * @description `multiple_choice`: most options an answer ticks (absent: all of them).
+             */
+            max_selected?: number;
+            /** @description `single_choice`, `multiple_choice`: an "Other" answer with free text is accepted. */
+            allow_other?: boolean;
+            /** @description Lower bound: `number` (a number), `scale` (an integer), `date` (`YYYY-MM-DD`). */
+            min?: unknown;
+            /**
+             * @description Upper bound: `number` (a number), `rating` (stars, 1 to 10), `scale` (an integer
+             *     up to 10), `date` (`YYYY-MM-DD`).
+             */
+            max?: unknown;
+            /** @description `scale`: the label of its low end. */
+            min_label?: string;
+            /** @description `scale`: the label of its high end. */
+            max_label?: string;
         };
         /**
          * @description A field definition as sent in `fields`. Everything optional to the parser: which
@@ -347,12 +375,48 @@ export interface components {
              * @description Points a correct answer is worth (default 1).
              */
             points?: number;
+            /**
+             * @description `single_choice`, `dropdown`, `multiple_choice` only: 1 to 100 options with
+             *     distinct labels. Leave `id` out to have one assigned; send the ids back on update
+             *     to keep them (renaming an option keeps its answers).
+             */
+            options?: components["schemas"]["FieldOption"][];
+            /**
+             * Format: int32
+             * @description `multiple_choice` only: 0 to `max_selected`.
+             */
+            min_selected?: number;
+            /**
+             * Format: int32
+             * @description `multiple_choice` only: `min_selected` to the number of options.
+             */
+            max_selected?: number;
+            /** @description `single_choice`, `multiple_choice` only: accept `{"other": text}`. */
+            allow_other?: boolean;
+            /** @description `number` (a number), `scale` (integer 0 to 9, default 0), `date` (`YYYY-MM-DD`). */
+            min: unknown;
+            /**
+             * @description `number` (a number), `rating` (1 to 10, default 5), `scale` (integer up to 10,
+             *     default 10), `date` (`YYYY-MM-DD`).
+             */
+            max: unknown;
+            /** @description `scale` only: the label of its low end, at most 100 characters. */
+            min_label?: string;
+            /** @description `scale` only: the label of its high end, at most 100 characters. */
+            max_label?: string;
+        };
+        /** @description One option of a choice field. */
+        FieldOption: {
+            /** @description Stable id (assigned by the service when not sent): what answers store. */
+            id?: string;
+            /** @description Text shown to the respondent, 1 to 200 characters. */
+            label?: string;
         };
         /**
          * @description The type of a field: what an answer to it must be.
          * @enum {string}
          */
-        FieldType: "short_text" | "long_text" | "textarea" | "email" | "number" | "file_upload";
+        FieldType: "short_text" | "long_text" | "textarea" | "email" | "number" | "file_upload" | "single_choice" | "dropdown" | "multiple_choice" | "rating" | "scale" | "date" | "url" | "phone" | "checkbox" | "hidden";
         /** @description A form as the API shows it. */
         Form: {
             /** Format: uuid */
