@@ -394,12 +394,12 @@ export interface components {
             /** @description `single_choice`, `multiple_choice` only: accept `{"other": text}`. */
             allow_other?: boolean;
             /** @description `number` (a number), `scale` (integer 0 to 9, default 0), `date` (`YYYY-MM-DD`). */
-            min: unknown;
+            min?: unknown;
             /**
              * @description `number` (a number), `rating` (1 to 10, default 5), `scale` (integer up to 10,
              *     default 10), `date` (`YYYY-MM-DD`).
              */
-            max: unknown;
+            max?: unknown;
             /** @description `scale` only: the label of its low end, at most 100 characters. */
             min_label?: string;
             /** @description `scale` only: the label of its high end, at most 100 characters. */

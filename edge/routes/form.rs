@@ -298,10 +298,12 @@ struct FieldBody {
     #[schema(nullable = false)]
     allow_other: Option<bool>,
     /// `number` (a number), `scale` (integer 0 to 9, default 0), `date` (`YYYY-MM-DD`).
+    #[serde(default)]
     #[schema(value_type = Value)]
     min: Option<Value>,
     /// `number` (a number), `rating` (1 to 10, default 5), `scale` (integer up to 10,
     /// default 10), `date` (`YYYY-MM-DD`).
+    #[serde(default)]
     #[schema(value_type = Value)]
     max: Option<Value>,
     /// `scale` only: the label of its low end, at most 100 characters.
