@@ -11,7 +11,7 @@ mod account;
 mod assets;
 mod builder;
 mod chart;
-mod forms;
+mod form_list;
 mod keys;
 mod layout;
 mod owner;
@@ -49,7 +49,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/sign-in/oidc", get(sign_in::oidc_begin))
         .route("/sign-in/oidc/callback", get(sign_in::oidc_callback))
         .route("/sign-out", post(sign_in::sign_out))
-        .route("/forms", get(forms::list).post(forms::create))
+        .route("/forms", get(form_list::list).post(form_list::create))
         // A form's page: builder, settings, lifecycle, preview, share (builder.rs).
         .route("/forms/{id}", get(builder::page))
         .route("/forms/{id}/details", post(builder::details))

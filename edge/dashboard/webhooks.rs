@@ -20,7 +20,8 @@ const PER_PAGE: i32 = 20;
 
 /// The events a subscription may list (`webhook.test` is not one: it is only sent by
 /// hand, from the webhook's page).
-const EVENTS: &[&str] = forms::webhooks::EVENTS;
+// The REST edge documents the same names (the edge reaches the core only over gRPC).
+const EVENTS: &[&str] = &crate::routes::webhooks::Event::NAMES;
 
 fn list_url(form_id: &str) -> String {
     format!("/app/forms/{form_id}/webhooks")

@@ -72,6 +72,19 @@ pub(crate) enum Event {
     QuizCompleted,
 }
 
+impl Event {
+    /// The names above, as the edge offers them (the dashboard's checkboxes): the core
+    /// refuses any other, so a name missing here is only not offered.
+    pub(crate) const NAMES: [&'static str; 6] = [
+        "form.submitted",
+        "response.received",
+        "form.updated",
+        "form.published",
+        "form.deleted",
+        "quiz.completed",
+    ];
+}
+
 /// `data` of a webhook list.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct WebhookList {
