@@ -212,6 +212,30 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A condition on the answer to an earlier field: see `show_if`. */
+        Condition: {
+            /**
+             * @description The earlier field: its id, or its `ref` (or, on create, the id sent for it).
+             *     Returned as the field's id.
+             */
+            field?: string;
+            /**
+             * @description `not_equals` holds when the field is unanswered; `greater_than` and `less_than`
+             *     (number, rating, scale, date) do not.
+             */
+            op?: components["schemas"]["ConditionOp"];
+            /**
+             * @description Compared with the answer, written as that field's answers are (an option id or
+             *     label, a number, `YYYY-MM-DD`, a boolean, text); a list for `any_of`; left out
+             *     for `answered` / `not_answered`.
+             */
+            value?: unknown;
+        };
+        /**
+         * @description What a condition tests.
+         * @enum {string}
+         */
+        ConditionOp: "equals" | "not_equals" | "any_of" | "contains" | "answered" | "not_answered" | "greater_than" | "less_than";
         /**
          * @description The body of `POST /forms`. A missing or null title is left to the core, which
          *     requires one; `fields` and `settings` may be left out but not sent as null.
@@ -341,6 +365,13 @@ export interface components {
             min_label?: string;
             /** @description `scale`: the label of its high end. */
             max_label?: string;
+            /** @description The client's name for the field, unique in the form. */
+            ref?: string;
+            /**
+             * @description The field (a `page_break`: its page) is shown when all of these hold; a field not
+             *     shown is not required, and an answer to it is refused.
+             */
+            show_if?: components["schemas"]["Condition"][];
         };
         /**
          * @description A field definition as sent in `fields`. Everything optional to the parser: which
@@ -350,8 +381,9 @@ export interface components {
         FieldInput: {
             /**
              * Format: uuid
-             * @description Ignored on create; on update, the id of an existing field keeps it (and its
-             *     answers), no id makes a new field, an unknown id is 422.
+             * @description On create the field gets a new id (conditions may still name it by this one);
+             *     on update, the id of an existing field keeps it (and its answers), no id makes a
+             *     new field, an unknown id is 422.
              */
             id?: string;
             type: components["schemas"]["FieldType"];
@@ -404,6 +436,17 @@ export interface components {
             min_label?: string;
             /** @description `scale` only: the label of its high end, at most 100 characters. */
             max_label?: string;
+            /**
+             * @description A name for the field, unique in the form (1 to 64 letters, digits, `_`, `-`), by
+             *     which conditions may name it before it has an id.
+             */
+            ref?: string;
+            /**
+             * @description Shown only when all of these hold (at most 20); each reads a field that comes
+             *     before this one. Logic that names an unknown or later field, or that can never
+             *     hold, is 422.
+             */
+            show_if?: components["schemas"]["Condition"][];
         };
         /** @description One option of a choice field. */
         FieldOption: {
@@ -416,7 +459,7 @@ export interface components {
          * @description The type of a field: what an answer to it must be.
          * @enum {string}
          */
-        FieldType: "short_text" | "long_text" | "textarea" | "email" | "number" | "file_upload" | "single_choice" | "dropdown" | "multiple_choice" | "rating" | "scale" | "date" | "url" | "phone" | "checkbox" | "hidden";
+        FieldType: "short_text" | "long_text" | "textarea" | "email" | "number" | "file_upload" | "single_choice" | "dropdown" | "multiple_choice" | "rating" | "scale" | "date" | "url" | "phone" | "checkbox" | "hidden" | "page_break";
         /** @description A form as the API shows it. */
         Form: {
             /** Format: uuid */

@@ -2,6 +2,7 @@
 //! scoring of quiz answers against them.
 
 use super::check_len;
+use super::logic::{self, Condition, ConditionInput};
 use crate::error::CoreError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -32,10 +33,13 @@ pub enum FieldKind {
     Phone,
     Checkbox,
     Hidden,
+    /// Not a question: starts a new page (its label is the page's title), and its
+    /// `show_if` decides whether the page is shown (`logic`).
+    PageBreak,
 }
 
 impl FieldKind {
-    pub const ALL: [FieldKind; 16] = [
+    pub const ALL: [FieldKind; 17] = [
         Self::ShortText,
         Self::LongText,
         Self::Textarea,
@@ -52,7 +56,27 @@ impl FieldKind {
         Self::Phone,
         Self::Checkbox,
         Self::Hidden,
+        Self::PageBreak,
     ];
+
+    /// Kinds answered with free text.
+    pub fn is_text(self) -> bool {
+        matches!(
+            self,
+            Self::ShortText
+                | Self::LongText
+                | Self::Textarea
+                | Self::Email
+                | Self::Url
+                | Self::Phone
+                | Self::Hidden
+        )
+    }
+
+    /// Kinds whose answers are ordered (greater / less than).
+    pub fn is_ordered(self) -> bool {
+        matches!(self, Self::Number | Self::Rating | Self::Scale | Self::Date)
+    }
 
     /// Kinds answered with one or more of the field's `options`.
     pub fn has_options(self) -> bool {
@@ -85,6 +109,7 @@ impl FieldKind {
             Self::Phone => "phone",
             Self::Checkbox => "checkbox",
             Self::Hidden => "hidden",
+            Self::PageBreak => "page_break",
         }
     }
 }
@@ -125,6 +150,8 @@ pub(crate) const MAX_RATING: i64 = 10;
 pub(crate) const DEFAULT_RATING: i64 = 5;
 /// Bounds of a scale (the highest end, and the defaults).
 pub(crate) const MAX_SCALE: i64 = 10;
+/// Longest `ref` a client may give a field.
+pub(crate) const MAX_REF: usize = 64;
 
 /// One option of a choice field: answers store its `id`, people read its `label`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,6 +201,13 @@ pub struct Field {
     pub min_label: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_label: Option<String>,
+    /// A name the client gives the field, unique in the form: conditions may name the
+    /// field by it (on create, before the field has an id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#ref: Option<String>,
+    /// When the field (a page break: its page) is shown: all of these hold (`logic`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub show_if: Vec<Condition>,
 }
 
 impl Field {
@@ -216,6 +250,11 @@ pub(crate) struct FieldInput {
     pub max: Option<Value>,
     pub min_label: Option<String>,
     pub max_label: Option<String>,
+    pub r#ref: Option<String>,
+    pub show_if: Vec<ConditionInput>,
+    /// On create, the id the client sent: the field gets a fresh one, and conditions
+    /// may still name it by this one (a form copied from another keeps its logic).
+    pub alias: Option<Uuid>,
 }
 
 /// Validates field inputs into stored fields. On update, `existing` are the form's
@@ -230,10 +269,13 @@ pub(crate) fn build_fields(
         )));
     }
     let mut seen = std::collections::HashSet::new();
-    inputs
+    let mut refs = std::collections::HashSet::new();
+    let mut conditions = Vec::with_capacity(inputs.len());
+    let mut aliases = Vec::with_capacity(inputs.len());
+    let mut fields = inputs
         .into_iter()
         .enumerate()
-        .map(|(i, input)| {
+        .map(|(i, mut input)| {
             let at = format!("fields[{i}]");
             let id = match input.id {
                 Some(id) if existing.iter().any(|f| f.id == id) => {
@@ -249,9 +291,18 @@ pub(crate) fn build_fields(
                 }
                 None => Uuid::new_v4(),
             };
+            if let Some(r) = &input.r#ref
+                && !refs.insert(r.clone())
+            {
+                return Err(CoreError::Validation(format!("{at}.ref is repeated")));
+            }
+            conditions.push(std::mem::take(&mut input.show_if));
+            aliases.push(input.alias);
             build_field(&at, id, input)
         })
-        .collect()
+        .collect::<Result<Vec<Field>, CoreError>>()?;
+    logic::attach(&mut fields, conditions, &aliases)?;
+    Ok(fields)
 }
 
 fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError> {
@@ -340,6 +391,24 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
             kind.as_str()
         )));
     }
+    if let Some(r) = &input.r#ref {
+        let ok = !r.is_empty()
+            && r.len() <= MAX_REF
+            && r.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !ok {
+            return Err(CoreError::Validation(format!(
+                "{at}.ref must be 1 to {MAX_REF} letters, digits, '_' or '-'"
+            )));
+        }
+    }
+    if kind == FieldKind::PageBreak
+        && (input.required || correct_answer.is_some() || input.placeholder.is_some())
+    {
+        return Err(CoreError::Validation(format!(
+            "{at}: a page_break is not a question: it takes a label (the page's title) and show_if only"
+        )));
+    }
     if kind == FieldKind::Hidden && input.required {
         return Err(CoreError::Validation(format!(
             "{at}.required: a hidden field is never required"
@@ -381,6 +450,8 @@ fn build_field(at: &str, id: Uuid, input: FieldInput) -> Result<Field, CoreError
         max,
         min_label,
         max_label,
+        r#ref: input.r#ref,
+        show_if: Vec::new(),
     })
 }
 

@@ -2,6 +2,7 @@
 //! transport types; `service` adapts it to gRPC and `store` keeps it in PostgreSQL.
 
 pub(crate) mod fields;
+pub(crate) mod logic;
 pub(crate) mod service;
 pub(crate) mod store;
 
@@ -188,7 +189,11 @@ impl NewForm {
         let inputs = self
             .fields
             .into_iter()
-            .map(|f| FieldInput { id: None, ..f })
+            .map(|f| FieldInput {
+                id: None,
+                alias: f.id,
+                ..f
+            })
             .collect();
         let fields = build_fields(inputs, &[])?;
         check_settings(&self.settings)?;

@@ -83,6 +83,16 @@ pub(crate) fn form_to_pb(form: Form) -> pb::Form {
                 max: f.max.as_ref().map(convert::json_to_value),
                 min_label: f.min_label,
                 max_label: f.max_label,
+                r#ref: f.r#ref,
+                show_if: f
+                    .show_if
+                    .into_iter()
+                    .map(|c| pb::Condition {
+                        field: c.field.to_string(),
+                        op: c.op.as_str().to_owned(),
+                        value: c.value.as_ref().map(convert::json_to_value),
+                    })
+                    .collect(),
             })
             .collect(),
         settings: Some(convert::object_to_struct(&form.settings)),
@@ -127,6 +137,17 @@ fn field_from_pb(i: usize, f: pb::FormField) -> Result<FieldInput, CoreError> {
         max: f.max.as_ref().map(convert::value_to_json),
         min_label: f.min_label,
         max_label: f.max_label,
+        r#ref: f.r#ref,
+        show_if: f
+            .show_if
+            .into_iter()
+            .map(|c| super::logic::ConditionInput {
+                field: c.field,
+                op: c.op,
+                value: c.value.as_ref().map(convert::value_to_json),
+            })
+            .collect(),
+        alias: None,
     })
 }
 

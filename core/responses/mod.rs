@@ -9,6 +9,7 @@ pub(crate) mod service;
 pub mod store;
 
 use crate::error::{CoreError, FieldError};
+use crate::forms::logic::Visibility;
 use crate::forms::{Field, FieldKind, FormStatus};
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use serde_json::{Map, Value};
@@ -126,22 +127,45 @@ impl TargetForm {
             }
         }
         let mut out = Map::new();
-        for field in &self.fields {
+        // Pages and conditions (`forms::logic`): a field not shown is not required and
+        // takes no answer.
+        let mut seen = Visibility::new(&self.fields);
+        for (i, field) in self.fields.iter().enumerate() {
             let id = field.id.to_string();
             let describe = |problem: &str| FieldError {
                 field: id.clone(),
                 label: field.label.clone(),
                 problem: problem.to_owned(),
             };
+            let shown = seen.shown(i, field);
+            let given = uploaded
+                .get(&id)
+                .or_else(|| answers.get(&id).filter(|v| !is_blank(v)));
+            if field.kind == FieldKind::PageBreak {
+                if given.is_some() {
+                    errors.push(describe("is a page break, which takes no answer"));
+                }
+                continue;
+            }
+            if !shown {
+                if given.is_some() {
+                    errors.push(describe(
+                        "is not shown, given the answers it depends on: send no answer for it",
+                    ));
+                }
+                continue;
+            }
             if let Some(file) = uploaded.get(&id) {
+                seen.answered(field, file);
                 out.insert(id, file.clone());
                 continue;
             }
-            match answers.get(&id).filter(|v| !is_blank(v)) {
+            match given {
                 None if field.required => errors.push(describe("is required")),
                 None => {}
                 Some(value) => match check_answer(field, value) {
                     Ok(value) => {
+                        seen.answered(field, &value);
                         out.insert(id, value);
                     }
                     Err(why) => errors.push(describe(&why)),
@@ -295,6 +319,7 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
             }
         }
         FieldKind::Hidden => text(MAX_HIDDEN),
+        FieldKind::PageBreak => Err("is a page break, which takes no answer".to_owned()),
     }
 }
 

@@ -122,6 +122,14 @@ pub(crate) struct Field {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     max_label: Option<String>,
+    /// The client's name for the field, unique in the form.
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    reference: Option<String>,
+    /// The field (a `page_break`: its page) is shown when all of these hold; a field not
+    /// shown is not required, and an answer to it is refused.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    show_if: Vec<Condition>,
 }
 
 /// One option of a choice field.
@@ -164,6 +172,8 @@ impl From<pb::FormField> for Field {
             max: field.max.as_ref().map(convert::value_to_json),
             min_label: field.min_label,
             max_label: field.max_label,
+            reference: field.r#ref,
+            show_if: field.show_if.into_iter().map(Condition::from).collect(),
         }
     }
 }
@@ -208,6 +218,64 @@ pub(crate) enum FieldType {
     Checkbox,
     /// A string of at most 2000 characters, never required.
     Hidden,
+    /// Not a question: starts a new page titled by its `label`, shown when its `show_if`
+    /// holds. Takes no answer.
+    PageBreak,
+}
+
+/// A condition on the answer to an earlier field: see `show_if`.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub(crate) struct Condition {
+    /// The earlier field: its id, or its `ref` (or, on create, the id sent for it).
+    /// Returned as the field's id.
+    #[serde(default)]
+    field: String,
+    /// `not_equals` holds when the field is unanswered; `greater_than` and `less_than`
+    /// (number, rating, scale, date) do not.
+    #[serde(default)]
+    #[schema(value_type = ConditionOp)]
+    op: String,
+    /// Compared with the answer, written as that field's answers are (an option id or
+    /// label, a number, `YYYY-MM-DD`, a boolean, text); a list for `any_of`; left out
+    /// for `answered` / `not_answered`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Value)]
+    value: Option<Value>,
+}
+
+/// What a condition tests.
+#[derive(ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)] // documents the strings the core accepts in `op`
+pub(crate) enum ConditionOp {
+    Equals,
+    NotEquals,
+    AnyOf,
+    Contains,
+    Answered,
+    NotAnswered,
+    GreaterThan,
+    LessThan,
+}
+
+impl From<pb::Condition> for Condition {
+    fn from(c: pb::Condition) -> Self {
+        Self {
+            field: c.field,
+            op: c.op,
+            value: c.value.as_ref().map(convert::value_to_json),
+        }
+    }
+}
+
+impl From<Condition> for pb::Condition {
+    fn from(c: Condition) -> Self {
+        Self {
+            field: c.field,
+            op: c.op,
+            value: c.value.as_ref().map(convert::json_to_value),
+        }
+    }
 }
 
 /// The settings of a form. The keys below are type-checked; other keys are kept as
@@ -256,8 +324,9 @@ impl From<StatusName> for pb::FormStatus {
 #[derive(Deserialize, ToSchema)]
 #[schema(as = FieldInput)]
 struct FieldBody {
-    /// Ignored on create; on update, the id of an existing field keeps it (and its
-    /// answers), no id makes a new field, an unknown id is 422.
+    /// On create the field gets a new id (conditions may still name it by this one);
+    /// on update, the id of an existing field keeps it (and its answers), no id makes a
+    /// new field, an unknown id is 422.
     #[schema(format = Uuid, nullable = false)]
     id: Option<String>,
     #[serde(rename = "type")]
@@ -312,6 +381,16 @@ struct FieldBody {
     /// `scale` only: the label of its high end, at most 100 characters.
     #[schema(nullable = false, max_length = 100)]
     max_label: Option<String>,
+    /// A name for the field, unique in the form (1 to 64 letters, digits, `_`, `-`), by
+    /// which conditions may name it before it has an id.
+    #[serde(rename = "ref")]
+    #[schema(nullable = false, max_length = 64)]
+    reference: Option<String>,
+    /// Shown only when all of these hold (at most 20); each reads a field that comes
+    /// before this one. Logic that names an unknown or later field, or that can never
+    /// hold, is 422.
+    #[schema(nullable = false, max_items = 20)]
+    show_if: Option<Vec<Condition>>,
 }
 
 impl From<FieldBody> for pb::FormField {
@@ -342,6 +421,13 @@ impl From<FieldBody> for pb::FormField {
             max: f.max.as_ref().map(convert::json_to_value),
             min_label: f.min_label,
             max_label: f.max_label,
+            r#ref: f.reference,
+            show_if: f
+                .show_if
+                .unwrap_or_default()
+                .into_iter()
+                .map(pb::Condition::from)
+                .collect(),
         }
     }
 }

@@ -49,7 +49,7 @@ class Form(_message.Message):
     def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[FormStatus, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., short_id: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class FormField(_message.Message):
-    __slots__ = ("id", "type", "label", "required", "placeholder", "allowed_types", "max_size_mb", "correct_answer", "points", "options", "min_selected", "max_selected", "allow_other", "min", "max", "min_label", "max_label")
+    __slots__ = ("id", "type", "label", "required", "placeholder", "allowed_types", "max_size_mb", "correct_answer", "points", "options", "min_selected", "max_selected", "allow_other", "min", "max", "min_label", "max_label", "ref", "show_if")
     ID_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
@@ -67,6 +67,8 @@ class FormField(_message.Message):
     MAX_FIELD_NUMBER: _ClassVar[int]
     MIN_LABEL_FIELD_NUMBER: _ClassVar[int]
     MAX_LABEL_FIELD_NUMBER: _ClassVar[int]
+    REF_FIELD_NUMBER: _ClassVar[int]
+    SHOW_IF_FIELD_NUMBER: _ClassVar[int]
     id: str
     type: str
     label: str
@@ -84,7 +86,19 @@ class FormField(_message.Message):
     max: _struct_pb2.Value
     min_label: str
     max_label: str
-    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., label: _Optional[str] = ..., required: _Optional[bool] = ..., placeholder: _Optional[str] = ..., allowed_types: _Optional[_Iterable[str]] = ..., max_size_mb: _Optional[float] = ..., correct_answer: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., points: _Optional[int] = ..., options: _Optional[_Iterable[_Union[FieldOption, _Mapping]]] = ..., min_selected: _Optional[int] = ..., max_selected: _Optional[int] = ..., allow_other: _Optional[bool] = ..., min: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., max: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., min_label: _Optional[str] = ..., max_label: _Optional[str] = ...) -> None: ...
+    ref: str
+    show_if: _containers.RepeatedCompositeFieldContainer[Condition]
+    def __init__(self, id: _Optional[str] = ..., type: _Optional[str] = ..., label: _Optional[str] = ..., required: _Optional[bool] = ..., placeholder: _Optional[str] = ..., allowed_types: _Optional[_Iterable[str]] = ..., max_size_mb: _Optional[float] = ..., correct_answer: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., points: _Optional[int] = ..., options: _Optional[_Iterable[_Union[FieldOption, _Mapping]]] = ..., min_selected: _Optional[int] = ..., max_selected: _Optional[int] = ..., allow_other: _Optional[bool] = ..., min: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., max: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., min_label: _Optional[str] = ..., max_label: _Optional[str] = ..., ref: _Optional[str] = ..., show_if: _Optional[_Iterable[_Union[Condition, _Mapping]]] = ...) -> None: ...
+
+class Condition(_message.Message):
+    __slots__ = ("field", "op", "value")
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    OP_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    field: str
+    op: str
+    value: _struct_pb2.Value
+    def __init__(self, field: _Optional[str] = ..., op: _Optional[str] = ..., value: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
 
 class FieldOption(_message.Message):
     __slots__ = ("id", "label")

@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/forms.proto.
  */
 export const file_forms_v1_forms: GenFile = /*@__PURE__*/
-  fileDesc("ChRmb3Jtcy92MS9mb3Jtcy5wcm90bxIIZm9ybXMudjEi5QIKBEZvcm0SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSGAoLZGVzY3JpcHRpb24YAyABKAlIAIgBARIkCgZzdGF0dXMYBCABKA4yFC5mb3Jtcy52MS5Gb3JtU3RhdHVzEiMKBmZpZWxkcxgFIAMoCzITLmZvcm1zLnYxLkZvcm1GaWVsZBIpCghzZXR0aW5ncxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEAoIc2hvcnRfaWQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMcHVibGlzaGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIOCgxfZGVzY3JpcHRpb24irAQKCUZvcm1GaWVsZBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg0KBWxhYmVsGAMgASgJEhAKCHJlcXVpcmVkGAQgASgIEhgKC3BsYWNlaG9sZGVyGAUgASgJSACIAQESFQoNYWxsb3dlZF90eXBlcxgGIAMoCRIYCgttYXhfc2l6ZV9tYhgHIAEoAUgBiAEBEi4KDmNvcnJlY3RfYW5zd2VyGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhMKBnBvaW50cxgJIAEoBUgCiAEBEiYKB29wdGlvbnMYCiADKAsyFS5mb3Jtcy52MS5GaWVsZE9wdGlvbhIZCgxtaW5fc2VsZWN0ZWQYCyABKAVIA4gBARIZCgxtYXhfc2VsZWN0ZWQYDCABKAVIBIgBARITCgthbGxvd19vdGhlchgNIAEoCBIjCgNtaW4YDiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSIwoDbWF4GA8gASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhYKCW1pbl9sYWJlbBgQIAEoCUgFiAEBEhYKCW1heF9sYWJlbBgRIAEoCUgGiAEBQg4KDF9wbGFjZWhvbGRlckIOCgxfbWF4X3NpemVfbWJCCQoHX3BvaW50c0IPCg1fbWluX3NlbGVjdGVkQg8KDV9tYXhfc2VsZWN0ZWRCDAoKX21pbl9sYWJlbEIMCgpfbWF4X2xhYmVsIigKC0ZpZWxkT3B0aW9uEgoKAmlkGAEgASgJEg0KBWxhYmVsGAIgASgJIogBChBMaXN0Rm9ybXNSZXF1ZXN0EhEKBHBhZ2UYASABKAVIAIgBARIVCghwZXJfcGFnZRgCIAEoBUgBiAEBEiQKBnN0YXR1cxgDIAEoDjIULmZvcm1zLnYxLkZvcm1TdGF0dXMSDgoGc2VhcmNoGAQgASgJQgcKBV9wYWdlQgsKCV9wZXJfcGFnZSJgChFMaXN0Rm9ybXNSZXNwb25zZRIdCgVmb3JtcxgBIAMoCzIOLmZvcm1zLnYxLkZvcm0SLAoKcGFnaW5hdGlvbhgCIAEoCzIYLmZvcm1zLnYxLlBhZ2VQYWdpbmF0aW9uIhwKDkdldEZvcm1SZXF1ZXN0EgoKAmlkGAEgASgJIi8KD0dldEZvcm1SZXNwb25zZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybSKcAQoRQ3JlYXRlRm9ybVJlcXVlc3QSDQoFdGl0bGUYASABKAkSGAoLZGVzY3JpcHRpb24YAiABKAlIAIgBARIjCgZmaWVsZHMYAyADKAsyEy5mb3Jtcy52MS5Gb3JtRmllbGQSKQoIc2V0dGluZ3MYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Qg4KDF9kZXNjcmlwdGlvbiIyChJDcmVhdGVGb3JtUmVzcG9uc2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0ibgoRVXBkYXRlRm9ybVJlcXVlc3QSCgoCaWQYASABKAkSHAoEZm9ybRgCIAEoCzIOLmZvcm1zLnYxLkZvcm0SLwoLdXBkYXRlX21hc2sYAyABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIjIKElVwZGF0ZUZvcm1SZXNwb25zZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybSIfChFEZWxldGVGb3JtUmVxdWVzdBIKCgJpZBgBIAEoCSIUChJEZWxldGVGb3JtUmVzcG9uc2UqdQoKRm9ybVN0YXR1cxIbChdGT1JNX1NUQVRVU19VTlNQRUNJRklFRBAAEhUKEUZPUk1fU1RBVFVTX0RSQUZUEAESGQoVRk9STV9TVEFUVVNfUFVCTElTSEVEEAISGAoURk9STV9TVEFUVVNfQVJDSElWRUQQAzLvAgoMRm9ybXNTZXJ2aWNlEkQKCUxpc3RGb3JtcxIaLmZvcm1zLnYxLkxpc3RGb3Jtc1JlcXVlc3QaGy5mb3Jtcy52MS5MaXN0Rm9ybXNSZXNwb25zZRI+CgdHZXRGb3JtEhguZm9ybXMudjEuR2V0Rm9ybVJlcXVlc3QaGS5mb3Jtcy52MS5HZXRGb3JtUmVzcG9uc2USRwoKQ3JlYXRlRm9ybRIbLmZvcm1zLnYxLkNyZWF0ZUZvcm1SZXF1ZXN0GhwuZm9ybXMudjEuQ3JlYXRlRm9ybVJlc3BvbnNlEkcKClVwZGF0ZUZvcm0SGy5mb3Jtcy52MS5VcGRhdGVGb3JtUmVxdWVzdBocLmZvcm1zLnYxLlVwZGF0ZUZvcm1SZXNwb25zZRJHCgpEZWxldGVGb3JtEhsuZm9ybXMudjEuRGVsZXRlRm9ybVJlcXVlc3QaHC5mb3Jtcy52MS5EZWxldGVGb3JtUmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_common, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChRmb3Jtcy92MS9mb3Jtcy5wcm90bxIIZm9ybXMudjEi5QIKBEZvcm0SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSGAoLZGVzY3JpcHRpb24YAyABKAlIAIgBARIkCgZzdGF0dXMYBCABKA4yFC5mb3Jtcy52MS5Gb3JtU3RhdHVzEiMKBmZpZWxkcxgFIAMoCzITLmZvcm1zLnYxLkZvcm1GaWVsZBIpCghzZXR0aW5ncxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEAoIc2hvcnRfaWQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMcHVibGlzaGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIOCgxfZGVzY3JpcHRpb24i7AQKCUZvcm1GaWVsZBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg0KBWxhYmVsGAMgASgJEhAKCHJlcXVpcmVkGAQgASgIEhgKC3BsYWNlaG9sZGVyGAUgASgJSACIAQESFQoNYWxsb3dlZF90eXBlcxgGIAMoCRIYCgttYXhfc2l6ZV9tYhgHIAEoAUgBiAEBEi4KDmNvcnJlY3RfYW5zd2VyGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhMKBnBvaW50cxgJIAEoBUgCiAEBEiYKB29wdGlvbnMYCiADKAsyFS5mb3Jtcy52MS5GaWVsZE9wdGlvbhIZCgxtaW5fc2VsZWN0ZWQYCyABKAVIA4gBARIZCgxtYXhfc2VsZWN0ZWQYDCABKAVIBIgBARITCgthbGxvd19vdGhlchgNIAEoCBIjCgNtaW4YDiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSIwoDbWF4GA8gASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhYKCW1pbl9sYWJlbBgQIAEoCUgFiAEBEhYKCW1heF9sYWJlbBgRIAEoCUgGiAEBEhAKA3JlZhgSIAEoCUgHiAEBEiQKB3Nob3dfaWYYEyADKAsyEy5mb3Jtcy52MS5Db25kaXRpb25CDgoMX3BsYWNlaG9sZGVyQg4KDF9tYXhfc2l6ZV9tYkIJCgdfcG9pbnRzQg8KDV9taW5fc2VsZWN0ZWRCDwoNX21heF9zZWxlY3RlZEIMCgpfbWluX2xhYmVsQgwKCl9tYXhfbGFiZWxCBgoEX3JlZiJNCglDb25kaXRpb24SDQoFZmllbGQYASABKAkSCgoCb3AYAiABKAkSJQoFdmFsdWUYAyABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUiKAoLRmllbGRPcHRpb24SCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkiiAEKEExpc3RGb3Jtc1JlcXVlc3QSEQoEcGFnZRgBIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAIgASgFSAGIAQESJAoGc3RhdHVzGAMgASgOMhQuZm9ybXMudjEuRm9ybVN0YXR1cxIOCgZzZWFyY2gYBCABKAlCBwoFX3BhZ2VCCwoJX3Blcl9wYWdlImAKEUxpc3RGb3Jtc1Jlc3BvbnNlEh0KBWZvcm1zGAEgAygLMg4uZm9ybXMudjEuRm9ybRIsCgpwYWdpbmF0aW9uGAIgASgLMhguZm9ybXMudjEuUGFnZVBhZ2luYXRpb24iHAoOR2V0Rm9ybVJlcXVlc3QSCgoCaWQYASABKAkiLwoPR2V0Rm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtIpwBChFDcmVhdGVGb3JtUmVxdWVzdBINCgV0aXRsZRgBIAEoCRIYCgtkZXNjcmlwdGlvbhgCIAEoCUgAiAEBEiMKBmZpZWxkcxgDIAMoCzITLmZvcm1zLnYxLkZvcm1GaWVsZBIpCghzZXR0aW5ncxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCDgoMX2Rlc2NyaXB0aW9uIjIKEkNyZWF0ZUZvcm1SZXNwb25zZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybSJuChFVcGRhdGVGb3JtUmVxdWVzdBIKCgJpZBgBIAEoCRIcCgRmb3JtGAIgASgLMg4uZm9ybXMudjEuRm9ybRIvCgt1cGRhdGVfbWFzaxgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2siMgoSVXBkYXRlRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtIh8KEURlbGV0ZUZvcm1SZXF1ZXN0EgoKAmlkGAEgASgJIhQKEkRlbGV0ZUZvcm1SZXNwb25zZSp1CgpGb3JtU3RhdHVzEhsKF0ZPUk1fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFQoRRk9STV9TVEFUVVNfRFJBRlQQARIZChVGT1JNX1NUQVRVU19QVUJMSVNIRUQQAhIYChRGT1JNX1NUQVRVU19BUkNISVZFRBADMu8CCgxGb3Jtc1NlcnZpY2USRAoJTGlzdEZvcm1zEhouZm9ybXMudjEuTGlzdEZvcm1zUmVxdWVzdBobLmZvcm1zLnYxLkxpc3RGb3Jtc1Jlc3BvbnNlEj4KB0dldEZvcm0SGC5mb3Jtcy52MS5HZXRGb3JtUmVxdWVzdBoZLmZvcm1zLnYxLkdldEZvcm1SZXNwb25zZRJHCgpDcmVhdGVGb3JtEhsuZm9ybXMudjEuQ3JlYXRlRm9ybVJlcXVlc3QaHC5mb3Jtcy52MS5DcmVhdGVGb3JtUmVzcG9uc2USRwoKVXBkYXRlRm9ybRIbLmZvcm1zLnYxLlVwZGF0ZUZvcm1SZXF1ZXN0GhwuZm9ybXMudjEuVXBkYXRlRm9ybVJlc3BvbnNlEkcKCkRlbGV0ZUZvcm0SGy5mb3Jtcy52MS5EZWxldGVGb3JtUmVxdWVzdBocLmZvcm1zLnYxLkRlbGV0ZUZvcm1SZXNwb25zZWIGcHJvdG8z", [file_forms_v1_common, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A form definition.
@@ -109,8 +109,9 @@ export const FormSchema: GenMessage<Form> = /*@__PURE__*/
  */
 export type FormField = Message<"forms.v1.FormField"> & {
   /**
-   * UUID assigned by the service. Ignored on create; on update, an id keeps the
-   * identity (and the answers) of an existing field, and an empty id adds a field.
+   * UUID assigned by the service. On create the field gets a new one (conditions may
+   * still name the field by the id sent); on update, an id keeps the identity (and the
+   * answers) of an existing field, and an empty id adds a field.
    *
    * @generated from field: string id = 1;
    */
@@ -119,7 +120,9 @@ export type FormField = Message<"forms.v1.FormField"> & {
   /**
    * One of: short_text, long_text, textarea, email, number, file_upload,
    * single_choice, dropdown, multiple_choice, rating, scale, date, url, phone, checkbox,
-   * hidden. What an answer of each kind is: see `FieldOption` and the README.
+   * hidden, page_break. What an answer of each kind is: see `FieldOption` and the
+   * README. A page_break is not a question: it starts a new page, titled by its label,
+   * shown when its `show_if` holds.
    *
    * @generated from field: string type = 2;
    */
@@ -234,6 +237,22 @@ export type FormField = Message<"forms.v1.FormField"> & {
    * @generated from field: optional string max_label = 17;
    */
   maxLabel?: string | undefined;
+
+  /**
+   * A name the client gives the field (1 to 64 letters, digits, '_' or '-'), unique in
+   * the form; conditions may name the field by it.
+   *
+   * @generated from field: optional string ref = 18;
+   */
+  ref?: string | undefined;
+
+  /**
+   * When the field is shown (a page_break: when its page is): all of these hold. A
+   * field that is not shown is not required, and an answer to it is refused.
+   *
+   * @generated from field: repeated forms.v1.Condition show_if = 19;
+   */
+  showIf: Condition[];
 };
 
 /**
@@ -242,6 +261,46 @@ export type FormField = Message<"forms.v1.FormField"> & {
  */
 export const FormFieldSchema: GenMessage<FormField> = /*@__PURE__*/
   messageDesc(file_forms_v1_forms, 1);
+
+/**
+ * A condition on the answer to an earlier field of the form.
+ *
+ * @generated from message forms.v1.Condition
+ */
+export type Condition = Message<"forms.v1.Condition"> & {
+  /**
+   * The earlier field: its id (or, when sent, its `ref`, or on create the id the client
+   * gave it). Stored and returned as the field's id.
+   *
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * One of: equals, not_equals, any_of, contains, answered, not_answered,
+   * greater_than, less_than (number, rating, scale, date). not_equals holds when the
+   * field is unanswered; greater_than and less_than do not.
+   *
+   * @generated from field: string op = 2;
+   */
+  op: string;
+
+  /**
+   * What the answer is compared with, as answers of that field are written (an option
+   * id, or its label, which is stored as the id; a whole number; `YYYY-MM-DD`; a
+   * boolean; text). any_of: a list of such. answered, not_answered: none.
+   *
+   * @generated from field: google.protobuf.Value value = 3;
+   */
+  value?: Value | undefined;
+};
+
+/**
+ * Describes the message forms.v1.Condition.
+ * Use `create(ConditionSchema)` to create a new message.
+ */
+export const ConditionSchema: GenMessage<Condition> = /*@__PURE__*/
+  messageDesc(file_forms_v1_forms, 2);
 
 /**
  * One option of a choice field.
@@ -269,7 +328,7 @@ export type FieldOption = Message<"forms.v1.FieldOption"> & {
  * Use `create(FieldOptionSchema)` to create a new message.
  */
 export const FieldOptionSchema: GenMessage<FieldOption> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 2);
+  messageDesc(file_forms_v1_forms, 3);
 
 /**
  * Request of ListForms.
@@ -311,7 +370,7 @@ export type ListFormsRequest = Message<"forms.v1.ListFormsRequest"> & {
  * Use `create(ListFormsRequestSchema)` to create a new message.
  */
 export const ListFormsRequestSchema: GenMessage<ListFormsRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 3);
+  messageDesc(file_forms_v1_forms, 4);
 
 /**
  * Reply of ListForms.
@@ -339,7 +398,7 @@ export type ListFormsResponse = Message<"forms.v1.ListFormsResponse"> & {
  * Use `create(ListFormsResponseSchema)` to create a new message.
  */
 export const ListFormsResponseSchema: GenMessage<ListFormsResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 4);
+  messageDesc(file_forms_v1_forms, 5);
 
 /**
  * Request of GetForm.
@@ -360,7 +419,7 @@ export type GetFormRequest = Message<"forms.v1.GetFormRequest"> & {
  * Use `create(GetFormRequestSchema)` to create a new message.
  */
 export const GetFormRequestSchema: GenMessage<GetFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 5);
+  messageDesc(file_forms_v1_forms, 6);
 
 /**
  * Reply of GetForm.
@@ -381,7 +440,7 @@ export type GetFormResponse = Message<"forms.v1.GetFormResponse"> & {
  * Use `create(GetFormResponseSchema)` to create a new message.
  */
 export const GetFormResponseSchema: GenMessage<GetFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 6);
+  messageDesc(file_forms_v1_forms, 7);
 
 /**
  * Request of CreateForm.
@@ -423,7 +482,7 @@ export type CreateFormRequest = Message<"forms.v1.CreateFormRequest"> & {
  * Use `create(CreateFormRequestSchema)` to create a new message.
  */
 export const CreateFormRequestSchema: GenMessage<CreateFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 7);
+  messageDesc(file_forms_v1_forms, 8);
 
 /**
  * Reply of CreateForm.
@@ -444,7 +503,7 @@ export type CreateFormResponse = Message<"forms.v1.CreateFormResponse"> & {
  * Use `create(CreateFormResponseSchema)` to create a new message.
  */
 export const CreateFormResponseSchema: GenMessage<CreateFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 8);
+  messageDesc(file_forms_v1_forms, 9);
 
 /**
  * Request of UpdateForm.
@@ -481,7 +540,7 @@ export type UpdateFormRequest = Message<"forms.v1.UpdateFormRequest"> & {
  * Use `create(UpdateFormRequestSchema)` to create a new message.
  */
 export const UpdateFormRequestSchema: GenMessage<UpdateFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 9);
+  messageDesc(file_forms_v1_forms, 10);
 
 /**
  * Reply of UpdateForm.
@@ -502,7 +561,7 @@ export type UpdateFormResponse = Message<"forms.v1.UpdateFormResponse"> & {
  * Use `create(UpdateFormResponseSchema)` to create a new message.
  */
 export const UpdateFormResponseSchema: GenMessage<UpdateFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 10);
+  messageDesc(file_forms_v1_forms, 11);
 
 /**
  * Request of DeleteForm.
@@ -523,7 +582,7 @@ export type DeleteFormRequest = Message<"forms.v1.DeleteFormRequest"> & {
  * Use `create(DeleteFormRequestSchema)` to create a new message.
  */
 export const DeleteFormRequestSchema: GenMessage<DeleteFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 11);
+  messageDesc(file_forms_v1_forms, 12);
 
 /**
  * Reply of DeleteForm.
@@ -538,7 +597,7 @@ export type DeleteFormResponse = Message<"forms.v1.DeleteFormResponse"> & {
  * Use `create(DeleteFormResponseSchema)` to create a new message.
  */
 export const DeleteFormResponseSchema: GenMessage<DeleteFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 12);
+  messageDesc(file_forms_v1_forms, 13);
 
 /**
  * Lifecycle state of a form.
