@@ -76,6 +76,32 @@ impl From<sqlx::Error> for CoreError {
     }
 }
 
+/// Why a hosted page's proof of work was refused (core/hosted/pow.rs). Its code goes
+/// in the ErrorInfo metadata under `proof_of_work`, for the page to say what happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ProofOfWorkRefusal {
+    #[error("this form requires a solved proof-of-work challenge (its page solves one with JavaScript)")]
+    Missing,
+    #[error("the proof-of-work solution is not one of a challenge issued for this form")]
+    Invalid,
+    #[error("the proof-of-work challenge has expired; solve the new one")]
+    Expired,
+    #[error("this proof-of-work solution was used already; solve the new one")]
+    Spent,
+}
+
+impl ProofOfWorkRefusal {
+    /// The value of the `proof_of_work` ErrorInfo metadata entry.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Missing => "missing",
+            Self::Invalid => "invalid",
+            Self::Expired => "expired",
+            Self::Spent => "spent",
+        }
+    }
+}
+
 /// An error of the core, as its callers should see it.
 #[derive(Debug, thiserror::Error)]
 pub enum CoreError {
@@ -102,6 +128,10 @@ pub enum CoreError {
     /// Answers that break their fields' rules.
     #[error("{}", .0.iter().map(FieldError::to_string).collect::<Vec<_>>().join("; "))]
     FieldErrors(Vec<FieldError>),
+    /// A hosted page's submission to a form that turns `proof_of_work` on, without a
+    /// good solution (a validation error: the page is shown again with a new challenge).
+    #[error("{0}")]
+    ProofOfWork(ProofOfWorkRefusal),
     #[error("the form page has expired or was not served by us; reload it and submit again")]
     CsrfFailed,
     #[error("the form is not published")]
@@ -146,9 +176,10 @@ impl CoreError {
             Self::ResponseLimitReached => ErrorReason::ResponseLimitReached,
             Self::RateLimited { .. } => ErrorReason::RateLimited,
             Self::NotFound(_) => ErrorReason::NotFound,
-            Self::Validation(_) | Self::FieldErrors(_) | Self::UnstorableText => {
-                ErrorReason::ValidationError
-            }
+            Self::Validation(_)
+            | Self::FieldErrors(_)
+            | Self::UnstorableText
+            | Self::ProofOfWork(_) => ErrorReason::ValidationError,
             Self::CsrfFailed => ErrorReason::CsrfFailed,
             Self::FormNotPublished => ErrorReason::FormNotPublished,
             Self::FormClosed => ErrorReason::FormClosed,
@@ -169,9 +200,10 @@ impl CoreError {
             }
             Self::ResponseLimitReached | Self::RateLimited { .. } => Code::ResourceExhausted,
             Self::NotFound(_) => Code::NotFound,
-            Self::Validation(_) | Self::FieldErrors(_) | Self::UnstorableText => {
-                Code::InvalidArgument
-            }
+            Self::Validation(_)
+            | Self::FieldErrors(_)
+            | Self::UnstorableText
+            | Self::ProofOfWork(_) => Code::InvalidArgument,
             Self::CsrfFailed => Code::PermissionDenied,
             Self::FormNotPublished | Self::FormClosed => Code::FailedPrecondition,
             Self::Rejected { reason, .. } => match reason {
@@ -227,6 +259,9 @@ impl CoreError {
             for error in errors {
                 metadata.insert(format!("field.{}", error.field), error.for_people());
             }
+        }
+        if let Self::ProofOfWork(refusal) = &self {
+            metadata.insert("proof_of_work".to_owned(), refusal.code().to_owned());
         }
         let mut details =
             ErrorDetails::with_error_info(self.reason().code(), ERROR_DOMAIN, metadata);

@@ -425,6 +425,11 @@ impl Core {
                     Ok(n) => tracing::debug!(purged = n, "ended dashboard sessions and links"),
                     Err(error) => tracing::warn!(%error, "purging dashboard sessions"),
                 }
+                match crate::hosted::pow::purge(&pool).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::debug!(purged = n, "expired proof-of-work challenges"),
+                    Err(error) => tracing::warn!(%error, "purging spent proof-of-work challenges"),
+                }
                 match idempotency::purge(&pool, ttl).await {
                     Ok(0) => {}
                     Ok(n) => tracing::debug!(purged = n, "expired idempotency keys"),

@@ -150,7 +150,7 @@ pub(crate) fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreEr
             "confirmation_message" => {
                 matches!(value, Value::String(s) if s.chars().count() <= MAX_DESCRIPTION)
             }
-            "notifications_enabled" => value.is_boolean(),
+            "notifications_enabled" | "proof_of_work" => value.is_boolean(),
             "closes_at" => match value {
                 Value::Null => true,
                 Value::String(s) => DateTime::parse_from_rfc3339(s).is_ok(),
@@ -165,7 +165,7 @@ pub(crate) fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreEr
                 match key.as_str() {
                     "redirect_url" => "must be an http(s) URL or null",
                     "confirmation_message" => "must be a string of at most 5000 characters",
-                    "notifications_enabled" => "must be true or false",
+                    "notifications_enabled" | "proof_of_work" => "must be true or false",
                     "closes_at" => "must be an ISO 8601 timestamp or null",
                     _ => "must be a positive integer or null",
                 }
@@ -256,6 +256,14 @@ mod tests {
         assert!(check_settings(ok.as_object().expect("object")).is_ok());
         let bad = json!({"notifications_enabled": "yes"});
         assert!(check_settings(bad.as_object().expect("object")).is_err());
+        let ok = json!({"proof_of_work": false});
+        assert!(check_settings(ok.as_object().expect("object")).is_ok());
+        let bad = json!({"proof_of_work": 1});
+        let Err(CoreError::Validation(message)) = check_settings(bad.as_object().expect("object"))
+        else {
+            panic!("proof_of_work must be a boolean");
+        };
+        assert_eq!(message, "settings.proof_of_work: must be true or false");
         let bad = json!({"max_responses": 0});
         assert!(check_settings(bad.as_object().expect("object")).is_err());
     }

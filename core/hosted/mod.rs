@@ -1,14 +1,16 @@
 //! Hosted form pages: the public side of a form. Visitors need no key; a start token
-//! (CSRF protection and start time), a honeypot and a per-IP throttle keep robots out
-//! without getting in a real visitor's way. Submissions go through the same path as
+//! (CSRF protection and start time), a honeypot, a per-IP throttle and, for a form
+//! that turns it on, a proof of work (`pow`) keep robots out without getting in a real
+//! visitor's way. Submissions go through the same path as
 //! API-created responses (`responses::create`).
 
 pub(crate) mod device;
+pub(crate) mod pow;
 pub(crate) mod throttle;
 pub(crate) mod token;
 
 use crate::config::CoreConfig;
-use crate::error::CoreError;
+use crate::error::{CoreError, ProofOfWorkRefusal};
 use crate::files::store::FileStore;
 use crate::files::{self, Staged, Upload};
 use crate::forms::{FieldKind, Form, now_millis, service::form_to_pb, store as forms_store};
@@ -20,6 +22,7 @@ use serde_json::{Map, Value};
 use sqlx::PgPool;
 use std::net::IpAddr;
 use std::sync::Arc;
+use pow::Pow;
 use throttle::Throttles;
 use token::Tokens;
 use tonic::{Request, Response, Status};
@@ -30,6 +33,8 @@ pub(crate) struct Hosted {
     pub(crate) pool: PgPool,
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) tokens: Tokens,
+    /// Proof-of-work challenges of the forms that turn them on.
+    pow: Pow,
     /// Per-IP throttles of admissions and submissions.
     throttles: Arc<Throttles>,
     pub(crate) file_store: FileStore,
@@ -49,6 +54,7 @@ impl Hosted {
         Self {
             pool,
             config,
+            pow: Pow::new(&token_key),
             tokens: Tokens::new(token_key),
             throttles: Arc::new(throttles),
             file_store,
@@ -91,6 +97,16 @@ impl Hosted {
         let now = now_millis();
         Self::check_open(&form, count, now)?;
         let token = self.tokens.issue(form.id, now, &req.csrf_nonce);
+        let pow_challenge = pow::required(&form.settings).then(|| {
+            let c = self.pow.issue(form.id, now);
+            pb::ProofOfWorkChallenge {
+                algorithm: c.algorithm.to_owned(),
+                challenge: c.challenge,
+                salt: c.salt,
+                max_number: c.max_number,
+                signature: c.signature,
+            }
+        });
         let mut form = form_to_pb(form);
         // A quiz's answers stay on the server.
         for field in &mut form.fields {
@@ -100,6 +116,7 @@ impl Hosted {
         Ok(pb::GetHostedFormResponse {
             form: Some(form),
             start_token: token,
+            pow_challenge,
         })
     }
 
@@ -153,6 +170,7 @@ impl Hosted {
         // Work that needs no lock comes first: a robot's submission is answered, and
         // files are checked and written, before the form's row is locked.
         let mut staged = Staged::default();
+        let mut read = None;
         if req.honeypot_filled || !req.files.is_empty() {
             let (form, _) = self.published(&req.short_id).await?;
             if form.id != form_id {
@@ -163,6 +181,24 @@ impl Hosted {
                 tracing::info!(form_id = %form_id, "hosted submission dropped by the honeypot");
                 return Ok(reply(&form.settings, String::new()));
             }
+            read = Some(form);
+        }
+        // The proof of work, before any file is staged: a solution sent is checked and
+        // spent whatever the form's settings (only a tampered page sends a bad one); a
+        // missing one is refused here when the form was read, else when the
+        // submission is judged on the form (`Source::has_proof_for`), which saves a
+        // read of the form for each submission to forms without files.
+        let proven = if req.pow_solution.trim().is_empty() {
+            if read.as_ref().is_some_and(|form| pow::required(&form.settings)) {
+                return Err(CoreError::ProofOfWork(ProofOfWorkRefusal::Missing));
+            }
+            false
+        } else {
+            let proof = self.pow.verify(&req.pow_solution, form_id, now)?;
+            pow::spend(&self.pool, &proof).await?;
+            true
+        };
+        if let Some(form) = read {
             let uploads = req.files.into_iter().map(|f| Upload {
                 field_id: f.field_id,
                 file_name: f.file_name,
@@ -191,6 +227,7 @@ impl Hosted {
             started_at: Some(started_at),
             from: Source::Page {
                 short_id: req.short_id,
+                proven,
             },
             files: staged,
         };
@@ -270,11 +307,13 @@ impl Hosted {
             refusal @ (CoreError::Validation(_)
             | CoreError::UnstorableText
             | CoreError::FieldErrors(_)
+            | CoreError::ProofOfWork(_)
             | CoreError::CsrfFailed) => match self.get(page).await {
                 Ok(page) => {
                     let page = pb::HostedFormPage {
                         form: page.form,
                         start_token: page.start_token,
+                        pow_challenge: page.pow_challenge,
                     };
                     pb::details::with_detail(refusal.into_status(id), &page)
                 }

@@ -15,11 +15,12 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 use uuid::Uuid;
 
-/// Who submits: an API caller's account, or a visitor of a form's hosted page.
+/// Who submits: an API caller's account, or a visitor of a form's hosted page
+/// (`proven`: the page's proof-of-work solution was verified and spent).
 #[derive(Debug, Clone)]
 pub(crate) enum Source {
     Api { account_id: Uuid },
-    Page { short_id: String },
+    Page { short_id: String, proven: bool },
 }
 
 impl Source {
@@ -39,7 +40,21 @@ impl Source {
                 Err(CoreError::NotFound("form"))
             }
             // A page's token names another form than its address: a forgery.
-            Source::Page { short_id: address } if address != short_id => Err(CoreError::CsrfFailed),
+            Source::Page {
+                short_id: address, ..
+            } if address != short_id => Err(CoreError::CsrfFailed),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether this source may submit to a form with `settings`: a page's submission
+    /// to a form that turns `proof_of_work` on needs a solution (checked and spent by
+    /// `hosted` before it was queued); an API caller has its key instead.
+    pub(crate) fn has_proof_for(&self, settings: &Map<String, Value>) -> Result<(), CoreError> {
+        match self {
+            Source::Page { proven: false, .. } if crate::hosted::pow::required(settings) => Err(
+                CoreError::ProofOfWork(crate::error::ProofOfWorkRefusal::Missing),
+            ),
             _ => Ok(()),
         }
     }
@@ -75,6 +90,7 @@ pub(super) fn respond(
     submission
         .from
         .may_submit_to(target.account_id, &locked.short_id)?;
+    submission.from.has_proof_for(&target.settings)?;
     let now = now_millis();
     target.check_open(now)?;
     // The files were checked against the form as it was read before the lock; its

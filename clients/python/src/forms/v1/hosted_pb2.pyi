@@ -17,15 +17,31 @@ class GetHostedFormRequest(_message.Message):
     def __init__(self, short_id: _Optional[str] = ..., csrf_nonce: _Optional[str] = ...) -> None: ...
 
 class GetHostedFormResponse(_message.Message):
-    __slots__ = ("form", "start_token")
+    __slots__ = ("form", "start_token", "pow_challenge")
     FORM_FIELD_NUMBER: _ClassVar[int]
     START_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    POW_CHALLENGE_FIELD_NUMBER: _ClassVar[int]
     form: _forms_pb2.Form
     start_token: str
-    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ...) -> None: ...
+    pow_challenge: ProofOfWorkChallenge
+    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., pow_challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ...) -> None: ...
+
+class ProofOfWorkChallenge(_message.Message):
+    __slots__ = ("algorithm", "challenge", "salt", "max_number", "signature")
+    ALGORITHM_FIELD_NUMBER: _ClassVar[int]
+    CHALLENGE_FIELD_NUMBER: _ClassVar[int]
+    SALT_FIELD_NUMBER: _ClassVar[int]
+    MAX_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    algorithm: str
+    challenge: str
+    salt: str
+    max_number: int
+    signature: str
+    def __init__(self, algorithm: _Optional[str] = ..., challenge: _Optional[str] = ..., salt: _Optional[str] = ..., max_number: _Optional[int] = ..., signature: _Optional[str] = ...) -> None: ...
 
 class SubmitHostedFormRequest(_message.Message):
-    __slots__ = ("short_id", "start_token", "csrf_nonce", "answers", "user_agent", "honeypot_filled", "files")
+    __slots__ = ("short_id", "start_token", "csrf_nonce", "answers", "user_agent", "honeypot_filled", "files", "pow_solution")
     SHORT_ID_FIELD_NUMBER: _ClassVar[int]
     START_TOKEN_FIELD_NUMBER: _ClassVar[int]
     CSRF_NONCE_FIELD_NUMBER: _ClassVar[int]
@@ -33,6 +49,7 @@ class SubmitHostedFormRequest(_message.Message):
     USER_AGENT_FIELD_NUMBER: _ClassVar[int]
     HONEYPOT_FILLED_FIELD_NUMBER: _ClassVar[int]
     FILES_FIELD_NUMBER: _ClassVar[int]
+    POW_SOLUTION_FIELD_NUMBER: _ClassVar[int]
     short_id: str
     start_token: str
     csrf_nonce: str
@@ -40,7 +57,8 @@ class SubmitHostedFormRequest(_message.Message):
     user_agent: str
     honeypot_filled: bool
     files: _containers.RepeatedCompositeFieldContainer[UploadedFile]
-    def __init__(self, short_id: _Optional[str] = ..., start_token: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ...) -> None: ...
+    pow_solution: str
+    def __init__(self, short_id: _Optional[str] = ..., start_token: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ..., pow_solution: _Optional[str] = ...) -> None: ...
 
 class UploadedFile(_message.Message):
     __slots__ = ("field_id", "file_name", "content")
@@ -87,9 +105,11 @@ class SubmitHostedFormResponse(_message.Message):
     def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ...) -> None: ...
 
 class HostedFormPage(_message.Message):
-    __slots__ = ("form", "start_token")
+    __slots__ = ("form", "start_token", "pow_challenge")
     FORM_FIELD_NUMBER: _ClassVar[int]
     START_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    POW_CHALLENGE_FIELD_NUMBER: _ClassVar[int]
     form: _forms_pb2.Form
     start_token: str
-    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ...) -> None: ...
+    pow_challenge: ProofOfWorkChallenge
+    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., pow_challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ...) -> None: ...

@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/hosted.proto.
  */
 export const file_forms_v1_hosted: GenFile = /*@__PURE__*/
-  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIjwKFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkiSgoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJItIBChdTdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBSABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAYgASgIEiUKBWZpbGVzGAcgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCJZChxBZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhMKC3N0YXJ0X3Rva2VuGAIgASgJEhIKCmNzcmZfbm9uY2UYAyABKAkiTgodQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI1Cg5GaWxlRmllbGRMaW1pdBIQCghmaWVsZF9pZBgBIAEoCRIRCgltYXhfYnl0ZXMYAiABKAQilwEKGFN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRITCgtyZXNwb25zZV9pZBgBIAEoCRIhChRjb25maXJtYXRpb25fbWVzc2FnZRgCIAEoCUgAiAEBEhkKDHJlZGlyZWN0X3VybBgDIAEoCUgBiAEBQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIkMKDkhvc3RlZEZvcm1QYWdlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJMqsCChJIb3N0ZWRGb3Jtc1NlcnZpY2USUAoNR2V0SG9zdGVkRm9ybRIeLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXF1ZXN0Gh8uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlc3BvbnNlElkKEFN1Ym1pdEhvc3RlZEZvcm0SIS5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBoiLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRJoChVBZG1pdEhvc3RlZFN1Ym1pc3Npb24SJi5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0GicuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_forms, file_google_protobuf_struct]);
+  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIjwKFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkigQEKFUdldEhvc3RlZEZvcm1SZXNwb25zZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybRITCgtzdGFydF90b2tlbhgCIAEoCRI1Cg1wb3dfY2hhbGxlbmdlGAMgASgLMh4uZm9ybXMudjEuUHJvb2ZPZldvcmtDaGFsbGVuZ2UicQoUUHJvb2ZPZldvcmtDaGFsbGVuZ2USEQoJYWxnb3JpdGhtGAEgASgJEhEKCWNoYWxsZW5nZRgCIAEoCRIMCgRzYWx0GAMgASgJEhIKCm1heF9udW1iZXIYBCABKAQSEQoJc2lnbmF0dXJlGAUgASgJIugBChdTdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBSABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAYgASgIEiUKBWZpbGVzGAcgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlEhQKDHBvd19zb2x1dGlvbhgNIAEoCSJECgxVcGxvYWRlZEZpbGUSEAoIZmllbGRfaWQYASABKAkSEQoJZmlsZV9uYW1lGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiWQocQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJIk4KHUFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlEi0KC2ZpbGVfZmllbGRzGAEgAygLMhguZm9ybXMudjEuRmlsZUZpZWxkTGltaXQiNQoORmlsZUZpZWxkTGltaXQSEAoIZmllbGRfaWQYASABKAkSEQoJbWF4X2J5dGVzGAIgASgEIpcBChhTdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USEwoLcmVzcG9uc2VfaWQYASABKAkSIQoUY29uZmlybWF0aW9uX21lc3NhZ2UYAiABKAlIAIgBARIZCgxyZWRpcmVjdF91cmwYAyABKAlIAYgBAUIXChVfY29uZmlybWF0aW9uX21lc3NhZ2VCDwoNX3JlZGlyZWN0X3VybCJ6Cg5Ib3N0ZWRGb3JtUGFnZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybRITCgtzdGFydF90b2tlbhgCIAEoCRI1Cg1wb3dfY2hhbGxlbmdlGAMgASgLMh4uZm9ybXMudjEuUHJvb2ZPZldvcmtDaGFsbGVuZ2UyqwIKEkhvc3RlZEZvcm1zU2VydmljZRJQCg1HZXRIb3N0ZWRGb3JtEh4uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlcXVlc3QaHy5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVzcG9uc2USWQoQU3VibWl0SG9zdGVkRm9ybRIhLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXF1ZXN0GiIuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlc3BvbnNlEmgKFUFkbWl0SG9zdGVkU3VibWlzc2lvbhImLmZvcm1zLnYxLkFkbWl0SG9zdGVkU3VibWlzc2lvblJlcXVlc3QaJy5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXNwb25zZWIGcHJvdG8z", [file_forms_v1_forms, file_google_protobuf_struct]);
 
 /**
  * Request of GetHostedForm.
@@ -62,6 +62,14 @@ export type GetHostedFormResponse = Message<"forms.v1.GetHostedFormResponse"> & 
    * @generated from field: string start_token = 2;
    */
   startToken: string;
+
+  /**
+   * The proof-of-work challenge the page's browser solves before submitting; set only
+   * when the form's settings turn `proof_of_work` on.
+   *
+   * @generated from field: forms.v1.ProofOfWorkChallenge pow_challenge = 3;
+   */
+  powChallenge?: ProofOfWorkChallenge | undefined;
 };
 
 /**
@@ -70,6 +78,59 @@ export type GetHostedFormResponse = Message<"forms.v1.GetHostedFormResponse"> & 
  */
 export const GetHostedFormResponseSchema: GenMessage<GetHostedFormResponse> = /*@__PURE__*/
   messageDesc(file_forms_v1_hosted, 1);
+
+/**
+ * A proof-of-work challenge (the ALTCHA scheme): find the integer `number`, 0 ≤ number
+ * ≤ `max_number`, such that the lowercase hex SHA-256 of `salt` followed by `number` in
+ * decimal is `challenge`. The core issued it: `signature` is its HMAC-SHA256 of
+ * `challenge`, and the salt names the form and the instant the challenge expires (10
+ * minutes after it was issued). A solution is good for one submission.
+ *
+ * @generated from message forms.v1.ProofOfWorkChallenge
+ */
+export type ProofOfWorkChallenge = Message<"forms.v1.ProofOfWorkChallenge"> & {
+  /**
+   * The hash function: "SHA-256".
+   *
+   * @generated from field: string algorithm = 1;
+   */
+  algorithm: string;
+
+  /**
+   * Lowercase hex SHA-256 of `salt` followed by the secret number in decimal.
+   *
+   * @generated from field: string challenge = 2;
+   */
+  challenge: string;
+
+  /**
+   * Opaque text to hash before the number (it binds the form and the expiry).
+   *
+   * @generated from field: string salt = 3;
+   */
+  salt: string;
+
+  /**
+   * The largest number to try: the expected work is half of it, in hashes.
+   *
+   * @generated from field: uint64 max_number = 4;
+   */
+  maxNumber: bigint;
+
+  /**
+   * Lowercase hex HMAC-SHA256 of `challenge` under the core's key.
+   *
+   * @generated from field: string signature = 5;
+   */
+  signature: string;
+};
+
+/**
+ * Describes the message forms.v1.ProofOfWorkChallenge.
+ * Use `create(ProofOfWorkChallengeSchema)` to create a new message.
+ */
+export const ProofOfWorkChallengeSchema: GenMessage<ProofOfWorkChallenge> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 2);
 
 /**
  * Request of SubmitHostedForm.
@@ -125,6 +186,19 @@ export type SubmitHostedFormRequest = Message<"forms.v1.SubmitHostedFormRequest"
    * @generated from field: repeated forms.v1.UploadedFile files = 7;
    */
   files: UploadedFile[];
+
+  /**
+   * The solved proof-of-work challenge, when the form's settings turn `proof_of_work`
+   * on: base64 of the JSON object `{"algorithm", "challenge", "number", "salt",
+   * "signature"}` (the challenge's fields and the number found). A form that turns it
+   * on refuses a submission without a valid solution, or with one already used, with
+   * VALIDATION_ERROR whose ErrorInfo metadata has the key `proof_of_work` (`missing`,
+   * `invalid`, `expired` or `spent`), and the HostedFormPage detail (with a new
+   * challenge). Empty otherwise.
+   *
+   * @generated from field: string pow_solution = 13;
+   */
+  powSolution: string;
 };
 
 /**
@@ -132,7 +206,7 @@ export type SubmitHostedFormRequest = Message<"forms.v1.SubmitHostedFormRequest"
  * Use `create(SubmitHostedFormRequestSchema)` to create a new message.
  */
 export const SubmitHostedFormRequestSchema: GenMessage<SubmitHostedFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 2);
+  messageDesc(file_forms_v1_hosted, 3);
 
 /**
  * A file a visitor uploaded with a submission.
@@ -167,7 +241,7 @@ export type UploadedFile = Message<"forms.v1.UploadedFile"> & {
  * Use `create(UploadedFileSchema)` to create a new message.
  */
 export const UploadedFileSchema: GenMessage<UploadedFile> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 3);
+  messageDesc(file_forms_v1_hosted, 4);
 
 /**
  * Request of AdmitHostedSubmission.
@@ -202,7 +276,7 @@ export type AdmitHostedSubmissionRequest = Message<"forms.v1.AdmitHostedSubmissi
  * Use `create(AdmitHostedSubmissionRequestSchema)` to create a new message.
  */
 export const AdmitHostedSubmissionRequestSchema: GenMessage<AdmitHostedSubmissionRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 4);
+  messageDesc(file_forms_v1_hosted, 5);
 
 /**
  * Reply of AdmitHostedSubmission: the form's file fields and their limits.
@@ -223,7 +297,7 @@ export type AdmitHostedSubmissionResponse = Message<"forms.v1.AdmitHostedSubmiss
  * Use `create(AdmitHostedSubmissionResponseSchema)` to create a new message.
  */
 export const AdmitHostedSubmissionResponseSchema: GenMessage<AdmitHostedSubmissionResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 5);
+  messageDesc(file_forms_v1_hosted, 6);
 
 /**
  * How large a file one file_upload field takes.
@@ -251,7 +325,7 @@ export type FileFieldLimit = Message<"forms.v1.FileFieldLimit"> & {
  * Use `create(FileFieldLimitSchema)` to create a new message.
  */
 export const FileFieldLimitSchema: GenMessage<FileFieldLimit> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 6);
+  messageDesc(file_forms_v1_hosted, 7);
 
 /**
  * Reply of SubmitHostedForm.
@@ -286,7 +360,7 @@ export type SubmitHostedFormResponse = Message<"forms.v1.SubmitHostedFormRespons
  * Use `create(SubmitHostedFormResponseSchema)` to create a new message.
  */
 export const SubmitHostedFormResponseSchema: GenMessage<SubmitHostedFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 7);
+  messageDesc(file_forms_v1_hosted, 8);
 
 /**
  * Error detail of SubmitHostedForm's VALIDATION_ERROR and CSRF_FAILED: what the form's
@@ -310,6 +384,13 @@ export type HostedFormPage = Message<"forms.v1.HostedFormPage"> & {
    * @generated from field: string start_token = 2;
    */
   startToken: string;
+
+  /**
+   * A new proof-of-work challenge, when the form's settings turn `proof_of_work` on.
+   *
+   * @generated from field: forms.v1.ProofOfWorkChallenge pow_challenge = 3;
+   */
+  powChallenge?: ProofOfWorkChallenge | undefined;
 };
 
 /**
@@ -317,7 +398,7 @@ export type HostedFormPage = Message<"forms.v1.HostedFormPage"> & {
  * Use `create(HostedFormPageSchema)` to create a new message.
  */
 export const HostedFormPageSchema: GenMessage<HostedFormPage> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 8);
+  messageDesc(file_forms_v1_hosted, 9);
 
 /**
  * Hosted form pages: what a visitor's browser needs, without an API key. Used by the
