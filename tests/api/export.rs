@@ -254,6 +254,7 @@ async fn hosted_submission(app: &TestApp, form_id: &str, answers: Value, file_fi
                 file_name: "photo.png".to_owned(),
                 content: crate::uploads::PNG.to_vec(),
             }],
+            pow_solution: String::new(),
         })
         .await
         .expect("SubmitHostedForm")

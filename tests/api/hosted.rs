@@ -554,6 +554,7 @@ async fn grpc_a_refused_submission_carries_the_page_to_show_again() {
         user_agent: DESKTOP.to_owned(),
         honeypot_filled: false,
         files: Vec::new(),
+        pow_solution: String::new(),
     };
     let page = hosted
         .get_hosted_form(pb::GetHostedFormRequest {

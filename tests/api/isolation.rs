@@ -1057,6 +1057,7 @@ async fn hosted_submit(
             })
             .into_iter()
             .collect(),
+        pow_solution: String::new(),
     };
     let request = match cred {
         Some(cred) => cred.grpc(message),

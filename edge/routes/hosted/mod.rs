@@ -1,6 +1,8 @@
 //! Hosted form pages, `/f/{short_id}`: the HTML a visitor fills in, and its submission.
-//! Self-contained pages (no external assets), usable without JavaScript. Every rule
-//! (CSRF token, honeypot, throttle, validation) is the core's: this module renders.
+//! Self-contained pages (no external assets), usable without JavaScript (except a form
+//! that turns `proof_of_work` on, whose page solves its challenge with a script served
+//! from the binary, and says so without it). Every rule (CSRF token, honeypot,
+//! throttle, proof of work, validation) is the core's: this module renders.
 
 mod nonce;
 mod page;
@@ -20,7 +22,7 @@ use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
-pub(crate) use page::page_headers;
+pub(crate) use page::{SCRIPT_PATH, page_headers, script};
 
 /// The page for an error of the core that is not about the answers.
 fn error_page(call: &Call, status: &tonic::Status) -> Response {
@@ -76,11 +78,19 @@ fn field_errors(status: &tonic::Status) -> HashMap<String, String> {
         .unwrap_or_default()
 }
 
+/// Why the core refused a submission's proof of work (`missing`, `invalid`, `expired`,
+/// `spent`): its ErrorInfo metadata entry `proof_of_work`.
+fn pow_refusal(status: &tonic::Status) -> Option<String> {
+    status
+        .get_details_error_info()
+        .and_then(|mut info| info.metadata.remove("proof_of_work"))
+}
+
 /// The form's page; `filled` is what a failed submission left (answers, errors,
 /// banner), empty on a first visit.
 fn form_reply(
     short_id: &str,
-    (form, token): (Option<pb::Form>, &str),
+    (form, token, pow): (Option<pb::Form>, &str, Option<&pb::ProofOfWorkChallenge>),
     filled: &Filled,
     status: StatusCode,
     (nonce, home): (&str, NonceHome),
@@ -93,7 +103,7 @@ fn form_reply(
         );
     };
     let page_nonce = (home == NonceHome::Page).then_some(nonce);
-    let html = form_page(short_id, &form, (token, page_nonce), filled);
+    let html = form_page(short_id, &form, (token, page_nonce, pow), filled);
     let mut response = with_cookie((status, Html(html)).into_response(), nonce, home);
     // After a submission the page may send the visitor on to the form's redirect URL:
     // the policy lets the form post lead there too.
@@ -205,7 +215,7 @@ pub(crate) async fn show(
             };
             form_reply(
                 &short_id,
-                (page.form, &page.start_token),
+                (page.form, &page.start_token, page.pow_challenge.as_ref()),
                 &filled,
                 StatusCode::OK,
                 (&nonce, home),
@@ -242,6 +252,7 @@ pub(crate) async fn submit(
         files,
         token,
         honeypot_filled,
+        pow_solution,
         ..
     } = posted;
     let answers = forms::pb::convert::object_to_struct(&posted::decode(&values));
@@ -258,6 +269,7 @@ pub(crate) async fn submit(
         user_agent,
         honeypot_filled,
         files,
+        pow_solution,
     });
     match state.hosted().submit_hosted_form(request).await {
         Ok(reply) => {
@@ -286,11 +298,26 @@ fn refused(
     (nonce, home): (String, NonceHome),
 ) -> Response {
     let (banner, errors, code) = match reason_of(status) {
-        Some(ErrorReason::ValidationError) => (
-            "Please correct the fields marked below.",
-            field_errors(status),
-            StatusCode::UNPROCESSABLE_ENTITY,
-        ),
+        Some(ErrorReason::ValidationError) => match pow_refusal(status).as_deref() {
+            None => (
+                "Please correct the fields marked below.",
+                field_errors(status),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Some("missing") => (
+                "This form needs JavaScript to be sent: your browser solves a small puzzle \
+                 that shows it is not a robot. Your answers are kept: please turn JavaScript \
+                 on and submit again.",
+                HashMap::new(),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Some(_) => (
+                "This page's check against robots had expired or was used already. Your \
+                 answers are kept: please submit again.",
+                HashMap::new(),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+        },
         Some(ErrorReason::CsrfFailed) => (
             "This page had expired. Your answers are kept: please submit again.",
             HashMap::new(),
@@ -307,6 +334,10 @@ fn refused(
         errors,
         banner: Some(banner.to_owned()),
     };
-    let form = (page.form, page.start_token.as_str());
+    let form = (
+        page.form,
+        page.start_token.as_str(),
+        page.pow_challenge.as_ref(),
+    );
     form_reply(short_id, form, &filled, code, (&nonce, home))
 }

@@ -1,5 +1,7 @@
 //! The HTML of hosted pages and the headers they carry: self-contained pages (no
-//! external assets, no JavaScript), one inline style sheet allowed by its hash.
+//! external assets), one inline style sheet allowed by its hash, and no JavaScript
+//! except, on the page of a form that turns `proof_of_work` on, the script that solves
+//! its challenge (served from the binary, `SCRIPT_PATH`).
 
 use crate::state::AppState;
 use axum::extract::State;
@@ -15,6 +17,12 @@ use super::nonce::NONCE_FIELD;
 pub(super) const TOKEN_FIELD: &str = "_token";
 /// Honeypot: invisible to people, tempting to robots.
 pub(super) const HONEYPOT_FIELD: &str = "website";
+/// Hidden field the page's script fills with the solved proof-of-work challenge.
+pub(super) const POW_FIELD: &str = "pow_solution";
+/// Where the proof-of-work script is served.
+pub(crate) const SCRIPT_PATH: &str = "/f/assets/pow.js";
+/// The proof-of-work script (see its comments), compiled into the binary.
+const SCRIPT: &str = include_str!("assets/pow.js");
 
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -45,7 +53,8 @@ fieldset{border:0;padding:0}legend{font-weight:600;margin-bottom:.35rem;padding:
 select{box-sizing:border-box;width:100%;font:inherit;padding:.6rem;border:1px solid #9aa3b2;border-radius:6px;background:#fff}\
 label.opt{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.25rem 0}\
 label.opt input{width:auto;margin:0}.row{display:flex;flex-wrap:wrap;gap:.25rem 1rem}\
-.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}";
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}\
+button:disabled{background:#5a6785;cursor:progress}.pow{color:#4a5568;margin:.75rem 0 0}";
 
 fn page(title: &str, body: &str) -> String {
     format!(
@@ -399,10 +408,23 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
     )
 }
 
+/// The data attributes of a form whose page solves a proof-of-work challenge.
+fn pow_attributes(challenge: &pb::ProofOfWorkChallenge) -> String {
+    format!(
+        " data-pow-algorithm=\"{}\" data-pow-challenge=\"{}\" data-pow-salt=\"{}\" \
+         data-pow-max=\"{}\" data-pow-signature=\"{}\"",
+        escape(&challenge.algorithm),
+        escape(&challenge.challenge),
+        escape(&challenge.salt),
+        challenge.max_number,
+        escape(&challenge.signature)
+    )
+}
+
 pub(super) fn form_page(
     short_id: &str,
     form: &pb::Form,
-    (token, nonce): (&str, Option<&str>),
+    (token, nonce, pow): (&str, Option<&str>, Option<&pb::ProofOfWorkChallenge>),
     filled: &Filled,
 ) -> String {
     let enctype = if form.fields.iter().any(|f| f.r#type == "file_upload") {
@@ -411,8 +433,9 @@ pub(super) fn form_page(
         "application/x-www-form-urlencoded"
     };
     let mut body = format!(
-        "<form method=\"post\" action=\"/f/{}\" enctype=\"{enctype}\" novalidate><h1>{}</h1>",
+        "<form method=\"post\" action=\"/f/{}\" enctype=\"{enctype}\" novalidate{}><h1>{}</h1>",
         escape(short_id),
+        pow.map(pow_attributes).unwrap_or_default(),
         escape(&form.title)
     );
     if let Some(description) = &form.description {
@@ -436,6 +459,14 @@ pub(super) fn form_page(
             escape(nonce)
         ));
     }
+    if pow.is_some() {
+        body.push_str(&format!(
+            "<input type=\"hidden\" name=\"{POW_FIELD}\" value=\"\">\
+             <noscript><p class=\"banner\">This form needs JavaScript to be sent: your browser \
+             solves a small puzzle that shows it is not a robot, with no third party involved. \
+             Please turn JavaScript on for this page.</p></noscript>"
+        ));
+    }
     body.push_str(&format!(
         "<div class=\"hp\" aria-hidden=\"true\"><label for=\"hp\">Leave empty</label>\
          <input id=\"hp\" name=\"{HONEYPOT_FIELD}\" tabindex=\"-1\" autocomplete=\"off\"></div>"
@@ -443,8 +474,37 @@ pub(super) fn form_page(
     for field in &form.fields {
         body.push_str(&field_html(field, filled));
     }
-    body.push_str("<button type=\"submit\">Submit</button></form>");
+    body.push_str("<button type=\"submit\">Submit</button>");
+    if pow.is_some() {
+        // Said by the script: why Submit waits, then that it is ready.
+        body.push_str(&format!(
+            "<p id=\"pow-status\" class=\"pow\" role=\"status\" aria-live=\"polite\"></p>\
+             </form><script type=\"module\" src=\"{SCRIPT_PATH}\"></script>"
+        ));
+    } else {
+        body.push_str("</form>");
+    }
     page(&form.title, &body)
+}
+
+/// `GET /f/assets/pow.js`: the proof-of-work script.
+pub(crate) async fn script() -> Response {
+    let mut response = SCRIPT.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/javascript; charset=utf-8"),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    // It changes only with the binary; an hour is a fair cache.
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600"),
+    );
+    response
 }
 
 /// Where else than the page itself a form post may lead (the redirect URL's origin).
@@ -463,8 +523,9 @@ static STYLE_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 });
 
 /// The headers of every hosted page: a Content-Security-Policy that allows the page's
-/// own style sheet and posts to itself (or its redirect) and nothing else, who may frame
-/// it (`--frame-ancestors`), no MIME sniffing, no referrer to other sites.
+/// own style sheet, scripts of its own origin (the proof-of-work script) and posts to
+/// itself (or its redirect) and nothing else, who may frame it (`--frame-ancestors`),
+/// no MIME sniffing, no referrer to other sites.
 pub(crate) async fn page_headers(
     State(state): State<AppState>,
     req: axum::extract::Request,
@@ -476,7 +537,7 @@ pub(crate) async fn page_headers(
         _ => "'self'".to_owned(),
     };
     let policy = format!(
-        "default-src 'none'; style-src {}; form-action {form_action}; base-uri 'none'; frame-ancestors {}",
+        "default-src 'none'; script-src 'self'; style-src {}; form-action {form_action}; base-uri 'none'; frame-ancestors {}",
         *STYLE_HASH, state.frame_ancestors
     );
     let headers = response.headers_mut();

@@ -5,7 +5,7 @@
 //! passes its limit, and nothing of a refused submission's files is read.
 
 use super::nonce::{NONCE_FIELD, NonceHome, nonce};
-use super::page::{HONEYPOT_FIELD, OTHER, TOKEN_FIELD, message_page};
+use super::page::{HONEYPOT_FIELD, OTHER, POW_FIELD, TOKEN_FIELD, message_page};
 use crate::call::Call;
 use crate::http_server::is_body_timeout;
 use crate::state::AppState;
@@ -26,7 +26,8 @@ const MAX_PARTS: usize = 256;
 /// each) with room to spare.
 const MAX_TEXT_PART: usize = 128 * 1024;
 
-/// A submitted page: the answers as text, the files, the token and the honeypot.
+/// A submitted page: the answers as text, the files, the token, the honeypot and the
+/// proof of work.
 #[derive(Default)]
 pub(super) struct Posted {
     /// The answers' inputs as posted, names and values in page order.
@@ -36,6 +37,8 @@ pub(super) struct Posted {
     /// The nonce posted by a framed page.
     pub nonce: Option<String>,
     pub honeypot_filled: bool,
+    /// The solved proof-of-work challenge, when the page had one.
+    pub pow_solution: String,
     /// The nonce settled on when the submission was admitted, so that a refused
     /// admission's page and cookie agree on it.
     pub settled: Option<(String, NonceHome)>,
@@ -47,6 +50,7 @@ impl Posted {
             TOKEN_FIELD => self.token = value,
             NONCE_FIELD => self.nonce = Some(value),
             HONEYPOT_FIELD => self.honeypot_filled |= !value.trim().is_empty(),
+            POW_FIELD => self.pow_solution = value,
             _ => self.values.push((name, value)),
         }
     }
