@@ -44,6 +44,7 @@ mod limits;
 mod notifications;
 mod openapi;
 mod outage;
+mod pow;
 mod responses;
 mod schemathesis;
 mod sessions;
