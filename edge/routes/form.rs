@@ -297,6 +297,13 @@ pub(crate) struct Settings {
     /// The form is closed once it holds this many responses.
     #[schema(nullable, minimum = 1)]
     max_responses: Option<u64>,
+    /// Whether the form's hosted page makes the visitor's browser solve a small
+    /// proof-of-work challenge (about 50,000 SHA-256 hashes on average, in the background
+    /// while the visitor types) before it is submitted: a robot then pays that work for
+    /// each submission. Self-hosted, no third party, no cookie; the page needs JavaScript
+    /// to be submitted. Responses created through the API are not affected.
+    #[schema(nullable = false)]
+    proof_of_work: Option<bool>,
 }
 
 /// The status of a form: only a published form accepts responses.

@@ -70,8 +70,8 @@ pub(crate) fn router(state: AppState) -> Router {
                     hosted::page_headers,
                 )),
         )
-        // Two segments: never a form's address.
-        .route(hosted::SCRIPT_PATH, get(hosted::script))
+        // Two segments: never a form's address. (`hosted::SCRIPT_PATH`.)
+        .route("/f/assets/pow.js", get(hosted::script))
         .nest("/app", crate::dashboard::router())
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))

@@ -22,7 +22,7 @@ use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
-pub(crate) use page::{SCRIPT_PATH, page_headers, script};
+pub(crate) use page::{page_headers, script};
 
 /// The page for an error of the core that is not about the answers.
 fn error_page(call: &Call, status: &tonic::Status) -> Response {

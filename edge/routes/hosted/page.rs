@@ -19,8 +19,8 @@ pub(super) const TOKEN_FIELD: &str = "_token";
 pub(super) const HONEYPOT_FIELD: &str = "website";
 /// Hidden field the page's script fills with the solved proof-of-work challenge.
 pub(super) const POW_FIELD: &str = "pow_solution";
-/// Where the proof-of-work script is served.
-pub(crate) const SCRIPT_PATH: &str = "/f/assets/pow.js";
+/// Where the proof-of-work script is served (its route: `routes::router`).
+pub(super) const SCRIPT_PATH: &str = "/f/assets/pow.js";
 /// The proof-of-work script (see its comments), compiled into the binary.
 const SCRIPT: &str = include_str!("assets/pow.js");
 
