@@ -255,6 +255,7 @@ fn humane(message: &str) -> String {
         ("settings.confirmation_message", "Confirmation message"),
         ("settings.redirect_url", "Redirect URL"),
         ("settings.notifications_enabled", "Notifications"),
+        ("settings.proof_of_work", "Proof-of-work check"),
         ("settings.closes_at", "Closing date"),
         ("settings.max_responses", "Response cap"),
     ] {
@@ -716,6 +717,7 @@ fn settings_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
         .map(|n| n.to_string())
         .unwrap_or_default();
     let notify = settings.get("notifications_enabled") == Some(&Value::Bool(true));
+    let pow = settings.get("proof_of_work") == Some(&Value::Bool(true));
     html! {
         section class="card" aria-labelledby="settings-h" id="settings" {
             h2 id="settings-h" { "Settings" }
@@ -731,6 +733,16 @@ fn settings_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
                     label class="inline" {
                         input type="checkbox" name="notifications_enabled" value="on" checked[notify];
                         "Email me each new response"
+                    }
+                }
+                fieldset {
+                    legend { "Robots" }
+                    label class="inline" {
+                        input type="checkbox" name="proof_of_work" value="on" aria-describedby="s-pow-hint" checked[pow];
+                        "Require a proof-of-work check (stops robots without a third party)"
+                    }
+                    p class="muted" id="s-pow-hint" {
+                        "The visitor's browser solves a small puzzle while they type (well under a second); the form page then needs JavaScript to be sent."
                     }
                 }
                 label for="s-closes" { "Closing date and time, in UTC " span class="muted" { "(no response is accepted from then on)" } }
@@ -1252,6 +1264,7 @@ pub(crate) struct SettingsForm {
     #[serde(default)]
     redirect_url: String,
     notifications_enabled: Option<String>,
+    proof_of_work: Option<String>,
     #[serde(default)]
     closes_at: String,
     #[serde(default)]
@@ -1280,6 +1293,10 @@ fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static s
     settings.insert(
         "notifications_enabled".into(),
         Value::Bool(posted.notifications_enabled.is_some()),
+    );
+    settings.insert(
+        "proof_of_work".into(),
+        Value::Bool(posted.proof_of_work.is_some()),
     );
     let closes = posted.closes_at.trim();
     let closes = if closes.is_empty() {

@@ -336,6 +336,7 @@ async fn settings_round_trip_and_empty_boxes_clear_them() {
                 ("confirmation_message", "Thanks, we got it."),
                 ("redirect_url", "https://example.com/thanks"),
                 ("notifications_enabled", "on"),
+                ("proof_of_work", "on"),
                 ("closes_at", "2030-12-31T18:00"),
                 ("max_responses", "50"),
             ],
@@ -346,6 +347,7 @@ async fn settings_round_trip_and_empty_boxes_clear_them() {
     assert_eq!(settings["confirmation_message"], "Thanks, we got it.");
     assert_eq!(settings["redirect_url"], "https://example.com/thanks");
     assert_eq!(settings["notifications_enabled"], true);
+    assert_eq!(settings["proof_of_work"], true);
     assert_eq!(settings["closes_at"], "2030-12-31T18:00:00.000Z");
     assert_eq!(settings["max_responses"], 50);
 
@@ -361,6 +363,13 @@ async fn settings_round_trip_and_empty_boxes_clear_them() {
     assert!(
         page.text
             .contains(r#"name="notifications_enabled" value="on" checked"#)
+    );
+    assert!(
+        page.text.contains(
+            r#"name="proof_of_work" value="on" aria-describedby="s-pow-hint" checked>Require a proof-of-work check (stops robots without a third party)"#
+        ),
+        "{}",
+        page.text
     );
     assert!(page.text.contains("in UTC"));
 
@@ -408,6 +417,7 @@ async fn settings_round_trip_and_empty_boxes_clear_them() {
     assert_eq!(settings["confirmation_message"], "");
     assert_eq!(settings["redirect_url"], Value::Null);
     assert_eq!(settings["notifications_enabled"], false);
+    assert_eq!(settings["proof_of_work"], false);
     assert_eq!(settings["closes_at"], Value::Null);
     assert_eq!(settings["max_responses"], Value::Null);
 }
