@@ -18,11 +18,11 @@ use crate::gate;
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
 use crate::responses::create::{Batcher, Source, Submission};
+use pow::Pow;
 use serde_json::{Map, Value};
 use sqlx::PgPool;
 use std::net::IpAddr;
 use std::sync::Arc;
-use pow::Pow;
 use throttle::Throttles;
 use token::Tokens;
 use tonic::{Request, Response, Status};
@@ -189,7 +189,10 @@ impl Hosted {
         // submission is judged on the form (`Source::has_proof_for`), which saves a
         // read of the form for each submission to forms without files.
         let proven = if req.pow_solution.trim().is_empty() {
-            if read.as_ref().is_some_and(|form| pow::required(&form.settings)) {
+            if read
+                .as_ref()
+                .is_some_and(|form| pow::required(&form.settings))
+            {
                 return Err(CoreError::ProofOfWork(ProofOfWorkRefusal::Missing));
             }
             false

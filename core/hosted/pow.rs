@@ -94,7 +94,8 @@ fn parse_salt(salt: &str) -> Option<(Uuid, DateTime<Utc>)> {
     let mut parts = salt.strip_suffix('.')?.split('.');
     let (form, expires, random) = (parts.next()?, parts.next()?, parts.next()?);
     let hex32 = |s: &str| s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit());
-    let digits = !expires.is_empty() && expires.len() <= 12 && expires.bytes().all(|b| b.is_ascii_digit());
+    let digits =
+        !expires.is_empty() && expires.len() <= 12 && expires.bytes().all(|b| b.is_ascii_digit());
     if parts.next().is_some() || !hex32(form) || !hex32(random) || !digits {
         return None;
     }
@@ -250,7 +251,10 @@ mod tests {
             (now + Duration::minutes(LIFETIME_MINUTES)).timestamp()
         );
         let late = now + Duration::minutes(LIFETIME_MINUTES + 1);
-        assert_eq!(refusal(pow.verify(&solve(&c), form, late)), Refusal::Expired);
+        assert_eq!(
+            refusal(pow.verify(&solve(&c), form, late)),
+            Refusal::Expired
+        );
     }
 
     #[test]
@@ -274,7 +278,10 @@ mod tests {
             max_number: 1000,
             ..Pow::new(b"other key")
         };
-        assert_eq!(refusal(other.verify(&solve(&c), form, now)), Refusal::Invalid);
+        assert_eq!(
+            refusal(other.verify(&solve(&c), form, now)),
+            Refusal::Invalid
+        );
 
         assert_eq!(
             refusal(pow.verify(&solve(&c), Uuid::new_v4(), now)),
@@ -282,7 +289,11 @@ mod tests {
             "another form's challenge"
         );
         for junk in ["", "  ", "not base64!", "e30="] {
-            let expected = if junk.trim().is_empty() { Refusal::Missing } else { Refusal::Invalid };
+            let expected = if junk.trim().is_empty() {
+                Refusal::Missing
+            } else {
+                Refusal::Invalid
+            };
             assert_eq!(refusal(pow.verify(junk, form, now)), expected, "{junk:?}");
         }
     }

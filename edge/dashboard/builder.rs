@@ -1475,6 +1475,7 @@ mod tests {
             confirmation_message: " ".into(),
             redirect_url: String::new(),
             notifications_enabled: None,
+            proof_of_work: Some("on".into()),
             closes_at: "2030-12-31T18:00".into(),
             max_responses: String::new(),
         };
@@ -1483,6 +1484,7 @@ mod tests {
         assert_eq!(settings["max_responses"], Value::Null);
         assert_eq!(settings["closes_at"], "2030-12-31T18:00:00.000Z");
         assert_eq!(settings["notifications_enabled"], false);
+        assert_eq!(settings["proof_of_work"], true);
         let bad = SettingsForm {
             max_responses: "ten".into(),
             ..posted

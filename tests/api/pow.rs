@@ -207,7 +207,9 @@ async fn a_form_with_proof_of_work_stores_one_submission_per_solved_challenge() 
 
     // The same solution again, with a fresh page's token: a replay, refused.
     let fresh = visitor.open(&s.short_id()).await;
-    let page = s.submit(&mut visitor, &fresh.token(), Some(&solution)).await;
+    let page = s
+        .submit(&mut visitor, &fresh.token(), Some(&solution))
+        .await;
     assert_eq!(page.status, 422, "{}", page.html);
     assert!(page.html.contains("expired or was used already"));
     assert_eq!(s.responses().await.len(), 1);
@@ -247,7 +249,13 @@ async fn a_form_without_the_setting_is_unchanged() {
         let mut visitor = Visitor::new(&s.app);
         let page = visitor.open(&s.short_id()).await;
         assert_eq!(page.status, 200);
-        for absent in ["data-pow", "<script", "<noscript", "pow_solution", "pow-status"] {
+        for absent in [
+            "data-pow",
+            "<script",
+            "<noscript",
+            "pow_solution",
+            "pow-status",
+        ] {
             assert!(!page.html.contains(absent), "{absent} in {}", page.html);
         }
         let page = s.submit(&mut visitor, &page.token(), None).await;
@@ -324,16 +332,20 @@ async fn expired_spent_challenges_are_purged() {
     }
     // The maintenance task runs once at start, then every minute.
     let app = TestApp::spawn_on(db, &[]).await;
-    eventually("the expired challenge purged", Duration::from_secs(30), || {
-        let pool = app.pool.clone();
-        async move {
-            let (left,): (Vec<u8>,) = sqlx::query_as("SELECT digest FROM pow_spent")
-                .fetch_one(&pool)
-                .await
-                .ok()?;
-            (left == vec![2u8; 32]).then_some(())
-        }
-    })
+    eventually(
+        "the expired challenge purged",
+        Duration::from_secs(30),
+        || {
+            let pool = app.pool.clone();
+            async move {
+                let (left,): (Vec<u8>,) = sqlx::query_as("SELECT digest FROM pow_spent")
+                    .fetch_one(&pool)
+                    .await
+                    .ok()?;
+                (left == vec![2u8; 32]).then_some(())
+            }
+        },
+    )
     .await;
 }
 
@@ -403,20 +415,14 @@ async fn chromium_solving_time_is_measured() {
     }
     let s = Setup::new(json!({"proof_of_work": true})).await;
     let seen = visit(&s.page_url(), "measure").await;
-    for (name, label) in [
-        ("desktop", "this machine"),
-        ("phoneLike", "CPU slowed 4x"),
-    ] {
+    for (name, label) in [("desktop", "this machine"), ("phoneLike", "CPU slowed 4x")] {
         let runs = seen[name].as_array().expect("runs");
         assert!(!runs.is_empty(), "{seen}");
         let per_50k: Vec<u64> = runs
             .iter()
             .map(|r| r["msPer50k"].as_u64().expect("msPer50k"))
             .collect();
-        let ms: Vec<u64> = runs
-            .iter()
-            .map(|r| r["ms"].as_u64().expect("ms"))
-            .collect();
+        let ms: Vec<u64> = runs.iter().map(|r| r["ms"].as_u64().expect("ms")).collect();
         println!(
             "proof of work in Chromium ({label}): solves took {ms:?} ms; \
              per 50,000 hashes (the expected work): {per_50k:?} ms"
