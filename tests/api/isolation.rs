@@ -142,6 +142,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         Kind::NotTenant,
         "public submission, no credentials; checked: B's credentials change nothing, the response is A's form's, none lands in B's",
     ),
+    (
+        "GET /f/assets/pow.js",
+        Kind::NotTenant,
+        "the hosted pages' proof-of-work script compiled into the binary, no data; checked: the body names no account's object",
+    ),
     // Operations probes.
     (
         "GET /healthz",
@@ -1643,13 +1648,14 @@ async fn every_route_and_method_is_isolated_between_accounts() {
     let origin = app.http_base.trim_end_matches("/api/v1").to_owned();
     let client = http_client();
 
-    // -- Probes and the API's description (public, no data).
+    // -- Probes, the API's description and the hosted pages' script (public, no data).
     for row in [
         "GET /healthz",
         "GET /readyz",
         "GET /api/v1/openapi.json",
         "GET /api/v1/docs",
         "GET /api/v1/docs/{*file}",
+        "GET /f/assets/pow.js",
     ] {
         let path = row
             .trim_start_matches("GET ")
