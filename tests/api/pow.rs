@@ -205,6 +205,14 @@ async fn a_form_with_proof_of_work_stores_one_submission_per_solved_challenge() 
     assert!(page.html.contains("Merci!"));
     assert_eq!(s.responses().await.len(), 1);
 
+    // Without a solution again, now that the form's instance view (snapshot) is kept:
+    // refused there too.
+    let fresh = visitor.open(&s.short_id()).await;
+    let page = s.submit(&mut visitor, &fresh.token(), None).await;
+    assert_eq!(page.status, 422, "{}", page.html);
+    assert!(page.html.contains("needs JavaScript"));
+    assert_eq!(s.responses().await.len(), 1);
+
     // The same solution again, with a fresh page's token: a replay, refused.
     let fresh = visitor.open(&s.short_id()).await;
     let page = s
@@ -370,6 +378,7 @@ async fn chromium_solves_the_challenge_and_submits() {
     let last = said.last().expect("said something");
     assert_eq!(last["text"], "Ready to submit.", "{seen}");
     assert_eq!(last["disabled"], false, "{seen}");
+    assert_eq!(seen["axe"], json!([]), "{seen}");
     assert_eq!(seen["submittedStatus"], 200, "{seen}");
     assert!(
         seen["text"].as_str().is_some_and(|t| t.contains("Merci!")),

@@ -4,7 +4,8 @@
 //   node tests/browser/pow.mjs <page url> <submit|measure|nojs>
 //
 // submit:  waits for the page's script to solve the challenge (Submit is disabled and a
-//          live region says why meanwhile), fills the contact form and submits it.
+//          live region says why meanwhile), fills the contact form, checks the page with
+//          axe-core and submits it.
 // measure: loads the page `LOADS` times on a desktop CPU and as many with the CPU slowed
 //          fourfold (Chromium's emulation, as Lighthouse does for a mid-range phone)
 //          and reports each solve: milliseconds, the number found, and milliseconds per
@@ -13,6 +14,7 @@
 //          again.
 // Content-Security-Policy violations the browser reports are printed in every mode.
 import { chromium } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 
 const [url, mode = 'submit'] = process.argv.slice(2);
 const LOADS = 5;
@@ -96,10 +98,17 @@ try {
       null, { timeout: 60000 });
     const ms = Number(await page.locator('form').getAttribute('data-pow-ms'));
     const said = await page.evaluate(() => window.powSaid);
+    // The page as the visitor is about to submit it: serious and critical axe-core
+    // violations.
+    const axe = (await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze())
+      .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
     const [answer] = await Promise.all([page.waitForNavigation(), button.click()]);
     console.log(JSON.stringify({
       openedStatus: opened.status(),
       said,
+      axe,
       ms,
       submittedStatus: answer ? answer.status() : null,
       text: (await page.locator('main').textContent()).trim(),
