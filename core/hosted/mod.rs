@@ -100,6 +100,7 @@ impl Hosted {
         Ok(pb::GetHostedFormResponse {
             form: Some(form),
             start_token: token,
+            progress: None,
         })
     }
 
@@ -148,6 +149,7 @@ impl Hosted {
                 response_id,
                 confirmation_message: text("confirmation_message"),
                 redirect_url: text("redirect_url"),
+                progress: None,
             }
         };
         // Work that needs no lock comes first: a robot's submission is answered, and
@@ -236,6 +238,7 @@ impl HostedFormsService for Hosted {
         let page = pb::GetHostedFormRequest {
             short_id: req.short_id.clone(),
             csrf_nonce: req.csrf_nonce.clone(),
+            ..Default::default()
         };
         match self.admit(ip, req).await {
             Ok(reply) => Ok(Response::new(reply)),
@@ -253,6 +256,7 @@ impl HostedFormsService for Hosted {
         let page = pb::GetHostedFormRequest {
             short_id: req.short_id.clone(),
             csrf_nonce: req.csrf_nonce.clone(),
+            ..Default::default()
         };
         match self.submit(ip, req).await {
             Ok(reply) => Ok(Response::new(reply)),
@@ -275,6 +279,7 @@ impl Hosted {
                     let page = pb::HostedFormPage {
                         form: page.form,
                         start_token: page.start_token,
+                        progress: page.progress,
                     };
                     pb::details::with_detail(refusal.into_status(id), &page)
                 }

@@ -53,6 +53,8 @@ pub(crate) fn response_to_pb(r: Response) -> pb::FormResponse {
         started_at: Some(convert::timestamp(r.started_at)),
         submitted_at: Some(convert::timestamp(r.submitted_at)),
         completion_time_seconds: r.completion_time_seconds,
+        status: pb::ResponseStatus::Completed.into(),
+        last_page: 1,
     }
 }
 

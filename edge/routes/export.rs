@@ -62,6 +62,7 @@ fn export_request(
         format: format.into(),
         since: query.since,
         until: query.until,
+        status: pb::ResponseStatus::Unspecified.into(),
     };
     (request, media_type, extension)
 }

@@ -167,6 +167,7 @@ fn list_request(form_id: String, query: ListResponsesQuery) -> pb::ListResponses
         until: query.until,
         // Present, even empty, switches to cursor mode.
         cursor: query.cursor,
+        status: pb::ResponseStatus::Unspecified.into(),
     }
 }
 

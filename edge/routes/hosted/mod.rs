@@ -191,6 +191,7 @@ pub(crate) async fn show(
     let request = call.request(pb::GetHostedFormRequest {
         short_id: short_id.clone(),
         csrf_nonce: nonce.clone(),
+        ..Default::default()
     });
     match state.hosted().get_hosted_form(request).await {
         Ok(reply) => {
@@ -258,6 +259,7 @@ pub(crate) async fn submit(
         user_agent,
         honeypot_filled,
         files,
+        ..Default::default()
     });
     match state.hosted().submit_hosted_form(request).await {
         Ok(reply) => {

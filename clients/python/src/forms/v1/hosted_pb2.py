@@ -26,31 +26,33 @@ from forms.v1 import forms_pb2 as forms_dot_v1_dot_forms__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x66orms/v1/hosted.proto\x12\x08\x66orms.v1\x1a\x14\x66orms/v1/forms.proto\x1a\x1cgoogle/protobuf/struct.proto\"P\n\x14GetHostedFormRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1d\n\ncsrf_nonce\x18\x02 \x01(\tR\tcsrfNonce\"\\\n\x15GetHostedFormResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\"\x9d\x02\n\x17SubmitHostedFormRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x1d\n\ncsrf_nonce\x18\x03 \x01(\tR\tcsrfNonce\x12\x31\n\x07\x61nswers\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12\x1d\n\nuser_agent\x18\x05 \x01(\tR\tuserAgent\x12\'\n\x0fhoneypot_filled\x18\x06 \x01(\x08R\x0ehoneypotFilled\x12,\n\x05\x66iles\x18\x07 \x03(\x0b\x32\x16.forms.v1.UploadedFileR\x05\x66iles\"`\n\x0cUploadedFile\x12\x19\n\x08\x66ield_id\x18\x01 \x01(\tR\x07\x66ieldId\x12\x1b\n\tfile_name\x18\x02 \x01(\tR\x08\x66ileName\x12\x18\n\x07\x63ontent\x18\x03 \x01(\x0cR\x07\x63ontent\"y\n\x1c\x41\x64mitHostedSubmissionRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x1d\n\ncsrf_nonce\x18\x03 \x01(\tR\tcsrfNonce\"Z\n\x1d\x41\x64mitHostedSubmissionResponse\x12\x39\n\x0b\x66ile_fields\x18\x01 \x03(\x0b\x32\x18.forms.v1.FileFieldLimitR\nfileFields\"H\n\x0e\x46ileFieldLimit\x12\x19\n\x08\x66ield_id\x18\x01 \x01(\tR\x07\x66ieldId\x12\x1b\n\tmax_bytes\x18\x02 \x01(\x04R\x08maxBytes\"\xc5\x01\n\x18SubmitHostedFormResponse\x12\x1f\n\x0bresponse_id\x18\x01 \x01(\tR\nresponseId\x12\x36\n\x14\x63onfirmation_message\x18\x02 \x01(\tH\x00R\x13\x63onfirmationMessage\x88\x01\x01\x12&\n\x0credirect_url\x18\x03 \x01(\tH\x01R\x0bredirectUrl\x88\x01\x01\x42\x17\n\x15_confirmation_messageB\x0f\n\r_redirect_url\"U\n\x0eHostedFormPage\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken2\xab\x02\n\x12HostedFormsService\x12P\n\rGetHostedForm\x12\x1e.forms.v1.GetHostedFormRequest\x1a\x1f.forms.v1.GetHostedFormResponse\x12Y\n\x10SubmitHostedForm\x12!.forms.v1.SubmitHostedFormRequest\x1a\".forms.v1.SubmitHostedFormResponse\x12h\n\x15\x41\x64mitHostedSubmission\x12&.forms.v1.AdmitHostedSubmissionRequest\x1a\'.forms.v1.AdmitHostedSubmissionResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x66orms/v1/hosted.proto\x12\x08\x66orms.v1\x1a\x14\x66orms/v1/forms.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x95\x01\n\x14GetHostedFormRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1d\n\ncsrf_nonce\x18\x02 \x01(\tR\tcsrfNonce\x12!\n\x0cresume_token\x18\x03 \x01(\tR\x0bresumeToken\x12\x17\n\x04page\x18\x04 \x01(\x05H\x00R\x04page\x88\x01\x01\x42\x07\n\x05_page\"\x92\x01\n\x15GetHostedFormResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x34\n\x08progress\x18\x04 \x01(\x0b\x32\x18.forms.v1.HostedProgressR\x08progress\"\xd6\x01\n\x0eHostedProgress\x12\x12\n\x04page\x18\x01 \x01(\x05R\x04page\x12\x1d\n\npage_count\x18\x02 \x01(\x05R\tpageCount\x12\x16\n\x06\x66ields\x18\x03 \x03(\tR\x06\x66ields\x12\x31\n\x07\x61nswers\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12!\n\x0cresume_token\x18\x05 \x01(\tR\x0bresumeToken\x12#\n\rprevious_page\x18\x06 \x01(\x05R\x0cpreviousPage\"\xe8\x02\n\x17SubmitHostedFormRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x1d\n\ncsrf_nonce\x18\x03 \x01(\tR\tcsrfNonce\x12\x31\n\x07\x61nswers\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12\x1d\n\nuser_agent\x18\x05 \x01(\tR\tuserAgent\x12\'\n\x0fhoneypot_filled\x18\x06 \x01(\x08R\x0ehoneypotFilled\x12,\n\x05\x66iles\x18\x07 \x03(\x0b\x32\x16.forms.v1.UploadedFileR\x05\x66iles\x12\x12\n\x04page\x18\x08 \x01(\x05R\x04page\x12!\n\x0cresume_token\x18\t \x01(\tR\x0bresumeToken\x12\x12\n\x04\x62\x61\x63k\x18\n \x01(\x08R\x04\x62\x61\x63k\"`\n\x0cUploadedFile\x12\x19\n\x08\x66ield_id\x18\x01 \x01(\tR\x07\x66ieldId\x12\x1b\n\tfile_name\x18\x02 \x01(\tR\x08\x66ileName\x12\x18\n\x07\x63ontent\x18\x03 \x01(\x0cR\x07\x63ontent\"y\n\x1c\x41\x64mitHostedSubmissionRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x1d\n\ncsrf_nonce\x18\x03 \x01(\tR\tcsrfNonce\"Z\n\x1d\x41\x64mitHostedSubmissionResponse\x12\x39\n\x0b\x66ile_fields\x18\x01 \x03(\x0b\x32\x18.forms.v1.FileFieldLimitR\nfileFields\"H\n\x0e\x46ileFieldLimit\x12\x19\n\x08\x66ield_id\x18\x01 \x01(\tR\x07\x66ieldId\x12\x1b\n\tmax_bytes\x18\x02 \x01(\x04R\x08maxBytes\"\xfb\x01\n\x18SubmitHostedFormResponse\x12\x1f\n\x0bresponse_id\x18\x01 \x01(\tR\nresponseId\x12\x36\n\x14\x63onfirmation_message\x18\x02 \x01(\tH\x00R\x13\x63onfirmationMessage\x88\x01\x01\x12&\n\x0credirect_url\x18\x03 \x01(\tH\x01R\x0bredirectUrl\x88\x01\x01\x12\x34\n\x08progress\x18\x04 \x01(\x0b\x32\x18.forms.v1.HostedProgressR\x08progressB\x17\n\x15_confirmation_messageB\x0f\n\r_redirect_url\"\x8b\x01\n\x0eHostedFormPage\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x34\n\x08progress\x18\x04 \x01(\x0b\x32\x18.forms.v1.HostedProgressR\x08progress2\xab\x02\n\x12HostedFormsService\x12P\n\rGetHostedForm\x12\x1e.forms.v1.GetHostedFormRequest\x1a\x1f.forms.v1.GetHostedFormResponse\x12Y\n\x10SubmitHostedForm\x12!.forms.v1.SubmitHostedFormRequest\x1a\".forms.v1.SubmitHostedFormResponse\x12h\n\x15\x41\x64mitHostedSubmission\x12&.forms.v1.AdmitHostedSubmissionRequest\x1a\'.forms.v1.AdmitHostedSubmissionResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'forms.v1.hosted_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GETHOSTEDFORMREQUEST']._serialized_start=87
-  _globals['_GETHOSTEDFORMREQUEST']._serialized_end=167
-  _globals['_GETHOSTEDFORMRESPONSE']._serialized_start=169
-  _globals['_GETHOSTEDFORMRESPONSE']._serialized_end=261
-  _globals['_SUBMITHOSTEDFORMREQUEST']._serialized_start=264
-  _globals['_SUBMITHOSTEDFORMREQUEST']._serialized_end=549
-  _globals['_UPLOADEDFILE']._serialized_start=551
-  _globals['_UPLOADEDFILE']._serialized_end=647
-  _globals['_ADMITHOSTEDSUBMISSIONREQUEST']._serialized_start=649
-  _globals['_ADMITHOSTEDSUBMISSIONREQUEST']._serialized_end=770
-  _globals['_ADMITHOSTEDSUBMISSIONRESPONSE']._serialized_start=772
-  _globals['_ADMITHOSTEDSUBMISSIONRESPONSE']._serialized_end=862
-  _globals['_FILEFIELDLIMIT']._serialized_start=864
-  _globals['_FILEFIELDLIMIT']._serialized_end=936
-  _globals['_SUBMITHOSTEDFORMRESPONSE']._serialized_start=939
-  _globals['_SUBMITHOSTEDFORMRESPONSE']._serialized_end=1136
-  _globals['_HOSTEDFORMPAGE']._serialized_start=1138
-  _globals['_HOSTEDFORMPAGE']._serialized_end=1223
-  _globals['_HOSTEDFORMSSERVICE']._serialized_start=1226
-  _globals['_HOSTEDFORMSSERVICE']._serialized_end=1525
+  _globals['_GETHOSTEDFORMREQUEST']._serialized_start=88
+  _globals['_GETHOSTEDFORMREQUEST']._serialized_end=237
+  _globals['_GETHOSTEDFORMRESPONSE']._serialized_start=240
+  _globals['_GETHOSTEDFORMRESPONSE']._serialized_end=386
+  _globals['_HOSTEDPROGRESS']._serialized_start=389
+  _globals['_HOSTEDPROGRESS']._serialized_end=603
+  _globals['_SUBMITHOSTEDFORMREQUEST']._serialized_start=606
+  _globals['_SUBMITHOSTEDFORMREQUEST']._serialized_end=966
+  _globals['_UPLOADEDFILE']._serialized_start=968
+  _globals['_UPLOADEDFILE']._serialized_end=1064
+  _globals['_ADMITHOSTEDSUBMISSIONREQUEST']._serialized_start=1066
+  _globals['_ADMITHOSTEDSUBMISSIONREQUEST']._serialized_end=1187
+  _globals['_ADMITHOSTEDSUBMISSIONRESPONSE']._serialized_start=1189
+  _globals['_ADMITHOSTEDSUBMISSIONRESPONSE']._serialized_end=1279
+  _globals['_FILEFIELDLIMIT']._serialized_start=1281
+  _globals['_FILEFIELDLIMIT']._serialized_end=1353
+  _globals['_SUBMITHOSTEDFORMRESPONSE']._serialized_start=1356
+  _globals['_SUBMITHOSTEDFORMRESPONSE']._serialized_end=1607
+  _globals['_HOSTEDFORMPAGE']._serialized_start=1610
+  _globals['_HOSTEDFORMPAGE']._serialized_end=1749
+  _globals['_HOSTEDFORMSSERVICE']._serialized_start=1752
+  _globals['_HOSTEDFORMSSERVICE']._serialized_end=2051
 # @@protoc_insertion_point(module_scope)

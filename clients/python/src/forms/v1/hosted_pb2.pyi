@@ -9,23 +9,45 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class GetHostedFormRequest(_message.Message):
-    __slots__ = ("short_id", "csrf_nonce")
+    __slots__ = ("short_id", "csrf_nonce", "resume_token", "page")
     SHORT_ID_FIELD_NUMBER: _ClassVar[int]
     CSRF_NONCE_FIELD_NUMBER: _ClassVar[int]
+    RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PAGE_FIELD_NUMBER: _ClassVar[int]
     short_id: str
     csrf_nonce: str
-    def __init__(self, short_id: _Optional[str] = ..., csrf_nonce: _Optional[str] = ...) -> None: ...
+    resume_token: str
+    page: int
+    def __init__(self, short_id: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., resume_token: _Optional[str] = ..., page: _Optional[int] = ...) -> None: ...
 
 class GetHostedFormResponse(_message.Message):
-    __slots__ = ("form", "start_token")
+    __slots__ = ("form", "start_token", "progress")
     FORM_FIELD_NUMBER: _ClassVar[int]
     START_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
     form: _forms_pb2.Form
     start_token: str
-    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ...) -> None: ...
+    progress: HostedProgress
+    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...
+
+class HostedProgress(_message.Message):
+    __slots__ = ("page", "page_count", "fields", "answers", "resume_token", "previous_page")
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PREVIOUS_PAGE_FIELD_NUMBER: _ClassVar[int]
+    page: int
+    page_count: int
+    fields: _containers.RepeatedScalarFieldContainer[str]
+    answers: _struct_pb2.Struct
+    resume_token: str
+    previous_page: int
+    def __init__(self, page: _Optional[int] = ..., page_count: _Optional[int] = ..., fields: _Optional[_Iterable[str]] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., resume_token: _Optional[str] = ..., previous_page: _Optional[int] = ...) -> None: ...
 
 class SubmitHostedFormRequest(_message.Message):
-    __slots__ = ("short_id", "start_token", "csrf_nonce", "answers", "user_agent", "honeypot_filled", "files")
+    __slots__ = ("short_id", "start_token", "csrf_nonce", "answers", "user_agent", "honeypot_filled", "files", "page", "resume_token", "back")
     SHORT_ID_FIELD_NUMBER: _ClassVar[int]
     START_TOKEN_FIELD_NUMBER: _ClassVar[int]
     CSRF_NONCE_FIELD_NUMBER: _ClassVar[int]
@@ -33,6 +55,9 @@ class SubmitHostedFormRequest(_message.Message):
     USER_AGENT_FIELD_NUMBER: _ClassVar[int]
     HONEYPOT_FILLED_FIELD_NUMBER: _ClassVar[int]
     FILES_FIELD_NUMBER: _ClassVar[int]
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BACK_FIELD_NUMBER: _ClassVar[int]
     short_id: str
     start_token: str
     csrf_nonce: str
@@ -40,7 +65,10 @@ class SubmitHostedFormRequest(_message.Message):
     user_agent: str
     honeypot_filled: bool
     files: _containers.RepeatedCompositeFieldContainer[UploadedFile]
-    def __init__(self, short_id: _Optional[str] = ..., start_token: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ...) -> None: ...
+    page: int
+    resume_token: str
+    back: bool
+    def __init__(self, short_id: _Optional[str] = ..., start_token: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ..., page: _Optional[int] = ..., resume_token: _Optional[str] = ..., back: _Optional[bool] = ...) -> None: ...
 
 class UploadedFile(_message.Message):
     __slots__ = ("field_id", "file_name", "content")
@@ -77,19 +105,23 @@ class FileFieldLimit(_message.Message):
     def __init__(self, field_id: _Optional[str] = ..., max_bytes: _Optional[int] = ...) -> None: ...
 
 class SubmitHostedFormResponse(_message.Message):
-    __slots__ = ("response_id", "confirmation_message", "redirect_url")
+    __slots__ = ("response_id", "confirmation_message", "redirect_url", "progress")
     RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
     CONFIRMATION_MESSAGE_FIELD_NUMBER: _ClassVar[int]
     REDIRECT_URL_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
     response_id: str
     confirmation_message: str
     redirect_url: str
-    def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ...) -> None: ...
+    progress: HostedProgress
+    def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...
 
 class HostedFormPage(_message.Message):
-    __slots__ = ("form", "start_token")
+    __slots__ = ("form", "start_token", "progress")
     FORM_FIELD_NUMBER: _ClassVar[int]
     START_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
     form: _forms_pb2.Form
     start_token: str
-    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ...) -> None: ...
+    progress: HostedProgress
+    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...

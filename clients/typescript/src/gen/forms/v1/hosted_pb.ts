@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/hosted.proto.
  */
 export const file_forms_v1_hosted: GenFile = /*@__PURE__*/
-  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIjwKFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkiSgoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJItIBChdTdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBSABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAYgASgIEiUKBWZpbGVzGAcgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCJZChxBZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhMKC3N0YXJ0X3Rva2VuGAIgASgJEhIKCmNzcmZfbm9uY2UYAyABKAkiTgodQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI1Cg5GaWxlRmllbGRMaW1pdBIQCghmaWVsZF9pZBgBIAEoCRIRCgltYXhfYnl0ZXMYAiABKAQilwEKGFN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRITCgtyZXNwb25zZV9pZBgBIAEoCRIhChRjb25maXJtYXRpb25fbWVzc2FnZRgCIAEoCUgAiAEBEhkKDHJlZGlyZWN0X3VybBgDIAEoCUgBiAEBQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIkMKDkhvc3RlZEZvcm1QYWdlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJMqsCChJIb3N0ZWRGb3Jtc1NlcnZpY2USUAoNR2V0SG9zdGVkRm9ybRIeLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXF1ZXN0Gh8uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlc3BvbnNlElkKEFN1Ym1pdEhvc3RlZEZvcm0SIS5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBoiLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRJoChVBZG1pdEhvc3RlZFN1Ym1pc3Npb24SJi5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0GicuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_forms, file_google_protobuf_struct]);
+  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIm4KFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkSFAoMcmVzdW1lX3Rva2VuGAMgASgJEhEKBHBhZ2UYBCABKAVIAIgBAUIHCgVfcGFnZSJ2ChVHZXRIb3N0ZWRGb3JtUmVzcG9uc2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0SEwoLc3RhcnRfdG9rZW4YAiABKAkSKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzcyKZAQoOSG9zdGVkUHJvZ3Jlc3MSDAoEcGFnZRgBIAEoBRISCgpwYWdlX2NvdW50GAIgASgFEg4KBmZpZWxkcxgDIAMoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIUCgxyZXN1bWVfdG9rZW4YBSABKAkSFQoNcHJldmlvdXNfcGFnZRgGIAEoBSKEAgoXU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSEwoLc3RhcnRfdG9rZW4YAiABKAkSEgoKY3NyZl9ub25jZRgDIAEoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgp1c2VyX2FnZW50GAUgASgJEhcKD2hvbmV5cG90X2ZpbGxlZBgGIAEoCBIlCgVmaWxlcxgHIAMoCzIWLmZvcm1zLnYxLlVwbG9hZGVkRmlsZRIMCgRwYWdlGAggASgFEhQKDHJlc3VtZV90b2tlbhgJIAEoCRIMCgRiYWNrGAogASgIIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCJZChxBZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhMKC3N0YXJ0X3Rva2VuGAIgASgJEhIKCmNzcmZfbm9uY2UYAyABKAkiTgodQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI1Cg5GaWxlRmllbGRMaW1pdBIQCghmaWVsZF9pZBgBIAEoCRIRCgltYXhfYnl0ZXMYAiABKAQiwwEKGFN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRITCgtyZXNwb25zZV9pZBgBIAEoCRIhChRjb25maXJtYXRpb25fbWVzc2FnZRgCIAEoCUgAiAEBEhkKDHJlZGlyZWN0X3VybBgDIAEoCUgBiAEBEioKCHByb2dyZXNzGAQgASgLMhguZm9ybXMudjEuSG9zdGVkUHJvZ3Jlc3NCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwibwoOSG9zdGVkRm9ybVBhZ2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0SEwoLc3RhcnRfdG9rZW4YAiABKAkSKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzczKrAgoSSG9zdGVkRm9ybXNTZXJ2aWNlElAKDUdldEhvc3RlZEZvcm0SHi5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVxdWVzdBofLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXNwb25zZRJZChBTdWJtaXRIb3N0ZWRGb3JtEiEuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QaIi5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USaAoVQWRtaXRIb3N0ZWRTdWJtaXNzaW9uEiYuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBonLmZvcm1zLnYxLkFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlYgZwcm90bzM", [file_forms_v1_forms, file_google_protobuf_struct]);
 
 /**
  * Request of GetHostedForm.
@@ -34,6 +34,22 @@ export type GetHostedFormRequest = Message<"forms.v1.GetHostedFormRequest"> & {
    * @generated from field: string csrf_nonce = 2;
    */
   csrfNonce: string;
+
+  /**
+   * A multi-page form: the resume token of the visitor's partial response (from their
+   * cookie or a resume link); an unknown, expired or completed one starts afresh.
+   *
+   * @generated from field: string resume_token = 3;
+   */
+  resumeToken: string;
+
+  /**
+   * A multi-page form: the page the visitor asks for (back and forward); a page not
+   * reached yet, or not shown given the answers, gives the page they are at.
+   *
+   * @generated from field: optional int32 page = 4;
+   */
+  page?: number | undefined;
 };
 
 /**
@@ -62,6 +78,13 @@ export type GetHostedFormResponse = Message<"forms.v1.GetHostedFormResponse"> & 
    * @generated from field: string start_token = 2;
    */
   startToken: string;
+
+  /**
+   * A form with pages (or conditions): which page to show and what is saved so far.
+   *
+   * @generated from field: forms.v1.HostedProgress progress = 4;
+   */
+  progress?: HostedProgress | undefined;
 };
 
 /**
@@ -70,6 +93,67 @@ export type GetHostedFormResponse = Message<"forms.v1.GetHostedFormResponse"> & 
  */
 export const GetHostedFormResponseSchema: GenMessage<GetHostedFormResponse> = /*@__PURE__*/
   messageDesc(file_forms_v1_hosted, 1);
+
+/**
+ * Where a visitor is in a form with pages, as the core decides it from the answers so
+ * far (`forms::logic`). A form without page breaks is one page.
+ *
+ * @generated from message forms.v1.HostedProgress
+ */
+export type HostedProgress = Message<"forms.v1.HostedProgress"> & {
+  /**
+   * The page to show, 1-based.
+   *
+   * @generated from field: int32 page = 1;
+   */
+  page: number;
+
+  /**
+   * Pages of the form.
+   *
+   * @generated from field: int32 page_count = 2;
+   */
+  pageCount: number;
+
+  /**
+   * Ids of the fields to show on this page, in form order (a page_break starting the
+   * page first: its label is the page's title). Fields hidden by answers on earlier
+   * pages are left out; conditions on answers of this same page are the page's to
+   * apply (a script, or the server when the page is posted).
+   *
+   * @generated from field: repeated string fields = 3;
+   */
+  fields: string[];
+
+  /**
+   * Answers saved so far (the partial response), keyed by field id.
+   *
+   * @generated from field: google.protobuf.Struct answers = 4;
+   */
+  answers?: JsonObject | undefined;
+
+  /**
+   * The partial response's resume token: kept by the visitor (a cookie, a link) to
+   * continue later; empty before the first page is saved.
+   *
+   * @generated from field: string resume_token = 5;
+   */
+  resumeToken: string;
+
+  /**
+   * The page Back leads to (the previous page shown); 0 on the first.
+   *
+   * @generated from field: int32 previous_page = 6;
+   */
+  previousPage: number;
+};
+
+/**
+ * Describes the message forms.v1.HostedProgress.
+ * Use `create(HostedProgressSchema)` to create a new message.
+ */
+export const HostedProgressSchema: GenMessage<HostedProgress> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 2);
 
 /**
  * Request of SubmitHostedForm.
@@ -125,6 +209,29 @@ export type SubmitHostedFormRequest = Message<"forms.v1.SubmitHostedFormRequest"
    * @generated from field: repeated forms.v1.UploadedFile files = 7;
    */
   files: UploadedFile[];
+
+  /**
+   * A form with pages: the page posted (1-based); its answers are checked and saved as
+   * a partial response, and the reply's `progress` names the next page, or the last
+   * page completes the response. 0: the whole form at once (no partial response).
+   *
+   * @generated from field: int32 page = 8;
+   */
+  page: number;
+
+  /**
+   * The partial response's resume token; empty on the first page.
+   *
+   * @generated from field: string resume_token = 9;
+   */
+  resumeToken: string;
+
+  /**
+   * Back: nothing is checked or saved; the reply's `progress` is the previous page.
+   *
+   * @generated from field: bool back = 10;
+   */
+  back: boolean;
 };
 
 /**
@@ -132,7 +239,7 @@ export type SubmitHostedFormRequest = Message<"forms.v1.SubmitHostedFormRequest"
  * Use `create(SubmitHostedFormRequestSchema)` to create a new message.
  */
 export const SubmitHostedFormRequestSchema: GenMessage<SubmitHostedFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 2);
+  messageDesc(file_forms_v1_hosted, 3);
 
 /**
  * A file a visitor uploaded with a submission.
@@ -167,7 +274,7 @@ export type UploadedFile = Message<"forms.v1.UploadedFile"> & {
  * Use `create(UploadedFileSchema)` to create a new message.
  */
 export const UploadedFileSchema: GenMessage<UploadedFile> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 3);
+  messageDesc(file_forms_v1_hosted, 4);
 
 /**
  * Request of AdmitHostedSubmission.
@@ -202,7 +309,7 @@ export type AdmitHostedSubmissionRequest = Message<"forms.v1.AdmitHostedSubmissi
  * Use `create(AdmitHostedSubmissionRequestSchema)` to create a new message.
  */
 export const AdmitHostedSubmissionRequestSchema: GenMessage<AdmitHostedSubmissionRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 4);
+  messageDesc(file_forms_v1_hosted, 5);
 
 /**
  * Reply of AdmitHostedSubmission: the form's file fields and their limits.
@@ -223,7 +330,7 @@ export type AdmitHostedSubmissionResponse = Message<"forms.v1.AdmitHostedSubmiss
  * Use `create(AdmitHostedSubmissionResponseSchema)` to create a new message.
  */
 export const AdmitHostedSubmissionResponseSchema: GenMessage<AdmitHostedSubmissionResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 5);
+  messageDesc(file_forms_v1_hosted, 6);
 
 /**
  * How large a file one file_upload field takes.
@@ -251,7 +358,7 @@ export type FileFieldLimit = Message<"forms.v1.FileFieldLimit"> & {
  * Use `create(FileFieldLimitSchema)` to create a new message.
  */
 export const FileFieldLimitSchema: GenMessage<FileFieldLimit> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 6);
+  messageDesc(file_forms_v1_hosted, 7);
 
 /**
  * Reply of SubmitHostedForm.
@@ -279,6 +386,15 @@ export type SubmitHostedFormResponse = Message<"forms.v1.SubmitHostedFormRespons
    * @generated from field: optional string redirect_url = 3;
    */
   redirectUrl?: string | undefined;
+
+  /**
+   * Set while the response is partial: the page to show next (the response_id is then
+   * empty). Completing a response happens once per resume token, however many times
+   * its last page is posted.
+   *
+   * @generated from field: forms.v1.HostedProgress progress = 4;
+   */
+  progress?: HostedProgress | undefined;
 };
 
 /**
@@ -286,7 +402,7 @@ export type SubmitHostedFormResponse = Message<"forms.v1.SubmitHostedFormRespons
  * Use `create(SubmitHostedFormResponseSchema)` to create a new message.
  */
 export const SubmitHostedFormResponseSchema: GenMessage<SubmitHostedFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 7);
+  messageDesc(file_forms_v1_hosted, 8);
 
 /**
  * Error detail of SubmitHostedForm's VALIDATION_ERROR and CSRF_FAILED: what the form's
@@ -310,6 +426,13 @@ export type HostedFormPage = Message<"forms.v1.HostedFormPage"> & {
    * @generated from field: string start_token = 2;
    */
   startToken: string;
+
+  /**
+   * The page the refused submission came from, answers saved so far included.
+   *
+   * @generated from field: forms.v1.HostedProgress progress = 4;
+   */
+  progress?: HostedProgress | undefined;
 };
 
 /**
@@ -317,7 +440,7 @@ export type HostedFormPage = Message<"forms.v1.HostedFormPage"> & {
  * Use `create(HostedFormPageSchema)` to create a new message.
  */
 export const HostedFormPageSchema: GenMessage<HostedFormPage> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 8);
+  messageDesc(file_forms_v1_hosted, 9);
 
 /**
  * Hosted form pages: what a visitor's browser needs, without an API key. Used by the
