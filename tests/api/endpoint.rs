@@ -71,11 +71,16 @@ impl Setup {
 
     /// A post as a browser on a page of `origin` sends it (`None`: no Origin header).
     fn post(&self, origin: Option<&str>) -> reqwest::RequestBuilder {
+        self.post_from(origin, "cross-site")
+    }
+
+    /// A post with its `Sec-Fetch-Site`.
+    fn post_from(&self, origin: Option<&str>, site: &str) -> reqwest::RequestBuilder {
         let mut request = self
             .client
             .post(self.url())
             .header("user-agent", IPHONE)
-            .header("sec-fetch-site", "cross-site");
+            .header("sec-fetch-site", site);
         if let Some(origin) = origin {
             request = request.header("origin", origin);
         }
@@ -204,7 +209,7 @@ async fn posts_from_an_allowed_origin_are_stored_as_the_hosted_pages_are() {
     assert_eq!(ada["metadata"], json!({}));
     assert_eq!(ada["device_type"], "mobile");
     assert_eq!(ada["browser"], "Safari");
-    assert_eq!(ada["os"], "iOS");
+    assert_eq!(ada["os"], "iPhone");
     let grace = by_name("Grace");
     assert_eq!(grace["id"], with_file_id);
     assert_eq!(grace["answers"][&f[4]]["name"], "cv.png");
@@ -260,8 +265,9 @@ async fn other_origins_no_origin_and_forms_without_origins_are_refused() {
     assert_eq!(plain.status, 403);
     // Sec-Fetch-Site: none is no page, whatever Origin it claims.
     let typed = send(
-        s.json_post(Some(SITE), &answers)
-            .header("sec-fetch-site", "none"),
+        s.post_from(Some(SITE), "none")
+            .header("content-type", "application/json")
+            .body(answers.to_string()),
     )
     .await;
     assert_eq!(typed.status, 403, "{}", typed.text);
