@@ -29,6 +29,7 @@ mod dashboard_sign_in;
 mod dashboard_support;
 mod dashboard_webhooks;
 mod endpoint;
+mod endpoint_browser;
 mod errors;
 mod export;
 mod field_kinds;
