@@ -52,6 +52,10 @@ pub(crate) fn parse_list(value: &Value) -> Result<Vec<String>, String> {
         Value::Array(items) => items,
         _ => return Err("must be an array of origins (https://www.example.com) or null".into()),
     };
+    // Counted as sent, repeats included: the documented bound is on the array.
+    if items.len() > MAX_ORIGINS {
+        return Err(format!("must list at most {MAX_ORIGINS} origins"));
+    }
     let mut origins: Vec<String> = Vec::with_capacity(items.len());
     for item in items {
         let origin = item.as_str().and_then(parse).ok_or_else(|| {
@@ -62,9 +66,6 @@ pub(crate) fn parse_list(value: &Value) -> Result<Vec<String>, String> {
         if !origins.contains(&origin) {
             origins.push(origin);
         }
-    }
-    if origins.len() > MAX_ORIGINS {
-        return Err(format!("must list at most {MAX_ORIGINS} origins"));
     }
     Ok(origins)
 }
@@ -141,6 +142,8 @@ mod tests {
             .collect();
         assert!(parse_list(&json!(many)).is_err());
         assert!(parse_list(&json!(many[..MAX_ORIGINS])).is_ok());
+        let repeated = vec!["https://a.com"; MAX_ORIGINS + 1];
+        assert!(parse_list(&json!(repeated)).is_err());
     }
 
     #[test]

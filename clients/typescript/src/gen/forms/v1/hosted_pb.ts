@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/hosted.proto.
  */
 export const file_forms_v1_hosted: GenFile = /*@__PURE__*/
-  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIjwKFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkiSgoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJItIBChdTdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBSABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAYgASgIEiUKBWZpbGVzGAcgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCJZChxBZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhMKC3N0YXJ0X3Rva2VuGAIgASgJEhIKCmNzcmZfbm9uY2UYAyABKAkiTgodQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI1Cg5GaWxlRmllbGRMaW1pdBIQCghmaWVsZF9pZBgBIAEoCRIRCgltYXhfYnl0ZXMYAiABKAQilwEKGFN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRITCgtyZXNwb25zZV9pZBgBIAEoCRIhChRjb25maXJtYXRpb25fbWVzc2FnZRgCIAEoCUgAiAEBEhkKDHJlZGlyZWN0X3VybBgDIAEoCUgBiAEBQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIkMKDkhvc3RlZEZvcm1QYWdlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJMqsCChJIb3N0ZWRGb3Jtc1NlcnZpY2USUAoNR2V0SG9zdGVkRm9ybRIeLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXF1ZXN0Gh8uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlc3BvbnNlElkKEFN1Ym1pdEhvc3RlZEZvcm0SIS5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBoiLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRJoChVBZG1pdEhvc3RlZFN1Ym1pc3Npb24SJi5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0GicuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_forms, file_google_protobuf_struct]);
+  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIjwKFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkiSgoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJItIBChdTdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBSABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAYgASgIEiUKBWZpbGVzGAcgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCJZChxBZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhMKC3N0YXJ0X3Rva2VuGAIgASgJEhIKCmNzcmZfbm9uY2UYAyABKAkiTgodQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI1Cg5GaWxlRmllbGRMaW1pdBIQCghmaWVsZF9pZBgBIAEoCRIRCgltYXhfYnl0ZXMYAiABKAQilwEKGFN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRITCgtyZXNwb25zZV9pZBgBIAEoCRIhChRjb25maXJtYXRpb25fbWVzc2FnZRgCIAEoCUgAiAEBEhkKDHJlZGlyZWN0X3VybBgDIAEoCUgBiAEBQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIkMKDkhvc3RlZEZvcm1QYWdlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJIjgKDkVuZHBvaW50Q2FsbGVyEg4KBm9yaWdpbhgBIAEoCRIWCg5zZWNfZmV0Y2hfc2l0ZRgCIAEoCSLpAQoXU3VibWl0VG9FbmRwb2ludFJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSKAoGY2FsbGVyGAIgASgLMhguZm9ybXMudjEuRW5kcG9pbnRDYWxsZXISKAoHYW5zd2VycxgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKdXNlcl9hZ2VudBgEIAEoCRIXCg9ob25leXBvdF9maWxsZWQYBSABKAgSJQoFZmlsZXMYBiADKAsyFi5mb3Jtcy52MS5VcGxvYWRlZEZpbGUSFAoMcG93X3NvbHV0aW9uGAcgASgJIpcBChhTdWJtaXRUb0VuZHBvaW50UmVzcG9uc2USEwoLcmVzcG9uc2VfaWQYASABKAkSIQoUY29uZmlybWF0aW9uX21lc3NhZ2UYAiABKAlIAIgBARIZCgxyZWRpcmVjdF91cmwYAyABKAlIAYgBAUIXChVfY29uZmlybWF0aW9uX21lc3NhZ2VCDwoNX3JlZGlyZWN0X3VybCJcCh5BZG1pdEVuZHBvaW50U3VibWlzc2lvblJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSKAoGY2FsbGVyGAIgASgLMhguZm9ybXMudjEuRW5kcG9pbnRDYWxsZXIiUAofQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXNwb25zZRItCgtmaWxlX2ZpZWxkcxgBIAMoCzIYLmZvcm1zLnYxLkZpbGVGaWVsZExpbWl0Ij4KGkNoZWNrRW5kcG9pbnRPcmlnaW5SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEg4KBm9yaWdpbhgCIAEoCSIdChtDaGVja0VuZHBvaW50T3JpZ2luUmVzcG9uc2Uy2gQKEkhvc3RlZEZvcm1zU2VydmljZRJQCg1HZXRIb3N0ZWRGb3JtEh4uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlcXVlc3QaHy5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVzcG9uc2USWQoQU3VibWl0SG9zdGVkRm9ybRIhLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXF1ZXN0GiIuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlc3BvbnNlEmgKFUFkbWl0SG9zdGVkU3VibWlzc2lvbhImLmZvcm1zLnYxLkFkbWl0SG9zdGVkU3VibWlzc2lvblJlcXVlc3QaJy5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXNwb25zZRJZChBTdWJtaXRUb0VuZHBvaW50EiEuZm9ybXMudjEuU3VibWl0VG9FbmRwb2ludFJlcXVlc3QaIi5mb3Jtcy52MS5TdWJtaXRUb0VuZHBvaW50UmVzcG9uc2USbgoXQWRtaXRFbmRwb2ludFN1Ym1pc3Npb24SKC5mb3Jtcy52MS5BZG1pdEVuZHBvaW50U3VibWlzc2lvblJlcXVlc3QaKS5mb3Jtcy52MS5BZG1pdEVuZHBvaW50U3VibWlzc2lvblJlc3BvbnNlEmIKE0NoZWNrRW5kcG9pbnRPcmlnaW4SJC5mb3Jtcy52MS5DaGVja0VuZHBvaW50T3JpZ2luUmVxdWVzdBolLmZvcm1zLnYxLkNoZWNrRW5kcG9pbnRPcmlnaW5SZXNwb25zZWIGcHJvdG8z", [file_forms_v1_forms, file_google_protobuf_struct]);
 
 /**
  * Request of GetHostedForm.
@@ -320,6 +320,229 @@ export const HostedFormPageSchema: GenMessage<HostedFormPage> = /*@__PURE__*/
   messageDesc(file_forms_v1_hosted, 8);
 
 /**
+ * Where an endpoint submission comes from, as the browser told it.
+ *
+ * @generated from message forms.v1.EndpointCaller
+ */
+export type EndpointCaller = Message<"forms.v1.EndpointCaller"> & {
+  /**
+   * The page's origin (`https://www.example.com`): the request's `Origin` header, or
+   * without one the origin of its `Referer`; empty when it had neither.
+   *
+   * @generated from field: string origin = 1;
+   */
+  origin: string;
+
+  /**
+   * The browser's `Sec-Fetch-Site` header (`cross-site`, `same-site`, `same-origin`,
+   * `none`), empty when it sent none. `none` (typed in the address bar, a bookmark) is
+   * no page of the origin: refused.
+   *
+   * @generated from field: string sec_fetch_site = 2;
+   */
+  secFetchSite: string;
+};
+
+/**
+ * Describes the message forms.v1.EndpointCaller.
+ * Use `create(EndpointCallerSchema)` to create a new message.
+ */
+export const EndpointCallerSchema: GenMessage<EndpointCaller> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 9);
+
+/**
+ * Request of SubmitToEndpoint.
+ *
+ * @generated from message forms.v1.SubmitToEndpointRequest
+ */
+export type SubmitToEndpointRequest = Message<"forms.v1.SubmitToEndpointRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+
+  /**
+   * The page the submission comes from.
+   *
+   * @generated from field: forms.v1.EndpointCaller caller = 2;
+   */
+  caller?: EndpointCaller | undefined;
+
+  /**
+   * Answers keyed by field id (or by the slug of a field's label, as the hosted page's
+   * prefill takes them: `Email address` -> `email_address`), as JSON values.
+   *
+   * @generated from field: google.protobuf.Struct answers = 3;
+   */
+  answers?: JsonObject | undefined;
+
+  /**
+   * The browser's User-Agent header.
+   *
+   * @generated from field: string user_agent = 4;
+   */
+  userAgent: string;
+
+  /**
+   * Whether the honeypot field (`website`) was filled in (by a bot).
+   *
+   * @generated from field: bool honeypot_filled = 5;
+   */
+  honeypotFilled: boolean;
+
+  /**
+   * Files chosen for file_upload fields.
+   *
+   * @generated from field: repeated forms.v1.UploadedFile files = 6;
+   */
+  files: UploadedFile[];
+
+  /**
+   * The proof of work's solution, when the form asks for one (not checked yet).
+   *
+   * @generated from field: string pow_solution = 7;
+   */
+  powSolution: string;
+};
+
+/**
+ * Describes the message forms.v1.SubmitToEndpointRequest.
+ * Use `create(SubmitToEndpointRequestSchema)` to create a new message.
+ */
+export const SubmitToEndpointRequestSchema: GenMessage<SubmitToEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 10);
+
+/**
+ * Reply of SubmitToEndpoint.
+ *
+ * @generated from message forms.v1.SubmitToEndpointResponse
+ */
+export type SubmitToEndpointResponse = Message<"forms.v1.SubmitToEndpointResponse"> & {
+  /**
+   * The stored response's id. A bot's submission dropped by the honeypot gets a
+   * random id of no response, so that the reply does not tell it.
+   *
+   * @generated from field: string response_id = 1;
+   */
+  responseId: string;
+
+  /**
+   * Message to show, from the form's settings.
+   *
+   * @generated from field: optional string confirmation_message = 2;
+   */
+  confirmationMessage?: string | undefined;
+
+  /**
+   * Where to send the visitor instead, from the form's settings.
+   *
+   * @generated from field: optional string redirect_url = 3;
+   */
+  redirectUrl?: string | undefined;
+};
+
+/**
+ * Describes the message forms.v1.SubmitToEndpointResponse.
+ * Use `create(SubmitToEndpointResponseSchema)` to create a new message.
+ */
+export const SubmitToEndpointResponseSchema: GenMessage<SubmitToEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 11);
+
+/**
+ * Request of AdmitEndpointSubmission.
+ *
+ * @generated from message forms.v1.AdmitEndpointSubmissionRequest
+ */
+export type AdmitEndpointSubmissionRequest = Message<"forms.v1.AdmitEndpointSubmissionRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+
+  /**
+   * The page the submission comes from.
+   *
+   * @generated from field: forms.v1.EndpointCaller caller = 2;
+   */
+  caller?: EndpointCaller | undefined;
+};
+
+/**
+ * Describes the message forms.v1.AdmitEndpointSubmissionRequest.
+ * Use `create(AdmitEndpointSubmissionRequestSchema)` to create a new message.
+ */
+export const AdmitEndpointSubmissionRequestSchema: GenMessage<AdmitEndpointSubmissionRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 12);
+
+/**
+ * Reply of AdmitEndpointSubmission: the form's file fields and their limits.
+ *
+ * @generated from message forms.v1.AdmitEndpointSubmissionResponse
+ */
+export type AdmitEndpointSubmissionResponse = Message<"forms.v1.AdmitEndpointSubmissionResponse"> & {
+  /**
+   * One entry per file_upload field of the form.
+   *
+   * @generated from field: repeated forms.v1.FileFieldLimit file_fields = 1;
+   */
+  fileFields: FileFieldLimit[];
+};
+
+/**
+ * Describes the message forms.v1.AdmitEndpointSubmissionResponse.
+ * Use `create(AdmitEndpointSubmissionResponseSchema)` to create a new message.
+ */
+export const AdmitEndpointSubmissionResponseSchema: GenMessage<AdmitEndpointSubmissionResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 13);
+
+/**
+ * Request of CheckEndpointOrigin.
+ *
+ * @generated from message forms.v1.CheckEndpointOriginRequest
+ */
+export type CheckEndpointOriginRequest = Message<"forms.v1.CheckEndpointOriginRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+
+  /**
+   * The origin of the page asking (the preflight's `Origin` header).
+   *
+   * @generated from field: string origin = 2;
+   */
+  origin: string;
+};
+
+/**
+ * Describes the message forms.v1.CheckEndpointOriginRequest.
+ * Use `create(CheckEndpointOriginRequestSchema)` to create a new message.
+ */
+export const CheckEndpointOriginRequestSchema: GenMessage<CheckEndpointOriginRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 14);
+
+/**
+ * Reply of CheckEndpointOrigin: the origin is allowed (a refusal is an error).
+ *
+ * @generated from message forms.v1.CheckEndpointOriginResponse
+ */
+export type CheckEndpointOriginResponse = Message<"forms.v1.CheckEndpointOriginResponse"> & {
+};
+
+/**
+ * Describes the message forms.v1.CheckEndpointOriginResponse.
+ * Use `create(CheckEndpointOriginResponseSchema)` to create a new message.
+ */
+export const CheckEndpointOriginResponseSchema: GenMessage<CheckEndpointOriginResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 15);
+
+/**
  * Hosted form pages: what a visitor's browser needs, without an API key. Used by the
  * edge's `/f/{short_id}` pages. Submissions are throttled per client IP.
  *
@@ -367,6 +590,46 @@ export const HostedFormsService: GenService<{
     methodKind: "unary";
     input: typeof AdmitHostedSubmissionRequestSchema;
     output: typeof AdmitHostedSubmissionResponseSchema;
+  },
+  /**
+   * Stores a submission from the owner's own HTML form on another site (endpoint
+   * mode: the form's `allowed_origins` setting), posted to `/f/{short_id}` without a
+   * page token. The form must be published and list the page's origin, else
+   * ORIGIN_NOT_ALLOWED; the origin is checked before anything else, so every other
+   * refusal is of an allowed origin. Then, as SubmitHostedForm: the per-IP throttle,
+   * the honeypot, the same validation (VALIDATION_ERROR with `field.<field id>`
+   * entries), files, device metadata and events (submittedVia "form").
+   *
+   * @generated from rpc forms.v1.HostedFormsService.SubmitToEndpoint
+   */
+  submitToEndpoint: {
+    methodKind: "unary";
+    input: typeof SubmitToEndpointRequestSchema;
+    output: typeof SubmitToEndpointResponseSchema;
+  },
+  /**
+   * Admits an endpoint submission that carries files before any file is read, as
+   * AdmitHostedSubmission does for the hosted page: the origin, the per-IP throttle of
+   * admissions and the form's being open are checked; the reply gives each file
+   * field's limit.
+   *
+   * @generated from rpc forms.v1.HostedFormsService.AdmitEndpointSubmission
+   */
+  admitEndpointSubmission: {
+    methodKind: "unary";
+    input: typeof AdmitEndpointSubmissionRequestSchema;
+    output: typeof AdmitEndpointSubmissionResponseSchema;
+  },
+  /**
+   * Whether a form takes endpoint submissions from an origin: the answer to a CORS
+   * preflight. ORIGIN_NOT_ALLOWED when it does not (or the form is not published).
+   *
+   * @generated from rpc forms.v1.HostedFormsService.CheckEndpointOrigin
+   */
+  checkEndpointOrigin: {
+    methodKind: "unary";
+    input: typeof CheckEndpointOriginRequestSchema;
+    output: typeof CheckEndpointOriginResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_forms_v1_hosted, 0);
