@@ -129,10 +129,17 @@ mod tests {
 
     #[test]
     fn a_list_is_normalised_deduplicated_and_bounded() {
-        let list = parse_list(&json!(["https://A.com", "https://a.com/", "http://b.org:81"]));
+        let list = parse_list(&json!([
+            "https://A.com",
+            "https://a.com/",
+            "http://b.org:81"
+        ]));
         assert_eq!(
             list,
-            Ok(vec!["https://a.com".to_owned(), "http://b.org:81".to_owned()])
+            Ok(vec![
+                "https://a.com".to_owned(),
+                "http://b.org:81".to_owned()
+            ])
         );
         assert_eq!(parse_list(&Value::Null), Ok(vec![]));
         assert!(parse_list(&json!("https://a.com")).is_err());
@@ -158,7 +165,10 @@ mod tests {
         assert!(!allows(settings, "null"));
         assert!(!allows(settings, ""));
         let off = json!({"allowed_origins": []});
-        assert!(!allows(off.as_object().expect("object"), "https://www.example.com"));
+        assert!(!allows(
+            off.as_object().expect("object"),
+            "https://www.example.com"
+        ));
         assert!(!allows(&serde_json::Map::new(), "https://www.example.com"));
     }
 }

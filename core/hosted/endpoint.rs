@@ -138,7 +138,9 @@ impl Hosted {
         ip: IpAddr,
         req: pb::AdmitEndpointSubmissionRequest,
     ) -> Result<pb::AdmitEndpointSubmissionResponse, CoreError> {
-        let (form, count) = self.endpoint_form(&req.short_id, req.caller.as_ref()).await?;
+        let (form, count) = self
+            .endpoint_form(&req.short_id, req.caller.as_ref())
+            .await?;
         self.throttles.admit(ip)?;
         Self::check_open(&form, count, now_millis())?;
         // A file may be posted under its field's id or its label's slug: a limit under
@@ -162,7 +164,9 @@ impl Hosted {
         ip: IpAddr,
         req: pb::SubmitToEndpointRequest,
     ) -> Result<pb::SubmitToEndpointResponse, CoreError> {
-        let (form, _) = self.endpoint_form(&req.short_id, req.caller.as_ref()).await?;
+        let (form, _) = self
+            .endpoint_form(&req.short_id, req.caller.as_ref())
+            .await?;
         self.throttles.submit(ip)?;
         // PROOF OF WORK (issue 20): the lead wires the check of `req.pow_solution` here,
         // when the form asks for one: after the origin and the throttle, before the

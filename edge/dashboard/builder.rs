@@ -1337,7 +1337,12 @@ fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static s
         .filter(|line| !line.is_empty())
         .map(|line| Value::String(line.to_owned()))
         .collect();
-    settings.insert("allowed_origins".into(), Value::Array(origins));
+    let origins = if origins.is_empty() {
+        Value::Null
+    } else {
+        Value::Array(origins)
+    };
+    settings.insert("allowed_origins".into(), origins);
     Ok(settings)
 }
 
@@ -1507,6 +1512,21 @@ mod tests {
         assert_eq!(settings["redirect_url"], Value::Null);
         assert_eq!(settings["max_responses"], Value::Null);
         assert_eq!(settings["closes_at"], "2030-12-31T18:00:00.000Z");
+        let none = SettingsForm {
+            allowed_origins: " \n".into(),
+            ..SettingsForm {
+                confirmation_message: String::new(),
+                redirect_url: String::new(),
+                notifications_enabled: None,
+                closes_at: String::new(),
+                max_responses: String::new(),
+                allowed_origins: String::new(),
+            }
+        };
+        assert_eq!(
+            settings_from(&none).expect("valid")["allowed_origins"],
+            Value::Null
+        );
         assert_eq!(settings["notifications_enabled"], false);
         let bad = SettingsForm {
             max_responses: "ten".into(),

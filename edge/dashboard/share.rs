@@ -123,7 +123,9 @@ pub(crate) fn endpoint_snippet(action: &str, form: &forms::pb::Form) -> String {
                 .collect::<String>()
         };
         let input = |kind: &str| {
-            format!("  <label>{label}\n    <input type=\"{kind}\" name=\"{name}\"{required}>\n  </label>\n")
+            format!(
+                "  <label>{label}\n    <input type=\"{kind}\" name=\"{name}\"{required}>\n  </label>\n"
+            )
         };
         html.push_str(&match field.r#type.as_str() {
             "long_text" | "textarea" => format!(
@@ -138,14 +140,14 @@ pub(crate) fn endpoint_snippet(action: &str, form: &forms::pb::Form) -> String {
             "hidden" => format!("  <input type=\"hidden\" name=\"{name}\" value=\"\">\n"),
             "single_choice" => format!(
                 "  <fieldset><legend>{label}</legend>\n{}  </fieldset>\n",
-                options("radio", "")
+                options("radio", ":one")
             ),
             "multiple_choice" => format!(
                 "  <fieldset><legend>{label}</legend>\n{}  </fieldset>\n",
                 options("checkbox", ":many")
             ),
             "dropdown" => format!(
-                "  <label>{label}\n    <select name=\"{name}\"{required}>\n      <option value=\"\"></option>\n{}    </select>\n  </label>\n",
+                "  <label>{label}\n    <select name=\"{name}:one\"{required}>\n      <option value=\"\"></option>\n{}    </select>\n  </label>\n",
                 field
                     .options
                     .iter()
@@ -236,12 +238,24 @@ mod tests {
         assert!(html.starts_with(
             r#"<form action="https://forms.test/f/abc" method="POST" enctype="multipart/form-data">"#
         ), "{html}");
-        assert!(html.contains(r#"<input type="email" name="email_address" required>"#), "{html}");
+        assert!(
+            html.contains(r#"<input type="email" name="email_address" required>"#),
+            "{html}"
+        );
         // Two labels of one slug: each by its id.
-        assert!(html.contains(r#"name="f2""#) && html.contains(r#"name="f3""#), "{html}");
-        assert!(html.contains(r#"name="i_agree_fully:bool" value="true"> I agree &quot;fully&quot;"#), "{html}");
+        assert!(
+            html.contains(r#"name="f2""#) && html.contains(r#"name="f3""#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"name="i_agree_fully:bool" value="true"> I agree &quot;fully&quot;"#),
+            "{html}"
+        );
         assert!(html.contains(r#"<input type="file" name="cv">"#), "{html}");
-        assert!(html.contains(r#"name="_gotcha" style="display:none""#), "{html}");
+        assert!(
+            html.contains(r#"name="_gotcha" style="display:none""#),
+            "{html}"
+        );
     }
 
     #[test]

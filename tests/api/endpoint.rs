@@ -254,7 +254,10 @@ async fn other_origins_no_origin_and_forms_without_origins_are_refused() {
     ] {
         let reply = send(s.json_post(Some(origin), &answers)).await;
         assert_eq!(reply.status, 403, "{origin}: {}", reply.text);
-        assert_eq!(reply.body["error"]["code"], "ORIGIN_NOT_ALLOWED", "{origin}");
+        assert_eq!(
+            reply.body["error"]["code"], "ORIGIN_NOT_ALLOWED",
+            "{origin}"
+        );
     }
     // No origin at all: a JSON post is refused; a form post is no page of ours either
     // (it has no token).
@@ -378,7 +381,11 @@ async fn invalid_answers_come_back_in_the_envelope_or_a_page_and_nothing_is_stor
     assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()));
     let problems = error["fields"].as_object().expect("fields by id");
     assert_eq!(problems.keys().collect::<Vec<_>>(), [&f[1]], "{error}");
-    assert!(problems[&f[1]].as_str().is_some_and(|m| m.starts_with("Email")));
+    assert!(
+        problems[&f[1]]
+            .as_str()
+            .is_some_and(|m| m.starts_with("Email"))
+    );
     // A key of no field is no answer.
     let unknown = send(s.json_post(
         Some(SITE),
@@ -419,7 +426,11 @@ async fn invalid_answers_come_back_in_the_envelope_or_a_page_and_nothing_is_stor
         json!(["www.example.com"]),
         json!(["https://www.example.com/contact"]),
         json!(["https://*.example.com"]),
-        json!((0..21).map(|n| format!("https://s{n}.example.com")).collect::<Vec<_>>()),
+        json!(
+            (0..21)
+                .map(|n| format!("https://s{n}.example.com"))
+                .collect::<Vec<_>>()
+        ),
     ] {
         let reply = s
             .app
@@ -442,7 +453,8 @@ async fn invalid_answers_come_back_in_the_envelope_or_a_page_and_nothing_is_stor
 #[tokio::test]
 async fn the_honeypot_drops_a_robots_post_silently() {
     let s = Setup::new(&[], Value::Null).await;
-    let robot = json!({"name": "Bot", "email": "bot@example.com", "_gotcha": "http://spam.example"});
+    let robot =
+        json!({"name": "Bot", "email": "bot@example.com", "_gotcha": "http://spam.example"});
     let fetched = send(s.json_post(Some(SITE), &robot)).await;
     assert_eq!(fetched.status, 201, "as if stored: {}", fetched.text);
     let id = fetched.body["data"]["response_id"]
@@ -451,7 +463,11 @@ async fn the_honeypot_drops_a_robots_post_silently() {
     assert_uuid(id);
     let plain = send(s.form_post(
         Some(SITE),
-        &[("name", "Bot"), ("email", "bot@example.com"), ("_gotcha", "x")],
+        &[
+            ("name", "Bot"),
+            ("email", "bot@example.com"),
+            ("_gotcha", "x"),
+        ],
     ))
     .await;
     assert_eq!(plain.status, 303);
@@ -464,7 +480,11 @@ async fn the_honeypot_drops_a_robots_post_silently() {
     // An empty honeypot is a person's.
     let person = send(s.form_post(
         Some(SITE),
-        &[("name", "Ada"), ("email", "ada@example.com"), ("_gotcha", "")],
+        &[
+            ("name", "Ada"),
+            ("email", "ada@example.com"),
+            ("_gotcha", ""),
+        ],
     ))
     .await;
     assert_eq!(person.status, 303);

@@ -52,8 +52,14 @@ document.getElementById('contact').addEventListener('submit', async (event) => {
 </script></html>"#
     );
     axum::Router::new()
-        .route("/plain", axum::routing::get(move || async move { Html(plain) }))
-        .route("/fetch", axum::routing::get(move || async move { Html(fetch) }))
+        .route(
+            "/plain",
+            axum::routing::get(move || async move { Html(plain) }),
+        )
+        .route(
+            "/fetch",
+            axum::routing::get(move || async move { Html(fetch) }),
+        )
 }
 
 /// Serves `router` on a free port of 127.0.0.1; returns its origin under `localhost`.
@@ -128,7 +134,10 @@ async fn an_allowed_sites_form_and_fetch_are_stored_and_another_sites_are_refuse
     // The other site: its plain post is refused with a page, its fetch fails.
     let plain = &seen["refusedPlain"];
     assert_eq!(plain["status"], 403, "{seen}");
-    assert_eq!(plain["heading"], "This site may not send this form", "{seen}");
+    assert_eq!(
+        plain["heading"], "This site may not send this form",
+        "{seen}"
+    );
     let fetched = &seen["refusedFetch"];
     assert!(
         fetched["failed"]
@@ -154,16 +163,26 @@ async fn an_allowed_sites_form_and_fetch_are_stored_and_another_sites_are_refuse
     };
     assert_eq!(series("OPTIONS", 403), Some(1.0), "{metrics}");
     assert_eq!(series("OPTIONS", 204), Some(1.0), "{metrics}");
-    assert_eq!(series("POST", 403), Some(1.0), "only the plain post: {metrics}");
+    assert_eq!(
+        series("POST", 403),
+        Some(1.0),
+        "only the plain post: {metrics}"
+    );
 
     let list = app.get(&format!("/forms/{form_id}/responses"), &key).await;
-    let stored = list.ok(200)["responses"].as_array().expect("responses").clone();
+    let stored = list.ok(200)["responses"]
+        .as_array()
+        .expect("responses")
+        .clone();
     let names: Vec<&str> = stored
         .iter()
         .filter_map(|r| r["answers"][&fields[0]].as_str())
         .collect();
     assert_eq!(stored.len(), 2, "{names:?}");
-    assert!(names.contains(&"Ada Plain") && names.contains(&"Grace Fetch"), "{names:?}");
+    assert!(
+        names.contains(&"Ada Plain") && names.contains(&"Grace Fetch"),
+        "{names:?}"
+    );
     for response in &stored {
         assert_eq!(response["browser"], "Chrome", "{response}");
         assert_eq!(response["device_type"], "desktop", "{response}");

@@ -32,7 +32,7 @@ pub(super) const POW_FIELD: &str = "_pow";
 /// How long a browser may keep a preflight's answer (Chromium keeps at most 2 hours).
 const PREFLIGHT_MAX_AGE: &str = "600";
 
-fn header_str<'h>(headers: &'h HeaderMap, name: impl header::AsHeaderName) -> Option<&'h str> {
+fn header_str(headers: &HeaderMap, name: impl header::AsHeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
