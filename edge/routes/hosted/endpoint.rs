@@ -389,9 +389,10 @@ pub(crate) async fn thanks(
     call: Call,
     PathParams(short_id): PathParams<String>,
 ) -> Response {
+    // No nonce: the page's token is not used here.
     let request = call.request(pb::GetHostedFormRequest {
         short_id,
-        csrf_nonce: String::new(),
+        ..Default::default()
     });
     let default = "Your response was recorded.";
     match state.hosted().get_hosted_form(request).await {
