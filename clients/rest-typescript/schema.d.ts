@@ -587,6 +587,13 @@ export interface components {
              * @description The form is closed once it holds this many responses.
              */
             max_responses?: number | null;
+            /**
+             * @description Endpoint mode: the origins (`scheme://host[:port]`, such as
+             *     `https://www.example.com`, no path) whose pages may post the owner's own HTML
+             *     form, or a `fetch`, to the form's public address `/f/{short_id}`. Stored in lower
+             *     case without repeats; an empty array or null turns endpoint mode off.
+             */
+            allowed_origins?: string[] | null;
         };
         /**
          * @description The status of a form: only a published form accepts responses.

@@ -4,6 +4,7 @@
 //! API-created responses (`responses::create`).
 
 pub(crate) mod device;
+pub(crate) mod endpoint;
 mod pages;
 pub(crate) mod throttle;
 pub(crate) mod token;
@@ -307,6 +308,41 @@ impl HostedFormsService for Hosted {
             Ok(reply) => Ok(Response::new(reply)),
             Err(e) => Err(self.refusal(e, page, &id).await),
         }
+    }
+
+    async fn submit_to_endpoint(
+        &self,
+        req: Request<pb::SubmitToEndpointRequest>,
+    ) -> Result<Response<pb::SubmitToEndpointResponse>, Status> {
+        let id = gate::request_id(req.metadata());
+        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        self.endpoint_submit(ip, req.into_inner())
+            .await
+            .map(Response::new)
+            .map_err(|e| e.into_status(&id))
+    }
+
+    async fn admit_endpoint_submission(
+        &self,
+        req: Request<pb::AdmitEndpointSubmissionRequest>,
+    ) -> Result<Response<pb::AdmitEndpointSubmissionResponse>, Status> {
+        let id = gate::request_id(req.metadata());
+        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        self.endpoint_admit(ip, req.into_inner())
+            .await
+            .map(Response::new)
+            .map_err(|e| e.into_status(&id))
+    }
+
+    async fn check_endpoint_origin(
+        &self,
+        req: Request<pb::CheckEndpointOriginRequest>,
+    ) -> Result<Response<pb::CheckEndpointOriginResponse>, Status> {
+        let id = gate::request_id(req.metadata());
+        self.endpoint_origin(req.into_inner())
+            .await
+            .map(Response::new)
+            .map_err(|e| e.into_status(&id))
     }
 }
 

@@ -257,6 +257,7 @@ fn humane(message: &str) -> String {
         ("settings.notifications_enabled", "Notifications"),
         ("settings.closes_at", "Closing date"),
         ("settings.max_responses", "Response cap"),
+        ("settings.allowed_origins", "Allowed origins"),
     ] {
         text = text.replace(key, name);
     }
@@ -716,6 +717,16 @@ fn settings_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
         .map(|n| n.to_string())
         .unwrap_or_default();
     let notify = settings.get("notifications_enabled") == Some(&Value::Bool(true));
+    let origins = settings
+        .get("allowed_origins")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default();
     html! {
         section class="card" aria-labelledby="settings-h" id="settings" {
             h2 id="settings-h" { "Settings" }
@@ -737,6 +748,8 @@ fn settings_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
                 input id="s-closes" name="closes_at" type="datetime-local" value=(closes);
                 label for="s-cap" { "Response cap " span class="muted" { "(the form closes when it holds this many responses)" } }
                 input id="s-cap" name="max_responses" type="number" min="1" step="1" inputmode="numeric" value=(cap);
+                label for="s-origins" { "Allowed origins (one per line) " span class="muted" { "— accept posts from your own site's HTML form, e.g. https://www.example.com" } }
+                textarea id="s-origins" name="allowed_origins" rows="3" spellcheck="false" autocapitalize="off" { (origins) }
                 div class="actions" { button type="submit" { "Save settings" } }
             }
         }
@@ -791,6 +804,12 @@ fn lifecycle_section(owner: &Owner, form: &pb::Form, base: &str, closed: bool) -
 fn share_section(form: &pb::Form, origin: &Origin) -> Markup {
     let url = origin.hosted_url(&form.short_id);
     let snippet = share::embed_snippet(&url, &form.title);
+    // Endpoint mode is on while the form lists an origin.
+    let endpoint = settings_of(form)
+        .get("allowed_origins")
+        .and_then(Value::as_array)
+        .is_some_and(|list| !list.is_empty());
+    let endpoint_html = endpoint.then(|| share::endpoint_snippet(&url, form));
     html! {
         section class="card share" aria-labelledby="share-h" id="share" {
             h2 id="share-h" { "Share" }
@@ -805,6 +824,13 @@ fn share_section(form: &pb::Form, origin: &Origin) -> Markup {
             textarea id="embed-code" class="code" readonly rows="3" { (snippet) }
             div class="actions" { button type="button" class="secondary" data-copy="embed-code" { "Copy embed code" } }
             p id="embed-code-copied" class="muted" role="status" {}
+            @if let Some(snippet) = endpoint_html {
+                label for="endpoint-code" { "Or keep your own HTML form: post it here" }
+                p class="muted" id="endpoint-hint" { "Your site's origins are listed in the settings (allowed origins). Copy this form into your page and style it as you like; keep the names and the hidden input." }
+                textarea id="endpoint-code" class="code" readonly rows="12" aria-describedby="endpoint-hint" { (snippet) }
+                div class="actions" { button type="button" class="secondary" data-copy="endpoint-code" { "Copy form HTML" } }
+                p id="endpoint-code-copied" class="muted" role="status" {}
+            }
             @if origin.0.is_some() {
                 @if let Some(qr) = share::qr_svg(&url, &format!("QR code of the link to {}", form.title)) {
                     figure class="qr-figure" {
@@ -1256,6 +1282,9 @@ pub(crate) struct SettingsForm {
     closes_at: String,
     #[serde(default)]
     max_responses: String,
+    /// One origin a line; the core checks and normalises them.
+    #[serde(default)]
+    allowed_origins: String,
 }
 
 /// The posted settings as the core's keys; an empty box clears its key. Values that
@@ -1301,6 +1330,19 @@ fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static s
             )?)
         };
     settings.insert("max_responses".into(), cap);
+    let origins: Vec<Value> = posted
+        .allowed_origins
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(|line| Value::String(line.to_owned()))
+        .collect();
+    let origins = if origins.is_empty() {
+        Value::Null
+    } else {
+        Value::Array(origins)
+    };
+    settings.insert("allowed_origins".into(), origins);
     Ok(settings)
 }
 
@@ -1460,11 +1502,31 @@ mod tests {
             notifications_enabled: None,
             closes_at: "2030-12-31T18:00".into(),
             max_responses: String::new(),
+            allowed_origins: " https://www.example.com \r\n\r\nhttp://localhost:8080\n".into(),
         };
         let settings = settings_from(&posted).expect("valid");
+        assert_eq!(
+            settings["allowed_origins"],
+            serde_json::json!(["https://www.example.com", "http://localhost:8080"])
+        );
         assert_eq!(settings["redirect_url"], Value::Null);
         assert_eq!(settings["max_responses"], Value::Null);
         assert_eq!(settings["closes_at"], "2030-12-31T18:00:00.000Z");
+        let none = SettingsForm {
+            allowed_origins: " \n".into(),
+            ..SettingsForm {
+                confirmation_message: String::new(),
+                redirect_url: String::new(),
+                notifications_enabled: None,
+                closes_at: String::new(),
+                max_responses: String::new(),
+                allowed_origins: String::new(),
+            }
+        };
+        assert_eq!(
+            settings_from(&none).expect("valid")["allowed_origins"],
+            Value::Null
+        );
         assert_eq!(settings["notifications_enabled"], false);
         let bad = SettingsForm {
             max_responses: "ten".into(),

@@ -297,6 +297,12 @@ pub(crate) struct Settings {
     /// The form is closed once it holds this many responses.
     #[schema(nullable, minimum = 1)]
     max_responses: Option<u64>,
+    /// Endpoint mode: the origins (`scheme://host[:port]`, such as
+    /// `https://www.example.com`, no path) whose pages may post the owner's own HTML
+    /// form, or a `fetch`, to the form's public address `/f/{short_id}`. Stored in lower
+    /// case without repeats; an empty array or null turns endpoint mode off.
+    #[schema(nullable, max_items = 20)]
+    allowed_origins: Option<Vec<String>>,
 }
 
 /// The status of a form: only a published form accepts responses.

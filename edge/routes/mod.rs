@@ -64,11 +64,20 @@ pub(crate) fn router(state: AppState) -> Router {
             "/f/{short_id}",
             get(hosted::show)
                 .post(hosted::submit)
+                // The CORS preflight of an owner's own form posting JSON (endpoint mode).
+                .options(hosted::preflight)
                 .layer(axum::extract::DefaultBodyLimit::max(max_upload_bytes))
                 .layer(middleware::from_fn_with_state(
                     state.clone(),
                     hosted::page_headers,
                 )),
+        )
+        .route(
+            "/f/{short_id}/thanks",
+            get(hosted::thanks).layer(middleware::from_fn_with_state(
+                state.clone(),
+                hosted::page_headers,
+            )),
         )
         .nest("/app", crate::dashboard::router())
         .route("/healthz", get(healthz))

@@ -28,6 +28,8 @@ mod dashboard_sign_in;
 #[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper
 mod dashboard_support;
 mod dashboard_webhooks;
+mod endpoint;
+mod endpoint_browser;
 mod errors;
 mod export;
 mod field_kinds;

@@ -2,6 +2,7 @@
 //! Self-contained pages (no external assets), usable without JavaScript. Every rule
 //! (CSRF token, honeypot, throttle, validation) is the core's: this module renders.
 
+mod endpoint;
 mod nonce;
 mod page;
 mod posted;
@@ -20,6 +21,7 @@ use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
+pub(crate) use endpoint::{preflight, thanks};
 pub(crate) use page::page_headers;
 
 /// The page for an error of the core that is not about the answers.
@@ -113,7 +115,7 @@ fn form_reply(
 
 /// A field's key in the URL query besides its id: its label in lower case, each run of
 /// other characters than letters and digits made one `_` (`UTM source` → `utm_source`).
-fn slug(label: &str) -> String {
+pub(crate) fn slug(label: &str) -> String {
     let mut slug = String::with_capacity(label.len());
     for c in label.trim().chars() {
         if c.is_alphanumeric() {
@@ -222,16 +224,21 @@ pub(crate) async fn submit(
     PathParams(short_id): PathParams<String>,
     req: Request,
 ) -> Response {
+    // The owner's own form on another site, not our page: its own way.
+    if let Some(caller) = endpoint::caller(&state, req.headers()) {
+        return endpoint::submit(&state, &call, &short_id, caller, req).await;
+    }
     let headers = req.headers().clone();
     let submitted = Submitted {
         state: &state,
         call: &call,
         short_id: &short_id,
         headers: &headers,
+        endpoint: None,
     };
     let posted = match submitted.read(req).await {
         Ok(posted) => posted,
-        Err(Stop::Page(page)) => return page,
+        Err(Stop::Unreadable(unreadable)) => return unreadable.page(),
         Err(Stop::Refused(status, posted)) => {
             let nonce = posted.nonce(&headers);
             return refused(&call, &short_id, &status, posted.values, nonce);

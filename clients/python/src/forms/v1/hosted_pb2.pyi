@@ -125,3 +125,65 @@ class HostedFormPage(_message.Message):
     start_token: str
     progress: HostedProgress
     def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...
+
+class EndpointCaller(_message.Message):
+    __slots__ = ("origin", "sec_fetch_site")
+    ORIGIN_FIELD_NUMBER: _ClassVar[int]
+    SEC_FETCH_SITE_FIELD_NUMBER: _ClassVar[int]
+    origin: str
+    sec_fetch_site: str
+    def __init__(self, origin: _Optional[str] = ..., sec_fetch_site: _Optional[str] = ...) -> None: ...
+
+class SubmitToEndpointRequest(_message.Message):
+    __slots__ = ("short_id", "caller", "answers", "user_agent", "honeypot_filled", "files", "pow_solution")
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    USER_AGENT_FIELD_NUMBER: _ClassVar[int]
+    HONEYPOT_FILLED_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    POW_SOLUTION_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    caller: EndpointCaller
+    answers: _struct_pb2.Struct
+    user_agent: str
+    honeypot_filled: bool
+    files: _containers.RepeatedCompositeFieldContainer[UploadedFile]
+    pow_solution: str
+    def __init__(self, short_id: _Optional[str] = ..., caller: _Optional[_Union[EndpointCaller, _Mapping]] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ..., pow_solution: _Optional[str] = ...) -> None: ...
+
+class SubmitToEndpointResponse(_message.Message):
+    __slots__ = ("response_id", "confirmation_message", "redirect_url")
+    RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
+    CONFIRMATION_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    REDIRECT_URL_FIELD_NUMBER: _ClassVar[int]
+    response_id: str
+    confirmation_message: str
+    redirect_url: str
+    def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ...) -> None: ...
+
+class AdmitEndpointSubmissionRequest(_message.Message):
+    __slots__ = ("short_id", "caller")
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    caller: EndpointCaller
+    def __init__(self, short_id: _Optional[str] = ..., caller: _Optional[_Union[EndpointCaller, _Mapping]] = ...) -> None: ...
+
+class AdmitEndpointSubmissionResponse(_message.Message):
+    __slots__ = ("file_fields",)
+    FILE_FIELDS_FIELD_NUMBER: _ClassVar[int]
+    file_fields: _containers.RepeatedCompositeFieldContainer[FileFieldLimit]
+    def __init__(self, file_fields: _Optional[_Iterable[_Union[FileFieldLimit, _Mapping]]] = ...) -> None: ...
+
+class CheckEndpointOriginRequest(_message.Message):
+    __slots__ = ("short_id", "origin")
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    ORIGIN_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    origin: str
+    def __init__(self, short_id: _Optional[str] = ..., origin: _Optional[str] = ...) -> None: ...
+
+class CheckEndpointOriginResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/hosted.proto.
  */
 export const file_forms_v1_hosted: GenFile = /*@__PURE__*/
-  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIm4KFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkSFAoMcmVzdW1lX3Rva2VuGAMgASgJEhEKBHBhZ2UYBCABKAVIAIgBAUIHCgVfcGFnZSJ2ChVHZXRIb3N0ZWRGb3JtUmVzcG9uc2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0SEwoLc3RhcnRfdG9rZW4YAiABKAkSKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzcyKZAQoOSG9zdGVkUHJvZ3Jlc3MSDAoEcGFnZRgBIAEoBRISCgpwYWdlX2NvdW50GAIgASgFEg4KBmZpZWxkcxgDIAMoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIUCgxyZXN1bWVfdG9rZW4YBSABKAkSFQoNcHJldmlvdXNfcGFnZRgGIAEoBSKEAgoXU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSEwoLc3RhcnRfdG9rZW4YAiABKAkSEgoKY3NyZl9ub25jZRgDIAEoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgp1c2VyX2FnZW50GAUgASgJEhcKD2hvbmV5cG90X2ZpbGxlZBgGIAEoCBIlCgVmaWxlcxgHIAMoCzIWLmZvcm1zLnYxLlVwbG9hZGVkRmlsZRIMCgRwYWdlGAggASgFEhQKDHJlc3VtZV90b2tlbhgJIAEoCRIMCgRiYWNrGAogASgIIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCJZChxBZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhMKC3N0YXJ0X3Rva2VuGAIgASgJEhIKCmNzcmZfbm9uY2UYAyABKAkiTgodQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI1Cg5GaWxlRmllbGRMaW1pdBIQCghmaWVsZF9pZBgBIAEoCRIRCgltYXhfYnl0ZXMYAiABKAQiwwEKGFN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRITCgtyZXNwb25zZV9pZBgBIAEoCRIhChRjb25maXJtYXRpb25fbWVzc2FnZRgCIAEoCUgAiAEBEhkKDHJlZGlyZWN0X3VybBgDIAEoCUgBiAEBEioKCHByb2dyZXNzGAQgASgLMhguZm9ybXMudjEuSG9zdGVkUHJvZ3Jlc3NCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwibwoOSG9zdGVkRm9ybVBhZ2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0SEwoLc3RhcnRfdG9rZW4YAiABKAkSKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzczKrAgoSSG9zdGVkRm9ybXNTZXJ2aWNlElAKDUdldEhvc3RlZEZvcm0SHi5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVxdWVzdBofLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXNwb25zZRJZChBTdWJtaXRIb3N0ZWRGb3JtEiEuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QaIi5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USaAoVQWRtaXRIb3N0ZWRTdWJtaXNzaW9uEiYuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBonLmZvcm1zLnYxLkFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlYgZwcm90bzM", [file_forms_v1_forms, file_google_protobuf_struct]);
+  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIm4KFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkSFAoMcmVzdW1lX3Rva2VuGAMgASgJEhEKBHBhZ2UYBCABKAVIAIgBAUIHCgVfcGFnZSJ2ChVHZXRIb3N0ZWRGb3JtUmVzcG9uc2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0SEwoLc3RhcnRfdG9rZW4YAiABKAkSKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzcyKZAQoOSG9zdGVkUHJvZ3Jlc3MSDAoEcGFnZRgBIAEoBRISCgpwYWdlX2NvdW50GAIgASgFEg4KBmZpZWxkcxgDIAMoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIUCgxyZXN1bWVfdG9rZW4YBSABKAkSFQoNcHJldmlvdXNfcGFnZRgGIAEoBSKEAgoXU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSEwoLc3RhcnRfdG9rZW4YAiABKAkSEgoKY3NyZl9ub25jZRgDIAEoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgp1c2VyX2FnZW50GAUgASgJEhcKD2hvbmV5cG90X2ZpbGxlZBgGIAEoCBIlCgVmaWxlcxgHIAMoCzIWLmZvcm1zLnYxLlVwbG9hZGVkRmlsZRIMCgRwYWdlGAggASgFEhQKDHJlc3VtZV90b2tlbhgJIAEoCRIMCgRiYWNrGAogASgIIkQKDFVwbG9hZGVkRmlsZRIQCghmaWVsZF9pZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSDwoHY29udGVudBgDIAEoDCJZChxBZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhMKC3N0YXJ0X3Rva2VuGAIgASgJEhIKCmNzcmZfbm9uY2UYAyABKAkiTgodQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI1Cg5GaWxlRmllbGRMaW1pdBIQCghmaWVsZF9pZBgBIAEoCRIRCgltYXhfYnl0ZXMYAiABKAQiwwEKGFN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRITCgtyZXNwb25zZV9pZBgBIAEoCRIhChRjb25maXJtYXRpb25fbWVzc2FnZRgCIAEoCUgAiAEBEhkKDHJlZGlyZWN0X3VybBgDIAEoCUgBiAEBEioKCHByb2dyZXNzGAQgASgLMhguZm9ybXMudjEuSG9zdGVkUHJvZ3Jlc3NCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwibwoOSG9zdGVkRm9ybVBhZ2USHAoEZm9ybRgBIAEoCzIOLmZvcm1zLnYxLkZvcm0SEwoLc3RhcnRfdG9rZW4YAiABKAkSKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzcyI4Cg5FbmRwb2ludENhbGxlchIOCgZvcmlnaW4YASABKAkSFgoOc2VjX2ZldGNoX3NpdGUYAiABKAki6QEKF1N1Ym1pdFRvRW5kcG9pbnRSZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEigKBmNhbGxlchgCIAEoCzIYLmZvcm1zLnYxLkVuZHBvaW50Q2FsbGVyEigKB2Fuc3dlcnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBCABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAUgASgIEiUKBWZpbGVzGAYgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlEhQKDHBvd19zb2x1dGlvbhgHIAEoCSKXAQoYU3VibWl0VG9FbmRwb2ludFJlc3BvbnNlEhMKC3Jlc3BvbnNlX2lkGAEgASgJEiEKFGNvbmZpcm1hdGlvbl9tZXNzYWdlGAIgASgJSACIAQESGQoMcmVkaXJlY3RfdXJsGAMgASgJSAGIAQFCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwiXAoeQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEigKBmNhbGxlchgCIAEoCzIYLmZvcm1zLnYxLkVuZHBvaW50Q2FsbGVyIlAKH0FkbWl0RW5kcG9pbnRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI+ChpDaGVja0VuZHBvaW50T3JpZ2luUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRIOCgZvcmlnaW4YAiABKAkiHQobQ2hlY2tFbmRwb2ludE9yaWdpblJlc3BvbnNlMtoEChJIb3N0ZWRGb3Jtc1NlcnZpY2USUAoNR2V0SG9zdGVkRm9ybRIeLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXF1ZXN0Gh8uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlc3BvbnNlElkKEFN1Ym1pdEhvc3RlZEZvcm0SIS5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBoiLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRJoChVBZG1pdEhvc3RlZFN1Ym1pc3Npb24SJi5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0GicuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USWQoQU3VibWl0VG9FbmRwb2ludBIhLmZvcm1zLnYxLlN1Ym1pdFRvRW5kcG9pbnRSZXF1ZXN0GiIuZm9ybXMudjEuU3VibWl0VG9FbmRwb2ludFJlc3BvbnNlEm4KF0FkbWl0RW5kcG9pbnRTdWJtaXNzaW9uEiguZm9ybXMudjEuQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXF1ZXN0GikuZm9ybXMudjEuQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXNwb25zZRJiChNDaGVja0VuZHBvaW50T3JpZ2luEiQuZm9ybXMudjEuQ2hlY2tFbmRwb2ludE9yaWdpblJlcXVlc3QaJS5mb3Jtcy52MS5DaGVja0VuZHBvaW50T3JpZ2luUmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_forms, file_google_protobuf_struct]);
 
 /**
  * Request of GetHostedForm.
@@ -443,6 +443,229 @@ export const HostedFormPageSchema: GenMessage<HostedFormPage> = /*@__PURE__*/
   messageDesc(file_forms_v1_hosted, 9);
 
 /**
+ * Where an endpoint submission comes from, as the browser told it.
+ *
+ * @generated from message forms.v1.EndpointCaller
+ */
+export type EndpointCaller = Message<"forms.v1.EndpointCaller"> & {
+  /**
+   * The page's origin (`https://www.example.com`): the request's `Origin` header, or
+   * without one the origin of its `Referer`; empty when it had neither.
+   *
+   * @generated from field: string origin = 1;
+   */
+  origin: string;
+
+  /**
+   * The browser's `Sec-Fetch-Site` header (`cross-site`, `same-site`, `same-origin`,
+   * `none`), empty when it sent none. `none` (typed in the address bar, a bookmark) is
+   * no page of the origin: refused.
+   *
+   * @generated from field: string sec_fetch_site = 2;
+   */
+  secFetchSite: string;
+};
+
+/**
+ * Describes the message forms.v1.EndpointCaller.
+ * Use `create(EndpointCallerSchema)` to create a new message.
+ */
+export const EndpointCallerSchema: GenMessage<EndpointCaller> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 10);
+
+/**
+ * Request of SubmitToEndpoint.
+ *
+ * @generated from message forms.v1.SubmitToEndpointRequest
+ */
+export type SubmitToEndpointRequest = Message<"forms.v1.SubmitToEndpointRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+
+  /**
+   * The page the submission comes from.
+   *
+   * @generated from field: forms.v1.EndpointCaller caller = 2;
+   */
+  caller?: EndpointCaller | undefined;
+
+  /**
+   * Answers keyed by field id (or by the slug of a field's label, as the hosted page's
+   * prefill takes them: `Email address` -> `email_address`), as JSON values.
+   *
+   * @generated from field: google.protobuf.Struct answers = 3;
+   */
+  answers?: JsonObject | undefined;
+
+  /**
+   * The browser's User-Agent header.
+   *
+   * @generated from field: string user_agent = 4;
+   */
+  userAgent: string;
+
+  /**
+   * Whether the honeypot field (`website`) was filled in (by a bot).
+   *
+   * @generated from field: bool honeypot_filled = 5;
+   */
+  honeypotFilled: boolean;
+
+  /**
+   * Files chosen for file_upload fields.
+   *
+   * @generated from field: repeated forms.v1.UploadedFile files = 6;
+   */
+  files: UploadedFile[];
+
+  /**
+   * The proof of work's solution, when the form asks for one (not checked yet).
+   *
+   * @generated from field: string pow_solution = 7;
+   */
+  powSolution: string;
+};
+
+/**
+ * Describes the message forms.v1.SubmitToEndpointRequest.
+ * Use `create(SubmitToEndpointRequestSchema)` to create a new message.
+ */
+export const SubmitToEndpointRequestSchema: GenMessage<SubmitToEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 11);
+
+/**
+ * Reply of SubmitToEndpoint.
+ *
+ * @generated from message forms.v1.SubmitToEndpointResponse
+ */
+export type SubmitToEndpointResponse = Message<"forms.v1.SubmitToEndpointResponse"> & {
+  /**
+   * The stored response's id. A bot's submission dropped by the honeypot gets a
+   * random id of no response, so that the reply does not tell it.
+   *
+   * @generated from field: string response_id = 1;
+   */
+  responseId: string;
+
+  /**
+   * Message to show, from the form's settings.
+   *
+   * @generated from field: optional string confirmation_message = 2;
+   */
+  confirmationMessage?: string | undefined;
+
+  /**
+   * Where to send the visitor instead, from the form's settings.
+   *
+   * @generated from field: optional string redirect_url = 3;
+   */
+  redirectUrl?: string | undefined;
+};
+
+/**
+ * Describes the message forms.v1.SubmitToEndpointResponse.
+ * Use `create(SubmitToEndpointResponseSchema)` to create a new message.
+ */
+export const SubmitToEndpointResponseSchema: GenMessage<SubmitToEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 12);
+
+/**
+ * Request of AdmitEndpointSubmission.
+ *
+ * @generated from message forms.v1.AdmitEndpointSubmissionRequest
+ */
+export type AdmitEndpointSubmissionRequest = Message<"forms.v1.AdmitEndpointSubmissionRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+
+  /**
+   * The page the submission comes from.
+   *
+   * @generated from field: forms.v1.EndpointCaller caller = 2;
+   */
+  caller?: EndpointCaller | undefined;
+};
+
+/**
+ * Describes the message forms.v1.AdmitEndpointSubmissionRequest.
+ * Use `create(AdmitEndpointSubmissionRequestSchema)` to create a new message.
+ */
+export const AdmitEndpointSubmissionRequestSchema: GenMessage<AdmitEndpointSubmissionRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 13);
+
+/**
+ * Reply of AdmitEndpointSubmission: the form's file fields and their limits.
+ *
+ * @generated from message forms.v1.AdmitEndpointSubmissionResponse
+ */
+export type AdmitEndpointSubmissionResponse = Message<"forms.v1.AdmitEndpointSubmissionResponse"> & {
+  /**
+   * One entry per file_upload field of the form.
+   *
+   * @generated from field: repeated forms.v1.FileFieldLimit file_fields = 1;
+   */
+  fileFields: FileFieldLimit[];
+};
+
+/**
+ * Describes the message forms.v1.AdmitEndpointSubmissionResponse.
+ * Use `create(AdmitEndpointSubmissionResponseSchema)` to create a new message.
+ */
+export const AdmitEndpointSubmissionResponseSchema: GenMessage<AdmitEndpointSubmissionResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 14);
+
+/**
+ * Request of CheckEndpointOrigin.
+ *
+ * @generated from message forms.v1.CheckEndpointOriginRequest
+ */
+export type CheckEndpointOriginRequest = Message<"forms.v1.CheckEndpointOriginRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+
+  /**
+   * The origin of the page asking (the preflight's `Origin` header).
+   *
+   * @generated from field: string origin = 2;
+   */
+  origin: string;
+};
+
+/**
+ * Describes the message forms.v1.CheckEndpointOriginRequest.
+ * Use `create(CheckEndpointOriginRequestSchema)` to create a new message.
+ */
+export const CheckEndpointOriginRequestSchema: GenMessage<CheckEndpointOriginRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 15);
+
+/**
+ * Reply of CheckEndpointOrigin: the origin is allowed (a refusal is an error).
+ *
+ * @generated from message forms.v1.CheckEndpointOriginResponse
+ */
+export type CheckEndpointOriginResponse = Message<"forms.v1.CheckEndpointOriginResponse"> & {
+};
+
+/**
+ * Describes the message forms.v1.CheckEndpointOriginResponse.
+ * Use `create(CheckEndpointOriginResponseSchema)` to create a new message.
+ */
+export const CheckEndpointOriginResponseSchema: GenMessage<CheckEndpointOriginResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 16);
+
+/**
  * Hosted form pages: what a visitor's browser needs, without an API key. Used by the
  * edge's `/f/{short_id}` pages. Submissions are throttled per client IP.
  *
@@ -490,6 +713,46 @@ export const HostedFormsService: GenService<{
     methodKind: "unary";
     input: typeof AdmitHostedSubmissionRequestSchema;
     output: typeof AdmitHostedSubmissionResponseSchema;
+  },
+  /**
+   * Stores a submission from the owner's own HTML form on another site (endpoint
+   * mode: the form's `allowed_origins` setting), posted to `/f/{short_id}` without a
+   * page token. The form must be published and list the page's origin, else
+   * ORIGIN_NOT_ALLOWED; the origin is checked before anything else, so every other
+   * refusal is of an allowed origin. Then, as SubmitHostedForm: the per-IP throttle,
+   * the honeypot, the same validation (VALIDATION_ERROR with `field.<field id>`
+   * entries), files, device metadata and events (submittedVia "form").
+   *
+   * @generated from rpc forms.v1.HostedFormsService.SubmitToEndpoint
+   */
+  submitToEndpoint: {
+    methodKind: "unary";
+    input: typeof SubmitToEndpointRequestSchema;
+    output: typeof SubmitToEndpointResponseSchema;
+  },
+  /**
+   * Admits an endpoint submission that carries files before any file is read, as
+   * AdmitHostedSubmission does for the hosted page: the origin, the per-IP throttle of
+   * admissions and the form's being open are checked; the reply gives each file
+   * field's limit.
+   *
+   * @generated from rpc forms.v1.HostedFormsService.AdmitEndpointSubmission
+   */
+  admitEndpointSubmission: {
+    methodKind: "unary";
+    input: typeof AdmitEndpointSubmissionRequestSchema;
+    output: typeof AdmitEndpointSubmissionResponseSchema;
+  },
+  /**
+   * Whether a form takes endpoint submissions from an origin: the answer to a CORS
+   * preflight. ORIGIN_NOT_ALLOWED when it does not (or the form is not published).
+   *
+   * @generated from rpc forms.v1.HostedFormsService.CheckEndpointOrigin
+   */
+  checkEndpointOrigin: {
+    methodKind: "unary";
+    input: typeof CheckEndpointOriginRequestSchema;
+    output: typeof CheckEndpointOriginResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_forms_v1_hosted, 0);
