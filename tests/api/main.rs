@@ -41,6 +41,7 @@ mod idempotency;
 mod isolation;
 mod lanes;
 mod limits;
+mod logic;
 mod notifications;
 mod openapi;
 mod outage;
