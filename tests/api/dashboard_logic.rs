@@ -165,6 +165,26 @@ async fn the_builder_adds_a_page_break_a_ref_and_conditions() {
         json!([{"field": car, "op": "any_of", "value": [yes]}])
     );
 
+    // The builder with pages, saved conditions (select and checkboxes) and the blank rows,
+    // in Chromium: no serious axe-core violation, no CSP violation.
+    if crate::browser::browser_available() {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/axe_page.mjs");
+        let output = tokio::process::Command::new("node")
+            .args([script, &format!("{}{page_path}", d.base), &d.cookie])
+            .output()
+            .await
+            .expect("running node");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let seen: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(seen["status"], 200, "{seen}");
+        assert_eq!(seen["axe"], json!([]), "{seen}");
+        assert_eq!(seen["cspViolations"], json!([]), "{seen}");
+    }
+
     // A ref set on an existing field; the conditions stay.
     let reply = d
         .post(
