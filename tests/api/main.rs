@@ -24,6 +24,7 @@ mod dashboard_builder;
 mod dashboard_inbox;
 mod dashboard_keys;
 mod dashboard_kinds;
+mod dashboard_logic;
 mod dashboard_sign_in;
 #[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper
 mod dashboard_support;
@@ -43,6 +44,7 @@ mod idempotency;
 mod isolation;
 mod lanes;
 mod limits;
+mod logic;
 mod notifications;
 mod openapi;
 mod outage;
