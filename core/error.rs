@@ -136,6 +136,12 @@ pub enum CoreError {
     ProofOfWork(ProofOfWorkRefusal),
     #[error("the form page has expired or was not served by us; reload it and submit again")]
     CsrfFailed,
+    /// An endpoint submission (the owner's own HTML form on another site) from a page
+    /// whose origin the form does not list in `allowed_origins`, or from no page.
+    #[error(
+        "this form does not accept submissions from this page's origin: its owner lists the sites it accepts in the form's allowed_origins setting"
+    )]
+    OriginNotAllowed,
     #[error("the form is not published")]
     FormNotPublished,
     #[error("the form is closed")]
@@ -183,6 +189,7 @@ impl CoreError {
             | Self::UnstorableText
             | Self::ProofOfWork(_) => ErrorReason::ValidationError,
             Self::CsrfFailed => ErrorReason::CsrfFailed,
+            Self::OriginNotAllowed => ErrorReason::OriginNotAllowed,
             Self::FormNotPublished => ErrorReason::FormNotPublished,
             Self::FormClosed => ErrorReason::FormClosed,
             Self::AdminDenied => ErrorReason::AdminDenied,
@@ -206,7 +213,7 @@ impl CoreError {
             | Self::FieldErrors(_)
             | Self::UnstorableText
             | Self::ProofOfWork(_) => Code::InvalidArgument,
-            Self::CsrfFailed => Code::PermissionDenied,
+            Self::CsrfFailed | Self::OriginNotAllowed => Code::PermissionDenied,
             Self::FormNotPublished | Self::FormClosed => Code::FailedPrecondition,
             Self::Rejected { reason, .. } => match reason {
                 ErrorReason::NotFound => Code::NotFound,

@@ -20,7 +20,7 @@ use serde_json::Value;
 /// A JSON object body of shape `T`, sent as `application/json`.
 pub(crate) struct JsonBody<T>(pub T);
 
-fn is_json(content_type: Option<&str>) -> bool {
+pub(crate) fn is_json(content_type: Option<&str>) -> bool {
     content_type
         .and_then(|ct| ct.split(';').next())
         .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
@@ -62,7 +62,7 @@ fn depth(value: &Value) -> usize {
 /// `Value` first keeps the two refusals apart, accepts only an object (a derived struct
 /// would also read an array positionally) and treats a repeated key as JSON does
 /// elsewhere in the edge: the last one wins.
-fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+pub(crate) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
     let value = match serde_json::from_slice::<Value>(bytes) {
         Ok(value @ Value::Object(_)) => value,
         Ok(_) => return Err("the request body must be a JSON object".to_owned()),

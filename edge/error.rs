@@ -19,6 +19,8 @@ pub(crate) fn status_of(reason: ErrorReason) -> StatusCode {
         // Not reached through the REST API (admin calls and hosted pages are not JSON
         // routes), but they are refusals of the caller, so say so.
         ErrorReason::AdminDenied | ErrorReason::CsrfFailed => StatusCode::FORBIDDEN,
+        // A hosted form's endpoint, posted to from a site the form does not list.
+        ErrorReason::OriginNotAllowed => StatusCode::FORBIDDEN,
         ErrorReason::NotFound => StatusCode::NOT_FOUND,
         ErrorReason::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         ErrorReason::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -180,6 +182,7 @@ mod tests {
             // Not in SPEC's table.
             (403, "ADMIN_DENIED"),
             (403, "CSRF_FAILED"),
+            (403, "ORIGIN_NOT_ALLOWED"),
             (405, "METHOD_NOT_ALLOWED"),
             (408, "REQUEST_TIMEOUT"),
             (413, "PAYLOAD_TOO_LARGE"),

@@ -3,6 +3,7 @@
 
 pub(crate) mod fields;
 pub(crate) mod logic;
+pub(crate) mod origins;
 pub(crate) mod service;
 pub(crate) mod store;
 
@@ -131,6 +132,17 @@ pub(crate) fn check_description(description: Option<&str>) -> Result<(), CoreErr
     description.map_or(Ok(()), |d| check_len("description", d, 0, MAX_DESCRIPTION))
 }
 
+/// Writes `allowed_origins` as it is compared (lower case, no repeats: see `origins`),
+/// once `check_settings` has found it valid.
+fn normalise_settings(settings: &mut Map<String, Value>) {
+    if let Some(value) = settings.get_mut(origins::KEY)
+        && let Ok(list) = origins::parse_list(value)
+        && !value.is_null()
+    {
+        *value = Value::from(list);
+    }
+}
+
 /// Checks the known settings keys; other keys are kept as sent.
 pub(crate) fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreError> {
     for (key, value) in settings {
@@ -157,6 +169,12 @@ pub(crate) fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreEr
                 _ => false,
             },
             "max_responses" => value.is_null() || value.as_u64().is_some_and(|n| n >= 1),
+            origins::KEY => match origins::parse_list(value) {
+                Ok(_) => true,
+                Err(problem) => {
+                    return Err(CoreError::Validation(format!("settings.{key}: {problem}")));
+                }
+            },
             _ => true,
         };
         if !ok {
@@ -197,6 +215,8 @@ impl NewForm {
             .collect();
         let fields = build_fields(inputs, &[])?;
         check_settings(&self.settings)?;
+        let mut settings = self.settings;
+        normalise_settings(&mut settings);
         Ok(Form {
             id: Uuid::new_v4(),
             account_id,
@@ -205,7 +225,7 @@ impl NewForm {
             description: self.description,
             status: FormStatus::Draft,
             fields,
-            settings: self.settings,
+            settings,
             created_at: now,
             updated_at: now,
             published_at: None,
@@ -232,6 +252,7 @@ impl FormChange {
             let mut merged = form.settings.clone();
             merged.extend(settings);
             check_settings(&merged)?;
+            normalise_settings(&mut merged);
             form.settings = merged;
         }
         if let Some(status) = self.status {

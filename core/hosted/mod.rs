@@ -5,6 +5,8 @@
 //! API-created responses (`responses::create`).
 
 pub(crate) mod device;
+pub(crate) mod endpoint;
+mod pages;
 pub(crate) mod pow;
 pub(crate) mod throttle;
 pub(crate) mod token;
@@ -19,7 +21,7 @@ use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
 use crate::responses::create::{Batcher, Source, Submission};
 use pow::Pow;
-use serde_json::{Map, Value};
+use serde_json::Map;
 use sqlx::PgPool;
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -107,6 +109,22 @@ impl Hosted {
                 signature: c.signature,
             }
         });
+        let progress = if pages::has_progress(&form) {
+            // An unknown, expired or completed resume token starts afresh.
+            let partial = self
+                .partial_of(&form, &req.resume_token)
+                .await?
+                .filter(|p| !p.completed);
+            let asked = req.page.and_then(|p| usize::try_from(p).ok());
+            Some(pages::progress(
+                &form,
+                partial.as_ref(),
+                &req.resume_token,
+                asked,
+            ))
+        } else {
+            None
+        };
         let mut form = form_to_pb(form);
         // A quiz's answers stay on the server.
         for field in &mut form.fields {
@@ -117,6 +135,7 @@ impl Hosted {
             form: Some(form),
             start_token: token,
             pow_challenge,
+            progress,
         })
     }
 
@@ -154,25 +173,16 @@ impl Hosted {
         self.throttles.submit(ip)?;
         let now = now_millis();
         let (form_id, started_at) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
-        let reply = |settings: &Map<String, Value>, response_id: String| {
-            let text = |name| {
-                settings
-                    .get(name)
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            };
-            pb::SubmitHostedFormResponse {
-                response_id,
-                confirmation_message: text("confirmation_message"),
-                redirect_url: text("redirect_url"),
-            }
-        };
+        let reply = pages::confirmation;
         // Work that needs no lock comes first: a robot's submission is answered, and
         // files are checked and written, before the form's row is locked.
         let mut staged = Staged::default();
+        // A page of a form with pages: checked and saved as a partial response
+        // (`pages`), its files staged for as long as the partial may wait.
+        let paged = req.page > 0;
         let mut read = None;
-        if req.honeypot_filled || !req.files.is_empty() {
-            let (form, _) = self.published(&req.short_id).await?;
+        if req.honeypot_filled || !req.files.is_empty() || paged {
+            let (form, count) = self.published(&req.short_id).await?;
             if form.id != form_id {
                 return Err(CoreError::CsrfFailed);
             }
@@ -181,17 +191,20 @@ impl Hosted {
                 tracing::info!(form_id = %form_id, "hosted submission dropped by the honeypot");
                 return Ok(reply(&form.settings, String::new()));
             }
-            read = Some(form);
+            read = Some((form, count));
         }
         // The proof of work, before any file is staged: a solution sent is checked and
         // spent whatever the form's settings (only a tampered page sends a bad one); a
         // missing one is refused here when the form was read, else when the
         // submission is judged on the form (`Source::has_proof_for`), which saves a
-        // read of the form for each submission to forms without files.
+        // read of the form for each submission to forms without files. A page of a
+        // form with pages is saved without one: the response is judged when its last
+        // page completes it.
         let proven = if req.pow_solution.trim().is_empty() {
-            if read
-                .as_ref()
-                .is_some_and(|form| pow::required(&form.settings))
+            if !paged
+                && read
+                    .as_ref()
+                    .is_some_and(|(form, _)| pow::required(&form.settings))
             {
                 return Err(CoreError::ProofOfWork(ProofOfWorkRefusal::Missing));
             }
@@ -201,7 +214,42 @@ impl Hosted {
             pow::spend(&self.pool, &proof).await?;
             true
         };
-        if let Some(form) = read {
+        if let Some((form, count)) = read {
+            if paged {
+                Self::check_open(&form, count, now)?;
+                let uploads = req.files.into_iter().map(|f| Upload {
+                    field_id: f.field_id,
+                    file_name: f.file_name,
+                    content: f.content,
+                });
+                let (checked, answers) = files::check_all(&form.fields, uploads.collect())?;
+                let ids = self
+                    .file_store
+                    .stage(&self.pool, checked, self.page_files_until())
+                    .await?;
+                let post = pages::PagePost {
+                    page: usize::try_from(req.page).unwrap_or(0),
+                    back: req.back,
+                    resume_token: req.resume_token,
+                    answers: req
+                        .answers
+                        .as_ref()
+                        .map(convert::struct_to_object)
+                        .unwrap_or_default(),
+                    staged: Staged {
+                        ids: ids.clone(),
+                        answers,
+                    },
+                    started_at,
+                    device: device::parse(&req.user_agent),
+                    proven,
+                };
+                let reply = self.submit_page(form, post).await;
+                if reply.is_err() {
+                    self.file_store.unstage(&self.pool, &ids).await;
+                }
+                return reply;
+            }
             let uploads = req.files.into_iter().map(|f| Upload {
                 field_id: f.field_id,
                 file_name: f.file_name,
@@ -218,6 +266,7 @@ impl Hosted {
         let ids = staged.ids.clone();
         let device = device::parse(&req.user_agent);
         let submission = Submission {
+            id: None,
             answers: req
                 .answers
                 .as_ref()
@@ -276,6 +325,7 @@ impl HostedFormsService for Hosted {
         let page = pb::GetHostedFormRequest {
             short_id: req.short_id.clone(),
             csrf_nonce: req.csrf_nonce.clone(),
+            ..Default::default()
         };
         match self.admit(ip, req).await {
             Ok(reply) => Ok(Response::new(reply)),
@@ -290,14 +340,53 @@ impl HostedFormsService for Hosted {
         let id = gate::request_id(req.metadata());
         let ip = gate::client_ip(&req, &self.config.trusted_proxies);
         let req = req.into_inner();
+        // A refused page of a form with pages is shown again: the same page, with what
+        // was saved before it.
         let page = pb::GetHostedFormRequest {
             short_id: req.short_id.clone(),
             csrf_nonce: req.csrf_nonce.clone(),
+            resume_token: req.resume_token.clone(),
+            page: (req.page > 0).then_some(req.page),
         };
         match self.submit(ip, req).await {
             Ok(reply) => Ok(Response::new(reply)),
             Err(e) => Err(self.refusal(e, page, &id).await),
         }
+    }
+
+    async fn submit_to_endpoint(
+        &self,
+        req: Request<pb::SubmitToEndpointRequest>,
+    ) -> Result<Response<pb::SubmitToEndpointResponse>, Status> {
+        let id = gate::request_id(req.metadata());
+        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        self.endpoint_submit(ip, req.into_inner())
+            .await
+            .map(Response::new)
+            .map_err(|e| e.into_status(&id))
+    }
+
+    async fn admit_endpoint_submission(
+        &self,
+        req: Request<pb::AdmitEndpointSubmissionRequest>,
+    ) -> Result<Response<pb::AdmitEndpointSubmissionResponse>, Status> {
+        let id = gate::request_id(req.metadata());
+        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        self.endpoint_admit(ip, req.into_inner())
+            .await
+            .map(Response::new)
+            .map_err(|e| e.into_status(&id))
+    }
+
+    async fn check_endpoint_origin(
+        &self,
+        req: Request<pb::CheckEndpointOriginRequest>,
+    ) -> Result<Response<pb::CheckEndpointOriginResponse>, Status> {
+        let id = gate::request_id(req.metadata());
+        self.endpoint_origin(req.into_inner())
+            .await
+            .map(Response::new)
+            .map_err(|e| e.into_status(&id))
     }
 }
 
@@ -317,6 +406,7 @@ impl Hosted {
                         form: page.form,
                         start_token: page.start_token,
                         pow_challenge: page.pow_challenge,
+                        progress: page.progress,
                     };
                     pb::details::with_detail(refusal.into_status(id), &page)
                 }

@@ -58,6 +58,7 @@ mod tests {
             form: None,
             start_token: "token".to_owned(),
             pow_challenge: None,
+            progress: None,
         };
         let status = with_detail(status, &page);
         assert_eq!(status.code(), tonic::Code::InvalidArgument);

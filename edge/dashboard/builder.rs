@@ -6,7 +6,11 @@
 //! kept so that their answers stay attached), then back to the page (post-redirect-get).
 //! The rules (what a valid field or setting is, which status may follow which) are the
 //! core's: its validation errors come back on the page, with what to fix (422).
+//! Pages and conditions: a `page_break` field starts a page (its label is the title, drawn
+//! as a divider in the field list); each field's "Show this field only if" editor is
+//! `conditions.rs`, saved the same way.
 
+use super::conditions;
 use super::layout::{self, Section, csrf, status_badge, when};
 use super::owner::{Owner, Posted, see_other};
 use super::share::{self, Origin};
@@ -39,6 +43,8 @@ enum Draw {
     Tick,
     /// Not shown to visitors.
     Hidden,
+    /// Not a question: starts a page, titled by its label.
+    Page,
 }
 
 /// Which bounds (`min`/`max`) a kind takes, and how the builder asks for them.
@@ -218,7 +224,34 @@ const KINDS: &[Kind] = &[
         multiple: false,
         bounds: Bounds::None,
     },
+    Kind {
+        name: "page_break",
+        label: "Page break (starts a new page; the label is the page's title)",
+        file: false,
+        draw: Draw::Page,
+        options: false,
+        multiple: false,
+        bounds: Bounds::None,
+    },
 ];
+
+const PAGE_BREAK: &str = "page_break";
+
+/// The page of each field (1-based), as the core counts them: a break starts the next
+/// page, except as the first field, where it titles page 1.
+fn pages(fields: &[pb::FormField]) -> Vec<usize> {
+    let mut page = 1;
+    fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            if f.r#type == PAGE_BREAK && i > 0 {
+                page += 1;
+            }
+            page
+        })
+        .collect()
+}
 
 fn kind_of(name: &str) -> Option<&'static Kind> {
     KINDS.iter().find(|k| k.name == name)
@@ -237,6 +270,7 @@ fn done_text(done: Option<&str>) -> Option<&'static str> {
         "field-saved" => "The field was saved.",
         "field-moved" => "The field was moved.",
         "field-removed" => "The field was removed.",
+        "conditions-saved" => "The conditions were saved.",
         "settings" => "The settings were saved.",
         "published" => "The form is published: it accepts responses.",
         "closed" => "The form is closed: it no longer accepts responses.",
@@ -258,6 +292,7 @@ fn humane(message: &str) -> String {
         ("settings.proof_of_work", "Proof-of-work check"),
         ("settings.closes_at", "Closing date"),
         ("settings.max_responses", "Response cap"),
+        ("settings.allowed_origins", "Allowed origins"),
     ] {
         text = text.replace(key, name);
     }
@@ -283,6 +318,39 @@ fn humane(message: &str) -> String {
             }
             _ => {
                 out.push_str("fields[");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    conditions_humane(&out)
+}
+
+/// `show_if[1].value` is "condition 2: value"; `show_if:` is "conditions:".
+fn conditions_humane(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("show_if") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "show_if".len()..];
+        let index = after.strip_prefix('[').and_then(|tail| {
+            let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+            let n = tail[..digits].parse::<usize>().ok()?;
+            tail[digits..].strip_prefix(']').map(|tail| (n, tail))
+        });
+        match index {
+            Some((n, tail)) => {
+                out.push_str(&format!("condition {}", n + 1));
+                rest = match tail.strip_prefix('.') {
+                    Some(tail) => {
+                        out.push_str(": ");
+                        tail
+                    }
+                    None => tail,
+                };
+            }
+            None => {
+                out.push_str("conditions");
                 rest = after;
             }
         }
@@ -486,30 +554,59 @@ fn details_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
 
 fn fields_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
     let last = form.fields.len().saturating_sub(1);
+    let page_of = pages(&form.fields);
+    let paged = form.fields.iter().any(|f| f.r#type == PAGE_BREAK);
     html! {
         section class="card" aria-labelledby="fields-h" id="fields" {
             h2 id="fields-h" { "Fields" }
             @if form.fields.is_empty() {
                 p class="muted" { "No field yet. Add the first one below." }
             } @else {
+                // Page 1 has no break of its own unless the form starts with one.
+                @if paged && form.fields.first().is_some_and(|f| f.r#type != PAGE_BREAK) {
+                    p class="page-divider" { "Page 1" }
+                }
                 ol class="field-list" {
                     @for (i, field) in form.fields.iter().enumerate() {
                         @let fid = &field.id;
                         @let at = format!("{base}/fields/{fid}");
                         @let file = kind_of(&field.r#type).is_some_and(|k| k.file);
-                        li id={"field-" (fid)} {
-                            h3 {
-                                (i + 1) ". " (field.label)
-                                " " span class="muted kind" { "(" (kind_label(&field.r#type)) @if field.required { ", required" } ")" }
+                        @let page = field.r#type == PAGE_BREAK;
+                        @let page_no = page_of.get(i).copied().unwrap_or(1);
+                        li id={"field-" (fid)} class=[page.then_some("page-break")] {
+                            @if page {
+                                h3 class="page-divider" {
+                                    "Page " (page_no) ": " (field.label)
+                                    " " span class="muted kind" { "(field " (i + 1) ", page break)" }
+                                }
+                            } @else {
+                                h3 {
+                                    (i + 1) ". " (field.label)
+                                    " " span class="muted kind" { "(" (kind_label(&field.r#type)) @if field.required { ", required" } ")" }
+                                }
+                            }
+                            @if field.r#ref.is_some() || !field.show_if.is_empty() {
+                                p class="field-logic" {
+                                    @if let Some(r) = &field.r#ref { span class="muted" { "Reference: " code { (r) } } " " }
+                                    @if !field.show_if.is_empty() {
+                                        span class="condition" {
+                                            @if page { "This page is shown only if " } @else { "Shown only if " }
+                                            (conditions::in_words(&field.show_if, &form.fields))
+                                            "."
+                                        }
+                                    }
+                                }
                             }
                             form method="post" action=(at) {
                                 (csrf(&owner.session))
                                 fieldset {
                                     legend { "Edit field " (i + 1) }
-                                    label for={"f-" (fid) "-label"} { "Label" }
+                                    label for={"f-" (fid) "-label"} { @if page { "Page title" } @else { "Label" } }
                                     input id={"f-" (fid) "-label"} name="label" type="text" required maxlength="500" value=(field.label);
-                                    label for={"f-" (fid) "-placeholder"} { "Placeholder " span class="muted" { "(optional)" } }
-                                    input id={"f-" (fid) "-placeholder"} name="placeholder" type="text" maxlength="500" value=(field.placeholder.as_deref().unwrap_or(""));
+                                    @if !page {
+                                        label for={"f-" (fid) "-placeholder"} { "Placeholder " span class="muted" { "(optional)" } }
+                                        input id={"f-" (fid) "-placeholder"} name="placeholder" type="text" maxlength="500" value=(field.placeholder.as_deref().unwrap_or(""));
+                                    }
                                     @if file {
                                         label for={"f-" (fid) "-types"} { "Allowed file types " span class="muted" { "(extensions, comma-separated, e.g. pdf, png; empty: any)" } }
                                         input id={"f-" (fid) "-types"} name="allowed_types" type="text" value=(field.allowed_types.join(", "));
@@ -519,15 +616,19 @@ fn fields_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
                                     @if let Some(kind) = kind_of(&field.r#type) {
                                         (properties(&format!("f-{fid}"), kind, Some(field)))
                                     }
-                                    label class="inline" {
-                                        input type="checkbox" name="required" value="on" checked[field.required];
-                                        "Required"
+                                    (ref_input(&format!("f-{fid}"), field.r#ref.as_deref()))
+                                    @if !page {
+                                        label class="inline" {
+                                            input type="checkbox" name="required" value="on" checked[field.required];
+                                            "Required"
+                                        }
                                     }
                                 }
                                 div class="actions" {
                                     button type="submit" { "Save field " span class="visually-hidden" { (i + 1) } }
                                 }
                             }
+                            (conditions::editor(csrf(&owner.session), &format!("{at}/conditions"), &form.fields, i))
                             div class="actions field-actions" {
                                 @if i > 0 {
                                     form method="post" action={(at) "/move"} {
@@ -551,9 +652,20 @@ fn fields_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
                         }
                     }
                 }
-                p class="muted" { "Removing a field hides its answers from the responses that have one." }
+                p class="muted" { "Removing a field hides its answers from the responses that have one. A field that conditions read cannot be removed, or moved below them, until those conditions go." }
             }
         }
+    }
+}
+
+/// The optional `ref` box: the owner's name for a field, which the API and conditions
+/// may use.
+fn ref_input(prefix: &str, value: Option<&str>) -> Markup {
+    html! {
+        label for={(prefix) "-ref"} {
+            "Reference " span class="muted" { "(optional: a name for the API, 1 to 64 letters, digits, _ or -, unique in the form)" }
+        }
+        input id={(prefix) "-ref"} name="ref" type="text" maxlength="64" pattern="[A-Za-z0-9_-]{1,64}" value=(value.unwrap_or(""));
     }
 }
 
@@ -679,7 +791,7 @@ fn add_section(owner: &Owner, base: &str) -> Markup {
                 }
                 label for="new-label" { "Label" }
                 input id="new-label" name="label" type="text" required maxlength="500";
-                label for="new-placeholder" { "Placeholder " span class="muted" { "(optional)" } }
+                label for="new-placeholder" { "Placeholder " span class="muted" { "(optional; not for a page break)" } }
                 input id="new-placeholder" name="placeholder" type="text" maxlength="500";
                 fieldset {
                     legend { "File upload only" }
@@ -689,6 +801,7 @@ fn add_section(owner: &Owner, base: &str) -> Markup {
                     input id="new-size" name="max_size_mb" type="number" min="0" max="100" step="any";
                 }
                 (new_properties())
+                (ref_input("new", None))
                 label class="inline" {
                     input type="checkbox" name="required" value="on";
                     "Required"
@@ -718,6 +831,16 @@ fn settings_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
         .unwrap_or_default();
     let notify = settings.get("notifications_enabled") == Some(&Value::Bool(true));
     let pow = settings.get("proof_of_work") == Some(&Value::Bool(true));
+    let origins = settings
+        .get("allowed_origins")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default();
     html! {
         section class="card" aria-labelledby="settings-h" id="settings" {
             h2 id="settings-h" { "Settings" }
@@ -749,6 +872,8 @@ fn settings_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
                 input id="s-closes" name="closes_at" type="datetime-local" value=(closes);
                 label for="s-cap" { "Response cap " span class="muted" { "(the form closes when it holds this many responses)" } }
                 input id="s-cap" name="max_responses" type="number" min="1" step="1" inputmode="numeric" value=(cap);
+                label for="s-origins" { "Allowed origins (one per line) " span class="muted" { "— accept posts from your own site's HTML form, e.g. https://www.example.com" } }
+                textarea id="s-origins" name="allowed_origins" rows="3" spellcheck="false" autocapitalize="off" { (origins) }
                 div class="actions" { button type="submit" { "Save settings" } }
             }
         }
@@ -803,6 +928,12 @@ fn lifecycle_section(owner: &Owner, form: &pb::Form, base: &str, closed: bool) -
 fn share_section(form: &pb::Form, origin: &Origin) -> Markup {
     let url = origin.hosted_url(&form.short_id);
     let snippet = share::embed_snippet(&url, &form.title);
+    // Endpoint mode is on while the form lists an origin.
+    let endpoint = settings_of(form)
+        .get("allowed_origins")
+        .and_then(Value::as_array)
+        .is_some_and(|list| !list.is_empty());
+    let endpoint_html = endpoint.then(|| share::endpoint_snippet(&url, form));
     html! {
         section class="card share" aria-labelledby="share-h" id="share" {
             h2 id="share-h" { "Share" }
@@ -817,6 +948,13 @@ fn share_section(form: &pb::Form, origin: &Origin) -> Markup {
             textarea id="embed-code" class="code" readonly rows="3" { (snippet) }
             div class="actions" { button type="button" class="secondary" data-copy="embed-code" { "Copy embed code" } }
             p id="embed-code-copied" class="muted" role="status" {}
+            @if let Some(snippet) = endpoint_html {
+                label for="endpoint-code" { "Or keep your own HTML form: post it here" }
+                p class="muted" id="endpoint-hint" { "Your site's origins are listed in the settings (allowed origins). Copy this form into your page and style it as you like; keep the names and the hidden input." }
+                textarea id="endpoint-code" class="code" readonly rows="12" aria-describedby="endpoint-hint" { (snippet) }
+                div class="actions" { button type="button" class="secondary" data-copy="endpoint-code" { "Copy form HTML" } }
+                p id="endpoint-code-copied" class="muted" role="status" {}
+            }
             @if origin.0.is_some() {
                 @if let Some(qr) = share::qr_svg(&url, &format!("QR code of the link to {}", form.title)) {
                     figure class="qr-figure" {
@@ -915,6 +1053,9 @@ fn preview_section(form: &pb::Form) -> Markup {
                                 Draw::Hidden => {
                                     p class="muted" { (field.label) ": hidden, filled from the page's URL query" }
                                 }
+                                Draw::Page => {
+                                    p class="preview-page" { "Next page: " (field.label) }
+                                }
                                 Draw::Area => { label for=(id) { (field.label) (required) } textarea id=(id) placeholder=(placeholder) {} }
                                 Draw::File => { label for=(id) { (field.label) (required) } input id=(id) type="file"; }
                                 Draw::Line(kind) => { label for=(id) { (field.label) (required) } input id=(id) type=(kind) placeholder=(placeholder); }
@@ -995,6 +1136,9 @@ pub(crate) struct FieldForm {
     min_label: String,
     #[serde(default)]
     max_label: String,
+    /// The owner's name for the field (empty: none).
+    #[serde(rename = "ref", default)]
+    reference: String,
 }
 
 /// A count box: empty is none.
@@ -1091,9 +1235,14 @@ fn apply_properties(field: &mut pb::FormField, posted: &FieldForm) -> Result<(),
 /// for file kinds, the file options. A size that is not a number is a problem to fix.
 fn apply_field(field: &mut pb::FormField, posted: FieldForm) -> Result<(), &'static str> {
     let placeholder = posted.placeholder.trim();
+    let reference = posted.reference.trim();
+    // A page break is not a question: its form has no placeholder or required box, and
+    // the add form's are ignored for it.
+    let question = field.r#type != PAGE_BREAK;
     field.label = posted.label.trim().to_owned();
-    field.required = posted.required.is_some();
-    field.placeholder = (!placeholder.is_empty()).then(|| placeholder.to_owned());
+    field.required = question && posted.required.is_some();
+    field.placeholder = (question && !placeholder.is_empty()).then(|| placeholder.to_owned());
+    field.r#ref = (!reference.is_empty()).then(|| reference.to_owned());
     if kind_of(&field.r#type).is_some_and(|k| k.file) {
         field.allowed_types = posted
             .allowed_types
@@ -1196,6 +1345,33 @@ pub(crate) async fn edit_field(
     .await
 }
 
+/// `POST /app/forms/{id}/fields/{field_id}/conditions`: the field's `show_if`, as the
+/// conditions editor posts it (numbered rows: see `conditions`).
+pub(crate) async fn edit_conditions(
+    owner: Owner,
+    origin: Origin,
+    Path((id, field_id)): Path<(String, String)>,
+    Posted { csrf, form: posted }: Posted<Vec<(String, String)>>,
+) -> Response {
+    let (mut form, at) = match load_field(&owner, &id, &field_id).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    match conditions::parse(&posted, &form.fields) {
+        Ok(show_if) => form.fields[at].show_if = show_if,
+        Err(problem) => return refused(&owner, &form.id, &origin, &problem).await,
+    }
+    save_fields(
+        &owner,
+        &origin,
+        &csrf,
+        form,
+        "conditions-saved",
+        &format!("field-{field_id}"),
+    )
+    .await
+}
+
 #[derive(Deserialize)]
 pub(crate) struct Move {
     #[serde(default)]
@@ -1269,6 +1445,9 @@ pub(crate) struct SettingsForm {
     closes_at: String,
     #[serde(default)]
     max_responses: String,
+    /// One origin a line; the core checks and normalises them.
+    #[serde(default)]
+    allowed_origins: String,
 }
 
 /// The posted settings as the core's keys; an empty box clears its key. Values that
@@ -1318,6 +1497,19 @@ fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static s
             )?)
         };
     settings.insert("max_responses".into(), cap);
+    let origins: Vec<Value> = posted
+        .allowed_origins
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(|line| Value::String(line.to_owned()))
+        .collect();
+    let origins = if origins.is_empty() {
+        Value::Null
+    } else {
+        Value::Array(origins)
+    };
+    settings.insert("allowed_origins".into(), origins);
     Ok(settings)
 }
 
@@ -1456,6 +1648,14 @@ mod tests {
             "Response cap: must be a positive integer or null"
         );
         assert_eq!(humane("fields[x] and fields[10]"), "fields[x] and Field 11");
+        assert_eq!(
+            humane("fields[4].show_if[0].field is not a field of this form"),
+            "Field 5: condition 1: field is not a field of this form"
+        );
+        assert_eq!(
+            humane("fields[2].show_if: the conditions on \"A\" can never all hold"),
+            "Field 3: conditions: the conditions on \"A\" can never all hold"
+        );
     }
 
     #[test]
@@ -1464,9 +1664,25 @@ mod tests {
         names.dedup();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), 16);
+        assert_eq!(names.len(), 17);
         assert!(kind_of("file_upload").is_some_and(|k| k.file));
         assert_eq!(kind_label("colour"), "colour");
+    }
+
+    #[test]
+    fn pages_count_as_the_core_counts_them() {
+        let field = |kind: &str| pb::FormField {
+            r#type: kind.into(),
+            ..Default::default()
+        };
+        let form = [
+            field(PAGE_BREAK),
+            field("short_text"),
+            field(PAGE_BREAK),
+            field("email"),
+        ];
+        assert_eq!(pages(&form), [1, 1, 2, 2]);
+        assert_eq!(pages(&form[1..]), [1, 2, 2]);
     }
 
     #[test]
@@ -1478,11 +1694,32 @@ mod tests {
             proof_of_work: Some("on".into()),
             closes_at: "2030-12-31T18:00".into(),
             max_responses: String::new(),
+            allowed_origins: " https://www.example.com \r\n\r\nhttp://localhost:8080\n".into(),
         };
         let settings = settings_from(&posted).expect("valid");
+        assert_eq!(
+            settings["allowed_origins"],
+            serde_json::json!(["https://www.example.com", "http://localhost:8080"])
+        );
         assert_eq!(settings["redirect_url"], Value::Null);
         assert_eq!(settings["max_responses"], Value::Null);
         assert_eq!(settings["closes_at"], "2030-12-31T18:00:00.000Z");
+        let none = SettingsForm {
+            allowed_origins: " \n".into(),
+            ..SettingsForm {
+                confirmation_message: String::new(),
+                redirect_url: String::new(),
+                notifications_enabled: None,
+                proof_of_work: None,
+                closes_at: String::new(),
+                max_responses: String::new(),
+                allowed_origins: String::new(),
+            }
+        };
+        assert_eq!(
+            settings_from(&none).expect("valid")["allowed_origins"],
+            Value::Null
+        );
         assert_eq!(settings["notifications_enabled"], false);
         assert_eq!(settings["proof_of_work"], true);
         let bad = SettingsForm {

@@ -11,6 +11,7 @@ mod account;
 mod assets;
 mod builder;
 mod chart;
+mod conditions;
 mod form_list;
 mod keys;
 mod layout;
@@ -62,6 +63,10 @@ pub(crate) fn router() -> Router<AppState> {
         .route(
             "/forms/{id}/fields/{field_id}/remove",
             post(builder::remove_field),
+        )
+        .route(
+            "/forms/{id}/fields/{field_id}/conditions",
+            post(builder::edit_conditions),
         )
         .route("/forms/{id}/settings", post(builder::settings))
         .route("/forms/{id}/status", post(builder::status))

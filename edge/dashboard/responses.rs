@@ -250,6 +250,7 @@ pub(crate) async fn inbox(
             // Present, even empty: cursor mode (keyset, no count).
             cursor: Some(cursor.clone().unwrap_or_default()),
             page: None,
+            status: pb::ResponseStatus::Unspecified.into(),
         }))
         .await;
     let listed = match listed {
@@ -434,6 +435,7 @@ async fn export(
         format: format.into(),
         since,
         until,
+        status: pb::ResponseStatus::Unspecified.into(),
     };
     match owner
         .state

@@ -301,9 +301,16 @@ pub(crate) struct Settings {
     /// proof-of-work challenge (about 50,000 SHA-256 hashes on average, in the background
     /// while the visitor types) before it is submitted: a robot then pays that work for
     /// each submission. Self-hosted, no third party, no cookie; the page needs JavaScript
-    /// to be submitted. Responses created through the API are not affected.
+    /// to be submitted. Responses created through the API are not affected; endpoint-mode
+    /// submissions need a solution too (in the input `_pow`).
     #[schema(nullable = false)]
     proof_of_work: Option<bool>,
+    /// Endpoint mode: the origins (`scheme://host[:port]`, such as
+    /// `https://www.example.com`, no path) whose pages may post the owner's own HTML
+    /// form, or a `fetch`, to the form's public address `/f/{short_id}`. Stored in lower
+    /// case without repeats; an empty array or null turns endpoint mode off.
+    #[schema(nullable, max_items = 20)]
+    allowed_origins: Option<Vec<String>>,
 }
 
 /// The status of a form: only a published form accepts responses.

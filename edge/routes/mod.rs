@@ -64,6 +64,8 @@ pub(crate) fn router(state: AppState) -> Router {
             "/f/{short_id}",
             get(hosted::show)
                 .post(hosted::submit)
+                // The CORS preflight of an owner's own form posting JSON (endpoint mode).
+                .options(hosted::preflight)
                 .layer(axum::extract::DefaultBodyLimit::max(max_upload_bytes))
                 .layer(middleware::from_fn_with_state(
                     state.clone(),
@@ -72,6 +74,13 @@ pub(crate) fn router(state: AppState) -> Router {
         )
         // Two segments: never a form's address. (`hosted::SCRIPT_PATH`.)
         .route("/f/assets/pow.js", get(hosted::script))
+        .route(
+            "/f/{short_id}/thanks",
+            get(hosted::thanks).layer(middleware::from_fn_with_state(
+                state.clone(),
+                hosted::page_headers,
+            )),
+        )
         .nest("/app", crate::dashboard::router())
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))

@@ -423,6 +423,82 @@ async fn settings_round_trip_and_empty_boxes_clear_them() {
 }
 
 #[tokio::test]
+async fn allowed_origins_are_saved_and_the_share_panel_gives_the_forms_html() {
+    let app = TestApp::spawn().await;
+    let d = signed_in(&app, &account()).await;
+    let id = d.create_form("Contact").await;
+    let base = format!("/app/forms/{id}");
+    for (kind, label) in [("email", "Email address"), ("long_text", "Message")] {
+        let add = d
+            .post(
+                &format!("{base}/fields"),
+                &[("kind", kind), ("label", label)],
+            )
+            .await;
+        assert_done(&add, &id, "field-added");
+    }
+    let publish = d
+        .post(&format!("{base}/status"), &[("action", "publish")])
+        .await;
+    assert_done(&publish, &id, "published");
+    let page = d.get(&base).await;
+    assert!(page.text.contains(r#"name="allowed_origins""#));
+    assert!(
+        !page.text.contains(r#"id="endpoint-code""#),
+        "no endpoint HTML while no origin is listed"
+    );
+
+    let path = format!("{base}/settings");
+    let bad = d
+        .post(
+            &path,
+            &[("allowed_origins", "https://www.example.com/contact")],
+        )
+        .await;
+    assert_eq!(bad.status, 422, "{}", bad.text);
+    assert!(bad.text.contains("Allowed origins: "), "{}", bad.text);
+    let saved = d
+        .post(
+            &path,
+            &[(
+                "allowed_origins",
+                "https://WWW.Example.com\r\n\r\nhttp://localhost:8080/\r\n",
+            )],
+        )
+        .await;
+    assert_done(&saved, &id, "settings");
+    let form = rest_form(&d, &app, &id).await;
+    assert_eq!(
+        form["settings"]["allowed_origins"],
+        json!(["https://www.example.com", "http://localhost:8080"])
+    );
+    let short = form["short_id"].as_str().expect("short id");
+    let page = d.get(&base).await;
+    assert!(
+        page.text
+            .contains("https://www.example.com\nhttp://localhost:8080</textarea>"),
+        "{}",
+        page.text
+    );
+    let addr = app.server.http_addr.expect("address");
+    for expected in [
+        format!("&lt;form action=&quot;http://{addr}/f/{short}&quot; method=&quot;POST&quot;&gt;"),
+        "type=&quot;email&quot; name=&quot;email_address&quot;&gt;".to_owned(),
+        "&lt;textarea name=&quot;message&quot;&gt;".to_owned(),
+        "name=&quot;_gotcha&quot;".to_owned(),
+    ] {
+        assert!(page.text.contains(&expected), "{expected}: {}", page.text);
+    }
+    assert!(page.text.contains(r#"data-copy="endpoint-code""#));
+
+    // An empty box turns endpoint mode off.
+    let cleared = d.post(&path, &[("allowed_origins", "")]).await;
+    assert_done(&cleared, &id, "settings");
+    let form = rest_form(&d, &app, &id).await;
+    assert_eq!(form["settings"]["allowed_origins"], Value::Null);
+}
+
+#[tokio::test]
 async fn lifecycle_share_panel_and_delete_with_the_typed_title() {
     let app = TestApp::spawn().await;
     let d = signed_in(&app, &account()).await;

@@ -1043,6 +1043,7 @@ async fn hosted_submit(
         .get_hosted_form(pb::GetHostedFormRequest {
             short_id: short_id.to_owned(),
             csrf_nonce: NONCE.to_owned(),
+            ..Default::default()
         })
         .await
         .expect("GetHostedForm")
@@ -1062,7 +1063,7 @@ async fn hosted_submit(
             })
             .into_iter()
             .collect(),
-        pow_solution: String::new(),
+        ..Default::default()
     };
     let request = match cred {
         Some(cred) => cred.grpc(message),
@@ -2414,6 +2415,7 @@ async fn grpc_rows(
         .get_hosted_form(pb::GetHostedFormRequest {
             short_id: a.short_id.clone(),
             csrf_nonce: NONCE.into(),
+            ..Default::default()
         })
         .await;
     m.grpc_ok(
@@ -2426,6 +2428,7 @@ async fn grpc_rows(
             .get_hosted_form(cred.grpc(pb::GetHostedFormRequest {
                 short_id: a.draft_short_id.clone(),
                 csrf_nonce: NONCE.into(),
+                ..Default::default()
             }))
             .await;
         m.grpc_not_found(
@@ -2439,6 +2442,7 @@ async fn grpc_rows(
         .get_hosted_form(pb::GetHostedFormRequest {
             short_id: a.short_id.clone(),
             csrf_nonce: NONCE.into(),
+            ..Default::default()
         })
         .await
         .map(|page| page.into_inner().start_token)

@@ -14,7 +14,7 @@ use std::time::Duration;
 pub const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
 
 /// A multipart/form-data body: text parts, then file parts (field, file name, bytes).
-fn multipart(texts: &[(&str, &str)], files: &[(&str, &str, &[u8])]) -> (String, Vec<u8>) {
+pub fn multipart(texts: &[(&str, &str)], files: &[(&str, &str, &[u8])]) -> (String, Vec<u8>) {
     let boundary = "formsdtestboundary7MA4YWxkTrZu0gW";
     let mut body = Vec::new();
     for (name, value) in texts {

@@ -4,6 +4,7 @@
 //! from the binary, and says so without it). Every rule (CSRF token, honeypot,
 //! throttle, proof of work, validation) is the core's: this module renders.
 
+mod endpoint;
 mod nonce;
 mod page;
 mod posted;
@@ -22,6 +23,7 @@ use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
+pub(crate) use endpoint::{preflight, thanks};
 pub(crate) use page::{page_headers, script};
 
 /// The page for an error of the core that is not about the answers.
@@ -123,7 +125,7 @@ fn form_reply(
 
 /// A field's key in the URL query besides its id: its label in lower case, each run of
 /// other characters than letters and digits made one `_` (`UTM source` → `utm_source`).
-fn slug(label: &str) -> String {
+pub(crate) fn slug(label: &str) -> String {
     let mut slug = String::with_capacity(label.len());
     for c in label.trim().chars() {
         if c.is_alphanumeric() {
@@ -201,6 +203,7 @@ pub(crate) async fn show(
     let request = call.request(pb::GetHostedFormRequest {
         short_id: short_id.clone(),
         csrf_nonce: nonce.clone(),
+        ..Default::default()
     });
     match state.hosted().get_hosted_form(request).await {
         Ok(reply) => {
@@ -231,16 +234,21 @@ pub(crate) async fn submit(
     PathParams(short_id): PathParams<String>,
     req: Request,
 ) -> Response {
+    // The owner's own form on another site, not our page: its own way.
+    if let Some(caller) = endpoint::caller(&state, req.headers()) {
+        return endpoint::submit(&state, &call, &short_id, caller, req).await;
+    }
     let headers = req.headers().clone();
     let submitted = Submitted {
         state: &state,
         call: &call,
         short_id: &short_id,
         headers: &headers,
+        endpoint: None,
     };
     let posted = match submitted.read(req).await {
         Ok(posted) => posted,
-        Err(Stop::Page(page)) => return page,
+        Err(Stop::Unreadable(unreadable)) => return unreadable.page(),
         Err(Stop::Refused(status, posted)) => {
             let nonce = posted.nonce(&headers);
             return refused(&call, &short_id, &status, posted.values, nonce);
@@ -270,6 +278,7 @@ pub(crate) async fn submit(
         honeypot_filled,
         files,
         pow_solution,
+        ..Default::default()
     });
     match state.hosted().submit_hosted_form(request).await {
         Ok(reply) => {

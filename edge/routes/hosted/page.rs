@@ -74,6 +74,38 @@ pub(super) fn message_page(status: StatusCode, title: &str, text: &str) -> Respo
     (status, Html(page(title, &body))).into_response()
 }
 
+/// A refused post of an owner's own form (endpoint mode): what went wrong, the
+/// problems one per line, and a link back to the page it came from (`back`, its
+/// `Referer`), where the visitor's browser usually still holds the answers.
+pub(super) fn refusal_page(
+    status: StatusCode,
+    title: &str,
+    text: &str,
+    problems: &[String],
+    back: Option<&str>,
+) -> Response {
+    let mut body = format!(
+        "<div class=\"card\"><h1>{}</h1><p>{}</p>",
+        escape(title),
+        escape(text)
+    );
+    if !problems.is_empty() {
+        body.push_str("<ul>");
+        for problem in problems {
+            body.push_str(&format!("<li class=\"error\">{}</li>", escape(problem)));
+        }
+        body.push_str("</ul>");
+    }
+    if let Some(back) = back {
+        body.push_str(&format!(
+            "<p><a href=\"{}\">Back to the form</a></p>",
+            escape(back)
+        ));
+    }
+    body.push_str("</div>");
+    (status, Html(page(title, &body))).into_response()
+}
+
 /// What to put back in the page: after a failed submission, the answers as posted
 /// (decoded as the core takes them), the core's per-field errors and a banner; on a
 /// first visit, what the URL query prefilled.

@@ -13,7 +13,7 @@ use axum::extract::multipart::MultipartError;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
-use forms::pb;
+use forms::pb::{self, ErrorReason};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 
@@ -37,15 +37,42 @@ pub(super) struct Posted {
     /// The nonce posted by a framed page.
     pub nonce: Option<String>,
     pub honeypot_filled: bool,
-    /// The solved proof-of-work challenge, when the page had one.
-    pub pow_solution: String,
     /// The nonce settled on when the submission was admitted, so that a refused
     /// admission's page and cookie agree on it.
     pub settled: Option<(String, NonceHome)>,
+    /// Posted by the owner's own form (endpoint mode), whose own inputs are named apart.
+    pub endpoint: bool,
+    /// The solved proof-of-work challenge, when the page had one (the hosted page's
+    /// `pow_solution` input, an owner's form's `_pow`).
+    pub pow_solution: String,
+    /// The answers of a JSON body (endpoint mode), typed as the API's; `values` is
+    /// then empty.
+    pub json_answers: Option<Map<String, Value>>,
 }
 
 impl Posted {
-    fn add_text(&mut self, name: String, value: String) {
+    /// An empty submission of the hosted page (`endpoint` false) or of an owner's form.
+    pub(super) fn new(endpoint: bool) -> Self {
+        Self {
+            endpoint,
+            ..Self::default()
+        }
+    }
+
+    pub(super) fn add_text(&mut self, name: String, value: String) {
+        if self.endpoint {
+            // On the owner's own form, a name that starts with `_` is the service's,
+            // never an answer (no field id or label slug starts so).
+            match name.as_str() {
+                super::endpoint::HONEYPOT_FIELD => {
+                    self.honeypot_filled |= !value.trim().is_empty();
+                }
+                super::endpoint::POW_FIELD => self.pow_solution = value,
+                reserved if reserved.starts_with('_') => {}
+                _ => self.values.push((name, value)),
+            }
+            return;
+        }
         match name.as_str() {
             TOKEN_FIELD => self.token = value,
             NONCE_FIELD => self.nonce = Some(value),
@@ -141,39 +168,59 @@ pub(super) fn decode(pairs: &[(String, String)]) -> Map<String, Value> {
 
 /// Why reading stopped before the end of the body.
 pub(super) enum Stop {
-    /// A page to answer with as it is.
-    Page(Response),
+    /// The body could not be read: answered with a page, or for a caller of the
+    /// endpoint that reads JSON, with the error envelope.
+    Unreadable(Unreadable),
     /// The core refused to admit the submission: answer as for a refused submission,
     /// with what was read so far.
     Refused(tonic::Status, Box<Posted>),
 }
 
+/// A body that could not be read, said for people (`title`, `text`) and for programs
+/// (`reason`, the SPEC code; `status`, the page's HTTP status).
+pub(super) struct Unreadable {
+    pub status: StatusCode,
+    pub reason: ErrorReason,
+    pub title: &'static str,
+    pub text: String,
+}
+
+impl Unreadable {
+    /// The page that says so.
+    pub(super) fn page(&self) -> Response {
+        message_page(self.status, self.title, &self.text)
+    }
+}
+
 fn too_large(what: &str) -> Stop {
-    Stop::Page(message_page(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "Too large",
-        &format!("{what} Please go back and choose a smaller one."),
-    ))
+    Stop::Unreadable(Unreadable {
+        status: StatusCode::PAYLOAD_TOO_LARGE,
+        reason: ErrorReason::PayloadTooLarge,
+        title: "Too large",
+        text: format!("{what} Please go back and choose a smaller one."),
+    })
 }
 
 fn too_many() -> Stop {
-    Stop::Page(message_page(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "Too many fields",
-        "This submission has more fields than any form.",
-    ))
+    Stop::Unreadable(Unreadable {
+        status: StatusCode::PAYLOAD_TOO_LARGE,
+        reason: ErrorReason::PayloadTooLarge,
+        title: "Too many fields",
+        text: "This submission has more fields than any form.".to_owned(),
+    })
 }
 
 fn too_slow() -> Stop {
-    Stop::Page(message_page(
-        StatusCode::REQUEST_TIMEOUT,
-        "Too slow",
-        "The submission took too long to arrive. Please try again.",
-    ))
+    Stop::Unreadable(Unreadable {
+        status: StatusCode::REQUEST_TIMEOUT,
+        reason: ErrorReason::RequestTimeout,
+        title: "Too slow",
+        text: "The submission took too long to arrive. Please try again.".to_owned(),
+    })
 }
 
 /// A urlencoded body that could not be read: it stopped arriving, or it is too large.
-fn unreadable(error: &axum::Error) -> Stop {
+pub(super) fn unreadable(error: &axum::Error) -> Stop {
     if is_body_timeout(error) {
         too_slow()
     } else {
@@ -181,13 +228,19 @@ fn unreadable(error: &axum::Error) -> Stop {
     }
 }
 
+/// A body that is not what its Content-Type says.
+pub(super) fn malformed(text: &str) -> Stop {
+    Stop::Unreadable(Unreadable {
+        status: StatusCode::BAD_REQUEST,
+        reason: ErrorReason::ValidationError,
+        title: "Unreadable submission",
+        text: text.to_owned(),
+    })
+}
+
 /// A multipart body that is not one.
 fn unreadable_multipart() -> Stop {
-    Stop::Page(message_page(
-        StatusCode::BAD_REQUEST,
-        "Unreadable submission",
-        "Submit the form from its page.",
-    ))
+    malformed("Submit the form from its page.")
 }
 
 /// A multipart body that could not be read: it stopped arriving, it is too large, or
@@ -208,6 +261,9 @@ pub(super) struct Submitted<'a> {
     pub call: &'a Call,
     pub short_id: &'a str,
     pub headers: &'a HeaderMap,
+    /// Where the owner's own form was posted from, in endpoint mode; `None` for the
+    /// hosted page.
+    pub endpoint: Option<&'a pb::EndpointCaller>,
 }
 
 impl Submitted<'_> {
@@ -222,11 +278,12 @@ impl Submitted<'_> {
             return self.read_urlencoded(req).await;
         }
         if !content_type.starts_with("multipart/form-data") {
-            return Err(Stop::Page(message_page(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "Unsupported submission",
-                "Submit the form from its page.",
-            )));
+            return Err(Stop::Unreadable(Unreadable {
+                status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                reason: ErrorReason::UnsupportedMediaType,
+                title: "Unsupported submission",
+                text: "Submit the form from its page.".to_owned(),
+            }));
         }
         self.read_multipart(req).await
     }
@@ -239,7 +296,7 @@ impl Submitted<'_> {
         if pairs.len() > MAX_PARTS {
             return Err(too_many());
         }
-        let mut posted = Posted::default();
+        let mut posted = Posted::new(self.endpoint.is_some());
         for (name, value) in pairs {
             posted.add_text(name, value);
         }
@@ -250,7 +307,7 @@ impl Submitted<'_> {
         let mut multipart = axum::extract::Multipart::from_request(req, self.state)
             .await
             .map_err(|_| unreadable_multipart())?;
-        let mut posted = Posted::default();
+        let mut posted = Posted::new(self.endpoint.is_some());
         // Largest file of each file field, once the submission is admitted.
         let mut limits: Option<HashMap<String, u64>> = None;
         let mut parts = 0;
@@ -312,6 +369,21 @@ impl Submitted<'_> {
     /// Asks the core to admit a submission whose first file is arriving; returns the
     /// largest file of each file field.
     async fn admit(&self, posted: &mut Posted) -> Result<HashMap<String, u64>, Stop> {
+        if let Some(caller) = self.endpoint {
+            let request = self.call.request(pb::AdmitEndpointSubmissionRequest {
+                short_id: self.short_id.to_owned(),
+                caller: Some(caller.clone()),
+            });
+            return match self.state.hosted().admit_endpoint_submission(request).await {
+                Ok(reply) => Ok(reply
+                    .into_inner()
+                    .file_fields
+                    .into_iter()
+                    .map(|f| (f.field_id, f.max_bytes))
+                    .collect()),
+                Err(status) => Err(Stop::Refused(status, Box::new(std::mem::take(posted)))),
+            };
+        }
         let settled = nonce(self.headers, posted.nonce.as_deref());
         let request = self.call.request(pb::AdmitHostedSubmissionRequest {
             short_id: self.short_id.to_owned(),

@@ -26,6 +26,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_PAYLOAD_TOO_LARGE: _ClassVar[ErrorReason]
     ERROR_REASON_SERVICE_UNAVAILABLE: _ClassVar[ErrorReason]
     ERROR_REASON_REQUEST_TIMEOUT: _ClassVar[ErrorReason]
+    ERROR_REASON_ORIGIN_NOT_ALLOWED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_UNAUTHENTICATED: ErrorReason
 ERROR_REASON_KEY_INVALID: ErrorReason
@@ -45,6 +46,7 @@ ERROR_REASON_METHOD_NOT_ALLOWED: ErrorReason
 ERROR_REASON_PAYLOAD_TOO_LARGE: ErrorReason
 ERROR_REASON_SERVICE_UNAVAILABLE: ErrorReason
 ERROR_REASON_REQUEST_TIMEOUT: ErrorReason
+ERROR_REASON_ORIGIN_NOT_ALLOWED: ErrorReason
 
 class PagePagination(_message.Message):
     __slots__ = ("total", "page", "per_page", "total_pages")

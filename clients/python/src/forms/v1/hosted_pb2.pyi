@@ -9,22 +9,44 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class GetHostedFormRequest(_message.Message):
-    __slots__ = ("short_id", "csrf_nonce")
+    __slots__ = ("short_id", "csrf_nonce", "resume_token", "page")
     SHORT_ID_FIELD_NUMBER: _ClassVar[int]
     CSRF_NONCE_FIELD_NUMBER: _ClassVar[int]
+    RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PAGE_FIELD_NUMBER: _ClassVar[int]
     short_id: str
     csrf_nonce: str
-    def __init__(self, short_id: _Optional[str] = ..., csrf_nonce: _Optional[str] = ...) -> None: ...
+    resume_token: str
+    page: int
+    def __init__(self, short_id: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., resume_token: _Optional[str] = ..., page: _Optional[int] = ...) -> None: ...
 
 class GetHostedFormResponse(_message.Message):
-    __slots__ = ("form", "start_token", "pow_challenge")
+    __slots__ = ("form", "start_token", "pow_challenge", "progress")
     FORM_FIELD_NUMBER: _ClassVar[int]
     START_TOKEN_FIELD_NUMBER: _ClassVar[int]
     POW_CHALLENGE_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
     form: _forms_pb2.Form
     start_token: str
     pow_challenge: ProofOfWorkChallenge
-    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., pow_challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ...) -> None: ...
+    progress: HostedProgress
+    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., pow_challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...
+
+class HostedProgress(_message.Message):
+    __slots__ = ("page", "page_count", "fields", "answers", "resume_token", "previous_page")
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PREVIOUS_PAGE_FIELD_NUMBER: _ClassVar[int]
+    page: int
+    page_count: int
+    fields: _containers.RepeatedScalarFieldContainer[str]
+    answers: _struct_pb2.Struct
+    resume_token: str
+    previous_page: int
+    def __init__(self, page: _Optional[int] = ..., page_count: _Optional[int] = ..., fields: _Optional[_Iterable[str]] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., resume_token: _Optional[str] = ..., previous_page: _Optional[int] = ...) -> None: ...
 
 class ProofOfWorkChallenge(_message.Message):
     __slots__ = ("algorithm", "challenge", "salt", "max_number", "signature")
@@ -41,7 +63,7 @@ class ProofOfWorkChallenge(_message.Message):
     def __init__(self, algorithm: _Optional[str] = ..., challenge: _Optional[str] = ..., salt: _Optional[str] = ..., max_number: _Optional[int] = ..., signature: _Optional[str] = ...) -> None: ...
 
 class SubmitHostedFormRequest(_message.Message):
-    __slots__ = ("short_id", "start_token", "csrf_nonce", "answers", "user_agent", "honeypot_filled", "files", "pow_solution")
+    __slots__ = ("short_id", "start_token", "csrf_nonce", "answers", "user_agent", "honeypot_filled", "files", "page", "resume_token", "back", "pow_solution")
     SHORT_ID_FIELD_NUMBER: _ClassVar[int]
     START_TOKEN_FIELD_NUMBER: _ClassVar[int]
     CSRF_NONCE_FIELD_NUMBER: _ClassVar[int]
@@ -49,6 +71,9 @@ class SubmitHostedFormRequest(_message.Message):
     USER_AGENT_FIELD_NUMBER: _ClassVar[int]
     HONEYPOT_FILLED_FIELD_NUMBER: _ClassVar[int]
     FILES_FIELD_NUMBER: _ClassVar[int]
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BACK_FIELD_NUMBER: _ClassVar[int]
     POW_SOLUTION_FIELD_NUMBER: _ClassVar[int]
     short_id: str
     start_token: str
@@ -57,8 +82,11 @@ class SubmitHostedFormRequest(_message.Message):
     user_agent: str
     honeypot_filled: bool
     files: _containers.RepeatedCompositeFieldContainer[UploadedFile]
+    page: int
+    resume_token: str
+    back: bool
     pow_solution: str
-    def __init__(self, short_id: _Optional[str] = ..., start_token: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ..., pow_solution: _Optional[str] = ...) -> None: ...
+    def __init__(self, short_id: _Optional[str] = ..., start_token: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ..., page: _Optional[int] = ..., resume_token: _Optional[str] = ..., back: _Optional[bool] = ..., pow_solution: _Optional[str] = ...) -> None: ...
 
 class UploadedFile(_message.Message):
     __slots__ = ("field_id", "file_name", "content")
@@ -95,6 +123,56 @@ class FileFieldLimit(_message.Message):
     def __init__(self, field_id: _Optional[str] = ..., max_bytes: _Optional[int] = ...) -> None: ...
 
 class SubmitHostedFormResponse(_message.Message):
+    __slots__ = ("response_id", "confirmation_message", "redirect_url", "progress")
+    RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
+    CONFIRMATION_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    REDIRECT_URL_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    response_id: str
+    confirmation_message: str
+    redirect_url: str
+    progress: HostedProgress
+    def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...
+
+class HostedFormPage(_message.Message):
+    __slots__ = ("form", "start_token", "pow_challenge", "progress")
+    FORM_FIELD_NUMBER: _ClassVar[int]
+    START_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    POW_CHALLENGE_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    form: _forms_pb2.Form
+    start_token: str
+    pow_challenge: ProofOfWorkChallenge
+    progress: HostedProgress
+    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., pow_challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...
+
+class EndpointCaller(_message.Message):
+    __slots__ = ("origin", "sec_fetch_site")
+    ORIGIN_FIELD_NUMBER: _ClassVar[int]
+    SEC_FETCH_SITE_FIELD_NUMBER: _ClassVar[int]
+    origin: str
+    sec_fetch_site: str
+    def __init__(self, origin: _Optional[str] = ..., sec_fetch_site: _Optional[str] = ...) -> None: ...
+
+class SubmitToEndpointRequest(_message.Message):
+    __slots__ = ("short_id", "caller", "answers", "user_agent", "honeypot_filled", "files", "pow_solution")
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    USER_AGENT_FIELD_NUMBER: _ClassVar[int]
+    HONEYPOT_FILLED_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    POW_SOLUTION_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    caller: EndpointCaller
+    answers: _struct_pb2.Struct
+    user_agent: str
+    honeypot_filled: bool
+    files: _containers.RepeatedCompositeFieldContainer[UploadedFile]
+    pow_solution: str
+    def __init__(self, short_id: _Optional[str] = ..., caller: _Optional[_Union[EndpointCaller, _Mapping]] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ..., pow_solution: _Optional[str] = ...) -> None: ...
+
+class SubmitToEndpointResponse(_message.Message):
     __slots__ = ("response_id", "confirmation_message", "redirect_url")
     RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
     CONFIRMATION_MESSAGE_FIELD_NUMBER: _ClassVar[int]
@@ -104,12 +182,28 @@ class SubmitHostedFormResponse(_message.Message):
     redirect_url: str
     def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ...) -> None: ...
 
-class HostedFormPage(_message.Message):
-    __slots__ = ("form", "start_token", "pow_challenge")
-    FORM_FIELD_NUMBER: _ClassVar[int]
-    START_TOKEN_FIELD_NUMBER: _ClassVar[int]
-    POW_CHALLENGE_FIELD_NUMBER: _ClassVar[int]
-    form: _forms_pb2.Form
-    start_token: str
-    pow_challenge: ProofOfWorkChallenge
-    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., pow_challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ...) -> None: ...
+class AdmitEndpointSubmissionRequest(_message.Message):
+    __slots__ = ("short_id", "caller")
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    caller: EndpointCaller
+    def __init__(self, short_id: _Optional[str] = ..., caller: _Optional[_Union[EndpointCaller, _Mapping]] = ...) -> None: ...
+
+class AdmitEndpointSubmissionResponse(_message.Message):
+    __slots__ = ("file_fields",)
+    FILE_FIELDS_FIELD_NUMBER: _ClassVar[int]
+    file_fields: _containers.RepeatedCompositeFieldContainer[FileFieldLimit]
+    def __init__(self, file_fields: _Optional[_Iterable[_Union[FileFieldLimit, _Mapping]]] = ...) -> None: ...
+
+class CheckEndpointOriginRequest(_message.Message):
+    __slots__ = ("short_id", "origin")
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    ORIGIN_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    origin: str
+    def __init__(self, short_id: _Optional[str] = ..., origin: _Optional[str] = ...) -> None: ...
+
+class CheckEndpointOriginResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...

@@ -51,6 +51,21 @@ class HostedFormsServiceStub:
                 request_serializer=forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionResponse.FromString,
                 _registered_method=True)
+        self.SubmitToEndpoint = channel.unary_unary(
+                '/forms.v1.HostedFormsService/SubmitToEndpoint',
+                request_serializer=forms_dot_v1_dot_hosted__pb2.SubmitToEndpointRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_hosted__pb2.SubmitToEndpointResponse.FromString,
+                _registered_method=True)
+        self.AdmitEndpointSubmission = channel.unary_unary(
+                '/forms.v1.HostedFormsService/AdmitEndpointSubmission',
+                request_serializer=forms_dot_v1_dot_hosted__pb2.AdmitEndpointSubmissionRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_hosted__pb2.AdmitEndpointSubmissionResponse.FromString,
+                _registered_method=True)
+        self.CheckEndpointOrigin = channel.unary_unary(
+                '/forms.v1.HostedFormsService/CheckEndpointOrigin',
+                request_serializer=forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginResponse.FromString,
+                _registered_method=True)
 
 
 class HostedFormsServiceServicer:
@@ -91,6 +106,37 @@ class HostedFormsServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SubmitToEndpoint(self, request, context):
+        """Stores a submission from the owner's own HTML form on another site (endpoint
+        mode: the form's `allowed_origins` setting), posted to `/f/{short_id}` without a
+        page token. The form must be published and list the page's origin, else
+        ORIGIN_NOT_ALLOWED; the origin is checked before anything else, so every other
+        refusal is of an allowed origin. Then, as SubmitHostedForm: the per-IP throttle,
+        the honeypot, the same validation (VALIDATION_ERROR with `field.<field id>`
+        entries), files, device metadata and events (submittedVia "form").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AdmitEndpointSubmission(self, request, context):
+        """Admits an endpoint submission that carries files before any file is read, as
+        AdmitHostedSubmission does for the hosted page: the origin, the per-IP throttle of
+        admissions and the form's being open are checked; the reply gives each file
+        field's limit.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CheckEndpointOrigin(self, request, context):
+        """Whether a form takes endpoint submissions from an origin: the answer to a CORS
+        preflight. ORIGIN_NOT_ALLOWED when it does not (or the form is not published).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HostedFormsServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -108,6 +154,21 @@ def add_HostedFormsServiceServicer_to_server(servicer, server):
                     servicer.AdmitHostedSubmission,
                     request_deserializer=forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionRequest.FromString,
                     response_serializer=forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionResponse.SerializeToString,
+            ),
+            'SubmitToEndpoint': grpc.unary_unary_rpc_method_handler(
+                    servicer.SubmitToEndpoint,
+                    request_deserializer=forms_dot_v1_dot_hosted__pb2.SubmitToEndpointRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_hosted__pb2.SubmitToEndpointResponse.SerializeToString,
+            ),
+            'AdmitEndpointSubmission': grpc.unary_unary_rpc_method_handler(
+                    servicer.AdmitEndpointSubmission,
+                    request_deserializer=forms_dot_v1_dot_hosted__pb2.AdmitEndpointSubmissionRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_hosted__pb2.AdmitEndpointSubmissionResponse.SerializeToString,
+            ),
+            'CheckEndpointOrigin': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckEndpointOrigin,
+                    request_deserializer=forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -193,6 +254,87 @@ class HostedFormsService:
             '/forms.v1.HostedFormsService/AdmitHostedSubmission',
             forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionRequest.SerializeToString,
             forms_dot_v1_dot_hosted__pb2.AdmitHostedSubmissionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitToEndpoint(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.HostedFormsService/SubmitToEndpoint',
+            forms_dot_v1_dot_hosted__pb2.SubmitToEndpointRequest.SerializeToString,
+            forms_dot_v1_dot_hosted__pb2.SubmitToEndpointResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AdmitEndpointSubmission(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.HostedFormsService/AdmitEndpointSubmission',
+            forms_dot_v1_dot_hosted__pb2.AdmitEndpointSubmissionRequest.SerializeToString,
+            forms_dot_v1_dot_hosted__pb2.AdmitEndpointSubmissionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CheckEndpointOrigin(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.HostedFormsService/CheckEndpointOrigin',
+            forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginRequest.SerializeToString,
+            forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginResponse.FromString,
             options,
             channel_credentials,
             insecure,

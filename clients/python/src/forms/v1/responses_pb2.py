@@ -27,43 +27,45 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x66orms/v1/responses.proto\x12\x08\x66orms.v1\x1a\x15\x66orms/v1/common.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xef\x03\n\x0c\x46ormResponse\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n\x07\x66orm_id\x18\x02 \x01(\tR\x06\x66ormId\x12\x31\n\x07\x61nswers\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12\x33\n\x08metadata\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x08metadata\x12$\n\x0b\x64\x65vice_type\x18\x05 \x01(\tH\x00R\ndeviceType\x88\x01\x01\x12\x1d\n\x07\x62rowser\x18\x06 \x01(\tH\x01R\x07\x62rowser\x88\x01\x01\x12\x13\n\x02os\x18\x07 \x01(\tH\x02R\x02os\x88\x01\x01\x12\x39\n\nstarted_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tstartedAt\x12=\n\x0csubmitted_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x0bsubmittedAt\x12;\n\x17\x63ompletion_time_seconds\x18\n \x01(\x03H\x03R\x15\x63ompletionTimeSeconds\x88\x01\x01\x42\x0e\n\x0c_device_typeB\n\n\x08_browserB\x05\n\x03_osB\x1a\n\x18_completion_time_seconds\"\xb3\x02\n\x14ListResponsesRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12\x17\n\x04page\x18\x02 \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x1e\n\x08per_page\x18\x03 \x01(\x05H\x01R\x07perPage\x88\x01\x01\x12\'\n\x04sort\x18\x04 \x01(\x0e\x32\x13.forms.v1.SortOrderR\x04sort\x12\x30\n\x05since\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x05since\x12\x30\n\x05until\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x05until\x12\x1b\n\x06\x63ursor\x18\x07 \x01(\tH\x02R\x06\x63ursor\x88\x01\x01\x42\x07\n\x05_pageB\x0b\n\t_per_pageB\t\n\x07_cursor\"\xc1\x01\n\x15ListResponsesResponse\x12\x34\n\tresponses\x18\x01 \x03(\x0b\x32\x16.forms.v1.FormResponseR\tresponses\x12.\n\x04page\x18\x02 \x01(\x0b\x32\x18.forms.v1.PagePaginationH\x00R\x04page\x12\x34\n\x06\x63ursor\x18\x03 \x01(\x0b\x32\x1a.forms.v1.CursorPaginationH\x00R\x06\x63ursorB\x0c\n\npagination\"=\n\x12GetResponseRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\"I\n\x13GetResponseResponse\x12\x32\n\x08response\x18\x01 \x01(\x0b\x32\x16.forms.v1.FormResponseR\x08response\"\x98\x01\n\x15\x43reateResponseRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12\x31\n\x07\x61nswers\x18\x02 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12\x33\n\x08metadata\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructR\x08metadata\"L\n\x16\x43reateResponseResponse\x12\x32\n\x08response\x18\x01 \x01(\x0b\x32\x16.forms.v1.FormResponseR\x08response\"@\n\x15\x44\x65leteResponseRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\"\x18\n\x16\x44\x65leteResponseResponse\"k\n\x16GetResponseFileRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12\x1f\n\x0bresponse_id\x18\x02 \x01(\tR\nresponseId\x12\x17\n\x07\x66ile_id\x18\x03 \x01(\tR\x06\x66ileId\"s\n\x17GetResponseFileResponse\x12\x1b\n\tfile_name\x18\x01 \x01(\tR\x08\x66ileName\x12!\n\x0c\x63ontent_type\x18\x02 \x01(\tR\x0b\x63ontentType\x12\x18\n\x07\x63ontent\x18\x03 \x01(\x0cR\x07\x63ontent\"\xc5\x01\n\x16\x45xportResponsesRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12.\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x16.forms.v1.ExportFormatR\x06\x66ormat\x12\x30\n\x05since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x05since\x12\x30\n\x05until\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x05until\"-\n\x17\x45xportResponsesResponse\x12\x12\n\x04\x64\x61ta\x18\x01 \x01(\x0cR\x04\x64\x61ta*P\n\tSortOrder\x12\x1a\n\x16SORT_ORDER_UNSPECIFIED\x10\x00\x12\x12\n\x0eSORT_ORDER_ASC\x10\x01\x12\x13\n\x0fSORT_ORDER_DESC\x10\x02*^\n\x0c\x45xportFormat\x12\x1d\n\x19\x45XPORT_FORMAT_UNSPECIFIED\x10\x00\x12\x18\n\x14\x45XPORT_FORMAT_NDJSON\x10\x01\x12\x15\n\x11\x45XPORT_FORMAT_CSV\x10\x02\x32\x8c\x04\n\x10ResponsesService\x12P\n\rListResponses\x12\x1e.forms.v1.ListResponsesRequest\x1a\x1f.forms.v1.ListResponsesResponse\x12J\n\x0bGetResponse\x12\x1c.forms.v1.GetResponseRequest\x1a\x1d.forms.v1.GetResponseResponse\x12S\n\x0e\x43reateResponse\x12\x1f.forms.v1.CreateResponseRequest\x1a .forms.v1.CreateResponseResponse\x12S\n\x0e\x44\x65leteResponse\x12\x1f.forms.v1.DeleteResponseRequest\x1a .forms.v1.DeleteResponseResponse\x12V\n\x0fGetResponseFile\x12 .forms.v1.GetResponseFileRequest\x1a!.forms.v1.GetResponseFileResponse\x12X\n\x0f\x45xportResponses\x12 .forms.v1.ExportResponsesRequest\x1a!.forms.v1.ExportResponsesResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x66orms/v1/responses.proto\x12\x08\x66orms.v1\x1a\x15\x66orms/v1/common.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbe\x04\n\x0c\x46ormResponse\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n\x07\x66orm_id\x18\x02 \x01(\tR\x06\x66ormId\x12\x31\n\x07\x61nswers\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12\x33\n\x08metadata\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x08metadata\x12$\n\x0b\x64\x65vice_type\x18\x05 \x01(\tH\x00R\ndeviceType\x88\x01\x01\x12\x1d\n\x07\x62rowser\x18\x06 \x01(\tH\x01R\x07\x62rowser\x88\x01\x01\x12\x13\n\x02os\x18\x07 \x01(\tH\x02R\x02os\x88\x01\x01\x12\x39\n\nstarted_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tstartedAt\x12=\n\x0csubmitted_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x0bsubmittedAt\x12;\n\x17\x63ompletion_time_seconds\x18\n \x01(\x03H\x03R\x15\x63ompletionTimeSeconds\x88\x01\x01\x12\x30\n\x06status\x18\x0b \x01(\x0e\x32\x18.forms.v1.ResponseStatusR\x06status\x12\x1b\n\tlast_page\x18\x0c \x01(\x05R\x08lastPageB\x0e\n\x0c_device_typeB\n\n\x08_browserB\x05\n\x03_osB\x1a\n\x18_completion_time_seconds\"\xe5\x02\n\x14ListResponsesRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12\x17\n\x04page\x18\x02 \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x1e\n\x08per_page\x18\x03 \x01(\x05H\x01R\x07perPage\x88\x01\x01\x12\'\n\x04sort\x18\x04 \x01(\x0e\x32\x13.forms.v1.SortOrderR\x04sort\x12\x30\n\x05since\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x05since\x12\x30\n\x05until\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x05until\x12\x1b\n\x06\x63ursor\x18\x07 \x01(\tH\x02R\x06\x63ursor\x88\x01\x01\x12\x30\n\x06status\x18\x08 \x01(\x0e\x32\x18.forms.v1.ResponseStatusR\x06statusB\x07\n\x05_pageB\x0b\n\t_per_pageB\t\n\x07_cursor\"\xc1\x01\n\x15ListResponsesResponse\x12\x34\n\tresponses\x18\x01 \x03(\x0b\x32\x16.forms.v1.FormResponseR\tresponses\x12.\n\x04page\x18\x02 \x01(\x0b\x32\x18.forms.v1.PagePaginationH\x00R\x04page\x12\x34\n\x06\x63ursor\x18\x03 \x01(\x0b\x32\x1a.forms.v1.CursorPaginationH\x00R\x06\x63ursorB\x0c\n\npagination\"=\n\x12GetResponseRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\"I\n\x13GetResponseResponse\x12\x32\n\x08response\x18\x01 \x01(\x0b\x32\x16.forms.v1.FormResponseR\x08response\"\x98\x01\n\x15\x43reateResponseRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12\x31\n\x07\x61nswers\x18\x02 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12\x33\n\x08metadata\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructR\x08metadata\"L\n\x16\x43reateResponseResponse\x12\x32\n\x08response\x18\x01 \x01(\x0b\x32\x16.forms.v1.FormResponseR\x08response\"@\n\x15\x44\x65leteResponseRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\"\x18\n\x16\x44\x65leteResponseResponse\"k\n\x16GetResponseFileRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12\x1f\n\x0bresponse_id\x18\x02 \x01(\tR\nresponseId\x12\x17\n\x07\x66ile_id\x18\x03 \x01(\tR\x06\x66ileId\"s\n\x17GetResponseFileResponse\x12\x1b\n\tfile_name\x18\x01 \x01(\tR\x08\x66ileName\x12!\n\x0c\x63ontent_type\x18\x02 \x01(\tR\x0b\x63ontentType\x12\x18\n\x07\x63ontent\x18\x03 \x01(\x0cR\x07\x63ontent\"\xf7\x01\n\x16\x45xportResponsesRequest\x12\x17\n\x07\x66orm_id\x18\x01 \x01(\tR\x06\x66ormId\x12.\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x16.forms.v1.ExportFormatR\x06\x66ormat\x12\x30\n\x05since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x05since\x12\x30\n\x05until\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x05until\x12\x30\n\x06status\x18\x05 \x01(\x0e\x32\x18.forms.v1.ResponseStatusR\x06status\"-\n\x17\x45xportResponsesResponse\x12\x12\n\x04\x64\x61ta\x18\x01 \x01(\x0cR\x04\x64\x61ta*P\n\tSortOrder\x12\x1a\n\x16SORT_ORDER_UNSPECIFIED\x10\x00\x12\x12\n\x0eSORT_ORDER_ASC\x10\x01\x12\x13\n\x0fSORT_ORDER_DESC\x10\x02*^\n\x0c\x45xportFormat\x12\x1d\n\x19\x45XPORT_FORMAT_UNSPECIFIED\x10\x00\x12\x18\n\x14\x45XPORT_FORMAT_NDJSON\x10\x01\x12\x15\n\x11\x45XPORT_FORMAT_CSV\x10\x02*\x86\x01\n\x0eResponseStatus\x12\x1f\n\x1bRESPONSE_STATUS_UNSPECIFIED\x10\x00\x12\x1d\n\x19RESPONSE_STATUS_COMPLETED\x10\x01\x12\x1b\n\x17RESPONSE_STATUS_PARTIAL\x10\x02\x12\x17\n\x13RESPONSE_STATUS_ALL\x10\x03\x32\x8c\x04\n\x10ResponsesService\x12P\n\rListResponses\x12\x1e.forms.v1.ListResponsesRequest\x1a\x1f.forms.v1.ListResponsesResponse\x12J\n\x0bGetResponse\x12\x1c.forms.v1.GetResponseRequest\x1a\x1d.forms.v1.GetResponseResponse\x12S\n\x0e\x43reateResponse\x12\x1f.forms.v1.CreateResponseRequest\x1a .forms.v1.CreateResponseResponse\x12S\n\x0e\x44\x65leteResponse\x12\x1f.forms.v1.DeleteResponseRequest\x1a .forms.v1.DeleteResponseResponse\x12V\n\x0fGetResponseFile\x12 .forms.v1.GetResponseFileRequest\x1a!.forms.v1.GetResponseFileResponse\x12X\n\x0f\x45xportResponses\x12 .forms.v1.ExportResponsesRequest\x1a!.forms.v1.ExportResponsesResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'forms.v1.responses_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SORTORDER']._serialized_start=2064
-  _globals['_SORTORDER']._serialized_end=2144
-  _globals['_EXPORTFORMAT']._serialized_start=2146
-  _globals['_EXPORTFORMAT']._serialized_end=2240
+  _globals['_SORTORDER']._serialized_start=2243
+  _globals['_SORTORDER']._serialized_end=2323
+  _globals['_EXPORTFORMAT']._serialized_start=2325
+  _globals['_EXPORTFORMAT']._serialized_end=2419
+  _globals['_RESPONSESTATUS']._serialized_start=2422
+  _globals['_RESPONSESTATUS']._serialized_end=2556
   _globals['_FORMRESPONSE']._serialized_start=125
-  _globals['_FORMRESPONSE']._serialized_end=620
-  _globals['_LISTRESPONSESREQUEST']._serialized_start=623
-  _globals['_LISTRESPONSESREQUEST']._serialized_end=930
-  _globals['_LISTRESPONSESRESPONSE']._serialized_start=933
-  _globals['_LISTRESPONSESRESPONSE']._serialized_end=1126
-  _globals['_GETRESPONSEREQUEST']._serialized_start=1128
-  _globals['_GETRESPONSEREQUEST']._serialized_end=1189
-  _globals['_GETRESPONSERESPONSE']._serialized_start=1191
-  _globals['_GETRESPONSERESPONSE']._serialized_end=1264
-  _globals['_CREATERESPONSEREQUEST']._serialized_start=1267
-  _globals['_CREATERESPONSEREQUEST']._serialized_end=1419
-  _globals['_CREATERESPONSERESPONSE']._serialized_start=1421
-  _globals['_CREATERESPONSERESPONSE']._serialized_end=1497
-  _globals['_DELETERESPONSEREQUEST']._serialized_start=1499
-  _globals['_DELETERESPONSEREQUEST']._serialized_end=1563
-  _globals['_DELETERESPONSERESPONSE']._serialized_start=1565
-  _globals['_DELETERESPONSERESPONSE']._serialized_end=1589
-  _globals['_GETRESPONSEFILEREQUEST']._serialized_start=1591
-  _globals['_GETRESPONSEFILEREQUEST']._serialized_end=1698
-  _globals['_GETRESPONSEFILERESPONSE']._serialized_start=1700
-  _globals['_GETRESPONSEFILERESPONSE']._serialized_end=1815
-  _globals['_EXPORTRESPONSESREQUEST']._serialized_start=1818
-  _globals['_EXPORTRESPONSESREQUEST']._serialized_end=2015
-  _globals['_EXPORTRESPONSESRESPONSE']._serialized_start=2017
-  _globals['_EXPORTRESPONSESRESPONSE']._serialized_end=2062
-  _globals['_RESPONSESSERVICE']._serialized_start=2243
-  _globals['_RESPONSESSERVICE']._serialized_end=2767
+  _globals['_FORMRESPONSE']._serialized_end=699
+  _globals['_LISTRESPONSESREQUEST']._serialized_start=702
+  _globals['_LISTRESPONSESREQUEST']._serialized_end=1059
+  _globals['_LISTRESPONSESRESPONSE']._serialized_start=1062
+  _globals['_LISTRESPONSESRESPONSE']._serialized_end=1255
+  _globals['_GETRESPONSEREQUEST']._serialized_start=1257
+  _globals['_GETRESPONSEREQUEST']._serialized_end=1318
+  _globals['_GETRESPONSERESPONSE']._serialized_start=1320
+  _globals['_GETRESPONSERESPONSE']._serialized_end=1393
+  _globals['_CREATERESPONSEREQUEST']._serialized_start=1396
+  _globals['_CREATERESPONSEREQUEST']._serialized_end=1548
+  _globals['_CREATERESPONSERESPONSE']._serialized_start=1550
+  _globals['_CREATERESPONSERESPONSE']._serialized_end=1626
+  _globals['_DELETERESPONSEREQUEST']._serialized_start=1628
+  _globals['_DELETERESPONSEREQUEST']._serialized_end=1692
+  _globals['_DELETERESPONSERESPONSE']._serialized_start=1694
+  _globals['_DELETERESPONSERESPONSE']._serialized_end=1718
+  _globals['_GETRESPONSEFILEREQUEST']._serialized_start=1720
+  _globals['_GETRESPONSEFILEREQUEST']._serialized_end=1827
+  _globals['_GETRESPONSEFILERESPONSE']._serialized_start=1829
+  _globals['_GETRESPONSEFILERESPONSE']._serialized_end=1944
+  _globals['_EXPORTRESPONSESREQUEST']._serialized_start=1947
+  _globals['_EXPORTRESPONSESREQUEST']._serialized_end=2194
+  _globals['_EXPORTRESPONSESRESPONSE']._serialized_start=2196
+  _globals['_EXPORTRESPONSESRESPONSE']._serialized_end=2241
+  _globals['_RESPONSESSERVICE']._serialized_start=2559
+  _globals['_RESPONSESSERVICE']._serialized_end=3083
 # @@protoc_insertion_point(module_scope)

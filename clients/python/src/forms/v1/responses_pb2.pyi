@@ -23,15 +23,26 @@ class ExportFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EXPORT_FORMAT_UNSPECIFIED: _ClassVar[ExportFormat]
     EXPORT_FORMAT_NDJSON: _ClassVar[ExportFormat]
     EXPORT_FORMAT_CSV: _ClassVar[ExportFormat]
+
+class ResponseStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RESPONSE_STATUS_UNSPECIFIED: _ClassVar[ResponseStatus]
+    RESPONSE_STATUS_COMPLETED: _ClassVar[ResponseStatus]
+    RESPONSE_STATUS_PARTIAL: _ClassVar[ResponseStatus]
+    RESPONSE_STATUS_ALL: _ClassVar[ResponseStatus]
 SORT_ORDER_UNSPECIFIED: SortOrder
 SORT_ORDER_ASC: SortOrder
 SORT_ORDER_DESC: SortOrder
 EXPORT_FORMAT_UNSPECIFIED: ExportFormat
 EXPORT_FORMAT_NDJSON: ExportFormat
 EXPORT_FORMAT_CSV: ExportFormat
+RESPONSE_STATUS_UNSPECIFIED: ResponseStatus
+RESPONSE_STATUS_COMPLETED: ResponseStatus
+RESPONSE_STATUS_PARTIAL: ResponseStatus
+RESPONSE_STATUS_ALL: ResponseStatus
 
 class FormResponse(_message.Message):
-    __slots__ = ("id", "form_id", "answers", "metadata", "device_type", "browser", "os", "started_at", "submitted_at", "completion_time_seconds")
+    __slots__ = ("id", "form_id", "answers", "metadata", "device_type", "browser", "os", "started_at", "submitted_at", "completion_time_seconds", "status", "last_page")
     ID_FIELD_NUMBER: _ClassVar[int]
     FORM_ID_FIELD_NUMBER: _ClassVar[int]
     ANSWERS_FIELD_NUMBER: _ClassVar[int]
@@ -42,6 +53,8 @@ class FormResponse(_message.Message):
     STARTED_AT_FIELD_NUMBER: _ClassVar[int]
     SUBMITTED_AT_FIELD_NUMBER: _ClassVar[int]
     COMPLETION_TIME_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    LAST_PAGE_FIELD_NUMBER: _ClassVar[int]
     id: str
     form_id: str
     answers: _struct_pb2.Struct
@@ -52,10 +65,12 @@ class FormResponse(_message.Message):
     started_at: _timestamp_pb2.Timestamp
     submitted_at: _timestamp_pb2.Timestamp
     completion_time_seconds: int
-    def __init__(self, id: _Optional[str] = ..., form_id: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ..., started_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., submitted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., completion_time_seconds: _Optional[int] = ...) -> None: ...
+    status: ResponseStatus
+    last_page: int
+    def __init__(self, id: _Optional[str] = ..., form_id: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ..., started_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., submitted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., completion_time_seconds: _Optional[int] = ..., status: _Optional[_Union[ResponseStatus, str]] = ..., last_page: _Optional[int] = ...) -> None: ...
 
 class ListResponsesRequest(_message.Message):
-    __slots__ = ("form_id", "page", "per_page", "sort", "since", "until", "cursor")
+    __slots__ = ("form_id", "page", "per_page", "sort", "since", "until", "cursor", "status")
     FORM_ID_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PER_PAGE_FIELD_NUMBER: _ClassVar[int]
@@ -63,6 +78,7 @@ class ListResponsesRequest(_message.Message):
     SINCE_FIELD_NUMBER: _ClassVar[int]
     UNTIL_FIELD_NUMBER: _ClassVar[int]
     CURSOR_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
     form_id: str
     page: int
     per_page: int
@@ -70,7 +86,8 @@ class ListResponsesRequest(_message.Message):
     since: _timestamp_pb2.Timestamp
     until: _timestamp_pb2.Timestamp
     cursor: str
-    def __init__(self, form_id: _Optional[str] = ..., page: _Optional[int] = ..., per_page: _Optional[int] = ..., sort: _Optional[_Union[SortOrder, str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., cursor: _Optional[str] = ...) -> None: ...
+    status: ResponseStatus
+    def __init__(self, form_id: _Optional[str] = ..., page: _Optional[int] = ..., per_page: _Optional[int] = ..., sort: _Optional[_Union[SortOrder, str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., cursor: _Optional[str] = ..., status: _Optional[_Union[ResponseStatus, str]] = ...) -> None: ...
 
 class ListResponsesResponse(_message.Message):
     __slots__ = ("responses", "page", "cursor")
@@ -145,16 +162,18 @@ class GetResponseFileResponse(_message.Message):
     def __init__(self, file_name: _Optional[str] = ..., content_type: _Optional[str] = ..., content: _Optional[bytes] = ...) -> None: ...
 
 class ExportResponsesRequest(_message.Message):
-    __slots__ = ("form_id", "format", "since", "until")
+    __slots__ = ("form_id", "format", "since", "until", "status")
     FORM_ID_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     SINCE_FIELD_NUMBER: _ClassVar[int]
     UNTIL_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
     form_id: str
     format: ExportFormat
     since: _timestamp_pb2.Timestamp
     until: _timestamp_pb2.Timestamp
-    def __init__(self, form_id: _Optional[str] = ..., format: _Optional[_Union[ExportFormat, str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    status: ResponseStatus
+    def __init__(self, form_id: _Optional[str] = ..., format: _Optional[_Union[ExportFormat, str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[ResponseStatus, str]] = ...) -> None: ...
 
 class ExportResponsesResponse(_message.Message):
     __slots__ = ("data",)

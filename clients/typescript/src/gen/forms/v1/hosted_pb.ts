@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/hosted.proto.
  */
 export const file_forms_v1_hosted: GenFile = /*@__PURE__*/
-  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIjwKFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkigQEKFUdldEhvc3RlZEZvcm1SZXNwb25zZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybRITCgtzdGFydF90b2tlbhgCIAEoCRI1Cg1wb3dfY2hhbGxlbmdlGAMgASgLMh4uZm9ybXMudjEuUHJvb2ZPZldvcmtDaGFsbGVuZ2UicQoUUHJvb2ZPZldvcmtDaGFsbGVuZ2USEQoJYWxnb3JpdGhtGAEgASgJEhEKCWNoYWxsZW5nZRgCIAEoCRIMCgRzYWx0GAMgASgJEhIKCm1heF9udW1iZXIYBCABKAQSEQoJc2lnbmF0dXJlGAUgASgJIugBChdTdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBSABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAYgASgIEiUKBWZpbGVzGAcgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlEhQKDHBvd19zb2x1dGlvbhgNIAEoCSJECgxVcGxvYWRlZEZpbGUSEAoIZmllbGRfaWQYASABKAkSEQoJZmlsZV9uYW1lGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiWQocQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJIk4KHUFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlEi0KC2ZpbGVfZmllbGRzGAEgAygLMhguZm9ybXMudjEuRmlsZUZpZWxkTGltaXQiNQoORmlsZUZpZWxkTGltaXQSEAoIZmllbGRfaWQYASABKAkSEQoJbWF4X2J5dGVzGAIgASgEIpcBChhTdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USEwoLcmVzcG9uc2VfaWQYASABKAkSIQoUY29uZmlybWF0aW9uX21lc3NhZ2UYAiABKAlIAIgBARIZCgxyZWRpcmVjdF91cmwYAyABKAlIAYgBAUIXChVfY29uZmlybWF0aW9uX21lc3NhZ2VCDwoNX3JlZGlyZWN0X3VybCJ6Cg5Ib3N0ZWRGb3JtUGFnZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybRITCgtzdGFydF90b2tlbhgCIAEoCRI1Cg1wb3dfY2hhbGxlbmdlGAMgASgLMh4uZm9ybXMudjEuUHJvb2ZPZldvcmtDaGFsbGVuZ2UyqwIKEkhvc3RlZEZvcm1zU2VydmljZRJQCg1HZXRIb3N0ZWRGb3JtEh4uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlcXVlc3QaHy5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVzcG9uc2USWQoQU3VibWl0SG9zdGVkRm9ybRIhLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXF1ZXN0GiIuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlc3BvbnNlEmgKFUFkbWl0SG9zdGVkU3VibWlzc2lvbhImLmZvcm1zLnYxLkFkbWl0SG9zdGVkU3VibWlzc2lvblJlcXVlc3QaJy5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXNwb25zZWIGcHJvdG8z", [file_forms_v1_forms, file_google_protobuf_struct]);
+  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIm4KFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkSFAoMcmVzdW1lX3Rva2VuGAMgASgJEhEKBHBhZ2UYBCABKAVIAIgBAUIHCgVfcGFnZSKtAQoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJEjUKDXBvd19jaGFsbGVuZ2UYAyABKAsyHi5mb3Jtcy52MS5Qcm9vZk9mV29ya0NoYWxsZW5nZRIqCghwcm9ncmVzcxgEIAEoCzIYLmZvcm1zLnYxLkhvc3RlZFByb2dyZXNzIpkBCg5Ib3N0ZWRQcm9ncmVzcxIMCgRwYWdlGAEgASgFEhIKCnBhZ2VfY291bnQYAiABKAUSDgoGZmllbGRzGAMgAygJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKDHJlc3VtZV90b2tlbhgFIAEoCRIVCg1wcmV2aW91c19wYWdlGAYgASgFInEKFFByb29mT2ZXb3JrQ2hhbGxlbmdlEhEKCWFsZ29yaXRobRgBIAEoCRIRCgljaGFsbGVuZ2UYAiABKAkSDAoEc2FsdBgDIAEoCRISCgptYXhfbnVtYmVyGAQgASgEEhEKCXNpZ25hdHVyZRgFIAEoCSKaAgoXU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSEwoLc3RhcnRfdG9rZW4YAiABKAkSEgoKY3NyZl9ub25jZRgDIAEoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgp1c2VyX2FnZW50GAUgASgJEhcKD2hvbmV5cG90X2ZpbGxlZBgGIAEoCBIlCgVmaWxlcxgHIAMoCzIWLmZvcm1zLnYxLlVwbG9hZGVkRmlsZRIMCgRwYWdlGAggASgFEhQKDHJlc3VtZV90b2tlbhgJIAEoCRIMCgRiYWNrGAogASgIEhQKDHBvd19zb2x1dGlvbhgNIAEoCSJECgxVcGxvYWRlZEZpbGUSEAoIZmllbGRfaWQYASABKAkSEQoJZmlsZV9uYW1lGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiWQocQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJIk4KHUFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlEi0KC2ZpbGVfZmllbGRzGAEgAygLMhguZm9ybXMudjEuRmlsZUZpZWxkTGltaXQiNQoORmlsZUZpZWxkTGltaXQSEAoIZmllbGRfaWQYASABKAkSEQoJbWF4X2J5dGVzGAIgASgEIsMBChhTdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USEwoLcmVzcG9uc2VfaWQYASABKAkSIQoUY29uZmlybWF0aW9uX21lc3NhZ2UYAiABKAlIAIgBARIZCgxyZWRpcmVjdF91cmwYAyABKAlIAYgBARIqCghwcm9ncmVzcxgEIAEoCzIYLmZvcm1zLnYxLkhvc3RlZFByb2dyZXNzQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIqYBCg5Ib3N0ZWRGb3JtUGFnZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybRITCgtzdGFydF90b2tlbhgCIAEoCRI1Cg1wb3dfY2hhbGxlbmdlGAMgASgLMh4uZm9ybXMudjEuUHJvb2ZPZldvcmtDaGFsbGVuZ2USKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzcyI4Cg5FbmRwb2ludENhbGxlchIOCgZvcmlnaW4YASABKAkSFgoOc2VjX2ZldGNoX3NpdGUYAiABKAki6QEKF1N1Ym1pdFRvRW5kcG9pbnRSZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEigKBmNhbGxlchgCIAEoCzIYLmZvcm1zLnYxLkVuZHBvaW50Q2FsbGVyEigKB2Fuc3dlcnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBCABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAUgASgIEiUKBWZpbGVzGAYgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlEhQKDHBvd19zb2x1dGlvbhgHIAEoCSKXAQoYU3VibWl0VG9FbmRwb2ludFJlc3BvbnNlEhMKC3Jlc3BvbnNlX2lkGAEgASgJEiEKFGNvbmZpcm1hdGlvbl9tZXNzYWdlGAIgASgJSACIAQESGQoMcmVkaXJlY3RfdXJsGAMgASgJSAGIAQFCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwiXAoeQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEigKBmNhbGxlchgCIAEoCzIYLmZvcm1zLnYxLkVuZHBvaW50Q2FsbGVyIlAKH0FkbWl0RW5kcG9pbnRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI+ChpDaGVja0VuZHBvaW50T3JpZ2luUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRIOCgZvcmlnaW4YAiABKAkiHQobQ2hlY2tFbmRwb2ludE9yaWdpblJlc3BvbnNlMtoEChJIb3N0ZWRGb3Jtc1NlcnZpY2USUAoNR2V0SG9zdGVkRm9ybRIeLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXF1ZXN0Gh8uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlc3BvbnNlElkKEFN1Ym1pdEhvc3RlZEZvcm0SIS5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBoiLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRJoChVBZG1pdEhvc3RlZFN1Ym1pc3Npb24SJi5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0GicuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USWQoQU3VibWl0VG9FbmRwb2ludBIhLmZvcm1zLnYxLlN1Ym1pdFRvRW5kcG9pbnRSZXF1ZXN0GiIuZm9ybXMudjEuU3VibWl0VG9FbmRwb2ludFJlc3BvbnNlEm4KF0FkbWl0RW5kcG9pbnRTdWJtaXNzaW9uEiguZm9ybXMudjEuQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXF1ZXN0GikuZm9ybXMudjEuQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXNwb25zZRJiChNDaGVja0VuZHBvaW50T3JpZ2luEiQuZm9ybXMudjEuQ2hlY2tFbmRwb2ludE9yaWdpblJlcXVlc3QaJS5mb3Jtcy52MS5DaGVja0VuZHBvaW50T3JpZ2luUmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_forms, file_google_protobuf_struct]);
 
 /**
  * Request of GetHostedForm.
@@ -34,6 +34,22 @@ export type GetHostedFormRequest = Message<"forms.v1.GetHostedFormRequest"> & {
    * @generated from field: string csrf_nonce = 2;
    */
   csrfNonce: string;
+
+  /**
+   * A multi-page form: the resume token of the visitor's partial response (from their
+   * cookie or a resume link); an unknown, expired or completed one starts afresh.
+   *
+   * @generated from field: string resume_token = 3;
+   */
+  resumeToken: string;
+
+  /**
+   * A multi-page form: the page the visitor asks for (back and forward); a page not
+   * reached yet, or not shown given the answers, gives the page they are at.
+   *
+   * @generated from field: optional int32 page = 4;
+   */
+  page?: number | undefined;
 };
 
 /**
@@ -70,6 +86,13 @@ export type GetHostedFormResponse = Message<"forms.v1.GetHostedFormResponse"> & 
    * @generated from field: forms.v1.ProofOfWorkChallenge pow_challenge = 3;
    */
   powChallenge?: ProofOfWorkChallenge | undefined;
+
+  /**
+   * A form with pages (or conditions): which page to show and what is saved so far.
+   *
+   * @generated from field: forms.v1.HostedProgress progress = 4;
+   */
+  progress?: HostedProgress | undefined;
 };
 
 /**
@@ -80,11 +103,72 @@ export const GetHostedFormResponseSchema: GenMessage<GetHostedFormResponse> = /*
   messageDesc(file_forms_v1_hosted, 1);
 
 /**
+ * Where a visitor is in a form with pages, as the core decides it from the answers so
+ * far (`forms::logic`). A form without page breaks is one page.
+ *
+ * @generated from message forms.v1.HostedProgress
+ */
+export type HostedProgress = Message<"forms.v1.HostedProgress"> & {
+  /**
+   * The page to show, 1-based.
+   *
+   * @generated from field: int32 page = 1;
+   */
+  page: number;
+
+  /**
+   * Pages of the form.
+   *
+   * @generated from field: int32 page_count = 2;
+   */
+  pageCount: number;
+
+  /**
+   * Ids of the fields to show on this page, in form order (a page_break starting the
+   * page first: its label is the page's title). Fields hidden by answers on earlier
+   * pages are left out; conditions on answers of this same page are the page's to
+   * apply (a script, or the server when the page is posted).
+   *
+   * @generated from field: repeated string fields = 3;
+   */
+  fields: string[];
+
+  /**
+   * Answers saved so far (the partial response), keyed by field id.
+   *
+   * @generated from field: google.protobuf.Struct answers = 4;
+   */
+  answers?: JsonObject | undefined;
+
+  /**
+   * The partial response's resume token: kept by the visitor (a cookie, a link) to
+   * continue later; empty before the first page is saved.
+   *
+   * @generated from field: string resume_token = 5;
+   */
+  resumeToken: string;
+
+  /**
+   * The page Back leads to (the previous page shown); 0 on the first.
+   *
+   * @generated from field: int32 previous_page = 6;
+   */
+  previousPage: number;
+};
+
+/**
+ * Describes the message forms.v1.HostedProgress.
+ * Use `create(HostedProgressSchema)` to create a new message.
+ */
+export const HostedProgressSchema: GenMessage<HostedProgress> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 2);
+
+/**
  * A proof-of-work challenge (the ALTCHA scheme): find the integer `number`, 0 ≤ number
  * ≤ `max_number`, such that the lowercase hex SHA-256 of `salt` followed by `number` in
  * decimal is `challenge`. The core issued it: `signature` is its HMAC-SHA256 of
- * `challenge`, and the salt names the form and the instant the challenge expires (10
- * minutes after it was issued). A solution is good for one submission.
+ * `challenge`, and the salt names the form and the instant the challenge expires (an
+ * hour after it was issued). A solution is good for one submission.
  *
  * @generated from message forms.v1.ProofOfWorkChallenge
  */
@@ -130,7 +214,7 @@ export type ProofOfWorkChallenge = Message<"forms.v1.ProofOfWorkChallenge"> & {
  * Use `create(ProofOfWorkChallengeSchema)` to create a new message.
  */
 export const ProofOfWorkChallengeSchema: GenMessage<ProofOfWorkChallenge> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 2);
+  messageDesc(file_forms_v1_hosted, 3);
 
 /**
  * Request of SubmitHostedForm.
@@ -188,6 +272,29 @@ export type SubmitHostedFormRequest = Message<"forms.v1.SubmitHostedFormRequest"
   files: UploadedFile[];
 
   /**
+   * A form with pages: the page posted (1-based); its answers are checked and saved as
+   * a partial response, and the reply's `progress` names the next page, or the last
+   * page completes the response. 0: the whole form at once (no partial response).
+   *
+   * @generated from field: int32 page = 8;
+   */
+  page: number;
+
+  /**
+   * The partial response's resume token; empty on the first page.
+   *
+   * @generated from field: string resume_token = 9;
+   */
+  resumeToken: string;
+
+  /**
+   * Back: nothing is checked or saved; the reply's `progress` is the previous page.
+   *
+   * @generated from field: bool back = 10;
+   */
+  back: boolean;
+
+  /**
    * The solved proof-of-work challenge, when the form's settings turn `proof_of_work`
    * on: base64 of the JSON object `{"algorithm", "challenge", "number", "salt",
    * "signature"}` (the challenge's fields and the number found). A form that turns it
@@ -206,7 +313,7 @@ export type SubmitHostedFormRequest = Message<"forms.v1.SubmitHostedFormRequest"
  * Use `create(SubmitHostedFormRequestSchema)` to create a new message.
  */
 export const SubmitHostedFormRequestSchema: GenMessage<SubmitHostedFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 3);
+  messageDesc(file_forms_v1_hosted, 4);
 
 /**
  * A file a visitor uploaded with a submission.
@@ -241,7 +348,7 @@ export type UploadedFile = Message<"forms.v1.UploadedFile"> & {
  * Use `create(UploadedFileSchema)` to create a new message.
  */
 export const UploadedFileSchema: GenMessage<UploadedFile> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 4);
+  messageDesc(file_forms_v1_hosted, 5);
 
 /**
  * Request of AdmitHostedSubmission.
@@ -276,7 +383,7 @@ export type AdmitHostedSubmissionRequest = Message<"forms.v1.AdmitHostedSubmissi
  * Use `create(AdmitHostedSubmissionRequestSchema)` to create a new message.
  */
 export const AdmitHostedSubmissionRequestSchema: GenMessage<AdmitHostedSubmissionRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 5);
+  messageDesc(file_forms_v1_hosted, 6);
 
 /**
  * Reply of AdmitHostedSubmission: the form's file fields and their limits.
@@ -297,7 +404,7 @@ export type AdmitHostedSubmissionResponse = Message<"forms.v1.AdmitHostedSubmiss
  * Use `create(AdmitHostedSubmissionResponseSchema)` to create a new message.
  */
 export const AdmitHostedSubmissionResponseSchema: GenMessage<AdmitHostedSubmissionResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 6);
+  messageDesc(file_forms_v1_hosted, 7);
 
 /**
  * How large a file one file_upload field takes.
@@ -325,7 +432,7 @@ export type FileFieldLimit = Message<"forms.v1.FileFieldLimit"> & {
  * Use `create(FileFieldLimitSchema)` to create a new message.
  */
 export const FileFieldLimitSchema: GenMessage<FileFieldLimit> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 7);
+  messageDesc(file_forms_v1_hosted, 8);
 
 /**
  * Reply of SubmitHostedForm.
@@ -353,6 +460,15 @@ export type SubmitHostedFormResponse = Message<"forms.v1.SubmitHostedFormRespons
    * @generated from field: optional string redirect_url = 3;
    */
   redirectUrl?: string | undefined;
+
+  /**
+   * Set while the response is partial: the page to show next (the response_id is then
+   * empty). Completing a response happens once per resume token, however many times
+   * its last page is posted.
+   *
+   * @generated from field: forms.v1.HostedProgress progress = 4;
+   */
+  progress?: HostedProgress | undefined;
 };
 
 /**
@@ -360,7 +476,7 @@ export type SubmitHostedFormResponse = Message<"forms.v1.SubmitHostedFormRespons
  * Use `create(SubmitHostedFormResponseSchema)` to create a new message.
  */
 export const SubmitHostedFormResponseSchema: GenMessage<SubmitHostedFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 8);
+  messageDesc(file_forms_v1_hosted, 9);
 
 /**
  * Error detail of SubmitHostedForm's VALIDATION_ERROR and CSRF_FAILED: what the form's
@@ -391,6 +507,13 @@ export type HostedFormPage = Message<"forms.v1.HostedFormPage"> & {
    * @generated from field: forms.v1.ProofOfWorkChallenge pow_challenge = 3;
    */
   powChallenge?: ProofOfWorkChallenge | undefined;
+
+  /**
+   * The page the refused submission came from, answers saved so far included.
+   *
+   * @generated from field: forms.v1.HostedProgress progress = 4;
+   */
+  progress?: HostedProgress | undefined;
 };
 
 /**
@@ -398,7 +521,231 @@ export type HostedFormPage = Message<"forms.v1.HostedFormPage"> & {
  * Use `create(HostedFormPageSchema)` to create a new message.
  */
 export const HostedFormPageSchema: GenMessage<HostedFormPage> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 9);
+  messageDesc(file_forms_v1_hosted, 10);
+
+/**
+ * Where an endpoint submission comes from, as the browser told it.
+ *
+ * @generated from message forms.v1.EndpointCaller
+ */
+export type EndpointCaller = Message<"forms.v1.EndpointCaller"> & {
+  /**
+   * The page's origin (`https://www.example.com`): the request's `Origin` header, or
+   * without one the origin of its `Referer`; empty when it had neither.
+   *
+   * @generated from field: string origin = 1;
+   */
+  origin: string;
+
+  /**
+   * The browser's `Sec-Fetch-Site` header (`cross-site`, `same-site`, `same-origin`,
+   * `none`), empty when it sent none. `none` (typed in the address bar, a bookmark) is
+   * no page of the origin: refused.
+   *
+   * @generated from field: string sec_fetch_site = 2;
+   */
+  secFetchSite: string;
+};
+
+/**
+ * Describes the message forms.v1.EndpointCaller.
+ * Use `create(EndpointCallerSchema)` to create a new message.
+ */
+export const EndpointCallerSchema: GenMessage<EndpointCaller> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 11);
+
+/**
+ * Request of SubmitToEndpoint.
+ *
+ * @generated from message forms.v1.SubmitToEndpointRequest
+ */
+export type SubmitToEndpointRequest = Message<"forms.v1.SubmitToEndpointRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+
+  /**
+   * The page the submission comes from.
+   *
+   * @generated from field: forms.v1.EndpointCaller caller = 2;
+   */
+  caller?: EndpointCaller | undefined;
+
+  /**
+   * Answers keyed by field id (or by the slug of a field's label, as the hosted page's
+   * prefill takes them: `Email address` -> `email_address`), as JSON values.
+   *
+   * @generated from field: google.protobuf.Struct answers = 3;
+   */
+  answers?: JsonObject | undefined;
+
+  /**
+   * The browser's User-Agent header.
+   *
+   * @generated from field: string user_agent = 4;
+   */
+  userAgent: string;
+
+  /**
+   * Whether the honeypot field (`website`) was filled in (by a bot).
+   *
+   * @generated from field: bool honeypot_filled = 5;
+   */
+  honeypotFilled: boolean;
+
+  /**
+   * Files chosen for file_upload fields.
+   *
+   * @generated from field: repeated forms.v1.UploadedFile files = 6;
+   */
+  files: UploadedFile[];
+
+  /**
+   * The solved proof-of-work challenge, as SubmitHostedFormRequest's `pow_solution`:
+   * required when the form's settings turn `proof_of_work` on (refused as there).
+   *
+   * @generated from field: string pow_solution = 7;
+   */
+  powSolution: string;
+};
+
+/**
+ * Describes the message forms.v1.SubmitToEndpointRequest.
+ * Use `create(SubmitToEndpointRequestSchema)` to create a new message.
+ */
+export const SubmitToEndpointRequestSchema: GenMessage<SubmitToEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 12);
+
+/**
+ * Reply of SubmitToEndpoint.
+ *
+ * @generated from message forms.v1.SubmitToEndpointResponse
+ */
+export type SubmitToEndpointResponse = Message<"forms.v1.SubmitToEndpointResponse"> & {
+  /**
+   * The stored response's id. A bot's submission dropped by the honeypot gets a
+   * random id of no response, so that the reply does not tell it.
+   *
+   * @generated from field: string response_id = 1;
+   */
+  responseId: string;
+
+  /**
+   * Message to show, from the form's settings.
+   *
+   * @generated from field: optional string confirmation_message = 2;
+   */
+  confirmationMessage?: string | undefined;
+
+  /**
+   * Where to send the visitor instead, from the form's settings.
+   *
+   * @generated from field: optional string redirect_url = 3;
+   */
+  redirectUrl?: string | undefined;
+};
+
+/**
+ * Describes the message forms.v1.SubmitToEndpointResponse.
+ * Use `create(SubmitToEndpointResponseSchema)` to create a new message.
+ */
+export const SubmitToEndpointResponseSchema: GenMessage<SubmitToEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 13);
+
+/**
+ * Request of AdmitEndpointSubmission.
+ *
+ * @generated from message forms.v1.AdmitEndpointSubmissionRequest
+ */
+export type AdmitEndpointSubmissionRequest = Message<"forms.v1.AdmitEndpointSubmissionRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+
+  /**
+   * The page the submission comes from.
+   *
+   * @generated from field: forms.v1.EndpointCaller caller = 2;
+   */
+  caller?: EndpointCaller | undefined;
+};
+
+/**
+ * Describes the message forms.v1.AdmitEndpointSubmissionRequest.
+ * Use `create(AdmitEndpointSubmissionRequestSchema)` to create a new message.
+ */
+export const AdmitEndpointSubmissionRequestSchema: GenMessage<AdmitEndpointSubmissionRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 14);
+
+/**
+ * Reply of AdmitEndpointSubmission: the form's file fields and their limits.
+ *
+ * @generated from message forms.v1.AdmitEndpointSubmissionResponse
+ */
+export type AdmitEndpointSubmissionResponse = Message<"forms.v1.AdmitEndpointSubmissionResponse"> & {
+  /**
+   * One entry per file_upload field of the form.
+   *
+   * @generated from field: repeated forms.v1.FileFieldLimit file_fields = 1;
+   */
+  fileFields: FileFieldLimit[];
+};
+
+/**
+ * Describes the message forms.v1.AdmitEndpointSubmissionResponse.
+ * Use `create(AdmitEndpointSubmissionResponseSchema)` to create a new message.
+ */
+export const AdmitEndpointSubmissionResponseSchema: GenMessage<AdmitEndpointSubmissionResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 15);
+
+/**
+ * Request of CheckEndpointOrigin.
+ *
+ * @generated from message forms.v1.CheckEndpointOriginRequest
+ */
+export type CheckEndpointOriginRequest = Message<"forms.v1.CheckEndpointOriginRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+
+  /**
+   * The origin of the page asking (the preflight's `Origin` header).
+   *
+   * @generated from field: string origin = 2;
+   */
+  origin: string;
+};
+
+/**
+ * Describes the message forms.v1.CheckEndpointOriginRequest.
+ * Use `create(CheckEndpointOriginRequestSchema)` to create a new message.
+ */
+export const CheckEndpointOriginRequestSchema: GenMessage<CheckEndpointOriginRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 16);
+
+/**
+ * Reply of CheckEndpointOrigin: the origin is allowed (a refusal is an error).
+ *
+ * @generated from message forms.v1.CheckEndpointOriginResponse
+ */
+export type CheckEndpointOriginResponse = Message<"forms.v1.CheckEndpointOriginResponse"> & {
+};
+
+/**
+ * Describes the message forms.v1.CheckEndpointOriginResponse.
+ * Use `create(CheckEndpointOriginResponseSchema)` to create a new message.
+ */
+export const CheckEndpointOriginResponseSchema: GenMessage<CheckEndpointOriginResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 17);
 
 /**
  * Hosted form pages: what a visitor's browser needs, without an API key. Used by the
@@ -448,6 +795,46 @@ export const HostedFormsService: GenService<{
     methodKind: "unary";
     input: typeof AdmitHostedSubmissionRequestSchema;
     output: typeof AdmitHostedSubmissionResponseSchema;
+  },
+  /**
+   * Stores a submission from the owner's own HTML form on another site (endpoint
+   * mode: the form's `allowed_origins` setting), posted to `/f/{short_id}` without a
+   * page token. The form must be published and list the page's origin, else
+   * ORIGIN_NOT_ALLOWED; the origin is checked before anything else, so every other
+   * refusal is of an allowed origin. Then, as SubmitHostedForm: the per-IP throttle,
+   * the honeypot, the same validation (VALIDATION_ERROR with `field.<field id>`
+   * entries), files, device metadata and events (submittedVia "form").
+   *
+   * @generated from rpc forms.v1.HostedFormsService.SubmitToEndpoint
+   */
+  submitToEndpoint: {
+    methodKind: "unary";
+    input: typeof SubmitToEndpointRequestSchema;
+    output: typeof SubmitToEndpointResponseSchema;
+  },
+  /**
+   * Admits an endpoint submission that carries files before any file is read, as
+   * AdmitHostedSubmission does for the hosted page: the origin, the per-IP throttle of
+   * admissions and the form's being open are checked; the reply gives each file
+   * field's limit.
+   *
+   * @generated from rpc forms.v1.HostedFormsService.AdmitEndpointSubmission
+   */
+  admitEndpointSubmission: {
+    methodKind: "unary";
+    input: typeof AdmitEndpointSubmissionRequestSchema;
+    output: typeof AdmitEndpointSubmissionResponseSchema;
+  },
+  /**
+   * Whether a form takes endpoint submissions from an origin: the answer to a CORS
+   * preflight. ORIGIN_NOT_ALLOWED when it does not (or the form is not published).
+   *
+   * @generated from rpc forms.v1.HostedFormsService.CheckEndpointOrigin
+   */
+  checkEndpointOrigin: {
+    methodKind: "unary";
+    input: typeof CheckEndpointOriginRequestSchema;
+    output: typeof CheckEndpointOriginResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_forms_v1_hosted, 0);

@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/responses.proto.
  */
 export const file_forms_v1_responses: GenFile = /*@__PURE__*/
-  fileDesc("Chhmb3Jtcy92MS9yZXNwb25zZXMucHJvdG8SCGZvcm1zLnYxIogDCgxGb3JtUmVzcG9uc2USCgoCaWQYASABKAkSDwoHZm9ybV9pZBgCIAEoCRIoCgdhbnN3ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGAoLZGV2aWNlX3R5cGUYBSABKAlIAIgBARIUCgdicm93c2VyGAYgASgJSAGIAQESDwoCb3MYByABKAlIAogBARIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiQKF2NvbXBsZXRpb25fdGltZV9zZWNvbmRzGAogASgDSAOIAQFCDgoMX2RldmljZV90eXBlQgoKCF9icm93c2VyQgUKA19vc0IaChhfY29tcGxldGlvbl90aW1lX3NlY29uZHMigAIKFExpc3RSZXNwb25zZXNSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEQoEcGFnZRgCIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAMgASgFSAGIAQESIQoEc29ydBgEIAEoDjITLmZvcm1zLnYxLlNvcnRPcmRlchIpCgVzaW5jZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoFdW50aWwYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKBmN1cnNvchgHIAEoCUgCiAEBQgcKBV9wYWdlQgsKCV9wZXJfcGFnZUIJCgdfY3Vyc29yIqgBChVMaXN0UmVzcG9uc2VzUmVzcG9uc2USKQoJcmVzcG9uc2VzGAEgAygLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlEigKBHBhZ2UYAiABKAsyGC5mb3Jtcy52MS5QYWdlUGFnaW5hdGlvbkgAEiwKBmN1cnNvchgDIAEoCzIaLmZvcm1zLnYxLkN1cnNvclBhZ2luYXRpb25IAEIMCgpwYWdpbmF0aW9uIjEKEkdldFJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEgoKAmlkGAIgASgJIj8KE0dldFJlc3BvbnNlUmVzcG9uc2USKAoIcmVzcG9uc2UYASABKAsyFi5mb3Jtcy52MS5Gb3JtUmVzcG9uc2UifQoVQ3JlYXRlUmVzcG9uc2VSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSKAoHYW5zd2VycxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKQoIbWV0YWRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkIKFkNyZWF0ZVJlc3BvbnNlUmVzcG9uc2USKAoIcmVzcG9uc2UYASABKAsyFi5mb3Jtcy52MS5Gb3JtUmVzcG9uc2UiNAoVRGVsZXRlUmVzcG9uc2VSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSCgoCaWQYAiABKAkiGAoWRGVsZXRlUmVzcG9uc2VSZXNwb25zZSJPChZHZXRSZXNwb25zZUZpbGVSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEwoLcmVzcG9uc2VfaWQYAiABKAkSDwoHZmlsZV9pZBgDIAEoCSJTChdHZXRSZXNwb25zZUZpbGVSZXNwb25zZRIRCglmaWxlX25hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwipwEKFkV4cG9ydFJlc3BvbnNlc1JlcXVlc3QSDwoHZm9ybV9pZBgBIAEoCRImCgZmb3JtYXQYAiABKA4yFi5mb3Jtcy52MS5FeHBvcnRGb3JtYXQSKQoFc2luY2UYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCInChdFeHBvcnRSZXNwb25zZXNSZXNwb25zZRIMCgRkYXRhGAEgASgMKlAKCVNvcnRPcmRlchIaChZTT1JUX09SREVSX1VOU1BFQ0lGSUVEEAASEgoOU09SVF9PUkRFUl9BU0MQARITCg9TT1JUX09SREVSX0RFU0MQAipeCgxFeHBvcnRGb3JtYXQSHQoZRVhQT1JUX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhgKFEVYUE9SVF9GT1JNQVRfTkRKU09OEAESFQoRRVhQT1JUX0ZPUk1BVF9DU1YQAjKMBAoQUmVzcG9uc2VzU2VydmljZRJQCg1MaXN0UmVzcG9uc2VzEh4uZm9ybXMudjEuTGlzdFJlc3BvbnNlc1JlcXVlc3QaHy5mb3Jtcy52MS5MaXN0UmVzcG9uc2VzUmVzcG9uc2USSgoLR2V0UmVzcG9uc2USHC5mb3Jtcy52MS5HZXRSZXNwb25zZVJlcXVlc3QaHS5mb3Jtcy52MS5HZXRSZXNwb25zZVJlc3BvbnNlElMKDkNyZWF0ZVJlc3BvbnNlEh8uZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXF1ZXN0GiAuZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXNwb25zZRJTCg5EZWxldGVSZXNwb25zZRIfLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVxdWVzdBogLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVzcG9uc2USVgoPR2V0UmVzcG9uc2VGaWxlEiAuZm9ybXMudjEuR2V0UmVzcG9uc2VGaWxlUmVxdWVzdBohLmZvcm1zLnYxLkdldFJlc3BvbnNlRmlsZVJlc3BvbnNlElgKD0V4cG9ydFJlc3BvbnNlcxIgLmZvcm1zLnYxLkV4cG9ydFJlc3BvbnNlc1JlcXVlc3QaIS5mb3Jtcy52MS5FeHBvcnRSZXNwb25zZXNSZXNwb25zZTABYgZwcm90bzM", [file_forms_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Chhmb3Jtcy92MS9yZXNwb25zZXMucHJvdG8SCGZvcm1zLnYxIsUDCgxGb3JtUmVzcG9uc2USCgoCaWQYASABKAkSDwoHZm9ybV9pZBgCIAEoCRIoCgdhbnN3ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGAoLZGV2aWNlX3R5cGUYBSABKAlIAIgBARIUCgdicm93c2VyGAYgASgJSAGIAQESDwoCb3MYByABKAlIAogBARIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiQKF2NvbXBsZXRpb25fdGltZV9zZWNvbmRzGAogASgDSAOIAQESKAoGc3RhdHVzGAsgASgOMhguZm9ybXMudjEuUmVzcG9uc2VTdGF0dXMSEQoJbGFzdF9wYWdlGAwgASgFQg4KDF9kZXZpY2VfdHlwZUIKCghfYnJvd3NlckIFCgNfb3NCGgoYX2NvbXBsZXRpb25fdGltZV9zZWNvbmRzIqoCChRMaXN0UmVzcG9uc2VzUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhEKBHBhZ2UYAiABKAVIAIgBARIVCghwZXJfcGFnZRgDIAEoBUgBiAEBEiEKBHNvcnQYBCABKA4yEy5mb3Jtcy52MS5Tb3J0T3JkZXISKQoFc2luY2UYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgZjdXJzb3IYByABKAlIAogBARIoCgZzdGF0dXMYCCABKA4yGC5mb3Jtcy52MS5SZXNwb25zZVN0YXR1c0IHCgVfcGFnZUILCglfcGVyX3BhZ2VCCQoHX2N1cnNvciKoAQoVTGlzdFJlc3BvbnNlc1Jlc3BvbnNlEikKCXJlc3BvbnNlcxgBIAMoCzIWLmZvcm1zLnYxLkZvcm1SZXNwb25zZRIoCgRwYWdlGAIgASgLMhguZm9ybXMudjEuUGFnZVBhZ2luYXRpb25IABIsCgZjdXJzb3IYAyABKAsyGi5mb3Jtcy52MS5DdXJzb3JQYWdpbmF0aW9uSABCDAoKcGFnaW5hdGlvbiIxChJHZXRSZXNwb25zZVJlcXVlc3QSDwoHZm9ybV9pZBgBIAEoCRIKCgJpZBgCIAEoCSI/ChNHZXRSZXNwb25zZVJlc3BvbnNlEigKCHJlc3BvbnNlGAEgASgLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlIn0KFUNyZWF0ZVJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEigKB2Fuc3dlcnMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKCG1ldGFkYXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJCChZDcmVhdGVSZXNwb25zZVJlc3BvbnNlEigKCHJlc3BvbnNlGAEgASgLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlIjQKFURlbGV0ZVJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEgoKAmlkGAIgASgJIhgKFkRlbGV0ZVJlc3BvbnNlUmVzcG9uc2UiTwoWR2V0UmVzcG9uc2VGaWxlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhMKC3Jlc3BvbnNlX2lkGAIgASgJEg8KB2ZpbGVfaWQYAyABKAkiUwoXR2V0UmVzcG9uc2VGaWxlUmVzcG9uc2USEQoJZmlsZV9uYW1lGAEgASgJEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIPCgdjb250ZW50GAMgASgMItEBChZFeHBvcnRSZXNwb25zZXNSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSJgoGZm9ybWF0GAIgASgOMhYuZm9ybXMudjEuRXhwb3J0Rm9ybWF0EikKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCgV1bnRpbBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoGc3RhdHVzGAUgASgOMhguZm9ybXMudjEuUmVzcG9uc2VTdGF0dXMiJwoXRXhwb3J0UmVzcG9uc2VzUmVzcG9uc2USDAoEZGF0YRgBIAEoDCpQCglTb3J0T3JkZXISGgoWU09SVF9PUkRFUl9VTlNQRUNJRklFRBAAEhIKDlNPUlRfT1JERVJfQVNDEAESEwoPU09SVF9PUkRFUl9ERVNDEAIqXgoMRXhwb3J0Rm9ybWF0Eh0KGUVYUE9SVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIYChRFWFBPUlRfRk9STUFUX05ESlNPThABEhUKEUVYUE9SVF9GT1JNQVRfQ1NWEAIqhgEKDlJlc3BvbnNlU3RhdHVzEh8KG1JFU1BPTlNFX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGVJFU1BPTlNFX1NUQVRVU19DT01QTEVURUQQARIbChdSRVNQT05TRV9TVEFUVVNfUEFSVElBTBACEhcKE1JFU1BPTlNFX1NUQVRVU19BTEwQAzKMBAoQUmVzcG9uc2VzU2VydmljZRJQCg1MaXN0UmVzcG9uc2VzEh4uZm9ybXMudjEuTGlzdFJlc3BvbnNlc1JlcXVlc3QaHy5mb3Jtcy52MS5MaXN0UmVzcG9uc2VzUmVzcG9uc2USSgoLR2V0UmVzcG9uc2USHC5mb3Jtcy52MS5HZXRSZXNwb25zZVJlcXVlc3QaHS5mb3Jtcy52MS5HZXRSZXNwb25zZVJlc3BvbnNlElMKDkNyZWF0ZVJlc3BvbnNlEh8uZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXF1ZXN0GiAuZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXNwb25zZRJTCg5EZWxldGVSZXNwb25zZRIfLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVxdWVzdBogLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVzcG9uc2USVgoPR2V0UmVzcG9uc2VGaWxlEiAuZm9ybXMudjEuR2V0UmVzcG9uc2VGaWxlUmVxdWVzdBohLmZvcm1zLnYxLkdldFJlc3BvbnNlRmlsZVJlc3BvbnNlElgKD0V4cG9ydFJlc3BvbnNlcxIgLmZvcm1zLnYxLkV4cG9ydFJlc3BvbnNlc1JlcXVlc3QaIS5mb3Jtcy52MS5FeHBvcnRSZXNwb25zZXNSZXNwb25zZTABYgZwcm90bzM", [file_forms_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A submission to a form.
@@ -91,6 +91,21 @@ export type FormResponse = Message<"forms.v1.FormResponse"> & {
    * @generated from field: optional int64 completion_time_seconds = 10;
    */
   completionTimeSeconds?: bigint | undefined;
+
+  /**
+   * COMPLETED, or PARTIAL for a visitor's unfinished multi-page response (whose
+   * `submitted_at` is when its first page was saved).
+   *
+   * @generated from field: forms.v1.ResponseStatus status = 11;
+   */
+  status: ResponseStatus;
+
+  /**
+   * The last page the respondent reached (1 for a form without pages).
+   *
+   * @generated from field: int32 last_page = 12;
+   */
+  lastPage: number;
 };
 
 /**
@@ -154,6 +169,13 @@ export type ListResponsesRequest = Message<"forms.v1.ListResponsesRequest"> & {
    * @generated from field: optional string cursor = 7;
    */
   cursor?: string | undefined;
+
+  /**
+   * Which responses: unspecified means completed ones only.
+   *
+   * @generated from field: forms.v1.ResponseStatus status = 8;
+   */
+  status: ResponseStatus;
 };
 
 /**
@@ -458,6 +480,13 @@ export type ExportResponsesRequest = Message<"forms.v1.ExportResponsesRequest"> 
    * @generated from field: google.protobuf.Timestamp until = 4;
    */
   until?: Timestamp | undefined;
+
+  /**
+   * Which responses: unspecified means completed ones only.
+   *
+   * @generated from field: forms.v1.ResponseStatus status = 5;
+   */
+  status: ResponseStatus;
 };
 
 /**
@@ -566,6 +595,49 @@ export enum ExportFormat {
  */
 export const ExportFormatSchema: GenEnum<ExportFormat> = /*@__PURE__*/
   enumDesc(file_forms_v1_responses, 1);
+
+/**
+ * Whether a response is complete; as a filter, which responses a list or an export
+ * holds (unspecified: completed only, as before partial responses existed).
+ *
+ * @generated from enum forms.v1.ResponseStatus
+ */
+export enum ResponseStatus {
+  /**
+   * As a filter: completed responses only.
+   *
+   * @generated from enum value: RESPONSE_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Submitted in full.
+   *
+   * @generated from enum value: RESPONSE_STATUS_COMPLETED = 1;
+   */
+  COMPLETED = 1,
+
+  /**
+   * Unfinished: some pages saved, the last one not yet posted. Never fires a webhook
+   * and does not count against the plan's limits.
+   *
+   * @generated from enum value: RESPONSE_STATUS_PARTIAL = 2;
+   */
+  PARTIAL = 2,
+
+  /**
+   * As a filter: completed and partial responses.
+   *
+   * @generated from enum value: RESPONSE_STATUS_ALL = 3;
+   */
+  ALL = 3,
+}
+
+/**
+ * Describes the enum forms.v1.ResponseStatus.
+ */
+export const ResponseStatusSchema: GenEnum<ResponseStatus> = /*@__PURE__*/
+  enumDesc(file_forms_v1_responses, 2);
 
 /**
  * Responses: the submissions made to a form, by visitors or by API.

@@ -1,0 +1,191 @@
+//! Endpoint mode in a real browser: Chromium (`tests/browser/endpoint.mjs`) opens pages
+//! of two other sites, served here on their own origins (`http://localhost:<port>`, the
+//! service being on `127.0.0.1`), each with the owner's own HTML form posting to the
+//! service plainly and a `fetch` of JSON. The allowed site's posts are stored (the
+//! plain one lands on the confirmation page); the other site's plain post is refused
+//! with a page, and its `fetch` fails: its CORS preflight gets no CORS headers.
+
+use crate::browser::browser_available;
+use crate::helpers::*;
+use crate::support::*;
+use axum::response::Html;
+use serde_json::{Value, json};
+
+const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/endpoint.mjs");
+
+/// The owner's pages, posting to `action`: `/plain` and `/fetch`.
+fn site_pages(action: &str, name_id: &str, email_id: &str) -> axum::Router {
+    let plain = format!(
+        r#"<!doctype html><html lang="en"><title>Owner's site</title><h1>Contact us</h1>
+<form action="{action}" method="POST">
+  <label>Name <input name="name" required></label>
+  <label>Email <input type="email" name="email" required></label>
+  <input type="text" name="_gotcha" style="display:none" tabindex="-1" autocomplete="off">
+  <button type="submit">Send</button>
+</form></html>"#
+    );
+    // The fetch page names the fields by id, as the JSON API's answers do.
+    let fetch = format!(
+        r#"<!doctype html><html lang="en"><title>Owner's site</title><h1>Contact us</h1>
+<form id="contact">
+  <label>Name <input name="{name_id}"></label>
+  <label>Email <input type="email" name="{email_id}"></label>
+  <button type="submit">Send</button>
+</form>
+<pre id="result"></pre>
+<script>
+document.getElementById('contact').addEventListener('submit', async (event) => {{
+  event.preventDefault();
+  const answers = Object.fromEntries(new FormData(event.target));
+  const out = document.getElementById('result');
+  try {{
+    const reply = await fetch('{action}', {{
+      method: 'POST',
+      headers: {{ 'Content-Type': 'application/json', 'Accept': 'application/json' }},
+      body: JSON.stringify(answers),
+    }});
+    out.textContent = JSON.stringify({{ status: reply.status, body: await reply.json() }});
+  }} catch (error) {{
+    out.textContent = JSON.stringify({{ failed: String(error) }});
+  }}
+}});
+</script></html>"#
+    );
+    axum::Router::new()
+        .route(
+            "/plain",
+            axum::routing::get(move || async move { Html(plain) }),
+        )
+        .route(
+            "/fetch",
+            axum::routing::get(move || async move { Html(fetch) }),
+        )
+}
+
+/// Serves `router` on a free port of 127.0.0.1; returns its origin under `localhost`.
+async fn serve(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("binding a site");
+    let port = listener.local_addr().expect("address").port();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    format!("http://localhost:{port}")
+}
+
+#[tokio::test]
+async fn an_allowed_sites_form_and_fetch_are_stored_and_another_sites_are_refused() {
+    if !browser_available() {
+        return;
+    }
+    let app = TestApp::spawn_with(&["--metrics-addr", "127.0.0.1:0"]).await;
+    let key = app.key(PRO, ALL).await;
+    let settings = json!({"confirmation_message": "Thanks from the endpoint!"});
+    let form = published_form(&app, &key, contact_fields(), settings).await;
+    let form_id = form["id"].as_str().expect("form id");
+    let fields = field_ids(&form);
+    let action = format!(
+        "{}/f/{}",
+        app.http_base.trim_end_matches("/api/v1"),
+        form["short_id"].as_str().expect("short id")
+    );
+    let allowed = serve(site_pages(&action, &fields[0], &fields[1])).await;
+    let refused = serve(site_pages(&action, &fields[0], &fields[1])).await;
+    app.put(
+        &format!("/forms/{form_id}"),
+        &key,
+        &json!({"settings": {"allowed_origins": [allowed]}}),
+    )
+    .await
+    .ok(200);
+
+    let output = tokio::process::Command::new("node")
+        .arg(SCRIPT)
+        .arg(&allowed)
+        .arg(&refused)
+        .output()
+        .await
+        .expect("running node");
+    assert!(
+        output.status.success(),
+        "browser script failed: {}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).expect("browser script prints JSON");
+
+    // The allowed site: the plain form lands on the confirmation page, the fetch reads
+    // the JSON answer.
+    let plain = &seen["allowedPlain"];
+    assert_eq!(plain["status"], 200, "{seen}");
+    assert_eq!(plain["url"], format!("{action}/thanks"), "{seen}");
+    assert!(
+        plain["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("Thanks from the endpoint!")),
+        "{seen}"
+    );
+    let fetched = &seen["allowedFetch"];
+    assert_eq!(fetched["status"], 201, "{seen}");
+    assert_eq!(fetched["body"]["success"], true, "{seen}");
+    let fetched_id = fetched["body"]["data"]["response_id"].clone();
+
+    // The other site: its plain post is refused with a page, its fetch fails.
+    let plain = &seen["refusedPlain"];
+    assert_eq!(plain["status"], 403, "{seen}");
+    assert_eq!(
+        plain["heading"], "This site may not send this form",
+        "{seen}"
+    );
+    let fetched = &seen["refusedFetch"];
+    assert!(
+        fetched["failed"]
+            .as_str()
+            .is_some_and(|e| e.contains("Failed to fetch")),
+        "{seen}"
+    );
+    assert!(
+        fetched["consoleErrors"]
+            .to_string()
+            .contains("Access-Control-Allow-Origin"),
+        "the browser blamed CORS: {seen}"
+    );
+    // Its preflight reached the service and was refused; its post never did.
+    let metrics = metrics_text(&app).await;
+    let series = |method: &str, status: u16| {
+        sample(
+            &metrics,
+            &format!(
+                r#"formsd_http_requests_total{{method="{method}",route="/f/{{short_id}}",status="{status}"}}"#
+            ),
+        )
+    };
+    assert_eq!(series("OPTIONS", 403), Some(1.0), "{metrics}");
+    assert_eq!(series("OPTIONS", 204), Some(1.0), "{metrics}");
+    assert_eq!(
+        series("POST", 403),
+        Some(1.0),
+        "only the plain post: {metrics}"
+    );
+
+    let list = app.get(&format!("/forms/{form_id}/responses"), &key).await;
+    let stored = list.ok(200)["responses"]
+        .as_array()
+        .expect("responses")
+        .clone();
+    let names: Vec<&str> = stored
+        .iter()
+        .filter_map(|r| r["answers"][&fields[0]].as_str())
+        .collect();
+    assert_eq!(stored.len(), 2, "{names:?}");
+    assert!(
+        names.contains(&"Ada Plain") && names.contains(&"Grace Fetch"),
+        "{names:?}"
+    );
+    for response in &stored {
+        assert_eq!(response["browser"], "Chrome", "{response}");
+        assert_eq!(response["device_type"], "desktop", "{response}");
+    }
+    assert!(stored.iter().any(|r| r["id"] == fetched_id));
+}
