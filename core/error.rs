@@ -80,9 +80,7 @@ impl From<sqlx::Error> for CoreError {
 /// in the ErrorInfo metadata under `proof_of_work`, for the page to say what happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ProofOfWorkRefusal {
-    #[error(
-        "this form requires a solved proof-of-work challenge (its page solves one with JavaScript)"
-    )]
+    #[error("this form requires a solved proof-of-work challenge")]
     Missing,
     #[error("the proof-of-work solution is not one of a challenge issued for this form")]
     Invalid,

@@ -459,3 +459,44 @@ async fn visit(page_url: &str, mode: &str) -> Value {
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     seen
 }
+
+/// Endpoint mode (the owner's own HTML form on their site): a form that turns the proof
+/// of work on needs a solution there too, in `_pow` (here: the challenge of the form's
+/// own page, solved), once.
+#[tokio::test]
+async fn an_endpoint_post_to_a_form_with_proof_of_work_needs_a_solution_once() {
+    const SITE: &str = "https://www.example.com";
+    let s = Setup::new(json!({"proof_of_work": true, "allowed_origins": [SITE]})).await;
+    let post = |body: Value| {
+        http_client()
+            .post(s.page_url())
+            .header("origin", SITE)
+            .header("sec-fetch-site", "cross-site")
+            .header("content-type", "application/json")
+            .body(body.to_string())
+    };
+    let answers = json!({"name": "Ada", "email": "ada@example.com"});
+    let refused = send(post(answers.clone())).await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    let error = &refused.body["error"];
+    assert_eq!(error["code"], "VALIDATION_ERROR");
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("proof-of-work")),
+        "{error}"
+    );
+    assert!(s.responses().await.is_empty());
+
+    let page = Visitor::new(&s.app).open(&s.short_id()).await;
+    let (_, solution) = solve(&challenge_of(&page));
+    let mut solved = answers.clone();
+    solved["_pow"] = json!(solution);
+    let stored = send(post(solved.clone())).await;
+    assert!(stored.status < 300, "{} {}", stored.status, stored.text);
+    assert_eq!(s.responses().await.len(), 1);
+    let replayed = send(post(solved)).await;
+    assert_eq!(replayed.status, 422, "{}", replayed.text);
+    assert!(replayed.text.contains("used already"), "{}", replayed.text);
+    assert_eq!(s.responses().await.len(), 1);
+}
