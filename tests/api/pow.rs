@@ -1,6 +1,7 @@
 //! Proof of work of hosted pages (`settings.proof_of_work`): the page carries a challenge
 //! and the script that solves it; the core stores a submission only with a solution of
-//! a challenge it issued for that form, once; a form without the setting is unchanged.
+//! a challenge it issued for that form, once (also in endpoint mode, and on the last page
+//! of a form with pages); a form without the setting is unchanged.
 //! Solutions are computed here as the page's script does (SHA-256 of salt and number),
 //! and by the script itself in Chromium.
 
@@ -499,4 +500,99 @@ async fn an_endpoint_post_to_a_form_with_proof_of_work_needs_a_solution_once() {
     assert_eq!(replayed.status, 422, "{}", replayed.text);
     assert!(replayed.text.contains("used already"), "{}", replayed.text);
     assert_eq!(s.responses().await.len(), 1);
+}
+
+/// A form with pages (over the core's gRPC, as the hosted page will post it page by
+/// page): a page is saved without a solution; the post of the last page, which
+/// completes the response, needs one.
+#[tokio::test]
+async fn a_form_with_pages_needs_the_solution_on_the_page_that_completes_it() {
+    use ::forms::pb::{self, hosted_forms_service_client::HostedFormsServiceClient};
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let fields = json!([
+        {"type": "short_text", "label": "Name", "required": true},
+        {"type": "page_break", "label": "More"},
+        {"type": "email", "label": "Email", "required": true},
+    ]);
+    let form = published_form(&app, &key, fields, json!({"proof_of_work": true})).await;
+    let short_id = form["short_id"].as_str().expect("short id").to_owned();
+    let ids = field_ids(&form);
+    let mut hosted = HostedFormsServiceClient::connect(app.grpc_url.clone())
+        .await
+        .expect("gRPC");
+    let nonce = "0123456789abcdef0123456789abcdef".to_owned();
+    let page = hosted
+        .get_hosted_form(pb::GetHostedFormRequest {
+            short_id: short_id.clone(),
+            csrf_nonce: nonce.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("GetHostedForm")
+        .into_inner();
+    let c = page.pow_challenge.expect("a challenge");
+    let challenge = Challenge {
+        algorithm: c.algorithm,
+        challenge: c.challenge,
+        salt: c.salt,
+        max: c.max_number,
+        signature: c.signature,
+    };
+    let post = |page_number: i32, answers: Value, resume_token: String, solution: String| {
+        pb::SubmitHostedFormRequest {
+            short_id: short_id.clone(),
+            start_token: page.start_token.clone(),
+            csrf_nonce: nonce.clone(),
+            answers: Some(pb::convert::object_to_struct(
+                answers.as_object().expect("answers"),
+            )),
+            user_agent: DESKTOP.to_owned(),
+            page: page_number,
+            resume_token,
+            pow_solution: solution,
+            ..Default::default()
+        }
+    };
+    let first = hosted
+        .submit_hosted_form(post(
+            1,
+            json!({&ids[0]: "Ada"}),
+            String::new(),
+            String::new(),
+        ))
+        .await
+        .expect("page 1 saved without a solution")
+        .into_inner();
+    let progress = first.progress.expect("the next page");
+    assert_eq!(progress.page, 2);
+    let last = json!({&ids[2]: "ada@example.com"});
+    let refused = hosted
+        .submit_hosted_form(post(
+            2,
+            last.clone(),
+            progress.resume_token.clone(),
+            String::new(),
+        ))
+        .await
+        .expect_err("the last page without a solution");
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert!(refused.message().contains("proof-of-work"), "{refused:?}");
+    let (_, solution) = solve(&challenge);
+    let done = hosted
+        .submit_hosted_form(post(2, last, progress.resume_token, solution))
+        .await
+        .expect("completed with a solution")
+        .into_inner();
+    assert!(!done.response_id.is_empty());
+    let reply = app
+        .get(
+            &format!("/forms/{}/responses", form["id"].as_str().expect("id")),
+            &key,
+        )
+        .await;
+    assert_eq!(
+        reply.ok(200)["responses"].as_array().expect("list").len(),
+        1
+    );
 }
