@@ -48,6 +48,7 @@ mod logic;
 mod notifications;
 mod openapi;
 mod outage;
+mod partial;
 mod responses;
 mod schemathesis;
 mod sessions;
