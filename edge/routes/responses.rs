@@ -352,6 +352,7 @@ mod tests {
                 since: at(1_767_225_610),
                 until: at(1_767_225_620),
                 cursor: Some("abc".to_owned()),
+                status: pb::ResponseStatus::Unspecified.into(),
             }
         );
         assert_eq!(list("sort=desc").map(|r| r.sort()), Ok(pb::SortOrder::Desc));
