@@ -236,6 +236,7 @@ async fn hosted_submission(app: &TestApp, form_id: &str, answers: Value, file_fi
         .get_hosted_form(pb::GetHostedFormRequest {
             short_id: short_id.clone(),
             csrf_nonce: nonce.to_owned(),
+            ..Default::default()
         })
         .await
         .expect("GetHostedForm")
@@ -254,6 +255,7 @@ async fn hosted_submission(app: &TestApp, form_id: &str, answers: Value, file_fi
                 file_name: "photo.png".to_owned(),
                 content: crate::uploads::PNG.to_vec(),
             }],
+            ..Default::default()
         })
         .await
         .expect("SubmitHostedForm")

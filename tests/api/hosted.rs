@@ -554,11 +554,13 @@ async fn grpc_a_refused_submission_carries_the_page_to_show_again() {
         user_agent: DESKTOP.to_owned(),
         honeypot_filled: false,
         files: Vec::new(),
+        ..Default::default()
     };
     let page = hosted
         .get_hosted_form(pb::GetHostedFormRequest {
             short_id: s.short_id(),
             csrf_nonce: nonce.clone(),
+            ..Default::default()
         })
         .await
         .expect("page")

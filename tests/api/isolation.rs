@@ -1038,6 +1038,7 @@ async fn hosted_submit(
         .get_hosted_form(pb::GetHostedFormRequest {
             short_id: short_id.to_owned(),
             csrf_nonce: NONCE.to_owned(),
+            ..Default::default()
         })
         .await
         .expect("GetHostedForm")
@@ -1057,6 +1058,7 @@ async fn hosted_submit(
             })
             .into_iter()
             .collect(),
+        ..Default::default()
     };
     let request = match cred {
         Some(cred) => cred.grpc(message),
@@ -2407,6 +2409,7 @@ async fn grpc_rows(
         .get_hosted_form(pb::GetHostedFormRequest {
             short_id: a.short_id.clone(),
             csrf_nonce: NONCE.into(),
+            ..Default::default()
         })
         .await;
     m.grpc_ok(
@@ -2419,6 +2422,7 @@ async fn grpc_rows(
             .get_hosted_form(cred.grpc(pb::GetHostedFormRequest {
                 short_id: a.draft_short_id.clone(),
                 csrf_nonce: NONCE.into(),
+                ..Default::default()
             }))
             .await;
         m.grpc_not_found(
@@ -2432,6 +2436,7 @@ async fn grpc_rows(
         .get_hosted_form(pb::GetHostedFormRequest {
             short_id: a.short_id.clone(),
             csrf_nonce: NONCE.into(),
+            ..Default::default()
         })
         .await
         .map(|page| page.into_inner().start_token)
