@@ -96,12 +96,14 @@ impl Paged {
 
 /// A browser without JavaScript: its cookies (name → value, as the server set them,
 /// gone when cleared) and the `Set-Cookie` lines of its last answer; no redirect
-/// followed.
+/// followed. A framed page's browser sends no cookie (withheld from a frame of another
+/// site) and says where its requests come from.
 struct Browser {
     client: reqwest::Client,
     origin: String,
     jar: BTreeMap<String, String>,
     set_cookies: Vec<String>,
+    framed: bool,
 }
 
 /// What the server answered.
@@ -165,10 +167,14 @@ impl Browser {
             origin: origin.to_owned(),
             jar: BTreeMap::new(),
             set_cookies: Vec::new(),
+            framed: false,
         }
     }
 
     fn cookie_header(&self) -> String {
+        if self.framed {
+            return String::new();
+        }
         self.jar
             .iter()
             .map(|(n, v)| format!("{n}={v}"))
@@ -210,6 +216,10 @@ impl Browser {
             .client
             .get(format!("{}{path}", self.origin))
             .header("cookie", self.cookie_header())
+            .header(
+                "sec-fetch-dest",
+                if self.framed { "iframe" } else { "document" },
+            )
             .send()
             .await
             .expect("GET page");
@@ -230,6 +240,7 @@ impl Browser {
             .header("content-type", "application/x-www-form-urlencoded")
             .header("user-agent", DESKTOP)
             .header("cookie", self.cookie_header())
+            .header("sec-fetch-site", "same-origin")
             .body(serde_urlencoded::to_string(&fields).expect("form body"))
             .send()
             .await
@@ -382,6 +393,8 @@ async fn a_form_with_pages_is_walked_page_by_page_and_resumed_from_a_link() {
             .contains("<button type=\"submit\">Submit</button>")
     );
     assert!(!third.html.contains("value=\"next\""));
+    // The prefill of the first address, in the hidden field of the last page.
+    assert_eq!(third.input(&utm).as_deref(), Some("newsletter"));
     // Hidden by an answer on an earlier page: not drawn at all.
     assert!(!third.has_field(&why));
     assert!(!third.html.contains("Why not?"));
@@ -515,6 +528,37 @@ async fn an_answer_that_hides_a_page_skips_it_there_and_back() {
     let answers = &responses[0]["answers"];
     assert_eq!(answers[&why], "I cycle");
     assert!(answers.get(p.id("How much do you like it?")).is_none());
+}
+
+/// A page framed by another site gets no cookie: its address carries the resume token
+/// from page to page instead.
+#[tokio::test]
+async fn a_framed_page_carries_its_resume_token_in_its_address() {
+    let p = Paged::new(paged_fields()).await;
+    let short_id = p.short_id();
+    let mut framed = Browser::new(&p.origin());
+    framed.framed = true;
+    let first = framed.open(&format!("/f/{short_id}")).await;
+    assert!(first.input("_nonce").is_some(), "{}", first.html);
+    let car_name = format!("{}:one", p.id("Do you own a car?"));
+    let posted = framed
+        .post(
+            &first,
+            &[
+                (&car_name, &p.option("Do you own a car?", "Yes")),
+                (&p.id("Name"), "Ada"),
+            ],
+        )
+        .await;
+    assert_eq!(posted.status, 303, "{}", posted.html);
+    let location = posted.location.clone().expect("Location");
+    assert!(
+        location.starts_with(&format!("/f/{short_id}?page=2&resume=")),
+        "{location}"
+    );
+    let second = framed.follow(&posted).await;
+    assert!(second.html.contains("Page 2 of 3"), "{}", second.html);
+    assert!(second.html.contains("How much do you like it?"));
 }
 
 /// One page, a chain of conditions: Boxes when Extras has Roof box ticked, Trip when
