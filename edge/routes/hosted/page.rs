@@ -456,7 +456,7 @@ fn fields_shown<'f>(
         Some(p) => form
             .fields
             .iter()
-            .filter(|f| p.fields.iter().any(|id| *id == f.id))
+            .filter(|f| p.fields.contains(&f.id))
             .collect(),
         None => form.fields.iter().collect(),
     }
