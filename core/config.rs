@@ -65,6 +65,9 @@ pub struct CoreConfig {
     /// How long a file written for a submission may stay unattached before the sweep
     /// removes it (the submission was refused, rolled back or cut off by a crash).
     pub staged_file_grace: Duration,
+    /// How long an unfinished partial response (a multi-page form left half way) is
+    /// kept after its last saved page.
+    pub partial_retention: Duration,
     /// How many exports may be open at once, and how long one waits for its reader.
     pub exports: ExportLimits,
     /// How dashboard sessions end by themselves.

@@ -1,8 +1,11 @@
-//! The one HMAC-SHA256 of the service (webhook signatures, cursors, page tokens), and
-//! the one comparison of secrets (`same`).
+//! The one HMAC-SHA256 of the service (webhook signatures, cursors, page tokens), the
+//! one comparison of secrets (`same`), and the one kind of secret token the service
+//! hands out and keeps only as a digest (`new_token`, `digest`).
 
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use hmac::{Hmac, Mac};
-use sha2::Sha256;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 /// HMAC-SHA256 of the concatenated `parts` under `key`.
@@ -29,6 +32,19 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     #[cfg(test)]
     seam::COMPARED.with(|n| n.set(n.get() + 1));
     bool::from(a.ct_eq(b))
+}
+
+/// A fresh secret token (sessions, sign-in links, OIDC states, resume tokens): 32
+/// bytes of the operating system's CSPRNG, URL-safe.
+pub(crate) fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// What is stored of a token.
+pub(crate) fn digest(token: &str) -> Vec<u8> {
+    Sha256::digest(token.as_bytes()).to_vec()
 }
 
 /// Counts the comparisons made through `same` on this thread, so that a test can tell

@@ -412,6 +412,7 @@ impl Core {
         let pool = self.pool.clone();
         let ttl = self.config.idempotency_ttl;
         let retention = self.config.delivery_retention;
+        let partial_retention = self.config.partial_retention;
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(60));
             loop {
@@ -441,6 +442,11 @@ impl Core {
                     Ok(purged) if purged == Default::default() => {}
                     Ok(purged) => tracing::info!(?purged, "purged settled deliveries"),
                     Err(error) => tracing::warn!(%error, "purging settled deliveries"),
+                }
+                match crate::responses::partial::purge(&pool, partial_retention).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(purged = n, "partial responses past retention"),
+                    Err(error) => tracing::warn!(%error, "purging partial responses"),
                 }
             }
         })

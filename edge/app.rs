@@ -381,6 +381,7 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         max_request_bytes: args.max_body_bytes,
         max_upload_bytes: args.max_upload_bytes,
         staged_file_grace: args.staged_file_grace.into(),
+        partial_retention: args.partial_retention.into(),
         exports: ExportLimits {
             per_account: args.exports_per_account,
             per_instance: args.exports_per_instance,

@@ -233,6 +233,10 @@ pub(crate) struct ServeArgs {
     /// before it is swept: longer than any submission takes to be stored.
     #[arg(long, env = "FORMS_STAGED_FILE_GRACE", default_value = "10m")]
     pub staged_file_grace: humantime::Duration,
+    /// How long a visitor's unfinished multi-page response is kept after its last saved
+    /// page (it can be resumed until then; it never counts as a response).
+    #[arg(long, env = "FORMS_PARTIAL_RETENTION", default_value = "30d")]
+    pub partial_retention: humantime::Duration,
     /// Time a client has to send a request's headers; a keep-alive connection idle for
     /// longer is closed.
     #[arg(long, env = "FORMS_HTTP_HEADER_TIMEOUT", default_value = "10s")]

@@ -540,6 +540,17 @@ export interface components {
             submitted_at: string;
             /** Format: int64 */
             completion_time_seconds: number | null;
+            /**
+             * @description `completed`, or `partial` for a visitor's unfinished multi-page response (listed
+             *     only when asked for with `status`; its `submitted_at` is when its first page was
+             *     saved).
+             */
+            status: components["schemas"]["ResponseStatusName"];
+            /**
+             * Format: int32
+             * @description The last page the respondent reached (1 for a form without pages).
+             */
+            last_page: number;
         };
         /** @description `data` of a response list. */
         ResponseList: {
@@ -548,6 +559,11 @@ export interface components {
         };
         /** @description The pagination of a response list: page mode, or cursor mode when `cursor` was sent. */
         ResponsePagination: components["schemas"]["PagePagination"] | components["schemas"]["CursorPagination"];
+        /**
+         * @description Whether a response is complete.
+         * @enum {string}
+         */
+        ResponseStatusName: "completed" | "partial";
         /**
          * @description The settings of a form. The keys below are type-checked; other keys are kept as
          *     sent (64 KiB in all at most).
@@ -1194,6 +1210,11 @@ export interface operations {
                  *     a malformed, tampered or foreign cursor is 422.
                  */
                 cursor?: string;
+                /**
+                 * @description Which responses (default `completed`): `partial` lists visitors' unfinished
+                 *     multi-page responses, `all` both, in one order.
+                 */
+                status?: "completed" | "partial" | "all";
             };
             header?: never;
             path: {
@@ -1392,6 +1413,11 @@ export interface operations {
                 since?: string;
                 /** @description Only responses submitted before this instant (exclusive, RFC 3339). */
                 until?: string;
+                /**
+                 * @description Which responses (default `completed`); with `partial` or `all`, each row also
+                 *     says its `status` and `last_page` (CSV: the last two columns).
+                 */
+                status?: "completed" | "partial" | "all";
             };
             header?: never;
             path: {

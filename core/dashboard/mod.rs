@@ -15,9 +15,8 @@ pub(crate) mod service;
 pub(crate) mod store;
 pub(crate) mod throttle;
 
+pub(crate) use crate::crypto::{digest, new_token};
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-use rand::RngCore;
-use sha2::{Digest, Sha256};
 use std::time::Duration;
 
 /// Metadata carrying a dashboard session's token.
@@ -62,19 +61,6 @@ impl Method {
             Self::Cookie => "cookie",
         }
     }
-}
-
-/// A fresh secret token (sessions, sign-in links, OIDC states): 32 bytes of the
-/// operating system's CSPRNG, URL-safe.
-pub(crate) fn new_token() -> String {
-    let mut bytes = [0u8; 32];
-    rand::rng().fill_bytes(&mut bytes);
-    URL_SAFE_NO_PAD.encode(bytes)
-}
-
-/// What is stored of a token.
-pub(crate) fn digest(token: &str) -> Vec<u8> {
-    Sha256::digest(token.as_bytes()).to_vec()
 }
 
 /// The CSRF token of a session token.

@@ -572,6 +572,87 @@ pub(crate) fn shown_pages(fields: &[Field], answers: &Map<String, Value>) -> Vec
     out
 }
 
+/// The last page shown to a respondent with `answers` (1 for a form without pages).
+pub(crate) fn last_page(fields: &[Field], answers: &Map<String, Value>) -> usize {
+    shown_pages(fields, answers)
+        .into_iter()
+        .filter_map(|(page, shown)| shown.then_some(page))
+        .max()
+        .unwrap_or(1)
+}
+
+/// The saved `answers` still in force before `page`: those of shown fields of earlier
+/// pages. (A visitor who went back and changed an answer may have hidden what they
+/// answered later; such answers were given, not sent now, so they are dropped, not
+/// refused.)
+pub(crate) fn keep_shown(
+    fields: &[Field],
+    answers: &Map<String, Value>,
+    page: usize,
+) -> Map<String, Value> {
+    let page_of = pages(fields);
+    let mut seen = Visibility::new(fields);
+    let mut kept = Map::new();
+    for (i, field) in fields.iter().enumerate() {
+        if page_of[i] >= page {
+            break;
+        }
+        let id = field.id.to_string();
+        if seen.shown(i, field)
+            && let Some(answer) = answers.get(&id)
+        {
+            seen.answered(field, answer);
+            kept.insert(id, answer.clone());
+        }
+    }
+    kept
+}
+
+/// The fields of `page` to show, given the answers of earlier pages (validated, of
+/// shown fields): its page break first, if it has one. Conditions on answers of the
+/// same page are left to the page (a script, or the check when it is posted): such a
+/// field is listed.
+pub(crate) fn page_fields<'f>(
+    fields: &'f [Field],
+    answers: &Map<String, Value>,
+    page: usize,
+) -> Vec<&'f Field> {
+    let page_of = pages(fields);
+    let on_page: HashMap<Uuid, usize> = fields
+        .iter()
+        .zip(&page_of)
+        .map(|(f, p)| (f.id, *p))
+        .collect();
+    let mut seen = Visibility::new(fields);
+    let mut out = Vec::new();
+    for (i, field) in fields.iter().enumerate() {
+        if page_of[i] < page {
+            if seen.shown(i, field)
+                && let Some(answer) = answers.get(&field.id.to_string())
+            {
+                seen.answered(field, answer);
+            }
+            continue;
+        }
+        if page_of[i] > page {
+            break;
+        }
+        let earlier: Vec<Condition> = field
+            .show_if
+            .iter()
+            .filter(|c| on_page.get(&c.field).is_some_and(|p| *p < page))
+            .cloned()
+            .collect();
+        if field.kind == FieldKind::PageBreak && !seen.all_hold(&earlier) {
+            return Vec::new();
+        }
+        if seen.all_hold(&earlier) {
+            out.push(field);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fields::{FieldInput, FieldOption, build_fields};

@@ -4,6 +4,7 @@
 //! API-created responses (`responses::create`).
 
 pub(crate) mod device;
+mod pages;
 pub(crate) mod throttle;
 pub(crate) mod token;
 
@@ -16,7 +17,7 @@ use crate::gate;
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
 use crate::responses::create::{Batcher, Source, Submission};
-use serde_json::{Map, Value};
+use serde_json::Map;
 use sqlx::PgPool;
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -91,6 +92,22 @@ impl Hosted {
         let now = now_millis();
         Self::check_open(&form, count, now)?;
         let token = self.tokens.issue(form.id, now, &req.csrf_nonce);
+        let progress = if pages::has_progress(&form) {
+            // An unknown, expired or completed resume token starts afresh.
+            let partial = self
+                .partial_of(&form, &req.resume_token)
+                .await?
+                .filter(|p| !p.completed);
+            let asked = req.page.and_then(|p| usize::try_from(p).ok());
+            Some(pages::progress(
+                &form,
+                partial.as_ref(),
+                &req.resume_token,
+                asked,
+            ))
+        } else {
+            None
+        };
         let mut form = form_to_pb(form);
         // A quiz's answers stay on the server.
         for field in &mut form.fields {
@@ -100,7 +117,7 @@ impl Hosted {
         Ok(pb::GetHostedFormResponse {
             form: Some(form),
             start_token: token,
-            progress: None,
+            progress,
         })
     }
 
@@ -138,27 +155,51 @@ impl Hosted {
         self.throttles.submit(ip)?;
         let now = now_millis();
         let (form_id, started_at) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
-        let reply = |settings: &Map<String, Value>, response_id: String| {
-            let text = |name| {
-                settings
-                    .get(name)
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            };
-            pb::SubmitHostedFormResponse {
-                response_id,
-                confirmation_message: text("confirmation_message"),
-                redirect_url: text("redirect_url"),
-                progress: None,
-            }
-        };
+        let reply = pages::confirmation;
         // Work that needs no lock comes first: a robot's submission is answered, and
         // files are checked and written, before the form's row is locked.
         let mut staged = Staged::default();
-        if req.honeypot_filled || !req.files.is_empty() {
-            let (form, _) = self.published(&req.short_id).await?;
+        // A page of a form with pages: checked and saved as a partial response
+        // (`pages`), its files staged for as long as the partial may wait.
+        let paged = req.page > 0;
+        if req.honeypot_filled || !req.files.is_empty() || paged {
+            let (form, count) = self.published(&req.short_id).await?;
             if form.id != form_id {
                 return Err(CoreError::CsrfFailed);
+            }
+            if paged && !req.honeypot_filled {
+                Self::check_open(&form, count, now)?;
+                let uploads = req.files.into_iter().map(|f| Upload {
+                    field_id: f.field_id,
+                    file_name: f.file_name,
+                    content: f.content,
+                });
+                let (checked, answers) = files::check_all(&form.fields, uploads.collect())?;
+                let ids = self
+                    .file_store
+                    .stage(&self.pool, checked, self.page_files_until())
+                    .await?;
+                let post = pages::PagePost {
+                    page: usize::try_from(req.page).unwrap_or(0),
+                    back: req.back,
+                    resume_token: req.resume_token,
+                    answers: req
+                        .answers
+                        .as_ref()
+                        .map(convert::struct_to_object)
+                        .unwrap_or_default(),
+                    staged: Staged {
+                        ids: ids.clone(),
+                        answers,
+                    },
+                    started_at,
+                    device: device::parse(&req.user_agent),
+                };
+                let reply = self.submit_page(form, post).await;
+                if reply.is_err() {
+                    self.file_store.unstage(&self.pool, &ids).await;
+                }
+                return reply;
             }
             if req.honeypot_filled {
                 // A robot filled the hidden field: answer as if all went well, store nothing.
@@ -181,6 +222,7 @@ impl Hosted {
         let ids = staged.ids.clone();
         let device = device::parse(&req.user_agent);
         let submission = Submission {
+            id: None,
             answers: req
                 .answers
                 .as_ref()
@@ -253,10 +295,13 @@ impl HostedFormsService for Hosted {
         let id = gate::request_id(req.metadata());
         let ip = gate::client_ip(&req, &self.config.trusted_proxies);
         let req = req.into_inner();
+        // A refused page of a form with pages is shown again: the same page, with what
+        // was saved before it.
         let page = pb::GetHostedFormRequest {
             short_id: req.short_id.clone(),
             csrf_nonce: req.csrf_nonce.clone(),
-            ..Default::default()
+            resume_token: req.resume_token.clone(),
+            page: (req.page > 0).then_some(req.page),
         };
         match self.submit(ip, req).await {
             Ok(reply) => Ok(Response::new(reply)),

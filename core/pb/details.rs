@@ -57,6 +57,7 @@ mod tests {
         let page = HostedFormPage {
             form: None,
             start_token: "token".to_owned(),
+            progress: None,
         };
         let status = with_detail(status, &page);
         assert_eq!(status.code(), tonic::Code::InvalidArgument);

@@ -48,6 +48,10 @@ pub struct ExportRow {
     pub started_at: DateTime<Utc>,
     pub submitted_at: DateTime<Utc>,
     pub completion_time_seconds: Option<i64>,
+    /// Set when the export asked for partial responses too: `completed` or `partial`,
+    /// and a partial's page.
+    pub status: Option<String>,
+    pub page: Option<i32>,
 }
 
 /// The columns of a CSV export before the form's fields.
@@ -65,6 +69,9 @@ pub(crate) const CSV_LEADING_COLUMNS: [&str; 8] = [
 /// Writes one export file, row by row, into an internal buffer taken with `take`.
 pub(crate) struct Encoder {
     kind: Kind,
+    /// Set when partial responses were asked for: each row also says its status and
+    /// last page (a completed one's from the form's fields and its answers).
+    statuses: Option<Vec<Field>>,
 }
 
 enum Kind {
@@ -93,6 +100,13 @@ fn internal(error: impl std::fmt::Display) -> CoreError {
 impl Encoder {
     /// An encoder for a form with `fields`; a CSV starts with its header row.
     pub(crate) fn new(format: Format, fields: &[Field]) -> Result<Self, CoreError> {
+        // A page break takes no answer: it is no column.
+        let fields: Vec<Field> = fields
+            .iter()
+            .filter(|f| f.kind != FieldKind::PageBreak)
+            .cloned()
+            .collect();
+        let fields = &fields[..];
         let kind = match format {
             Format::Ndjson => Kind::Ndjson(Vec::with_capacity(CHUNK_BYTES * 2)),
             Format::Csv => {
@@ -112,13 +126,60 @@ impl Encoder {
                 }
             }
         };
-        Ok(Self { kind })
+        Ok(Self {
+            kind,
+            statuses: None,
+        })
+    }
+
+    /// This encoder, for an export that holds partial responses too (`fields`: all the
+    /// form's, page breaks included). A CSV gets the "Status" and "Last page" columns
+    /// last: its header is written again.
+    pub(crate) fn with_statuses(format: Format, fields: &[Field]) -> Result<Self, CoreError> {
+        let mut encoder = Self::new(format, fields)?;
+        if let Kind::Csv { writer, .. } = &mut encoder.kind {
+            // The header row as `new` wrote it, plus the two columns.
+            let mut header = csv_writer();
+            let labels = CSV_LEADING_COLUMNS
+                .iter()
+                .map(|c| (*c).to_owned())
+                .chain(column_labels(
+                    &fields
+                        .iter()
+                        .filter(|f| f.kind != FieldKind::PageBreak)
+                        .cloned()
+                        .collect::<Vec<_>>(),
+                ))
+                .chain(["Status".to_owned(), "Last page".to_owned()])
+                .map(|label| text_cell(&label).into_owned());
+            header.write_record(labels).map_err(internal)?;
+            *writer = header;
+        }
+        encoder.statuses = Some(fields.to_vec());
+        Ok(encoder)
+    }
+
+    /// The status and last page of `r`, when the export shows them.
+    fn status_of(&self, r: &ExportRow) -> Result<Option<(String, i64)>, CoreError> {
+        let (Some(fields), Some(status)) = (&self.statuses, &r.status) else {
+            return Ok(None);
+        };
+        let page = match r.page {
+            Some(page) => i64::from(page),
+            None => {
+                let answers: Map<String, Value> =
+                    serde_json::from_str(&r.answers).map_err(internal)?;
+                crate::forms::logic::last_page(fields, &answers) as i64
+            }
+        };
+        Ok(Some((status.clone(), page)))
     }
 
     /// Appends one response.
     pub(crate) fn row(&mut self, r: &ExportRow) -> Result<(), CoreError> {
+        let status = self.status_of(r)?;
         match &mut self.kind {
-            Kind::Ndjson(buf) => ndjson_line(buf, r),
+            Kind::Ndjson(buf) => ndjson_line(buf, r, status),
             Kind::Csv { writer, fields } => {
                 let answers: Map<String, Value> =
                     serde_json::from_str(&r.answers).map_err(internal)?;
@@ -139,6 +200,12 @@ impl Encoder {
                 for (id, field) in fields.iter() {
                     writer
                         .write_field(readable_cell(field, answers.get(id)).as_bytes())
+                        .map_err(internal)?;
+                }
+                if let Some((status, page)) = status {
+                    writer.write_field(status.as_bytes()).map_err(internal)?;
+                    writer
+                        .write_field(page.to_string().as_bytes())
                         .map_err(internal)?;
                 }
                 writer.write_record(None::<&[u8]>).map_err(internal)?;
@@ -170,7 +237,11 @@ impl Encoder {
 }
 
 /// One NDJSON line: the members and JSON names of a response in the REST listing.
-fn ndjson_line(buf: &mut Vec<u8>, r: &ExportRow) -> Result<(), CoreError> {
+fn ndjson_line(
+    buf: &mut Vec<u8>,
+    r: &ExportRow,
+    status: Option<(String, i64)>,
+) -> Result<(), CoreError> {
     // The stored JSON text is one line: PostgreSQL writes jsonb without newlines (a
     // newline inside a string is escaped).
     write!(
@@ -192,6 +263,9 @@ fn ndjson_line(buf: &mut Vec<u8>, r: &ExportRow) -> Result<(), CoreError> {
     )
     .map_err(internal)?;
     serde_json::to_writer(&mut *buf, &r.completion_time_seconds).map_err(internal)?;
+    if let Some((status, page)) = status {
+        write!(buf, r#","status":"{status}","last_page":{page}"#).map_err(internal)?;
+    }
     buf.extend_from_slice(b"}\n");
     Ok(())
 }
@@ -383,6 +457,8 @@ mod tests {
             started_at: at,
             submitted_at: at,
             completion_time_seconds: Some(12),
+            status: None,
+            page: None,
         }
     }
 

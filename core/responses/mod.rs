@@ -5,6 +5,7 @@
 pub(crate) mod create;
 pub(crate) mod cursor;
 pub(crate) mod export;
+pub(crate) mod partial;
 pub(crate) mod service;
 pub mod store;
 
@@ -45,6 +46,8 @@ pub struct Response {
     pub started_at: DateTime<Utc>,
     pub submitted_at: DateTime<Utc>,
     pub completion_time_seconds: Option<i64>,
+    /// A partial response (`partial`): the page it is at; `None` for a completed one.
+    pub partial_page: Option<i32>,
 }
 
 /// What the create path needs of a form, read under its row lock.
@@ -114,6 +117,17 @@ impl TargetForm {
         answers: Map<String, Value>,
         uploaded: &Map<String, Value>,
     ) -> Result<Map<String, Value>, CoreError> {
+        self.validate_through(answers, uploaded, None)
+    }
+
+    /// `validate_answers` of the pages up to `through` (all of them with `None`): the
+    /// fields of later pages are not required yet, and take no answer yet.
+    pub fn validate_through(
+        &self,
+        answers: Map<String, Value>,
+        uploaded: &Map<String, Value>,
+        through: Option<usize>,
+    ) -> Result<Map<String, Value>, CoreError> {
         // Every problem is reported at once, each with its field, so that a page can show
         // each message next to its input.
         let mut errors = Vec::new();
@@ -144,6 +158,12 @@ impl TargetForm {
             if field.kind == FieldKind::PageBreak {
                 if given.is_some() {
                     errors.push(describe("is a page break, which takes no answer"));
+                }
+                continue;
+            }
+            if through.is_some_and(|last| seen.page() > last) {
+                if given.is_some() {
+                    errors.push(describe("is on a later page: answer it there"));
                 }
                 continue;
             }

@@ -3,7 +3,7 @@
 use super::create::{self, Source, Submission};
 use super::cursor::{CursorCodec, Sort};
 use super::export::{self, Encoder, Format};
-use super::store::{self, Window};
+use super::store::{self, Statuses, Window};
 use super::{Response, api_metadata};
 use crate::accounts::Scope;
 use crate::config::CoreConfig;
@@ -53,8 +53,41 @@ pub(crate) fn response_to_pb(r: Response) -> pb::FormResponse {
         started_at: Some(convert::timestamp(r.started_at)),
         submitted_at: Some(convert::timestamp(r.submitted_at)),
         completion_time_seconds: r.completion_time_seconds,
-        status: pb::ResponseStatus::Completed.into(),
-        last_page: 1,
+        status: match r.partial_page {
+            Some(_) => pb::ResponseStatus::Partial,
+            None => pb::ResponseStatus::Completed,
+        }
+        .into(),
+        last_page: r.partial_page.unwrap_or(1),
+    }
+}
+
+/// `response_to_pb` of a response of a form with `fields` (known when it has pages): a
+/// completed response's last page is the last page its answers showed.
+fn response_in_form(r: Response, fields: Option<&[crate::forms::Field]>) -> pb::FormResponse {
+    let last = match (r.partial_page, fields) {
+        (None, Some(fields)) => {
+            i32::try_from(crate::forms::logic::last_page(fields, &r.answers)).unwrap_or(i32::MAX)
+        }
+        _ => 0,
+    };
+    let mut out = response_to_pb(r);
+    if last > 0 {
+        out.last_page = last;
+    }
+    out
+}
+
+fn statuses_from_pb(value: i32) -> Result<Statuses, CoreError> {
+    match pb::ResponseStatus::try_from(value) {
+        Ok(pb::ResponseStatus::Unspecified | pb::ResponseStatus::Completed) => {
+            Ok(Statuses::Completed)
+        }
+        Ok(pb::ResponseStatus::Partial) => Ok(Statuses::Partial),
+        Ok(pb::ResponseStatus::All) => Ok(Statuses::All),
+        Err(_) => Err(CoreError::validation(
+            "status must be one of completed, partial, all",
+        )),
     }
 }
 
@@ -98,27 +131,35 @@ impl Responses {
             instant(req.until.as_ref(), "until")?,
         );
         let page = Page::new(req.page, req.per_page)?;
-        let count = store::form_response_count(&self.pool, ctx.caller.account_id, form_id).await?;
+        let statuses = statuses_from_pb(req.status)?;
+        let (count, paged) =
+            store::form_response_count(&self.pool, ctx.caller.account_id, form_id).await?;
+        let to_pb = |r: Response| response_in_form(r, paged.as_deref());
+        let list = |from, limit, offset| {
+            let pool = &self.pool;
+            async move {
+                if statuses == Statuses::Completed {
+                    store::list(pool, form_id, window, sort, from, limit, offset).await
+                } else {
+                    store::list_with_partial(
+                        pool, form_id, window, statuses, sort, from, limit, offset,
+                    )
+                    .await
+                }
+            }
+        };
         let Some(token) = req.cursor else {
-            // Page mode: the form's maintained count is the total unless a window narrows it.
-            let total = if window.is_open() {
-                count
-            } else {
-                store::count_in(&self.pool, form_id, window).await?
+            // Page mode: the form's maintained count is the total unless a window narrows
+            // it (or partial responses are asked for).
+            let total = match statuses {
+                Statuses::Completed if window.is_open() => count,
+                Statuses::Completed => store::count_in(&self.pool, form_id, window).await?,
+                _ => store::count_with_partial(&self.pool, form_id, window, statuses).await?,
             };
             let start = store::start_position(sort);
-            let rows = store::list(
-                &self.pool,
-                form_id,
-                window,
-                sort,
-                start,
-                page.limit(),
-                page.offset(),
-            )
-            .await?;
+            let rows = list(start, page.limit(), page.offset()).await?;
             return Ok(pb::ListResponsesResponse {
-                responses: rows.into_iter().map(response_to_pb).collect(),
+                responses: rows.into_iter().map(to_pb).collect(),
                 pagination: Some(pb::list_responses_response::Pagination::Page(
                     page.pagination(total),
                 )),
@@ -129,8 +170,7 @@ impl Responses {
         } else {
             self.cursors.decode(&token, form_id, sort)?
         };
-        let mut rows =
-            store::list(&self.pool, form_id, window, sort, from, page.limit() + 1, 0).await?;
+        let mut rows = list(from, page.limit() + 1, 0).await?;
         let more = rows.len() > page.per_page as usize;
         rows.truncate(page.per_page as usize);
         let next_cursor = match rows.last() {
@@ -145,7 +185,7 @@ impl Responses {
             _ => None,
         };
         Ok(pb::ListResponsesResponse {
-            responses: rows.into_iter().map(response_to_pb).collect(),
+            responses: rows.into_iter().map(to_pb).collect(),
             pagination: Some(pb::list_responses_response::Pagination::Cursor(
                 pb::CursorPagination {
                     per_page: page.per_page,
@@ -162,9 +202,14 @@ impl Responses {
     ) -> Result<pb::GetResponseResponse, CoreError> {
         let form_id = parse_id(&req.form_id, "form")?;
         let id = parse_id(&req.id, "response")?;
-        let response = store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
+        // A response id names a completed response or a partial one.
+        let response =
+            store::get_with_partial(&self.pool, ctx.caller.account_id, form_id, id).await?;
+        let fields = crate::forms::store::get(&self.pool, ctx.caller.account_id, form_id)
+            .await?
+            .fields;
         Ok(pb::GetResponseResponse {
-            response: Some(response_to_pb(response)),
+            response: Some(response_in_form(response, Some(&fields))),
         })
     }
 
@@ -246,18 +291,23 @@ impl Responses {
         let fields = crate::forms::store::get(&mut *tx, ctx.caller.account_id, form_id)
             .await?
             .fields;
-        let encoder = Encoder::new(format, &fields)?;
+        let statuses = statuses_from_pb(req.status)?;
+        let encoder = if statuses == Statuses::Completed {
+            Encoder::new(format, &fields)?
+        } else {
+            Encoder::with_statuses(format, &fields)?
+        };
         let (sender, receiver) = tokio::sync::mpsc::channel(export::CHANNEL_DEPTH + 1);
         let stall = self.config.exports.stall_timeout;
         tokio::spawn(
             async move {
-                export::pump(
-                    store::export_rows(&mut tx, form_id, window),
-                    encoder,
-                    sender,
-                    stall,
-                )
-                .await;
+                if statuses == Statuses::Completed {
+                    let rows = store::export_rows(&mut tx, form_id, window);
+                    export::pump(rows, encoder, sender, stall).await;
+                } else {
+                    let rows = store::export_rows_with_partial(&mut tx, form_id, window, statuses);
+                    export::pump(rows, encoder, sender, stall).await;
+                }
                 // Read only: dropping the transaction rolls it back and frees the
                 // connection; then the export's place is free.
                 drop(tx);
@@ -371,6 +421,7 @@ fn api_submission(
             .unwrap_or_default(),
     )?;
     let submission = Submission {
+        id: None,
         answers,
         metadata,
         device_type: None,

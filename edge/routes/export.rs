@@ -30,6 +30,11 @@ pub(crate) struct ExportQuery {
     #[serde(default, deserialize_with = "query::timestamp")]
     #[param(value_type = Option<String>, format = DateTime)]
     until: Option<prost_types::Timestamp>,
+    /// Which responses (default `completed`); with `partial` or `all`, each row also
+    /// says its `status` and `last_page` (CSV: the last two columns).
+    #[serde(default, deserialize_with = "query::choice")]
+    #[param(inline)]
+    status: Option<super::responses::StatusFilter>,
 }
 
 /// A format of the export.
@@ -62,7 +67,10 @@ fn export_request(
         format: format.into(),
         since: query.since,
         until: query.until,
-        status: pb::ResponseStatus::Unspecified.into(),
+        status: query
+            .status
+            .map_or(pb::ResponseStatus::Unspecified, Into::into)
+            .into(),
     };
     (request, media_type, extension)
 }

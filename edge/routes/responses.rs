@@ -43,10 +43,53 @@ pub(crate) struct FormResponse {
     submitted_at: Option<String>,
     #[schema(required = true)]
     completion_time_seconds: Option<i64>,
+    /// `completed`, or `partial` for a visitor's unfinished multi-page response (listed
+    /// only when asked for with `status`; its `submitted_at` is when its first page was
+    /// saved).
+    #[schema(value_type = ResponseStatusName)]
+    status: &'static str,
+    /// The last page the respondent reached (1 for a form without pages).
+    #[schema(minimum = 1)]
+    last_page: i32,
+}
+
+/// Whether a response is complete.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // documents the strings of `status`
+pub(crate) enum ResponseStatusName {
+    Completed,
+    Partial,
+}
+
+/// Which responses a list or an export holds.
+#[derive(Deserialize, ToSchema, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum StatusFilter {
+    /// Submitted in full (the default).
+    Completed,
+    /// Unfinished multi-page responses only.
+    Partial,
+    /// Both.
+    All,
+}
+
+impl From<StatusFilter> for pb::ResponseStatus {
+    fn from(status: StatusFilter) -> Self {
+        match status {
+            StatusFilter::Completed => Self::Completed,
+            StatusFilter::Partial => Self::Partial,
+            StatusFilter::All => Self::All,
+        }
+    }
 }
 
 impl From<pb::FormResponse> for FormResponse {
     fn from(r: pb::FormResponse) -> Self {
+        let status = match r.status() {
+            pb::ResponseStatus::Partial => "partial",
+            _ => "completed",
+        };
         Self {
             id: r.id,
             form_id: r.form_id,
@@ -66,6 +109,8 @@ impl From<pb::FormResponse> for FormResponse {
             started_at: timestamp(r.started_at.as_ref()),
             submitted_at: timestamp(r.submitted_at.as_ref()),
             completion_time_seconds: r.completion_time_seconds,
+            status,
+            last_page: r.last_page.max(1),
         }
     }
 }
@@ -137,6 +182,11 @@ pub(crate) struct ListResponsesQuery {
     /// Present (even empty): cursor mode. Pass back `next_cursor` for the next page;
     /// a malformed, tampered or foreign cursor is 422.
     cursor: Option<String>,
+    /// Which responses (default `completed`): `partial` lists visitors' unfinished
+    /// multi-page responses, `all` both, in one order.
+    #[serde(default, deserialize_with = "query::choice")]
+    #[param(inline)]
+    status: Option<StatusFilter>,
 }
 
 /// A sort order by submission time.
@@ -167,7 +217,10 @@ fn list_request(form_id: String, query: ListResponsesQuery) -> pb::ListResponses
         until: query.until,
         // Present, even empty, switches to cursor mode.
         cursor: query.cursor,
-        status: pb::ResponseStatus::Unspecified.into(),
+        status: query
+            .status
+            .map_or(pb::ResponseStatus::Unspecified, Into::into)
+            .into(),
     }
 }
 
@@ -337,7 +390,7 @@ mod tests {
     fn every_parameter_reaches_the_request() {
         let request = list(
             "page=%202&per_page=500&sort=asc&since=2026-01-01T00:00:10Z\
-             &until=2026-01-01T00:00:20Z&cursor=abc",
+             &until=2026-01-01T00:00:20Z&cursor=abc&status=all",
         )
         .expect("valid");
         let at = |seconds| Some(prost_types::Timestamp { seconds, nanos: 0 });
@@ -352,7 +405,7 @@ mod tests {
                 since: at(1_767_225_610),
                 until: at(1_767_225_620),
                 cursor: Some("abc".to_owned()),
-                status: pb::ResponseStatus::Unspecified.into(),
+                status: pb::ResponseStatus::All.into(),
             }
         );
         assert_eq!(list("sort=desc").map(|r| r.sort()), Ok(pb::SortOrder::Desc));

@@ -498,6 +498,7 @@ async fn one_statement_counts_an_accounts_responses_in_each_month_against_that_m
             started_at: now,
             submitted_at: now,
             completion_time_seconds: None,
+            partial_page: None,
         };
         entries.push(IfCurrent {
             form_id,

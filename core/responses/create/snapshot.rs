@@ -191,6 +191,7 @@ mod tests {
             started_at: Utc::now(),
             submitted_at: Utc::now(),
             completion_time_seconds: None,
+            partial_page: None,
         }
     }
 
@@ -236,6 +237,7 @@ mod tests {
             },
         };
         let submission = |files: Vec<Uuid>| Submission {
+            id: None,
             answers: Map::new(),
             metadata: Map::new(),
             device_type: None,

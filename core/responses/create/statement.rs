@@ -199,6 +199,7 @@ mod tests {
             started_at: Utc::now(),
             submitted_at: Utc::now(),
             completion_time_seconds: None,
+            partial_page: None,
         };
         IfCurrent {
             form_id,

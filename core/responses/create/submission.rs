@@ -48,6 +48,9 @@ impl Source {
 /// What a respondent sent, and what is known of how.
 #[derive(Clone)]
 pub(crate) struct Submission {
+    /// The response's id when it is decided beforehand (a partial response's own);
+    /// `None`: a fresh one.
+    pub id: Option<Uuid>,
     pub answers: Map<String, Value>,
     pub metadata: Map<String, Value>,
     pub device_type: Option<String>,
@@ -101,7 +104,7 @@ pub(super) fn respond(
         .started_at
         .map_or(submitted_at, |s| s.min(submitted_at));
     let response = Response {
-        id: Uuid::new_v4(),
+        id: submission.id.unwrap_or_else(Uuid::new_v4),
         form_id: target.id,
         answers,
         metadata: submission.metadata.clone(),
@@ -113,6 +116,7 @@ pub(super) fn respond(
         completion_time_seconds: submission
             .started_at
             .map(|_| (submitted_at - started_at).num_seconds()),
+        partial_page: None,
     };
     let quota = Quota {
         account_id: target.account_id,

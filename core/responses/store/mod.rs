@@ -31,6 +31,39 @@ struct ResponseRow {
     completion_time_seconds: Option<i64>,
 }
 
+/// A row of `responses_with_partial`: a completed response or a partial one.
+struct AnyResponseRow {
+    id: Uuid,
+    form_id: Uuid,
+    answers: Json<Map<String, Value>>,
+    metadata: Json<Map<String, Value>>,
+    device_type: Option<String>,
+    browser: Option<String>,
+    os: Option<String>,
+    started_at: DateTime<Utc>,
+    submitted_at: DateTime<Utc>,
+    completion_time_seconds: Option<i64>,
+    page: Option<i32>,
+}
+
+impl From<AnyResponseRow> for Response {
+    fn from(r: AnyResponseRow) -> Self {
+        Response {
+            id: r.id,
+            form_id: r.form_id,
+            answers: r.answers.0,
+            metadata: r.metadata.0,
+            device_type: r.device_type,
+            browser: r.browser,
+            os: r.os,
+            started_at: r.started_at,
+            submitted_at: r.submitted_at,
+            completion_time_seconds: r.completion_time_seconds,
+            partial_page: r.page,
+        }
+    }
+}
+
 impl From<ResponseRow> for Response {
     fn from(r: ResponseRow) -> Self {
         Response {
@@ -44,6 +77,27 @@ impl From<ResponseRow> for Response {
             started_at: r.started_at,
             submitted_at: r.submitted_at,
             completion_time_seconds: r.completion_time_seconds,
+            partial_page: None,
+        }
+    }
+}
+
+/// Which responses a list or an export holds: completed ones (as before partial
+/// responses existed), or also partial ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Statuses {
+    Completed,
+    Partial,
+    All,
+}
+
+impl Statuses {
+    /// The `status` values of `responses_with_partial` selected.
+    fn names(self) -> Vec<String> {
+        match self {
+            Self::Completed => vec!["completed".into()],
+            Self::Partial => vec!["partial".into()],
+            Self::All => vec!["completed".into(), "partial".into()],
         }
     }
 }
@@ -256,20 +310,25 @@ pub async fn insert_counted(
     }
 }
 
-/// The response count of a form of the account (`NotFound` when it is not theirs).
+/// The response count of a form of the account (`NotFound` when it is not theirs), and
+/// its fields when it has pages (a completed response's last page is read from them).
 pub async fn form_response_count(
     db: impl PgExecutor<'_>,
     account_id: Uuid,
     form_id: Uuid,
-) -> Result<i64, CoreError> {
-    sqlx::query_scalar!(
-        "SELECT response_count FROM forms WHERE id = $1 AND account_id = $2",
+) -> Result<(i64, Option<Vec<Field>>), CoreError> {
+    let row = sqlx::query!(
+        r#"SELECT response_count,
+                  CASE WHEN fields @> '[{"type": "page_break"}]' THEN fields END
+                      AS "fields: Json<Vec<Field>>"
+             FROM forms WHERE id = $1 AND account_id = $2"#,
         form_id,
         account_id
     )
     .fetch_optional(db)
     .await?
-    .ok_or(CoreError::NotFound("form"))
+    .ok_or(CoreError::NotFound("form"))?;
+    Ok((row.response_count, row.fields.map(|f| f.0)))
 }
 
 /// Exact number of a form's responses within a window (uses the keyset index).
@@ -283,6 +342,92 @@ pub async fn count_in(pool: &PgPool, form_id: Uuid, w: Window) -> Result<i64, Co
     )
     .fetch_one(pool)
     .await?)
+}
+
+/// `count_in` of partial responses too (status=partial|all).
+pub async fn count_with_partial(
+    pool: &PgPool,
+    form_id: Uuid,
+    w: Window,
+    statuses: Statuses,
+) -> Result<i64, CoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT count(*) AS "count!" FROM responses_with_partial
+            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
+              AND status = ANY($4)"#,
+        form_id,
+        w.since,
+        w.until,
+        &statuses.names()
+    )
+    .fetch_one(pool)
+    .await?)
+}
+
+/// `list` of partial responses too (status=partial|all): one keyset order over both.
+#[allow(clippy::too_many_arguments)]
+pub async fn list_with_partial(
+    pool: &PgPool,
+    form_id: Uuid,
+    w: Window,
+    statuses: Statuses,
+    sort: Sort,
+    from: Position,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Response>, CoreError> {
+    let names = statuses.names();
+    let rows = match sort {
+        Sort::Asc => {
+            sqlx::query_as!(
+                AnyResponseRow,
+                r#"SELECT id AS "id!", form_id AS "form_id!",
+                          answers AS "answers!: Json<Map<String, Value>>",
+                          metadata AS "metadata!: Json<Map<String, Value>>", device_type,
+                          browser, os, started_at AS "started_at!",
+                          submitted_at AS "submitted_at!", completion_time_seconds, page
+                     FROM responses_with_partial
+                    WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
+                      AND status = ANY($8) AND (submitted_at, id) > ($4, $5)
+                    ORDER BY submitted_at ASC, id ASC LIMIT $6 OFFSET $7"#,
+                form_id,
+                w.since,
+                w.until,
+                from.submitted_at,
+                from.id,
+                limit,
+                offset,
+                &names
+            )
+            .fetch_all(pool)
+            .await?
+        }
+        Sort::Desc => {
+            sqlx::query_as!(
+                AnyResponseRow,
+                r#"SELECT id AS "id!", form_id AS "form_id!",
+                          answers AS "answers!: Json<Map<String, Value>>",
+                          metadata AS "metadata!: Json<Map<String, Value>>", device_type,
+                          browser, os, started_at AS "started_at!",
+                          submitted_at AS "submitted_at!", completion_time_seconds, page
+                     FROM responses_with_partial
+                    WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
+                      AND status = ANY($8) AND (submitted_at, id) < ($4, $5)
+                    ORDER BY submitted_at DESC, id DESC LIMIT $6 OFFSET $7"#,
+                form_id,
+                w.since,
+                w.until,
+                from.submitted_at,
+                from.id,
+                limit,
+                offset,
+                &names
+            )
+            .fetch_all(pool)
+            .await?
+        }
+    };
+    Ok(rows.into_iter().map(Response::from).collect())
 }
 
 /// Up to `limit` responses after `from` in `sort` order, skipping `offset` rows.
@@ -367,6 +512,32 @@ pub async fn get(
     .ok_or(CoreError::NotFound("response"))
 }
 
+/// `get` of a partial response too: a response id names one or the other.
+pub async fn get_with_partial(
+    pool: &PgPool,
+    account_id: Uuid,
+    form_id: Uuid,
+    id: Uuid,
+) -> Result<Response, CoreError> {
+    sqlx::query_as!(
+        AnyResponseRow,
+        r#"SELECT id AS "id!", form_id AS "form_id!",
+                  answers AS "answers!: Json<Map<String, Value>>",
+                  metadata AS "metadata!: Json<Map<String, Value>>", device_type, browser, os,
+                  started_at AS "started_at!", submitted_at AS "submitted_at!",
+                  completion_time_seconds, page
+             FROM responses_with_partial r WHERE r.id = $1 AND r.form_id = $2
+              AND EXISTS (SELECT 1 FROM forms f WHERE f.id = r.form_id AND f.account_id = $3)"#,
+        id,
+        form_id,
+        account_id
+    )
+    .fetch_optional(pool)
+    .await?
+    .map(Response::from)
+    .ok_or(CoreError::NotFound("response"))
+}
+
 /// Deletes one response of a form of the account and keeps the form's count right.
 pub async fn delete(
     tx: &mut Transaction<'_, Postgres>,
@@ -415,13 +586,41 @@ pub fn export_rows<'t>(
     sqlx::query_as!(
         ExportRow,
         r#"SELECT id, form_id, answers::text AS "answers!", metadata::text AS "metadata!",
-                  device_type, browser, os, started_at, submitted_at, completion_time_seconds
+                  device_type, browser, os, started_at, submitted_at, completion_time_seconds,
+                  NULL::text AS status, NULL::integer AS page
              FROM responses
             WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
             ORDER BY submitted_at ASC, id ASC"#,
         form_id,
         w.since,
         w.until
+    )
+    .fetch(&mut **tx)
+    .map(|row| row.map_err(CoreError::from))
+}
+
+/// `export_rows` of partial responses too (status=partial|all).
+pub fn export_rows_with_partial<'t>(
+    tx: &'t mut Transaction<'static, Postgres>,
+    form_id: Uuid,
+    w: Window,
+    statuses: Statuses,
+) -> impl tokio_stream::Stream<Item = Result<ExportRow, CoreError>> + Send + 't {
+    use tokio_stream::StreamExt;
+    sqlx::query_as!(
+        ExportRow,
+        r#"SELECT id AS "id!", form_id AS "form_id!", answers::text AS "answers!",
+                  metadata::text AS "metadata!", device_type, browser, os,
+                  started_at AS "started_at!", submitted_at AS "submitted_at!",
+                  completion_time_seconds, status, page
+             FROM responses_with_partial
+            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
+              AND status = ANY($4)
+            ORDER BY submitted_at ASC, id ASC"#,
+        form_id,
+        w.since,
+        w.until,
+        &statuses.names()
     )
     .fetch(&mut **tx)
     .map(|row| row.map_err(CoreError::from))

@@ -1,0 +1,155 @@
+//! Partial responses: a visitor's answers to a form with pages, saved page by page.
+//!
+//! The rule: a partial is found by its resume token (only the token's digest is kept)
+//! and becomes, on completion, the response of the same id. Completing is exactly
+//! once: the transaction that stores the response first locks the partial's row and
+//! marks it completed, so a second completion (a double submit, or another instance
+//! given the same resume) waits for the first and then finds it completed. Partials
+//! live apart from `responses` until then: nothing that counts (quota, response
+//! limit), notifies (webhooks, mail) or lists responses sees them unless asked.
+
+use crate::error::CoreError;
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
+use sqlx::types::Json;
+use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// How long a completed partial's row stays, so that a late repeat of its last page
+/// still finds the response it made.
+const COMPLETED_KEPT: Duration = Duration::from_secs(24 * 3600);
+
+/// A saved partial response.
+#[derive(Debug, Clone)]
+pub(crate) struct Partial {
+    pub id: Uuid,
+    pub form_id: Uuid,
+    pub answers: Map<String, Value>,
+    pub file_ids: Vec<Uuid>,
+    /// The page to show next: the last page reached.
+    pub page: i32,
+    pub device_type: Option<String>,
+    pub browser: Option<String>,
+    pub os: Option<String>,
+    pub started_at: DateTime<Utc>,
+    pub completed: bool,
+}
+
+/// The partial of `form_id` that `digest` (of a resume token) names.
+pub(crate) async fn find(
+    db: impl PgExecutor<'_>,
+    form_id: Uuid,
+    digest: &[u8],
+) -> Result<Option<Partial>, CoreError> {
+    let row = sqlx::query!(
+        r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>", file_ids,
+                  page, device_type, browser, os, started_at,
+                  completed_at IS NOT NULL AS "completed!"
+             FROM partial_responses WHERE resume_digest = $1 AND form_id = $2"#,
+        digest,
+        form_id
+    )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|r| Partial {
+        id: r.id,
+        form_id: r.form_id,
+        answers: r.answers.0,
+        file_ids: r.file_ids,
+        page: r.page,
+        device_type: r.device_type,
+        browser: r.browser,
+        os: r.os,
+        started_at: r.started_at,
+        completed: r.completed,
+    }))
+}
+
+/// Saves `partial` under `digest`: its first save inserts it, later ones replace its
+/// answers, files and page (never once it is completed). Returns whether it was saved.
+pub(crate) async fn save(
+    db: impl PgExecutor<'_>,
+    partial: &Partial,
+    digest: &[u8],
+    now: DateTime<Utc>,
+) -> Result<bool, CoreError> {
+    let saved = sqlx::query!(
+        r#"INSERT INTO partial_responses (id, form_id, resume_digest, answers, file_ids, page,
+                                         device_type, browser, os, started_at, saved_at,
+                                         updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+           ON CONFLICT (id) DO UPDATE
+              SET answers = EXCLUDED.answers, file_ids = EXCLUDED.file_ids,
+                  page = EXCLUDED.page, updated_at = EXCLUDED.updated_at
+            WHERE partial_responses.completed_at IS NULL
+              AND partial_responses.resume_digest = EXCLUDED.resume_digest"#,
+        partial.id,
+        partial.form_id,
+        digest,
+        Json(&partial.answers) as _,
+        &partial.file_ids,
+        partial.page,
+        partial.device_type,
+        partial.browser,
+        partial.os,
+        partial.started_at,
+        now
+    )
+    .execute(db)
+    .await?;
+    Ok(saved.rows_affected() == 1)
+}
+
+/// Locks the partial `id` in `tx` for its completion; whether it is completed already.
+/// `None`: it is gone (purged, or its form deleted).
+pub(crate) async fn lock(
+    tx: &mut Transaction<'_, Postgres>,
+    id: Uuid,
+) -> Result<Option<bool>, CoreError> {
+    let row = sqlx::query_scalar!(
+        r#"SELECT completed_at IS NOT NULL AS "completed!"
+             FROM partial_responses WHERE id = $1 FOR UPDATE"#,
+        id
+    )
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row)
+}
+
+/// Marks the partial `id` completed (in the transaction that stored its response).
+pub(crate) async fn complete(
+    tx: &mut Transaction<'_, Postgres>,
+    id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<(), CoreError> {
+    sqlx::query!(
+        "UPDATE partial_responses SET completed_at = $2, updated_at = $2 WHERE id = $1",
+        id,
+        now
+    )
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Deletes unfinished partials untouched for `retention`, and completed ones after a
+/// day; returns how many. Their staged files are swept with the others.
+pub(crate) async fn purge(pool: &PgPool, retention: Duration) -> Result<u64, CoreError> {
+    let unfinished = chrono::Duration::from_std(retention).unwrap_or(chrono::Duration::MAX);
+    let completed = chrono::Duration::from_std(COMPLETED_KEPT).unwrap_or(chrono::Duration::MAX);
+    let now = Utc::now();
+    let before = |age: chrono::Duration| {
+        now.checked_sub_signed(age)
+            .unwrap_or(DateTime::<Utc>::MIN_UTC)
+    };
+    let done = sqlx::query!(
+        "DELETE FROM partial_responses
+          WHERE (completed_at IS NULL AND updated_at < $1) OR completed_at < $2",
+        before(unfinished),
+        before(completed)
+    )
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
