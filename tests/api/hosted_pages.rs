@@ -351,13 +351,18 @@ async fn a_form_with_pages_is_walked_page_by_page_and_resumed_from_a_link() {
             .contains("name=\"nav\" value=\"back\" formnovalidate>Back</button>")
     );
     assert_eq!(second.input("_resume"), Some(token.clone()));
-    let link = format!("/f/{short_id}?resume={token}");
-    assert!(second.html.contains(&format!("href=\"{link}\"")));
+    // The link keeps the prefill too, for the fields of pages to come.
+    let link = format!("/f/{short_id}?resume={token}&utm_source=newsletter");
     assert!(
         second
-            .tag("resume-link")
-            .contains(&format!("{}{link}", p.origin()))
+            .html
+            .contains(&format!("href=\"{}\"", link.replace('&', "&amp;")))
     );
+    assert!(second.tag("resume-link").contains(&format!(
+        "{}{}",
+        p.origin(),
+        link.replace('&', "&amp;")
+    )));
 
     // Back: page 1 again, its answers kept.
     let back = browser.post(&second, &[("nav", "back")]).await;

@@ -52,7 +52,7 @@ try {
   };
   const car = page.getByRole('radiogroup', { name: 'Do you own a car?' });
   const model = page.getByLabel('Car model');
-  const name = page.getByLabel('Name', { exact: true });
+  const name = page.getByLabel('Name');
 
   await page.goto(url);
   await look();

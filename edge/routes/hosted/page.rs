@@ -525,11 +525,16 @@ fn fields_html(form: &pb::Form, shown: &[&pb::FormField], filled: &Filled) -> (S
     (html, any)
 }
 
-/// The "Continue later" part of a page whose answers are saved: the resume link, and
-/// the same as text to copy.
-fn resume_html(short_id: &str, token: &str, origin: Option<&str>) -> String {
-    let query = serde_urlencoded::to_string([("resume", token)]).unwrap_or_default();
+/// The "Continue later" part of a page whose answers are saved: the resume link (with
+/// the page's prefill, for the fields of pages to come), and the same as text to copy.
+fn resume_html(short_id: &str, token: &str, paging: &Paging<'_>) -> String {
+    let mut query = serde_urlencoded::to_string([("resume", token)]).unwrap_or_default();
+    if !paging.query.is_empty() {
+        query.push('&');
+        query.push_str(&paging.query);
+    }
     let link = page_address(short_id, &query);
+    let origin = paging.origin.as_deref();
     let full = format!("{}{link}", origin.unwrap_or(""));
     format!(
         "<section class=\"card\" aria-labelledby=\"later\"><h2 id=\"later\">Continue later</h2>\
@@ -635,7 +640,7 @@ pub(super) fn form_page(
         .map(|p| p.resume_token.as_str())
         .filter(|t| !t.is_empty())
     {
-        body.push_str(&resume_html(short_id, token, paging.origin.as_deref()));
+        body.push_str(&resume_html(short_id, token, paging));
     }
     if has_conditions {
         body.push_str(&format!(
