@@ -79,6 +79,11 @@ pub(crate) fn router(state: AppState) -> Router {
                 hosted::page_headers,
             )),
         )
+        // Two segments: never a form's address.
+        .route(
+            hosted::CONDITIONS_SCRIPT_PATH,
+            get(hosted::conditions_script),
+        )
         .nest("/app", crate::dashboard::router())
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))

@@ -39,6 +39,7 @@ mod fuzz;
 mod grpc;
 mod hosted;
 mod hosted_kinds;
+mod hosted_pages;
 mod hygiene;
 mod idempotency;
 mod isolation;
