@@ -230,6 +230,58 @@ fn lua_string(s: &str) -> String {
     format!("{s:?}")
 }
 
+/// One field of each kind issue 20 added (and the text kinds), a page break, and a
+/// condition on the first page's answer.
+fn kind_fields() -> serde_json::Value {
+    json!([
+        {"type": "single_choice", "label": "Colour", "ref": "colour",
+         "options": [{"id": "red", "label": "Red"}, {"id": "green", "label": "Green"}]},
+        {"type": "dropdown", "label": "Size", "options": [{"id": "s", "label": "S"}, {"id": "m", "label": "M"}]},
+        {"type": "multiple_choice", "label": "Toppings",
+         "options": [{"id": "a", "label": "A"}, {"id": "b", "label": "B"}, {"id": "c", "label": "C"}]},
+        {"type": "rating", "label": "Stars", "max": 5},
+        {"type": "scale", "label": "Likely", "min": 0, "max": 10},
+        {"type": "page_break", "label": "More"},
+        {"type": "date", "label": "When", "min": "2020-01-01"},
+        {"type": "url", "label": "Site"},
+        {"type": "phone", "label": "Phone"},
+        {"type": "checkbox", "label": "Consent", "required": true},
+        {"type": "hidden", "label": "utm_source"},
+        {"type": "email", "label": "Email", "required": true},
+        {"type": "number", "label": "Age", "min": 0, "max": 150},
+        {"type": "short_text", "label": "Why red?",
+         "show_if": [{"field": "colour", "op": "equals", "value": "red"}]},
+    ])
+}
+
+/// Valid answers to every field of `kind_fields` (the page break excepted).
+fn kind_answers(form: &serde_json::Value) -> serde_json::Value {
+    let values = [
+        json!("red"),
+        json!("m"),
+        json!(["a", "c"]),
+        json!(4),
+        json!(9),
+        serde_json::Value::Null,
+        json!("2026-11-24"),
+        json!("https://example.com/"),
+        json!("+14155550123"),
+        json!(true),
+        json!("newsletter"),
+        json!("ada@example.com"),
+        json!(36),
+        json!("It is the best"),
+    ];
+    let fields = form["fields"].as_array().expect("fields");
+    let answers: serde_json::Map<String, serde_json::Value> = fields
+        .iter()
+        .zip(values)
+        .filter(|(_, v)| !v.is_null())
+        .map(|(f, v)| (f["id"].as_str().expect("id").to_owned(), v))
+        .collect();
+    serde_json::Value::Object(answers)
+}
+
 #[tokio::main]
 async fn main() {
     let clients = common::env_num("BENCH_CLIENTS", 32);
@@ -279,6 +331,28 @@ async fn main() {
         tenants.push((key, id, field, account));
     }
     let (key, form, field, account) = tenants[0].clone();
+    // The first account's second form: one field of each kind issue 20 added, with a
+    // page break and a condition, so that a create checks every rule.
+    let kinds_form = app
+        .create_form(&key, &json!({"title": "Kinds", "fields": kind_fields()}))
+        .await;
+    let kinds_id = kinds_form["id"].as_str().expect("form id").to_owned();
+    app.put(
+        &format!("/forms/{kinds_id}"),
+        &key,
+        &json!({"status": "published"}),
+    )
+    .await
+    .ok(200);
+    let kinds_answers = kind_answers(&kinds_form);
+    // The measured body must be a valid one: a 422 is fast and would flatter the line.
+    app.post(
+        &format!("/forms/{kinds_id}/responses"),
+        &key,
+        &json!({"answers": kinds_answers}),
+    )
+    .await
+    .ok(201);
     let (idle_rss, _) = memory(pid);
 
     // Scripts: pgbench's bare statements, wrk's requests.
@@ -302,6 +376,23 @@ async fn main() {
         )
     };
     let insert_one = write("insert_one.sql", &insert(&form, &field));
+    let insert_kinds = write(
+        "insert_kinds.sql",
+        &format!(
+            "INSERT INTO responses (id, form_id, answers, started_at, submitted_at) \
+             VALUES (gen_random_uuid(), '{kinds_id}', '{}', now(), now());\n",
+            kinds_answers.to_string().replace('\'', "''")
+        ),
+    );
+    let post_kinds_lua = write(
+        "post_kinds.lua",
+        &format!(
+            "wrk.method = \"POST\"\nwrk.headers[\"x-api-key\"] = {}\n\
+             wrk.headers[\"content-type\"] = \"application/json\"\nwrk.body = {}\n",
+            lua_string(&key),
+            lua_string(&json!({"answers": kinds_answers}).to_string())
+        ),
+    );
     let inserts: Vec<_> = tenants
         .iter()
         .enumerate()
@@ -459,6 +550,18 @@ async fn main() {
                 clients,
                 secs,
             )),
+            target: 0.3,
+        },
+        Rates {
+            what: "POST …/responses, every kind",
+            bare: pgbench(&db, &[insert_kinds], clients, secs),
+            rest: wrk(
+                &format!("{origin}/api/v1/forms/{kinds_id}/responses"),
+                &post_kinds_lua,
+                clients,
+                secs,
+            ),
+            grpc: None,
             target: 0.3,
         },
         Rates {

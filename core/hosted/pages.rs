@@ -268,7 +268,9 @@ impl Hosted {
             page: i32::try_from(next).unwrap_or(i32::MAX),
             ..partial
         };
-        if !partial::save(&self.pool, &partial, &crypto::digest(&token), now).await? {
+        let digest = crypto::digest(&token);
+        let files_until = self.page_files_until();
+        if !partial::save(&self.pool, &partial, &digest, now, files_until).await? {
             // Completed meanwhile (another tab posted its last page).
             return Ok(confirmation(&form.settings, partial.id.to_string()));
         }

@@ -48,9 +48,7 @@ pub struct ExportRow {
     pub started_at: DateTime<Utc>,
     pub submitted_at: DateTime<Utc>,
     pub completion_time_seconds: Option<i64>,
-    /// Set when the export asked for partial responses too: `completed` or `partial`,
-    /// and a partial's page.
-    pub status: Option<String>,
+    /// A partial response's page (`None`: a completed response).
     pub page: Option<i32>,
 }
 
@@ -69,9 +67,12 @@ pub(crate) const CSV_LEADING_COLUMNS: [&str; 8] = [
 /// Writes one export file, row by row, into an internal buffer taken with `take`.
 pub(crate) struct Encoder {
     kind: Kind,
-    /// Set when partial responses were asked for: each row also says its status and
-    /// last page (a completed one's from the form's fields and its answers).
-    statuses: Option<Vec<Field>>,
+    /// The form's fields when it has pages: a completed response's last page is read
+    /// from them and its answers.
+    paged: Option<Vec<Field>>,
+    /// Whether a CSV ends with the "Status" and "Last page" columns (an export that
+    /// asked for partial responses); NDJSON lines always carry them, as list items do.
+    csv_statuses: bool,
 }
 
 enum Kind {
@@ -101,6 +102,7 @@ impl Encoder {
     /// An encoder for a form with `fields`; a CSV starts with its header row.
     pub(crate) fn new(format: Format, fields: &[Field]) -> Result<Self, CoreError> {
         // A page break takes no answer: it is no column.
+        let all = fields;
         let fields: Vec<Field> = fields
             .iter()
             .filter(|f| f.kind != FieldKind::PageBreak)
@@ -128,7 +130,11 @@ impl Encoder {
         };
         Ok(Self {
             kind,
-            statuses: None,
+            paged: all
+                .iter()
+                .any(|f| f.kind == FieldKind::PageBreak)
+                .then(|| all.to_vec()),
+            csv_statuses: false,
         })
     }
 
@@ -155,29 +161,30 @@ impl Encoder {
             header.write_record(labels).map_err(internal)?;
             *writer = header;
         }
-        encoder.statuses = Some(fields.to_vec());
+        encoder.csv_statuses = true;
         Ok(encoder)
     }
 
-    /// The status and last page of `r`, when the export shows them.
-    fn status_of(&self, r: &ExportRow) -> Result<Option<(String, i64)>, CoreError> {
-        let (Some(fields), Some(status)) = (&self.statuses, &r.status) else {
-            return Ok(None);
-        };
-        let page = match r.page {
-            Some(page) => i64::from(page),
-            None => {
+    /// The status and last page of `r`.
+    fn status_of(&self, r: &ExportRow) -> Result<(&'static str, i64), CoreError> {
+        if let Some(page) = r.page {
+            return Ok(("partial", i64::from(page)));
+        }
+        let page = match &self.paged {
+            Some(fields) => {
                 let answers: Map<String, Value> =
                     serde_json::from_str(&r.answers).map_err(internal)?;
                 crate::forms::logic::last_page(fields, &answers) as i64
             }
+            None => 1,
         };
-        Ok(Some((status.clone(), page)))
+        Ok(("completed", page))
     }
 
     /// Appends one response.
     pub(crate) fn row(&mut self, r: &ExportRow) -> Result<(), CoreError> {
         let status = self.status_of(r)?;
+        let csv_statuses = self.csv_statuses;
         match &mut self.kind {
             Kind::Ndjson(buf) => ndjson_line(buf, r, status),
             Kind::Csv { writer, fields } => {
@@ -202,7 +209,8 @@ impl Encoder {
                         .write_field(readable_cell(field, answers.get(id)).as_bytes())
                         .map_err(internal)?;
                 }
-                if let Some((status, page)) = status {
+                if csv_statuses {
+                    let (status, page) = status;
                     writer.write_field(status.as_bytes()).map_err(internal)?;
                     writer
                         .write_field(page.to_string().as_bytes())
@@ -240,7 +248,7 @@ impl Encoder {
 fn ndjson_line(
     buf: &mut Vec<u8>,
     r: &ExportRow,
-    status: Option<(String, i64)>,
+    (status, page): (&str, i64),
 ) -> Result<(), CoreError> {
     // The stored JSON text is one line: PostgreSQL writes jsonb without newlines (a
     // newline inside a string is escaped).
@@ -263,9 +271,7 @@ fn ndjson_line(
     )
     .map_err(internal)?;
     serde_json::to_writer(&mut *buf, &r.completion_time_seconds).map_err(internal)?;
-    if let Some((status, page)) = status {
-        write!(buf, r#","status":"{status}","last_page":{page}"#).map_err(internal)?;
-    }
+    write!(buf, r#","status":"{status}","last_page":{page}"#).map_err(internal)?;
     buf.extend_from_slice(b"}\n");
     Ok(())
 }
@@ -457,7 +463,6 @@ mod tests {
             started_at: at,
             submitted_at: at,
             completion_time_seconds: Some(12),
-            status: None,
             page: None,
         }
     }

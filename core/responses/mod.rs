@@ -122,6 +122,11 @@ impl TargetForm {
 
     /// `validate_answers` of the pages up to `through` (all of them with `None`): the
     /// fields of later pages are not required yet, and take no answer yet.
+    ///
+    /// A hosted page passes `through`, and for it a `hidden` field that is not shown
+    /// has its value dropped instead of refused: the page sends the value it got from
+    /// its address whatever the visitor answers, and the visitor can neither see nor
+    /// clear it. (A caller of the API sends what it chooses, so there it is refused.)
     pub fn validate_through(
         &self,
         answers: Map<String, Value>,
@@ -168,7 +173,8 @@ impl TargetForm {
                 continue;
             }
             if !shown {
-                if given.is_some() {
+                let unseen = field.kind == FieldKind::Hidden && through.is_some();
+                if given.is_some() && !unseen {
                     errors.push(describe(
                         "is not shown, given the answers it depends on: send no answer for it",
                     ));
@@ -519,6 +525,25 @@ mod tests {
 
     fn v(f: &TargetForm, answers: Map<String, Value>) -> Result<Map<String, Value>, CoreError> {
         f.validate_answers(answers, &Map::new())
+    }
+
+    #[test]
+    fn a_hosted_page_drops_an_unshown_hidden_value_the_api_refuses_it() {
+        let mut f = form(&[(FieldKind::Checkbox, false), (FieldKind::Hidden, false)]);
+        f.fields[1].show_if = vec![crate::forms::logic::Condition {
+            field: f.fields[0].id,
+            op: crate::forms::logic::Op::Equals,
+            value: Some(json!(true)),
+        }];
+        let given = answers(&f, &[json!(false), json!("newsletter")]);
+        assert!(v(&f, given.clone()).is_err(), "the API refuses it");
+        let page = f
+            .validate_through(given, &Map::new(), Some(1))
+            .expect("the page drops it");
+        assert_eq!(page, answers(&f, &[json!(false)]));
+        let shown = answers(&f, &[json!(true), json!("newsletter")]);
+        let kept = f.validate_through(shown.clone(), &Map::new(), Some(1));
+        assert_eq!(kept.ok(), Some(shown));
     }
 
     #[test]

@@ -67,15 +67,23 @@ pub(crate) async fn find(
 }
 
 /// Saves `partial` under `digest`: its first save inserts it, later ones replace its
-/// answers, files and page (never once it is completed). Returns whether it was saved.
+/// answers, files and page (never once it is completed). Its staged files are kept
+/// until `files_until` (as long as the partial itself may wait), so that a visitor who
+/// comes back late still finds the file an early page uploaded. Returns whether it was
+/// saved.
 pub(crate) async fn save(
     db: impl PgExecutor<'_>,
     partial: &Partial,
     digest: &[u8],
     now: DateTime<Utc>,
+    files_until: DateTime<Utc>,
 ) -> Result<bool, CoreError> {
     let saved = sqlx::query!(
-        r#"INSERT INTO partial_responses (id, form_id, resume_digest, answers, file_ids, page,
+        r#"WITH kept AS (
+               UPDATE response_files SET staged_until = $12
+                WHERE id = ANY($5) AND response_id IS NULL
+           )
+           INSERT INTO partial_responses (id, form_id, resume_digest, answers, file_ids, page,
                                          device_type, browser, os, started_at, saved_at,
                                          updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
@@ -94,7 +102,8 @@ pub(crate) async fn save(
         partial.browser,
         partial.os,
         partial.started_at,
-        now
+        now,
+        files_until
     )
     .execute(db)
     .await?;

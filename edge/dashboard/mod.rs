@@ -17,7 +17,7 @@ mod keys;
 mod layout;
 mod owner;
 mod responses;
-mod share;
+pub(crate) mod share;
 mod sign_in;
 mod webhooks;
 

@@ -72,8 +72,6 @@ pub(crate) fn router(state: AppState) -> Router {
                     hosted::page_headers,
                 )),
         )
-        // Two segments: never a form's address. (`hosted::SCRIPT_PATH`.)
-        .route("/f/assets/pow.js", get(hosted::script))
         .route(
             "/f/{short_id}/thanks",
             get(hosted::thanks).layer(middleware::from_fn_with_state(
@@ -81,6 +79,11 @@ pub(crate) fn router(state: AppState) -> Router {
                 hosted::page_headers,
             )),
         )
+        // Two segments: never a form's address.
+        // The scripts of hosted pages (`conditions::SCRIPT_PATH`, `page::SCRIPT_PATH`),
+        // as literal paths for the route inventory (tests/api/isolation.rs).
+        .route("/f/assets/conditions.js", get(hosted::conditions_script))
+        .route("/f/assets/pow.js", get(hosted::script))
         .nest("/app", crate::dashboard::router())
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))

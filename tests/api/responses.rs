@@ -152,9 +152,11 @@ async fn create_answers_201_with_the_stored_response() {
             "device_type",
             "form_id",
             "id",
+            "last_page",
             "metadata",
             "os",
             "started_at",
+            "status",
             "submitted_at"
         ]
     );

@@ -587,7 +587,7 @@ pub fn export_rows<'t>(
         ExportRow,
         r#"SELECT id, form_id, answers::text AS "answers!", metadata::text AS "metadata!",
                   device_type, browser, os, started_at, submitted_at, completion_time_seconds,
-                  NULL::text AS status, NULL::integer AS page
+                  NULL::integer AS page
              FROM responses
             WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
             ORDER BY submitted_at ASC, id ASC"#,
@@ -612,7 +612,7 @@ pub fn export_rows_with_partial<'t>(
         r#"SELECT id AS "id!", form_id AS "form_id!", answers::text AS "answers!",
                   metadata::text AS "metadata!", device_type, browser, os,
                   started_at AS "started_at!", submitted_at AS "submitted_at!",
-                  completion_time_seconds, status, page
+                  completion_time_seconds, page
              FROM responses_with_partial
             WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
               AND status = ANY($4)

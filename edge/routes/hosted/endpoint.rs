@@ -25,8 +25,9 @@ use serde_json::{Map, Value, json};
 /// The honeypot of an owner's form: the name Formspree's users already have in their
 /// HTML. Not the hosted page's `website`, which a form may well have a field for.
 pub(super) const HONEYPOT_FIELD: &str = "_gotcha";
-/// PROOF OF WORK (issue 20): the input (or JSON key) carrying the solution; the lead
-/// settles the name with the proof of work's at merge.
+/// The input (or JSON key) carrying the solved proof-of-work challenge, when the form's
+/// `proof_of_work` is on (the hosted page's is `pow_solution`: on an owner's form, a
+/// name that starts with `_` is the service's).
 pub(super) const POW_FIELD: &str = "_pow";
 
 /// How long a browser may keep a preflight's answer (Chromium keeps at most 2 hours).

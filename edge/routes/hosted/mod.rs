@@ -2,14 +2,22 @@
 //! Self-contained pages (no external assets), usable without JavaScript (except a form
 //! that turns `proof_of_work` on, whose page solves its challenge with a script served
 //! from the binary, and says so without it). Every rule (CSRF token, honeypot,
-//! throttle, proof of work, validation) is the core's: this module renders.
+//! throttle, proof of work, validation, pages and conditions) is the core's: this
+//! module renders.
+//!
+//! A form with pages is walked with Post/Redirect/Get: each page is posted, the core
+//! saves its answers as a partial response and names the next page, and the visitor
+//! is sent on to `?page=N` (see `resume` for where their place is kept).
 
+mod conditions;
 mod endpoint;
 mod nonce;
 mod page;
 mod posted;
+mod resume;
 
 use crate::call::Call;
+use crate::dashboard::share::Origin;
 use crate::error::reason_of;
 use crate::routes::params::PathParams;
 use crate::state::AppState;
@@ -18,11 +26,12 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use forms::pb::{self, ErrorReason};
 use nonce::{NonceHome, nonce, with_cookie};
-use page::{Filled, FormActionOrigin, form_page, message_page};
+use page::{Filled, FormActionOrigin, Paging, form_page, message_page, page_address};
 use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
+pub(crate) use conditions::script as conditions_script;
 pub(crate) use endpoint::{preflight, thanks};
 pub(crate) use page::{page_headers, script};
 
@@ -89,13 +98,14 @@ fn pow_refusal(status: &tonic::Status) -> Option<String> {
 }
 
 /// The form's page; `filled` is what a failed submission left (answers, errors,
-/// banner), empty on a first visit.
+/// banner), empty on a first visit; `paging`, the page of a form with pages.
 fn form_reply(
     short_id: &str,
     (form, token, pow): (Option<pb::Form>, &str, Option<&pb::ProofOfWorkChallenge>),
     filled: &Filled,
     status: StatusCode,
     (nonce, home): (&str, NonceHome),
+    paging: &Paging<'_>,
 ) -> Response {
     let Some(form) = form else {
         return message_page(
@@ -105,7 +115,7 @@ fn form_reply(
         );
     };
     let page_nonce = (home == NonceHome::Page).then_some(nonce);
-    let html = form_page(short_id, &form, (token, page_nonce, pow), filled);
+    let html = form_page(short_id, &form, (token, page_nonce, pow), filled, paging);
     let mut response = with_cookie((status, Html(html)).into_response(), nonce, home);
     // After a submission the page may send the visitor on to the form's redirect URL:
     // the policy lets the form post lead there too.
@@ -150,7 +160,7 @@ fn prefill(form: &pb::Form, query: &str) -> HashMap<String, serde_json::Value> {
         return values;
     }
     for field in &form.fields {
-        if field.r#type == "file_upload" {
+        if matches!(field.r#type.as_str(), "file_upload" | "page_break") {
             continue;
         }
         let label = slug(&field.label);
@@ -192,37 +202,107 @@ fn prefill(form: &pb::Form, query: &str) -> HashMap<String, serde_json::Value> {
     values
 }
 
+/// How the visitor reached a page: the prefill of its query (without `page` and
+/// `resume`), the origin of links they may copy, and the resume token of their cookie.
+struct Visit {
+    rest: String,
+    origin: Option<String>,
+    cookie: Option<String>,
+}
+
+impl Visit {
+    fn paging<'p>(&self, progress: Option<&'p pb::HostedProgress>) -> Paging<'p> {
+        Paging {
+            progress,
+            query: self.rest.clone(),
+            origin: self.origin.clone(),
+        }
+    }
+}
+
+/// Keeps the visitor's resume cookie in step with the core's progress: the token of
+/// their partial response once there is one; cleared when the cookie's token led
+/// nowhere (unknown, expired or completed: the core started afresh).
+fn keep_resume(
+    response: &mut Response,
+    short_id: &str,
+    progress: Option<&pb::HostedProgress>,
+    cookie: Option<&str>,
+) {
+    let Some(progress) = progress else {
+        return;
+    };
+    let token = progress.resume_token.as_str();
+    if !token.is_empty() {
+        if cookie != Some(token) {
+            resume::set_cookie(response, short_id, Some(token));
+        }
+    } else if cookie.is_some() {
+        resume::set_cookie(response, short_id, None);
+    }
+}
+
 pub(crate) async fn show(
     State(state): State<AppState>,
     call: Call,
+    Origin(origin): Origin,
     headers: HeaderMap,
     PathParams(short_id): PathParams<String>,
     RawQuery(query): RawQuery,
 ) -> Response {
     let (nonce, home) = nonce(&headers, None);
+    let query = query.unwrap_or_default();
+    let asked = resume::parse(&query);
+    let visit = Visit {
+        rest: asked.rest,
+        origin,
+        cookie: resume::from_cookie(&headers),
+    };
+    // A resume link wins over the cookie: it may name a response begun elsewhere.
+    let resume_token = asked.resume.or_else(|| visit.cookie.clone());
     let request = call.request(pb::GetHostedFormRequest {
         short_id: short_id.clone(),
         csrf_nonce: nonce.clone(),
-        ..Default::default()
+        resume_token: resume_token.unwrap_or_default(),
+        page: asked.page,
     });
     match state.hosted().get_hosted_form(request).await {
         Ok(reply) => {
-            let page = reply.into_inner();
+            let pb::GetHostedFormResponse {
+                form,
+                start_token,
+                progress,
+                pow_challenge,
+            } = reply.into_inner();
+            let progress = progress.as_ref();
+            // On a page of a form with pages the answers saved come first; the query
+            // prefills what is not answered yet.
+            let prefilled = if progress.is_some() {
+                visit.rest.as_str()
+            } else {
+                query.as_str()
+            };
+            let mut values = form
+                .as_ref()
+                .map(|form| prefill(form, prefilled))
+                .unwrap_or_default();
+            if let Some(answers) = progress.and_then(|p| p.answers.as_ref()) {
+                values.extend(forms::pb::convert::struct_to_object(answers));
+            }
             let filled = Filled {
-                values: page
-                    .form
-                    .as_ref()
-                    .map(|form| prefill(form, query.as_deref().unwrap_or("")))
-                    .unwrap_or_default(),
+                values,
                 ..Filled::default()
             };
-            form_reply(
+            let mut response = form_reply(
                 &short_id,
-                (page.form, &page.start_token, page.pow_challenge.as_ref()),
+                (form, &start_token, pow_challenge.as_ref()),
                 &filled,
                 StatusCode::OK,
                 (&nonce, home),
-            )
+                &visit.paging(progress),
+            );
+            keep_resume(&mut response, &short_id, progress, visit.cookie.as_deref());
+            response
         }
         Err(status) => with_cookie(error_page(&call, &status), &nonce, home),
     }
@@ -231,7 +311,9 @@ pub(crate) async fn show(
 pub(crate) async fn submit(
     State(state): State<AppState>,
     call: Call,
+    Origin(origin): Origin,
     PathParams(short_id): PathParams<String>,
+    RawQuery(query): RawQuery,
     req: Request,
 ) -> Response {
     // The owner's own form on another site, not our page: its own way.
@@ -239,6 +321,11 @@ pub(crate) async fn submit(
         return endpoint::submit(&state, &call, &short_id, caller, req).await;
     }
     let headers = req.headers().clone();
+    let visit = Visit {
+        rest: resume::parse(query.as_deref().unwrap_or("")).rest,
+        origin,
+        cookie: resume::from_cookie(&headers),
+    };
     let submitted = Submitted {
         state: &state,
         call: &call,
@@ -251,7 +338,7 @@ pub(crate) async fn submit(
         Err(Stop::Unreadable(unreadable)) => return unreadable.page(),
         Err(Stop::Refused(status, posted)) => {
             let nonce = posted.nonce(&headers);
-            return refused(&call, &short_id, &status, posted.values, nonce);
+            return refused(&call, &short_id, &status, posted.values, nonce, &visit);
         }
     };
     let (nonce, home) = posted.nonce(&headers);
@@ -260,6 +347,9 @@ pub(crate) async fn submit(
         files,
         token,
         honeypot_filled,
+        page,
+        resume,
+        back,
         pow_solution,
         ..
     } = posted;
@@ -269,6 +359,8 @@ pub(crate) async fn submit(
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_owned();
+    // The page's own token first: it names the response the page belongs to.
+    let resume_token = resume::given(&resume).or_else(|| visit.cookie.clone());
     let request = call.request(pb::SubmitHostedFormRequest {
         short_id: short_id.clone(),
         start_token: token,
@@ -276,35 +368,75 @@ pub(crate) async fn submit(
         answers: Some(answers),
         user_agent,
         honeypot_filled,
-        files,
+        // Back saves nothing: no file is worth sending.
+        files: if back { Vec::new() } else { files },
+        page,
+        resume_token: resume_token.unwrap_or_default(),
+        back,
         pow_solution,
-        ..Default::default()
     });
     match state.hosted().submit_hosted_form(request).await {
         Ok(reply) => {
             let reply = reply.into_inner();
-            if let Some(url) = reply.redirect_url.filter(|u| !u.is_empty()) {
-                return Redirect::to(&url).into_response();
+            if let Some(progress) = reply.progress {
+                return next_page(&short_id, &progress, home, &visit);
             }
-            let text = reply
-                .confirmation_message
-                .filter(|m| !m.is_empty())
-                .unwrap_or_else(|| "Your response was recorded.".to_owned());
-            message_page(StatusCode::OK, "Thank you", &text)
+            let mut response = if let Some(url) = reply.redirect_url.filter(|u| !u.is_empty()) {
+                Redirect::to(&url).into_response()
+            } else {
+                let text = reply
+                    .confirmation_message
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| "Your response was recorded.".to_owned());
+                message_page(StatusCode::OK, "Thank you", &text)
+            };
+            // Completed: nothing is left to resume.
+            if visit.cookie.is_some() || page > 0 {
+                resume::set_cookie(&mut response, &short_id, None);
+            }
+            response
         }
-        Err(status) => refused(&call, &short_id, &status, values, (nonce, home)),
+        Err(status) => refused(&call, &short_id, &status, values, (nonce, home), &visit),
     }
 }
 
+/// Post/Redirect/Get: a page saved (or Back) sends the visitor on to the page the core
+/// names, so that reloading it or the browser's own Back posts nothing again. A framed
+/// page's address carries the resume token: the browser may withhold its cookie there.
+fn next_page(
+    short_id: &str,
+    progress: &pb::HostedProgress,
+    home: NonceHome,
+    visit: &Visit,
+) -> Response {
+    let token = Some(progress.resume_token.as_str()).filter(|t| !t.is_empty());
+    let in_page = token.filter(|_| home == NonceHome::Page);
+    let query = resume::page_query(progress.page.max(1), in_page, &visit.rest);
+    let mut response = Redirect::to(&page_address(short_id, &query)).into_response();
+    keep_resume(
+        &mut response,
+        short_id,
+        Some(progress),
+        visit.cookie.as_deref(),
+    );
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
+    response
+}
+
 /// The answer to a refused submission (or admission). Refused answers or an expired
-/// page: the page again, answers kept; the core sends the form and a fresh token with
-/// the refusal, so this takes no second call. Anything else: its error page.
+/// page: the page again (the same page of a form with pages), answers kept; the core
+/// sends the form and a fresh token with the refusal, so this takes no second call.
+/// Anything else: its error page.
 fn refused(
     call: &Call,
     short_id: &str,
     status: &tonic::Status,
     values: Vec<(String, String)>,
     (nonce, home): (String, NonceHome),
+    visit: &Visit,
 ) -> Response {
     let (banner, errors, code) = match reason_of(status) {
         Some(ErrorReason::ValidationError) => match pow_refusal(status).as_deref() {
@@ -343,10 +475,21 @@ fn refused(
         errors,
         banner: Some(banner.to_owned()),
     };
-    let form = (
-        page.form,
-        page.start_token.as_str(),
-        page.pow_challenge.as_ref(),
+    let pb::HostedFormPage {
+        form,
+        start_token,
+        progress,
+        pow_challenge,
+    } = page;
+    let progress = progress.as_ref();
+    let mut response = form_reply(
+        short_id,
+        (form, &start_token, pow_challenge.as_ref()),
+        &filled,
+        code,
+        (&nonce, home),
+        &visit.paging(progress),
     );
-    form_reply(short_id, form, &filled, code, (&nonce, home))
+    keep_resume(&mut response, short_id, progress, visit.cookie.as_deref());
+    response
 }

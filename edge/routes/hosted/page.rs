@@ -1,7 +1,9 @@
 //! The HTML of hosted pages and the headers they carry: self-contained pages (no
 //! external assets), one inline style sheet allowed by its hash, and no JavaScript
-//! except, on the page of a form that turns `proof_of_work` on, the script that solves
-//! its challenge (served from the binary, `SCRIPT_PATH`).
+//! except, on a page with conditions, the script that applies them (served from the
+//! binary, `conditions::SCRIPT_PATH`; the page works without it), and on the page of a
+//! form that turns `proof_of_work` on, the script that solves its challenge
+//! (`SCRIPT_PATH`; without it the page says the form needs JavaScript).
 
 use crate::state::AppState;
 use axum::extract::State;
@@ -9,17 +11,25 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use forms::pb;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use super::conditions;
 use super::nonce::NONCE_FIELD;
 
 /// Hidden field with the page's start token.
 pub(super) const TOKEN_FIELD: &str = "_token";
 /// Honeypot: invisible to people, tempting to robots.
 pub(super) const HONEYPOT_FIELD: &str = "website";
+/// Hidden field with the page of a form with pages (1-based).
+pub(super) const PAGE_FIELD: &str = "_page";
+/// Hidden field with the resume token of the visitor's partial response.
+pub(super) const RESUME_FIELD: &str = "_resume";
+/// Name of the page's buttons (`next`, `back`) on a form with pages.
+pub(super) const NAV_FIELD: &str = "nav";
 /// Hidden field the page's script fills with the solved proof-of-work challenge.
 pub(super) const POW_FIELD: &str = "pow_solution";
-/// Where the proof-of-work script is served (its route: `routes::router`).
+/// Where the proof-of-work script is served (two segments: never a form's address; its
+/// route: `routes::router`).
 pub(super) const SCRIPT_PATH: &str = "/f/assets/pow.js";
 /// The proof-of-work script (see its comments), compiled into the binary.
 const SCRIPT: &str = include_str!("assets/pow.js");
@@ -54,6 +64,10 @@ select{box-sizing:border-box;width:100%;font:inherit;padding:.6rem;border:1px so
 label.opt{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:.25rem 0}\
 label.opt input{width:auto;margin:0}.row{display:flex;flex-wrap:wrap;gap:.25rem 1rem}\
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}\
+[hidden]{display:none!important}h2{font-size:1.25rem;margin:1.5rem 0 .5rem}.hint{color:#4a5568;font-style:italic;margin:.25rem 0}\
+.steps{margin:0;color:#4a5568}progress{width:100%;height:.6rem;margin:.25rem 0 .5rem}\
+.nav{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1.5rem}button.secondary{background:#fff;color:#1d4fb8;border:1px solid #1d4fb8}\
+.card{margin-top:1rem}.card h2{margin-top:0}\
 button:disabled{background:#5a6785;cursor:progress}.pow{color:#4a5568;margin:.75rem 0 0}";
 
 fn page(title: &str, body: &str) -> String {
@@ -440,6 +454,141 @@ fn field_html(field: &pb::FormField, filled: &Filled) -> String {
     )
 }
 
+/// Where a page stands in a form with pages, and what it links to.
+#[derive(Default)]
+pub(super) struct Paging<'a> {
+    /// The core's progress: the page to show, its fields, the answers saved. None: the
+    /// whole form on one page.
+    pub(super) progress: Option<&'a pb::HostedProgress>,
+    /// The URL query the page posts with (its prefill), kept from page to page so that
+    /// fields on later pages are prefilled too; empty for none.
+    pub(super) query: String,
+    /// The origin of the links a visitor copies (`https://forms.example.com`), if known.
+    pub(super) origin: Option<String>,
+}
+
+/// The address of a form's page, `/f/{short_id}?query`.
+pub(super) fn page_address(short_id: &str, query: &str) -> String {
+    if query.is_empty() {
+        format!("/f/{short_id}")
+    } else {
+        format!("/f/{short_id}?{query}")
+    }
+}
+
+/// Gives the first control of a field's HTML `autofocus`, so that a page refused for
+/// its answers opens on the first field to fix (without JavaScript too).
+fn autofocus(html: &mut String) {
+    let first = ["<input ", "<select ", "<textarea "]
+        .iter()
+        .filter_map(|tag| html.find(tag).map(|at| at + tag.len() - 1))
+        .min();
+    if let Some(at) = first {
+        html.insert_str(at, " autofocus");
+    }
+}
+
+/// The fields a page shows: on a page of a form with pages, those the core listed (in
+/// form order); else all of them.
+fn fields_shown<'f>(
+    form: &'f pb::Form,
+    progress: Option<&pb::HostedProgress>,
+) -> Vec<&'f pb::FormField> {
+    match progress {
+        Some(p) => form
+            .fields
+            .iter()
+            .filter(|f| p.fields.contains(&f.id))
+            .collect(),
+        None => form.fields.iter().collect(),
+    }
+}
+
+/// The page's fields: a page break opens a part of the form titled by its label; a
+/// field or part with conditions on answers of the same page carries them for the
+/// script, with a hint for pages without it. Returns the HTML and whether any
+/// element has conditions.
+fn fields_html(form: &pb::Form, shown: &[&pb::FormField], filled: &Filled) -> (String, bool) {
+    let on_page: HashSet<&str> = shown.iter().map(|f| f.id.as_str()).collect();
+    let first_error = shown.iter().find(|f| filled.errors.contains_key(&f.id));
+    let mut html = String::new();
+    let mut open_part = false;
+    let mut any = false;
+    for field in shown {
+        let conditions = conditions::same_page(field, &on_page);
+        let data = (!conditions.is_empty()).then(|| {
+            any = true;
+            format!(
+                " data-show-if=\"{}\"",
+                escape(&conditions::data_attribute(form, &conditions))
+            )
+        });
+        if field.r#type == "page_break" {
+            if open_part {
+                html.push_str("</section>");
+            }
+            open_part = true;
+            html.push_str(&format!(
+                "<section class=\"part\"{}><h2>{}</h2>",
+                data.unwrap_or_default(),
+                escape(&field.label)
+            ));
+            if !conditions.is_empty() {
+                html.push_str(&format!(
+                    "<p class=\"hint\">{}</p>",
+                    escape(&conditions::hint(form, &conditions, "Answer this part"))
+                ));
+            }
+            continue;
+        }
+        let mut control = field_html(field, filled);
+        if first_error.is_some_and(|f| f.id == field.id) {
+            autofocus(&mut control);
+        }
+        match data {
+            Some(data) => {
+                html.push_str(&format!("<div class=\"cond\"{data}>"));
+                // A hidden field is never seen: its hint would speak of nothing.
+                if field.r#type != "hidden" {
+                    html.push_str(&format!(
+                        "<p class=\"hint\">{}</p>",
+                        escape(&conditions::hint(form, &conditions, "Answer"))
+                    ));
+                }
+                html.push_str(&control);
+                html.push_str("</div>");
+            }
+            None => html.push_str(&control),
+        }
+    }
+    if open_part {
+        html.push_str("</section>");
+    }
+    (html, any)
+}
+
+/// The "Continue later" part of a page whose answers are saved: the resume link (with
+/// the page's prefill, for the fields of pages to come), and the same as text to copy.
+fn resume_html(short_id: &str, token: &str, paging: &Paging<'_>) -> String {
+    let mut query = serde_urlencoded::to_string([("resume", token)]).unwrap_or_default();
+    if !paging.query.is_empty() {
+        query.push('&');
+        query.push_str(&paging.query);
+    }
+    let link = page_address(short_id, &query);
+    let origin = paging.origin.as_deref();
+    let full = format!("{}{link}", origin.unwrap_or(""));
+    format!(
+        "<section class=\"card\" aria-labelledby=\"later\"><h2 id=\"later\">Continue later</h2>\
+         <p>Your answers so far are saved. To come back to this form later or on another device, \
+         keep this link: <a href=\"{}\">Continue later</a></p>\
+         <label for=\"resume-link\">Your link to continue</label>\
+         <input id=\"resume-link\" type=\"text\" readonly value=\"{}\"></section>",
+        escape(&link),
+        escape(&full)
+    )
+}
+
 /// The data attributes of a form whose page solves a proof-of-work challenge.
 fn pow_attributes(challenge: &pb::ProofOfWorkChallenge) -> String {
     format!(
@@ -453,24 +602,49 @@ fn pow_attributes(challenge: &pb::ProofOfWorkChallenge) -> String {
     )
 }
 
+/// The live region where the proof-of-work script says why Submit waits, then that it
+/// is ready.
+const POW_STATUS: &str =
+    "<p id=\"pow-status\" class=\"pow\" role=\"status\" aria-live=\"polite\"></p>";
+
 pub(super) fn form_page(
     short_id: &str,
     form: &pb::Form,
     (token, nonce, pow): (&str, Option<&str>, Option<&pb::ProofOfWorkChallenge>),
     filled: &Filled,
+    paging: &Paging<'_>,
 ) -> String {
-    let enctype = if form.fields.iter().any(|f| f.r#type == "file_upload") {
+    let progress = paging.progress;
+    let shown = fields_shown(form, progress);
+    let enctype = if shown.iter().any(|f| f.r#type == "file_upload") {
         "multipart/form-data"
     } else {
         "application/x-www-form-urlencoded"
     };
+    let (fields, has_conditions) = fields_html(form, &shown, filled);
+    let action = match progress {
+        Some(_) => page_address(short_id, &paging.query),
+        None => page_address(short_id, ""),
+    };
+    let (current, pages) = progress.map_or((1, 1), |p| (p.page.max(1), p.page_count.max(1)));
     let mut body = format!(
-        "<form method=\"post\" action=\"/f/{}\" enctype=\"{enctype}\" novalidate{}><h1>{}</h1>",
-        escape(short_id),
+        "<form method=\"post\" action=\"{}\" enctype=\"{enctype}\" novalidate{}{}><h1>{}</h1>",
+        escape(&action),
+        if has_conditions {
+            " data-conditions"
+        } else {
+            ""
+        },
         pow.map(pow_attributes).unwrap_or_default(),
         escape(&form.title)
     );
-    if let Some(description) = &form.description {
+    if pages > 1 {
+        body.push_str(&format!(
+            "<p class=\"steps\" id=\"steps\">Page {current} of {pages}</p>\
+             <progress value=\"{current}\" max=\"{pages}\" aria-labelledby=\"steps\"></progress>"
+        ));
+    }
+    if let Some(description) = form.description.as_ref().filter(|_| current == 1) {
         body.push_str(&format!("<p>{}</p>", escape(description)));
     }
     if let Some(banner) = &filled.banner {
@@ -499,24 +673,65 @@ pub(super) fn form_page(
              Please turn JavaScript on for this page.</p></noscript>"
         ));
     }
+    if let Some(progress) = progress {
+        body.push_str(&format!(
+            "<input type=\"hidden\" name=\"{PAGE_FIELD}\" value=\"{current}\">\
+             <input type=\"hidden\" name=\"{RESUME_FIELD}\" value=\"{}\">",
+            escape(&progress.resume_token)
+        ));
+    }
     body.push_str(&format!(
         "<div class=\"hp\" aria-hidden=\"true\"><label for=\"hp\">Leave empty</label>\
          <input id=\"hp\" name=\"{HONEYPOT_FIELD}\" tabindex=\"-1\" autocomplete=\"off\"></div>"
     ));
-    for field in &form.fields {
-        body.push_str(&field_html(field, filled));
-    }
-    body.push_str("<button type=\"submit\">Submit</button>");
-    if pow.is_some() {
-        // Said by the script: why Submit waits, then that it is ready.
-        body.push_str(&format!(
-            "<p id=\"pow-status\" class=\"pow\" role=\"status\" aria-live=\"polite\"></p>\
-             </form><script type=\"module\" src=\"{SCRIPT_PATH}\"></script>"
-        ));
+    body.push_str(&fields);
+    if pages > 1 {
+        // Next (or Submit) first: it is the button Enter presses.
+        body.push_str("<div class=\"nav\">");
+        if current < pages {
+            body.push_str(&format!(
+                "<button type=\"submit\" name=\"{NAV_FIELD}\" value=\"next\">Next</button>"
+            ));
+        } else {
+            body.push_str("<button type=\"submit\">Submit</button>");
+        }
+        if progress.is_some_and(|p| p.previous_page > 0) {
+            body.push_str(&format!(
+                "<button type=\"submit\" class=\"secondary\" name=\"{NAV_FIELD}\" value=\"back\" \
+                 formnovalidate>Back</button>"
+            ));
+        }
+        body.push_str("</div>");
     } else {
-        body.push_str("</form>");
+        body.push_str("<button type=\"submit\">Submit</button>");
     }
-    page(&form.title, &body)
+    if pow.is_some() {
+        body.push_str(POW_STATUS);
+    }
+    body.push_str("</form>");
+    if let Some(token) = progress
+        .map(|p| p.resume_token.as_str())
+        .filter(|t| !t.is_empty())
+    {
+        body.push_str(&resume_html(short_id, token, paging));
+    }
+    if has_conditions {
+        body.push_str(&format!(
+            "<script type=\"module\" src=\"{}\"></script>",
+            conditions::SCRIPT_PATH
+        ));
+    }
+    if pow.is_some() {
+        body.push_str(&format!(
+            "<script type=\"module\" src=\"{SCRIPT_PATH}\"></script>"
+        ));
+    }
+    let title = if pages > 1 {
+        format!("{} (page {current} of {pages})", form.title)
+    } else {
+        form.title.clone()
+    };
+    page(&title, &body)
 }
 
 /// `GET /f/assets/pow.js`: the proof-of-work script.
@@ -555,7 +770,7 @@ static STYLE_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 });
 
 /// The headers of every hosted page: a Content-Security-Policy that allows the page's
-/// own style sheet, scripts of its own origin (the proof-of-work script) and posts to
+/// own style sheet, scripts of its own origin (the conditions' and the proof of work's) and posts to
 /// itself (or its redirect) and nothing else, who may frame it (`--frame-ancestors`),
 /// no MIME sniffing, no referrer to other sites.
 pub(crate) async fn page_headers(

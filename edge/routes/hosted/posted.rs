@@ -5,7 +5,10 @@
 //! passes its limit, and nothing of a refused submission's files is read.
 
 use super::nonce::{NONCE_FIELD, NonceHome, nonce};
-use super::page::{HONEYPOT_FIELD, OTHER, POW_FIELD, TOKEN_FIELD, message_page};
+use super::page::{
+    HONEYPOT_FIELD, NAV_FIELD, OTHER, PAGE_FIELD, POW_FIELD, RESUME_FIELD, TOKEN_FIELD,
+    message_page,
+};
 use crate::call::Call;
 use crate::http_server::is_body_timeout;
 use crate::state::AppState;
@@ -26,8 +29,8 @@ const MAX_PARTS: usize = 256;
 /// each) with room to spare.
 const MAX_TEXT_PART: usize = 128 * 1024;
 
-/// A submitted page: the answers as text, the files, the token, the honeypot and the
-/// proof of work.
+/// A submitted page: the answers as text, the files, the token, the honeypot, the proof
+/// of work and, for a form with pages, where the visitor is.
 #[derive(Default)]
 pub(super) struct Posted {
     /// The answers' inputs as posted, names and values in page order.
@@ -37,6 +40,11 @@ pub(super) struct Posted {
     /// The nonce posted by a framed page.
     pub nonce: Option<String>,
     pub honeypot_filled: bool,
+    /// A form with pages: the page posted (0: the whole form), the resume token it
+    /// carried, and whether the visitor pressed Back.
+    pub page: i32,
+    pub resume: String,
+    pub back: bool,
     /// The nonce settled on when the submission was admitted, so that a refused
     /// admission's page and cookie agree on it.
     pub settled: Option<(String, NonceHome)>,
@@ -77,6 +85,9 @@ impl Posted {
             TOKEN_FIELD => self.token = value,
             NONCE_FIELD => self.nonce = Some(value),
             HONEYPOT_FIELD => self.honeypot_filled |= !value.trim().is_empty(),
+            PAGE_FIELD => self.page = value.trim().parse().unwrap_or(0),
+            RESUME_FIELD => self.resume = value,
+            NAV_FIELD => self.back = value == "back",
             POW_FIELD => self.pow_solution = value,
             _ => self.values.push((name, value)),
         }
