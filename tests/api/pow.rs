@@ -416,6 +416,42 @@ async fn chromium_without_javascript_says_the_form_needs_it() {
     assert!(s.responses().await.is_empty());
 }
 
+#[tokio::test]
+async fn chromium_walks_a_form_with_pages_solving_each_page() {
+    if !browser_available() {
+        return;
+    }
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let fields = json!([
+        {"type": "short_text", "label": "Name", "required": true},
+        {"type": "page_break", "label": "More"},
+        {"type": "email", "label": "Email", "required": true},
+    ]);
+    let settings = json!({"proof_of_work": true, "confirmation_message": "Merci!"});
+    let form = published_form(&app, &key, fields, settings).await;
+    let url = format!(
+        "{}/f/{}",
+        app.http_base.trim_end_matches("/api/v1"),
+        form["short_id"].as_str().expect("short id")
+    );
+    let seen = visit(&url, "pages").await;
+    assert_eq!(seen["openedStatus"], 200, "{seen}");
+    assert_eq!(seen["submittedStatus"], 200, "{seen}");
+    assert!(
+        seen["text"].as_str().is_some_and(|t| t.contains("Merci!")),
+        "{seen}"
+    );
+    println!("proof of work solved on each page in {} ms", seen["ms"]);
+    let id = form["id"].as_str().expect("form id");
+    let stored = app.get(&format!("/forms/{id}/responses"), &key).await;
+    let list = stored.ok(200)["responses"]
+        .as_array()
+        .expect("list")
+        .clone();
+    assert_eq!(list.len(), 1, "{list:?}");
+}
+
 /// Measures the page's solving in Chromium, on this machine's CPU and slowed fourfold as
 /// for a phone, and prints the figures (speed is reported, never asserted).
 #[tokio::test]

@@ -12,6 +12,8 @@
 //          50,000 hashes (the expected work). Nothing is submitted.
 // nojs:    JavaScript off: the page's note, then a submission, refused with the page
 //          again.
+// pages:   a form with two pages (Name; Email): each page solves its own challenge
+//          before Next or Submit is enabled.
 // Content-Security-Policy violations the browser reports are printed in every mode.
 import { chromium } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -56,6 +58,30 @@ try {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     for (let i = 0; i < LOADS; i++) out.phoneLike.push(await solveOnce(page));
     console.log(JSON.stringify({ ...out, cspViolations }));
+  } else if (mode === 'pages') {
+    const { page, cspViolations } = await newPage();
+    const opened = await page.goto(url);
+    const solved = () => page.waitForFunction(
+      () => document.querySelector('form').dataset.powMs !== undefined, null, { timeout: 60000 },
+    );
+    await page.getByLabel('Name').fill('Ada Lovelace');
+    await solved();
+    const firstMs = Number(await page.locator('form').getAttribute('data-pow-ms'));
+    await Promise.all([page.waitForURL(/page=2/), page.getByRole('button', { name: 'Next' }).click()]);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await solved();
+    const secondMs = Number(await page.locator('form').getAttribute('data-pow-ms'));
+    const [answer] = await Promise.all([
+      page.waitForNavigation(),
+      page.getByRole('button', { name: 'Submit' }).click(),
+    ]);
+    console.log(JSON.stringify({
+      openedStatus: opened.status(),
+      ms: [firstMs, secondMs],
+      submittedStatus: answer ? answer.status() : null,
+      text: (await page.locator('main').textContent()).trim(),
+      cspViolations,
+    }));
   } else if (mode === 'nojs') {
     const { page, cspViolations } = await newPage({ javaScriptEnabled: false });
     const opened = await page.goto(url);
