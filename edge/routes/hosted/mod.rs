@@ -29,7 +29,7 @@ use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
-pub(crate) use conditions::{SCRIPT_PATH as CONDITIONS_SCRIPT_PATH, script as conditions_script};
+pub(crate) use conditions::script as conditions_script;
 pub(crate) use endpoint::{preflight, thanks};
 pub(crate) use page::page_headers;
 
