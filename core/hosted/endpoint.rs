@@ -14,7 +14,7 @@
 
 use super::{Hosted, pow};
 use crate::error::CoreError;
-use crate::files::{self, Staged, Upload};
+use crate::files::{self, Upload};
 use crate::forms::{Field, FieldKind, Form, now_millis, origins};
 use crate::pb::{self, convert};
 use crate::responses::create::{Source, Submission};
@@ -86,16 +86,11 @@ fn by_id(fields: &[Field], answers: Map<String, Value>) -> Map<String, Value> {
 
 /// The reply to a stored (or a robot's dropped) submission, from the form's settings.
 fn reply(settings: &Map<String, Value>, response_id: String) -> pb::SubmitToEndpointResponse {
-    let text = |name| {
-        settings
-            .get(name)
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    };
+    let c = super::confirmation(settings, response_id);
     pb::SubmitToEndpointResponse {
-        response_id,
-        confirmation_message: text("confirmation_message"),
-        redirect_url: text("redirect_url"),
+        response_id: c.response_id,
+        confirmation_message: c.confirmation_message,
+        redirect_url: c.redirect_url,
     }
 }
 
@@ -182,21 +177,19 @@ impl Hosted {
             return Ok(reply(&form.settings, uuid::Uuid::new_v4().to_string()));
         }
         let names = names(&form.fields);
-        let mut staged = Staged::default();
-        if !req.files.is_empty() {
-            let uploads = req.files.into_iter().map(|f| Upload {
+        // Files may be named by a field's slug too.
+        let uploads = req
+            .files
+            .into_iter()
+            .map(|f| Upload {
                 field_id: names.get(&f.field_id).cloned().unwrap_or(f.field_id),
                 file_name: f.file_name,
                 content: f.content,
-            });
-            let (checked, answers) = files::check_all(&form.fields, uploads.collect())?;
-            let until = chrono::Duration::from_std(self.config.staged_file_grace)
-                .ok()
-                .and_then(|grace| chrono::Utc::now().checked_add_signed(grace))
-                .unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC);
-            staged.ids = self.file_store.stage(&self.pool, checked, until).await?;
-            staged.answers = answers;
-        }
+            })
+            .collect();
+        let staged = self
+            .stage(&form.fields, uploads, self.grace_until())
+            .await?;
         let ids = staged.ids.clone();
         let device = super::device::parse(&req.user_agent);
         let answers = req

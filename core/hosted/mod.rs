@@ -173,7 +173,7 @@ impl Hosted {
         self.throttles.submit(ip)?;
         let now = now_millis();
         let (form_id, started_at) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
-        let reply = pages::confirmation;
+        let reply = confirmation;
         // Work that needs no lock comes first: a robot's submission is answered, and
         // files are checked and written, before the form's row is locked.
         let mut staged = Staged::default();
@@ -217,16 +217,10 @@ impl Hosted {
         if let Some((form, count)) = read {
             if paged {
                 Self::check_open(&form, count, now)?;
-                let uploads = req.files.into_iter().map(|f| Upload {
-                    field_id: f.field_id,
-                    file_name: f.file_name,
-                    content: f.content,
-                });
-                let (checked, answers) = files::check_all(&form.fields, uploads.collect())?;
-                let ids = self
-                    .file_store
-                    .stage(&self.pool, checked, self.page_files_until())
+                let staged = self
+                    .stage(&form.fields, uploads(req.files), self.page_files_until())
                     .await?;
+                let ids = staged.ids.clone();
                 let post = pages::PagePost {
                     page: usize::try_from(req.page).unwrap_or(0),
                     back: req.back,
@@ -236,10 +230,7 @@ impl Hosted {
                         .as_ref()
                         .map(convert::struct_to_object)
                         .unwrap_or_default(),
-                    staged: Staged {
-                        ids: ids.clone(),
-                        answers,
-                    },
+                    staged,
                     started_at,
                     device: device::parse(&req.user_agent),
                     proven,
@@ -250,18 +241,9 @@ impl Hosted {
                 }
                 return reply;
             }
-            let uploads = req.files.into_iter().map(|f| Upload {
-                field_id: f.field_id,
-                file_name: f.file_name,
-                content: f.content,
-            });
-            let (checked, answers) = files::check_all(&form.fields, uploads.collect())?;
-            let until = chrono::Duration::from_std(self.config.staged_file_grace)
-                .ok()
-                .and_then(|grace| chrono::Utc::now().checked_add_signed(grace))
-                .unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC);
-            staged.ids = self.file_store.stage(&self.pool, checked, until).await?;
-            staged.answers = answers;
+            staged = self
+                .stage(&form.fields, uploads(req.files), self.grace_until())
+                .await?;
         }
         let ids = staged.ids.clone();
         let device = device::parse(&req.user_agent);
@@ -295,7 +277,63 @@ impl Hosted {
     }
 }
 
+/// The files of a request, as the files module checks them.
+fn uploads(files: Vec<pb::UploadedFile>) -> Vec<Upload> {
+    files
+        .into_iter()
+        .map(|f| Upload {
+            field_id: f.field_id,
+            file_name: f.file_name,
+            content: f.content,
+        })
+        .collect()
+}
+
+/// The reply to a stored (or a robot's dropped) submission, from the form's settings.
+pub(crate) fn confirmation(
+    settings: &Map<String, serde_json::Value>,
+    response_id: String,
+) -> pb::SubmitHostedFormResponse {
+    let text = |name| {
+        settings
+            .get(name)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    };
+    pb::SubmitHostedFormResponse {
+        response_id,
+        confirmation_message: text("confirmation_message"),
+        redirect_url: text("redirect_url"),
+        progress: None,
+    }
+}
+
 impl Hosted {
+    /// Checks `uploads` against `fields` and writes them, staged until `until`: the
+    /// files of a submission, before any lock is taken. Nothing to do without files.
+    pub(crate) async fn stage(
+        &self,
+        fields: &[crate::forms::Field],
+        uploads: Vec<Upload>,
+        until: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Staged, CoreError> {
+        if uploads.is_empty() {
+            return Ok(Staged::default());
+        }
+        let (checked, answers) = files::check_all(fields, uploads)?;
+        let ids = self.file_store.stage(&self.pool, checked, until).await?;
+        Ok(Staged { ids, answers })
+    }
+
+    /// How long the files of a submission stored at once may wait
+    /// (`--staged-file-grace`).
+    pub(crate) fn grace_until(&self) -> chrono::DateTime<chrono::Utc> {
+        chrono::Duration::from_std(self.config.staged_file_grace)
+            .ok()
+            .and_then(|grace| chrono::Utc::now().checked_add_signed(grace))
+            .unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC)
+    }
+
     /// Forgets IPs whose allowance is full again.
     pub(crate) fn retain_recent(&self) {
         self.throttles.retain_recent();

@@ -6,7 +6,7 @@
 //! A form without page breaks or conditions has no progress: its page is the single
 //! page it always was, posted whole.
 
-use super::Hosted;
+use super::{Hosted, confirmation};
 use crate::crypto;
 use crate::error::CoreError;
 use crate::files::Staged;
@@ -84,25 +84,6 @@ pub(super) fn progress(
             String::new()
         },
         previous_page: int(previous.unwrap_or(0)),
-    }
-}
-
-/// The confirmation of a stored response, from its form's settings.
-pub(super) fn confirmation(
-    settings: &Map<String, Value>,
-    response_id: String,
-) -> pb::SubmitHostedFormResponse {
-    let text = |name| {
-        settings
-            .get(name)
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    };
-    pb::SubmitHostedFormResponse {
-        response_id,
-        confirmation_message: text("confirmation_message"),
-        redirect_url: text("redirect_url"),
-        progress: None,
     }
 }
 

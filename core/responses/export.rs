@@ -534,7 +534,19 @@ mod tests {
                    "answers": {"f": "Ada\nLovelace"}, "metadata": {"source": "api"},
                    "device_type": null, "browser": "Firefox \"beta\"", "os": null,
                    "started_at": "2026-09-21T14:13:20.123Z", "submitted_at": "2026-09-21T14:13:20.123Z",
-                   "completion_time_seconds": 12})
+                   "completion_time_seconds": 12, "status": "completed", "last_page": 1})
+        );
+        // A partial's line says so, at its page.
+        let partial = ExportRow {
+            page: Some(2),
+            ..row(json!({}))
+        };
+        e.row(&partial).expect("row");
+        let text = String::from_utf8(e.take().expect("bytes")).expect("utf-8");
+        let line: Value = serde_json::from_str(&text).expect("one JSON object");
+        assert_eq!(
+            (&line["status"], &line["last_page"]),
+            (&json!("partial"), &json!(2))
         );
     }
 

@@ -79,9 +79,9 @@ pub(crate) fn router(state: AppState) -> Router {
                 hosted::page_headers,
             )),
         )
-        // Two segments: never a form's address.
-        // The scripts of hosted pages (`conditions::SCRIPT_PATH`, `page::SCRIPT_PATH`),
-        // as literal paths for the route inventory (tests/api/isolation.rs).
+        // Two segments: never a form's address. (`conditions::SCRIPT_PATH` and
+        // `page::SCRIPT_PATH`, written as literals here, so that the isolation matrix
+        // reads every route of this file.)
         .route("/f/assets/conditions.js", get(hosted::conditions_script))
         .route("/f/assets/pow.js", get(hosted::script))
         .nest("/app", crate::dashboard::router())

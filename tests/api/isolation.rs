@@ -143,6 +143,21 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "public submission, no credentials; checked: B's credentials change nothing, the response is A's form's, none lands in B's",
     ),
     (
+        "GET /f/assets/conditions.js",
+        Kind::NotTenant,
+        "the hosted pages' script, the same bytes for anyone; checked: names no account's object",
+    ),
+    (
+        "GET /f/{short_id}/thanks",
+        Kind::NotTenant,
+        "public confirmation after an endpoint post, no credentials; checked: A's draft stays 404 even with B's credentials",
+    ),
+    (
+        "OPTIONS /f/{short_id}",
+        Kind::NotTenant,
+        "CORS preflight by the form's own allowed origins, no credentials; checked: A's origin is allowed on A's form whoever asks, and gets no CORS header on A's draft even with B's credentials",
+    ),
+    (
         "GET /f/assets/pow.js",
         Kind::NotTenant,
         "the hosted pages' proof-of-work script compiled into the binary, no data; checked: the body names no account's object",
@@ -261,6 +276,21 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.HostedFormsService/SubmitHostedForm",
         Kind::NotTenant,
         "public submission; checked: with B's credentials the response still goes to A's form only",
+    ),
+    (
+        "forms.v1.HostedFormsService/CheckEndpointOrigin",
+        Kind::NotTenant,
+        "public, by short id and the form's own allowed origins; checked: A's draft is ORIGIN_NOT_ALLOWED with B's credentials, as an unknown form",
+    ),
+    (
+        "forms.v1.HostedFormsService/AdmitEndpointSubmission",
+        Kind::NotTenant,
+        "public, by short id and the form's own allowed origins; checked: A's draft is ORIGIN_NOT_ALLOWED with B's credentials",
+    ),
+    (
+        "forms.v1.HostedFormsService/SubmitToEndpoint",
+        Kind::NotTenant,
+        "public submission from an allowed origin; checked: with B's credentials the response still goes to A's form only",
     ),
     (
         "forms.v1.GatewayService/RejectRequest",
@@ -398,6 +428,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "POST /app/forms/{id}/fields/{field_id}",
         Kind::Foreign,
         "A's field, under A's and B's form; unchanged",
+    ),
+    (
+        "POST /app/forms/{id}/fields/{field_id}/conditions",
+        Kind::Foreign,
+        "A's field, under A's and B's form; no condition added",
     ),
     (
         "POST /app/forms/{id}/fields/{field_id}/move",
@@ -962,6 +997,153 @@ impl Matrix {
     }
 }
 
+/// A's own site, from which A's forms accept posts (endpoint mode).
+const A_SITE: &str = "https://a-site.example";
+
+/// Endpoint mode: the owner's own site posting to /f/{short_id}. A's forms accept A's
+/// site only; nothing a stranger's credentials add reaches another account, and A's
+/// draft answers as an unknown form.
+async fn endpoint_rows(
+    m: &mut Matrix,
+    app: &TestApp,
+    channel: &Channel,
+    origin: &str,
+    a: &Tenant,
+    b: &Tenant,
+    strangers: &[(&str, Cred, &Tenant)],
+) {
+    for id in [&a.form_id, &a.draft_form_id] {
+        app.put(
+            &format!("/forms/{id}"),
+            &a.key.key,
+            &json!({"settings": {"allowed_origins": [A_SITE]}}),
+        )
+        .await
+        .ok(200);
+    }
+    let client = reqwest::Client::new();
+    let preflight = |short_id: &str| {
+        client
+            .request(reqwest::Method::OPTIONS, format!("{origin}/f/{short_id}"))
+            .header("origin", A_SITE)
+            .header("access-control-request-method", "POST")
+    };
+    let row = "OPTIONS /f/{short_id}";
+    for (who, cred, _) in strangers {
+        let allowed = cred
+            .rest(preflight(&a.short_id))
+            .send()
+            .await
+            .expect("preflight");
+        let acao = allowed
+            .headers()
+            .get("access-control-allow-origin")
+            .cloned();
+        m.expect(row, acao.as_ref().is_some_and(|v| v == A_SITE), || {
+            format!("A's site's preflight on A's form as {who}: {acao:?}")
+        });
+        let draft = cred
+            .rest(preflight(&a.draft_short_id))
+            .send()
+            .await
+            .expect("preflight");
+        let acao = draft.headers().get("access-control-allow-origin").cloned();
+        m.expect(row, acao.is_none(), || {
+            format!("ISOLATION BUG: A's draft answered a preflight as {who}: {acao:?}")
+        });
+    }
+    let row = "GET /f/{short_id}/thanks";
+    let thanks = client
+        .get(format!("{origin}/f/{}/thanks", a.short_id))
+        .send()
+        .await
+        .expect("thanks");
+    m.expect(row, thanks.status() == 200, || {
+        format!("A's confirmation page: {}", thanks.status())
+    });
+    for (who, cred, _) in strangers {
+        let draft = cred
+            .rest(client.get(format!("{origin}/f/{}/thanks", a.draft_short_id)))
+            .send()
+            .await
+            .expect("thanks");
+        m.expect(row, draft.status() == 404, || {
+            format!(
+                "ISOLATION BUG: A's draft's confirmation shown to {who}: {}",
+                draft.status()
+            )
+        });
+    }
+
+    // gRPC: the form's own origins decide; a stranger's credentials change nothing.
+    let mut hosted = HostedFormsServiceClient::new(channel.clone());
+    let caller = || {
+        Some(pb::EndpointCaller {
+            origin: A_SITE.to_owned(),
+            sec_fetch_site: "cross-site".to_owned(),
+        })
+    };
+    let refused = |result: &Result<(), Status>| {
+        matches!(result, Err(status) if status.code() == Code::PermissionDenied
+            && status.get_details_error_info().map(|i| i.reason).as_deref()
+                == Some("ORIGIN_NOT_ALLOWED"))
+    };
+    for (who, cred, _) in strangers {
+        let check = |short_id: &str| pb::CheckEndpointOriginRequest {
+            short_id: short_id.to_owned(),
+            origin: A_SITE.to_owned(),
+        };
+        let row = "forms.v1.HostedFormsService/CheckEndpointOrigin";
+        let own = hosted
+            .check_endpoint_origin(cred.grpc(check(&a.short_id)))
+            .await;
+        m.expect(row, own.is_ok(), || {
+            format!("A's site on A's form as {who}: {own:?}")
+        });
+        let draft = hosted
+            .check_endpoint_origin(cred.grpc(check(&a.draft_short_id)))
+            .await
+            .map(|_| ());
+        m.expect(row, refused(&draft), || {
+            format!("ISOLATION BUG: A's draft takes A's site as {who}: {draft:?}")
+        });
+        let row = "forms.v1.HostedFormsService/AdmitEndpointSubmission";
+        let admit = hosted
+            .admit_endpoint_submission(cred.grpc(pb::AdmitEndpointSubmissionRequest {
+                short_id: a.draft_short_id.clone(),
+                caller: caller(),
+            }))
+            .await
+            .map(|_| ());
+        m.expect(row, refused(&admit), || {
+            format!("ISOLATION BUG: A's draft admitted a post as {who}: {admit:?}")
+        });
+    }
+    let row = "forms.v1.HostedFormsService/SubmitToEndpoint";
+    let (before_a, before_b) = (response_count(app, a).await, response_count(app, b).await);
+    let answers = json!({ a.text_field.clone(): "endpoint, with B's key" });
+    let stored = hosted
+        .submit_to_endpoint(b.key_cred().grpc(pb::SubmitToEndpointRequest {
+            short_id: a.short_id.clone(),
+            caller: caller(),
+            answers: Some(pb::convert::object_to_struct(
+                answers.as_object().expect("answers"),
+            )),
+            user_agent: UA.to_owned(),
+            ..Default::default()
+        }))
+        .await;
+    m.expect(row, stored.is_ok(), || {
+        format!("A's site posting to A's form: {stored:?}")
+    });
+    m.expect(row, response_count(app, a).await == before_a + 1, || {
+        "the endpoint post did not land in A's form".to_owned()
+    });
+    m.expect(row, response_count(app, b).await == before_b, || {
+        "ISOLATION BUG: an endpoint post to A's form landed in B's".to_owned()
+    });
+}
+
 /// Text with every UUID replaced by `<id>`.
 fn without_ids(text: &str) -> String {
     let mut out = String::new();
@@ -993,6 +1175,7 @@ struct Tenant {
     session: Option<String>,
     form_id: String,
     short_id: String,
+    draft_form_id: String,
     draft_short_id: String,
     text_field: String,
     photo_field: String,
@@ -1156,6 +1339,7 @@ async fn tenant(
         session,
         form_id,
         short_id,
+        draft_form_id: draft["id"].as_str().expect("draft id").to_owned(),
         draft_short_id: draft["short_id"].as_str().expect("short id").to_owned(),
         text_field: fields[0].clone(),
         photo_field: fields[1].clone(),
@@ -1657,6 +1841,7 @@ async fn every_route_and_method_is_isolated_between_accounts() {
         "GET /api/v1/docs",
         "GET /api/v1/docs/{*file}",
         "GET /f/assets/pow.js",
+        "GET /f/assets/conditions.js",
     ] {
         let path = row
             .trim_start_matches("GET ")
@@ -1745,6 +1930,8 @@ async fn every_route_and_method_is_isolated_between_accounts() {
         response_count(&app, &b).await == before_b,
         || "ISOLATION BUG: a submission to A's page landed in B's form".to_owned(),
     );
+
+    endpoint_rows(&mut m, &app, &channel, &origin, &a, &b, &strangers).await;
 
     // -- gRPC.
     grpc_rows(&mut m, &app, &channel, &hosted, &a, &b, &strangers).await;
@@ -3091,6 +3278,17 @@ fn foreign_dashboard() -> Vec<DashRow> {
             vec![("label", "Changed"), ("placeholder", "by B")],
         ),
         (
+            "POST /app/forms/{id}/fields/{field_id}/conditions",
+            true,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/fields/{}/conditions", a.form, a.field),
+                    format!("/app/forms/{}/fields/{}/conditions", me.form, a.field),
+                ]
+            },
+            vec![("field_0", "x"), ("op_0", "answered")],
+        ),
+        (
             "POST /app/forms/{id}/fields/{field_id}/move",
             true,
             |a, me| {
@@ -3493,6 +3691,13 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
             "POST /app/forms/{id}/fields/{field_id}",
             format!("/app/forms/{sf}/fields/{f0}"),
             vec![("label", "Full name")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/fields/{field_id}/conditions",
+            format!("/app/forms/{sf}/fields/{f1}/conditions"),
+            // No row: saves the field's (empty) conditions as they are.
+            vec![],
             303,
         ),
         (

@@ -18,6 +18,7 @@ pub use statement::{Current, IfCurrent, insert_all_if_current};
 use std::sync::Arc;
 use uuid::Uuid;
 
+/// A row of `responses`, or of `responses_with_partial` (where `page` is a partial's).
 struct ResponseRow {
     id: Uuid,
     form_id: Uuid,
@@ -29,39 +30,7 @@ struct ResponseRow {
     started_at: DateTime<Utc>,
     submitted_at: DateTime<Utc>,
     completion_time_seconds: Option<i64>,
-}
-
-/// A row of `responses_with_partial`: a completed response or a partial one.
-struct AnyResponseRow {
-    id: Uuid,
-    form_id: Uuid,
-    answers: Json<Map<String, Value>>,
-    metadata: Json<Map<String, Value>>,
-    device_type: Option<String>,
-    browser: Option<String>,
-    os: Option<String>,
-    started_at: DateTime<Utc>,
-    submitted_at: DateTime<Utc>,
-    completion_time_seconds: Option<i64>,
     page: Option<i32>,
-}
-
-impl From<AnyResponseRow> for Response {
-    fn from(r: AnyResponseRow) -> Self {
-        Response {
-            id: r.id,
-            form_id: r.form_id,
-            answers: r.answers.0,
-            metadata: r.metadata.0,
-            device_type: r.device_type,
-            browser: r.browser,
-            os: r.os,
-            started_at: r.started_at,
-            submitted_at: r.submitted_at,
-            completion_time_seconds: r.completion_time_seconds,
-            partial_page: r.page,
-        }
-    }
 }
 
 impl From<ResponseRow> for Response {
@@ -77,7 +46,7 @@ impl From<ResponseRow> for Response {
             started_at: r.started_at,
             submitted_at: r.submitted_at,
             completion_time_seconds: r.completion_time_seconds,
-            partial_page: None,
+            partial_page: r.page,
         }
     }
 }
@@ -380,7 +349,7 @@ pub async fn list_with_partial(
     let rows = match sort {
         Sort::Asc => {
             sqlx::query_as!(
-                AnyResponseRow,
+                ResponseRow,
                 r#"SELECT id AS "id!", form_id AS "form_id!",
                           answers AS "answers!: Json<Map<String, Value>>",
                           metadata AS "metadata!: Json<Map<String, Value>>", device_type,
@@ -404,7 +373,7 @@ pub async fn list_with_partial(
         }
         Sort::Desc => {
             sqlx::query_as!(
-                AnyResponseRow,
+                ResponseRow,
                 r#"SELECT id AS "id!", form_id AS "form_id!",
                           answers AS "answers!: Json<Map<String, Value>>",
                           metadata AS "metadata!: Json<Map<String, Value>>", device_type,
@@ -447,7 +416,8 @@ pub async fn list(
                 ResponseRow,
                 r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>",
                            metadata AS "metadata: Json<Map<String, Value>>", device_type, browser, os,
-                           started_at, submitted_at, completion_time_seconds
+                           started_at, submitted_at, completion_time_seconds,
+                           NULL::integer AS page
                      FROM responses
                     WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
                       AND (submitted_at, id) > ($4, $5)
@@ -468,7 +438,8 @@ pub async fn list(
                 ResponseRow,
                 r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>",
                            metadata AS "metadata: Json<Map<String, Value>>", device_type, browser, os,
-                           started_at, submitted_at, completion_time_seconds
+                           started_at, submitted_at, completion_time_seconds,
+                           NULL::integer AS page
                      FROM responses
                     WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
                       AND (submitted_at, id) < ($4, $5)
@@ -499,7 +470,7 @@ pub async fn get(
         ResponseRow,
         r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>",
                   metadata AS "metadata: Json<Map<String, Value>>", device_type, browser, os,
-                  started_at, submitted_at, completion_time_seconds
+                  started_at, submitted_at, completion_time_seconds, NULL::integer AS page
              FROM responses r WHERE r.id = $1 AND r.form_id = $2
               AND EXISTS (SELECT 1 FROM forms f WHERE f.id = r.form_id AND f.account_id = $3)"#,
         id,
@@ -520,7 +491,7 @@ pub async fn get_with_partial(
     id: Uuid,
 ) -> Result<Response, CoreError> {
     sqlx::query_as!(
-        AnyResponseRow,
+        ResponseRow,
         r#"SELECT id AS "id!", form_id AS "form_id!",
                   answers AS "answers!: Json<Map<String, Value>>",
                   metadata AS "metadata!: Json<Map<String, Value>>", device_type, browser, os,
