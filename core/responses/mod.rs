@@ -7,6 +7,7 @@ pub(crate) mod cursor;
 pub(crate) mod export;
 pub(crate) mod partial;
 pub(crate) mod service;
+pub(crate) mod summary;
 pub mod store;
 
 use crate::error::{CoreError, FieldError};
