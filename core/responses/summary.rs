@@ -343,7 +343,7 @@ mod tests {
 
     #[test]
     fn hourly_needs_both_ends_at_most_two_days_apart() {
-        let at = |h| DateTime::from_timestamp(h * 3600, 0);
+        let at = |h: i64| DateTime::from_timestamp(h * 3600, 0);
         assert!(hourly(at(0), at(48)));
         assert!(!hourly(at(0), at(49)));
         assert!(!hourly(at(0), None));
