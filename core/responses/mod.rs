@@ -7,8 +7,8 @@ pub(crate) mod cursor;
 pub(crate) mod export;
 pub(crate) mod partial;
 pub(crate) mod service;
-pub(crate) mod summary;
 pub mod store;
+pub(crate) mod summary;
 
 use crate::error::{CoreError, FieldError};
 use crate::forms::logic::Visibility;

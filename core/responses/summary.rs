@@ -106,7 +106,11 @@ fn completion_rate(completed: i64, partial: i64) -> Option<f64> {
 /// The share rows per dimension, each most first, then by value.
 fn split_shares(
     rows: Vec<sql::ShareRow>,
-) -> (Vec<pb::ValueCount>, Vec<pb::ValueCount>, Vec<pb::ValueCount>) {
+) -> (
+    Vec<pb::ValueCount>,
+    Vec<pb::ValueCount>,
+    Vec<pb::ValueCount>,
+) {
     let (mut devices, mut browsers, mut systems) = (Vec::new(), Vec::new(), Vec::new());
     for row in rows {
         let count = pb::ValueCount {
@@ -246,11 +250,7 @@ fn scale(field: &Field, counts: &[(Option<String>, i64)]) -> pb::ScaleSummary {
     let sum: i64 = given.iter().map(|(v, n)| v * n).sum();
     let (lo, hi) = field.int_bounds();
     let count_where = |keep: &dyn Fn(i64) -> bool| -> i64 {
-        given
-            .iter()
-            .filter(|(v, _)| keep(*v))
-            .map(|(_, n)| n)
-            .sum()
+        given.iter().filter(|(v, _)| keep(*v)).map(|(_, n)| n).sum()
     };
     let nps = (field.kind == FieldKind::Scale && (lo, hi) == (0, 10) && answered > 0).then(|| {
         let promoters = count_where(&|v| v >= 9);

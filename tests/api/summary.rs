@@ -144,7 +144,9 @@ struct Setup {
 }
 
 fn start() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 3, 1, 6, 0, 0).single().expect("start")
+    Utc.with_ymd_and_hms(2026, 3, 1, 6, 0, 0)
+        .single()
+        .expect("start")
 }
 
 async fn setup(count: usize) -> Setup {
@@ -270,7 +272,9 @@ fn percentile_cont(sorted: &[f64], p: f64) -> Option<f64> {
 fn shares(values: impl Iterator<Item = Option<String>>) -> Value {
     let mut counts: BTreeMap<String, i64> = BTreeMap::new();
     for v in values {
-        *counts.entry(v.unwrap_or_else(|| "unknown".into())).or_default() += 1;
+        *counts
+            .entry(v.unwrap_or_else(|| "unknown".into()))
+            .or_default() += 1;
     }
     let mut list: Vec<(String, i64)> = counts.into_iter().collect();
     list.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -336,12 +340,7 @@ fn expected(s: &Setup, since: Option<DateTime<Utc>>, until: Option<DateTime<Utc>
         let id = f["id"].as_str().expect("id");
         let given: Vec<(&Known, &Value)> = done
             .iter()
-            .filter_map(|k| {
-                k.answers
-                    .get(id)
-                    .filter(|v| !v.is_null())
-                    .map(|v| (*k, v))
-            })
+            .filter_map(|k| k.answers.get(id).filter(|v| !v.is_null()).map(|v| (*k, v)))
             .collect();
         let mut out = json!({"field_id": id, "type": kind, "label": f["label"],
                              "answered": given.len()});
@@ -381,15 +380,17 @@ fn expected(s: &Setup, since: Option<DateTime<Utc>>, until: Option<DateTime<Utc>
                 };
                 let n = values.len() as f64;
                 let average = (!values.is_empty()).then(|| values.iter().sum::<i64>() as f64 / n);
-                let nps = (kind == "scale" && (lo, hi) == (0, 10) && !values.is_empty()).then(|| {
-                    let promoters = values.iter().filter(|v| **v >= 9).count() as f64;
-                    let detractors = values.iter().filter(|v| **v <= 6).count() as f64;
-                    (1000.0 * (promoters - detractors) / n).round() / 10.0
-                });
+                let nps =
+                    (kind == "scale" && (lo, hi) == (0, 10) && !values.is_empty()).then(|| {
+                        let promoters = values.iter().filter(|v| **v >= 9).count() as f64;
+                        let detractors = values.iter().filter(|v| **v <= 6).count() as f64;
+                        (1000.0 * (promoters - detractors) / n).round() / 10.0
+                    });
                 let distribution: Vec<Value> = (lo..=hi)
                     .map(|v| json!({"value": v, "count": values.iter().filter(|x| **x == v).count()}))
                     .collect();
-                out["scale"] = json!({"average": average, "distribution": distribution, "nps": nps});
+                out["scale"] =
+                    json!({"average": average, "distribution": distribution, "nps": nps});
             }
             "number" => {
                 let values: Vec<f64> = given
@@ -408,7 +409,8 @@ fn expected(s: &Setup, since: Option<DateTime<Utc>>, until: Option<DateTime<Utc>
                     .iter()
                     .map(|(_, v)| v.as_str().expect("date"))
                     .collect();
-                out["date"] = json!({"earliest": values.iter().min(), "latest": values.iter().max()});
+                out["date"] =
+                    json!({"earliest": values.iter().min(), "latest": values.iter().max()});
             }
             "checkbox" => {
                 let ticked = given.iter().filter(|(_, v)| **v == json!(true)).count();
@@ -547,7 +549,12 @@ async fn every_figure_matches_a_plain_computation() {
         ],
     )
     .await;
-    assert!(!hourly["counts"]["per_hour"].as_array().expect("hours").is_empty());
+    assert!(
+        !hourly["counts"]["per_hour"]
+            .as_array()
+            .expect("hours")
+            .is_empty()
+    );
     let since_only = summary(&s, &[("since", &on(20))]).await;
     assert_same(
         &since_only,
@@ -592,7 +599,10 @@ async fn a_form_without_responses_has_zeros_and_nulls() {
 #[tokio::test]
 async fn bad_bounds_are_refused_by_name_and_others_forms_are_not_found() {
     let s = setup(1).await;
-    for (query, name) in [("since=yesterday", "since"), ("until=2026-02-30T00:00:00Z", "until")] {
+    for (query, name) in [
+        ("since=yesterday", "since"),
+        ("until=2026-02-30T00:00:00Z", "until"),
+    ] {
         let reply = s
             .app
             .get(&format!("/forms/{}/summary?{query}", s.form_id), &s.key)
@@ -602,9 +612,15 @@ async fn bad_bounds_are_refused_by_name_and_others_forms_are_not_found() {
     }
     let stranger = s.app.key_for("b", PRO, ALL).await;
     let path = format!("/forms/{}/summary", s.form_id);
-    s.app.get(&path, &stranger.key).await.error(404, "NOT_FOUND");
     s.app
-        .get("/forms/00000000-0000-0000-0000-000000000000/summary", &s.key)
+        .get(&path, &stranger.key)
+        .await
+        .error(404, "NOT_FOUND");
+    s.app
+        .get(
+            "/forms/00000000-0000-0000-0000-000000000000/summary",
+            &s.key,
+        )
         .await
         .error(404, "NOT_FOUND");
     let mut client = ResponsesServiceClient::connect(s.app.grpc_url.clone())
