@@ -9,7 +9,7 @@
 
 use crate::error::status_of;
 use crate::routes::pagination::Page;
-use crate::routes::{export, form, responses, usage, webhooks};
+use crate::routes::{export, form, responses, summary, usage, webhooks};
 use forms::pb::ErrorReason;
 use std::collections::BTreeMap;
 use utoipa::openapi::header::HeaderBuilder;
@@ -37,7 +37,7 @@ use utoipa::{Modify, OpenApi};
     paths(
         form::list, form::create, form::get, form::update, form::delete,
         responses::list, responses::create, responses::get, responses::delete,
-        responses::file, export::export,
+        responses::file, export::export, summary::get,
         webhooks::list, webhooks::create, webhooks::delete,
         usage::get,
     ),
@@ -68,7 +68,7 @@ fn errors_of(operation_id: &str) -> &'static [ErrorReason] {
         "listForms" | "getUsage" => &[ValidationError],
         "getForm" | "deleteForm" | "getResponse" | "deleteResponse" | "getResponseFile"
         | "listWebhooks" | "deleteWebhook" => &[NotFound],
-        "listResponses" | "exportResponses" => &[NotFound, ValidationError],
+        "listResponses" | "exportResponses" | "getFormSummary" => &[NotFound, ValidationError],
         "createForm" => BODY,
         "updateForm" | "createWebhook" => &[
             NotFound,
@@ -128,6 +128,7 @@ fn links_of(
             ("deleteForm", &[("id", FORM)]),
             ("listResponses", &[("form_id", FORM)]),
             ("createResponse", &[("form_id", FORM)]),
+            ("getFormSummary", &[("form_id", FORM)]),
             ("listWebhooks", &[("form_id", FORM)]),
             ("createWebhook", &[("form_id", FORM)]),
         ],

@@ -144,6 +144,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{form_id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summary of a form
+         * @description Scope: read. Figures of the form's responses submitted in the window: counts (completed, partial, per day, per hour for windows of 48 hours or less), completion time, device/browser/OS shares, per-field figures and drop-off per page. Computed from the responses when asked: exact at read time.
+         */
+        get: operations["getFormSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forms/{form_id}/webhooks": {
         parameters: {
             query?: never;
@@ -212,6 +232,39 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Figures of a checkbox. */
+        CheckboxSummary: {
+            /**
+             * Format: int64
+             * @description Answers that tick it (`answered` also counts unticked ones).
+             */
+            ticked: number;
+        };
+        /** @description Counts of a choice field; a multiple_choice answer counts for each option it ticks. */
+        ChoiceSummary: {
+            /** @description Every option, in the field's order, even when never chosen. */
+            options: components["schemas"]["OptionCount"][];
+            /**
+             * Format: int64
+             * @description Answers with an "other" text.
+             */
+            other: number;
+        };
+        /**
+         * @description Completion time of completed responses, in seconds: continuous percentiles
+         *     (interpolated, as PostgreSQL's `percentile_cont`).
+         */
+        CompletionTime: {
+            /**
+             * Format: int64
+             * @description Responses with a completion time (API-created ones have none).
+             */
+            count: number;
+            /** Format: double */
+            median_seconds: number | null;
+            /** Format: double */
+            p90_seconds: number | null;
+        };
         /** @description A condition on the answer to an earlier field: see `show_if`. */
         Condition: {
             /**
@@ -293,6 +346,25 @@ export interface components {
             request_count: number;
             /** Format: int64 */
             error_count: number;
+        };
+        /** @description Figures of a date field (null when none answered). */
+        DateSummary: {
+            /** Format: date */
+            earliest: string | null;
+            /** Format: date */
+            latest: string | null;
+        };
+        /** @description Responses of one UTC date. */
+        DayCount: {
+            /**
+             * Format: date
+             * @description YYYY-MM-DD.
+             */
+            date: string;
+            /** Format: int64 */
+            completed: number;
+            /** Format: int64 */
+            partial: number;
         };
         /** @description The error envelope of every failed request. */
         Error: {
@@ -456,6 +528,30 @@ export interface components {
             label?: string;
         };
         /**
+         * @description The figures of one field over completed responses. Besides `answered`, one member
+         *     named after the field's kind: `choice` (single_choice, dropdown, multiple_choice),
+         *     `scale` (rating, scale), `number`, `date`, `checkbox` or `text` (the text kinds);
+         *     none for file_upload.
+         */
+        FieldSummary: {
+            /** Format: uuid */
+            field_id: string;
+            /** @description The field's type. */
+            type: string;
+            label: string;
+            /**
+             * Format: int64
+             * @description Responses that answer it.
+             */
+            answered: number;
+            choice?: components["schemas"]["ChoiceSummary"] | null;
+            scale?: components["schemas"]["ScaleSummary"] | null;
+            number?: components["schemas"]["NumberSummary"] | null;
+            date?: components["schemas"]["DateSummary"] | null;
+            checkbox?: components["schemas"]["CheckboxSummary"] | null;
+            text?: components["schemas"]["TextSummary"] | null;
+        };
+        /**
          * @description The type of a field: what an answer to it must be.
          * @enum {string}
          */
@@ -487,6 +583,46 @@ export interface components {
             forms: components["schemas"]["Form"][];
             pagination?: components["schemas"]["PagePagination"] | null;
         };
+        /**
+         * @description The figures of a form's responses in a window, exact at read time. Shares,
+         *     completion time and the per-field figures are of completed responses; counts and
+         *     drop-off also count partial ones.
+         */
+        FormSummary: {
+            counts: components["schemas"]["SummaryCounts"];
+            completion_time: components["schemas"]["CompletionTime"];
+            /** @description Completed responses per device type (`unknown` for none), most first. */
+            device_types: components["schemas"]["ValueCount"][];
+            /** @description Completed responses per browser family, most first. */
+            browsers: components["schemas"]["ValueCount"][];
+            /** @description Completed responses per OS family, most first. */
+            operating_systems: components["schemas"]["ValueCount"][];
+            /** @description One per field in the form's order (page breaks are left out). */
+            fields: components["schemas"]["FieldSummary"][];
+            /** @description How many reached each page; empty for a form without page breaks. */
+            pages: components["schemas"]["PageReach"][];
+        };
+        /** @description Responses of one UTC hour. */
+        HourCount: {
+            /**
+             * Format: date-time
+             * @description The start of the hour.
+             */
+            hour: string;
+            /** Format: int64 */
+            completed: number;
+            /** Format: int64 */
+            partial: number;
+        };
+        /** @description Figures of a number field (null when none answered). */
+        NumberSummary: {
+            /** Format: double */
+            min: number | null;
+            /** Format: double */
+            max: number | null;
+            /** Format: double */
+            average: number | null;
+        };
         /** @description `data` of a reply with one form. */
         OneForm: {
             form?: components["schemas"]["Form"] | null;
@@ -498,6 +634,13 @@ export interface components {
         /** @description `data` of a reply with one webhook. */
         OneWebhook: {
             webhook?: components["schemas"]["Webhook"] | null;
+        };
+        /** @description How many answers chose one option. */
+        OptionCount: {
+            option_id: string;
+            label: string;
+            /** Format: int64 */
+            count: number;
         };
         /** @description Offset pagination (page mode). */
         PagePagination: {
@@ -512,6 +655,22 @@ export interface components {
             per_page: number;
             /** Format: int32 */
             total_pages: number;
+        };
+        /** @description How many reached one page. */
+        PageReach: {
+            /**
+             * Format: int32
+             * @description From 1.
+             */
+            page: number;
+            /** @description The page break's label (empty for a first page without one). */
+            title: string;
+            /**
+             * Format: int64
+             * @description Completed responses whose answers showed the page, plus partial responses at
+             *     this page or a later one.
+             */
+            reached: number;
         };
         /** @description A response (a submission) as the API shows it. */
         Response: {
@@ -564,6 +723,29 @@ export interface components {
          * @enum {string}
          */
         ResponseStatusName: "completed" | "partial";
+        /** @description How many answers gave one value. */
+        ScaleCount: {
+            /** Format: int64 */
+            value: number;
+            /** Format: int64 */
+            count: number;
+        };
+        /** @description Figures of a rating or a scale. */
+        ScaleSummary: {
+            /**
+             * Format: double
+             * @description Null when none answered.
+             */
+            average: number | null;
+            /** @description Every value of the field's range, lowest first. */
+            distribution: components["schemas"]["ScaleCount"][];
+            /**
+             * Format: double
+             * @description A 0–10 scale with answers: percent of 9–10 minus percent of 0–6, to one
+             *     decimal; null otherwise.
+             */
+            nps: number | null;
+        };
         /**
          * @description The settings of a form. The keys below are type-checked; other keys are kept as
          *     sent (64 KiB in all at most).
@@ -675,6 +857,18 @@ export interface components {
          * @description The success envelope of SPEC, `{success: true, data}`; the documented shape of every
          *     2xx body (see `openapi`).
          */
+        Success_SummaryReply: {
+            /** @description Always true. */
+            success: boolean;
+            /** @description `data` of the summary's reply. */
+            data: {
+                summary?: components["schemas"]["FormSummary"] | null;
+            };
+        };
+        /**
+         * @description The success envelope of SPEC, `{success: true, data}`; the documented shape of every
+         *     2xx body (see `openapi`).
+         */
         Success_Usage: {
             /** @description Always true. */
             success: boolean;
@@ -705,6 +899,45 @@ export interface components {
             data: {
                 webhooks: components["schemas"]["Webhook"][];
             };
+        };
+        /** @description How many responses, in all and over time. */
+        SummaryCounts: {
+            /** Format: int64 */
+            completed: number;
+            /**
+             * Format: int64
+             * @description Unfinished multi-page responses.
+             */
+            partial: number;
+            /**
+             * Format: double
+             * @description completed / (completed + partial); null without responses.
+             */
+            completion_rate: number | null;
+            /** @description Per UTC date, oldest first; dates without responses are left out. */
+            per_day: components["schemas"]["DayCount"][];
+            /**
+             * @description Per UTC hour, oldest first; only when `since` and `until` are both given and at
+             *     most 48 hours apart (empty otherwise).
+             */
+            per_hour: components["schemas"]["HourCount"][];
+        };
+        /** @description `data` of the summary's reply. */
+        SummaryReply: {
+            summary?: components["schemas"]["FormSummary"] | null;
+        };
+        /** @description One text answer. */
+        TextAnswer: {
+            /** Format: uuid */
+            response_id: string;
+            /** Format: date-time */
+            submitted_at: string;
+            value: string;
+        };
+        /** @description Figures of a text field. */
+        TextSummary: {
+            /** @description The newest answers (at most 5), newest first. */
+            newest: components["schemas"]["TextAnswer"][];
         };
         /**
          * @description The body of `PUT /forms/{id}`: a partial update, each property absent (kept), or
@@ -737,6 +970,12 @@ export interface components {
             total_errors: number;
             /** @description Every day of the window, newest first (zeros for days without traffic). */
             daily: components["schemas"]["DailyUsage"][];
+        };
+        /** @description How many responses have one value. */
+        ValueCount: {
+            value: string;
+            /** Format: int64 */
+            count: number;
         };
         /** @description A webhook subscription as the API shows it. */
         Webhook: {
@@ -1456,6 +1695,51 @@ export interface operations {
                 content: {
                     "application/x-ndjson": string;
                     "text/csv": string;
+                };
+            };
+            401: components["responses"]["UnauthenticatedOrKeyInvalid"];
+            403: components["responses"]["PlanRequiredOrInsufficientScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFormSummary: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only responses submitted (partial ones: first saved) after this instant
+                 *     (exclusive, RFC 3339).
+                 */
+                since?: string;
+                /**
+                 * @description Only responses submitted (partial ones: first saved) before this instant
+                 *     (exclusive, RFC 3339).
+                 */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The form's id. */
+                form_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_SummaryReply"];
                 };
             };
             401: components["responses"]["UnauthenticatedOrKeyInvalid"];

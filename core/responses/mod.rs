@@ -8,6 +8,7 @@ pub(crate) mod export;
 pub(crate) mod partial;
 pub(crate) mod service;
 pub mod store;
+pub(crate) mod summary;
 
 use crate::error::{CoreError, FieldError};
 use crate::forms::logic::Visibility;

@@ -4,6 +4,7 @@ use super::create::{self, Source, Submission};
 use super::cursor::{CursorCodec, Sort};
 use super::export::{self, Encoder, Format};
 use super::store::{self, Statuses, Window};
+use super::summary;
 use super::{Response, api_metadata};
 use crate::accounts::Scope;
 use crate::config::CoreConfig;
@@ -323,6 +324,34 @@ impl Responses {
         })))
     }
 
+    /// The figures of a form's responses in the window, read in one snapshot so that
+    /// they agree with each other (exact at read time).
+    async fn summary(
+        &self,
+        ctx: Ctx,
+        req: pb::GetFormSummaryRequest,
+    ) -> Result<pb::GetFormSummaryResponse, CoreError> {
+        let form_id = parse_id(&req.form_id, "form")?;
+        let since = instant(req.since.as_ref(), "since")?;
+        let until = instant(req.until.as_ref(), "until")?;
+        let mut tx = self.pool.begin_with(SNAPSHOT).await?;
+        // Another account's form is NOT_FOUND, as for the list.
+        let fields = crate::forms::store::get(&mut *tx, ctx.caller.account_id, form_id)
+            .await?
+            .fields;
+        let summary = summary::summarize(
+            &mut tx,
+            form_id,
+            &fields,
+            Window::new(since, until),
+            summary::hourly(since, until),
+        )
+        .await?;
+        Ok(pb::GetFormSummaryResponse {
+            summary: Some(summary),
+        })
+    }
+
     async fn file(
         &self,
         ctx: Ctx,
@@ -367,6 +396,14 @@ impl ResponsesService for Responses {
     ) -> Result<GrpcResponse<pb::GetResponseFileResponse>, Status> {
         self.gate
             .call(req, Some(Scope::Read), |ctx, m| self.file(ctx, m))
+            .await
+    }
+    async fn get_form_summary(
+        &self,
+        req: Request<pb::GetFormSummaryRequest>,
+    ) -> Result<GrpcResponse<pb::GetFormSummaryResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Read), |ctx, m| self.summary(ctx, m))
             .await
     }
     async fn list_responses(

@@ -9,6 +9,7 @@ pub(crate) mod hosted;
 pub(crate) mod pagination;
 pub(crate) mod params;
 pub(crate) mod responses;
+pub(crate) mod summary;
 pub(crate) mod usage;
 pub(crate) mod webhooks;
 
@@ -48,6 +49,7 @@ pub(crate) fn router(state: AppState) -> Router {
             "/forms/{form_id}/responses/{id}/files/{file_id}",
             get(responses::file),
         )
+        .route("/forms/{form_id}/summary", get(summary::get))
         .route(
             "/forms/{form_id}/webhooks",
             get(webhooks::list).post(webhooks::create),

@@ -112,6 +112,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "A's file, under A's and B's form/response",
     ),
     (
+        "GET /api/v1/forms/{form_id}/summary",
+        Kind::Foreign,
+        "A's form (with and without a window)",
+    ),
+    (
         "GET /api/v1/forms/{form_id}/webhooks",
         Kind::Foreign,
         "A's form",
@@ -240,6 +245,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.ResponsesService/ExportResponses",
         Kind::Foreign,
         "A's form, refused before any byte is streamed; A's own export holds A's responses only",
+    ),
+    (
+        "forms.v1.ResponsesService/GetFormSummary",
+        Kind::Foreign,
+        "A's form; A's own summary counts A's responses only",
     ),
     (
         "forms.v1.WebhooksService/ListWebhooks",
@@ -1560,6 +1570,20 @@ async fn every_route_and_method_is_isolated_between_accounts() {
             None,
         ),
         (
+            "GET /api/v1/forms/{form_id}/summary",
+            Method::GET,
+            |a, _| {
+                vec![
+                    format!("/forms/{}/summary", a.form_id),
+                    format!(
+                        "/forms/{}/summary?since=2020-01-01T00:00:00Z&until=2020-01-02T00:00:00Z",
+                        a.form_id
+                    ),
+                ]
+            },
+            None,
+        ),
+        (
             "GET /api/v1/forms/{form_id}/webhooks",
             Method::GET,
             |a, _| vec![format!("/forms/{}/webhooks", a.form_id)],
@@ -2249,6 +2273,51 @@ async fn grpc_rows(
         "forms.v1.ResponsesService/ExportResponses",
         text.contains(&a.response_id) && !text.contains(&b.response_id),
         || format!("A's export is not A's responses only: {text}"),
+    );
+    grpc_foreign(
+        m,
+        "forms.v1.ResponsesService/GetFormSummary",
+        a,
+        strangers,
+        true,
+        |cred, a, _| {
+            let mut c = responses.clone();
+            let form_id = a.form_id.clone();
+            async move {
+                let message = pb::GetFormSummaryRequest {
+                    form_id: form_id.clone(),
+                    ..Default::default()
+                };
+                (
+                    format!("form {form_id}"),
+                    c.get_form_summary(cred.grpc(message)).await,
+                )
+            }
+        },
+    )
+    .await;
+    let own = responses
+        .clone()
+        .get_form_summary(a.key_cred().grpc(pb::GetFormSummaryRequest {
+            form_id: a.form_id.clone(),
+            ..Default::default()
+        }))
+        .await;
+    let completed = own
+        .ok()
+        .and_then(|r| r.into_inner().summary)
+        .and_then(|s| s.counts)
+        .map(|c| c.completed);
+    let listed = count(
+        app,
+        "SELECT count(*) FROM responses WHERE form_id = $1",
+        &a.form_id,
+    )
+    .await;
+    m.expect(
+        "forms.v1.ResponsesService/GetFormSummary",
+        completed == Some(listed),
+        || format!("A's summary counts {completed:?}, A's form holds {listed} responses"),
     );
     for variant in 0..3 {
         grpc_foreign(

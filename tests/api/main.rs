@@ -55,6 +55,7 @@ mod responses;
 mod schemathesis;
 mod sessions;
 mod smtp_sink;
+mod summary;
 mod tls;
 mod uploads;
 mod usage;

@@ -6,6 +6,7 @@ use super::export::ExportRow;
 use super::{Response, TargetForm};
 
 mod statement;
+pub mod summary;
 use crate::accounts::Plan;
 use crate::db::decode::read_error;
 use crate::error::CoreError;

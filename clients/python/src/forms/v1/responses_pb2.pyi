@@ -180,3 +180,199 @@ class ExportResponsesResponse(_message.Message):
     DATA_FIELD_NUMBER: _ClassVar[int]
     data: bytes
     def __init__(self, data: _Optional[bytes] = ...) -> None: ...
+
+class GetFormSummaryRequest(_message.Message):
+    __slots__ = ("form_id", "since", "until")
+    FORM_ID_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_FIELD_NUMBER: _ClassVar[int]
+    form_id: str
+    since: _timestamp_pb2.Timestamp
+    until: _timestamp_pb2.Timestamp
+    def __init__(self, form_id: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class GetFormSummaryResponse(_message.Message):
+    __slots__ = ("summary",)
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    summary: FormSummary
+    def __init__(self, summary: _Optional[_Union[FormSummary, _Mapping]] = ...) -> None: ...
+
+class FormSummary(_message.Message):
+    __slots__ = ("counts", "completion_time", "device_types", "browsers", "operating_systems", "fields", "pages")
+    COUNTS_FIELD_NUMBER: _ClassVar[int]
+    COMPLETION_TIME_FIELD_NUMBER: _ClassVar[int]
+    DEVICE_TYPES_FIELD_NUMBER: _ClassVar[int]
+    BROWSERS_FIELD_NUMBER: _ClassVar[int]
+    OPERATING_SYSTEMS_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    PAGES_FIELD_NUMBER: _ClassVar[int]
+    counts: SummaryCounts
+    completion_time: CompletionTime
+    device_types: _containers.RepeatedCompositeFieldContainer[ValueCount]
+    browsers: _containers.RepeatedCompositeFieldContainer[ValueCount]
+    operating_systems: _containers.RepeatedCompositeFieldContainer[ValueCount]
+    fields: _containers.RepeatedCompositeFieldContainer[FieldSummary]
+    pages: _containers.RepeatedCompositeFieldContainer[PageReach]
+    def __init__(self, counts: _Optional[_Union[SummaryCounts, _Mapping]] = ..., completion_time: _Optional[_Union[CompletionTime, _Mapping]] = ..., device_types: _Optional[_Iterable[_Union[ValueCount, _Mapping]]] = ..., browsers: _Optional[_Iterable[_Union[ValueCount, _Mapping]]] = ..., operating_systems: _Optional[_Iterable[_Union[ValueCount, _Mapping]]] = ..., fields: _Optional[_Iterable[_Union[FieldSummary, _Mapping]]] = ..., pages: _Optional[_Iterable[_Union[PageReach, _Mapping]]] = ...) -> None: ...
+
+class SummaryCounts(_message.Message):
+    __slots__ = ("completed", "partial", "completion_rate", "per_day", "per_hour")
+    COMPLETED_FIELD_NUMBER: _ClassVar[int]
+    PARTIAL_FIELD_NUMBER: _ClassVar[int]
+    COMPLETION_RATE_FIELD_NUMBER: _ClassVar[int]
+    PER_DAY_FIELD_NUMBER: _ClassVar[int]
+    PER_HOUR_FIELD_NUMBER: _ClassVar[int]
+    completed: int
+    partial: int
+    completion_rate: float
+    per_day: _containers.RepeatedCompositeFieldContainer[DayCount]
+    per_hour: _containers.RepeatedCompositeFieldContainer[HourCount]
+    def __init__(self, completed: _Optional[int] = ..., partial: _Optional[int] = ..., completion_rate: _Optional[float] = ..., per_day: _Optional[_Iterable[_Union[DayCount, _Mapping]]] = ..., per_hour: _Optional[_Iterable[_Union[HourCount, _Mapping]]] = ...) -> None: ...
+
+class DayCount(_message.Message):
+    __slots__ = ("date", "completed", "partial")
+    DATE_FIELD_NUMBER: _ClassVar[int]
+    COMPLETED_FIELD_NUMBER: _ClassVar[int]
+    PARTIAL_FIELD_NUMBER: _ClassVar[int]
+    date: str
+    completed: int
+    partial: int
+    def __init__(self, date: _Optional[str] = ..., completed: _Optional[int] = ..., partial: _Optional[int] = ...) -> None: ...
+
+class HourCount(_message.Message):
+    __slots__ = ("hour", "completed", "partial")
+    HOUR_FIELD_NUMBER: _ClassVar[int]
+    COMPLETED_FIELD_NUMBER: _ClassVar[int]
+    PARTIAL_FIELD_NUMBER: _ClassVar[int]
+    hour: _timestamp_pb2.Timestamp
+    completed: int
+    partial: int
+    def __init__(self, hour: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., completed: _Optional[int] = ..., partial: _Optional[int] = ...) -> None: ...
+
+class CompletionTime(_message.Message):
+    __slots__ = ("count", "median_seconds", "p90_seconds")
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    MEDIAN_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    P90_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    median_seconds: float
+    p90_seconds: float
+    def __init__(self, count: _Optional[int] = ..., median_seconds: _Optional[float] = ..., p90_seconds: _Optional[float] = ...) -> None: ...
+
+class ValueCount(_message.Message):
+    __slots__ = ("value", "count")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    value: str
+    count: int
+    def __init__(self, value: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
+
+class FieldSummary(_message.Message):
+    __slots__ = ("field_id", "type", "label", "answered", "choice", "scale", "number", "date", "checkbox", "text")
+    FIELD_ID_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    ANSWERED_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_FIELD_NUMBER: _ClassVar[int]
+    SCALE_FIELD_NUMBER: _ClassVar[int]
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    DATE_FIELD_NUMBER: _ClassVar[int]
+    CHECKBOX_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    field_id: str
+    type: str
+    label: str
+    answered: int
+    choice: ChoiceSummary
+    scale: ScaleSummary
+    number: NumberSummary
+    date: DateSummary
+    checkbox: CheckboxSummary
+    text: TextSummary
+    def __init__(self, field_id: _Optional[str] = ..., type: _Optional[str] = ..., label: _Optional[str] = ..., answered: _Optional[int] = ..., choice: _Optional[_Union[ChoiceSummary, _Mapping]] = ..., scale: _Optional[_Union[ScaleSummary, _Mapping]] = ..., number: _Optional[_Union[NumberSummary, _Mapping]] = ..., date: _Optional[_Union[DateSummary, _Mapping]] = ..., checkbox: _Optional[_Union[CheckboxSummary, _Mapping]] = ..., text: _Optional[_Union[TextSummary, _Mapping]] = ...) -> None: ...
+
+class ChoiceSummary(_message.Message):
+    __slots__ = ("options", "other")
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    OTHER_FIELD_NUMBER: _ClassVar[int]
+    options: _containers.RepeatedCompositeFieldContainer[OptionCount]
+    other: int
+    def __init__(self, options: _Optional[_Iterable[_Union[OptionCount, _Mapping]]] = ..., other: _Optional[int] = ...) -> None: ...
+
+class OptionCount(_message.Message):
+    __slots__ = ("option_id", "label", "count")
+    OPTION_ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    option_id: str
+    label: str
+    count: int
+    def __init__(self, option_id: _Optional[str] = ..., label: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
+
+class ScaleSummary(_message.Message):
+    __slots__ = ("average", "distribution", "nps")
+    AVERAGE_FIELD_NUMBER: _ClassVar[int]
+    DISTRIBUTION_FIELD_NUMBER: _ClassVar[int]
+    NPS_FIELD_NUMBER: _ClassVar[int]
+    average: float
+    distribution: _containers.RepeatedCompositeFieldContainer[ScaleCount]
+    nps: float
+    def __init__(self, average: _Optional[float] = ..., distribution: _Optional[_Iterable[_Union[ScaleCount, _Mapping]]] = ..., nps: _Optional[float] = ...) -> None: ...
+
+class ScaleCount(_message.Message):
+    __slots__ = ("value", "count")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    value: int
+    count: int
+    def __init__(self, value: _Optional[int] = ..., count: _Optional[int] = ...) -> None: ...
+
+class NumberSummary(_message.Message):
+    __slots__ = ("min", "max", "average")
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    AVERAGE_FIELD_NUMBER: _ClassVar[int]
+    min: float
+    max: float
+    average: float
+    def __init__(self, min: _Optional[float] = ..., max: _Optional[float] = ..., average: _Optional[float] = ...) -> None: ...
+
+class DateSummary(_message.Message):
+    __slots__ = ("earliest", "latest")
+    EARLIEST_FIELD_NUMBER: _ClassVar[int]
+    LATEST_FIELD_NUMBER: _ClassVar[int]
+    earliest: str
+    latest: str
+    def __init__(self, earliest: _Optional[str] = ..., latest: _Optional[str] = ...) -> None: ...
+
+class CheckboxSummary(_message.Message):
+    __slots__ = ("ticked",)
+    TICKED_FIELD_NUMBER: _ClassVar[int]
+    ticked: int
+    def __init__(self, ticked: _Optional[int] = ...) -> None: ...
+
+class TextSummary(_message.Message):
+    __slots__ = ("newest",)
+    NEWEST_FIELD_NUMBER: _ClassVar[int]
+    newest: _containers.RepeatedCompositeFieldContainer[TextAnswer]
+    def __init__(self, newest: _Optional[_Iterable[_Union[TextAnswer, _Mapping]]] = ...) -> None: ...
+
+class TextAnswer(_message.Message):
+    __slots__ = ("response_id", "submitted_at", "value")
+    RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
+    SUBMITTED_AT_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    response_id: str
+    submitted_at: _timestamp_pb2.Timestamp
+    value: str
+    def __init__(self, response_id: _Optional[str] = ..., submitted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., value: _Optional[str] = ...) -> None: ...
+
+class PageReach(_message.Message):
+    __slots__ = ("page", "title", "reached")
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    REACHED_FIELD_NUMBER: _ClassVar[int]
+    page: int
+    title: str
+    reached: int
+    def __init__(self, page: _Optional[int] = ..., title: _Optional[str] = ..., reached: _Optional[int] = ...) -> None: ...

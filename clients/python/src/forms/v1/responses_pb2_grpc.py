@@ -66,6 +66,11 @@ class ResponsesServiceStub:
                 request_serializer=forms_dot_v1_dot_responses__pb2.ExportResponsesRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_responses__pb2.ExportResponsesResponse.FromString,
                 _registered_method=True)
+        self.GetFormSummary = channel.unary_unary(
+                '/forms.v1.ResponsesService/GetFormSummary',
+                request_serializer=forms_dot_v1_dot_responses__pb2.GetFormSummaryRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_responses__pb2.GetFormSummaryResponse.FromString,
+                _registered_method=True)
 
 
 class ResponsesServiceServicer:
@@ -125,6 +130,15 @@ class ResponsesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetFormSummary(self, request, context):
+        """The figures of a form's responses in a window, exact at read time (computed from
+        the responses by the call; nothing is pre-aggregated). Scope: read. Another
+        account's form, or an unknown one, is NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ResponsesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -157,6 +171,11 @@ def add_ResponsesServiceServicer_to_server(servicer, server):
                     servicer.ExportResponses,
                     request_deserializer=forms_dot_v1_dot_responses__pb2.ExportResponsesRequest.FromString,
                     response_serializer=forms_dot_v1_dot_responses__pb2.ExportResponsesResponse.SerializeToString,
+            ),
+            'GetFormSummary': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetFormSummary,
+                    request_deserializer=forms_dot_v1_dot_responses__pb2.GetFormSummaryRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_responses__pb2.GetFormSummaryResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -323,6 +342,33 @@ class ResponsesService:
             '/forms.v1.ResponsesService/ExportResponses',
             forms_dot_v1_dot_responses__pb2.ExportResponsesRequest.SerializeToString,
             forms_dot_v1_dot_responses__pb2.ExportResponsesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetFormSummary(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.ResponsesService/GetFormSummary',
+            forms_dot_v1_dot_responses__pb2.GetFormSummaryRequest.SerializeToString,
+            forms_dot_v1_dot_responses__pb2.GetFormSummaryResponse.FromString,
             options,
             channel_credentials,
             insecure,

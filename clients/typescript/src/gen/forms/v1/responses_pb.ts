@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/responses.proto.
  */
 export const file_forms_v1_responses: GenFile = /*@__PURE__*/
-  fileDesc("Chhmb3Jtcy92MS9yZXNwb25zZXMucHJvdG8SCGZvcm1zLnYxIsUDCgxGb3JtUmVzcG9uc2USCgoCaWQYASABKAkSDwoHZm9ybV9pZBgCIAEoCRIoCgdhbnN3ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGAoLZGV2aWNlX3R5cGUYBSABKAlIAIgBARIUCgdicm93c2VyGAYgASgJSAGIAQESDwoCb3MYByABKAlIAogBARIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiQKF2NvbXBsZXRpb25fdGltZV9zZWNvbmRzGAogASgDSAOIAQESKAoGc3RhdHVzGAsgASgOMhguZm9ybXMudjEuUmVzcG9uc2VTdGF0dXMSEQoJbGFzdF9wYWdlGAwgASgFQg4KDF9kZXZpY2VfdHlwZUIKCghfYnJvd3NlckIFCgNfb3NCGgoYX2NvbXBsZXRpb25fdGltZV9zZWNvbmRzIqoCChRMaXN0UmVzcG9uc2VzUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhEKBHBhZ2UYAiABKAVIAIgBARIVCghwZXJfcGFnZRgDIAEoBUgBiAEBEiEKBHNvcnQYBCABKA4yEy5mb3Jtcy52MS5Tb3J0T3JkZXISKQoFc2luY2UYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgZjdXJzb3IYByABKAlIAogBARIoCgZzdGF0dXMYCCABKA4yGC5mb3Jtcy52MS5SZXNwb25zZVN0YXR1c0IHCgVfcGFnZUILCglfcGVyX3BhZ2VCCQoHX2N1cnNvciKoAQoVTGlzdFJlc3BvbnNlc1Jlc3BvbnNlEikKCXJlc3BvbnNlcxgBIAMoCzIWLmZvcm1zLnYxLkZvcm1SZXNwb25zZRIoCgRwYWdlGAIgASgLMhguZm9ybXMudjEuUGFnZVBhZ2luYXRpb25IABIsCgZjdXJzb3IYAyABKAsyGi5mb3Jtcy52MS5DdXJzb3JQYWdpbmF0aW9uSABCDAoKcGFnaW5hdGlvbiIxChJHZXRSZXNwb25zZVJlcXVlc3QSDwoHZm9ybV9pZBgBIAEoCRIKCgJpZBgCIAEoCSI/ChNHZXRSZXNwb25zZVJlc3BvbnNlEigKCHJlc3BvbnNlGAEgASgLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlIn0KFUNyZWF0ZVJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEigKB2Fuc3dlcnMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKCG1ldGFkYXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJCChZDcmVhdGVSZXNwb25zZVJlc3BvbnNlEigKCHJlc3BvbnNlGAEgASgLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlIjQKFURlbGV0ZVJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEgoKAmlkGAIgASgJIhgKFkRlbGV0ZVJlc3BvbnNlUmVzcG9uc2UiTwoWR2V0UmVzcG9uc2VGaWxlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhMKC3Jlc3BvbnNlX2lkGAIgASgJEg8KB2ZpbGVfaWQYAyABKAkiUwoXR2V0UmVzcG9uc2VGaWxlUmVzcG9uc2USEQoJZmlsZV9uYW1lGAEgASgJEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIPCgdjb250ZW50GAMgASgMItEBChZFeHBvcnRSZXNwb25zZXNSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSJgoGZm9ybWF0GAIgASgOMhYuZm9ybXMudjEuRXhwb3J0Rm9ybWF0EikKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCgV1bnRpbBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoGc3RhdHVzGAUgASgOMhguZm9ybXMudjEuUmVzcG9uc2VTdGF0dXMiJwoXRXhwb3J0UmVzcG9uc2VzUmVzcG9uc2USDAoEZGF0YRgBIAEoDCpQCglTb3J0T3JkZXISGgoWU09SVF9PUkRFUl9VTlNQRUNJRklFRBAAEhIKDlNPUlRfT1JERVJfQVNDEAESEwoPU09SVF9PUkRFUl9ERVNDEAIqXgoMRXhwb3J0Rm9ybWF0Eh0KGUVYUE9SVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIYChRFWFBPUlRfRk9STUFUX05ESlNPThABEhUKEUVYUE9SVF9GT1JNQVRfQ1NWEAIqhgEKDlJlc3BvbnNlU3RhdHVzEh8KG1JFU1BPTlNFX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGVJFU1BPTlNFX1NUQVRVU19DT01QTEVURUQQARIbChdSRVNQT05TRV9TVEFUVVNfUEFSVElBTBACEhcKE1JFU1BPTlNFX1NUQVRVU19BTEwQAzKMBAoQUmVzcG9uc2VzU2VydmljZRJQCg1MaXN0UmVzcG9uc2VzEh4uZm9ybXMudjEuTGlzdFJlc3BvbnNlc1JlcXVlc3QaHy5mb3Jtcy52MS5MaXN0UmVzcG9uc2VzUmVzcG9uc2USSgoLR2V0UmVzcG9uc2USHC5mb3Jtcy52MS5HZXRSZXNwb25zZVJlcXVlc3QaHS5mb3Jtcy52MS5HZXRSZXNwb25zZVJlc3BvbnNlElMKDkNyZWF0ZVJlc3BvbnNlEh8uZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXF1ZXN0GiAuZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXNwb25zZRJTCg5EZWxldGVSZXNwb25zZRIfLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVxdWVzdBogLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVzcG9uc2USVgoPR2V0UmVzcG9uc2VGaWxlEiAuZm9ybXMudjEuR2V0UmVzcG9uc2VGaWxlUmVxdWVzdBohLmZvcm1zLnYxLkdldFJlc3BvbnNlRmlsZVJlc3BvbnNlElgKD0V4cG9ydFJlc3BvbnNlcxIgLmZvcm1zLnYxLkV4cG9ydFJlc3BvbnNlc1JlcXVlc3QaIS5mb3Jtcy52MS5FeHBvcnRSZXNwb25zZXNSZXNwb25zZTABYgZwcm90bzM", [file_forms_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Chhmb3Jtcy92MS9yZXNwb25zZXMucHJvdG8SCGZvcm1zLnYxIsUDCgxGb3JtUmVzcG9uc2USCgoCaWQYASABKAkSDwoHZm9ybV9pZBgCIAEoCRIoCgdhbnN3ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGAoLZGV2aWNlX3R5cGUYBSABKAlIAIgBARIUCgdicm93c2VyGAYgASgJSAGIAQESDwoCb3MYByABKAlIAogBARIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiQKF2NvbXBsZXRpb25fdGltZV9zZWNvbmRzGAogASgDSAOIAQESKAoGc3RhdHVzGAsgASgOMhguZm9ybXMudjEuUmVzcG9uc2VTdGF0dXMSEQoJbGFzdF9wYWdlGAwgASgFQg4KDF9kZXZpY2VfdHlwZUIKCghfYnJvd3NlckIFCgNfb3NCGgoYX2NvbXBsZXRpb25fdGltZV9zZWNvbmRzIqoCChRMaXN0UmVzcG9uc2VzUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhEKBHBhZ2UYAiABKAVIAIgBARIVCghwZXJfcGFnZRgDIAEoBUgBiAEBEiEKBHNvcnQYBCABKA4yEy5mb3Jtcy52MS5Tb3J0T3JkZXISKQoFc2luY2UYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgZjdXJzb3IYByABKAlIAogBARIoCgZzdGF0dXMYCCABKA4yGC5mb3Jtcy52MS5SZXNwb25zZVN0YXR1c0IHCgVfcGFnZUILCglfcGVyX3BhZ2VCCQoHX2N1cnNvciKoAQoVTGlzdFJlc3BvbnNlc1Jlc3BvbnNlEikKCXJlc3BvbnNlcxgBIAMoCzIWLmZvcm1zLnYxLkZvcm1SZXNwb25zZRIoCgRwYWdlGAIgASgLMhguZm9ybXMudjEuUGFnZVBhZ2luYXRpb25IABIsCgZjdXJzb3IYAyABKAsyGi5mb3Jtcy52MS5DdXJzb3JQYWdpbmF0aW9uSABCDAoKcGFnaW5hdGlvbiIxChJHZXRSZXNwb25zZVJlcXVlc3QSDwoHZm9ybV9pZBgBIAEoCRIKCgJpZBgCIAEoCSI/ChNHZXRSZXNwb25zZVJlc3BvbnNlEigKCHJlc3BvbnNlGAEgASgLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlIn0KFUNyZWF0ZVJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEigKB2Fuc3dlcnMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKCG1ldGFkYXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJCChZDcmVhdGVSZXNwb25zZVJlc3BvbnNlEigKCHJlc3BvbnNlGAEgASgLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlIjQKFURlbGV0ZVJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEgoKAmlkGAIgASgJIhgKFkRlbGV0ZVJlc3BvbnNlUmVzcG9uc2UiTwoWR2V0UmVzcG9uc2VGaWxlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhMKC3Jlc3BvbnNlX2lkGAIgASgJEg8KB2ZpbGVfaWQYAyABKAkiUwoXR2V0UmVzcG9uc2VGaWxlUmVzcG9uc2USEQoJZmlsZV9uYW1lGAEgASgJEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIPCgdjb250ZW50GAMgASgMItEBChZFeHBvcnRSZXNwb25zZXNSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSJgoGZm9ybWF0GAIgASgOMhYuZm9ybXMudjEuRXhwb3J0Rm9ybWF0EikKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCgV1bnRpbBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoGc3RhdHVzGAUgASgOMhguZm9ybXMudjEuUmVzcG9uc2VTdGF0dXMiJwoXRXhwb3J0UmVzcG9uc2VzUmVzcG9uc2USDAoEZGF0YRgBIAEoDCJ+ChVHZXRGb3JtU3VtbWFyeVJlcXVlc3QSDwoHZm9ybV9pZBgBIAEoCRIpCgVzaW5jZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoFdW50aWwYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkAKFkdldEZvcm1TdW1tYXJ5UmVzcG9uc2USJgoHc3VtbWFyeRgBIAEoCzIVLmZvcm1zLnYxLkZvcm1TdW1tYXJ5IroCCgtGb3JtU3VtbWFyeRInCgZjb3VudHMYASABKAsyFy5mb3Jtcy52MS5TdW1tYXJ5Q291bnRzEjEKD2NvbXBsZXRpb25fdGltZRgCIAEoCzIYLmZvcm1zLnYxLkNvbXBsZXRpb25UaW1lEioKDGRldmljZV90eXBlcxgDIAMoCzIULmZvcm1zLnYxLlZhbHVlQ291bnQSJgoIYnJvd3NlcnMYBCADKAsyFC5mb3Jtcy52MS5WYWx1ZUNvdW50Ei8KEW9wZXJhdGluZ19zeXN0ZW1zGAUgAygLMhQuZm9ybXMudjEuVmFsdWVDb3VudBImCgZmaWVsZHMYBiADKAsyFi5mb3Jtcy52MS5GaWVsZFN1bW1hcnkSIgoFcGFnZXMYByADKAsyEy5mb3Jtcy52MS5QYWdlUmVhY2gisQEKDVN1bW1hcnlDb3VudHMSEQoJY29tcGxldGVkGAEgASgDEg8KB3BhcnRpYWwYAiABKAMSHAoPY29tcGxldGlvbl9yYXRlGAMgASgBSACIAQESIwoHcGVyX2RheRgEIAMoCzISLmZvcm1zLnYxLkRheUNvdW50EiUKCHBlcl9ob3VyGAUgAygLMhMuZm9ybXMudjEuSG91ckNvdW50QhIKEF9jb21wbGV0aW9uX3JhdGUiPAoIRGF5Q291bnQSDAoEZGF0ZRgBIAEoCRIRCgljb21wbGV0ZWQYAiABKAMSDwoHcGFydGlhbBgDIAEoAyJZCglIb3VyQ291bnQSKAoEaG91chgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJY29tcGxldGVkGAIgASgDEg8KB3BhcnRpYWwYAyABKAMieQoOQ29tcGxldGlvblRpbWUSDQoFY291bnQYASABKAMSGwoObWVkaWFuX3NlY29uZHMYAiABKAFIAIgBARIYCgtwOTBfc2Vjb25kcxgDIAEoAUgBiAEBQhEKD19tZWRpYW5fc2Vjb25kc0IOCgxfcDkwX3NlY29uZHMiKgoKVmFsdWVDb3VudBINCgV2YWx1ZRgBIAEoCRINCgVjb3VudBgCIAEoAyLVAgoMRmllbGRTdW1tYXJ5EhAKCGZpZWxkX2lkGAEgASgJEgwKBHR5cGUYAiABKAkSDQoFbGFiZWwYAyABKAkSEAoIYW5zd2VyZWQYBCABKAMSKQoGY2hvaWNlGAUgASgLMhcuZm9ybXMudjEuQ2hvaWNlU3VtbWFyeUgAEicKBXNjYWxlGAYgASgLMhYuZm9ybXMudjEuU2NhbGVTdW1tYXJ5SAASKQoGbnVtYmVyGAcgASgLMhcuZm9ybXMudjEuTnVtYmVyU3VtbWFyeUgAEiUKBGRhdGUYCCABKAsyFS5mb3Jtcy52MS5EYXRlU3VtbWFyeUgAEi0KCGNoZWNrYm94GAkgASgLMhkuZm9ybXMudjEuQ2hlY2tib3hTdW1tYXJ5SAASJQoEdGV4dBgKIAEoCzIVLmZvcm1zLnYxLlRleHRTdW1tYXJ5SABCCAoGZGV0YWlsIkYKDUNob2ljZVN1bW1hcnkSJgoHb3B0aW9ucxgBIAMoCzIVLmZvcm1zLnYxLk9wdGlvbkNvdW50Eg0KBW90aGVyGAIgASgDIj4KC09wdGlvbkNvdW50EhEKCW9wdGlvbl9pZBgBIAEoCRINCgVsYWJlbBgCIAEoCRINCgVjb3VudBgDIAEoAyJ2CgxTY2FsZVN1bW1hcnkSFAoHYXZlcmFnZRgBIAEoAUgAiAEBEioKDGRpc3RyaWJ1dGlvbhgCIAMoCzIULmZvcm1zLnYxLlNjYWxlQ291bnQSEAoDbnBzGAMgASgBSAGIAQFCCgoIX2F2ZXJhZ2VCBgoEX25wcyIqCgpTY2FsZUNvdW50Eg0KBXZhbHVlGAEgASgDEg0KBWNvdW50GAIgASgDImUKDU51bWJlclN1bW1hcnkSEAoDbWluGAEgASgBSACIAQESEAoDbWF4GAIgASgBSAGIAQESFAoHYXZlcmFnZRgDIAEoAUgCiAEBQgYKBF9taW5CBgoEX21heEIKCghfYXZlcmFnZSJRCgtEYXRlU3VtbWFyeRIVCghlYXJsaWVzdBgBIAEoCUgAiAEBEhMKBmxhdGVzdBgCIAEoCUgBiAEBQgsKCV9lYXJsaWVzdEIJCgdfbGF0ZXN0IiEKD0NoZWNrYm94U3VtbWFyeRIOCgZ0aWNrZWQYASABKAMiMwoLVGV4dFN1bW1hcnkSJAoGbmV3ZXN0GAEgAygLMhQuZm9ybXMudjEuVGV4dEFuc3dlciJiCgpUZXh0QW5zd2VyEhMKC3Jlc3BvbnNlX2lkGAEgASgJEjAKDHN1Ym1pdHRlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFdmFsdWUYAyABKAkiOQoJUGFnZVJlYWNoEgwKBHBhZ2UYASABKAUSDQoFdGl0bGUYAiABKAkSDwoHcmVhY2hlZBgDIAEoAypQCglTb3J0T3JkZXISGgoWU09SVF9PUkRFUl9VTlNQRUNJRklFRBAAEhIKDlNPUlRfT1JERVJfQVNDEAESEwoPU09SVF9PUkRFUl9ERVNDEAIqXgoMRXhwb3J0Rm9ybWF0Eh0KGUVYUE9SVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIYChRFWFBPUlRfRk9STUFUX05ESlNPThABEhUKEUVYUE9SVF9GT1JNQVRfQ1NWEAIqhgEKDlJlc3BvbnNlU3RhdHVzEh8KG1JFU1BPTlNFX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGVJFU1BPTlNFX1NUQVRVU19DT01QTEVURUQQARIbChdSRVNQT05TRV9TVEFUVVNfUEFSVElBTBACEhcKE1JFU1BPTlNFX1NUQVRVU19BTEwQAzLhBAoQUmVzcG9uc2VzU2VydmljZRJQCg1MaXN0UmVzcG9uc2VzEh4uZm9ybXMudjEuTGlzdFJlc3BvbnNlc1JlcXVlc3QaHy5mb3Jtcy52MS5MaXN0UmVzcG9uc2VzUmVzcG9uc2USSgoLR2V0UmVzcG9uc2USHC5mb3Jtcy52MS5HZXRSZXNwb25zZVJlcXVlc3QaHS5mb3Jtcy52MS5HZXRSZXNwb25zZVJlc3BvbnNlElMKDkNyZWF0ZVJlc3BvbnNlEh8uZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXF1ZXN0GiAuZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXNwb25zZRJTCg5EZWxldGVSZXNwb25zZRIfLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVxdWVzdBogLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVzcG9uc2USVgoPR2V0UmVzcG9uc2VGaWxlEiAuZm9ybXMudjEuR2V0UmVzcG9uc2VGaWxlUmVxdWVzdBohLmZvcm1zLnYxLkdldFJlc3BvbnNlRmlsZVJlc3BvbnNlElgKD0V4cG9ydFJlc3BvbnNlcxIgLmZvcm1zLnYxLkV4cG9ydFJlc3BvbnNlc1JlcXVlc3QaIS5mb3Jtcy52MS5FeHBvcnRSZXNwb25zZXNSZXNwb25zZTABElMKDkdldEZvcm1TdW1tYXJ5Eh8uZm9ybXMudjEuR2V0Rm9ybVN1bW1hcnlSZXF1ZXN0GiAuZm9ybXMudjEuR2V0Rm9ybVN1bW1hcnlSZXNwb25zZWIGcHJvdG8z", [file_forms_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A submission to a form.
@@ -518,6 +518,712 @@ export const ExportResponsesResponseSchema: GenMessage<ExportResponsesResponse> 
   messageDesc(file_forms_v1_responses, 12);
 
 /**
+ * Request of GetFormSummary.
+ *
+ * @generated from message forms.v1.GetFormSummaryRequest
+ */
+export type GetFormSummaryRequest = Message<"forms.v1.GetFormSummaryRequest"> & {
+  /**
+   * Form UUID.
+   *
+   * @generated from field: string form_id = 1;
+   */
+  formId: string;
+
+  /**
+   * Only responses submitted (partial ones: first saved) strictly after this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 2;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * Only responses submitted (partial ones: first saved) strictly before this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp until = 3;
+   */
+  until?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message forms.v1.GetFormSummaryRequest.
+ * Use `create(GetFormSummaryRequestSchema)` to create a new message.
+ */
+export const GetFormSummaryRequestSchema: GenMessage<GetFormSummaryRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 13);
+
+/**
+ * Reply of GetFormSummary.
+ *
+ * @generated from message forms.v1.GetFormSummaryResponse
+ */
+export type GetFormSummaryResponse = Message<"forms.v1.GetFormSummaryResponse"> & {
+  /**
+   * The figures.
+   *
+   * @generated from field: forms.v1.FormSummary summary = 1;
+   */
+  summary?: FormSummary | undefined;
+};
+
+/**
+ * Describes the message forms.v1.GetFormSummaryResponse.
+ * Use `create(GetFormSummaryResponseSchema)` to create a new message.
+ */
+export const GetFormSummaryResponseSchema: GenMessage<GetFormSummaryResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 14);
+
+/**
+ * The figures of a form's responses in a window. Shares, completion time and the
+ * per-field figures are of completed responses; counts and drop-off also count
+ * partial ones.
+ *
+ * @generated from message forms.v1.FormSummary
+ */
+export type FormSummary = Message<"forms.v1.FormSummary"> & {
+  /**
+   * How many responses, in all and over time.
+   *
+   * @generated from field: forms.v1.SummaryCounts counts = 1;
+   */
+  counts?: SummaryCounts | undefined;
+
+  /**
+   * Seconds from start to submission of completed responses that have it.
+   *
+   * @generated from field: forms.v1.CompletionTime completion_time = 2;
+   */
+  completionTime?: CompletionTime | undefined;
+
+  /**
+   * Completed responses per device type ("unknown" for none, as API-created ones),
+   * most first, then by value.
+   *
+   * @generated from field: repeated forms.v1.ValueCount device_types = 3;
+   */
+  deviceTypes: ValueCount[];
+
+  /**
+   * Completed responses per browser family, as device_types.
+   *
+   * @generated from field: repeated forms.v1.ValueCount browsers = 4;
+   */
+  browsers: ValueCount[];
+
+  /**
+   * Completed responses per operating system family, as device_types.
+   *
+   * @generated from field: repeated forms.v1.ValueCount operating_systems = 5;
+   */
+  operatingSystems: ValueCount[];
+
+  /**
+   * One per field in the form's order; page breaks are not fields here.
+   *
+   * @generated from field: repeated forms.v1.FieldSummary fields = 6;
+   */
+  fields: FieldSummary[];
+
+  /**
+   * How many reached each page, first page first; empty for a form without pages.
+   *
+   * @generated from field: repeated forms.v1.PageReach pages = 7;
+   */
+  pages: PageReach[];
+};
+
+/**
+ * Describes the message forms.v1.FormSummary.
+ * Use `create(FormSummarySchema)` to create a new message.
+ */
+export const FormSummarySchema: GenMessage<FormSummary> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 15);
+
+/**
+ * Counts of a summary.
+ *
+ * @generated from message forms.v1.SummaryCounts
+ */
+export type SummaryCounts = Message<"forms.v1.SummaryCounts"> & {
+  /**
+   * Completed responses.
+   *
+   * @generated from field: int64 completed = 1;
+   */
+  completed: bigint;
+
+  /**
+   * Unfinished multi-page responses.
+   *
+   * @generated from field: int64 partial = 2;
+   */
+  partial: bigint;
+
+  /**
+   * completed / (completed + partial); absent when both are zero.
+   *
+   * @generated from field: optional double completion_rate = 3;
+   */
+  completionRate?: number | undefined;
+
+  /**
+   * Per UTC date, oldest first; dates without any response are left out.
+   *
+   * @generated from field: repeated forms.v1.DayCount per_day = 4;
+   */
+  perDay: DayCount[];
+
+  /**
+   * Per UTC hour, oldest first, only when both since and until are given and at most
+   * 48 hours apart (empty otherwise); hours without any response are left out.
+   *
+   * @generated from field: repeated forms.v1.HourCount per_hour = 5;
+   */
+  perHour: HourCount[];
+};
+
+/**
+ * Describes the message forms.v1.SummaryCounts.
+ * Use `create(SummaryCountsSchema)` to create a new message.
+ */
+export const SummaryCountsSchema: GenMessage<SummaryCounts> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 16);
+
+/**
+ * Responses of one UTC date.
+ *
+ * @generated from message forms.v1.DayCount
+ */
+export type DayCount = Message<"forms.v1.DayCount"> & {
+  /**
+   * The date, YYYY-MM-DD.
+   *
+   * @generated from field: string date = 1;
+   */
+  date: string;
+
+  /**
+   * Completed responses submitted that day.
+   *
+   * @generated from field: int64 completed = 2;
+   */
+  completed: bigint;
+
+  /**
+   * Partial responses first saved that day.
+   *
+   * @generated from field: int64 partial = 3;
+   */
+  partial: bigint;
+};
+
+/**
+ * Describes the message forms.v1.DayCount.
+ * Use `create(DayCountSchema)` to create a new message.
+ */
+export const DayCountSchema: GenMessage<DayCount> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 17);
+
+/**
+ * Responses of one UTC hour.
+ *
+ * @generated from message forms.v1.HourCount
+ */
+export type HourCount = Message<"forms.v1.HourCount"> & {
+  /**
+   * The start of the hour.
+   *
+   * @generated from field: google.protobuf.Timestamp hour = 1;
+   */
+  hour?: Timestamp | undefined;
+
+  /**
+   * Completed responses submitted in the hour.
+   *
+   * @generated from field: int64 completed = 2;
+   */
+  completed: bigint;
+
+  /**
+   * Partial responses first saved in the hour.
+   *
+   * @generated from field: int64 partial = 3;
+   */
+  partial: bigint;
+};
+
+/**
+ * Describes the message forms.v1.HourCount.
+ * Use `create(HourCountSchema)` to create a new message.
+ */
+export const HourCountSchema: GenMessage<HourCount> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 18);
+
+/**
+ * Completion time of completed responses, continuous percentiles (interpolated
+ * between the two nearest values, as PostgreSQL's percentile_cont).
+ *
+ * @generated from message forms.v1.CompletionTime
+ */
+export type CompletionTime = Message<"forms.v1.CompletionTime"> & {
+  /**
+   * Responses with a completion time (API-created ones have none).
+   *
+   * @generated from field: int64 count = 1;
+   */
+  count: bigint;
+
+  /**
+   * The median, in seconds; absent when count is zero.
+   *
+   * @generated from field: optional double median_seconds = 2;
+   */
+  medianSeconds?: number | undefined;
+
+  /**
+   * The 90th percentile, in seconds; absent when count is zero.
+   *
+   * @generated from field: optional double p90_seconds = 3;
+   */
+  p90Seconds?: number | undefined;
+};
+
+/**
+ * Describes the message forms.v1.CompletionTime.
+ * Use `create(CompletionTimeSchema)` to create a new message.
+ */
+export const CompletionTimeSchema: GenMessage<CompletionTime> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 19);
+
+/**
+ * How many responses have one value.
+ *
+ * @generated from message forms.v1.ValueCount
+ */
+export type ValueCount = Message<"forms.v1.ValueCount"> & {
+  /**
+   * The value; "unknown" for none.
+   *
+   * @generated from field: string value = 1;
+   */
+  value: string;
+
+  /**
+   * How many.
+   *
+   * @generated from field: int64 count = 2;
+   */
+  count: bigint;
+};
+
+/**
+ * Describes the message forms.v1.ValueCount.
+ * Use `create(ValueCountSchema)` to create a new message.
+ */
+export const ValueCountSchema: GenMessage<ValueCount> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 20);
+
+/**
+ * The figures of one field over completed responses.
+ *
+ * @generated from message forms.v1.FieldSummary
+ */
+export type FieldSummary = Message<"forms.v1.FieldSummary"> & {
+  /**
+   * Field UUID.
+   *
+   * @generated from field: string field_id = 1;
+   */
+  fieldId: string;
+
+  /**
+   * The field's type, as in Field.
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * The field's label.
+   *
+   * @generated from field: string label = 3;
+   */
+  label: string;
+
+  /**
+   * Responses that answer it.
+   *
+   * @generated from field: int64 answered = 4;
+   */
+  answered: bigint;
+
+  /**
+   * What the kind adds; absent for file_upload.
+   *
+   * @generated from oneof forms.v1.FieldSummary.detail
+   */
+  detail: {
+    /**
+     * single_choice, dropdown, multiple_choice.
+     *
+     * @generated from field: forms.v1.ChoiceSummary choice = 5;
+     */
+    value: ChoiceSummary;
+    case: "choice";
+  } | {
+    /**
+     * rating, scale.
+     *
+     * @generated from field: forms.v1.ScaleSummary scale = 6;
+     */
+    value: ScaleSummary;
+    case: "scale";
+  } | {
+    /**
+     * number.
+     *
+     * @generated from field: forms.v1.NumberSummary number = 7;
+     */
+    value: NumberSummary;
+    case: "number";
+  } | {
+    /**
+     * date.
+     *
+     * @generated from field: forms.v1.DateSummary date = 8;
+     */
+    value: DateSummary;
+    case: "date";
+  } | {
+    /**
+     * checkbox.
+     *
+     * @generated from field: forms.v1.CheckboxSummary checkbox = 9;
+     */
+    value: CheckboxSummary;
+    case: "checkbox";
+  } | {
+    /**
+     * short_text, long_text, textarea, email, url, phone, hidden.
+     *
+     * @generated from field: forms.v1.TextSummary text = 10;
+     */
+    value: TextSummary;
+    case: "text";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message forms.v1.FieldSummary.
+ * Use `create(FieldSummarySchema)` to create a new message.
+ */
+export const FieldSummarySchema: GenMessage<FieldSummary> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 21);
+
+/**
+ * Counts of a choice field: a multiple_choice answer counts once for each option it ticks.
+ *
+ * @generated from message forms.v1.ChoiceSummary
+ */
+export type ChoiceSummary = Message<"forms.v1.ChoiceSummary"> & {
+  /**
+   * Every option of the field, in its order, even when never chosen.
+   *
+   * @generated from field: repeated forms.v1.OptionCount options = 1;
+   */
+  options: OptionCount[];
+
+  /**
+   * Answers with an "other" text.
+   *
+   * @generated from field: int64 other = 2;
+   */
+  other: bigint;
+};
+
+/**
+ * Describes the message forms.v1.ChoiceSummary.
+ * Use `create(ChoiceSummarySchema)` to create a new message.
+ */
+export const ChoiceSummarySchema: GenMessage<ChoiceSummary> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 22);
+
+/**
+ * How many answers chose one option.
+ *
+ * @generated from message forms.v1.OptionCount
+ */
+export type OptionCount = Message<"forms.v1.OptionCount"> & {
+  /**
+   * The option's id.
+   *
+   * @generated from field: string option_id = 1;
+   */
+  optionId: string;
+
+  /**
+   * The option's label.
+   *
+   * @generated from field: string label = 2;
+   */
+  label: string;
+
+  /**
+   * How many.
+   *
+   * @generated from field: int64 count = 3;
+   */
+  count: bigint;
+};
+
+/**
+ * Describes the message forms.v1.OptionCount.
+ * Use `create(OptionCountSchema)` to create a new message.
+ */
+export const OptionCountSchema: GenMessage<OptionCount> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 23);
+
+/**
+ * Figures of a rating or a scale.
+ *
+ * @generated from message forms.v1.ScaleSummary
+ */
+export type ScaleSummary = Message<"forms.v1.ScaleSummary"> & {
+  /**
+   * The mean answer; absent when none answered.
+   *
+   * @generated from field: optional double average = 1;
+   */
+  average?: number | undefined;
+
+  /**
+   * Every value of the field's range, lowest first, even when never given.
+   *
+   * @generated from field: repeated forms.v1.ScaleCount distribution = 2;
+   */
+  distribution: ScaleCount[];
+
+  /**
+   * For a scale from 0 to 10 with answers: the Net Promoter Score, the percentage of
+   * answers 9 or 10 minus that of answers 0 to 6, rounded to one decimal.
+   *
+   * @generated from field: optional double nps = 3;
+   */
+  nps?: number | undefined;
+};
+
+/**
+ * Describes the message forms.v1.ScaleSummary.
+ * Use `create(ScaleSummarySchema)` to create a new message.
+ */
+export const ScaleSummarySchema: GenMessage<ScaleSummary> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 24);
+
+/**
+ * How many answers gave one value.
+ *
+ * @generated from message forms.v1.ScaleCount
+ */
+export type ScaleCount = Message<"forms.v1.ScaleCount"> & {
+  /**
+   * The value.
+   *
+   * @generated from field: int64 value = 1;
+   */
+  value: bigint;
+
+  /**
+   * How many.
+   *
+   * @generated from field: int64 count = 2;
+   */
+  count: bigint;
+};
+
+/**
+ * Describes the message forms.v1.ScaleCount.
+ * Use `create(ScaleCountSchema)` to create a new message.
+ */
+export const ScaleCountSchema: GenMessage<ScaleCount> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 25);
+
+/**
+ * Figures of a number field; absent when none answered.
+ *
+ * @generated from message forms.v1.NumberSummary
+ */
+export type NumberSummary = Message<"forms.v1.NumberSummary"> & {
+  /**
+   * Smallest answer.
+   *
+   * @generated from field: optional double min = 1;
+   */
+  min?: number | undefined;
+
+  /**
+   * Largest answer.
+   *
+   * @generated from field: optional double max = 2;
+   */
+  max?: number | undefined;
+
+  /**
+   * Mean answer.
+   *
+   * @generated from field: optional double average = 3;
+   */
+  average?: number | undefined;
+};
+
+/**
+ * Describes the message forms.v1.NumberSummary.
+ * Use `create(NumberSummarySchema)` to create a new message.
+ */
+export const NumberSummarySchema: GenMessage<NumberSummary> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 26);
+
+/**
+ * Figures of a date field; absent when none answered.
+ *
+ * @generated from message forms.v1.DateSummary
+ */
+export type DateSummary = Message<"forms.v1.DateSummary"> & {
+  /**
+   * Earliest answer, YYYY-MM-DD.
+   *
+   * @generated from field: optional string earliest = 1;
+   */
+  earliest?: string | undefined;
+
+  /**
+   * Latest answer, YYYY-MM-DD.
+   *
+   * @generated from field: optional string latest = 2;
+   */
+  latest?: string | undefined;
+};
+
+/**
+ * Describes the message forms.v1.DateSummary.
+ * Use `create(DateSummarySchema)` to create a new message.
+ */
+export const DateSummarySchema: GenMessage<DateSummary> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 27);
+
+/**
+ * Figures of a checkbox field.
+ *
+ * @generated from message forms.v1.CheckboxSummary
+ */
+export type CheckboxSummary = Message<"forms.v1.CheckboxSummary"> & {
+  /**
+   * Answers that tick it (answered counts the unticked ones too).
+   *
+   * @generated from field: int64 ticked = 1;
+   */
+  ticked: bigint;
+};
+
+/**
+ * Describes the message forms.v1.CheckboxSummary.
+ * Use `create(CheckboxSummarySchema)` to create a new message.
+ */
+export const CheckboxSummarySchema: GenMessage<CheckboxSummary> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 28);
+
+/**
+ * Figures of a text field.
+ *
+ * @generated from message forms.v1.TextSummary
+ */
+export type TextSummary = Message<"forms.v1.TextSummary"> & {
+  /**
+   * The newest answers (at most 5), newest first.
+   *
+   * @generated from field: repeated forms.v1.TextAnswer newest = 1;
+   */
+  newest: TextAnswer[];
+};
+
+/**
+ * Describes the message forms.v1.TextSummary.
+ * Use `create(TextSummarySchema)` to create a new message.
+ */
+export const TextSummarySchema: GenMessage<TextSummary> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 29);
+
+/**
+ * One text answer.
+ *
+ * @generated from message forms.v1.TextAnswer
+ */
+export type TextAnswer = Message<"forms.v1.TextAnswer"> & {
+  /**
+   * The response giving it.
+   *
+   * @generated from field: string response_id = 1;
+   */
+  responseId: string;
+
+  /**
+   * When that response was submitted.
+   *
+   * @generated from field: google.protobuf.Timestamp submitted_at = 2;
+   */
+  submittedAt?: Timestamp | undefined;
+
+  /**
+   * The answer.
+   *
+   * @generated from field: string value = 3;
+   */
+  value: string;
+};
+
+/**
+ * Describes the message forms.v1.TextAnswer.
+ * Use `create(TextAnswerSchema)` to create a new message.
+ */
+export const TextAnswerSchema: GenMessage<TextAnswer> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 30);
+
+/**
+ * How many reached one page of a form.
+ *
+ * @generated from message forms.v1.PageReach
+ */
+export type PageReach = Message<"forms.v1.PageReach"> & {
+  /**
+   * The page number, from 1.
+   *
+   * @generated from field: int32 page = 1;
+   */
+  page: number;
+
+  /**
+   * The page's title (its page break's label; empty for a first page without one).
+   *
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * Completed responses whose answers showed the page, plus partial responses at
+   * this page or a later one.
+   *
+   * @generated from field: int64 reached = 3;
+   */
+  reached: bigint;
+};
+
+/**
+ * Describes the message forms.v1.PageReach.
+ * Use `create(PageReachSchema)` to create a new message.
+ */
+export const PageReachSchema: GenMessage<PageReach> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 31);
+
+/**
  * Order of responses by submission time.
  *
  * @generated from enum forms.v1.SortOrder
@@ -715,6 +1421,18 @@ export const ResponsesService: GenService<{
     methodKind: "server_streaming";
     input: typeof ExportResponsesRequestSchema;
     output: typeof ExportResponsesResponseSchema;
+  },
+  /**
+   * The figures of a form's responses in a window, exact at read time (computed from
+   * the responses by the call; nothing is pre-aggregated). Scope: read. Another
+   * account's form, or an unknown one, is NOT_FOUND.
+   *
+   * @generated from rpc forms.v1.ResponsesService.GetFormSummary
+   */
+  getFormSummary: {
+    methodKind: "unary";
+    input: typeof GetFormSummaryRequestSchema;
+    output: typeof GetFormSummaryResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_forms_v1_responses, 0);
