@@ -381,7 +381,11 @@ async fn main() {
         &format!(
             "INSERT INTO responses (id, form_id, answers, started_at, submitted_at) \
              VALUES (gen_random_uuid(), '{kinds_id}', '{}', now(), now());\n",
-            kinds_answers.to_string().replace('\'', "''")
+            // A space after each key's colon: pgbench reads `:name` as a variable.
+            kinds_answers
+                .to_string()
+                .replace("\":", "\": ")
+                .replace('\'', "''")
         ),
     );
     let post_kinds_lua = write(
