@@ -4,6 +4,7 @@ pub mod database;
 pub(crate) mod decode;
 pub mod embedded;
 pub mod lanes;
+mod nodelay;
 pub(crate) mod reachable;
 pub(crate) mod shared;
 mod store;
@@ -12,7 +13,8 @@ pub use database::{Database, DatabaseError};
 pub use store::ping;
 
 use sqlx::PgPool;
-use sqlx::postgres::PgPoolOptions;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use std::str::FromStr;
 use std::time::Duration;
 
 /// The migrations of `migrations/`, embedded in the binary.
@@ -32,6 +34,7 @@ pub async fn connect(
     max_connections: u32,
     acquire_timeout: Duration,
 ) -> Result<PgPool, sqlx::Error> {
+    let port = PgConnectOptions::from_str(url)?.get_port();
     PgPoolOptions::new()
         .max_connections(max_connections)
         // When PostgreSQL is unreachable, requests fail with 503 rather than queueing
@@ -49,6 +52,14 @@ pub async fn connect(
                     sqlx::Connection::ping(conn).await?;
                 }
                 Ok(true)
+            })
+        })
+        // Each new connection's socket without Nagle's delay (`nodelay`: sqlx 0.9.0
+        // leaves it on).
+        .after_connect(move |_, _| {
+            Box::pin(async move {
+                nodelay::set_on_peers_at(port);
+                Ok(())
             })
         })
         // Connections are renewed now and then (a failover, a server's memory).
