@@ -128,6 +128,23 @@ impl Hosted {
         Ok(pb::CheckEndpointOriginResponse {})
     }
 
+    pub(super) async fn endpoint_challenge(
+        &self,
+        ip: IpAddr,
+        req: pb::GetEndpointChallengeRequest,
+    ) -> Result<pb::GetEndpointChallengeResponse, CoreError> {
+        let (form, count) = self
+            .endpoint_form(&req.short_id, req.caller.as_ref())
+            .await?;
+        // Challenges cost a signature each: the allowance of admissions bounds them.
+        self.throttles.admit(ip)?;
+        let now = now_millis();
+        Self::check_open(&form, count, now)?;
+        Ok(pb::GetEndpointChallengeResponse {
+            challenge: self.challenge_for(&form, now),
+        })
+    }
+
     pub(super) async fn endpoint_admit(
         &self,
         ip: IpAddr,

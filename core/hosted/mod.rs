@@ -99,16 +99,7 @@ impl Hosted {
         let now = now_millis();
         Self::check_open(&form, count, now)?;
         let token = self.tokens.issue(form.id, now, &req.csrf_nonce);
-        let pow_challenge = pow::required(&form.settings).then(|| {
-            let c = self.pow.issue(form.id, now);
-            pb::ProofOfWorkChallenge {
-                algorithm: c.algorithm.to_owned(),
-                challenge: c.challenge,
-                salt: c.salt,
-                max_number: c.max_number,
-                signature: c.signature,
-            }
-        });
+        let pow_challenge = self.challenge_for(&form, now);
         let progress = if pages::has_progress(&form) {
             // An unknown, expired or completed resume token starts afresh.
             let partial = self
@@ -325,6 +316,24 @@ impl Hosted {
         Ok(Staged { ids, answers })
     }
 
+    /// A proof-of-work challenge for `form`, when it asks for one.
+    pub(crate) fn challenge_for(
+        &self,
+        form: &crate::forms::Form,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<pb::ProofOfWorkChallenge> {
+        pow::required(&form.settings).then(|| {
+            let c = self.pow.issue(form.id, now);
+            pb::ProofOfWorkChallenge {
+                algorithm: c.algorithm.to_owned(),
+                challenge: c.challenge,
+                salt: c.salt,
+                max_number: c.max_number,
+                signature: c.signature,
+            }
+        })
+    }
+
     /// How long the files of a submission stored at once may wait
     /// (`--staged-file-grace`).
     pub(crate) fn grace_until(&self) -> chrono::DateTime<chrono::Utc> {
@@ -422,6 +431,17 @@ impl HostedFormsService for Hosted {
     ) -> Result<Response<pb::CheckEndpointOriginResponse>, Status> {
         let id = gate::request_id(req.metadata());
         self.endpoint_origin(req.into_inner())
+            .await
+            .map(Response::new)
+            .map_err(|e| e.into_status(&id))
+    }
+    async fn get_endpoint_challenge(
+        &self,
+        req: Request<pb::GetEndpointChallengeRequest>,
+    ) -> Result<Response<pb::GetEndpointChallengeResponse>, Status> {
+        let id = gate::request_id(req.metadata());
+        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        self.endpoint_challenge(ip, req.into_inner())
             .await
             .map(Response::new)
             .map_err(|e| e.into_status(&id))

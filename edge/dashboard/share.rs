@@ -96,16 +96,31 @@ pub(crate) fn endpoint_snippet(action: &str, form: &forms::pb::Form) -> String {
         }
     };
     let files = form.fields.iter().any(|f| f.r#type == "file_upload");
+    // A form that asks for a proof of work: the service's script fetches its challenge
+    // and fills `_pow` before the visitor can send.
+    let pow = form
+        .settings
+        .as_ref()
+        .and_then(|s| s.fields.get("proof_of_work"))
+        .is_some_and(|v| matches!(v.kind, Some(prost_types::value::Kind::BoolValue(true))));
     let mut html = format!(
-        "<form action=\"{}\" method=\"POST\"{}>\n",
+        "<form action=\"{}\" method=\"POST\"{}{}>\n",
         escape(action),
         if files {
             " enctype=\"multipart/form-data\""
         } else {
             ""
+        },
+        if pow {
+            format!(" data-pow-challenge-url=\"{}/challenge\"", escape(action))
+        } else {
+            String::new()
         }
     );
     for (at, field) in form.fields.iter().enumerate() {
+        if field.r#type == "page_break" {
+            continue;
+        }
         let name = escape(&name_of(at));
         let label = escape(&field.label);
         let required = if field.required { " required" } else { "" };
@@ -172,7 +187,18 @@ pub(crate) fn endpoint_snippet(action: &str, form: &forms::pb::Form) -> String {
          <input type=\"text\" name=\"{}\" style=\"display:none\" tabindex=\"-1\" autocomplete=\"off\">\n",
         "_gotcha"
     ));
+    if pow {
+        html.push_str(
+            "  <input type=\"hidden\" name=\"_pow\">\n  <p id=\"pow-status\" role=\"status\"></p>\n",
+        );
+    }
     html.push_str("  <button type=\"submit\">Send</button>\n</form>");
+    if pow && let Some((origin, _)) = action.rsplit_once("/f/") {
+        html.push_str(&format!(
+            "\n<script type=\"module\" src=\"{}/f/assets/pow.js\"></script>",
+            escape(origin)
+        ));
+    }
     html
 }
 
@@ -256,6 +282,45 @@ mod tests {
             html.contains(r#"name="_gotcha" style="display:none""#),
             "{html}"
         );
+    }
+
+    #[test]
+    fn the_snippet_of_a_form_with_proof_of_work_loads_the_services_script() {
+        let settings = serde_json::json!({"proof_of_work": true});
+        let mut form = forms::pb::Form {
+            fields: vec![forms::pb::FormField {
+                id: "p".to_owned(),
+                r#type: "page_break".to_owned(),
+                label: "Second page".to_owned(),
+                ..Default::default()
+            }],
+            settings: Some(forms::pb::convert::object_to_struct(
+                settings.as_object().expect("object"),
+            )),
+            ..Default::default()
+        };
+        let html = endpoint_snippet("https://forms.test/f/abc", &form);
+        assert!(
+            html.contains(r#"data-pow-challenge-url="https://forms.test/f/abc/challenge""#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"<input type="hidden" name="_pow">"#),
+            "{html}"
+        );
+        assert!(
+            html.ends_with(
+                r#"<script type="module" src="https://forms.test/f/assets/pow.js"></script>"#
+            ),
+            "{html}"
+        );
+        assert!(
+            !html.contains("Second page"),
+            "a page break is no input: {html}"
+        );
+        form.settings = None;
+        let html = endpoint_snippet("https://forms.test/f/abc", &form);
+        assert!(!html.contains("pow"), "{html}");
     }
 
     #[test]

@@ -74,6 +74,7 @@ pub(crate) fn router(state: AppState) -> Router {
                     hosted::page_headers,
                 )),
         )
+        .route("/f/{short_id}/challenge", get(hosted::challenge))
         .route(
             "/f/{short_id}/thanks",
             get(hosted::thanks).layer(middleware::from_fn_with_state(

@@ -189,3 +189,84 @@ async fn an_allowed_sites_form_and_fetch_are_stored_and_another_sites_are_refuse
     }
     assert!(stored.iter().any(|r| r["id"] == fetched_id));
 }
+
+const POW_SCRIPT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/browser/endpoint_pow.mjs"
+);
+
+/// Endpoint mode with the proof of work: the owner's page loads the service's pow.js
+/// from the service's origin, which fetches the form's challenge
+/// (`/f/{short_id}/challenge`, CORS for the allowed origin), solves it into `_pow`, and
+/// the plain post is stored.
+#[tokio::test]
+async fn an_owners_page_solves_the_proof_of_work_with_the_services_script() {
+    if !browser_available() {
+        return;
+    }
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+    let form_id = form["id"].as_str().expect("form id");
+    let service = app.http_base.trim_end_matches("/api/v1").to_owned();
+    let action = format!(
+        "{service}/f/{}",
+        form["short_id"].as_str().expect("short id")
+    );
+    let page = format!(
+        r#"<!doctype html><html lang="en"><title>Owner's site</title><h1>Contact us</h1>
+<form action="{action}" method="POST" data-pow-challenge-url="{action}/challenge">
+  <label>Name <input name="name" required></label>
+  <label>Email <input type="email" name="email" required></label>
+  <input type="hidden" name="_pow">
+  <p id="pow-status" role="status"></p>
+  <button type="submit">Send</button>
+</form>
+<script type="module" src="{service}/f/assets/pow.js"></script></html>"#
+    );
+    let site = serve(axum::Router::new().route(
+        "/pow",
+        axum::routing::get(move || async move { Html(page) }),
+    ))
+    .await;
+    app.put(
+        &format!("/forms/{form_id}"),
+        &key,
+        &json!({"settings": {"allowed_origins": [site], "proof_of_work": true}}),
+    )
+    .await
+    .ok(200);
+
+    let output = tokio::process::Command::new("node")
+        .arg(POW_SCRIPT)
+        .arg(format!("{site}/pow"))
+        .output()
+        .await
+        .expect("running node");
+    assert!(
+        output.status.success(),
+        "browser script failed: {}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).expect("browser script prints JSON");
+    assert_eq!(seen["status"], 200, "{seen}");
+    assert_eq!(seen["url"], format!("{action}/thanks"), "{seen}");
+    // (The owner's test site has no favicon: its 404 is the only console error.)
+    let errors = seen["consoleErrors"].to_string();
+    assert!(
+        !errors.contains("CORS") && !errors.contains("Access-Control"),
+        "{seen}"
+    );
+    println!(
+        "owner's page solved its challenge in {} ms",
+        seen["solvedIn"]
+    );
+    let list = app.get(&format!("/forms/{form_id}/responses"), &key).await;
+    let stored = list.ok(200)["responses"]
+        .as_array()
+        .expect("responses")
+        .clone();
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    assert_eq!(stored[0]["answers"][&field_ids(&form)[0]], "Ada Proven");
+}

@@ -153,6 +153,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "the hosted pages' script, the same bytes for anyone; checked: names no account's object",
     ),
     (
+        "GET /f/{short_id}/challenge",
+        Kind::NotTenant,
+        "a proof-of-work challenge for the form's own allowed origins, no credentials; checked: A's site reads A's form's whoever asks, and A's draft answers 403 without a CORS header even with B's credentials",
+    ),
+    (
         "GET /f/{short_id}/thanks",
         Kind::NotTenant,
         "public confirmation after an endpoint post, no credentials; checked: A's draft stays 404 even with B's credentials",
@@ -291,6 +296,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.HostedFormsService/CheckEndpointOrigin",
         Kind::NotTenant,
         "public, by short id and the form's own allowed origins; checked: A's draft is ORIGIN_NOT_ALLOWED with B's credentials, as an unknown form",
+    ),
+    (
+        "forms.v1.HostedFormsService/GetEndpointChallenge",
+        Kind::NotTenant,
+        "public, by short id and the form's own allowed origins; checked: A's draft is ORIGIN_NOT_ALLOWED with B's credentials",
     ),
     (
         "forms.v1.HostedFormsService/AdmitEndpointSubmission",
@@ -1062,6 +1072,30 @@ async fn endpoint_rows(
             format!("ISOLATION BUG: A's draft answered a preflight as {who}: {acao:?}")
         });
     }
+    let row = "GET /f/{short_id}/challenge";
+    for (who, cred, _) in strangers {
+        let challenge = |short_id: &str| {
+            cred.rest(
+                client
+                    .get(format!("{origin}/f/{short_id}/challenge"))
+                    .header("origin", A_SITE),
+            )
+        };
+        let own = challenge(&a.short_id).send().await.expect("challenge");
+        let status = own.status();
+        m.expect(row, status == 200, || {
+            format!("A's site's challenge of A's form as {who}: {status}")
+        });
+        let draft = challenge(&a.draft_short_id)
+            .send()
+            .await
+            .expect("challenge");
+        let acao = draft.headers().get("access-control-allow-origin").cloned();
+        let status = draft.status();
+        m.expect(row, status == 403 && acao.is_none(), || {
+            format!("ISOLATION BUG: A's draft gave a challenge as {who}: {status} {acao:?}")
+        });
+    }
     let row = "GET /f/{short_id}/thanks";
     let thanks = client
         .get(format!("{origin}/f/{}/thanks", a.short_id))
@@ -1116,6 +1150,17 @@ async fn endpoint_rows(
             .map(|_| ());
         m.expect(row, refused(&draft), || {
             format!("ISOLATION BUG: A's draft takes A's site as {who}: {draft:?}")
+        });
+        let row = "forms.v1.HostedFormsService/GetEndpointChallenge";
+        let draft = hosted
+            .get_endpoint_challenge(cred.grpc(pb::GetEndpointChallengeRequest {
+                short_id: a.draft_short_id.clone(),
+                caller: caller(),
+            }))
+            .await
+            .map(|_| ());
+        m.expect(row, refused(&draft), || {
+            format!("ISOLATION BUG: A's draft gave a challenge as {who}: {draft:?}")
         });
         let row = "forms.v1.HostedFormsService/AdmitEndpointSubmission";
         let admit = hosted

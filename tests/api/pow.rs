@@ -538,6 +538,73 @@ async fn an_endpoint_post_to_a_form_with_proof_of_work_needs_a_solution_once() {
     assert_eq!(s.responses().await.len(), 1);
 }
 
+/// Endpoint mode's own challenge: the owner's page fetches one from
+/// `/f/{short_id}/challenge` (readable by the form's allowed origins only), solves it
+/// and posts it in `_pow`; the pow.js script is loadable from another origin.
+#[tokio::test]
+async fn an_owners_page_fetches_its_challenge_from_an_allowed_origin() {
+    const SITE: &str = "https://www.example.com";
+    let s = Setup::new(json!({"proof_of_work": true, "allowed_origins": [SITE]})).await;
+    let origin = s.page_url().split("/f/").next().expect("origin").to_owned();
+    let fetch = |from: &str| {
+        http_client()
+            .get(format!("{}/challenge", s.page_url()))
+            .header("origin", from)
+            .header("sec-fetch-site", "cross-site")
+    };
+    let got = send(fetch(SITE)).await;
+    assert_eq!(got.status, 200, "{}", got.text);
+    assert_eq!(got.header("access-control-allow-origin"), SITE);
+    assert_eq!(got.header("cache-control"), "no-store");
+    let c = &got.body["data"]["challenge"];
+    let challenge = Challenge {
+        algorithm: c["algorithm"].as_str().expect("algorithm").to_owned(),
+        challenge: c["challenge"].as_str().expect("challenge").to_owned(),
+        salt: c["salt"].as_str().expect("salt").to_owned(),
+        max: c["max_number"].as_u64().expect("max"),
+        signature: c["signature"].as_str().expect("signature").to_owned(),
+    };
+    // Another site gets no challenge, and no CORS header to read the refusal with.
+    let other = send(fetch("https://evil.example")).await;
+    assert_eq!(other.status, 403, "{}", other.text);
+    assert_eq!(other.body["error"]["code"], "ORIGIN_NOT_ALLOWED");
+    assert!(other.headers.get("access-control-allow-origin").is_none());
+
+    let (_, solution) = solve(&challenge);
+    let post = |body: Value| {
+        http_client()
+            .post(s.page_url())
+            .header("origin", SITE)
+            .header("sec-fetch-site", "cross-site")
+            .header("content-type", "application/json")
+            .body(body.to_string())
+    };
+    let answers = json!({"name": "Ada", "email": "ada@example.com", "_pow": solution});
+    let stored = send(post(answers.clone())).await;
+    assert_eq!(stored.status, 201, "{}", stored.text);
+    let replayed = send(post(answers)).await;
+    assert_eq!(replayed.status, 422, "{}", replayed.text);
+    assert_eq!(s.responses().await.len(), 1);
+
+    // A form that does not ask: no challenge.
+    s.app
+        .put(
+            &format!("/forms/{}", s.form["id"].as_str().expect("id")),
+            &s.key,
+            &json!({"settings": {"proof_of_work": false}}),
+        )
+        .await
+        .ok(200);
+    let none = send(fetch(SITE)).await;
+    assert_eq!(none.status, 200, "{}", none.text);
+    assert_eq!(none.body["data"]["challenge"], Value::Null);
+
+    let script = send(http_client().get(format!("{origin}/f/assets/pow.js"))).await;
+    assert_eq!(script.status, 200);
+    assert_eq!(script.header("access-control-allow-origin"), "*");
+    assert!(script.text.contains("data-pow-challenge-url"));
+}
+
 /// A form with pages (over the core's gRPC, as the hosted page will post it page by
 /// page): a page is saved without a solution; the post of the last page, which
 /// completes the response, needs one.

@@ -419,3 +419,50 @@ pub(crate) async fn thanks(
         Err(status) => error_page(&call, &status),
     }
 }
+
+/// `GET /f/{short_id}/challenge`: a proof-of-work challenge for an owner's own page,
+/// for a form that asks for one (`pow.js` fetches it when the page's form carries
+/// `data-pow-challenge-url`). `{"success": true, "data": {"challenge": {…} | null}}`,
+/// readable by an origin the form allows; never stored by a cache (each is one use).
+pub(crate) async fn challenge(
+    State(state): State<AppState>,
+    call: Call,
+    headers: HeaderMap,
+    PathParams(short_id): PathParams<String>,
+) -> Response {
+    let origin = header_str(&headers, header::ORIGIN).map(str::to_owned);
+    let caller = pb::EndpointCaller {
+        origin: page_origin(&headers).unwrap_or_default(),
+        sec_fetch_site: header_str(&headers, "sec-fetch-site")
+            .unwrap_or("")
+            .to_ascii_lowercase(),
+    };
+    let request = call.request(pb::GetEndpointChallengeRequest {
+        short_id,
+        caller: Some(caller),
+    });
+    let (response, allowed) = match state.hosted().get_endpoint_challenge(request).await {
+        Ok(reply) => {
+            let challenge = reply.into_inner().challenge.map(|c| {
+                json!({
+                    "algorithm": c.algorithm,
+                    "challenge": c.challenge,
+                    "salt": c.salt,
+                    "max_number": c.max_number,
+                    "signature": c.signature,
+                })
+            });
+            let body = json!({"success": true, "data": {"challenge": challenge}});
+            (axum::Json(body).into_response(), true)
+        }
+        Err(status) => (
+            ApiError::from_status(&status, &call.request_id).into_response(),
+            refused_after_origin(&status),
+        ),
+    };
+    let mut response = with_cors(response, origin.as_deref(), allowed);
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}

@@ -32,7 +32,7 @@ use std::collections::HashMap;
 use tonic_types::StatusExt;
 
 pub(crate) use conditions::script as conditions_script;
-pub(crate) use endpoint::{preflight, thanks};
+pub(crate) use endpoint::{challenge, preflight, thanks};
 pub(crate) use page::{page_headers, script};
 
 /// The page for an error of the core that is not about the answers.

@@ -751,6 +751,12 @@ pub(crate) async fn script() -> Response {
         header::CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=3600"),
     );
+    // An owner's own page (endpoint mode) loads it as a module from another origin,
+    // which browsers allow only with CORS; it is the same public file for everyone.
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
     response
 }
 

@@ -114,11 +114,11 @@ export async function solve(salt, challenge, max) {
   return null;
 }
 
-// The page: a form that carries a challenge in its data attributes.
-const form = document.querySelector('form[data-pow-challenge]');
-if (form) {
+// Solves the challenge of `form` (its `pow*` data attributes) into its solution input:
+// `pow_solution` on the hosted page, `_pow` on an owner's own page (endpoint mode).
+async function prove(form) {
   const { powAlgorithm, powChallenge, powSalt, powMax, powSignature } = form.dataset;
-  const input = form.querySelector('input[name="pow_solution"]');
+  const input = form.querySelector('input[name="pow_solution"], input[name="_pow"]');
   const status = document.getElementById('pow-status');
   const buttons = Array.from(form.querySelectorAll('button[type="submit"]'));
   const say = (text) => { if (status) status.textContent = text; };
@@ -136,5 +136,29 @@ if (form) {
     form.dataset.powMs = String(Math.round(performance.now() - started));
     buttons.forEach((button) => { button.disabled = false; });
     say('Ready to submit.');
+  }
+}
+
+// The hosted page: a form that carries its challenge in its data attributes.
+const hosted = document.querySelector('form[data-pow-challenge]');
+if (hosted) await prove(hosted);
+
+// An owner's own page: a form that names where to fetch its challenge
+// (`/f/{short_id}/challenge`, readable by the form's allowed origins).
+const own = document.querySelector('form[data-pow-challenge-url]');
+if (own) {
+  const reply = await fetch(own.dataset.powChallengeUrl, { mode: 'cors', credentials: 'omit' })
+    .then((r) => r.json())
+    .catch(() => null);
+  const c = reply && reply.data && reply.data.challenge;
+  if (c) {
+    Object.assign(own.dataset, {
+      powAlgorithm: c.algorithm,
+      powChallenge: c.challenge,
+      powSalt: c.salt,
+      powMax: String(c.max_number),
+      powSignature: c.signature,
+    });
+    await prove(own);
   }
 }

@@ -207,3 +207,17 @@ class CheckEndpointOriginRequest(_message.Message):
 class CheckEndpointOriginResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class GetEndpointChallengeRequest(_message.Message):
+    __slots__ = ("short_id", "caller")
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    CALLER_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    caller: EndpointCaller
+    def __init__(self, short_id: _Optional[str] = ..., caller: _Optional[_Union[EndpointCaller, _Mapping]] = ...) -> None: ...
+
+class GetEndpointChallengeResponse(_message.Message):
+    __slots__ = ("challenge",)
+    CHALLENGE_FIELD_NUMBER: _ClassVar[int]
+    challenge: ProofOfWorkChallenge
+    def __init__(self, challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ...) -> None: ...

@@ -66,6 +66,11 @@ class HostedFormsServiceStub:
                 request_serializer=forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginResponse.FromString,
                 _registered_method=True)
+        self.GetEndpointChallenge = channel.unary_unary(
+                '/forms.v1.HostedFormsService/GetEndpointChallenge',
+                request_serializer=forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeResponse.FromString,
+                _registered_method=True)
 
 
 class HostedFormsServiceServicer:
@@ -137,6 +142,15 @@ class HostedFormsServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetEndpointChallenge(self, request, context):
+        """A proof-of-work challenge for an owner's own page posting to a form in endpoint
+        mode (its `proof_of_work` on): the same origin rules as SubmitToEndpoint, and the
+        per-IP throttle of admissions. No challenge when the form does not ask for one.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HostedFormsServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -169,6 +183,11 @@ def add_HostedFormsServiceServicer_to_server(servicer, server):
                     servicer.CheckEndpointOrigin,
                     request_deserializer=forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginRequest.FromString,
                     response_serializer=forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginResponse.SerializeToString,
+            ),
+            'GetEndpointChallenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetEndpointChallenge,
+                    request_deserializer=forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -335,6 +354,33 @@ class HostedFormsService:
             '/forms.v1.HostedFormsService/CheckEndpointOrigin',
             forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginRequest.SerializeToString,
             forms_dot_v1_dot_hosted__pb2.CheckEndpointOriginResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetEndpointChallenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.HostedFormsService/GetEndpointChallenge',
+            forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeRequest.SerializeToString,
+            forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeResponse.FromString,
             options,
             channel_credentials,
             insecure,
