@@ -514,6 +514,7 @@ fn render(
         nav class="subnav" aria-label="Form" {
             a href=(base) aria-current="page" { "Builder" }
             a href={(base) "/responses"} { "Responses" }
+            a href={(base) "/summary"} { "Summary" }
             a href={(base) "/webhooks"} { "Webhooks" }
         }
         (layout::notice(notice))

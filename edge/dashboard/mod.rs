@@ -19,6 +19,7 @@ mod owner;
 mod responses;
 pub(crate) mod share;
 mod sign_in;
+mod summary;
 mod webhooks;
 
 use crate::state::AppState;
@@ -72,6 +73,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/forms/{id}/status", post(builder::status))
         .route("/forms/{id}/delete", post(builder::delete))
         .route("/forms/{id}/responses", get(responses::inbox))
+        .route("/forms/{id}/summary", get(summary::page))
         .route(
             "/forms/{id}/responses/export.csv",
             get(responses::export_csv),

@@ -485,6 +485,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "A's inbox; B's own inbox shows nothing of A's",
     ),
     (
+        "GET /app/forms/{id}/summary",
+        Kind::Foreign,
+        "A's summary; B's own summary shows nothing of A's",
+    ),
+    (
         "GET /app/forms/{id}/responses/export.csv",
         Kind::Foreign,
         "A's form",
@@ -3457,6 +3462,12 @@ fn foreign_dashboard() -> Vec<DashRow> {
             vec![],
         ),
         (
+            "GET /app/forms/{id}/summary",
+            false,
+            |a, _| vec![format!("/app/forms/{}/summary", a.form)],
+            vec![],
+        ),
+        (
             "GET /app/forms/{id}/responses/export.csv",
             false,
             |a, _| vec![format!("/app/forms/{}/responses/export.csv", a.form)],
@@ -3947,6 +3958,7 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
     });
     for path in [
         format!("/app/forms/{}/responses", b.form_id),
+        format!("/app/forms/{}/summary", b.form_id),
         format!("/app/forms/{}/webhooks", b.form_id),
         format!("/app/forms/{}/webhooks/{}", b.form_id, b.webhook_id),
     ] {
@@ -3954,6 +3966,8 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
             "GET /app/forms/{id}/webhooks/{webhook_id}"
         } else if path.contains("webhooks") {
             "GET /app/forms/{id}/webhooks"
+        } else if path.ends_with("/summary") {
+            "GET /app/forms/{id}/summary"
         } else {
             "GET /app/forms/{id}/responses"
         };

@@ -26,6 +26,7 @@ mod dashboard_keys;
 mod dashboard_kinds;
 mod dashboard_logic;
 mod dashboard_sign_in;
+mod dashboard_summary;
 #[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper
 mod dashboard_support;
 mod dashboard_webhooks;

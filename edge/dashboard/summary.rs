@@ -1,0 +1,198 @@
+//! The summary of a form's responses (`/app/forms/{id}/summary`): the core's
+//! GetFormSummary drawn on the server. Responses per day as bars, each choice's options
+//! as bars, a scale's average and NPS, and how many reached each page; every picture
+//! has its figures beside it as text or a table. No script.
+
+use super::chart::{self, Day};
+use super::layout::Section;
+use super::owner::Owner;
+use super::responses::{form_of, segment};
+use axum::extract::Path;
+use axum::response::Response;
+use forms::pb::{self, field_summary::Detail};
+use maud::{Markup, html};
+
+/// A count as a share of `of`, in whole percent.
+fn percent(count: i64, of: i64) -> String {
+    if of <= 0 {
+        return "–".to_owned();
+    }
+    format!("{:.0} %", count as f64 * 100.0 / of as f64)
+}
+
+/// A number with at most one decimal.
+fn figure(value: Option<f64>) -> String {
+    value.map_or("–".to_owned(), |v| {
+        if v.fract() == 0.0 {
+            format!("{v:.0}")
+        } else {
+            format!("{v:.1}")
+        }
+    })
+}
+
+/// Horizontal bars of labelled counts, scaled to the largest, each with its count and
+/// share written beside it (the bar only repeats what the text says).
+fn bars(rows: &[(String, i64)], of: i64, label: &str) -> Markup {
+    let max = rows.iter().map(|(_, n)| *n).max().unwrap_or(0).max(1);
+    html! {
+        table class="bars" aria-label=(label) {
+            tbody {
+                @for (name, count) in rows {
+                    tr {
+                        th scope="row" { (name) }
+                        td class="bar-cell" {
+                            svg width="160" height="12" viewBox="0 0 160 12" aria-hidden="true" focusable="false" {
+                                rect x="0" y="1" height="10" width=(format!("{:.1}", *count as f64 / max as f64 * 160.0)) {}
+                            }
+                        }
+                        td class="num" { (count) }
+                        td class="num" { (percent(*count, of)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn field(f: &pb::FieldSummary) -> Markup {
+    let detail = match &f.detail {
+        Some(Detail::Choice(c)) => {
+            let mut rows: Vec<(String, i64)> = c
+                .options
+                .iter()
+                .map(|o| (o.label.clone(), o.count))
+                .collect();
+            if c.other > 0 {
+                rows.push(("Other".to_owned(), c.other));
+            }
+            bars(&rows, f.answered, &format!("Answers to {}", f.label))
+        }
+        Some(Detail::Scale(s)) => {
+            let rows: Vec<(String, i64)> = s
+                .distribution
+                .iter()
+                .map(|d| (d.value.to_string(), d.count))
+                .collect();
+            html! {
+                p { "Average " strong { (figure(s.average)) } }
+                @if let Some(nps) = s.nps {
+                    p class="nps" { "Net Promoter Score " strong { (figure(Some(nps))) } }
+                }
+                (bars(&rows, f.answered, &format!("Answers to {}", f.label)))
+            }
+        }
+        Some(Detail::Number(n)) => html! {
+            p { "Lowest " (figure(n.min)) ", highest " (figure(n.max)) ", average " (figure(n.average)) }
+        },
+        Some(Detail::Date(d)) => html! {
+            p {
+                "Earliest " (d.earliest.as_deref().unwrap_or("–"))
+                ", latest " (d.latest.as_deref().unwrap_or("–"))
+            }
+        },
+        Some(Detail::Checkbox(c)) => html! {
+            p { "Ticked " (c.ticked) " (" (percent(c.ticked, f.answered)) ")" }
+        },
+        Some(Detail::Text(t)) => html! {
+            @if !t.newest.is_empty() {
+                ul class="newest" {
+                    @for answer in &t.newest { li { (answer.value) } }
+                }
+            }
+        },
+        None => html! {},
+    };
+    html! {
+        section class="field-summary" {
+            h3 { (f.label) }
+            p class="muted" { (f.answered) " answered" }
+            (detail)
+        }
+    }
+}
+
+/// `GET /app/forms/{id}/summary`.
+pub(crate) async fn page(owner: Owner, Path(form_id): Path<String>) -> Response {
+    let form = match form_of(&owner, &form_id).await {
+        Ok(form) => form,
+        Err(page) => return page,
+    };
+    let reply = owner
+        .state
+        .responses()
+        .get_form_summary(owner.request(pb::GetFormSummaryRequest {
+            form_id: form.id.clone(),
+            ..Default::default()
+        }))
+        .await;
+    let summary = match reply {
+        Ok(reply) => reply.into_inner().summary.unwrap_or_default(),
+        Err(status) => return owner.failure(&status),
+    };
+    let counts = summary.counts.unwrap_or_default();
+    let days: Vec<Day<'_>> = counts
+        .per_day
+        .iter()
+        .map(|d| Day {
+            day: &d.date,
+            total: d.completed + d.partial,
+            part: d.partial,
+        })
+        .collect();
+    let time = summary.completion_time.unwrap_or_default();
+    let shares = |values: &[pb::ValueCount], label: &str| {
+        let rows: Vec<(String, i64)> = values.iter().map(|v| (v.value.clone(), v.count)).collect();
+        bars(&rows, counts.completed, label)
+    };
+    let first_page = summary.pages.first().map_or(0, |p| p.reached);
+    let body = html! {
+        nav class="crumbs" aria-label="Breadcrumb" {
+            a href="/app/forms" { "Forms" } " / "
+            a href={"/app/forms/" (segment(&form.id))} { (form.title) } " / "
+            span aria-current="page" { "Summary" }
+        }
+        h1 { "Summary" span class="visually-hidden" { " of " (form.title) } }
+        nav class="subnav" aria-label="Form" {
+            a href={"/app/forms/" (segment(&form.id))} { "Builder" }
+            a href={"/app/forms/" (segment(&form.id)) "/responses"} { "Responses" }
+            a href={"/app/forms/" (segment(&form.id)) "/summary"} aria-current="page" { "Summary" }
+            a href={"/app/forms/" (segment(&form.id)) "/webhooks"} { "Webhooks" }
+        }
+        p {
+            strong { (counts.completed) } " completed, "
+            strong { (counts.partial) } " unfinished; completion rate "
+            strong { (counts.completion_rate.map_or("–".to_owned(), |r| format!("{:.0} %", r * 100.0))) }
+            ". Median time to complete " (figure(time.median_seconds)) " s, 90th percentile "
+            (figure(time.p90_seconds)) " s."
+        }
+        @if !days.is_empty() {
+            h2 { "Responses per day" }
+            (chart::daily_bars(&days, &format!(
+                "Responses per day from {} to {}",
+                days.first().map_or("", |d| d.day),
+                days.last().map_or("", |d| d.day)
+            )))
+        }
+        @if !summary.pages.is_empty() {
+            h2 { "How far people got" }
+            (bars(
+                &summary.pages.iter().map(|p| (
+                    if p.title.is_empty() { format!("Page {}", p.page) } else { format!("Page {}: {}", p.page, p.title) },
+                    p.reached,
+                )).collect::<Vec<_>>(),
+                first_page,
+                "Respondents who reached each page",
+            ))
+        }
+        h2 { "Devices" }
+        div class="row shares" {
+            (shares(&summary.device_types, "Device types"))
+            (shares(&summary.browsers, "Browsers"))
+            (shares(&summary.operating_systems, "Operating systems"))
+        }
+        h2 { "Answers" }
+        @for f in &summary.fields { (field(f)) }
+    };
+    owner.page(&format!("Summary · {}", form.title), Section::Forms, body)
+}

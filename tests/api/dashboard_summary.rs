@@ -1,0 +1,96 @@
+//! The dashboard's summary page (`/app/forms/{id}/summary`): the core's summary of a
+//! form drawn for its owner. Its figures are those of responses sent in this test;
+//! it is axe-core and CSP clean in Chromium; another account's form is not shown.
+
+use crate::dashboard_support::{dashboard_app, signed_in};
+use crate::helpers::*;
+use serde_json::{Value, json};
+
+#[tokio::test]
+async fn the_summary_page_shows_the_forms_figures() {
+    let app = dashboard_app(&[]).await;
+    let d = signed_in(&app, "summary-owner").await;
+    let fields = json!([
+        {"type": "single_choice", "label": "Favourite colour", "required": true,
+         "options": [{"id": "red", "label": "Crimson"}, {"id": "blue", "label": "Azure"}]},
+        {"type": "page_break", "label": "About us"},
+        {"type": "scale", "label": "Recommend us?", "min": 0, "max": 10},
+    ]);
+    let form = app
+        .create_form(&d.key, &json!({"title": "Colours", "fields": fields}))
+        .await;
+    let id = form["id"].as_str().expect("id").to_owned();
+    app.put(
+        &format!("/forms/{id}"),
+        &d.key,
+        &json!({"status": "published"}),
+    )
+    .await
+    .ok(200);
+    let ids: Vec<String> = form["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .map(|f| f["id"].as_str().expect("id").to_owned())
+        .collect();
+    // Three say Crimson, one Azure; scores 10, 9, 3 (one promoter more than detractors).
+    for (colour, score) in [
+        ("red", Some(10)),
+        ("red", Some(9)),
+        ("red", Some(3)),
+        ("blue", None),
+    ] {
+        let mut answers = json!({ ids[0].clone(): colour });
+        if let Some(score) = score {
+            answers[&ids[2]] = json!(score);
+        }
+        app.post(
+            &format!("/forms/{id}/responses"),
+            &d.key,
+            &json!({ "answers": answers }),
+        )
+        .await
+        .ok(201);
+    }
+    let path = format!("/app/forms/{id}/summary");
+    let page = d.get(&path).await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    let text = page.text;
+    for needed in [
+        "<strong>4</strong> completed",
+        "<th scope=\"row\">Crimson</th>",
+        "<td class=\"num\">3</td><td class=\"num\">75 %</td>",
+        "<th scope=\"row\">Azure</th>",
+        "<td class=\"num\">1</td><td class=\"num\">25 %</td>",
+        // NPS: 2 promoters, 1 detractor of 3 answers.
+        "Net Promoter Score <strong>33.3</strong>",
+        "Page 2: About us",
+        "Responses per day",
+    ] {
+        assert!(text.contains(needed), "{needed:?} missing in:\n{text}");
+    }
+
+    // Another account's form: not found, nothing of it shown.
+    let stranger = signed_in(&app, "summary-stranger").await;
+    let other = stranger.get(&path).await;
+    assert_eq!(other.status, 404, "{}", other.text);
+    assert!(!other.text.contains("Crimson"));
+
+    if crate::browser::browser_available() {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/axe_page.mjs");
+        let output = tokio::process::Command::new("node")
+            .args([script, &format!("{}{path}", d.base), &d.cookie])
+            .output()
+            .await
+            .expect("running node");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let seen: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(seen["status"], 200, "{seen}");
+        assert_eq!(seen["axe"], json!([]), "{seen}");
+        assert_eq!(seen["cspViolations"], json!([]), "{seen}");
+    }
+}
