@@ -3,7 +3,6 @@
 //! it is axe-core and CSP clean in Chromium; another account's form is not shown.
 
 use crate::dashboard_support::{dashboard_app, signed_in};
-use crate::helpers::*;
 use serde_json::{Value, json};
 
 #[tokio::test]
