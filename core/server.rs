@@ -426,7 +426,7 @@ impl Core {
                     Ok(n) => tracing::debug!(purged = n, "ended dashboard sessions and links"),
                     Err(error) => tracing::warn!(%error, "purging dashboard sessions"),
                 }
-                match crate::hosted::pow::purge(&pool).await {
+                match crate::hosted::store::purge(&pool).await {
                     Ok(0) => {}
                     Ok(n) => tracing::debug!(purged = n, "expired proof-of-work challenges"),
                     Err(error) => tracing::warn!(%error, "purging spent proof-of-work challenges"),
@@ -448,7 +448,7 @@ impl Core {
                     Ok(purged) => tracing::info!(?purged, "purged settled deliveries"),
                     Err(error) => tracing::warn!(%error, "purging settled deliveries"),
                 }
-                match crate::responses::partial::purge(&pool, partial_retention).await {
+                match crate::responses::store::partial::purge(&pool, partial_retention).await {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(purged = n, "partial responses past retention"),
                     Err(error) => tracing::warn!(%error, "purging partial responses"),

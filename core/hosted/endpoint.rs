@@ -185,7 +185,7 @@ impl Hosted {
         let proven = pow::required(&form.settings) || !req.pow_solution.trim().is_empty();
         if proven {
             let proof = self.pow.verify(&req.pow_solution, form.id, now_millis())?;
-            pow::spend(&self.pool, &proof).await?;
+            super::store::spend(&self.pool, &proof).await?;
         }
         if req.honeypot_filled {
             // A robot filled the hidden field: answer as if all went well, with an id

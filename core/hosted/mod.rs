@@ -8,6 +8,7 @@ pub(crate) mod device;
 pub(crate) mod endpoint;
 mod pages;
 pub(crate) mod pow;
+pub(crate) mod store;
 pub(crate) mod throttle;
 pub(crate) mod token;
 
@@ -202,7 +203,7 @@ impl Hosted {
             false
         } else {
             let proof = self.pow.verify(&req.pow_solution, form_id, now)?;
-            pow::spend(&self.pool, &proof).await?;
+            store::spend(&self.pool, &proof).await?;
             true
         };
         if let Some((form, count)) = read {

@@ -1,7 +1,7 @@
 //! Forms with pages (or conditions) on the hosted page. The core decides, from the
 //! answers so far, which page a visitor sees and which of its fields (`forms::logic`);
 //! each posted page is checked and saved as a partial response
-//! (`responses::partial`), and the last page shown completes it, exactly once.
+//! (`responses::store::partial`), and the last page shown completes it, exactly once.
 //!
 //! A form without page breaks or conditions has no progress: its page is the single
 //! page it always was, posted whole.
@@ -16,7 +16,7 @@ use crate::pb::{self, convert};
 use crate::responses::TargetForm;
 use crate::responses::create::locked;
 use crate::responses::create::{Source, Submission};
-use crate::responses::partial::{self, Partial};
+use crate::responses::store::partial::{self, Partial};
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use std::sync::Arc;

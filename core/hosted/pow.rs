@@ -24,7 +24,6 @@ use chrono::{DateTime, Duration, Utc};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
-use sqlx::PgPool;
 use uuid::Uuid;
 
 /// The form setting that turns the proof of work on.
@@ -172,32 +171,6 @@ impl Pow {
         hex::decode_to_slice(&solution.challenge, &mut digest).map_err(|_| invalid())?;
         Ok(Proof { digest, expires_at })
     }
-}
-
-/// Spends a verified solution: `Spent` if it was spent before (by any instance).
-pub(crate) async fn spend(pool: &PgPool, proof: &Proof) -> Result<(), CoreError> {
-    let inserted = sqlx::query!(
-        "INSERT INTO pow_spent (digest, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-        &proof.digest[..],
-        proof.expires_at
-    )
-    .execute(pool)
-    .await?
-    .rows_affected();
-    if inserted == 0 {
-        return Err(CoreError::ProofOfWork(Refusal::Spent));
-    }
-    Ok(())
-}
-
-/// Forgets spent challenges that have expired (they are refused on their expiry).
-pub(crate) async fn purge(pool: &PgPool) -> Result<u64, CoreError> {
-    Ok(
-        sqlx::query!("DELETE FROM pow_spent WHERE expires_at < now()")
-            .execute(pool)
-            .await?
-            .rows_affected(),
-    )
 }
 
 #[cfg(test)]

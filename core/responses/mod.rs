@@ -5,7 +5,6 @@
 pub(crate) mod create;
 pub(crate) mod cursor;
 pub(crate) mod export;
-pub(crate) mod partial;
 pub(crate) mod service;
 pub mod store;
 pub(crate) mod summary;

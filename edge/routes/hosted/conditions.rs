@@ -1,4 +1,4 @@
-//! Conditions on the hosted page. The rule is the core's (`forms::logic`): a field (or a
+//! Conditions on the hosted page. The rule is the core's: a field (or a
 //! part of the form, under a page break) is shown when its `show_if` conditions on
 //! earlier answers all hold. The page applies only the conditions on answers of the
 //! same page: those on earlier pages were decided by the core, which leaves the fields

@@ -3,7 +3,7 @@
 //! tells such a post from the hosted page's, reads its body (urlencoded, multipart or
 //! JSON), answers CORS preflights, and renders the core's answer: JSON for a `fetch`, a
 //! redirect or a page for a plain form post. Whether the origin may post is the core's
-//! rule (the form's `allowed_origins`); see `forms::hosted::endpoint`.
+//! rule (the form's `allowed_origins`), answered through `SubmitToEndpoint`.
 //!
 //! The page's origin is its `Origin` header; a request without one (older browsers send
 //! none on some posts) is taken from its `Referer`'s origin. `Origin: null` (sandboxed
