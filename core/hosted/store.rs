@@ -1,8 +1,8 @@
 //! SQL of the hosted pages: the spent proof-of-work solutions (`pow`).
 
 use super::pow::Proof;
-use crate::error::ProofOfWorkRefusal as Refusal;
 use crate::error::CoreError;
+use crate::error::ProofOfWorkRefusal as Refusal;
 use sqlx::PgPool;
 
 /// Spends a verified solution: `Spent` if it was spent before (by any instance).

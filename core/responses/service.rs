@@ -204,13 +204,10 @@ impl Responses {
         let form_id = parse_id(&req.form_id, "form")?;
         let id = parse_id(&req.id, "response")?;
         // A response id names a completed response or a partial one.
-        let response =
+        let (response, paged) =
             store::get_with_partial(&self.pool, ctx.caller.account_id, form_id, id).await?;
-        let fields = crate::forms::store::get(&self.pool, ctx.caller.account_id, form_id)
-            .await?
-            .fields;
         Ok(pb::GetResponseResponse {
-            response: Some(response_in_form(response, Some(&fields))),
+            response: Some(response_in_form(response, paged.as_deref())),
         })
     }
 

@@ -461,54 +461,47 @@ pub async fn list(
     Ok(rows.into_iter().map(Response::from).collect())
 }
 
-/// One response of a form of the account.
-pub async fn get(
-    pool: &PgPool,
-    account_id: Uuid,
-    form_id: Uuid,
-    id: Uuid,
-) -> Result<Response, CoreError> {
-    sqlx::query_as!(
-        ResponseRow,
-        r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>",
-                  metadata AS "metadata: Json<Map<String, Value>>", device_type, browser, os,
-                  started_at, submitted_at, completion_time_seconds, NULL::integer AS page
-             FROM responses r WHERE r.id = $1 AND r.form_id = $2
-              AND EXISTS (SELECT 1 FROM forms f WHERE f.id = r.form_id AND f.account_id = $3)"#,
-        id,
-        form_id,
-        account_id
-    )
-    .fetch_optional(pool)
-    .await?
-    .map(Response::from)
-    .ok_or(CoreError::NotFound("response"))
-}
-
-/// `get` of a partial response too: a response id names one or the other.
+/// One response of a form of the account, completed or partial: a response id names
+/// one or the other.
 pub async fn get_with_partial(
     pool: &PgPool,
     account_id: Uuid,
     form_id: Uuid,
     id: Uuid,
-) -> Result<Response, CoreError> {
-    sqlx::query_as!(
-        ResponseRow,
-        r#"SELECT id AS "id!", form_id AS "form_id!",
-                  answers AS "answers!: Json<Map<String, Value>>",
-                  metadata AS "metadata!: Json<Map<String, Value>>", device_type, browser, os,
-                  started_at AS "started_at!", submitted_at AS "submitted_at!",
-                  completion_time_seconds, page
-             FROM responses_with_partial r WHERE r.id = $1 AND r.form_id = $2
-              AND EXISTS (SELECT 1 FROM forms f WHERE f.id = r.form_id AND f.account_id = $3)"#,
+) -> Result<(Response, Option<Vec<Field>>), CoreError> {
+    // The form's fields come with the row, when it has pages (a completed response's
+    // last page is read from them): one round trip.
+    let row = sqlx::query!(
+        r#"SELECT r.id AS "id!", r.form_id AS "form_id!",
+                  r.answers AS "answers!: Json<Map<String, Value>>",
+                  r.metadata AS "metadata!: Json<Map<String, Value>>", r.device_type,
+                  r.browser, r.os, r.started_at AS "started_at!",
+                  r.submitted_at AS "submitted_at!", r.completion_time_seconds, r.page,
+                  CASE WHEN f.fields @> '[{"type": "page_break"}]' THEN f.fields END
+                      AS "fields: Json<Vec<Field>>"
+             FROM responses_with_partial r JOIN forms f ON f.id = r.form_id
+            WHERE r.id = $1 AND r.form_id = $2 AND f.account_id = $3"#,
         id,
         form_id,
         account_id
     )
     .fetch_optional(pool)
     .await?
-    .map(Response::from)
-    .ok_or(CoreError::NotFound("response"))
+    .ok_or(CoreError::NotFound("response"))?;
+    let response = Response::from(ResponseRow {
+        id: row.id,
+        form_id: row.form_id,
+        answers: row.answers,
+        metadata: row.metadata,
+        device_type: row.device_type,
+        browser: row.browser,
+        os: row.os,
+        started_at: row.started_at,
+        submitted_at: row.submitted_at,
+        completion_time_seconds: row.completion_time_seconds,
+        page: row.page,
+    });
+    Ok((response, row.fields.map(|f| f.0)))
 }
 
 /// Deletes one response of a form of the account and keeps the form's count right.
