@@ -413,6 +413,19 @@ impl Core {
         let ttl = self.config.idempotency_ttl;
         let retention = self.config.delivery_retention;
         let partial_retention = self.config.partial_retention;
+        let rollups = self.pool.clone();
+        tokio::spawn(async move {
+            // Summaries add up the responses since the last rollup: keep that short.
+            let mut tick = tokio::time::interval(crate::responses::rollup::EVERY);
+            loop {
+                tick.tick().await;
+                match crate::responses::rollup::round(&rollups).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::debug!(counted = n, "responses tallied for summaries"),
+                    Err(error) => tracing::warn!(%error, "tallying responses for summaries"),
+                }
+            }
+        });
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(60));
             loop {

@@ -4,7 +4,10 @@
 //! got "abc"`), accounted by the core like any refusal of the edge.
 //!
 //! Every query string is read alike: a repeated parameter counts once, with its last
-//! value (as with most web frameworks); unknown parameters are ignored. Each kind of
+//! value (as with most web frameworks); unknown parameters are ignored. A name with
+//! brackets, `base[key][op]=value` (OpenAPI's deepObject, as Stripe and qs write it), is
+//! an entry of the map parameter `base`: key, then op, then the value (which then
+//! replaces a plain `base=` parameter). Each kind of
 //! value has its reader below, for `#[serde(default, deserialize_with = "...")]`; a
 //! plain `Option<String>` takes the value as sent, even empty.
 
@@ -45,14 +48,13 @@ pub(crate) fn parse<T: DeserializeOwned>(query: &str) -> Result<T, String> {
     // derived struct refuses a field seen twice, and the first bad value named is then
     // the first in the query string.
     let mut seen = HashSet::new();
-    let mut last: Vec<(String, Raw)> = pairs
+    let mut last: Vec<(String, String)> = pairs
         .into_iter()
         .rev()
         .filter(|(name, _)| seen.insert(name.clone()))
-        .map(|(name, value)| (name, Raw(value)))
         .collect();
     last.reverse();
-    let map = MapDeserializer::<_, Error>::new(last.into_iter());
+    let map = MapDeserializer::<_, Error>::new(group_brackets(last).into_iter());
     serde_path_to_error::deserialize(map).map_err(|e| {
         let name = e.path().to_string();
         if name == "." {
@@ -63,15 +65,81 @@ pub(crate) fn parse<T: DeserializeOwned>(query: &str) -> Result<T, String> {
     })
 }
 
-/// A parameter's value as sent. Unlike serde's own string deserializer it reads into
-/// an `Option` (as `Some`), so that a plain `Option<String>` field needs no reader.
-struct Raw(String);
+/// `base[a][b]` as `base` and its keys `a`, `b`; `None` for a plain name (or brackets
+/// that do not close, which are then part of a plain name).
+fn brackets(name: &str) -> Option<(&str, Vec<&str>)> {
+    let open = name.find('[')?;
+    let (base, mut rest) = name.split_at(open);
+    let mut keys = Vec::new();
+    while !rest.is_empty() {
+        let inner = rest.strip_prefix('[')?;
+        let close = inner.find(']')?;
+        keys.push(&inner[..close]);
+        rest = &inner[close + 1..];
+    }
+    (!base.is_empty()).then_some((base, keys))
+}
+
+/// The parameters with bracketed names gathered under their base name, as nested maps
+/// in the order their keys first appear; plain names as they are.
+fn group_brackets(pairs: Vec<(String, String)>) -> Vec<(String, Raw)> {
+    let mut out: Vec<(String, Raw)> = Vec::new();
+    let mut grouped = HashSet::new();
+    for (name, value) in pairs {
+        let Some((base, keys)) = brackets(&name) else {
+            if !grouped.contains(&name) {
+                out.push((name, Raw::Text(value)));
+            }
+            continue;
+        };
+        if grouped.insert(base.to_owned()) {
+            out.retain(|(n, _)| n != base);
+            out.push((base.to_owned(), Raw::Map(Vec::new())));
+        }
+        let mut at = out
+            .iter_mut()
+            .rev()
+            .find(|(n, _)| n == base)
+            .map(|(_, raw)| raw);
+        for key in &keys {
+            at = match at {
+                Some(Raw::Map(entries)) => {
+                    if !entries.iter().any(|(k, _)| k == key) {
+                        entries.push(((*key).to_owned(), Raw::Map(Vec::new())));
+                    }
+                    entries
+                        .iter_mut()
+                        .find(|(k, _)| k == key)
+                        .map(|(_, raw)| raw)
+                }
+                _ => None,
+            };
+        }
+        if let Some(slot) = at {
+            // The deepest key holds the value (`base[a]=1` after `base[a][b]=2` is the
+            // one sent last).
+            *slot = Raw::Text(value);
+        }
+    }
+    out
+}
+
+/// A parameter's value as sent: text, or the entries of a bracketed name. Unlike
+/// serde's own string deserializer it reads into an `Option` (as `Some`), so that a
+/// plain `Option<String>` field needs no reader.
+enum Raw {
+    Text(String),
+    Map(Vec<(String, Raw)>),
+}
 
 impl<'de> Deserializer<'de> for Raw {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_string(self.0)
+        match self {
+            Self::Text(text) => visitor.visit_string(text),
+            Self::Map(entries) => visitor.visit_map(MapDeserializer::new(entries.into_iter())),
+        }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -309,6 +377,46 @@ mod tests {
         assert!(error.starts_with("color "), "{error}");
         let error = sample("count=no&color=no").expect_err("two bad values");
         assert!(error.starts_with("count "), "{error}");
+    }
+
+    #[derive(Debug, Default, PartialEq, Deserialize)]
+    struct Nested {
+        #[serde(default)]
+        answers: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+        text: Option<String>,
+    }
+
+    #[test]
+    fn bracketed_names_are_entries_of_their_base() {
+        let nested = parse::<Nested>(
+            "answers%5Bcolour%5D%5Beq%5D=red&text=t&answers[stars][gte]=4&answers[stars][lte]=5&answers[stars][gte]=3",
+        )
+        .expect("read");
+        let entries: Vec<(String, Vec<(String, String)>)> = nested
+            .answers
+            .into_iter()
+            .map(|(k, ops)| (k, ops.into_iter().collect()))
+            .collect();
+        assert_eq!(
+            entries,
+            [
+                ("colour".to_owned(), vec![("eq".to_owned(), "red".to_owned())]),
+                (
+                    "stars".to_owned(),
+                    vec![
+                        ("gte".to_owned(), "3".to_owned()),
+                        ("lte".to_owned(), "5".to_owned())
+                    ]
+                ),
+            ]
+        );
+        assert_eq!(nested.text.as_deref(), Some("t"));
+        // A plain parameter of the same name gives way to the bracketed ones; brackets
+        // that do not close are a plain (unknown) name.
+        let nested = parse::<Nested>("answers=x&answers[a][eq]=1&text[=y").expect("read");
+        assert_eq!(nested.answers.len(), 1);
+        assert_eq!(nested.text, None);
+        assert!(parse::<Nested>("answers=x").is_err());
     }
 
     #[test]

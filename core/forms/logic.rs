@@ -223,7 +223,7 @@ fn condition(at: &str, target: &Field, input: ConditionInput) -> Result<Conditio
 }
 
 /// A value compared with answers of `target`, normalised as they are.
-fn operand(target: &Field, v: &Value) -> Result<Value, String> {
+pub(crate) fn operand(target: &Field, v: &Value) -> Result<Value, String> {
     use FieldKind as K;
     match target.kind {
         K::SingleChoice | K::Dropdown | K::MultipleChoice => {
@@ -532,6 +532,11 @@ impl<'f> Visibility<'f> {
     pub(crate) fn answered(&mut self, field: &Field, answer: &Value) {
         self.answers.insert(field.id, answer.clone());
     }
+}
+
+/// Whether a form has page breaks, as `fields @> '[{"type": "page_break"}]'` asks in SQL.
+pub(crate) fn has_pages(fields: &[Field]) -> bool {
+    fields.iter().any(|f| f.kind == FieldKind::PageBreak)
 }
 
 /// The page numbers of a form's fields (1-based; a break belongs to the page it starts).

@@ -256,8 +256,13 @@ impl Forms {
         let mut tx = self.pool.begin().await?;
         let mut form = store::get_for_update(&mut tx, ctx.caller.account_id, id).await?;
         let was_published = form.status == FormStatus::Published;
+        let fields_before = form.fields.clone();
         change.apply(&mut form, now)?;
         store::save(&mut tx, &form).await?;
+        if form.fields != fields_before {
+            // The stored summary was tallied with the old fields (kinds, pages).
+            crate::responses::store::summary::reset(&mut tx, form.id).await?;
+        }
         // Events commit with the change (transactional outbox).
         if !changed.is_empty() {
             let data = json!({

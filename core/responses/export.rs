@@ -36,7 +36,7 @@ pub(crate) enum Format {
 
 /// A response as the export reads it. Answers and metadata are the JSON text the
 /// database returns: NDJSON copies it as is, without decoding and re-encoding each row.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ExportRow {
     pub id: Uuid,
     pub form_id: Uuid,

@@ -5,9 +5,12 @@
 pub(crate) mod create;
 pub(crate) mod cursor;
 pub(crate) mod export;
+pub mod filter;
+pub mod rollup;
 pub(crate) mod service;
 pub mod store;
 pub(crate) mod summary;
+pub mod tally;
 
 use crate::error::{CoreError, FieldError};
 use crate::forms::logic::Visibility;

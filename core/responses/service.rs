@@ -3,13 +3,15 @@
 use super::create::{self, Source, Submission};
 use super::cursor::{CursorCodec, Sort};
 use super::export::{self, Encoder, Format};
-use super::store::{self, Statuses, Window};
+use super::filter;
+use super::store::{self, Selection, Statuses, Window};
 use super::summary;
 use super::{Response, api_metadata};
 use crate::accounts::Scope;
 use crate::config::CoreConfig;
 use crate::error::CoreError;
 use crate::files::Staged;
+use crate::forms::logic;
 use crate::files::store::FileStore;
 use crate::gate::{Ctx, Gate};
 use crate::idempotency;
@@ -133,29 +135,28 @@ impl Responses {
         );
         let page = Page::new(req.page, req.per_page)?;
         let statuses = statuses_from_pb(req.status)?;
-        let (count, paged) =
-            store::form_response_count(&self.pool, ctx.caller.account_id, form_id).await?;
+        let filtering = req.filter.as_ref().is_some_and(|f| *f != pb::ResponseFilter::default());
+        let (count, fields) =
+            store::form_response_count(&self.pool, ctx.caller.account_id, form_id, filtering)
+                .await?;
+        let filter = filter::parse(req.filter.as_ref(), fields.as_deref().unwrap_or_default())?;
+        let paged = fields.filter(|f| logic::has_pages(f));
         let to_pb = |r: Response| response_in_form(r, paged.as_deref());
-        let list = |from, limit, offset| {
-            let pool = &self.pool;
-            async move {
-                if statuses == Statuses::Completed {
-                    store::list(pool, form_id, window, sort, from, limit, offset).await
-                } else {
-                    store::list_with_partial(
-                        pool, form_id, window, statuses, sort, from, limit, offset,
-                    )
-                    .await
-                }
-            }
+        let sel = Selection {
+            form_id,
+            window,
+            statuses,
+            filter: &filter,
         };
+        let list = |from, limit, offset| store::list(&self.pool, &sel, sort, from, limit, offset);
         let Some(token) = req.cursor else {
-            // Page mode: the form's maintained count is the total unless a window narrows
-            // it (or partial responses are asked for).
-            let total = match statuses {
-                Statuses::Completed if window.is_open() => count,
-                Statuses::Completed => store::count_in(&self.pool, form_id, window).await?,
-                _ => store::count_with_partial(&self.pool, form_id, window, statuses).await?,
+            // Page mode: the form's maintained count is the total unless a window, a
+            // filter or partial responses narrow or widen it.
+            let total = if statuses == Statuses::Completed && window.is_open() && filter.is_empty()
+            {
+                count
+            } else {
+                store::count(&self.pool, &sel).await?
             };
             let start = store::start_position(sort);
             let rows = list(start, page.limit(), page.offset()).await?;
@@ -290,6 +291,7 @@ impl Responses {
             .await?
             .fields;
         let statuses = statuses_from_pb(req.status)?;
+        let filter = filter::parse(req.filter.as_ref(), &fields)?;
         let encoder = if statuses == Statuses::Completed {
             Encoder::new(format, &fields)?
         } else {
@@ -299,12 +301,15 @@ impl Responses {
         let stall = self.config.exports.stall_timeout;
         tokio::spawn(
             async move {
-                if statuses == Statuses::Completed {
-                    let rows = store::export_rows(&mut tx, form_id, window);
-                    export::pump(rows, encoder, sender, stall).await;
-                } else {
-                    let rows = store::export_rows_with_partial(&mut tx, form_id, window, statuses);
-                    export::pump(rows, encoder, sender, stall).await;
+                let sel = Selection {
+                    form_id,
+                    window,
+                    statuses,
+                    filter: &filter,
+                };
+                match store::export_rows(&mut tx, &sel) {
+                    Ok(rows) => export::pump(rows, encoder, sender, stall).await,
+                    Err(e) => export::pump(tokio_stream::once(Err(e)), encoder, sender, stall).await,
                 }
                 // Read only: dropping the transaction rolls it back and frees the
                 // connection; then the export's place is free.
@@ -336,10 +341,12 @@ impl Responses {
         let fields = crate::forms::store::get(&mut *tx, ctx.caller.account_id, form_id)
             .await?
             .fields;
+        let filter = filter::parse(req.filter.as_ref(), &fields)?;
         let summary = summary::summarize(
             &mut tx,
             form_id,
             &fields,
+            &filter,
             Window::new(since, until),
             summary::hourly(since, until),
         )

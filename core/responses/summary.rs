@@ -1,21 +1,25 @@
-//! The summary of a form: exact figures of its responses in a window, computed at read
-//! time (nothing is pre-aggregated, so nothing lags). SQL aggregates do the counting
-//! (`store::summary`); this module puts their rows in the form's order and adds what
-//! SQL does not know: option labels, every value of a scale's range, the NPS, and the
-//! pages each response was shown (drop-off).
+//! The summary of a form: exact figures of its responses in a window, meeting a
+//! filter. Completed responses are added up by a tally (`tally`), which the rollup keeps
+//! per form (`rollup`): a summary with no window and no filter starts from the stored
+//! tally and adds the responses since it; others add up the responses they select.
+//! Partial responses, hours and the newest texts are counted by SQL
+//! (`store::summary`). This module puts the figures in the form's order and adds what
+//! the tally does not know: option labels, every value of a scale's range, the NPS.
 //!
 //! Which responses count: counts and drop-off take completed and partial ones;
 //! completion time, device/browser/OS shares and the per-field figures take completed
 //! ones only (a partial one's answers are not final).
 
-use super::store::{Window, summary as sql};
+use super::filter::Filter;
+use super::store::{Selection, Statuses, Window, summary as sql};
+use super::tally::{FieldTally, Tally};
 use crate::error::CoreError;
 use crate::forms::logic;
 use crate::forms::{Field, FieldKind};
 use crate::pb::{self, convert, field_summary::Detail};
 use chrono::{DateTime, TimeDelta, Utc};
 use sqlx::PgConnection;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use tokio_stream::StreamExt;
 use uuid::Uuid;
 
@@ -30,60 +34,111 @@ pub(crate) fn hourly(since: Option<DateTime<Utc>>, until: Option<DateTime<Utc>>)
     matches!((since, until), (Some(since), Some(until)) if until - since <= HOURLY_WINDOW)
 }
 
-/// The summary of `fields`' form `form_id` over `w`, read in the caller's snapshot.
+/// The summary of `fields`' form `form_id` over `w` and `filter`, read in the caller's
+/// snapshot.
 pub(crate) async fn summarize(
     db: &mut PgConnection,
     form_id: Uuid,
     fields: &[Field],
+    filter: &Filter,
     w: Window,
     per_hour: bool,
 ) -> Result<pb::FormSummary, CoreError> {
-    let counts = counts(db, form_id, w, per_hour).await?;
-    let timing = sql::timing(db, form_id, w).await?;
-    let completion_time = pb::CompletionTime {
-        count: timing.timed,
-        median_seconds: timing.median,
-        p90_seconds: timing.p90,
+    let select = |window, statuses| Selection {
+        form_id,
+        window,
+        statuses,
+        filter,
     };
-    let (device_types, browsers, operating_systems) =
-        split_shares(sql::shares(db, form_id, w).await?);
-    let fields_out = field_summaries(db, form_id, fields, w).await?;
-    let pages = drop_off(db, form_id, fields, w).await?;
-    Ok(pb::FormSummary {
-        counts: Some(counts),
-        completion_time: Some(completion_time),
-        device_types,
-        browsers,
-        operating_systems,
-        fields: fields_out,
-        pages,
-    })
-}
-
-async fn counts(
-    db: &mut PgConnection,
-    form_id: Uuid,
-    w: Window,
-    per_hour: bool,
-) -> Result<pb::SummaryCounts, CoreError> {
-    let days = sql::per_day(db, form_id, w).await?;
-    let completed = days.iter().map(|d| d.completed).sum::<i64>();
-    let partial = days.iter().map(|d| d.partial).sum::<i64>();
+    let tally = completed(db, form_id, fields, filter, w).await?;
+    let partials = sql::partial_days_pages(db, &select(w, Statuses::Partial)).await?;
     let hours = if per_hour {
-        sql::per_hour(db, form_id, w).await?
+        sql::per_hour(db, &select(w, Statuses::All)).await?
     } else {
         Vec::new()
     };
-    Ok(pb::SummaryCounts {
-        completed,
+    let counts = counts(&tally, &partials, hours);
+    let (timed, median, p90) = tally.timing();
+    let texts = ids_of(fields, FieldKind::is_text);
+    let mut newest: HashMap<String, Vec<pb::TextAnswer>> = HashMap::new();
+    if !texts.is_empty() {
+        let sel = select(w, Statuses::Completed);
+        for row in sql::newest_texts(db, &sel, &texts, NEWEST_TEXTS).await? {
+            newest.entry(row.field).or_default().push(pb::TextAnswer {
+                response_id: row.id.to_string(),
+                submitted_at: Some(convert::timestamp(row.submitted_at)),
+                value: row.value,
+            });
+        }
+    }
+    Ok(pb::FormSummary {
+        counts: Some(counts),
+        completion_time: Some(pb::CompletionTime {
+            count: timed,
+            median_seconds: median,
+            p90_seconds: p90,
+        }),
+        device_types: shares(&tally.device_types),
+        browsers: shares(&tally.browsers),
+        operating_systems: shares(&tally.operating_systems),
+        fields: field_summaries(fields, &tally.fields, newest),
+        pages: drop_off(fields, &tally, &partials),
+    })
+}
+
+/// The tally of the completed responses selected: the stored one plus the responses
+/// after it when it applies (no window, no filter), else the responses added up here.
+async fn completed(
+    db: &mut PgConnection,
+    form_id: Uuid,
+    fields: &[Field],
+    filter: &Filter,
+    w: Window,
+) -> Result<Tally, CoreError> {
+    let (mut tally, from) = match filter.is_empty() && w.is_open() {
+        true => match sql::stored(&mut *db, form_id).await? {
+            Some(stored) => (stored.tally, Window::new(Some(stored.through_at), None)),
+            None => (Tally::default(), w),
+        },
+        false => (Tally::default(), w),
+    };
+    let sel = Selection {
+        form_id,
+        window: from,
+        statuses: Statuses::Completed,
+        filter,
+    };
+    let paged = logic::has_pages(fields);
+    let mut rows = sql::completed_rows(db, &sel, None)?;
+    while let Some(row) = rows.next().await {
+        tally.add(&row?, fields, paged);
+    }
+    Ok(tally)
+}
+
+fn counts(
+    tally: &Tally,
+    partials: &[(String, i32, i64)],
+    hours: Vec<sql::HourRow>,
+) -> pb::SummaryCounts {
+    let mut days: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
+    for (day, n) in &tally.per_day {
+        days.entry(day).or_default().0 += n;
+    }
+    for (day, _, n) in partials {
+        days.entry(day).or_default().1 += n;
+    }
+    let partial = partials.iter().map(|(_, _, n)| n).sum::<i64>();
+    pb::SummaryCounts {
+        completed: tally.completed,
         partial,
-        completion_rate: completion_rate(completed, partial),
+        completion_rate: completion_rate(tally.completed, partial),
         per_day: days
             .into_iter()
-            .map(|d| pb::DayCount {
-                date: d.day.format("%Y-%m-%d").to_string(),
-                completed: d.completed,
-                partial: d.partial,
+            .map(|(date, (completed, partial))| pb::DayCount {
+                date: date.to_owned(),
+                completed,
+                partial,
             })
             .collect(),
         per_hour: hours
@@ -94,7 +149,7 @@ async fn counts(
                 partial: h.partial,
             })
             .collect(),
-    })
+    }
 }
 
 /// completed / (completed + partial); none without responses.
@@ -103,30 +158,17 @@ fn completion_rate(completed: i64, partial: i64) -> Option<f64> {
     (all > 0).then(|| completed as f64 / all as f64)
 }
 
-/// The share rows per dimension, each most first, then by value.
-fn split_shares(
-    rows: Vec<sql::ShareRow>,
-) -> (
-    Vec<pb::ValueCount>,
-    Vec<pb::ValueCount>,
-    Vec<pb::ValueCount>,
-) {
-    let (mut devices, mut browsers, mut systems) = (Vec::new(), Vec::new(), Vec::new());
-    for row in rows {
-        let count = pb::ValueCount {
-            value: row.value,
-            count: row.count,
-        };
-        match row.dimension.as_str() {
-            "device_type" => devices.push(count),
-            "browser" => browsers.push(count),
-            _ => systems.push(count),
-        }
-    }
-    for list in [&mut devices, &mut browsers, &mut systems] {
-        list.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
-    }
-    (devices, browsers, systems)
+/// Counts per value, most first, then by value.
+fn shares(counts: &BTreeMap<String, i64>) -> Vec<pb::ValueCount> {
+    let mut list: Vec<pb::ValueCount> = counts
+        .iter()
+        .map(|(value, count)| pb::ValueCount {
+            value: value.clone(),
+            count: *count,
+        })
+        .collect();
+    list.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
+    list
 }
 
 fn ids_of(fields: &[Field], keep: impl Fn(FieldKind) -> bool) -> Vec<String> {
@@ -137,62 +179,30 @@ fn ids_of(fields: &[Field], keep: impl Fn(FieldKind) -> bool) -> Vec<String> {
         .collect()
 }
 
-async fn field_summaries(
-    db: &mut PgConnection,
-    form_id: Uuid,
+fn field_summaries(
     fields: &[Field],
-    w: Window,
-) -> Result<Vec<pb::FieldSummary>, CoreError> {
-    let numbers = ids_of(fields, |k| k == FieldKind::Number);
-    let dates = ids_of(fields, |k| k == FieldKind::Date);
-    let counted = ids_of(fields, |k| {
-        k.has_options() || matches!(k, FieldKind::Rating | FieldKind::Scale)
-    });
-    let texts = ids_of(fields, FieldKind::is_text);
-    let mut stats: HashMap<String, sql::FieldRow> = sql::fields(db, form_id, w, &numbers, &dates)
-        .await?
-        .into_iter()
-        .map(|row| (row.field.clone(), row))
-        .collect();
-    let mut values: HashMap<String, Vec<(Option<String>, i64)>> = HashMap::new();
-    if !counted.is_empty() {
-        for row in sql::values(db, form_id, w, &counted).await? {
-            values
-                .entry(row.field)
-                .or_default()
-                .push((row.value, row.count));
-        }
-    }
-    let mut newest: HashMap<String, Vec<pb::TextAnswer>> = HashMap::new();
-    if !texts.is_empty() {
-        for row in sql::newest_texts(db, form_id, w, &texts, NEWEST_TEXTS).await? {
-            newest.entry(row.field).or_default().push(pb::TextAnswer {
-                response_id: row.id.to_string(),
-                submitted_at: Some(convert::timestamp(row.submitted_at)),
-                value: row.value,
-            });
-        }
-    }
+    tallies: &BTreeMap<String, FieldTally>,
+    mut newest: HashMap<String, Vec<pb::TextAnswer>>,
+) -> Vec<pb::FieldSummary> {
+    let none = FieldTally::default();
     let mut out = Vec::new();
     for field in fields.iter().filter(|f| f.kind != FieldKind::PageBreak) {
         let id = field.id.to_string();
-        let row = stats.remove(&id);
-        let answered = row.as_ref().map_or(0, |r| r.answered);
-        let counts = values.remove(&id).unwrap_or_default();
+        let t = tallies.get(&id).unwrap_or(&none);
         let detail = match field.kind {
-            k if k.has_options() => Some(Detail::Choice(choice(field, &counts))),
-            FieldKind::Rating | FieldKind::Scale => Some(Detail::Scale(scale(field, &counts))),
+            k if k.has_options() => Some(Detail::Choice(choice(field, t))),
+            FieldKind::Rating | FieldKind::Scale => Some(Detail::Scale(scale(field, t))),
             FieldKind::Number => Some(Detail::Number(pb::NumberSummary {
-                min: row.as_ref().and_then(|r| r.min_number),
-                max: row.as_ref().and_then(|r| r.max_number),
-                average: row.as_ref().and_then(|r| r.avg_number),
+                min: t.numbers.as_ref().map(|n| n.min),
+                max: t.numbers.as_ref().map(|n| n.max),
+                average: t.numbers.as_ref().map(|n| n.average()),
             })),
             FieldKind::Date => Some(Detail::Date(pb::DateSummary {
-                earliest: row.as_ref().and_then(|r| r.earliest.clone()),
-                latest: row.as_ref().and_then(|r| r.latest.clone()),
+                earliest: t.earliest.clone(),
+                latest: t.latest.clone(),
             })),
             FieldKind::Checkbox => Some(Detail::Checkbox(pb::CheckboxSummary {
-                ticked: row.as_ref().map_or(0, |r| r.ticked),
+                ticked: t.ticked,
             })),
             k if k.is_text() => Some(Detail::Text(pb::TextSummary {
                 newest: newest.remove(&id).unwrap_or_default(),
@@ -203,23 +213,17 @@ async fn field_summaries(
             field_id: id,
             r#type: field.kind.as_str().to_owned(),
             label: field.label.clone(),
-            answered,
+            answered: t.answered,
             detail,
         });
     }
-    Ok(out)
+    out
 }
 
 /// Every option in the field's order with its count, and the "other" answers. Ids no
 /// longer among the options (an option removed since) are left out.
-fn choice(field: &Field, counts: &[(Option<String>, i64)]) -> pb::ChoiceSummary {
-    let count_of = |id: &str| {
-        counts
-            .iter()
-            .filter(|(value, _)| value.as_deref() == Some(id))
-            .map(|(_, n)| n)
-            .sum()
-    };
+fn choice(field: &Field, t: &FieldTally) -> pb::ChoiceSummary {
+    let count_of = |id: &str| t.values.get(id).copied().unwrap_or(0);
     pb::ChoiceSummary {
         options: field
             .options
@@ -230,21 +234,18 @@ fn choice(field: &Field, counts: &[(Option<String>, i64)]) -> pb::ChoiceSummary 
                 count: count_of(&o.id),
             })
             .collect(),
-        other: counts
-            .iter()
-            .filter(|(value, _)| value.is_none())
-            .map(|(_, n)| n)
-            .sum(),
+        other: t.other,
     }
 }
 
 /// Average and distribution over the field's range (values outside it, left by a
 /// change of range, count in the average but have no bar), and the NPS of a 0..10
 /// scale, rounded to one decimal.
-fn scale(field: &Field, counts: &[(Option<String>, i64)]) -> pb::ScaleSummary {
-    let given: Vec<(i64, i64)> = counts
+fn scale(field: &Field, t: &FieldTally) -> pb::ScaleSummary {
+    let given: Vec<(i64, i64)> = t
+        .values
         .iter()
-        .filter_map(|(value, n)| Some((value.as_deref()?.parse::<i64>().ok()?, *n)))
+        .filter_map(|(value, n)| Some((value.parse::<i64>().ok()?, *n)))
         .collect();
     let answered: i64 = given.iter().map(|(_, n)| n).sum();
     let sum: i64 = given.iter().map(|(v, n)| v * n).sum();
@@ -276,21 +277,11 @@ fn nps(promoters: i64, detractors: i64, answered: i64) -> f64 {
 }
 
 /// How many reached each page, for a form with page breaks. A completed response
-/// reached every page its answers showed (`logic::shown_pages`); a partial one every
-/// page up to the one it is at.
-///
-/// Cost: the completed responses of the window are streamed here and each one's pages
-/// are worked out from its answers, O(responses × fields) in time and one row in
-/// memory at a time; pre-computing each response's pages at write time would make this
-/// one aggregate.
-async fn drop_off(
-    db: &mut PgConnection,
-    form_id: Uuid,
-    fields: &[Field],
-    w: Window,
-) -> Result<Vec<pb::PageReach>, CoreError> {
-    if !fields.iter().any(|f| f.kind == FieldKind::PageBreak) {
-        return Ok(Vec::new());
+/// reached every page its answers showed (`logic::shown_pages`, counted by the tally);
+/// a partial one every page up to the one it is at.
+fn drop_off(fields: &[Field], tally: &Tally, partials: &[(String, i32, i64)]) -> Vec<pb::PageReach> {
+    if !logic::has_pages(fields) {
+        return Vec::new();
     }
     let page_of = logic::pages(fields);
     let last = page_of.last().copied().unwrap_or(1);
@@ -303,21 +294,18 @@ async fn drop_off(
         }
     }
     let mut reached = vec![0_i64; last];
-    for (page, count) in sql::partial_pages(db, form_id, w).await? {
-        let at = usize::try_from(page).unwrap_or(0).min(last);
+    for (_, page, count) in partials {
+        let at = usize::try_from(*page).unwrap_or(0).min(last);
         for n in reached.iter_mut().take(at) {
             *n += count;
         }
     }
-    let mut rows = sql::completed_answers(db, form_id, w);
-    while let Some(answers) = rows.next().await {
-        for (page, shown) in logic::shown_pages(fields, &answers?) {
-            if shown && let Some(n) = reached.get_mut(page - 1) {
-                *n += 1;
-            }
+    for (page, count) in &tally.pages {
+        if let Some(n) = page.checked_sub(1).and_then(|i| reached.get_mut(i)) {
+            *n += count;
         }
     }
-    Ok(reached
+    reached
         .into_iter()
         .zip(titles)
         .enumerate()
@@ -326,7 +314,7 @@ async fn drop_off(
             title,
             reached,
         })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
@@ -356,11 +344,14 @@ mod tests {
             kind: FieldKind::Scale,
             ..Default::default()
         };
-        let summary = scale(&field, &[(Some("10".into()), 2), (Some("3".into()), 1)]);
+        let mut t = FieldTally::default();
+        t.values.insert("10".into(), 2);
+        t.values.insert("3".into(), 1);
+        let summary = scale(&field, &t);
         assert_eq!(summary.distribution.len(), 11);
         assert_eq!(summary.average, Some(23.0 / 3.0));
         assert_eq!(summary.nps, Some(33.3));
-        let empty = scale(&field, &[]);
+        let empty = scale(&field, &FieldTally::default());
         assert_eq!((empty.average, empty.nps), (None, None));
     }
 

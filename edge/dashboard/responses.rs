@@ -251,6 +251,7 @@ pub(crate) async fn inbox(
             cursor: Some(cursor.clone().unwrap_or_default()),
             page: None,
             status: pb::ResponseStatus::Unspecified.into(),
+            filter: None,
         }))
         .await;
     let listed = match listed {
@@ -436,6 +437,7 @@ async fn export(
         since,
         until,
         status: pb::ResponseStatus::Unspecified.into(),
+        filter: None,
     };
     match owner
         .state

@@ -35,6 +35,11 @@ pub(crate) struct ExportQuery {
     #[serde(default, deserialize_with = "query::choice")]
     #[param(inline)]
     status: Option<super::responses::StatusFilter>,
+    /// Search and conditions (`q`, `answers[...]`, `source`, `device_type`, `browser`,
+    /// `os`), documented by `FilterQuery` itself.
+    #[serde(flatten)]
+    #[param(ignore)]
+    filter: super::filter::FilterQuery,
 }
 
 /// A format of the export.
@@ -71,6 +76,7 @@ fn export_request(
             .status
             .map_or(pb::ResponseStatus::Unspecified, Into::into)
             .into(),
+        filter: query.filter.into_pb(),
     };
     (request, media_type, extension)
 }
@@ -82,7 +88,7 @@ fn export_request(
         snapshot, streamed (constant memory on the server). CSV: response id, submission \
         time, metadata columns, then one column per field headed by its label; cells that \
         spreadsheets would run as formulas start with `'`.",
-    params(FormIdOfChild, ExportQuery),
+    params(FormIdOfChild, ExportQuery, super::filter::FilterQuery),
     responses((status = 200, description = "The file, streamed as an attachment",
         content((String = "application/x-ndjson"), (String = "text/csv")))))]
 pub(crate) async fn export(

@@ -4,6 +4,7 @@
 
 pub(crate) mod docs;
 pub(crate) mod export;
+pub(crate) mod filter;
 pub(crate) mod form;
 pub(crate) mod hosted;
 pub(crate) mod pagination;

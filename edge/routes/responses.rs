@@ -187,6 +187,11 @@ pub(crate) struct ListResponsesQuery {
     #[serde(default, deserialize_with = "query::choice")]
     #[param(inline)]
     status: Option<StatusFilter>,
+    /// Search and conditions (`q`, `answers[...]`, `source`, `device_type`, `browser`,
+    /// `os`), documented by `FilterQuery` itself.
+    #[serde(flatten)]
+    #[param(ignore)]
+    filter: super::filter::FilterQuery,
 }
 
 /// A sort order by submission time.
@@ -221,6 +226,7 @@ fn list_request(form_id: String, query: ListResponsesQuery) -> pb::ListResponses
             .status
             .map_or(pb::ResponseStatus::Unspecified, Into::into)
             .into(),
+        filter: query.filter.into_pb(),
     }
 }
 
@@ -251,7 +257,7 @@ fn create_request(form_id: String, body: CreateResponseBody) -> pb::CreateRespon
     tag = "responses",
     description = "Scope: read. Page mode by default; cursor mode (keyset: no skips, no \
         duplicates while rows arrive) when `cursor` is present, even empty.",
-    params(FormIdOfChild, ListResponsesQuery),
+    params(FormIdOfChild, ListResponsesQuery, super::filter::FilterQuery),
     responses((status = 200, description = "A page of responses", body = Success<ResponseList>)))]
 pub(crate) async fn list(
     State(state): State<AppState>,
@@ -406,6 +412,7 @@ mod tests {
                 until: at(1_767_225_620),
                 cursor: Some("abc".to_owned()),
                 status: pb::ResponseStatus::All.into(),
+                filter: None,
             }
         );
         assert_eq!(list("sort=desc").map(|r| r.sort()), Ok(pb::SortOrder::Desc));

@@ -28,6 +28,11 @@ pub(crate) struct SummaryQuery {
     #[serde(default, deserialize_with = "query::timestamp")]
     #[param(value_type = Option<String>, format = DateTime)]
     until: Option<prost_types::Timestamp>,
+    /// Search and conditions (`q`, `answers[...]`, `source`, `device_type`, `browser`,
+    /// `os`), documented by `FilterQuery` itself.
+    #[serde(flatten)]
+    #[param(ignore)]
+    filter: super::filter::FilterQuery,
 }
 
 fn summary_request(form_id: String, query: SummaryQuery) -> pb::GetFormSummaryRequest {
@@ -35,6 +40,7 @@ fn summary_request(form_id: String, query: SummaryQuery) -> pb::GetFormSummaryRe
         form_id,
         since: query.since,
         until: query.until,
+        filter: query.filter.into_pb(),
     }
 }
 
@@ -381,7 +387,7 @@ impl From<pb::FormSummary> for FormSummary {
         counts (completed, partial, per day, per hour for windows of 48 hours or less), \
         completion time, device/browser/OS shares, per-field figures and drop-off per \
         page. Computed from the responses when asked: exact at read time.",
-    params(FormIdOfChild, SummaryQuery),
+    params(FormIdOfChild, SummaryQuery, super::filter::FilterQuery),
     responses((status = 200, description = "The summary", body = Success<SummaryReply>)))]
 pub(crate) async fn get(
     State(state): State<AppState>,

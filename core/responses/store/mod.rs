@@ -6,6 +6,7 @@ use super::export::ExportRow;
 use super::{Response, TargetForm};
 
 pub(crate) mod partial;
+mod selection;
 mod statement;
 pub mod summary;
 use crate::accounts::Plan;
@@ -16,11 +17,14 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
+pub use selection::Selection;
+use selection::Statement;
 pub use statement::{Current, IfCurrent, insert_all_if_current};
 use std::sync::Arc;
 use uuid::Uuid;
 
 /// A row of `responses`, or of `responses_with_partial` (where `page` is a partial's).
+#[derive(sqlx::FromRow)]
 struct ResponseRow {
     id: Uuid,
     form_id: Uuid,
@@ -64,7 +68,7 @@ pub enum Statuses {
 
 impl Statuses {
     /// The `status` values of `responses_with_partial` selected.
-    fn names(self) -> Vec<String> {
+    pub(crate) fn names(self) -> Vec<String> {
         match self {
             Self::Completed => vec!["completed".into()],
             Self::Partial => vec!["partial".into()],
@@ -282,19 +286,22 @@ pub async fn insert_counted(
 }
 
 /// The response count of a form of the account (`NotFound` when it is not theirs), and
-/// its fields when it has pages (a completed response's last page is read from them).
+/// its fields when it has pages (a completed response's last page is read from them)
+/// or when `with_fields` asks for them (a filter reads them).
 pub async fn form_response_count(
     db: impl PgExecutor<'_>,
     account_id: Uuid,
     form_id: Uuid,
+    with_fields: bool,
 ) -> Result<(i64, Option<Vec<Field>>), CoreError> {
     let row = sqlx::query!(
         r#"SELECT response_count,
-                  CASE WHEN fields @> '[{"type": "page_break"}]' THEN fields END
+                  CASE WHEN $3 OR fields @> '[{"type": "page_break"}]' THEN fields END
                       AS "fields: Json<Vec<Field>>"
              FROM forms WHERE id = $1 AND account_id = $2"#,
         form_id,
-        account_id
+        account_id,
+        with_fields
     )
     .fetch_optional(db)
     .await?
@@ -302,162 +309,44 @@ pub async fn form_response_count(
     Ok((row.response_count, row.fields.map(|f| f.0)))
 }
 
-/// Exact number of a form's responses within a window (uses the keyset index).
-pub async fn count_in(pool: &PgPool, form_id: Uuid, w: Window) -> Result<i64, CoreError> {
-    Ok(sqlx::query_scalar!(
-        r#"SELECT count(*) AS "count!" FROM responses
-            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3"#,
-        form_id,
-        w.since,
-        w.until
-    )
-    .fetch_one(pool)
-    .await?)
+/// Exact number of the selected responses (a count over the keyset index, or over the
+/// filter's matches).
+pub async fn count(pool: &PgPool, sel: &Selection<'_>) -> Result<i64, CoreError> {
+    let mut s = Statement::new("SELECT count(*)");
+    sel.push_from(&mut s);
+    Ok(s.query_scalar::<i64>()?.fetch_one(pool).await?)
 }
 
-/// `count_in` of partial responses too (status=partial|all).
-pub async fn count_with_partial(
-    pool: &PgPool,
-    form_id: Uuid,
-    w: Window,
-    statuses: Statuses,
-) -> Result<i64, CoreError> {
-    Ok(sqlx::query_scalar!(
-        r#"SELECT count(*) AS "count!" FROM responses_with_partial
-            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-              AND status = ANY($4)"#,
-        form_id,
-        w.since,
-        w.until,
-        &statuses.names()
-    )
-    .fetch_one(pool)
-    .await?)
-}
-
-/// `list` of partial responses too (status=partial|all): one keyset order over both.
-#[allow(clippy::too_many_arguments)]
-pub async fn list_with_partial(
-    pool: &PgPool,
-    form_id: Uuid,
-    w: Window,
-    statuses: Statuses,
-    sort: Sort,
-    from: Position,
-    limit: i64,
-    offset: i64,
-) -> Result<Vec<Response>, CoreError> {
-    let names = statuses.names();
-    let rows = match sort {
-        Sort::Asc => {
-            sqlx::query_as!(
-                ResponseRow,
-                r#"SELECT id AS "id!", form_id AS "form_id!",
-                          answers AS "answers!: Json<Map<String, Value>>",
-                          metadata AS "metadata!: Json<Map<String, Value>>", device_type,
-                          browser, os, started_at AS "started_at!",
-                          submitted_at AS "submitted_at!", completion_time_seconds, page
-                     FROM responses_with_partial
-                    WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-                      AND status = ANY($8) AND (submitted_at, id) > ($4, $5)
-                    ORDER BY submitted_at ASC, id ASC LIMIT $6 OFFSET $7"#,
-                form_id,
-                w.since,
-                w.until,
-                from.submitted_at,
-                from.id,
-                limit,
-                offset,
-                &names
-            )
-            .fetch_all(pool)
-            .await?
-        }
-        Sort::Desc => {
-            sqlx::query_as!(
-                ResponseRow,
-                r#"SELECT id AS "id!", form_id AS "form_id!",
-                          answers AS "answers!: Json<Map<String, Value>>",
-                          metadata AS "metadata!: Json<Map<String, Value>>", device_type,
-                          browser, os, started_at AS "started_at!",
-                          submitted_at AS "submitted_at!", completion_time_seconds, page
-                     FROM responses_with_partial
-                    WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-                      AND status = ANY($8) AND (submitted_at, id) < ($4, $5)
-                    ORDER BY submitted_at DESC, id DESC LIMIT $6 OFFSET $7"#,
-                form_id,
-                w.since,
-                w.until,
-                from.submitted_at,
-                from.id,
-                limit,
-                offset,
-                &names
-            )
-            .fetch_all(pool)
-            .await?
-        }
-    };
-    Ok(rows.into_iter().map(Response::from).collect())
-}
-
-/// Up to `limit` responses after `from` in `sort` order, skipping `offset` rows.
+/// Up to `limit` selected responses after `from` in `sort` order, skipping `offset`
+/// rows: completed and partial ones in one keyset order.
 pub async fn list(
     pool: &PgPool,
-    form_id: Uuid,
-    w: Window,
+    sel: &Selection<'_>,
     sort: Sort,
     from: Position,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Response>, CoreError> {
-    // One static query per direction: the keyset comparison and order differ.
-    let rows = match sort {
-        Sort::Asc => {
-            sqlx::query_as!(
-                ResponseRow,
-                r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>",
-                           metadata AS "metadata: Json<Map<String, Value>>", device_type, browser, os,
-                           started_at, submitted_at, completion_time_seconds,
-                           NULL::integer AS page
-                     FROM responses
-                    WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-                      AND (submitted_at, id) > ($4, $5)
-                    ORDER BY submitted_at ASC, id ASC LIMIT $6 OFFSET $7"#,
-                form_id,
-                w.since,
-                w.until,
-                from.submitted_at,
-                from.id,
-                limit,
-                offset
-            )
-            .fetch_all(pool)
-            .await?
-        }
-        Sort::Desc => {
-            sqlx::query_as!(
-                ResponseRow,
-                r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>",
-                           metadata AS "metadata: Json<Map<String, Value>>", device_type, browser, os,
-                           started_at, submitted_at, completion_time_seconds,
-                           NULL::integer AS page
-                     FROM responses
-                    WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-                      AND (submitted_at, id) < ($4, $5)
-                    ORDER BY submitted_at DESC, id DESC LIMIT $6 OFFSET $7"#,
-                form_id,
-                w.since,
-                w.until,
-                from.submitted_at,
-                from.id,
-                limit,
-                offset
-            )
-            .fetch_all(pool)
-            .await?
-        }
+    let mut s = Statement::new(
+        "SELECT r.id, r.form_id, r.answers, r.metadata, r.device_type, r.browser, r.os, \
+         r.started_at, r.submitted_at, r.completion_time_seconds, ",
+    );
+    s.push(sel.page_column());
+    sel.push_from(&mut s);
+    // The keyset comparison and order differ by direction.
+    let (after, order) = match sort {
+        Sort::Asc => (" > (", " ORDER BY r.submitted_at ASC, r.id ASC"),
+        Sort::Desc => (" < (", " ORDER BY r.submitted_at DESC, r.id DESC"),
     };
+    s.push(" AND (r.submitted_at, r.id)")
+        .push(after)
+        .bind(from.submitted_at)
+        .push(", ")
+        .bind(from.id)
+        .push(")")
+        .push(order);
+    s.push(" LIMIT ").bind(limit).push(" OFFSET ").bind(offset);
+    let rows: Vec<ResponseRow> = s.query_as()?.fetch_all(pool).await?;
     Ok(rows.into_iter().map(Response::from).collect())
 }
 
@@ -538,58 +427,31 @@ pub async fn delete(
     )
     .execute(&mut **tx)
     .await?;
+    // A tally can not take one response out (a minimum, a maximum): it starts again.
+    summary::reset(tx, form_id).await?;
     Ok(())
 }
 
-/// Every response of a form within a window, oldest first in keyset order, as one
-/// query streamed row by row (the rows are never all in memory).
+/// Every selected response, oldest first in keyset order, as one query streamed row by
+/// row (the rows are never all in memory).
 pub fn export_rows<'t>(
     tx: &'t mut Transaction<'static, Postgres>,
-    form_id: Uuid,
-    w: Window,
-) -> impl tokio_stream::Stream<Item = Result<ExportRow, CoreError>> + Send + 't {
+    sel: &Selection<'_>,
+) -> Result<impl tokio_stream::Stream<Item = Result<ExportRow, CoreError>> + Send + 't, CoreError>
+{
     use tokio_stream::StreamExt;
-    sqlx::query_as!(
-        ExportRow,
-        r#"SELECT id, form_id, answers::text AS "answers!", metadata::text AS "metadata!",
-                  device_type, browser, os, started_at, submitted_at, completion_time_seconds,
-                  NULL::integer AS page
-             FROM responses
-            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-            ORDER BY submitted_at ASC, id ASC"#,
-        form_id,
-        w.since,
-        w.until
-    )
-    .fetch(&mut **tx)
-    .map(|row| row.map_err(CoreError::from))
-}
-
-/// `export_rows` of partial responses too (status=partial|all).
-pub fn export_rows_with_partial<'t>(
-    tx: &'t mut Transaction<'static, Postgres>,
-    form_id: Uuid,
-    w: Window,
-    statuses: Statuses,
-) -> impl tokio_stream::Stream<Item = Result<ExportRow, CoreError>> + Send + 't {
-    use tokio_stream::StreamExt;
-    sqlx::query_as!(
-        ExportRow,
-        r#"SELECT id AS "id!", form_id AS "form_id!", answers::text AS "answers!",
-                  metadata::text AS "metadata!", device_type, browser, os,
-                  started_at AS "started_at!", submitted_at AS "submitted_at!",
-                  completion_time_seconds, page
-             FROM responses_with_partial
-            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-              AND status = ANY($4)
-            ORDER BY submitted_at ASC, id ASC"#,
-        form_id,
-        w.since,
-        w.until,
-        &statuses.names()
-    )
-    .fetch(&mut **tx)
-    .map(|row| row.map_err(CoreError::from))
+    let mut s = Statement::new(
+        "SELECT r.id, r.form_id, r.answers::text AS answers, r.metadata::text AS metadata, \
+         r.device_type, r.browser, r.os, r.started_at, r.submitted_at, \
+         r.completion_time_seconds, ",
+    );
+    s.push(sel.page_column());
+    sel.push_from(&mut s);
+    s.push(" ORDER BY r.submitted_at ASC, r.id ASC");
+    let query = s.query_as::<ExportRow>()?;
+    Ok(query
+        .fetch(&mut **tx)
+        .map(|row| row.map_err(CoreError::from)))
 }
 
 /// Whose a form is: its account and its hosted page's address (neither ever changes).

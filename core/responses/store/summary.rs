@@ -1,68 +1,34 @@
-//! SQL of a form's summary (`responses::summary`): aggregates over the responses of a
-//! window, one statement per kind of figure, so that PostgreSQL reads the rows and only
-//! the figures cross the wire. The caller runs them in one read-only snapshot, so the
-//! figures agree with each other. Every statement is scoped to one form, whose owner
-//! the caller has checked.
+//! SQL of a form's summary (`responses::summary`) and of its rollup: the rows a tally
+//! reads, the figures SQL counts (partial responses, hours, newest texts), and the
+//! stored tally of each form (`response_rollups`).
+//!
+//! A form's responses become visible in `submitted_at` order: each one is stored under
+//! the form's row lock with a later time than the last (`next_submitted_at`), in the
+//! transaction that moves `forms.last_submitted_at`. So the responses any snapshot sees
+//! are those up to some time, and "every response up to `through_at`" names a set
+//! that later inserts never change; a delete or a change of the form's fields drops
+//! the stored tally instead (`reset`), and the rollup starts again.
 
-use super::Window;
+use super::Selection;
+use super::selection::Statement;
 use crate::error::CoreError;
-use chrono::{DateTime, NaiveDate, Utc};
-use serde_json::{Map, Value};
-use sqlx::PgConnection;
+use crate::forms::Field;
+use crate::responses::tally::{Tally, TallyRow};
+use chrono::{DateTime, Utc};
 use sqlx::types::Json;
+use sqlx::{PgConnection, PgExecutor, Postgres, Transaction};
 use uuid::Uuid;
 
-/// Responses of one UTC date (completed ones by submission, partial ones by first save).
-pub struct DayRow {
-    pub day: NaiveDate,
-    pub completed: i64,
-    pub partial: i64,
-}
-
-/// Responses of one UTC hour.
+/// Selected responses of one UTC hour (asked only of short windows).
+#[derive(sqlx::FromRow)]
 pub struct HourRow {
     pub hour: DateTime<Utc>,
     pub completed: i64,
     pub partial: i64,
 }
 
-/// Completion time of completed responses (`percentile_cont`: interpolated).
-pub struct Timing {
-    pub timed: i64,
-    pub median: Option<f64>,
-    pub p90: Option<f64>,
-}
-
-/// How many completed responses have `value` ("unknown" for null) in `dimension`
-/// (`device_type`, `browser` or `os`).
-pub struct ShareRow {
-    pub dimension: String,
-    pub value: String,
-    pub count: i64,
-}
-
-/// What one field's answers add up to. Number figures are filled only for the fields
-/// asked as numbers, earliest/latest only for those asked as dates.
-pub struct FieldRow {
-    pub field: String,
-    pub answered: i64,
-    pub ticked: i64,
-    pub min_number: Option<f64>,
-    pub max_number: Option<f64>,
-    pub avg_number: Option<f64>,
-    pub earliest: Option<String>,
-    pub latest: Option<String>,
-}
-
-/// How many answers of a counted field give `value` (an option id or an integer as
-/// text; `None`: an "other" text). An array answer counts each of its items.
-pub struct ValueRow {
-    pub field: String,
-    pub value: Option<String>,
-    pub count: i64,
-}
-
 /// One of the newest text answers of a field.
+#[derive(sqlx::FromRow)]
 pub struct TextRow {
     pub field: String,
     pub id: Uuid,
@@ -70,231 +36,181 @@ pub struct TextRow {
     pub value: String,
 }
 
-/// Responses by day, both statuses.
-pub async fn per_day(
+/// Selected responses by hour, both statuses.
+pub async fn per_hour(db: &mut PgConnection, sel: &Selection<'_>) -> Result<Vec<HourRow>, CoreError> {
+    let mut s = Statement::new(
+        "SELECT date_trunc('hour', r.submitted_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, \
+         count(*) FILTER (WHERE r.status = 'completed') AS completed, \
+         count(*) FILTER (WHERE r.status = 'partial') AS partial",
+    );
+    sel.push_from(&mut s);
+    s.push(" GROUP BY 1 ORDER BY 1");
+    Ok(s.query_as()?.fetch_all(db).await?)
+}
+
+/// Selected partial responses per UTC date of their first save, and per page they are
+/// at: `(date, page, count)`.
+pub async fn partial_days_pages(
     db: &mut PgConnection,
-    form_id: Uuid,
-    w: Window,
-) -> Result<Vec<DayRow>, CoreError> {
-    Ok(sqlx::query_as!(
-        DayRow,
-        r#"SELECT (submitted_at AT TIME ZONE 'UTC')::date AS "day!",
-                  count(*) FILTER (WHERE status = 'completed') AS "completed!",
-                  count(*) FILTER (WHERE status = 'partial') AS "partial!"
-             FROM responses_with_partial
-            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-            GROUP BY 1 ORDER BY 1"#,
-        form_id,
-        w.since,
-        w.until
-    )
-    .fetch_all(db)
-    .await?)
+    sel: &Selection<'_>,
+) -> Result<Vec<(String, i32, i64)>, CoreError> {
+    let mut s = Statement::new(
+        "SELECT to_char(r.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), r.page, count(*)",
+    );
+    sel.push_from(&mut s);
+    s.push(" GROUP BY 1, 2");
+    Ok(s.query_as()?.fetch_all(db).await?)
 }
 
-/// Responses by hour, both statuses (asked only of short windows).
-pub async fn per_hour(
-    db: &mut PgConnection,
-    form_id: Uuid,
-    w: Window,
-) -> Result<Vec<HourRow>, CoreError> {
-    Ok(sqlx::query_as!(
-        HourRow,
-        r#"SELECT date_trunc('hour', submitted_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-                      AS "hour!",
-                  count(*) FILTER (WHERE status = 'completed') AS "completed!",
-                  count(*) FILTER (WHERE status = 'partial') AS "partial!"
-             FROM responses_with_partial
-            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3
-            GROUP BY 1 ORDER BY 1"#,
-        form_id,
-        w.since,
-        w.until
-    )
-    .fetch_all(db)
-    .await?)
-}
-
-/// Median and p90 of the completion time of completed responses.
-pub async fn timing(db: &mut PgConnection, form_id: Uuid, w: Window) -> Result<Timing, CoreError> {
-    Ok(sqlx::query_as!(
-        Timing,
-        r#"SELECT count(completion_time_seconds) AS "timed!",
-                  percentile_cont(0.5) WITHIN GROUP (ORDER BY completion_time_seconds)
-                      AS median,
-                  percentile_cont(0.9) WITHIN GROUP (ORDER BY completion_time_seconds)
-                      AS p90
-             FROM responses
-            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3"#,
-        form_id,
-        w.since,
-        w.until
-    )
-    .fetch_one(db)
-    .await?)
-}
-
-/// Device type, browser and OS counts of completed responses, in one pass.
-pub async fn shares(
-    db: &mut PgConnection,
-    form_id: Uuid,
-    w: Window,
-) -> Result<Vec<ShareRow>, CoreError> {
-    Ok(sqlx::query_as!(
-        ShareRow,
-        r#"SELECT d.dimension AS "dimension!", d.value AS "value!", count(*) AS "count!"
-             FROM responses r
-            CROSS JOIN LATERAL (VALUES ('device_type', coalesce(r.device_type, 'unknown')),
-                                       ('browser', coalesce(r.browser, 'unknown')),
-                                       ('os', coalesce(r.os, 'unknown'))) AS d (dimension, value)
-            WHERE r.form_id = $1 AND r.submitted_at > $2 AND r.submitted_at < $3
-            GROUP BY 1, 2"#,
-        form_id,
-        w.since,
-        w.until
-    )
-    .fetch_all(db)
-    .await?)
-}
-
-/// Per answered field of completed responses: how many answer it (null is no answer),
-/// how many tick it (`true`), and, for the `numbers` and `dates` fields, their
-/// min/max/average and earliest/latest (dates are `YYYY-MM-DD`: their byte order is
-/// their time order).
-pub async fn fields(
-    db: &mut PgConnection,
-    form_id: Uuid,
-    w: Window,
-    numbers: &[String],
-    dates: &[String],
-) -> Result<Vec<FieldRow>, CoreError> {
-    Ok(sqlx::query_as!(
-        FieldRow,
-        r#"SELECT e.key AS "field!", count(*) AS "answered!",
-                  count(*) FILTER (WHERE e.value = 'true'::jsonb) AS "ticked!",
-                  (min(e.value::numeric) FILTER (WHERE e.key = ANY($4)
-                       AND jsonb_typeof(e.value) = 'number'))::float8 AS min_number,
-                  (max(e.value::numeric) FILTER (WHERE e.key = ANY($4)
-                       AND jsonb_typeof(e.value) = 'number'))::float8 AS max_number,
-                  (avg(e.value::numeric) FILTER (WHERE e.key = ANY($4)
-                       AND jsonb_typeof(e.value) = 'number'))::float8 AS avg_number,
-                  min(e.value #>> '{}' COLLATE "C") FILTER (WHERE e.key = ANY($5)
-                       AND jsonb_typeof(e.value) = 'string') AS earliest,
-                  max(e.value #>> '{}' COLLATE "C") FILTER (WHERE e.key = ANY($5)
-                       AND jsonb_typeof(e.value) = 'string') AS latest
-             FROM responses r CROSS JOIN LATERAL jsonb_each(r.answers) e
-            WHERE r.form_id = $1 AND r.submitted_at > $2 AND r.submitted_at < $3
-              AND e.value <> 'null'::jsonb
-            GROUP BY e.key"#,
-        form_id,
-        w.since,
-        w.until,
-        numbers,
-        dates
-    )
-    .fetch_all(db)
-    .await?)
-}
-
-/// Counts per value of the `counted` fields (choices, ratings, scales) of completed
-/// responses; an object (`{"other": text}`) counts as `None`.
-pub async fn values(
-    db: &mut PgConnection,
-    form_id: Uuid,
-    w: Window,
-    counted: &[String],
-) -> Result<Vec<ValueRow>, CoreError> {
-    Ok(sqlx::query_as!(
-        ValueRow,
-        r#"SELECT f.key AS "field!",
-                  CASE WHEN jsonb_typeof(x.v) = 'object' THEN NULL ELSE x.v #>> '{}' END
-                      AS value,
-                  count(*) AS "count!"
-             FROM responses r
-            CROSS JOIN unnest($4::text[]) AS f (key)
-            CROSS JOIN LATERAL jsonb_array_elements(
-                      CASE WHEN jsonb_typeof(r.answers -> f.key) = 'array'
-                           THEN r.answers -> f.key
-                           ELSE jsonb_build_array(r.answers -> f.key) END) AS x (v)
-            WHERE r.form_id = $1 AND r.submitted_at > $2 AND r.submitted_at < $3
-              AND r.answers ? f.key AND x.v <> 'null'::jsonb
-            GROUP BY 1, 2"#,
-        form_id,
-        w.since,
-        w.until,
-        counted
-    )
-    .fetch_all(db)
-    .await?)
-}
-
-/// The newest `per_field` text answers of each of the `texts` fields of completed
-/// responses, newest first (by submission time, then id, the order of the list).
+/// The newest `per_field` string answers of each of the `texts` fields among the
+/// selected responses, newest first: per field, a walk of the keyset index from the
+/// newest response that stops at the `per_field`th answer.
 pub async fn newest_texts(
     db: &mut PgConnection,
-    form_id: Uuid,
-    w: Window,
+    sel: &Selection<'_>,
     texts: &[String],
     per_field: i64,
 ) -> Result<Vec<TextRow>, CoreError> {
-    Ok(sqlx::query_as!(
-        TextRow,
-        r#"SELECT t.key AS "field!", t.id AS "id!", t.submitted_at AS "submitted_at!",
-                  t.value AS "value!"
-             FROM (SELECT f.key, r.id, r.submitted_at, r.answers ->> f.key AS value,
-                          row_number() OVER (PARTITION BY f.key
-                                             ORDER BY r.submitted_at DESC, r.id DESC) AS n
-                     FROM responses r CROSS JOIN unnest($4::text[]) AS f (key)
-                    WHERE r.form_id = $1 AND r.submitted_at > $2 AND r.submitted_at < $3
-                      AND jsonb_typeof(r.answers -> f.key) = 'string') t
-            WHERE t.n <= $5
-            ORDER BY t.key, t.n"#,
-        form_id,
-        w.since,
-        w.until,
-        texts,
-        per_field
+    let mut s = Statement::new("SELECT f.key AS field, t.id, t.submitted_at, t.value FROM unnest(");
+    s.bind(texts.to_vec()).push(
+        "::text[]) AS f (key) CROSS JOIN LATERAL (SELECT r.id, r.submitted_at, \
+         r.answers ->> f.key AS value",
+    );
+    sel.push_from(&mut s);
+    s.push(" AND jsonb_typeof(r.answers -> f.key) = 'string'")
+        .push(" ORDER BY r.submitted_at DESC, r.id DESC LIMIT ")
+        .bind(per_field)
+        .push(") t");
+    Ok(s.query_as()?.fetch_all(db).await?)
+}
+
+/// The selected completed responses as a tally reads them, streamed (never all in
+/// memory), oldest first; the first `limit` of them if given.
+pub fn completed_rows<'c>(
+    db: &'c mut PgConnection,
+    sel: &Selection<'_>,
+    limit: Option<i64>,
+) -> Result<impl tokio_stream::Stream<Item = Result<TallyRow, CoreError>> + Send + 'c, CoreError>
+{
+    use tokio_stream::StreamExt;
+    let mut s = Statement::new(
+        "SELECT r.answers, r.device_type, r.browser, r.os, r.submitted_at, \
+         r.completion_time_seconds",
+    );
+    sel.push_from(&mut s);
+    s.push(" ORDER BY r.submitted_at ASC, r.id ASC");
+    if let Some(limit) = limit {
+        s.push(" LIMIT ").bind(limit);
+    }
+    Ok(s.query_as::<TallyRow>()?
+        .fetch(db)
+        .map(|row| row.map_err(CoreError::from)))
+}
+
+/// A form's stored tally, and the time of the newest response it counts.
+pub struct Rollup {
+    pub through_at: DateTime<Utc>,
+    pub tally: Tally,
+}
+
+/// The stored tally of a form, if any.
+pub async fn stored(db: impl PgExecutor<'_>, form_id: Uuid) -> Result<Option<Rollup>, CoreError> {
+    let row = sqlx::query!(
+        r#"SELECT through_at AS "through_at!", tally AS "tally!: Json<Tally>"
+             FROM response_rollups
+            WHERE form_id = $1 AND through_at IS NOT NULL AND tally IS NOT NULL"#,
+        form_id
+    )
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|r| Rollup {
+        through_at: r.through_at,
+        tally: r.tally.0,
+    }))
+}
+
+/// Forms with responses newer than their stored tally, up to `limit`, most behind first
+/// by the time of their last response.
+pub async fn behind(db: impl PgExecutor<'_>, limit: i64) -> Result<Vec<Uuid>, CoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT f.id
+             FROM forms f LEFT JOIN response_rollups u ON u.form_id = f.id
+            WHERE f.last_submitted_at IS NOT NULL
+              AND (u.through_at IS NULL OR f.last_submitted_at > u.through_at)
+            ORDER BY u.through_at ASC NULLS FIRST
+            LIMIT $1"#,
+        limit
     )
     .fetch_all(db)
     .await?)
 }
 
-/// Unfinished partial responses of the window, per page they are at.
-pub async fn partial_pages(
-    db: &mut PgConnection,
-    form_id: Uuid,
-    w: Window,
-) -> Result<Vec<(i32, i64)>, CoreError> {
-    let rows = sqlx::query!(
-        r#"SELECT page, count(*) AS "count!"
-             FROM partial_responses
-            WHERE form_id = $1 AND completed_at IS NULL AND saved_at > $2 AND saved_at < $3
-            GROUP BY page"#,
-        form_id,
-        w.since,
-        w.until
-    )
-    .fetch_all(db)
-    .await?;
-    Ok(rows.into_iter().map(|r| (r.page, r.count)).collect())
+/// A form's rollup row, locked, with the form's fields.
+pub struct Locked {
+    pub through_at: Option<DateTime<Utc>>,
+    pub tally: Option<Tally>,
+    pub fields: Vec<Field>,
 }
 
-/// The answers of every completed response of the window, streamed (never all in
-/// memory), for what SQL can not compute: the pages each one was shown.
-pub fn completed_answers<'c>(
-    db: &'c mut PgConnection,
+/// Locks a form's rollup row for continuing it (made if missing); `None` when the form
+/// is gone. A `reset` waits for the lock, so it never interleaves with a rollup.
+pub async fn lock(
+    tx: &mut Transaction<'_, Postgres>,
     form_id: Uuid,
-    w: Window,
-) -> impl tokio_stream::Stream<Item = Result<Map<String, Value>, CoreError>> + Send + 'c {
-    use tokio_stream::StreamExt;
-    sqlx::query_scalar!(
-        r#"SELECT answers AS "answers: Json<Map<String, Value>>"
-             FROM responses
-            WHERE form_id = $1 AND submitted_at > $2 AND submitted_at < $3"#,
-        form_id,
-        w.since,
-        w.until
+) -> Result<Option<Locked>, CoreError> {
+    sqlx::query!(
+        "INSERT INTO response_rollups (form_id)
+         SELECT id FROM forms WHERE id = $1
+         ON CONFLICT (form_id) DO NOTHING",
+        form_id
     )
-    .fetch(db)
-    .map(|row| row.map(|answers| answers.0).map_err(CoreError::from))
+    .execute(&mut **tx)
+    .await?;
+    let row = sqlx::query!(
+        r#"SELECT u.through_at, u.tally AS "tally: Json<Tally>",
+                  f.fields AS "fields: Json<Vec<Field>>"
+             FROM response_rollups u JOIN forms f ON f.id = u.form_id
+            WHERE u.form_id = $1 FOR UPDATE OF u"#,
+        form_id
+    )
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row.map(|r| Locked {
+        through_at: r.through_at,
+        tally: r.tally.map(|t| t.0),
+        fields: r.fields.0,
+    }))
+}
+
+/// Stores a form's tally, counting every response up to `through_at`.
+pub async fn save(
+    tx: &mut Transaction<'_, Postgres>,
+    form_id: Uuid,
+    through_at: DateTime<Utc>,
+    tally: &Tally,
+) -> Result<(), CoreError> {
+    sqlx::query!(
+        "UPDATE response_rollups SET through_at = $2, tally = $3, updated_at = now()
+          WHERE form_id = $1",
+        form_id,
+        through_at,
+        Json(tally) as _
+    )
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Drops a form's stored tally (in the transaction that deletes a response or changes
+/// the form's fields): the upsert takes the row's lock, so a rollup running meanwhile
+/// finishes first and is then dropped, and one starting later reads after this commit.
+pub async fn reset(tx: &mut Transaction<'_, Postgres>, form_id: Uuid) -> Result<(), CoreError> {
+    sqlx::query!(
+        "INSERT INTO response_rollups (form_id) VALUES ($1)
+         ON CONFLICT (form_id) DO UPDATE SET through_at = NULL, tally = NULL, updated_at = now()",
+        form_id
+    )
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
