@@ -35,11 +35,6 @@ pub(crate) struct ExportQuery {
     #[serde(default, deserialize_with = "query::choice")]
     #[param(inline)]
     status: Option<super::responses::StatusFilter>,
-    /// Search and conditions (`q`, `answers[...]`, `source`, `device_type`, `browser`,
-    /// `os`), documented by `FilterQuery` itself.
-    #[serde(flatten)]
-    #[param(ignore)]
-    filter: super::filter::FilterQuery,
 }
 
 /// A format of the export.
@@ -65,6 +60,7 @@ pub(crate) fn format_of(name: ExportFormatName) -> (pb::ExportFormat, &'static s
 fn export_request(
     form_id: String,
     query: ExportQuery,
+    filter: super::filter::FilterQuery,
 ) -> (pb::ExportResponsesRequest, &'static str, &'static str) {
     let (format, media_type, extension) = format_of(query.format.unwrap_or_default());
     let request = pb::ExportResponsesRequest {
@@ -76,7 +72,7 @@ fn export_request(
             .status
             .map_or(pb::ResponseStatus::Unspecified, Into::into)
             .into(),
-        filter: query.filter.into_pb(),
+        filter: filter.into_pb(),
     };
     (request, media_type, extension)
 }
@@ -96,8 +92,9 @@ pub(crate) async fn export(
     call: Call,
     PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
     Query(query): Query<ExportQuery>,
+    Query(filter): Query<super::filter::FilterQuery>,
 ) -> Result<Response, Response> {
-    let (request, media_type, extension) = export_request(form_id, query);
+    let (request, media_type, extension) = export_request(form_id, query, filter);
     let form_id = request.form_id.clone();
     let reply = state
         .responses()
@@ -140,7 +137,7 @@ mod tests {
     fn export(
         query: &str,
     ) -> Result<(pb::ExportResponsesRequest, &'static str, &'static str), String> {
-        parse::<ExportQuery>(query).map(|query| export_request("f".to_owned(), query))
+        parse::<ExportQuery>(query).map(|q| export_request("f".to_owned(), q, Default::default()))
     }
 
     #[test]

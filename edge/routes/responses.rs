@@ -187,11 +187,6 @@ pub(crate) struct ListResponsesQuery {
     #[serde(default, deserialize_with = "query::choice")]
     #[param(inline)]
     status: Option<StatusFilter>,
-    /// Search and conditions (`q`, `answers[...]`, `source`, `device_type`, `browser`,
-    /// `os`), documented by `FilterQuery` itself.
-    #[serde(flatten)]
-    #[param(ignore)]
-    filter: super::filter::FilterQuery,
 }
 
 /// A sort order by submission time.
@@ -211,7 +206,11 @@ impl From<SortName> for pb::SortOrder {
     }
 }
 
-fn list_request(form_id: String, query: ListResponsesQuery) -> pb::ListResponsesRequest {
+fn list_request(
+    form_id: String,
+    query: ListResponsesQuery,
+    filter: super::filter::FilterQuery,
+) -> pb::ListResponsesRequest {
     let sort = query.sort.map_or(pb::SortOrder::Unspecified, Into::into);
     pb::ListResponsesRequest {
         form_id,
@@ -226,7 +225,7 @@ fn list_request(form_id: String, query: ListResponsesQuery) -> pb::ListResponses
             .status
             .map_or(pb::ResponseStatus::Unspecified, Into::into)
             .into(),
-        filter: query.filter.into_pb(),
+        filter: filter.into_pb(),
     }
 }
 
@@ -264,8 +263,9 @@ pub(crate) async fn list(
     call: Call,
     PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
     Query(query): Query<ListResponsesQuery>,
+    Query(filter): Query<super::filter::FilterQuery>,
 ) -> Response {
-    let request = call.request(list_request(form_id, query));
+    let request = call.request(list_request(form_id, query, filter));
     let result = state.responses().list_responses(request).await;
     call.reply(result, StatusCode::OK, |r| {
         let pagination = r.pagination.map(|p| match p {
@@ -376,7 +376,7 @@ mod tests {
     use crate::query::parse;
 
     fn list(query: &str) -> Result<pb::ListResponsesRequest, String> {
-        parse::<ListResponsesQuery>(query).map(|query| list_request("f".to_owned(), query))
+        parse::<ListResponsesQuery>(query).map(|q| list_request("f".to_owned(), q, Default::default()))
     }
 
     #[test]

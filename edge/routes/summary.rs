@@ -28,19 +28,18 @@ pub(crate) struct SummaryQuery {
     #[serde(default, deserialize_with = "query::timestamp")]
     #[param(value_type = Option<String>, format = DateTime)]
     until: Option<prost_types::Timestamp>,
-    /// Search and conditions (`q`, `answers[...]`, `source`, `device_type`, `browser`,
-    /// `os`), documented by `FilterQuery` itself.
-    #[serde(flatten)]
-    #[param(ignore)]
-    filter: super::filter::FilterQuery,
 }
 
-fn summary_request(form_id: String, query: SummaryQuery) -> pb::GetFormSummaryRequest {
+fn summary_request(
+    form_id: String,
+    query: SummaryQuery,
+    filter: super::filter::FilterQuery,
+) -> pb::GetFormSummaryRequest {
     pb::GetFormSummaryRequest {
         form_id,
         since: query.since,
         until: query.until,
-        filter: query.filter.into_pb(),
+        filter: filter.into_pb(),
     }
 }
 
@@ -394,8 +393,9 @@ pub(crate) async fn get(
     call: Call,
     PathParams(FormIdOfChild(form_id)): PathParams<FormIdOfChild>,
     Query(query): Query<SummaryQuery>,
+    Query(filter): Query<super::filter::FilterQuery>,
 ) -> Response {
-    let request = call.request(summary_request(form_id, query));
+    let request = call.request(summary_request(form_id, query, filter));
     let result = state.responses().get_form_summary(request).await;
     call.reply(result, StatusCode::OK, |r| SummaryReply {
         summary: r.summary.map(FormSummary::from),
@@ -408,7 +408,7 @@ mod tests {
     use crate::query::parse;
 
     fn summary(query: &str) -> Result<pb::GetFormSummaryRequest, String> {
-        parse::<SummaryQuery>(query).map(|query| summary_request("f".to_owned(), query))
+        parse::<SummaryQuery>(query).map(|q| summary_request("f".to_owned(), q, Default::default()))
     }
 
     #[test]

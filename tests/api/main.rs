@@ -35,6 +35,7 @@ mod endpoint_browser;
 mod errors;
 mod export;
 mod field_kinds;
+mod filters;
 mod forms;
 mod fuzz;
 mod grpc;
