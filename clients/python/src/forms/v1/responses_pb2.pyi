@@ -30,6 +30,25 @@ class ResponseStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RESPONSE_STATUS_COMPLETED: _ClassVar[ResponseStatus]
     RESPONSE_STATUS_PARTIAL: _ClassVar[ResponseStatus]
     RESPONSE_STATUS_ALL: _ClassVar[ResponseStatus]
+
+class ResponseSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RESPONSE_SOURCE_UNSPECIFIED: _ClassVar[ResponseSource]
+    RESPONSE_SOURCE_API: _ClassVar[ResponseSource]
+    RESPONSE_SOURCE_FORM: _ClassVar[ResponseSource]
+
+class AnswerOperator(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ANSWER_OPERATOR_UNSPECIFIED: _ClassVar[AnswerOperator]
+    ANSWER_OPERATOR_EQUALS: _ClassVar[AnswerOperator]
+    ANSWER_OPERATOR_ANY_OF: _ClassVar[AnswerOperator]
+    ANSWER_OPERATOR_CONTAINS: _ClassVar[AnswerOperator]
+    ANSWER_OPERATOR_ANSWERED: _ClassVar[AnswerOperator]
+    ANSWER_OPERATOR_NOT_ANSWERED: _ClassVar[AnswerOperator]
+    ANSWER_OPERATOR_AT_LEAST: _ClassVar[AnswerOperator]
+    ANSWER_OPERATOR_AT_MOST: _ClassVar[AnswerOperator]
+    ANSWER_OPERATOR_GREATER_THAN: _ClassVar[AnswerOperator]
+    ANSWER_OPERATOR_LESS_THAN: _ClassVar[AnswerOperator]
 SORT_ORDER_UNSPECIFIED: SortOrder
 SORT_ORDER_ASC: SortOrder
 SORT_ORDER_DESC: SortOrder
@@ -40,6 +59,19 @@ RESPONSE_STATUS_UNSPECIFIED: ResponseStatus
 RESPONSE_STATUS_COMPLETED: ResponseStatus
 RESPONSE_STATUS_PARTIAL: ResponseStatus
 RESPONSE_STATUS_ALL: ResponseStatus
+RESPONSE_SOURCE_UNSPECIFIED: ResponseSource
+RESPONSE_SOURCE_API: ResponseSource
+RESPONSE_SOURCE_FORM: ResponseSource
+ANSWER_OPERATOR_UNSPECIFIED: AnswerOperator
+ANSWER_OPERATOR_EQUALS: AnswerOperator
+ANSWER_OPERATOR_ANY_OF: AnswerOperator
+ANSWER_OPERATOR_CONTAINS: AnswerOperator
+ANSWER_OPERATOR_ANSWERED: AnswerOperator
+ANSWER_OPERATOR_NOT_ANSWERED: AnswerOperator
+ANSWER_OPERATOR_AT_LEAST: AnswerOperator
+ANSWER_OPERATOR_AT_MOST: AnswerOperator
+ANSWER_OPERATOR_GREATER_THAN: AnswerOperator
+ANSWER_OPERATOR_LESS_THAN: AnswerOperator
 
 class FormResponse(_message.Message):
     __slots__ = ("id", "form_id", "answers", "metadata", "device_type", "browser", "os", "started_at", "submitted_at", "completion_time_seconds", "status", "last_page")
@@ -69,8 +101,34 @@ class FormResponse(_message.Message):
     last_page: int
     def __init__(self, id: _Optional[str] = ..., form_id: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ..., started_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., submitted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., completion_time_seconds: _Optional[int] = ..., status: _Optional[_Union[ResponseStatus, str]] = ..., last_page: _Optional[int] = ...) -> None: ...
 
+class ResponseFilter(_message.Message):
+    __slots__ = ("q", "answers", "source", "device_type", "browser", "os")
+    Q_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    DEVICE_TYPE_FIELD_NUMBER: _ClassVar[int]
+    BROWSER_FIELD_NUMBER: _ClassVar[int]
+    OS_FIELD_NUMBER: _ClassVar[int]
+    q: str
+    answers: _containers.RepeatedCompositeFieldContainer[AnswerFilter]
+    source: ResponseSource
+    device_type: str
+    browser: str
+    os: str
+    def __init__(self, q: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[AnswerFilter, _Mapping]]] = ..., source: _Optional[_Union[ResponseSource, str]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ...) -> None: ...
+
+class AnswerFilter(_message.Message):
+    __slots__ = ("field", "operator", "values")
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    OPERATOR_FIELD_NUMBER: _ClassVar[int]
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    field: str
+    operator: AnswerOperator
+    values: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, field: _Optional[str] = ..., operator: _Optional[_Union[AnswerOperator, str]] = ..., values: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class ListResponsesRequest(_message.Message):
-    __slots__ = ("form_id", "page", "per_page", "sort", "since", "until", "cursor", "status")
+    __slots__ = ("form_id", "page", "per_page", "sort", "since", "until", "cursor", "status", "filter")
     FORM_ID_FIELD_NUMBER: _ClassVar[int]
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PER_PAGE_FIELD_NUMBER: _ClassVar[int]
@@ -79,6 +137,7 @@ class ListResponsesRequest(_message.Message):
     UNTIL_FIELD_NUMBER: _ClassVar[int]
     CURSOR_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
+    FILTER_FIELD_NUMBER: _ClassVar[int]
     form_id: str
     page: int
     per_page: int
@@ -87,7 +146,8 @@ class ListResponsesRequest(_message.Message):
     until: _timestamp_pb2.Timestamp
     cursor: str
     status: ResponseStatus
-    def __init__(self, form_id: _Optional[str] = ..., page: _Optional[int] = ..., per_page: _Optional[int] = ..., sort: _Optional[_Union[SortOrder, str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., cursor: _Optional[str] = ..., status: _Optional[_Union[ResponseStatus, str]] = ...) -> None: ...
+    filter: ResponseFilter
+    def __init__(self, form_id: _Optional[str] = ..., page: _Optional[int] = ..., per_page: _Optional[int] = ..., sort: _Optional[_Union[SortOrder, str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., cursor: _Optional[str] = ..., status: _Optional[_Union[ResponseStatus, str]] = ..., filter: _Optional[_Union[ResponseFilter, _Mapping]] = ...) -> None: ...
 
 class ListResponsesResponse(_message.Message):
     __slots__ = ("responses", "page", "cursor")
@@ -162,18 +222,20 @@ class GetResponseFileResponse(_message.Message):
     def __init__(self, file_name: _Optional[str] = ..., content_type: _Optional[str] = ..., content: _Optional[bytes] = ...) -> None: ...
 
 class ExportResponsesRequest(_message.Message):
-    __slots__ = ("form_id", "format", "since", "until", "status")
+    __slots__ = ("form_id", "format", "since", "until", "status", "filter")
     FORM_ID_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     SINCE_FIELD_NUMBER: _ClassVar[int]
     UNTIL_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
+    FILTER_FIELD_NUMBER: _ClassVar[int]
     form_id: str
     format: ExportFormat
     since: _timestamp_pb2.Timestamp
     until: _timestamp_pb2.Timestamp
     status: ResponseStatus
-    def __init__(self, form_id: _Optional[str] = ..., format: _Optional[_Union[ExportFormat, str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[ResponseStatus, str]] = ...) -> None: ...
+    filter: ResponseFilter
+    def __init__(self, form_id: _Optional[str] = ..., format: _Optional[_Union[ExportFormat, str]] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[ResponseStatus, str]] = ..., filter: _Optional[_Union[ResponseFilter, _Mapping]] = ...) -> None: ...
 
 class ExportResponsesResponse(_message.Message):
     __slots__ = ("data",)
@@ -182,14 +244,16 @@ class ExportResponsesResponse(_message.Message):
     def __init__(self, data: _Optional[bytes] = ...) -> None: ...
 
 class GetFormSummaryRequest(_message.Message):
-    __slots__ = ("form_id", "since", "until")
+    __slots__ = ("form_id", "since", "until", "filter")
     FORM_ID_FIELD_NUMBER: _ClassVar[int]
     SINCE_FIELD_NUMBER: _ClassVar[int]
     UNTIL_FIELD_NUMBER: _ClassVar[int]
+    FILTER_FIELD_NUMBER: _ClassVar[int]
     form_id: str
     since: _timestamp_pb2.Timestamp
     until: _timestamp_pb2.Timestamp
-    def __init__(self, form_id: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    filter: ResponseFilter
+    def __init__(self, form_id: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., filter: _Optional[_Union[ResponseFilter, _Mapping]] = ...) -> None: ...
 
 class GetFormSummaryResponse(_message.Message):
     __slots__ = ("summary",)

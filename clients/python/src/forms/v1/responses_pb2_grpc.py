@@ -131,9 +131,9 @@ class ResponsesServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetFormSummary(self, request, context):
-        """The figures of a form's responses in a window, exact at read time (computed from
-        the responses by the call; nothing is pre-aggregated). Scope: read. Another
-        account's form, or an unknown one, is NOT_FOUND.
+        """The figures of a form's responses in a window, exact at read time: what a
+        maintenance task has tallied per day, plus the responses since, read by the call.
+        Scope: read. Another account's form, or an unknown one, is NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/responses.proto.
  */
 export const file_forms_v1_responses: GenFile = /*@__PURE__*/
-  fileDesc("Chhmb3Jtcy92MS9yZXNwb25zZXMucHJvdG8SCGZvcm1zLnYxIsUDCgxGb3JtUmVzcG9uc2USCgoCaWQYASABKAkSDwoHZm9ybV9pZBgCIAEoCRIoCgdhbnN3ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGAoLZGV2aWNlX3R5cGUYBSABKAlIAIgBARIUCgdicm93c2VyGAYgASgJSAGIAQESDwoCb3MYByABKAlIAogBARIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiQKF2NvbXBsZXRpb25fdGltZV9zZWNvbmRzGAogASgDSAOIAQESKAoGc3RhdHVzGAsgASgOMhguZm9ybXMudjEuUmVzcG9uc2VTdGF0dXMSEQoJbGFzdF9wYWdlGAwgASgFQg4KDF9kZXZpY2VfdHlwZUIKCghfYnJvd3NlckIFCgNfb3NCGgoYX2NvbXBsZXRpb25fdGltZV9zZWNvbmRzIqoCChRMaXN0UmVzcG9uc2VzUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhEKBHBhZ2UYAiABKAVIAIgBARIVCghwZXJfcGFnZRgDIAEoBUgBiAEBEiEKBHNvcnQYBCABKA4yEy5mb3Jtcy52MS5Tb3J0T3JkZXISKQoFc2luY2UYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgZjdXJzb3IYByABKAlIAogBARIoCgZzdGF0dXMYCCABKA4yGC5mb3Jtcy52MS5SZXNwb25zZVN0YXR1c0IHCgVfcGFnZUILCglfcGVyX3BhZ2VCCQoHX2N1cnNvciKoAQoVTGlzdFJlc3BvbnNlc1Jlc3BvbnNlEikKCXJlc3BvbnNlcxgBIAMoCzIWLmZvcm1zLnYxLkZvcm1SZXNwb25zZRIoCgRwYWdlGAIgASgLMhguZm9ybXMudjEuUGFnZVBhZ2luYXRpb25IABIsCgZjdXJzb3IYAyABKAsyGi5mb3Jtcy52MS5DdXJzb3JQYWdpbmF0aW9uSABCDAoKcGFnaW5hdGlvbiIxChJHZXRSZXNwb25zZVJlcXVlc3QSDwoHZm9ybV9pZBgBIAEoCRIKCgJpZBgCIAEoCSI/ChNHZXRSZXNwb25zZVJlc3BvbnNlEigKCHJlc3BvbnNlGAEgASgLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlIn0KFUNyZWF0ZVJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEigKB2Fuc3dlcnMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EikKCG1ldGFkYXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJCChZDcmVhdGVSZXNwb25zZVJlc3BvbnNlEigKCHJlc3BvbnNlGAEgASgLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlIjQKFURlbGV0ZVJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEgoKAmlkGAIgASgJIhgKFkRlbGV0ZVJlc3BvbnNlUmVzcG9uc2UiTwoWR2V0UmVzcG9uc2VGaWxlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhMKC3Jlc3BvbnNlX2lkGAIgASgJEg8KB2ZpbGVfaWQYAyABKAkiUwoXR2V0UmVzcG9uc2VGaWxlUmVzcG9uc2USEQoJZmlsZV9uYW1lGAEgASgJEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIPCgdjb250ZW50GAMgASgMItEBChZFeHBvcnRSZXNwb25zZXNSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSJgoGZm9ybWF0GAIgASgOMhYuZm9ybXMudjEuRXhwb3J0Rm9ybWF0EikKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCgV1bnRpbBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoGc3RhdHVzGAUgASgOMhguZm9ybXMudjEuUmVzcG9uc2VTdGF0dXMiJwoXRXhwb3J0UmVzcG9uc2VzUmVzcG9uc2USDAoEZGF0YRgBIAEoDCJ+ChVHZXRGb3JtU3VtbWFyeVJlcXVlc3QSDwoHZm9ybV9pZBgBIAEoCRIpCgVzaW5jZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoFdW50aWwYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkAKFkdldEZvcm1TdW1tYXJ5UmVzcG9uc2USJgoHc3VtbWFyeRgBIAEoCzIVLmZvcm1zLnYxLkZvcm1TdW1tYXJ5IroCCgtGb3JtU3VtbWFyeRInCgZjb3VudHMYASABKAsyFy5mb3Jtcy52MS5TdW1tYXJ5Q291bnRzEjEKD2NvbXBsZXRpb25fdGltZRgCIAEoCzIYLmZvcm1zLnYxLkNvbXBsZXRpb25UaW1lEioKDGRldmljZV90eXBlcxgDIAMoCzIULmZvcm1zLnYxLlZhbHVlQ291bnQSJgoIYnJvd3NlcnMYBCADKAsyFC5mb3Jtcy52MS5WYWx1ZUNvdW50Ei8KEW9wZXJhdGluZ19zeXN0ZW1zGAUgAygLMhQuZm9ybXMudjEuVmFsdWVDb3VudBImCgZmaWVsZHMYBiADKAsyFi5mb3Jtcy52MS5GaWVsZFN1bW1hcnkSIgoFcGFnZXMYByADKAsyEy5mb3Jtcy52MS5QYWdlUmVhY2gisQEKDVN1bW1hcnlDb3VudHMSEQoJY29tcGxldGVkGAEgASgDEg8KB3BhcnRpYWwYAiABKAMSHAoPY29tcGxldGlvbl9yYXRlGAMgASgBSACIAQESIwoHcGVyX2RheRgEIAMoCzISLmZvcm1zLnYxLkRheUNvdW50EiUKCHBlcl9ob3VyGAUgAygLMhMuZm9ybXMudjEuSG91ckNvdW50QhIKEF9jb21wbGV0aW9uX3JhdGUiPAoIRGF5Q291bnQSDAoEZGF0ZRgBIAEoCRIRCgljb21wbGV0ZWQYAiABKAMSDwoHcGFydGlhbBgDIAEoAyJZCglIb3VyQ291bnQSKAoEaG91chgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJY29tcGxldGVkGAIgASgDEg8KB3BhcnRpYWwYAyABKAMieQoOQ29tcGxldGlvblRpbWUSDQoFY291bnQYASABKAMSGwoObWVkaWFuX3NlY29uZHMYAiABKAFIAIgBARIYCgtwOTBfc2Vjb25kcxgDIAEoAUgBiAEBQhEKD19tZWRpYW5fc2Vjb25kc0IOCgxfcDkwX3NlY29uZHMiKgoKVmFsdWVDb3VudBINCgV2YWx1ZRgBIAEoCRINCgVjb3VudBgCIAEoAyLVAgoMRmllbGRTdW1tYXJ5EhAKCGZpZWxkX2lkGAEgASgJEgwKBHR5cGUYAiABKAkSDQoFbGFiZWwYAyABKAkSEAoIYW5zd2VyZWQYBCABKAMSKQoGY2hvaWNlGAUgASgLMhcuZm9ybXMudjEuQ2hvaWNlU3VtbWFyeUgAEicKBXNjYWxlGAYgASgLMhYuZm9ybXMudjEuU2NhbGVTdW1tYXJ5SAASKQoGbnVtYmVyGAcgASgLMhcuZm9ybXMudjEuTnVtYmVyU3VtbWFyeUgAEiUKBGRhdGUYCCABKAsyFS5mb3Jtcy52MS5EYXRlU3VtbWFyeUgAEi0KCGNoZWNrYm94GAkgASgLMhkuZm9ybXMudjEuQ2hlY2tib3hTdW1tYXJ5SAASJQoEdGV4dBgKIAEoCzIVLmZvcm1zLnYxLlRleHRTdW1tYXJ5SABCCAoGZGV0YWlsIkYKDUNob2ljZVN1bW1hcnkSJgoHb3B0aW9ucxgBIAMoCzIVLmZvcm1zLnYxLk9wdGlvbkNvdW50Eg0KBW90aGVyGAIgASgDIj4KC09wdGlvbkNvdW50EhEKCW9wdGlvbl9pZBgBIAEoCRINCgVsYWJlbBgCIAEoCRINCgVjb3VudBgDIAEoAyJ2CgxTY2FsZVN1bW1hcnkSFAoHYXZlcmFnZRgBIAEoAUgAiAEBEioKDGRpc3RyaWJ1dGlvbhgCIAMoCzIULmZvcm1zLnYxLlNjYWxlQ291bnQSEAoDbnBzGAMgASgBSAGIAQFCCgoIX2F2ZXJhZ2VCBgoEX25wcyIqCgpTY2FsZUNvdW50Eg0KBXZhbHVlGAEgASgDEg0KBWNvdW50GAIgASgDImUKDU51bWJlclN1bW1hcnkSEAoDbWluGAEgASgBSACIAQESEAoDbWF4GAIgASgBSAGIAQESFAoHYXZlcmFnZRgDIAEoAUgCiAEBQgYKBF9taW5CBgoEX21heEIKCghfYXZlcmFnZSJRCgtEYXRlU3VtbWFyeRIVCghlYXJsaWVzdBgBIAEoCUgAiAEBEhMKBmxhdGVzdBgCIAEoCUgBiAEBQgsKCV9lYXJsaWVzdEIJCgdfbGF0ZXN0IiEKD0NoZWNrYm94U3VtbWFyeRIOCgZ0aWNrZWQYASABKAMiMwoLVGV4dFN1bW1hcnkSJAoGbmV3ZXN0GAEgAygLMhQuZm9ybXMudjEuVGV4dEFuc3dlciJiCgpUZXh0QW5zd2VyEhMKC3Jlc3BvbnNlX2lkGAEgASgJEjAKDHN1Ym1pdHRlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFdmFsdWUYAyABKAkiOQoJUGFnZVJlYWNoEgwKBHBhZ2UYASABKAUSDQoFdGl0bGUYAiABKAkSDwoHcmVhY2hlZBgDIAEoAypQCglTb3J0T3JkZXISGgoWU09SVF9PUkRFUl9VTlNQRUNJRklFRBAAEhIKDlNPUlRfT1JERVJfQVNDEAESEwoPU09SVF9PUkRFUl9ERVNDEAIqXgoMRXhwb3J0Rm9ybWF0Eh0KGUVYUE9SVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIYChRFWFBPUlRfRk9STUFUX05ESlNPThABEhUKEUVYUE9SVF9GT1JNQVRfQ1NWEAIqhgEKDlJlc3BvbnNlU3RhdHVzEh8KG1JFU1BPTlNFX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGVJFU1BPTlNFX1NUQVRVU19DT01QTEVURUQQARIbChdSRVNQT05TRV9TVEFUVVNfUEFSVElBTBACEhcKE1JFU1BPTlNFX1NUQVRVU19BTEwQAzLhBAoQUmVzcG9uc2VzU2VydmljZRJQCg1MaXN0UmVzcG9uc2VzEh4uZm9ybXMudjEuTGlzdFJlc3BvbnNlc1JlcXVlc3QaHy5mb3Jtcy52MS5MaXN0UmVzcG9uc2VzUmVzcG9uc2USSgoLR2V0UmVzcG9uc2USHC5mb3Jtcy52MS5HZXRSZXNwb25zZVJlcXVlc3QaHS5mb3Jtcy52MS5HZXRSZXNwb25zZVJlc3BvbnNlElMKDkNyZWF0ZVJlc3BvbnNlEh8uZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXF1ZXN0GiAuZm9ybXMudjEuQ3JlYXRlUmVzcG9uc2VSZXNwb25zZRJTCg5EZWxldGVSZXNwb25zZRIfLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVxdWVzdBogLmZvcm1zLnYxLkRlbGV0ZVJlc3BvbnNlUmVzcG9uc2USVgoPR2V0UmVzcG9uc2VGaWxlEiAuZm9ybXMudjEuR2V0UmVzcG9uc2VGaWxlUmVxdWVzdBohLmZvcm1zLnYxLkdldFJlc3BvbnNlRmlsZVJlc3BvbnNlElgKD0V4cG9ydFJlc3BvbnNlcxIgLmZvcm1zLnYxLkV4cG9ydFJlc3BvbnNlc1JlcXVlc3QaIS5mb3Jtcy52MS5FeHBvcnRSZXNwb25zZXNSZXNwb25zZTABElMKDkdldEZvcm1TdW1tYXJ5Eh8uZm9ybXMudjEuR2V0Rm9ybVN1bW1hcnlSZXF1ZXN0GiAuZm9ybXMudjEuR2V0Rm9ybVN1bW1hcnlSZXNwb25zZWIGcHJvdG8z", [file_forms_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Chhmb3Jtcy92MS9yZXNwb25zZXMucHJvdG8SCGZvcm1zLnYxIsUDCgxGb3JtUmVzcG9uc2USCgoCaWQYASABKAkSDwoHZm9ybV9pZBgCIAEoCRIoCgdhbnN3ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSGAoLZGV2aWNlX3R5cGUYBSABKAlIAIgBARIUCgdicm93c2VyGAYgASgJSAGIAQESDwoCb3MYByABKAlIAogBARIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiQKF2NvbXBsZXRpb25fdGltZV9zZWNvbmRzGAogASgDSAOIAQESKAoGc3RhdHVzGAsgASgOMhguZm9ybXMudjEuUmVzcG9uc2VTdGF0dXMSEQoJbGFzdF9wYWdlGAwgASgFQg4KDF9kZXZpY2VfdHlwZUIKCghfYnJvd3NlckIFCgNfb3NCGgoYX2NvbXBsZXRpb25fdGltZV9zZWNvbmRzIqABCg5SZXNwb25zZUZpbHRlchIJCgFxGAEgASgJEicKB2Fuc3dlcnMYAiADKAsyFi5mb3Jtcy52MS5BbnN3ZXJGaWx0ZXISKAoGc291cmNlGAMgASgOMhguZm9ybXMudjEuUmVzcG9uc2VTb3VyY2USEwoLZGV2aWNlX3R5cGUYBCABKAkSDwoHYnJvd3NlchgFIAEoCRIKCgJvcxgGIAEoCSJZCgxBbnN3ZXJGaWx0ZXISDQoFZmllbGQYASABKAkSKgoIb3BlcmF0b3IYAiABKA4yGC5mb3Jtcy52MS5BbnN3ZXJPcGVyYXRvchIOCgZ2YWx1ZXMYAyADKAki1AIKFExpc3RSZXNwb25zZXNSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEQoEcGFnZRgCIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAMgASgFSAGIAQESIQoEc29ydBgEIAEoDjITLmZvcm1zLnYxLlNvcnRPcmRlchIpCgVzaW5jZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoFdW50aWwYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKBmN1cnNvchgHIAEoCUgCiAEBEigKBnN0YXR1cxgIIAEoDjIYLmZvcm1zLnYxLlJlc3BvbnNlU3RhdHVzEigKBmZpbHRlchgJIAEoCzIYLmZvcm1zLnYxLlJlc3BvbnNlRmlsdGVyQgcKBV9wYWdlQgsKCV9wZXJfcGFnZUIJCgdfY3Vyc29yIqgBChVMaXN0UmVzcG9uc2VzUmVzcG9uc2USKQoJcmVzcG9uc2VzGAEgAygLMhYuZm9ybXMudjEuRm9ybVJlc3BvbnNlEigKBHBhZ2UYAiABKAsyGC5mb3Jtcy52MS5QYWdlUGFnaW5hdGlvbkgAEiwKBmN1cnNvchgDIAEoCzIaLmZvcm1zLnYxLkN1cnNvclBhZ2luYXRpb25IAEIMCgpwYWdpbmF0aW9uIjEKEkdldFJlc3BvbnNlUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEgoKAmlkGAIgASgJIj8KE0dldFJlc3BvbnNlUmVzcG9uc2USKAoIcmVzcG9uc2UYASABKAsyFi5mb3Jtcy52MS5Gb3JtUmVzcG9uc2UifQoVQ3JlYXRlUmVzcG9uc2VSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSKAoHYW5zd2VycxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKQoIbWV0YWRhdGEYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkIKFkNyZWF0ZVJlc3BvbnNlUmVzcG9uc2USKAoIcmVzcG9uc2UYASABKAsyFi5mb3Jtcy52MS5Gb3JtUmVzcG9uc2UiNAoVRGVsZXRlUmVzcG9uc2VSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSCgoCaWQYAiABKAkiGAoWRGVsZXRlUmVzcG9uc2VSZXNwb25zZSJPChZHZXRSZXNwb25zZUZpbGVSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEwoLcmVzcG9uc2VfaWQYAiABKAkSDwoHZmlsZV9pZBgDIAEoCSJTChdHZXRSZXNwb25zZUZpbGVSZXNwb25zZRIRCglmaWxlX25hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwi+wEKFkV4cG9ydFJlc3BvbnNlc1JlcXVlc3QSDwoHZm9ybV9pZBgBIAEoCRImCgZmb3JtYXQYAiABKA4yFi5mb3Jtcy52MS5FeHBvcnRGb3JtYXQSKQoFc2luY2UYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIoCgZzdGF0dXMYBSABKA4yGC5mb3Jtcy52MS5SZXNwb25zZVN0YXR1cxIoCgZmaWx0ZXIYBiABKAsyGC5mb3Jtcy52MS5SZXNwb25zZUZpbHRlciInChdFeHBvcnRSZXNwb25zZXNSZXNwb25zZRIMCgRkYXRhGAEgASgMIqgBChVHZXRGb3JtU3VtbWFyeVJlcXVlc3QSDwoHZm9ybV9pZBgBIAEoCRIpCgVzaW5jZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoFdW50aWwYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEigKBmZpbHRlchgEIAEoCzIYLmZvcm1zLnYxLlJlc3BvbnNlRmlsdGVyIkAKFkdldEZvcm1TdW1tYXJ5UmVzcG9uc2USJgoHc3VtbWFyeRgBIAEoCzIVLmZvcm1zLnYxLkZvcm1TdW1tYXJ5IroCCgtGb3JtU3VtbWFyeRInCgZjb3VudHMYASABKAsyFy5mb3Jtcy52MS5TdW1tYXJ5Q291bnRzEjEKD2NvbXBsZXRpb25fdGltZRgCIAEoCzIYLmZvcm1zLnYxLkNvbXBsZXRpb25UaW1lEioKDGRldmljZV90eXBlcxgDIAMoCzIULmZvcm1zLnYxLlZhbHVlQ291bnQSJgoIYnJvd3NlcnMYBCADKAsyFC5mb3Jtcy52MS5WYWx1ZUNvdW50Ei8KEW9wZXJhdGluZ19zeXN0ZW1zGAUgAygLMhQuZm9ybXMudjEuVmFsdWVDb3VudBImCgZmaWVsZHMYBiADKAsyFi5mb3Jtcy52MS5GaWVsZFN1bW1hcnkSIgoFcGFnZXMYByADKAsyEy5mb3Jtcy52MS5QYWdlUmVhY2gisQEKDVN1bW1hcnlDb3VudHMSEQoJY29tcGxldGVkGAEgASgDEg8KB3BhcnRpYWwYAiABKAMSHAoPY29tcGxldGlvbl9yYXRlGAMgASgBSACIAQESIwoHcGVyX2RheRgEIAMoCzISLmZvcm1zLnYxLkRheUNvdW50EiUKCHBlcl9ob3VyGAUgAygLMhMuZm9ybXMudjEuSG91ckNvdW50QhIKEF9jb21wbGV0aW9uX3JhdGUiPAoIRGF5Q291bnQSDAoEZGF0ZRgBIAEoCRIRCgljb21wbGV0ZWQYAiABKAMSDwoHcGFydGlhbBgDIAEoAyJZCglIb3VyQ291bnQSKAoEaG91chgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJY29tcGxldGVkGAIgASgDEg8KB3BhcnRpYWwYAyABKAMieQoOQ29tcGxldGlvblRpbWUSDQoFY291bnQYASABKAMSGwoObWVkaWFuX3NlY29uZHMYAiABKAFIAIgBARIYCgtwOTBfc2Vjb25kcxgDIAEoAUgBiAEBQhEKD19tZWRpYW5fc2Vjb25kc0IOCgxfcDkwX3NlY29uZHMiKgoKVmFsdWVDb3VudBINCgV2YWx1ZRgBIAEoCRINCgVjb3VudBgCIAEoAyLVAgoMRmllbGRTdW1tYXJ5EhAKCGZpZWxkX2lkGAEgASgJEgwKBHR5cGUYAiABKAkSDQoFbGFiZWwYAyABKAkSEAoIYW5zd2VyZWQYBCABKAMSKQoGY2hvaWNlGAUgASgLMhcuZm9ybXMudjEuQ2hvaWNlU3VtbWFyeUgAEicKBXNjYWxlGAYgASgLMhYuZm9ybXMudjEuU2NhbGVTdW1tYXJ5SAASKQoGbnVtYmVyGAcgASgLMhcuZm9ybXMudjEuTnVtYmVyU3VtbWFyeUgAEiUKBGRhdGUYCCABKAsyFS5mb3Jtcy52MS5EYXRlU3VtbWFyeUgAEi0KCGNoZWNrYm94GAkgASgLMhkuZm9ybXMudjEuQ2hlY2tib3hTdW1tYXJ5SAASJQoEdGV4dBgKIAEoCzIVLmZvcm1zLnYxLlRleHRTdW1tYXJ5SABCCAoGZGV0YWlsIkYKDUNob2ljZVN1bW1hcnkSJgoHb3B0aW9ucxgBIAMoCzIVLmZvcm1zLnYxLk9wdGlvbkNvdW50Eg0KBW90aGVyGAIgASgDIj4KC09wdGlvbkNvdW50EhEKCW9wdGlvbl9pZBgBIAEoCRINCgVsYWJlbBgCIAEoCRINCgVjb3VudBgDIAEoAyJ2CgxTY2FsZVN1bW1hcnkSFAoHYXZlcmFnZRgBIAEoAUgAiAEBEioKDGRpc3RyaWJ1dGlvbhgCIAMoCzIULmZvcm1zLnYxLlNjYWxlQ291bnQSEAoDbnBzGAMgASgBSAGIAQFCCgoIX2F2ZXJhZ2VCBgoEX25wcyIqCgpTY2FsZUNvdW50Eg0KBXZhbHVlGAEgASgDEg0KBWNvdW50GAIgASgDImUKDU51bWJlclN1bW1hcnkSEAoDbWluGAEgASgBSACIAQESEAoDbWF4GAIgASgBSAGIAQESFAoHYXZlcmFnZRgDIAEoAUgCiAEBQgYKBF9taW5CBgoEX21heEIKCghfYXZlcmFnZSJRCgtEYXRlU3VtbWFyeRIVCghlYXJsaWVzdBgBIAEoCUgAiAEBEhMKBmxhdGVzdBgCIAEoCUgBiAEBQgsKCV9lYXJsaWVzdEIJCgdfbGF0ZXN0IiEKD0NoZWNrYm94U3VtbWFyeRIOCgZ0aWNrZWQYASABKAMiMwoLVGV4dFN1bW1hcnkSJAoGbmV3ZXN0GAEgAygLMhQuZm9ybXMudjEuVGV4dEFuc3dlciJiCgpUZXh0QW5zd2VyEhMKC3Jlc3BvbnNlX2lkGAEgASgJEjAKDHN1Ym1pdHRlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFdmFsdWUYAyABKAkiOQoJUGFnZVJlYWNoEgwKBHBhZ2UYASABKAUSDQoFdGl0bGUYAiABKAkSDwoHcmVhY2hlZBgDIAEoAypQCglTb3J0T3JkZXISGgoWU09SVF9PUkRFUl9VTlNQRUNJRklFRBAAEhIKDlNPUlRfT1JERVJfQVNDEAESEwoPU09SVF9PUkRFUl9ERVNDEAIqXgoMRXhwb3J0Rm9ybWF0Eh0KGUVYUE9SVF9GT1JNQVRfVU5TUEVDSUZJRUQQABIYChRFWFBPUlRfRk9STUFUX05ESlNPThABEhUKEUVYUE9SVF9GT1JNQVRfQ1NWEAIqhgEKDlJlc3BvbnNlU3RhdHVzEh8KG1JFU1BPTlNFX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGVJFU1BPTlNFX1NUQVRVU19DT01QTEVURUQQARIbChdSRVNQT05TRV9TVEFUVVNfUEFSVElBTBACEhcKE1JFU1BPTlNFX1NUQVRVU19BTEwQAypkCg5SZXNwb25zZVNvdXJjZRIfChtSRVNQT05TRV9TT1VSQ0VfVU5TUEVDSUZJRUQQABIXChNSRVNQT05TRV9TT1VSQ0VfQVBJEAESGAoUUkVTUE9OU0VfU09VUkNFX0ZPUk0QAirDAgoOQW5zd2VyT3BlcmF0b3ISHwobQU5TV0VSX09QRVJBVE9SX1VOU1BFQ0lGSUVEEAASGgoWQU5TV0VSX09QRVJBVE9SX0VRVUFMUxABEhoKFkFOU1dFUl9PUEVSQVRPUl9BTllfT0YQAhIcChhBTlNXRVJfT1BFUkFUT1JfQ09OVEFJTlMQAxIcChhBTlNXRVJfT1BFUkFUT1JfQU5TV0VSRUQQBBIgChxBTlNXRVJfT1BFUkFUT1JfTk9UX0FOU1dFUkVEEAUSHAoYQU5TV0VSX09QRVJBVE9SX0FUX0xFQVNUEAYSGwoXQU5TV0VSX09QRVJBVE9SX0FUX01PU1QQBxIgChxBTlNXRVJfT1BFUkFUT1JfR1JFQVRFUl9USEFOEAgSHQoZQU5TV0VSX09QRVJBVE9SX0xFU1NfVEhBThAJMuEEChBSZXNwb25zZXNTZXJ2aWNlElAKDUxpc3RSZXNwb25zZXMSHi5mb3Jtcy52MS5MaXN0UmVzcG9uc2VzUmVxdWVzdBofLmZvcm1zLnYxLkxpc3RSZXNwb25zZXNSZXNwb25zZRJKCgtHZXRSZXNwb25zZRIcLmZvcm1zLnYxLkdldFJlc3BvbnNlUmVxdWVzdBodLmZvcm1zLnYxLkdldFJlc3BvbnNlUmVzcG9uc2USUwoOQ3JlYXRlUmVzcG9uc2USHy5mb3Jtcy52MS5DcmVhdGVSZXNwb25zZVJlcXVlc3QaIC5mb3Jtcy52MS5DcmVhdGVSZXNwb25zZVJlc3BvbnNlElMKDkRlbGV0ZVJlc3BvbnNlEh8uZm9ybXMudjEuRGVsZXRlUmVzcG9uc2VSZXF1ZXN0GiAuZm9ybXMudjEuRGVsZXRlUmVzcG9uc2VSZXNwb25zZRJWCg9HZXRSZXNwb25zZUZpbGUSIC5mb3Jtcy52MS5HZXRSZXNwb25zZUZpbGVSZXF1ZXN0GiEuZm9ybXMudjEuR2V0UmVzcG9uc2VGaWxlUmVzcG9uc2USWAoPRXhwb3J0UmVzcG9uc2VzEiAuZm9ybXMudjEuRXhwb3J0UmVzcG9uc2VzUmVxdWVzdBohLmZvcm1zLnYxLkV4cG9ydFJlc3BvbnNlc1Jlc3BvbnNlMAESUwoOR2V0Rm9ybVN1bW1hcnkSHy5mb3Jtcy52MS5HZXRGb3JtU3VtbWFyeVJlcXVlc3QaIC5mb3Jtcy52MS5HZXRGb3JtU3VtbWFyeVJlc3BvbnNlYgZwcm90bzM", [file_forms_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A submission to a form.
@@ -116,6 +116,107 @@ export const FormResponseSchema: GenMessage<FormResponse> = /*@__PURE__*/
   messageDesc(file_forms_v1_responses, 0);
 
 /**
+ * Conditions on responses, all of which must hold; an empty filter selects every response.
+ *
+ * @generated from message forms.v1.ResponseFilter
+ */
+export type ResponseFilter = Message<"forms.v1.ResponseFilter"> & {
+  /**
+   * Full-text search across the response's answers (text, email, URL, phone, choices by
+   * option id, numbers as written). Case and accents are ignored and a part of a word
+   * matches ("lovel" finds "Lovelace"). A query shaped as an email address matches an
+   * answer equal to it; a phone number in international form (+ and digits, spaces,
+   * dashes, dots and parentheses ignored) matches an answer equal to it, and one in
+   * national form (digits, a leading 0 dropped) matches the answers containing it.
+   * At most 200 characters; empty means no search.
+   *
+   * @generated from field: string q = 1;
+   */
+  q: string;
+
+  /**
+   * Conditions on answers.
+   *
+   * @generated from field: repeated forms.v1.AnswerFilter answers = 2;
+   */
+  answers: AnswerFilter[];
+
+  /**
+   * Only responses that came through this channel; unspecified means any.
+   *
+   * @generated from field: forms.v1.ResponseSource source = 3;
+   */
+  source: ResponseSource;
+
+  /**
+   * Only responses whose device type is this (desktop, mobile, tablet, bot or
+   * appliance), ignoring case; empty means any.
+   *
+   * @generated from field: string device_type = 4;
+   */
+  deviceType: string;
+
+  /**
+   * Only responses from this browser (as shown in a response, e.g. Chrome), ignoring case.
+   *
+   * @generated from field: string browser = 5;
+   */
+  browser: string;
+
+  /**
+   * Only responses from this operating system (e.g. iOS), ignoring case.
+   *
+   * @generated from field: string os = 6;
+   */
+  os: string;
+};
+
+/**
+ * Describes the message forms.v1.ResponseFilter.
+ * Use `create(ResponseFilterSchema)` to create a new message.
+ */
+export const ResponseFilterSchema: GenMessage<ResponseFilter> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 1);
+
+/**
+ * A condition on one field's answer.
+ *
+ * @generated from message forms.v1.AnswerFilter
+ */
+export type AnswerFilter = Message<"forms.v1.AnswerFilter"> & {
+  /**
+   * The field: its id, or its ref.
+   *
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * The comparison.
+   *
+   * @generated from field: forms.v1.AnswerOperator operator = 2;
+   */
+  operator: AnswerOperator;
+
+  /**
+   * The operands, written as text: one for EQUALS, CONTAINS and the ranges, one or more
+   * for ANY_OF, none for ANSWERED and NOT_ANSWERED. A choice is given by option id or
+   * label; a number, rating or scale as a number; a date as YYYY-MM-DD; a checkbox or
+   * consent as true or false.
+   *
+   * @generated from field: repeated string values = 3;
+   */
+  values: string[];
+};
+
+/**
+ * Describes the message forms.v1.AnswerFilter.
+ * Use `create(AnswerFilterSchema)` to create a new message.
+ */
+export const AnswerFilterSchema: GenMessage<AnswerFilter> = /*@__PURE__*/
+  messageDesc(file_forms_v1_responses, 2);
+
+/**
  * Request of ListResponses.
  *
  * @generated from message forms.v1.ListResponsesRequest
@@ -176,6 +277,13 @@ export type ListResponsesRequest = Message<"forms.v1.ListResponsesRequest"> & {
    * @generated from field: forms.v1.ResponseStatus status = 8;
    */
   status: ResponseStatus;
+
+  /**
+   * Only responses that meet every condition given (search, answers, channel, device).
+   *
+   * @generated from field: forms.v1.ResponseFilter filter = 9;
+   */
+  filter?: ResponseFilter | undefined;
 };
 
 /**
@@ -183,7 +291,7 @@ export type ListResponsesRequest = Message<"forms.v1.ListResponsesRequest"> & {
  * Use `create(ListResponsesRequestSchema)` to create a new message.
  */
 export const ListResponsesRequestSchema: GenMessage<ListResponsesRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 1);
+  messageDesc(file_forms_v1_responses, 3);
 
 /**
  * Reply of ListResponses.
@@ -227,7 +335,7 @@ export type ListResponsesResponse = Message<"forms.v1.ListResponsesResponse"> & 
  * Use `create(ListResponsesResponseSchema)` to create a new message.
  */
 export const ListResponsesResponseSchema: GenMessage<ListResponsesResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 2);
+  messageDesc(file_forms_v1_responses, 4);
 
 /**
  * Request of GetResponse.
@@ -255,7 +363,7 @@ export type GetResponseRequest = Message<"forms.v1.GetResponseRequest"> & {
  * Use `create(GetResponseRequestSchema)` to create a new message.
  */
 export const GetResponseRequestSchema: GenMessage<GetResponseRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 3);
+  messageDesc(file_forms_v1_responses, 5);
 
 /**
  * Reply of GetResponse.
@@ -276,7 +384,7 @@ export type GetResponseResponse = Message<"forms.v1.GetResponseResponse"> & {
  * Use `create(GetResponseResponseSchema)` to create a new message.
  */
 export const GetResponseResponseSchema: GenMessage<GetResponseResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 4);
+  messageDesc(file_forms_v1_responses, 6);
 
 /**
  * Request of CreateResponse.
@@ -311,7 +419,7 @@ export type CreateResponseRequest = Message<"forms.v1.CreateResponseRequest"> & 
  * Use `create(CreateResponseRequestSchema)` to create a new message.
  */
 export const CreateResponseRequestSchema: GenMessage<CreateResponseRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 5);
+  messageDesc(file_forms_v1_responses, 7);
 
 /**
  * Reply of CreateResponse.
@@ -332,7 +440,7 @@ export type CreateResponseResponse = Message<"forms.v1.CreateResponseResponse"> 
  * Use `create(CreateResponseResponseSchema)` to create a new message.
  */
 export const CreateResponseResponseSchema: GenMessage<CreateResponseResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 6);
+  messageDesc(file_forms_v1_responses, 8);
 
 /**
  * Request of DeleteResponse.
@@ -360,7 +468,7 @@ export type DeleteResponseRequest = Message<"forms.v1.DeleteResponseRequest"> & 
  * Use `create(DeleteResponseRequestSchema)` to create a new message.
  */
 export const DeleteResponseRequestSchema: GenMessage<DeleteResponseRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 7);
+  messageDesc(file_forms_v1_responses, 9);
 
 /**
  * Reply of DeleteResponse.
@@ -375,7 +483,7 @@ export type DeleteResponseResponse = Message<"forms.v1.DeleteResponseResponse"> 
  * Use `create(DeleteResponseResponseSchema)` to create a new message.
  */
 export const DeleteResponseResponseSchema: GenMessage<DeleteResponseResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 8);
+  messageDesc(file_forms_v1_responses, 10);
 
 /**
  * Request of GetResponseFile.
@@ -410,7 +518,7 @@ export type GetResponseFileRequest = Message<"forms.v1.GetResponseFileRequest"> 
  * Use `create(GetResponseFileRequestSchema)` to create a new message.
  */
 export const GetResponseFileRequestSchema: GenMessage<GetResponseFileRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 9);
+  messageDesc(file_forms_v1_responses, 11);
 
 /**
  * Reply of GetResponseFile.
@@ -445,7 +553,7 @@ export type GetResponseFileResponse = Message<"forms.v1.GetResponseFileResponse"
  * Use `create(GetResponseFileResponseSchema)` to create a new message.
  */
 export const GetResponseFileResponseSchema: GenMessage<GetResponseFileResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 10);
+  messageDesc(file_forms_v1_responses, 12);
 
 /**
  * Request of ExportResponses.
@@ -487,6 +595,13 @@ export type ExportResponsesRequest = Message<"forms.v1.ExportResponsesRequest"> 
    * @generated from field: forms.v1.ResponseStatus status = 5;
    */
   status: ResponseStatus;
+
+  /**
+   * Only responses that meet every condition given, as in ListResponses.
+   *
+   * @generated from field: forms.v1.ResponseFilter filter = 6;
+   */
+  filter?: ResponseFilter | undefined;
 };
 
 /**
@@ -494,7 +609,7 @@ export type ExportResponsesRequest = Message<"forms.v1.ExportResponsesRequest"> 
  * Use `create(ExportResponsesRequestSchema)` to create a new message.
  */
 export const ExportResponsesRequestSchema: GenMessage<ExportResponsesRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 11);
+  messageDesc(file_forms_v1_responses, 13);
 
 /**
  * One piece of an export file.
@@ -515,7 +630,7 @@ export type ExportResponsesResponse = Message<"forms.v1.ExportResponsesResponse"
  * Use `create(ExportResponsesResponseSchema)` to create a new message.
  */
 export const ExportResponsesResponseSchema: GenMessage<ExportResponsesResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 12);
+  messageDesc(file_forms_v1_responses, 14);
 
 /**
  * Request of GetFormSummary.
@@ -543,6 +658,14 @@ export type GetFormSummaryRequest = Message<"forms.v1.GetFormSummaryRequest"> & 
    * @generated from field: google.protobuf.Timestamp until = 3;
    */
   until?: Timestamp | undefined;
+
+  /**
+   * Only responses that meet every condition given, as in ListResponses; partial
+   * responses are tested on the answers they have saved so far.
+   *
+   * @generated from field: forms.v1.ResponseFilter filter = 4;
+   */
+  filter?: ResponseFilter | undefined;
 };
 
 /**
@@ -550,7 +673,7 @@ export type GetFormSummaryRequest = Message<"forms.v1.GetFormSummaryRequest"> & 
  * Use `create(GetFormSummaryRequestSchema)` to create a new message.
  */
 export const GetFormSummaryRequestSchema: GenMessage<GetFormSummaryRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 13);
+  messageDesc(file_forms_v1_responses, 15);
 
 /**
  * Reply of GetFormSummary.
@@ -571,7 +694,7 @@ export type GetFormSummaryResponse = Message<"forms.v1.GetFormSummaryResponse"> 
  * Use `create(GetFormSummaryResponseSchema)` to create a new message.
  */
 export const GetFormSummaryResponseSchema: GenMessage<GetFormSummaryResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 14);
+  messageDesc(file_forms_v1_responses, 16);
 
 /**
  * The figures of a form's responses in a window. Shares, completion time and the
@@ -637,7 +760,7 @@ export type FormSummary = Message<"forms.v1.FormSummary"> & {
  * Use `create(FormSummarySchema)` to create a new message.
  */
 export const FormSummarySchema: GenMessage<FormSummary> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 15);
+  messageDesc(file_forms_v1_responses, 17);
 
 /**
  * Counts of a summary.
@@ -687,7 +810,7 @@ export type SummaryCounts = Message<"forms.v1.SummaryCounts"> & {
  * Use `create(SummaryCountsSchema)` to create a new message.
  */
 export const SummaryCountsSchema: GenMessage<SummaryCounts> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 16);
+  messageDesc(file_forms_v1_responses, 18);
 
 /**
  * Responses of one UTC date.
@@ -722,7 +845,7 @@ export type DayCount = Message<"forms.v1.DayCount"> & {
  * Use `create(DayCountSchema)` to create a new message.
  */
 export const DayCountSchema: GenMessage<DayCount> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 17);
+  messageDesc(file_forms_v1_responses, 19);
 
 /**
  * Responses of one UTC hour.
@@ -757,7 +880,7 @@ export type HourCount = Message<"forms.v1.HourCount"> & {
  * Use `create(HourCountSchema)` to create a new message.
  */
 export const HourCountSchema: GenMessage<HourCount> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 18);
+  messageDesc(file_forms_v1_responses, 20);
 
 /**
  * Completion time of completed responses, continuous percentiles (interpolated
@@ -793,7 +916,7 @@ export type CompletionTime = Message<"forms.v1.CompletionTime"> & {
  * Use `create(CompletionTimeSchema)` to create a new message.
  */
 export const CompletionTimeSchema: GenMessage<CompletionTime> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 19);
+  messageDesc(file_forms_v1_responses, 21);
 
 /**
  * How many responses have one value.
@@ -821,7 +944,7 @@ export type ValueCount = Message<"forms.v1.ValueCount"> & {
  * Use `create(ValueCountSchema)` to create a new message.
  */
 export const ValueCountSchema: GenMessage<ValueCount> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 20);
+  messageDesc(file_forms_v1_responses, 22);
 
 /**
  * The figures of one field over completed responses.
@@ -918,7 +1041,7 @@ export type FieldSummary = Message<"forms.v1.FieldSummary"> & {
  * Use `create(FieldSummarySchema)` to create a new message.
  */
 export const FieldSummarySchema: GenMessage<FieldSummary> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 21);
+  messageDesc(file_forms_v1_responses, 23);
 
 /**
  * Counts of a choice field: a multiple_choice answer counts once for each option it ticks.
@@ -946,7 +1069,7 @@ export type ChoiceSummary = Message<"forms.v1.ChoiceSummary"> & {
  * Use `create(ChoiceSummarySchema)` to create a new message.
  */
 export const ChoiceSummarySchema: GenMessage<ChoiceSummary> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 22);
+  messageDesc(file_forms_v1_responses, 24);
 
 /**
  * How many answers chose one option.
@@ -981,7 +1104,7 @@ export type OptionCount = Message<"forms.v1.OptionCount"> & {
  * Use `create(OptionCountSchema)` to create a new message.
  */
 export const OptionCountSchema: GenMessage<OptionCount> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 23);
+  messageDesc(file_forms_v1_responses, 25);
 
 /**
  * Figures of a rating or a scale.
@@ -1017,7 +1140,7 @@ export type ScaleSummary = Message<"forms.v1.ScaleSummary"> & {
  * Use `create(ScaleSummarySchema)` to create a new message.
  */
 export const ScaleSummarySchema: GenMessage<ScaleSummary> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 24);
+  messageDesc(file_forms_v1_responses, 26);
 
 /**
  * How many answers gave one value.
@@ -1045,7 +1168,7 @@ export type ScaleCount = Message<"forms.v1.ScaleCount"> & {
  * Use `create(ScaleCountSchema)` to create a new message.
  */
 export const ScaleCountSchema: GenMessage<ScaleCount> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 25);
+  messageDesc(file_forms_v1_responses, 27);
 
 /**
  * Figures of a number field; absent when none answered.
@@ -1080,7 +1203,7 @@ export type NumberSummary = Message<"forms.v1.NumberSummary"> & {
  * Use `create(NumberSummarySchema)` to create a new message.
  */
 export const NumberSummarySchema: GenMessage<NumberSummary> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 26);
+  messageDesc(file_forms_v1_responses, 28);
 
 /**
  * Figures of a date field; absent when none answered.
@@ -1108,7 +1231,7 @@ export type DateSummary = Message<"forms.v1.DateSummary"> & {
  * Use `create(DateSummarySchema)` to create a new message.
  */
 export const DateSummarySchema: GenMessage<DateSummary> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 27);
+  messageDesc(file_forms_v1_responses, 29);
 
 /**
  * Figures of a checkbox field.
@@ -1129,7 +1252,7 @@ export type CheckboxSummary = Message<"forms.v1.CheckboxSummary"> & {
  * Use `create(CheckboxSummarySchema)` to create a new message.
  */
 export const CheckboxSummarySchema: GenMessage<CheckboxSummary> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 28);
+  messageDesc(file_forms_v1_responses, 30);
 
 /**
  * Figures of a text field.
@@ -1150,7 +1273,7 @@ export type TextSummary = Message<"forms.v1.TextSummary"> & {
  * Use `create(TextSummarySchema)` to create a new message.
  */
 export const TextSummarySchema: GenMessage<TextSummary> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 29);
+  messageDesc(file_forms_v1_responses, 31);
 
 /**
  * One text answer.
@@ -1185,7 +1308,7 @@ export type TextAnswer = Message<"forms.v1.TextAnswer"> & {
  * Use `create(TextAnswerSchema)` to create a new message.
  */
 export const TextAnswerSchema: GenMessage<TextAnswer> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 30);
+  messageDesc(file_forms_v1_responses, 32);
 
 /**
  * How many reached one page of a form.
@@ -1221,7 +1344,7 @@ export type PageReach = Message<"forms.v1.PageReach"> & {
  * Use `create(PageReachSchema)` to create a new message.
  */
 export const PageReachSchema: GenMessage<PageReach> = /*@__PURE__*/
-  messageDesc(file_forms_v1_responses, 31);
+  messageDesc(file_forms_v1_responses, 33);
 
 /**
  * Order of responses by submission time.
@@ -1346,6 +1469,124 @@ export const ResponseStatusSchema: GenEnum<ResponseStatus> = /*@__PURE__*/
   enumDesc(file_forms_v1_responses, 2);
 
 /**
+ * Where a response came from.
+ *
+ * @generated from enum forms.v1.ResponseSource
+ */
+export enum ResponseSource {
+  /**
+   * Any channel.
+   *
+   * @generated from enum value: RESPONSE_SOURCE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Created through the API (REST or gRPC CreateResponse).
+   *
+   * @generated from enum value: RESPONSE_SOURCE_API = 1;
+   */
+  API = 1,
+
+  /**
+   * Submitted from a form page: the hosted page or the owner's own page (endpoint mode).
+   *
+   * @generated from enum value: RESPONSE_SOURCE_FORM = 2;
+   */
+  FORM = 2,
+}
+
+/**
+ * Describes the enum forms.v1.ResponseSource.
+ */
+export const ResponseSourceSchema: GenEnum<ResponseSource> = /*@__PURE__*/
+  enumDesc(file_forms_v1_responses, 3);
+
+/**
+ * How an answer is compared with a filter's values.
+ *
+ * @generated from enum forms.v1.AnswerOperator
+ */
+export enum AnswerOperator {
+  /**
+   * Not set: refused.
+   *
+   * @generated from enum value: ANSWER_OPERATOR_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The answer is the value (a multiple choice: includes the option). Text is compared
+   * exactly.
+   *
+   * @generated from enum value: ANSWER_OPERATOR_EQUALS = 1;
+   */
+  EQUALS = 1,
+
+  /**
+   * The answer is one of the values (a multiple choice: includes one of the options).
+   *
+   * @generated from enum value: ANSWER_OPERATOR_ANY_OF = 2;
+   */
+  ANY_OF = 2,
+
+  /**
+   * The text answer contains the value, ignoring case and accents.
+   *
+   * @generated from enum value: ANSWER_OPERATOR_CONTAINS = 3;
+   */
+  CONTAINS = 3,
+
+  /**
+   * The field has an answer.
+   *
+   * @generated from enum value: ANSWER_OPERATOR_ANSWERED = 4;
+   */
+  ANSWERED = 4,
+
+  /**
+   * The field has no answer.
+   *
+   * @generated from enum value: ANSWER_OPERATOR_NOT_ANSWERED = 5;
+   */
+  NOT_ANSWERED = 5,
+
+  /**
+   * The answer (a number, rating, scale or date) is at least the value.
+   *
+   * @generated from enum value: ANSWER_OPERATOR_AT_LEAST = 6;
+   */
+  AT_LEAST = 6,
+
+  /**
+   * The answer is at most the value.
+   *
+   * @generated from enum value: ANSWER_OPERATOR_AT_MOST = 7;
+   */
+  AT_MOST = 7,
+
+  /**
+   * The answer is greater than the value.
+   *
+   * @generated from enum value: ANSWER_OPERATOR_GREATER_THAN = 8;
+   */
+  GREATER_THAN = 8,
+
+  /**
+   * The answer is less than the value.
+   *
+   * @generated from enum value: ANSWER_OPERATOR_LESS_THAN = 9;
+   */
+  LESS_THAN = 9,
+}
+
+/**
+ * Describes the enum forms.v1.AnswerOperator.
+ */
+export const AnswerOperatorSchema: GenEnum<AnswerOperator> = /*@__PURE__*/
+  enumDesc(file_forms_v1_responses, 4);
+
+/**
  * Responses: the submissions made to a form, by visitors or by API.
  * Authentication, errors and rate-limit metadata as on FormsService.
  *
@@ -1423,9 +1664,9 @@ export const ResponsesService: GenService<{
     output: typeof ExportResponsesResponseSchema;
   },
   /**
-   * The figures of a form's responses in a window, exact at read time (computed from
-   * the responses by the call; nothing is pre-aggregated). Scope: read. Another
-   * account's form, or an unknown one, is NOT_FOUND.
+   * The figures of a form's responses in a window, exact at read time: what a
+   * maintenance task has tallied per day, plus the responses since, read by the call.
+   * Scope: read. Another account's form, or an unknown one, is NOT_FOUND.
    *
    * @generated from rpc forms.v1.ResponsesService.GetFormSummary
    */
