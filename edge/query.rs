@@ -400,7 +400,10 @@ mod tests {
         assert_eq!(
             entries,
             [
-                ("colour".to_owned(), vec![("eq".to_owned(), "red".to_owned())]),
+                (
+                    "colour".to_owned(),
+                    vec![("eq".to_owned(), "red".to_owned())]
+                ),
                 (
                     "stars".to_owned(),
                     vec![

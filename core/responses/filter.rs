@@ -200,8 +200,8 @@ fn condition(a: &pb::AnswerFilter, fields: &[Field]) -> Result<Condition, CoreEr
         .filter(|f| f.kind != FieldKind::PageBreak)
         .find(|f| f.id.to_string() == wanted || f.r#ref.as_deref() == Some(wanted))
         .ok_or_else(|| refuse("names no field of the form (give a field's id or ref)"))?;
-    let op = pb::AnswerOperator::try_from(a.operator)
-        .map_err(|_| refuse("has an unknown operator"))?;
+    let op =
+        pb::AnswerOperator::try_from(a.operator).map_err(|_| refuse("has an unknown operator"))?;
     use FieldKind as K;
     use pb::AnswerOperator as Op;
     let applies = match op {
@@ -232,7 +232,9 @@ fn condition(a: &pb::AnswerFilter, fields: &[Field]) -> Result<Condition, CoreEr
         Op::Equals if field.kind.is_text() && field.kind != K::Phone => {
             Test::Is(text(one()?, &refuse)?)
         }
-        Op::Equals | Op::Contains => Test::Holds(vec![holds(field, one()?).map_err(|w| refuse(&w))?]),
+        Op::Equals | Op::Contains => {
+            Test::Holds(vec![holds(field, one()?).map_err(|w| refuse(&w))?])
+        }
         Op::AnyOf => {
             if values.is_empty() || values.len() > MAX_ANY_OF {
                 return Err(refuse(&format!("takes 1 to {MAX_ANY_OF} values")));
@@ -265,7 +267,9 @@ fn condition(a: &pb::AnswerFilter, fields: &[Field]) -> Result<Condition, CoreEr
 fn text(v: &str, refuse: &dyn Fn(&str) -> CoreError) -> Result<String, CoreError> {
     match v.chars().count() {
         1..=MAX_QUERY => Ok(v.to_owned()),
-        _ => Err(refuse(&format!("must be text of 1 to {MAX_QUERY} characters"))),
+        _ => Err(refuse(&format!(
+            "must be text of 1 to {MAX_QUERY} characters"
+        ))),
     }
 }
 
@@ -357,8 +361,14 @@ mod tests {
         let s = |q: &str| search(q).ok().flatten();
         assert_eq!(s("  "), None);
         assert_eq!(s("lovel"), Some(Search::Part("lovel".into())));
-        assert_eq!(s("ada@example.com"), Some(Search::Whole("ada@example.com".into())));
-        assert_eq!(s("+44 20 7946-0958"), Some(Search::Whole("+442079460958".into())));
+        assert_eq!(
+            s("ada@example.com"),
+            Some(Search::Whole("ada@example.com".into()))
+        );
+        assert_eq!(
+            s("+44 20 7946-0958"),
+            Some(Search::Whole("+442079460958".into()))
+        );
         assert_eq!(s("020 7946 0958"), Some(Search::Part("2079460958".into())));
         // Too few digits to be a phone number: a part of an answer, as typed.
         assert_eq!(s("12 34"), Some(Search::Part("12 34".into())));
@@ -383,7 +393,10 @@ mod tests {
         );
         assert_eq!(
             one(&fields, answer(&id(1), Op::AnyOf, &["red", "blue"])),
-            Ok(Test::Holds(vec![json!({ id(1): ["red"] }), json!({ id(1): ["blue"] })]))
+            Ok(Test::Holds(vec![
+                json!({ id(1): ["red"] }),
+                json!({ id(1): ["blue"] })
+            ]))
         );
         assert_eq!(
             one(&fields, answer("stars", Op::AtLeast, &["4"])),
@@ -402,11 +415,23 @@ mod tests {
             let why = one(&fields, a).expect_err("refused");
             assert!(why.contains(needle), "{why} lacks {needle}");
         };
-        refused(answer("nope", Op::Answered, &[]), "answers[nope][answered] names no field");
-        refused(answer("stars", Op::AtLeast, &["9"]), "answers[stars][gte] must be a whole number from 1 to 5");
+        refused(
+            answer("nope", Op::Answered, &[]),
+            "answers[nope][answered] names no field",
+        );
+        refused(
+            answer("stars", Op::AtLeast, &["9"]),
+            "answers[stars][gte] must be a whole number from 1 to 5",
+        );
         refused(answer("stars", Op::AtLeast, &["x"]), "must be a number");
-        refused(answer("name", Op::AtLeast, &["1"]), "does not apply to short_text");
-        refused(answer("colour", Op::Equals, &["green"]), "must be one of the field's options");
+        refused(
+            answer("name", Op::AtLeast, &["1"]),
+            "does not apply to short_text",
+        );
+        refused(
+            answer("colour", Op::Equals, &["green"]),
+            "must be one of the field's options",
+        );
         refused(answer("colour", Op::Answered, &["x"]), "takes no value");
         refused(answer("colour", Op::Equals, &[]), "takes one value");
         refused(answer("colour", Op::Unspecified, &[]), "has no operator");

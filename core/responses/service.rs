@@ -11,8 +11,8 @@ use crate::accounts::Scope;
 use crate::config::CoreConfig;
 use crate::error::CoreError;
 use crate::files::Staged;
-use crate::forms::logic;
 use crate::files::store::FileStore;
+use crate::forms::logic;
 use crate::gate::{Ctx, Gate};
 use crate::idempotency;
 use crate::paging::Page;
@@ -135,7 +135,10 @@ impl Responses {
         );
         let page = Page::new(req.page, req.per_page)?;
         let statuses = statuses_from_pb(req.status)?;
-        let filtering = req.filter.as_ref().is_some_and(|f| *f != pb::ResponseFilter::default());
+        let filtering = req
+            .filter
+            .as_ref()
+            .is_some_and(|f| *f != pb::ResponseFilter::default());
         let (count, fields) =
             store::form_response_count(&self.pool, ctx.caller.account_id, form_id, filtering)
                 .await?;
@@ -309,7 +312,9 @@ impl Responses {
                 };
                 match store::export_rows(&mut tx, &sel) {
                     Ok(rows) => export::pump(rows, encoder, sender, stall).await,
-                    Err(e) => export::pump(tokio_stream::once(Err(e)), encoder, sender, stall).await,
+                    Err(e) => {
+                        export::pump(tokio_stream::once(Err(e)), encoder, sender, stall).await
+                    }
                 }
                 // Read only: dropping the transaction rolls it back and frees the
                 // connection; then the export's place is free.

@@ -201,9 +201,7 @@ fn field_summaries(
                 earliest: t.earliest.clone(),
                 latest: t.latest.clone(),
             })),
-            FieldKind::Checkbox => Some(Detail::Checkbox(pb::CheckboxSummary {
-                ticked: t.ticked,
-            })),
+            FieldKind::Checkbox => Some(Detail::Checkbox(pb::CheckboxSummary { ticked: t.ticked })),
             k if k.is_text() => Some(Detail::Text(pb::TextSummary {
                 newest: newest.remove(&id).unwrap_or_default(),
             })),
@@ -279,7 +277,11 @@ fn nps(promoters: i64, detractors: i64, answered: i64) -> f64 {
 /// How many reached each page, for a form with page breaks. A completed response
 /// reached every page its answers showed (`logic::shown_pages`, counted by the tally);
 /// a partial one every page up to the one it is at.
-fn drop_off(fields: &[Field], tally: &Tally, partials: &[(String, i32, i64)]) -> Vec<pb::PageReach> {
+fn drop_off(
+    fields: &[Field],
+    tally: &Tally,
+    partials: &[(String, i32, i64)],
+) -> Vec<pb::PageReach> {
     if !logic::has_pages(fields) {
         return Vec::new();
     }

@@ -326,18 +326,25 @@ mod tests {
         let mut whole = Tally::default();
         rows.iter().for_each(|row| whole.add(row, &fields, false));
         let mut first = Tally::default();
-        rows[..4].iter().for_each(|row| first.add(row, &fields, false));
+        rows[..4]
+            .iter()
+            .for_each(|row| first.add(row, &fields, false));
         // Stored as JSON and read back, as the rollup keeps it.
         let mut stored: Tally =
             serde_json::from_value(serde_json::to_value(&first).unwrap_or_default())
                 .unwrap_or_default();
         let mut rest = Tally::default();
-        rows[4..].iter().for_each(|row| rest.add(row, &fields, false));
+        rows[4..]
+            .iter()
+            .for_each(|row| rest.add(row, &fields, false));
         stored.merge(&rest);
         assert_eq!(stored, whole);
         assert_eq!(whole.completed, 10);
         assert_eq!(whole.per_day.get("1970-01-01"), Some(&3));
-        let numbers = whole.fields[&n].numbers.clone().unwrap_or_else(|| Numbers::of(0.0));
+        let numbers = whole.fields[&n]
+            .numbers
+            .clone()
+            .unwrap_or_else(|| Numbers::of(0.0));
         // 0.0 + 0.1 + ... + 0.9 = 4.5 exactly, where floats give 4.499999999999999.
         assert_eq!(numbers.average(), 0.45);
         assert_eq!((numbers.min, numbers.max), (0.0, 0.9));

@@ -34,6 +34,8 @@ const REFRESH_SECONDS: &str = "10";
 /// by `Filter::parse`, so that bad input gets a page saying what to fix.
 #[derive(Deserialize, Default)]
 pub(crate) struct InboxQuery {
+    /// Search text (the API's `q`).
+    q: Option<String>,
     since: Option<String>,
     until: Option<String>,
     per_page: Option<String>,
@@ -48,6 +50,8 @@ pub(crate) struct InboxQuery {
 /// The date filter and page size, checked.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Filter {
+    /// Search text, trimmed; the core checks it (and says what to fix).
+    search: Option<String>,
     since: Option<NaiveDate>,
     until: Option<NaiveDate>,
     per_page: i32,
@@ -79,11 +83,26 @@ impl Filter {
                 .filter(|n| (1..=100).contains(n))
                 .ok_or("Rows per page must be a whole number from 1 to 100.")?,
         };
+        let search = q.q.as_deref().map(str::trim).filter(|t| !t.is_empty());
         Ok(Self {
+            search: search.map(str::to_owned),
             since,
             until,
             per_page,
         })
+    }
+
+    /// The search as the core's filter.
+    fn core_filter(&self) -> Option<pb::ResponseFilter> {
+        self.search.as_ref().map(|q| pb::ResponseFilter {
+            q: q.clone(),
+            ..Default::default()
+        })
+    }
+
+    /// Whether anything narrows the list.
+    fn narrows(&self) -> bool {
+        self.search.is_some() || self.since.is_some() || self.until.is_some()
     }
 
     /// The core's bounds (both exclusive): after the last microsecond before `since`,
@@ -108,6 +127,9 @@ impl Filter {
     /// The filter as query pairs (empty values left out), for links.
     fn pairs(&self) -> Vec<(&'static str, String)> {
         let mut pairs = Vec::new();
+        if let Some(q) = &self.search {
+            pairs.push(("q", q.clone()));
+        }
         if let Some(d) = self.since {
             pairs.push(("since", d.to_string()));
         }
@@ -251,7 +273,7 @@ pub(crate) async fn inbox(
             cursor: Some(cursor.clone().unwrap_or_default()),
             page: None,
             status: pb::ResponseStatus::Unspecified.into(),
-            filter: None,
+            filter: filter.core_filter(),
         }))
         .await;
     let listed = match listed {
@@ -327,7 +349,11 @@ pub(crate) async fn inbox(
         }
         h1 { "Responses" span class="visually-hidden" { " to " (form.title) } }
         (layout::notice(done_text(q.done.as_deref())))
-        form method="get" action=(base) class="row inbox-filter" aria-label="Filter by date" {
+        form method="get" action=(base) class="row inbox-filter" role="search" aria-label="Search and filter by date" {
+            div {
+                label for="q" { "Search answers" }
+                input id="q" name="q" type="search" maxlength="200" value=[filter.search.as_deref()];
+            }
             div {
                 label for="since" { "From (UTC)" }
                 input id="since" name="since" type="date" value=[filter.since.map(|d| d.to_string())];
@@ -340,8 +366,8 @@ pub(crate) async fn inbox(
                 input type="hidden" name="per_page" value=(filter.per_page);
             }
             div { button type="submit" class="secondary" { "Filter" } }
-            @if filter.since.is_some() || filter.until.is_some() {
-                div { a href=(base) { "Clear dates" } }
+            @if filter.narrows() {
+                div { a href=(base) { "Clear" } }
             }
         }
         p class="row inbox-actions" {
@@ -353,7 +379,8 @@ pub(crate) async fn inbox(
             @if listed.responses.is_empty() {
                 p class="muted" {
                     @if cursor.is_some() { "No more responses." }
-                    @else if filter.since.is_some() || filter.until.is_some() { "No response in these dates." }
+                    @else if filter.search.is_some() { "No response matches this search." }
+                    @else if filter.narrows() { "No response in these dates." }
                     @else { "No responses yet. They appear here as they arrive." }
                 }
             } @else {
@@ -437,7 +464,7 @@ async fn export(
         since,
         until,
         status: pb::ResponseStatus::Unspecified.into(),
-        filter: None,
+        filter: filter.core_filter(),
     };
     match owner
         .state

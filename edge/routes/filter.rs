@@ -93,9 +93,8 @@ impl FilterQuery {
 fn answer_conditions<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Vec<pb::AnswerFilter>, D::Error> {
-    let given = BTreeMap::<String, BTreeMap<String, String>>::deserialize(deserializer).map_err(
-        |_| de::Error::custom("must be written answers[<field>][<operator>]=<value>"),
-    )?;
+    let given = BTreeMap::<String, BTreeMap<String, String>>::deserialize(deserializer)
+        .map_err(|_| de::Error::custom("must be written answers[<field>][<operator>]=<value>"))?;
     let mut out = Vec::new();
     for (field, operators) in given {
         for (name, value) in operators {
@@ -161,11 +160,20 @@ mod tests {
         .unwrap_or_default();
         assert_eq!(f.q, "lovel");
         assert_eq!(f.source(), pb::ResponseSource::Form);
-        assert_eq!((f.device_type.as_str(), f.browser.as_str(), f.os.as_str()), ("mobile", "Chrome", "iOS"));
+        assert_eq!(
+            (f.device_type.as_str(), f.browser.as_str(), f.os.as_str()),
+            ("mobile", "Chrome", "iOS")
+        );
         let answers: Vec<(&str, pb::AnswerOperator, Vec<&str>)> = f
             .answers
             .iter()
-            .map(|a| (a.field.as_str(), a.operator(), a.values.iter().map(String::as_str).collect()))
+            .map(|a| {
+                (
+                    a.field.as_str(),
+                    a.operator(),
+                    a.values.iter().map(String::as_str).collect(),
+                )
+            })
             .collect();
         assert_eq!(
             answers,
@@ -185,9 +193,18 @@ mod tests {
                 "answers[a][near]=1",
                 "answers [a][near]: the operator must be eq, in, contains, answered, gte, lte, gt or lt",
             ),
-            ("answers[a][answered]=yes", "answers [a][answered] must be true or false, got \"yes\""),
-            ("answers=1", "answers must be written answers[<field>][<operator>]=<value>"),
-            ("answers[a]=1", "answers.a must be written answers[<field>][<operator>]=<value>"),
+            (
+                "answers[a][answered]=yes",
+                "answers [a][answered] must be true or false, got \"yes\"",
+            ),
+            (
+                "answers=1",
+                "answers must be written answers[<field>][<operator>]=<value>",
+            ),
+            (
+                "answers[a]=1",
+                "answers.a must be written answers[<field>][<operator>]=<value>",
+            ),
         ]);
     }
 }

@@ -376,7 +376,8 @@ mod tests {
     use crate::query::parse;
 
     fn list(query: &str) -> Result<pb::ListResponsesRequest, String> {
-        parse::<ListResponsesQuery>(query).map(|q| list_request("f".to_owned(), q, Default::default()))
+        parse::<ListResponsesQuery>(query)
+            .map(|q| list_request("f".to_owned(), q, Default::default()))
     }
 
     #[test]

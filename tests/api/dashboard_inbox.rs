@@ -487,3 +487,42 @@ async fn deleting_needs_the_csrf_token_and_the_confirmation_and_others_get_404()
     let page = dashboard.get(&format!("{inbox}?done=%3Cb%3Ehacked")).await;
     assert!(!page.text.clone().contains("hacked"));
 }
+
+#[tokio::test]
+async fn the_inbox_searches_answers_and_downloads_what_it_shows() {
+    let app = dashboard_app(&[]).await;
+    let (key, dashboard) = owner(&app).await;
+    let (form_id, _) = form_with_responses(&app, &key, 30).await;
+    let inbox = format!("/app/forms/{form_id}/responses");
+    let page = dashboard.get(&format!("{inbox}?q=PERSON%202")).await;
+    assert_eq!(page.status, 200, "{}", page.text.clone());
+    let html = page.text.clone();
+    let want: Vec<usize> = (0..30)
+        .rev()
+        .filter(|n| format!("Person {n}").contains("Person 2"))
+        .collect();
+    assert_eq!(people(&html), want);
+    assert!(html.contains("role=\"search\""));
+    assert!(
+        html.contains("value=\"PERSON 2\""),
+        "the search stays in its box"
+    );
+    // The downloads carry the search.
+    assert!(
+        html.contains(&format!("href=\"{inbox}/export.csv?q=PERSON+2\"")),
+        "{html}"
+    );
+    let csv = dashboard
+        .get(&format!("{inbox}/export.csv?q=PERSON+2"))
+        .await
+        .text
+        .clone();
+    assert_eq!(csv.lines().count(), 1 + want.len(), "{csv}");
+    // Nothing found says so.
+    let none = dashboard
+        .get(&format!("{inbox}?q=nobody"))
+        .await
+        .text
+        .clone();
+    assert!(none.contains("No response matches this search."));
+}

@@ -86,7 +86,10 @@ fn answers(rng: &mut Rng, ids: &BTreeMap<String, String>, n: usize) -> Map<Strin
         put("phone", json!(format!("+4420794600{:02}", n % 13)));
     }
     if rng.below(5) > 0 {
-        put("colour", json!(["red", "green", "blue"][rng.below(3) as usize]));
+        put(
+            "colour",
+            json!(["red", "green", "blue"][rng.below(3) as usize]),
+        );
     }
     let toppings: Vec<&str> = ["ham", "egg", "kale"]
         .into_iter()
@@ -102,7 +105,10 @@ fn answers(rng: &mut Rng, ids: &BTreeMap<String, String>, n: usize) -> Map<Strin
         put("amount", json!(rng.below(400) as f64 / 4.0 - 20.0));
     }
     if rng.below(4) > 0 {
-        put("day", json!(format!("2026-0{}-1{}", 1 + rng.below(9), rng.below(10))));
+        put(
+            "day",
+            json!(format!("2026-0{}-1{}", 1 + rng.below(9), rng.below(10))),
+        );
     }
     if rng.below(3) > 0 {
         put("consent", json!(rng.below(2) == 0));
@@ -189,7 +195,10 @@ fn fold(s: &str) -> String {
 
 impl Setup {
     fn answer(&self, m: &Made, r: &str) -> Option<Value> {
-        m.answers.get(&self.ids[r]).filter(|v| !v.is_null()).cloned()
+        m.answers
+            .get(&self.ids[r])
+            .filter(|v| !v.is_null())
+            .cloned()
     }
 
     /// The ids of the responses `keep` selects, newest first (the list's default order).
@@ -271,9 +280,15 @@ async fn each_filter_and_their_combinations_select_exactly_what_a_plain_reading_
         // A part of a word, ignoring case and accents.
         ("q=lovel".into(), Box::new(|m: &Made| any_text(m, "lovel"))),
         ("q=JOSE".into(), Box::new(|m: &Made| any_text(m, "jose"))),
-        ("q=olmann".into(), Box::new(|m: &Made| any_text(m, "ölmann"))),
+        (
+            "q=olmann".into(),
+            Box::new(|m: &Made| any_text(m, "ölmann")),
+        ),
         // LIKE's wildcards are plain characters.
-        (format!("q={}", enc("50%_")), Box::new(|m: &Made| any_text(m, "50%_"))),
+        (
+            format!("q={}", enc("50%_")),
+            Box::new(|m: &Made| any_text(m, "50%_")),
+        ),
         // An email in full: only that answer, not one that merely contains it.
         (
             "q=person1@example.com".into(),
@@ -335,7 +350,8 @@ async fn each_filter_and_their_combinations_select_exactly_what_a_plain_reading_
         (
             "answers[day][gte]=2026-03-01&answers[day][lt]=2026-06-15".into(),
             Box::new(|m: &Made| {
-                text(m, "day").is_some_and(|d| d.as_str() >= "2026-03-01" && d.as_str() < "2026-06-15")
+                text(m, "day")
+                    .is_some_and(|d| d.as_str() >= "2026-03-01" && d.as_str() < "2026-06-15")
             }),
         ),
         (
@@ -345,8 +361,14 @@ async fn each_filter_and_their_combinations_select_exactly_what_a_plain_reading_
         // Metadata.
         ("source=api".into(), Box::new(|m: &Made| !m.form)),
         ("source=form".into(), Box::new(|m: &Made| m.form)),
-        ("device_type=MOBILE".into(), Box::new(|m: &Made| m.device == Some("mobile"))),
-        ("browser=firefox".into(), Box::new(|m: &Made| m.browser == Some("Firefox"))),
+        (
+            "device_type=MOBILE".into(),
+            Box::new(|m: &Made| m.device == Some("mobile")),
+        ),
+        (
+            "browser=firefox".into(),
+            Box::new(|m: &Made| m.browser == Some("Firefox")),
+        ),
         // Combinations.
         (
             "q=lovel&answers[stars][gte]=3&source=api".into(),
@@ -366,22 +388,39 @@ async fn each_filter_and_their_combinations_select_exactly_what_a_plain_reading_
     let mut matched_some = 0;
     for (query, keep) in &cases {
         let want = s.expect(keep);
-        assert!(want.len() < s.made.len(), "{query} selects everything: not a test");
+        assert!(
+            want.len() < s.made.len(),
+            "{query} selects everything: not a test"
+        );
         matched_some += usize::from(!want.is_empty());
         assert_eq!(s.listed(query).await, want, "cursor pages of {query}");
-        assert_eq!(s.total(query).await, want.len() as i64, "page-mode total of {query}");
+        assert_eq!(
+            s.total(query).await,
+            want.len() as i64,
+            "page-mode total of {query}"
+        );
         // Oldest first, too.
         let mut asc = want.clone();
         asc.reverse();
-        assert_eq!(s.listed(&format!("{query}&sort=asc")).await, asc, "asc {query}");
+        assert_eq!(
+            s.listed(&format!("{query}&sort=asc")).await,
+            asc,
+            "asc {query}"
+        );
     }
-    assert!(matched_some >= cases.len() - 1, "most cases select something");
+    assert!(
+        matched_some >= cases.len() - 1,
+        "most cases select something"
+    );
 
     // With a window: the filter and since/until together.
     let window_from = &s.made[30].id;
     let since = s
         .app
-        .get(&format!("/forms/{}/responses/{window_from}", s.form_id), &s.key)
+        .get(
+            &format!("/forms/{}/responses/{window_from}", s.form_id),
+            &s.key,
+        )
         .await
         .ok(200)["response"]["submitted_at"]
         .as_str()
@@ -394,17 +433,24 @@ async fn each_filter_and_their_combinations_select_exactly_what_a_plain_reading_
         .filter(|id| after.contains(id))
         .collect();
     assert_eq!(
-        s.listed(&format!("answers[colour][eq]=red&since={}", enc(&since))).await,
+        s.listed(&format!("answers[colour][eq]=red&since={}", enc(&since)))
+            .await,
         want
     );
 
     // The export carries the same filters: "download what I see".
     let query = "answers[stars][gte]=4&source=api";
-    let reply = send(s.app.request(
-        Method::GET,
-        &format!("/forms/{}/responses/export?format=ndjson&{query}", s.form_id),
+    let reply = send(
+        s.app
+            .request(
+                Method::GET,
+                &format!(
+                    "/forms/{}/responses/export?format=ndjson&{query}",
+                    s.form_id
+                ),
+            )
+            .header("x-api-key", &s.key),
     )
-    .header("x-api-key", &s.key))
     .await;
     assert_eq!(reply.status, 200);
     let exported: Vec<String> = reply
@@ -450,7 +496,12 @@ async fn each_filter_and_their_combinations_select_exactly_what_a_plain_reading_
         .iter()
         .map(|o| o["count"].as_i64().expect("count"))
         .collect();
-    let count = |c: &str| chosen.iter().filter(|m| text(m, "colour").as_deref() == Some(c)).count() as i64;
+    let count = |c: &str| {
+        chosen
+            .iter()
+            .filter(|m| text(m, "colour").as_deref() == Some(c))
+            .count() as i64
+    };
     assert_eq!(bars, [count("red"), count("green"), 0]);
 
     // gRPC takes the same filter.
@@ -490,12 +541,30 @@ async fn a_bad_filter_is_a_validation_error_naming_it() {
     let s = setup(1).await;
     for (query, needle) in [
         ("answers[nope][eq]=1", "answers[nope][eq] names no field"),
-        ("answers[stars][gte]=9", "answers[stars][gte] must be a whole number from 1 to 5"),
-        ("answers[stars][gte]=many", "answers[stars][gte] must be a number"),
-        ("answers[name][gt]=a", "answers[name][gt] does not apply to short_text"),
-        ("answers[colour][eq]=purple", "answers[colour][eq] must be one of the field's options"),
-        ("answers[day][lt]=tomorrow", "answers[day][lt] must be a date written YYYY-MM-DD"),
-        ("answers[stars][near]=1", "the operator must be eq, in, contains, answered"),
+        (
+            "answers[stars][gte]=9",
+            "answers[stars][gte] must be a whole number from 1 to 5",
+        ),
+        (
+            "answers[stars][gte]=many",
+            "answers[stars][gte] must be a number",
+        ),
+        (
+            "answers[name][gt]=a",
+            "answers[name][gt] does not apply to short_text",
+        ),
+        (
+            "answers[colour][eq]=purple",
+            "answers[colour][eq] must be one of the field's options",
+        ),
+        (
+            "answers[day][lt]=tomorrow",
+            "answers[day][lt] must be a date written YYYY-MM-DD",
+        ),
+        (
+            "answers[stars][near]=1",
+            "the operator must be eq, in, contains, answered",
+        ),
         ("answers[stars][answered]=maybe", "must be true or false"),
         ("source=web", "source must be api or form"),
     ] {
@@ -539,7 +608,10 @@ async fn another_accounts_form_is_not_found_with_filters_too() {
 #[tokio::test]
 async fn keyset_pages_with_a_filter_skip_and_repeat_nothing_while_responses_arrive() {
     let s = setup(40).await;
-    let before = s.expect(|m| s.answer(m, "stars").is_some_and(|v| v.as_f64() >= Some(3.0)));
+    let before = s.expect(|m| {
+        s.answer(m, "stars")
+            .is_some_and(|v| v.as_f64() >= Some(3.0))
+    });
     // A writer adds matching and other responses while a reader walks oldest first.
     let stars = s.ids["stars"].clone();
     let writer = async {
@@ -601,7 +673,11 @@ async fn keyset_pages_with_a_filter_skip_and_repeat_nothing_while_responses_arri
     assert_eq!(seen[..old.len()], old[..], "the earlier matches, in order");
     // What arrived during the walk is a prefix of the new matches, in order.
     let new = &seen[old.len()..];
-    assert_eq!(new, &added[..new.len()], "new matches in order, none skipped");
+    assert_eq!(
+        new,
+        &added[..new.len()],
+        "new matches in order, none skipped"
+    );
 }
 
 #[tokio::test]
@@ -611,7 +687,11 @@ async fn the_stored_tally_plus_the_responses_since_equals_a_full_read_and_a_dele
     // Nothing tallied yet (or only part): the figures read from the responses.
     let full = s.app.get(&path, &s.key).await.ok(200)["summary"].clone();
     // A rollup, then more responses after it: tally + the rest.
-    while forms::responses::rollup::round(&s.app.pool).await.expect("rollup") > 0 {}
+    while forms::responses::rollup::round(&s.app.pool)
+        .await
+        .expect("rollup")
+        > 0
+    {}
     let stored: Option<i64> = sqlx::query_scalar(
         "SELECT (tally ->> 'completed')::bigint FROM response_rollups WHERE form_id = $1::uuid",
     )
@@ -647,21 +727,27 @@ async fn the_stored_tally_plus_the_responses_since_equals_a_full_read_and_a_dele
     let gone = &s.made[0].id;
     let reply = send(
         s.app
-            .request(Method::DELETE, &format!("/forms/{}/responses/{gone}", s.form_id))
+            .request(
+                Method::DELETE,
+                &format!("/forms/{}/responses/{gone}", s.form_id),
+            )
             .header("x-api-key", &s.key),
     )
     .await;
     assert_eq!(reply.status, 204);
-    let stored: Option<Value> = sqlx::query_scalar(
-        "SELECT tally FROM response_rollups WHERE form_id = $1::uuid",
-    )
-    .bind(&s.form_id)
-    .fetch_one(&s.app.pool)
-    .await
-    .expect("rollup row");
+    let stored: Option<Value> =
+        sqlx::query_scalar("SELECT tally FROM response_rollups WHERE form_id = $1::uuid")
+            .bind(&s.form_id)
+            .fetch_one(&s.app.pool)
+            .await
+            .expect("rollup row");
     assert_eq!(stored, None, "a delete restarts the tally");
     let after = s.app.get(&path, &s.key).await.ok(200)["summary"].clone();
     assert_eq!(after["counts"]["completed"], 34);
-    while forms::responses::rollup::round(&s.app.pool).await.expect("rollup") > 0 {}
+    while forms::responses::rollup::round(&s.app.pool)
+        .await
+        .expect("rollup")
+        > 0
+    {}
     assert_eq!(s.app.get(&path, &s.key).await.ok(200)["summary"], after);
 }

@@ -14,11 +14,11 @@ use crate::db::decode::read_error;
 use crate::error::CoreError;
 use crate::forms::{Field, FormStatus};
 use chrono::{DateTime, NaiveDate, Utc};
+pub use selection::Selection;
+use selection::Statement;
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
-pub use selection::Selection;
-use selection::Statement;
 pub use statement::{Current, IfCurrent, insert_all_if_current};
 use std::sync::Arc;
 use uuid::Uuid;
@@ -437,8 +437,7 @@ pub async fn delete(
 pub fn export_rows<'t>(
     tx: &'t mut Transaction<'static, Postgres>,
     sel: &Selection<'_>,
-) -> Result<impl tokio_stream::Stream<Item = Result<ExportRow, CoreError>> + Send + 't, CoreError>
-{
+) -> Result<impl tokio_stream::Stream<Item = Result<ExportRow, CoreError>> + Send + 't, CoreError> {
     use tokio_stream::StreamExt;
     let mut s = Statement::new(
         "SELECT r.id, r.form_id, r.answers::text AS answers, r.metadata::text AS metadata, \

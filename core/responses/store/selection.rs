@@ -133,7 +133,9 @@ impl Selection<'_> {
         s.push(" AND r.submitted_at > ").bind(self.window.since);
         s.push(" AND r.submitted_at < ").bind(self.window.until);
         if self.with_partial() {
-            s.push(" AND r.status = ANY(").bind(self.statuses.names()).push(")");
+            s.push(" AND r.status = ANY(")
+                .bind(self.statuses.names())
+                .push(")");
         }
         self.push_filter(s);
     }
@@ -156,7 +158,9 @@ impl Selection<'_> {
             match &c.test {
                 Test::Holds(objects) => {
                     let objects: Vec<Json<Value>> = objects.iter().cloned().map(Json).collect();
-                    s.push(" AND r.answers @> ANY(").bind(objects).push("::jsonb[])");
+                    s.push(" AND r.answers @> ANY(")
+                        .bind(objects)
+                        .push("::jsonb[])");
                 }
                 Test::Is(text) => {
                     // The search text narrows it through the index; the answer decides.

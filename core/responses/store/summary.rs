@@ -37,7 +37,10 @@ pub struct TextRow {
 }
 
 /// Selected responses by hour, both statuses.
-pub async fn per_hour(db: &mut PgConnection, sel: &Selection<'_>) -> Result<Vec<HourRow>, CoreError> {
+pub async fn per_hour(
+    db: &mut PgConnection,
+    sel: &Selection<'_>,
+) -> Result<Vec<HourRow>, CoreError> {
     let mut s = Statement::new(
         "SELECT date_trunc('hour', r.submitted_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, \
          count(*) FILTER (WHERE r.status = 'completed') AS completed, \
@@ -90,8 +93,7 @@ pub fn completed_rows<'c>(
     db: &'c mut PgConnection,
     sel: &Selection<'_>,
     limit: Option<i64>,
-) -> Result<impl tokio_stream::Stream<Item = Result<TallyRow, CoreError>> + Send + 'c, CoreError>
-{
+) -> Result<impl tokio_stream::Stream<Item = Result<TallyRow, CoreError>> + Send + 'c, CoreError> {
     use tokio_stream::StreamExt;
     let mut s = Statement::new(
         "SELECT r.answers, r.device_type, r.browser, r.os, r.submitted_at, \
