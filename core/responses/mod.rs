@@ -7,6 +7,7 @@ pub(crate) mod cursor;
 pub(crate) mod export;
 pub mod filter;
 pub mod rollup;
+pub mod search;
 pub(crate) mod service;
 pub mod store;
 pub(crate) mod summary;

@@ -751,3 +751,36 @@ async fn the_stored_tally_plus_the_responses_since_equals_a_full_read_and_a_dele
     {}
     assert_eq!(s.app.get(&path, &s.key).await.ok(200)["summary"], after);
 }
+
+#[tokio::test]
+async fn the_search_text_is_folded_alike_in_rust_and_in_postgresql() {
+    let db = TestDb::create().await;
+    let pool = db.pool().await;
+    let samples = [
+        "José Martínez",
+        "ÆRØ Łódź Ünïcode Ğ İstanbul ı",
+        "Straße ŁĄCZKA Đorđe Ħamrun ŧ",
+        "Ελληνικά ΣΟΦΙΑ Кириллица ÉCOLE",
+        "ｆｕｌｌ ｗｉｄｔｈ ﬁ ligature 50%_off \\ \"quoted\"",
+        "",
+    ];
+    for sample in samples {
+        let sql: String = sqlx::query_scalar("SELECT forms_fold($1)")
+            .bind(sample)
+            .fetch_one(&pool)
+            .await
+            .expect("forms_fold");
+        assert_eq!(sql, forms::responses::search::fold(sample), "{sample}");
+    }
+    let answers = json!({"a": samples[0], "b": [samples[1], {"other": samples[2]}],
+                         "c": 4.5, "d": -12, "e": true, "f": null, "g": samples[3]});
+    let sql: String = sqlx::query_scalar("SELECT forms_search_text($1)")
+        .bind(&answers)
+        .fetch_one(&pool)
+        .await
+        .expect("forms_search_text");
+    assert_eq!(
+        sql,
+        forms::responses::search::text_of(answers.as_object().expect("object"))
+    );
+}

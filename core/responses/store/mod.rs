@@ -257,9 +257,9 @@ pub async fn insert_counted(
              RETURNING 1
          )
          INSERT INTO responses (id, form_id, answers, metadata, device_type, browser, os,
-                                started_at, submitted_at, completion_time_seconds)
+                                started_at, submitted_at, completion_time_seconds, search)
          SELECT $1::uuid, $2::uuid, $3::jsonb, $4::jsonb, $5::text, $6::text, $7::text,
-                $8::timestamptz, $9::timestamptz, $10::bigint
+                $8::timestamptz, $9::timestamptz, $10::bigint, $14::text
            FROM quota",
         r.id,
         r.form_id,
@@ -273,7 +273,8 @@ pub async fn insert_counted(
         r.completion_time_seconds,
         quota.account_id,
         quota.month,
-        quota.limit.unwrap_or(i64::MAX)
+        quota.limit.unwrap_or(i64::MAX),
+        crate::responses::search::text_of(&r.answers)
     )
     .execute(&mut **tx)
     .await?

@@ -11,6 +11,7 @@
 use super::{Statuses, Window};
 use crate::error::CoreError;
 use crate::responses::filter::{Compare, Filter, Search, Source, Test};
+use crate::responses::search;
 use serde_json::Value;
 use sqlx::postgres::PgArguments;
 use sqlx::types::Json;
@@ -233,19 +234,19 @@ impl Selection<'_> {
     }
 }
 
-/// Some answer contains `text` (ignoring case and accents): the search text does.
+/// Some answer contains `text` (ignoring case and accents): the search text does. The
+/// pattern is folded here, as the search text was (`responses::search`), and bound
+/// whole, so that the planner sees it and weighs the trigram index.
 fn push_contains_anywhere(s: &mut Statement, text: &str) {
-    s.push(" AND r.search LIKE '%' || forms_fold(")
-        .bind(like_literal(text))
-        .push(") || '%'");
+    s.push(" AND r.search LIKE ")
+        .bind(format!("%{}%", like_literal(&search::fold(text))));
 }
 
 /// Some answer is `text` (ignoring case and accents): the search text holds it
 /// between two newlines.
 fn push_whole_anywhere(s: &mut Statement, text: &str) {
-    s.push(" AND r.search LIKE '%' || forms_fold(")
-        .bind(format!("\n{}\n", like_literal(text)))
-        .push(") || '%'");
+    s.push(" AND r.search LIKE ")
+        .bind(format!("%\n{}\n%", like_literal(&search::fold(text))));
 }
 
 #[cfg(test)]

@@ -85,6 +85,7 @@ pub async fn insert_all_if_current(
     let started = column(forms, |r| r.started_at);
     let submitted = column(forms, |r| r.submitted_at);
     let completion = column(forms, |r| r.completion_time_seconds);
+    let search = column(forms, |r| crate::responses::search::text_of(&r.answers));
     let found = sqlx::query!(
         r#"WITH batch AS (
                SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::bigint[],
@@ -126,12 +127,14 @@ pub async fn insert_all_if_current(
                  JOIN quota q ON q.account_id = t.account_id AND q.month = t.month
            ), inserted AS (
                INSERT INTO responses (id, form_id, answers, metadata, device_type, browser,
-                                      os, started_at, submitted_at, completion_time_seconds)
+                                      os, started_at, submitted_at, completion_time_seconds,
+                                      search)
                SELECT r.* FROM unnest($11::uuid[], $12::uuid[], $13::jsonb[], $14::jsonb[],
                                       $15::text[], $16::text[], $17::text[],
-                                      $18::timestamptz[], $19::timestamptz[], $20::bigint[])
+                                      $18::timestamptz[], $19::timestamptz[], $20::bigint[],
+                                      $21::text[])
                         AS r(id, form_id, answers, metadata, device_type, browser, os,
-                             started_at, submitted_at, completion_time_seconds)
+                             started_at, submitted_at, completion_time_seconds, search)
                 WHERE r.form_id IN (SELECT form_id FROM stored)
            ), advanced AS (
                UPDATE forms f SET response_count = s.response_count + s.added,
@@ -160,7 +163,8 @@ pub async fn insert_all_if_current(
         &systems as _,
         &started,
         &submitted,
-        &completion as _
+        &completion as _,
+        &search
     )
     .fetch_all(db)
     .await?;
