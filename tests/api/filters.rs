@@ -38,19 +38,6 @@ const NAMES: [&str; 6] = [
     "Ärger Ölmann",
 ];
 
-/// A seeded generator, as in the summary's test.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
-
 /// A response as the test made it.
 #[derive(Clone, Debug)]
 struct Made {
@@ -783,4 +770,33 @@ async fn the_search_text_is_folded_alike_in_rust_and_in_postgresql() {
         sql,
         forms::responses::search::text_of(answers.as_object().expect("object"))
     );
+}
+
+#[tokio::test]
+async fn partial_responses_are_searched_on_what_they_saved_when_asked_for() {
+    let s = setup(4).await;
+    let partial: String = sqlx::query_scalar(
+        "INSERT INTO partial_responses (id, form_id, resume_digest, answers, page, started_at,
+                                        saved_at, updated_at)
+         VALUES (gen_random_uuid(), $1::uuid, sha256(gen_random_uuid()::text::bytea),
+                 jsonb_build_object($2::text, 'Unfinished Ñandú'), 1, now(), now(), now())
+         RETURNING id::text",
+    )
+    .bind(&s.form_id)
+    .bind(&s.ids["name"])
+    .fetch_one(&s.app.pool)
+    .await
+    .expect("a partial response");
+    for (query, want) in [
+        ("q=nandu", vec![]),
+        ("q=nandu&status=partial", vec![partial.clone()]),
+        ("q=NANDU&status=all", vec![partial.clone()]),
+        (
+            "answers[name][contains]=unfinished&status=all",
+            vec![partial.clone()],
+        ),
+        ("source=api&status=all&q=nandu", vec![]),
+    ] {
+        assert_eq!(s.listed(query).await, want, "{query}");
+    }
 }

@@ -44,25 +44,6 @@ fn summary_fields() -> Value {
     ])
 }
 
-/// A small seeded generator (64-bit LCG): the same responses on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
-
 /// One answer of field `f` (its JSON definition), or none.
 fn answer(rng: &mut Rng, f: &Value, n: usize) -> Option<Value> {
     if !rng.chance(75) {
