@@ -68,5 +68,8 @@ CREATE TABLE response_rollups (
     form_id uuid PRIMARY KEY REFERENCES forms (id) ON DELETE CASCADE,
     through_at timestamptz,
     tally jsonb,
+    -- How many responses the tally counts: the rollup continues the forms furthest
+    -- behind (`forms.response_count` minus this) first.
+    counted bigint NOT NULL DEFAULT 0,
     updated_at timestamptz NOT NULL DEFAULT now()
 );

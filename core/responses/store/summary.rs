@@ -131,15 +131,15 @@ pub async fn stored(db: impl PgExecutor<'_>, form_id: Uuid) -> Result<Option<Rol
     }))
 }
 
-/// Forms with responses newer than their stored tally, up to `limit`, most behind first
-/// by the time of their last response.
+/// Forms with responses newer than their stored tally, up to `limit`, those with the
+/// most responses not yet counted first.
 pub async fn behind(db: impl PgExecutor<'_>, limit: i64) -> Result<Vec<Uuid>, CoreError> {
     Ok(sqlx::query_scalar!(
         r#"SELECT f.id
              FROM forms f LEFT JOIN response_rollups u ON u.form_id = f.id
             WHERE f.last_submitted_at IS NOT NULL
               AND (u.through_at IS NULL OR f.last_submitted_at > u.through_at)
-            ORDER BY u.through_at ASC NULLS FIRST
+            ORDER BY f.response_count - coalesce(u.counted, 0) DESC
             LIMIT $1"#,
         limit
     )
@@ -155,7 +155,8 @@ pub struct Locked {
 }
 
 /// Locks a form's rollup row for continuing it (made if missing); `None` when the form
-/// is gone. A `reset` waits for the lock, so it never interleaves with a rollup.
+/// is gone or another instance is continuing it. A `reset` waits for the lock, so it
+/// never interleaves with a rollup.
 pub async fn lock(
     tx: &mut Transaction<'_, Postgres>,
     form_id: Uuid,
@@ -172,7 +173,7 @@ pub async fn lock(
         r#"SELECT u.through_at, u.tally AS "tally: Json<Tally>",
                   f.fields AS "fields: Json<Vec<Field>>"
              FROM response_rollups u JOIN forms f ON f.id = u.form_id
-            WHERE u.form_id = $1 FOR UPDATE OF u"#,
+            WHERE u.form_id = $1 FOR UPDATE OF u SKIP LOCKED"#,
         form_id
     )
     .fetch_optional(&mut **tx)
@@ -192,11 +193,12 @@ pub async fn save(
     tally: &Tally,
 ) -> Result<(), CoreError> {
     sqlx::query!(
-        "UPDATE response_rollups SET through_at = $2, tally = $3, updated_at = now()
+        "UPDATE response_rollups SET through_at = $2, tally = $3, counted = $4, updated_at = now()
           WHERE form_id = $1",
         form_id,
         through_at,
-        Json(tally) as _
+        Json(tally) as _,
+        tally.completed
     )
     .execute(&mut **tx)
     .await?;
@@ -209,7 +211,8 @@ pub async fn save(
 pub async fn reset(tx: &mut Transaction<'_, Postgres>, form_id: Uuid) -> Result<(), CoreError> {
     sqlx::query!(
         "INSERT INTO response_rollups (form_id) VALUES ($1)
-         ON CONFLICT (form_id) DO UPDATE SET through_at = NULL, tally = NULL, updated_at = now()",
+         ON CONFLICT (form_id) DO UPDATE
+            SET through_at = NULL, tally = NULL, counted = 0, updated_at = now()",
         form_id
     )
     .execute(&mut **tx)
