@@ -36,6 +36,10 @@ const REFRESH_SECONDS: &str = "10";
 pub(crate) struct InboxQuery {
     /// Search text (the API's `q`).
     q: Option<String>,
+    /// One condition on an answer: the field's id, an operator of `CONDITIONS`, a value.
+    field: Option<String>,
+    op: Option<String>,
+    value: Option<String>,
     since: Option<String>,
     until: Option<String>,
     per_page: Option<String>,
@@ -47,11 +51,35 @@ pub(crate) struct InboxQuery {
     done: Option<String>,
 }
 
-/// The date filter and page size, checked.
+/// The operators of the inbox's condition on an answer: its name in the address, the
+/// words shown, and the core's operator (what it applies to is the core's rule).
+const CONDITIONS: [(&str, &str, pb::AnswerOperator); 6] = [
+    ("eq", "is", pb::AnswerOperator::Equals),
+    ("contains", "contains", pb::AnswerOperator::Contains),
+    ("gte", "is at least", pb::AnswerOperator::AtLeast),
+    ("lte", "is at most", pb::AnswerOperator::AtMost),
+    ("answered", "is answered", pb::AnswerOperator::Answered),
+    (
+        "unanswered",
+        "is not answered",
+        pb::AnswerOperator::NotAnswered,
+    ),
+];
+
+/// A condition on one field's answer, as asked.
+#[derive(Debug, PartialEq, Eq)]
+struct Condition {
+    field: String,
+    op: &'static str,
+    value: String,
+}
+
+/// The search, the condition on an answer, the date filter and page size, checked.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Filter {
     /// Search text, trimmed; the core checks it (and says what to fix).
     search: Option<String>,
+    condition: Option<Condition>,
     since: Option<NaiveDate>,
     until: Option<NaiveDate>,
     per_page: i32,
@@ -84,25 +112,71 @@ impl Filter {
                 .ok_or("Rows per page must be a whole number from 1 to 100.")?,
         };
         let search = q.q.as_deref().map(str::trim).filter(|t| !t.is_empty());
+        let condition = match q.field.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+            None => None,
+            Some(field) => {
+                let asked = q.op.as_deref().unwrap_or("eq");
+                let (op, _, operator) = CONDITIONS
+                    .iter()
+                    .find(|(name, _, _)| *name == asked)
+                    .ok_or("Choose a condition from the list.")?;
+                let value = q.value.as_deref().unwrap_or("").trim().to_owned();
+                let takes_value = !matches!(
+                    operator,
+                    pb::AnswerOperator::Answered | pb::AnswerOperator::NotAnswered
+                );
+                if takes_value && value.is_empty() {
+                    return Err("Give a value to compare the answer with.".to_owned());
+                }
+                Some(Condition {
+                    field: field.to_owned(),
+                    op,
+                    value: if takes_value { value } else { String::new() },
+                })
+            }
+        };
         Ok(Self {
             search: search.map(str::to_owned),
+            condition,
             since,
             until,
             per_page,
         })
     }
 
-    /// The search as the core's filter.
+    /// The search and the condition as the core's filter.
     fn core_filter(&self) -> Option<pb::ResponseFilter> {
-        self.search.as_ref().map(|q| pb::ResponseFilter {
-            q: q.clone(),
+        if self.search.is_none() && self.condition.is_none() {
+            return None;
+        }
+        let answers = self.condition.iter().map(|c| {
+            let operator = CONDITIONS
+                .iter()
+                .find(|(name, _, _)| *name == c.op)
+                .map_or(pb::AnswerOperator::Equals, |(_, _, operator)| *operator);
+            pb::AnswerFilter {
+                field: c.field.clone(),
+                operator: operator.into(),
+                values: if c.value.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![c.value.clone()]
+                },
+            }
+        });
+        Some(pb::ResponseFilter {
+            q: self.search.clone().unwrap_or_default(),
+            answers: answers.collect(),
             ..Default::default()
         })
     }
 
     /// Whether anything narrows the list.
     fn narrows(&self) -> bool {
-        self.search.is_some() || self.since.is_some() || self.until.is_some()
+        self.search.is_some()
+            || self.condition.is_some()
+            || self.since.is_some()
+            || self.until.is_some()
     }
 
     /// The core's bounds (both exclusive): after the last microsecond before `since`,
@@ -129,6 +203,13 @@ impl Filter {
         let mut pairs = Vec::new();
         if let Some(q) = &self.search {
             pairs.push(("q", q.clone()));
+        }
+        if let Some(c) = &self.condition {
+            pairs.push(("field", c.field.clone()));
+            pairs.push(("op", c.op.to_owned()));
+            if !c.value.is_empty() {
+                pairs.push(("value", c.value.clone()));
+            }
         }
         if let Some(d) = self.since {
             pairs.push(("since", d.to_string()));
@@ -281,11 +362,13 @@ pub(crate) async fn inbox(
         Err(status)
             if crate::error::reason_of(&status) == Some(pb::ErrorReason::ValidationError) =>
         {
-            return bad_input(
-                &owner,
-                &form.id,
-                "This page's position in the list is not valid (the address was changed?). Start again from the newest responses.",
-            );
+            // A cursor the core refuses, or a condition it can not apply (a value the
+            // field can not have): say which.
+            let text = match &cursor {
+                Some(_) => "This page's position in the list is not valid (the address was changed?). Start again from the newest responses.".to_owned(),
+                None => format!("This filter can not be applied: {}.", status.message()),
+            };
+            return bad_input(&owner, &form.id, &text);
         }
         Err(status) => return owner.failure(&status),
     };
@@ -355,6 +438,27 @@ pub(crate) async fn inbox(
                 input id="q" name="q" type="search" maxlength="200" value=[filter.search.as_deref()];
             }
             div {
+                label for="field" { "Answer to" }
+                select id="field" name="field" {
+                    option value="" { "(any question)" }
+                    @for f in fields.iter().filter(|f| f.r#type != "page_break") {
+                        option value=(f.id) selected[filter.condition.as_ref().is_some_and(|c| c.field == f.id)] { (f.label) }
+                    }
+                }
+            }
+            div {
+                label for="op" { "Condition" }
+                select id="op" name="op" {
+                    @for (name, words, _) in CONDITIONS {
+                        option value=(name) selected[filter.condition.as_ref().is_some_and(|c| c.op == name)] { (words) }
+                    }
+                }
+            }
+            div {
+                label for="value" { "Value" }
+                input id="value" name="value" type="text" maxlength="200" value=[filter.condition.as_ref().map(|c| c.value.as_str())];
+            }
+            div {
                 label for="since" { "From (UTC)" }
                 input id="since" name="since" type="date" value=[filter.since.map(|d| d.to_string())];
             }
@@ -379,7 +483,7 @@ pub(crate) async fn inbox(
             @if listed.responses.is_empty() {
                 p class="muted" {
                     @if cursor.is_some() { "No more responses." }
-                    @else if filter.search.is_some() { "No response matches this search." }
+                    @else if filter.search.is_some() || filter.condition.is_some() { "No response matches this search." }
                     @else if filter.narrows() { "No response in these dates." }
                     @else { "No responses yet. They appear here as they arrive." }
                 }
