@@ -525,4 +525,44 @@ async fn the_inbox_searches_answers_and_downloads_what_it_shows() {
         .text
         .clone();
     assert!(none.contains("No response matches this search."));
+
+    // A condition on one answer: the email is one, or contains a part.
+    let form = app.get(&format!("/forms/{form_id}"), &key).await.ok(200)["form"].clone();
+    let email = field_ids(&form)[1].clone();
+    let page = dashboard
+        .get(&format!(
+            "{inbox}?field={email}&op=eq&value=P7%40EXAMPLE.COM"
+        ))
+        .await;
+    assert_eq!(people(&page.text.clone()), [7]);
+    assert!(
+        page.text.contains(&format!(
+            "<option value=\"{email}\" selected>Email</option>"
+        )),
+        "{}",
+        page.text.clone()
+    );
+    let page = dashboard
+        .get(&format!(
+            "{inbox}?field={email}&op=contains&value=p1&q=person"
+        ))
+        .await;
+    let want: Vec<usize> = (0..30)
+        .rev()
+        .filter(|n| format!("p{n}@").starts_with("p1"))
+        .collect();
+    assert_eq!(people(&page.text.clone()), want);
+    // A value the field can not take is a page saying what to fix.
+    let age = field_ids(&form)[2].clone();
+    let page = dashboard
+        .get(&format!("{inbox}?field={age}&op=gte&value=old"))
+        .await;
+    assert_eq!(page.status, 422, "{}", page.text.clone());
+    assert!(
+        page.text.contains("must be a number"),
+        "{}",
+        page.text.clone()
+    );
+    let page = dashboard.get(&format!("{inbox}?field={age}&op=gte")).await;
+    assert!(page.text.contains("Give a value"), "{}", page.text.clone());
 }
