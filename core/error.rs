@@ -285,3 +285,23 @@ impl CoreError {
         Status::with_error_details(self.code(), message, details)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shared_refusal_keeps_the_code_of_its_reason() {
+        let shared = |reason| CoreError::Rejected {
+            reason,
+            message: "storing this response failed with others sent at the same time".into(),
+        };
+        let unavailable = shared(ErrorReason::ServiceUnavailable);
+        assert_eq!(unavailable.retry_after(), Some(UNAVAILABLE_RETRY_SECS));
+        assert_eq!(unavailable.into_status("r").code(), Code::Unavailable);
+        assert_eq!(
+            shared(ErrorReason::Internal).into_status("r").code(),
+            Code::Internal
+        );
+    }
+}
