@@ -16,7 +16,7 @@
 //! figures are printed, not asserted.
 
 use crate::helpers::*;
-use crate::replication::{Pair, free_port};
+use crate::replication::Pair;
 use crate::support::eventually;
 use forms::accounts::{Plan, Scopes, store};
 use serde_json::{Value, json};
@@ -219,6 +219,22 @@ async fn marker_form(client: &reqwest::Client, base: &str, key: &str) -> (String
     (id, field)
 }
 
+/// The port of a host that is down: every connection is closed at once. The port stays
+/// taken for the test, so that no other server on this machine appears there (a free
+/// port left unbound could be, and formsd would rightly write to it if it took writes).
+async fn down_host() -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let port = listener.local_addr().expect("its address").port();
+    tokio::spawn(async move {
+        while let Ok((connection, _)) = listener.accept().await {
+            drop(connection);
+        }
+    });
+    port
+}
+
 /// How the primary is lost.
 #[derive(Clone, Copy, Debug)]
 enum Loss {
@@ -250,7 +266,7 @@ async fn failover(loss: Loss) {
     // find that the third takes writes.
     let url = format!(
         "postgres://postgres@127.0.0.1:{},127.0.0.1:{},127.0.0.1:{}/forms?target_session_attrs=read-write",
-        free_port(),
+        down_host().await,
         pair.standby.port,
         pair.primary.port
     );

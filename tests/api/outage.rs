@@ -161,6 +161,12 @@ async fn a_database_that_takes_no_writes_is_not_used() {
         || async { (ready(&app).await == 503).then_some(()) },
     )
     .await;
+    // And keeps saying so through several of its checks (not merely while the ended
+    // sessions were being replaced).
+    for _ in 0..12 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        assert_eq!(ready(&app).await, 503, "ready on a read-only database");
+    }
     let reply = send(app.request(Method::GET, "/forms").header("x-api-key", &key)).await;
     assert_eq!(reply.status, 503, "{}", reply.text);
     assert_eq!(reply.body["error"]["code"], "SERVICE_UNAVAILABLE");
