@@ -49,14 +49,18 @@ fn database_unavailable(error: &sqlx::Error) -> bool {
         // A connection that broke mid-conversation (seen while PostgreSQL drops
         // connections: "unexpected response from SSLRequest").
         sqlx::Error::Protocol(_) => true,
-        // SQLSTATE class 08 (connection exception) and 57P0x (shutting down, cannot
-        // connect now).
-        sqlx::Error::Database(e) => e
-            .code()
-            .is_some_and(|code| code.starts_with("08") || code.starts_with("57P0")),
+        // SQLSTATE class 08 (connection exception), 57P0x (shutting down, cannot
+        // connect now), and 25006 (read-only transaction: the server was a primary
+        // when the connection opened and is a standby now, during a failover).
+        sqlx::Error::Database(e) => e.code().is_some_and(|code| {
+            code.starts_with("08") || code.starts_with("57P0") || code == READ_ONLY_TRANSACTION
+        }),
         _ => false,
     }
 }
+
+/// SQLSTATE `read_only_sql_transaction`.
+const READ_ONLY_TRANSACTION: &str = "25006";
 
 /// SQLSTATEs of text PostgreSQL cannot store: a NUL character in text (22021,
 /// `character_not_in_repertoire`) or as `\u0000` in jsonb (22P05,
@@ -218,6 +222,9 @@ impl CoreError {
                 ErrorReason::MethodNotAllowed => Code::Unimplemented,
                 ErrorReason::PayloadTooLarge => Code::ResourceExhausted,
                 ErrorReason::RequestTimeout => Code::DeadlineExceeded,
+                // A refusal shared by the requests of a batch that met an outage.
+                ErrorReason::ServiceUnavailable => Code::Unavailable,
+                ErrorReason::Internal => Code::Internal,
                 _ => Code::InvalidArgument,
             },
             Self::ReaderStalled(_) => Code::DeadlineExceeded,
@@ -276,5 +283,25 @@ impl CoreError {
             details.set_retry_info(Some(Duration::from_secs(secs)));
         }
         Status::with_error_details(self.code(), message, details)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shared_refusal_keeps_the_code_of_its_reason() {
+        let shared = |reason| CoreError::Rejected {
+            reason,
+            message: "storing this response failed with others sent at the same time".into(),
+        };
+        let unavailable = shared(ErrorReason::ServiceUnavailable);
+        assert_eq!(unavailable.retry_after(), Some(UNAVAILABLE_RETRY_SECS));
+        assert_eq!(unavailable.into_status("r").code(), Code::Unavailable);
+        assert_eq!(
+            shared(ErrorReason::Internal).into_status("r").code(),
+            Code::Internal
+        );
     }
 }

@@ -328,9 +328,9 @@ impl Core {
     }
 
     /// Follows the database for readiness: the overall health status ("") is SERVING
-    /// while a trivial query answers within a second, NOT_SERVING otherwise, so load
-    /// balancers and `GET /readyz` stop sending work quickly; the gate refuses API calls
-    /// at once meanwhile. Checked every second, and every 250 ms while the database is
+    /// while the database answers within a second that it takes writes, NOT_SERVING
+    /// otherwise, so load balancers and `GET /readyz` stop sending work quickly; the
+    /// gate refuses API calls at once meanwhile. Checked every second, and every 250 ms while the database is
     /// away, so that its return is seen quickly.
     pub fn spawn_readiness(&self) -> tokio::task::JoinHandle<()> {
         let pool = self.pool.clone();
@@ -339,15 +339,18 @@ impl Core {
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(reachable.next_probe()).await;
+                // A server that answers but takes no writes (a standby, during a
+                // failover) cannot serve either.
                 let answered =
-                    tokio::time::timeout(db::reachable::PROBE_DEADLINE, db::ping(&pool)).await;
-                let serving = matches!(answered, Ok(Ok(())));
+                    tokio::time::timeout(db::reachable::PROBE_DEADLINE, db::accepts_writes(&pool))
+                        .await;
+                let serving = matches!(answered, Ok(Ok(true)));
                 if reachable.set(serving) {
                     let status = if serving {
-                        tracing::info!("database reachable again: ready");
+                        tracing::info!("database reachable and taking writes again: ready");
                         tonic_health::ServingStatus::Serving
                     } else {
-                        tracing::warn!("database unreachable: not ready");
+                        tracing::warn!("database unreachable or taking no writes: not ready");
                         tonic_health::ServingStatus::NotServing
                     };
                     reporter.set_service_status("", status).await;

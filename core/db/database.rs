@@ -15,6 +15,8 @@ pub enum DatabaseError {
     Embedded(#[from] EmbeddedError),
     #[error("database: {0}")]
     Sql(#[from] sqlx::Error),
+    #[error(transparent)]
+    Primary(#[from] super::primary::PrimaryError),
     #[error("migrating the database: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
 }

@@ -5,16 +5,19 @@ pub(crate) mod decode;
 pub mod embedded;
 pub mod lanes;
 mod nodelay;
+pub mod primary;
 pub(crate) mod reachable;
 pub(crate) mod shared;
 mod store;
 
 pub use database::{Database, DatabaseError};
+pub(crate) use store::accepts_writes;
 pub use store::ping;
 
+use primary::Primary;
 use sqlx::PgPool;
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use std::str::FromStr;
+use sqlx::postgres::PgPoolOptions;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The migrations of `migrations/`, embedded in the binary.
@@ -29,13 +32,18 @@ pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 const TRUST_IDLE: Duration = Duration::from_secs(10);
 
 /// Opens a pool on `url` whose requests wait at most `acquire_timeout` for a connection.
+/// The URL may name several hosts (`h1:5432,h2:5433`): the pool connects to the one
+/// that takes writes, and follows it through a failover (`primary`).
 pub async fn connect(
     url: &str,
     max_connections: u32,
     acquire_timeout: Duration,
-) -> Result<PgPool, sqlx::Error> {
-    let port = PgConnectOptions::from_str(url)?.get_port();
-    PgPoolOptions::new()
+) -> Result<PgPool, DatabaseError> {
+    let primary = Arc::new(Primary::parse(url)?);
+    primary.find_first(acquire_timeout).await?;
+    let ports = primary.ports();
+    let switched = primary.clone();
+    let pool = PgPoolOptions::new()
         .max_connections(max_connections)
         // When PostgreSQL is unreachable, requests fail with 503 rather than queueing
         // for long: a few seconds cover a busy pool, not an outage (and once readiness
@@ -46,8 +54,13 @@ pub async fn connect(
         // for a while is checked; a dead one found in use fails its request with 503
         // (an I/O error) and is dropped, and its successors are fresh.
         .test_before_acquire(false)
-        .before_acquire(|conn, meta| {
+        .before_acquire(move |conn, meta| {
+            // A connection to the server the pool left in a failover is closed.
+            let former = switched.opened_before_switch(meta.age);
             Box::pin(async move {
+                if former {
+                    return Ok(false);
+                }
                 if meta.idle_for >= TRUST_IDLE {
                     sqlx::Connection::ping(conn).await?;
                 }
@@ -57,15 +70,17 @@ pub async fn connect(
         // Each new connection's socket without Nagle's delay (`nodelay`: sqlx 0.9.0
         // leaves it on).
         .after_connect(move |_, _| {
-            Box::pin(async move {
-                nodelay::set_on_peers_at(port);
-                Ok(())
-            })
+            nodelay::set_on_peers_at(&ports);
+            Box::pin(async { Ok(()) })
         })
-        // Connections are renewed now and then (a failover, a server's memory).
+        // Connections are renewed now and then (a server's memory).
         .max_lifetime(Duration::from_secs(30 * 60))
-        .connect(url)
-        .await
+        .connect_with(primary.options())
+        .await?;
+    if primary.has_alternatives() {
+        primary.spawn_follow(pool.clone());
+    }
+    Ok(pool)
 }
 
 /// Brings the schema up to date (forward only; concurrent instances serialize on

@@ -17,9 +17,9 @@
 
 use std::net::SocketAddr;
 
-/// Sets TCP_NODELAY on this process's TCP sockets connected to `port` (on any host);
-/// returns how many lacked it.
-pub(crate) fn set_on_peers_at(port: u16) -> usize {
+/// Sets TCP_NODELAY on this process's TCP sockets connected to one of `ports` (on any
+/// host: the database URL may name several); returns how many lacked it.
+pub(crate) fn set_on_peers_at(ports: &[u16]) -> usize {
     let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
         return 0;
     };
@@ -32,16 +32,16 @@ pub(crate) fn set_on_peers_at(port: u16) -> usize {
         else {
             continue;
         };
-        if set_if_peer(fd, port) {
+        if set_if_peer(fd, ports) {
             set += 1;
         }
     }
     set
 }
 
-/// Whether `fd` is a TCP stream connected to `port` that lacked TCP_NODELAY (and has
-/// it now).
-fn set_if_peer(fd: i32, port: u16) -> bool {
+/// Whether `fd` is a TCP stream connected to one of `ports` that lacked TCP_NODELAY
+/// (and has it now).
+fn set_if_peer(fd: i32, ports: &[u16]) -> bool {
     // SAFETY: the descriptor is only borrowed for the calls below, which fail harmlessly
     // (ENOTSOCK, EBADF) if it is not a socket or was closed meanwhile; one reused by
     // another socket meanwhile is at most given TCP_NODELAY, which every socket here
@@ -54,7 +54,8 @@ fn set_if_peer(fd: i32, port: u16) -> bool {
         .ok()
         .and_then(|a| a.as_socket())
         .map(|a: SocketAddr| a.port());
-    if !stream || peer != Some(port) || socket.tcp_nodelay().unwrap_or(true) {
+    let ours = peer.is_some_and(|p| ports.contains(&p));
+    if !stream || !ours || socket.tcp_nodelay().unwrap_or(true) {
         return false;
     }
     socket.set_tcp_nodelay(true).is_ok()
@@ -76,9 +77,9 @@ mod tests {
         let (served, _) = listener.accept().await.expect("accept");
         assert!(!client.nodelay().expect("option"), "off by default");
         // The accepted side's peer is the client's port, not `port`: left alone.
-        assert_eq!(set_on_peers_at(port), 1);
+        assert_eq!(set_on_peers_at(&[port]), 1);
         assert!(client.nodelay().expect("option"));
         assert!(!served.nodelay().expect("option"));
-        assert_eq!(set_on_peers_at(port), 0, "already set");
+        assert_eq!(set_on_peers_at(&[1, port]), 0, "already set");
     }
 }

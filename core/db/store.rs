@@ -13,6 +13,15 @@ pub async fn ping<'e>(db: impl sqlx::PgExecutor<'e>) -> Result<(), sqlx::Error> 
         .map(|_| ())
 }
 
+/// Whether the server takes writes: not a standby (in recovery every transaction is
+/// read-only) nor read-only by configuration (`default_transaction_read_only`), as
+/// libpq's `target_session_attrs=read-write` checks.
+pub(crate) async fn accepts_writes<'e>(db: impl sqlx::PgExecutor<'e>) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar!(r#"SELECT current_setting('transaction_read_only') = 'off' AS "writable!""#)
+        .fetch_one(db)
+        .await
+}
+
 /// Creates the service's database on the server of `admin` unless it exists.
 pub(super) async fn ensure_database(admin: &PgPool) -> Result<(), sqlx::Error> {
     let exists = sqlx::query_scalar!(

@@ -75,7 +75,7 @@ async fn exec(conn: &mut PgConnection, sql: String) -> Result<(), sqlx::Error> {
         .map(drop)
 }
 
-async fn admin_connection() -> PgConnection {
+pub async fn admin_connection() -> PgConnection {
     let url = admin_url().await;
     let mut last = None;
     for _ in 0..20 {

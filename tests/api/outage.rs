@@ -141,3 +141,81 @@ async fn a_silently_dead_key_listener_does_not_keep_a_revoked_key() {
     )
     .await;
 }
+
+/// The service talks only to a server that takes writes (core/db/primary.rs): when its
+/// database turns read-only, as a primary being demoted does, readiness says
+/// unavailable and every request, a read too, is refused 503 with Retry-After rather
+/// than answered by a server that may be behind; all is served again once it takes
+/// writes. At start, a read-only server is refused with the reason.
+#[tokio::test]
+async fn a_database_that_takes_no_writes_is_not_used() {
+    let mut app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    assert_eq!(status_of(&app, "/forms", &key).await.0, 200);
+
+    // Every session of the database, formsd's open ones included, turns read-only.
+    set_read_only(&app.db.name, true).await;
+    eventually(
+        "readyz says unavailable",
+        Duration::from_secs(20),
+        || async { (ready(&app).await == 503).then_some(()) },
+    )
+    .await;
+    // And keeps saying so through several of its checks (not merely while the ended
+    // sessions were being replaced).
+    for _ in 0..12 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        assert_eq!(ready(&app).await, 503, "ready on a read-only database");
+    }
+    let reply = send(app.request(Method::GET, "/forms").header("x-api-key", &key)).await;
+    assert_eq!(reply.status, 503, "{}", reply.text);
+    assert_eq!(reply.body["error"]["code"], "SERVICE_UNAVAILABLE");
+    assert!(reply.header_u64("retry-after") >= 1);
+
+    // Another instance does not even start on it.
+    let refused = formsd_command()
+        .args(serve_args(&app.db.url, &[]))
+        .output()
+        .await
+        .expect("running formsd");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(
+        stderr.contains("no database server takes writes"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("read-only"), "{stderr}");
+
+    set_read_only(&app.db.name, false).await;
+    eventually("requests served again", Duration::from_secs(30), || async {
+        (status_of(&app, "/forms", &key).await.0 == 200).then_some(())
+    })
+    .await;
+    let logs = app.logs_to_end().await;
+    assert!(!logs.contains("internal failure"), "{logs}");
+}
+
+/// Makes `database` read-only for every session (new ones by its setting; open ones
+/// are ended, and reconnect read-only), or writable again.
+async fn set_read_only(database: &str, read_only: bool) {
+    let mut admin = admin_connection().await;
+    let setting = match read_only {
+        true => "SET default_transaction_read_only = on",
+        false => "RESET default_transaction_read_only",
+    };
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "ALTER DATABASE \"{database}\" {setting}"
+    )))
+    .execute(&mut admin)
+    .await
+    .expect("setting the database read-only");
+    sqlx::query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = $1 AND pid <> pg_backend_pid()",
+    )
+    .bind(database)
+    .execute(&mut admin)
+    .await
+    .expect("ending its sessions");
+    let _ = sqlx::Connection::close(admin).await;
+}
