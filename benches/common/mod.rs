@@ -8,6 +8,8 @@
 #[path = "../../tests/api/helpers.rs"]
 pub mod helpers;
 
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
 /// Median and 99th percentile of `samples` (sorted in place).
@@ -31,4 +33,62 @@ pub fn env_num(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
+}
+
+/// A command's standard output, failing on a non-zero exit.
+pub fn run(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("running {cmd:?}: {e} (is it installed?)"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// The number after `label` on the line that has it.
+pub fn figure(text: &str, line_has: &str, label: &str) -> f64 {
+    text.lines()
+        .find(|l| l.contains(line_has))
+        .and_then(|l| l.split(label).nth(1))
+        .and_then(|rest| {
+            rest.split_whitespace()
+                .next()
+                .map(|n| n.trim_end_matches(',').to_owned())
+        })
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no {label:?} in:\n{text}"))
+}
+
+/// pgbench of the script files at `clients` connections: transactions per second.
+pub fn pgbench(url: &str, scripts: &[std::path::PathBuf], clients: usize, secs: usize) -> f64 {
+    let mut cmd = Command::new("pgbench");
+    cmd.args(["-n", "-M", "prepared", "-j", "2"]).args([
+        "-c",
+        &clients.to_string(),
+        "-T",
+        &secs.to_string(),
+    ]);
+    for script in scripts {
+        cmd.arg("-f").arg(script);
+    }
+    cmd.arg(url);
+    figure(&run(&mut cmd), "tps = ", "tps = ")
+}
+
+/// wrk with a Lua script: requests per second, failing on any non-2xx answer.
+pub fn wrk(url: &str, script: &Path, clients: usize, secs: usize) -> f64 {
+    let text = run(Command::new("wrk")
+        .args(["-t", "2", "-c", &clients.to_string()])
+        .args(["-d", &format!("{secs}s"), "-s"])
+        .arg(script)
+        .arg(url));
+    assert!(
+        !text.contains("Non-2xx"),
+        "wrk saw failed requests:\n{text}"
+    );
+    figure(&text, "Requests/sec:", "Requests/sec:")
 }
