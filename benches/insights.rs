@@ -98,12 +98,14 @@ async fn new_form(app: &TestApp, key: &str, title: &str) -> (String, Vec<String>
 }
 
 /// Loads responses `from..=to` of `form` (field ids in `ids`: name, rating, choice,
-/// number) and advances the form's counters as the create path does.
+/// number), with the search text formsd would write (`forms_search_text`, the SQL twin
+/// of its rule), and advances the form's counters as the create path does.
 async fn load(pool: &PgPool, form: &str, ids: &[String], from: i64, to: i64) {
     let mut conn = pool.acquire().await.unwrap();
     sqlx::query(AssertSqlSafe(format!(
         "INSERT INTO responses (id, form_id, answers, metadata, device_type, browser, os,
-                                started_at, submitted_at, completion_time_seconds)
+                                started_at, submitted_at, completion_time_seconds, search)
+         SELECT r.*, forms_search_text(r.answers) FROM (
          SELECT gen_random_uuid(), $1::uuid,
                 jsonb_build_object(
                     $2::text, (ARRAY['Ada','Grace','Alan','Edsger','Barbara','Donald','Frances',
@@ -126,7 +128,9 @@ async fn load(pool: &PgPool, form: &str, ids: &[String], from: i64, to: i64) {
                     - (40 + i % 100) * interval '1 second',
                 timestamptz '2025-01-01 00:00:00+00' + i * interval '1 second',
                 40 + i % 100
-           FROM generate_series($6::bigint, $7::bigint) AS i"
+           FROM generate_series($6::bigint, $7::bigint) AS i
+         ) AS r (id, form_id, answers, metadata, device_type, browser, os, started_at,
+                 submitted_at, completion_time_seconds)"
     )))
     .bind(form)
     .bind(&ids[0])
@@ -580,11 +584,13 @@ async fn main() {
     let insert = write(
         "insert.sql",
         &format!(
-            "INSERT INTO responses (id, form_id, answers, started_at, submitted_at) \
-             SELECT gen_random_uuid(), '{}', '{}', now(), now() \
+            "INSERT INTO responses (id, form_id, answers, started_at, submitted_at, search) \
+             SELECT gen_random_uuid(), '{}', '{}', now(), now(), E'{}' \
              FROM generate_series(1, {BATCH});\n",
             large.id,
-            answers(&large.ids).to_string().replace("\":", "\": ")
+            answers(&large.ids).to_string().replace("\":", "\": "),
+            // The search text formsd writes with each response.
+            search_literal(&answers(&large.ids))
         ),
     );
     let large_url = format!("{}/forms/{}/responses", app.http_base, large.id);
@@ -620,4 +626,13 @@ async fn main() {
         println!("{what:<42} {w:>12.0} {wo:>12.0} {:>7.2}×", w / wo);
     }
     println!("load average at end: {}", load_average());
+}
+
+/// The search text formsd writes for `answers`, as the body of an `E'...'` literal.
+fn search_literal(answers: &serde_json::Value) -> String {
+    let empty = serde_json::Map::new();
+    forms::responses::search::text_of(answers.as_object().unwrap_or(&empty))
+        .replace('\\', "\\\\")
+        .replace('\'', "''")
+        .replace('\n', "\\n")
 }
