@@ -155,30 +155,18 @@ async fn xlsx_export_has_the_csv_columns_as_typed_cells_and_no_formulas() {
     let (name, rows) = &book[0];
     assert_eq!(name, "Responses");
     assert_eq!(rows.len(), 4, "a header and three rows");
-    let header: Vec<Data> = [
-        "Response ID",
-        "Submitted at",
-        "Started at",
-        "Completion time (seconds)",
-        "Device type",
-        "Browser",
-        "OS",
-        "Metadata",
-        "Name",
-        "Email",
-        "Name (2)",
-        "Notes",
-        "Age",
-        "Photo",
-        "Born",
-        "Recommend?",
-        "=Colour",
-        "Agree",
-    ]
-    .into_iter()
-    .map(string)
-    .collect();
-    assert_eq!(rows[0], header);
+    // The CSV's header (compared whole below), the labels as typed.
+    assert_eq!(rows[0][0], string("Response ID"));
+    assert_eq!(rows[0][10], string("Name (2)"));
+    assert_eq!(
+        rows[0][14..],
+        [
+            string("Born"),
+            string("Recommend?"),
+            string("=Colour"),
+            string("Agree")
+        ]
+    );
 
     let row = &rows[1];
     assert_eq!(row[0], string(&first));
