@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Export every response of a form
-         * @description Scope: read. Every response of the form once, oldest first, from one snapshot, streamed (constant memory on the server). CSV: response id, submission time, metadata columns, then one column per field headed by its label; cells that spreadsheets would run as formulas start with `'`.
+         * @description Scope: read. Every response of the form once, oldest first, from one snapshot, streamed (constant memory on the server; an XLSX is written whole to temporary disk first, then sent). XLSX: the CSV's columns with typed cells (numbers, UTC date-times, dates), every text a string, never a formula. CSV: response id, submission time, metadata columns, then one column per field headed by its label; cells that spreadsheets would run as formulas start with `'`.
          */
         get: operations["exportResponses"];
         put?: never;
@@ -1663,7 +1663,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The file's format (default `ndjson`). */
-                format?: "ndjson" | "csv";
+                format?: "ndjson" | "csv" | "xlsx";
                 /** @description Only responses submitted after this instant (exclusive, RFC 3339). */
                 since?: string;
                 /** @description Only responses submitted before this instant (exclusive, RFC 3339). */
@@ -1695,6 +1695,7 @@ export interface operations {
                 content: {
                     "application/x-ndjson": string;
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             401: components["responses"]["UnauthenticatedOrKeyInvalid"];

@@ -1,14 +1,18 @@
-//! Export files of a form's responses (NDJSON, CSV), and the pump that writes one from
-//! a stream of rows into a bounded channel, a chunk at a time.
+//! Export files of a form's responses (NDJSON, CSV, XLSX), and the pump that writes one
+//! from a stream of rows into a bounded channel, a chunk at a time.
 //!
 //! Memory stays constant whatever the number of responses: rows are encoded as they
 //! arrive, and a chunk is handed on once it holds `CHUNK_BYTES`; the channel's depth
 //! bounds how many chunks wait for a slow reader (who then slows the database read).
+//! An XLSX is a zip that can only be finished once every row is in: its rows go to
+//! temporary files, and the file is sent from disk once written (`xlsx`).
+
+mod xlsx;
 
 use crate::error::CoreError;
 use crate::forms::{Field, FieldKind};
 use crate::pb::convert::rfc3339;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -32,6 +36,7 @@ pub(crate) const CHANNEL_DEPTH: usize = 4;
 pub(crate) enum Format {
     Ndjson,
     Csv,
+    Xlsx,
 }
 
 /// A response as the export reads it. Answers and metadata are the JSON text the
@@ -70,9 +75,10 @@ pub(crate) struct Encoder {
     /// The form's fields when it has pages: a completed response's last page is read
     /// from them and its answers.
     paged: Option<Vec<Field>>,
-    /// Whether a CSV ends with the "Status" and "Last page" columns (an export that
-    /// asked for partial responses); NDJSON lines always carry them, as list items do.
-    csv_statuses: bool,
+    /// Whether a CSV or XLSX row ends with the "Status" and "Last page" columns (an
+    /// export that asked for partial responses); NDJSON lines always carry them, as
+    /// list items do.
+    statuses: bool,
 }
 
 enum Kind {
@@ -83,6 +89,98 @@ enum Kind {
         /// The field ids, in column order.
         fields: Vec<(String, Field)>,
     },
+    Xlsx {
+        sheet: Box<xlsx::Sheet>,
+        /// The field ids, in column order.
+        fields: Vec<(String, Field)>,
+    },
+}
+
+/// One cell of a CSV or XLSX row, typed: the CSV writes it as text ([`Cell::csv`]), the
+/// XLSX as a cell of its type.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Cell<'a> {
+    Empty,
+    /// Text as typed: the CSV neutralises one that a spreadsheet would run as a formula
+    /// ([`text_cell`]); the XLSX writes every text as a string, never a formula.
+    Text(Cow<'a, str>),
+    Integer(i64),
+    Number(&'a serde_json::Number),
+    /// An instant: RFC 3339 in the CSV, a date-time (UTC) in the XLSX.
+    Instant(DateTime<Utc>),
+    /// A date answer as typed (YYYY-MM-DD) and read: a date in the XLSX.
+    Date(&'a str, NaiveDate),
+}
+
+impl Cell<'_> {
+    /// The cell's text in a CSV.
+    pub(crate) fn csv(&self) -> Cow<'_, str> {
+        match self {
+            Cell::Empty => Cow::Borrowed(""),
+            Cell::Text(text) => text_cell(text),
+            Cell::Integer(n) => Cow::Owned(n.to_string()),
+            // A number is never a formula, "-3" included: it stays a number in the sheet.
+            Cell::Number(n) => Cow::Owned(n.to_string()),
+            Cell::Instant(at) => Cow::Owned(rfc3339(*at)),
+            Cell::Date(text, _) => text_cell(text),
+        }
+    }
+}
+
+fn text(text: &str) -> Cell<'_> {
+    Cell::Text(Cow::Borrowed(text))
+}
+
+fn optional_text(text: Option<&str>) -> Cell<'_> {
+    text.map_or(Cell::Empty, self::text)
+}
+
+/// The columns of a row before the form's fields.
+fn leading_cells(r: &ExportRow) -> [Cell<'_>; 8] {
+    [
+        Cell::Text(Cow::Owned(r.id.to_string())),
+        Cell::Instant(r.submitted_at),
+        Cell::Instant(r.started_at),
+        r.completion_time_seconds.map_or(Cell::Empty, Cell::Integer),
+        optional_text(r.device_type.as_deref()),
+        optional_text(r.browser.as_deref()),
+        optional_text(r.os.as_deref()),
+        text(&r.metadata),
+    ]
+}
+
+/// The cells of a CSV or XLSX row, in column order: the leading columns, one per field,
+/// and the status and last page when `trailing` has them.
+fn cells<'a>(
+    r: &'a ExportRow,
+    fields: &[(String, Field)],
+    answers: &'a Map<String, Value>,
+    trailing: Option<(&'static str, i64)>,
+) -> Vec<Cell<'a>> {
+    let trailing = trailing.map(|(status, page)| [text(status), Cell::Integer(page)]);
+    leading_cells(r)
+        .into_iter()
+        .chain(
+            fields
+                .iter()
+                .map(|(id, field)| readable_cell(field, answers.get(id))),
+        )
+        .chain(trailing.into_iter().flatten())
+        .collect()
+}
+
+/// The header row: the leading columns, one per field, and with `statuses` the two
+/// columns of partial responses.
+fn header_row(fields: &[Field], statuses: bool) -> Vec<String> {
+    let mut header: Vec<String> = CSV_LEADING_COLUMNS
+        .iter()
+        .map(|c| (*c).to_owned())
+        .chain(column_labels(fields))
+        .collect();
+    if statuses {
+        header.extend(["Status".to_owned(), "Last page".to_owned()]);
+    }
+    header
 }
 
 /// RFC 4180: CRLF ends a record; fields are quoted when they hold a quote, comma, CR or LF.
@@ -99,8 +197,19 @@ fn internal(error: impl std::fmt::Display) -> CoreError {
 }
 
 impl Encoder {
-    /// An encoder for a form with `fields`; a CSV starts with its header row.
+    /// An encoder for a form with `fields`; a CSV or XLSX starts with its header row.
     pub(crate) fn new(format: Format, fields: &[Field]) -> Result<Self, CoreError> {
+        Self::build(format, fields, false)
+    }
+
+    /// This encoder, for an export that holds partial responses too (`fields`: all the
+    /// form's, page breaks included): a CSV or XLSX gets the "Status" and "Last page"
+    /// columns last.
+    pub(crate) fn with_statuses(format: Format, fields: &[Field]) -> Result<Self, CoreError> {
+        Self::build(format, fields, true)
+    }
+
+    fn build(format: Format, fields: &[Field], statuses: bool) -> Result<Self, CoreError> {
         // A page break takes no answer: it is no column.
         let all = fields;
         let fields: Vec<Field> = fields
@@ -113,20 +222,19 @@ impl Encoder {
             Format::Ndjson => Kind::Ndjson(Vec::with_capacity(CHUNK_BYTES * 2)),
             Format::Csv => {
                 let mut writer = csv_writer();
-                let header = CSV_LEADING_COLUMNS
-                    .iter()
-                    .map(|c| (*c).to_owned())
-                    .chain(column_labels(fields))
+                let header = header_row(fields, statuses)
+                    .into_iter()
                     .map(|label| text_cell(&label).into_owned());
                 writer.write_record(header).map_err(internal)?;
                 Kind::Csv {
                     writer,
-                    fields: fields
-                        .iter()
-                        .map(|f| (f.id.to_string(), f.clone()))
-                        .collect(),
+                    fields: columns(fields),
                 }
             }
+            Format::Xlsx => Kind::Xlsx {
+                sheet: Box::new(xlsx::Sheet::new(header_row(fields, statuses))?),
+                fields: columns(fields),
+            },
         };
         Ok(Self {
             kind,
@@ -134,35 +242,8 @@ impl Encoder {
                 .iter()
                 .any(|f| f.kind == FieldKind::PageBreak)
                 .then(|| all.to_vec()),
-            csv_statuses: false,
+            statuses,
         })
-    }
-
-    /// This encoder, for an export that holds partial responses too (`fields`: all the
-    /// form's, page breaks included). A CSV gets the "Status" and "Last page" columns
-    /// last: its header is written again.
-    pub(crate) fn with_statuses(format: Format, fields: &[Field]) -> Result<Self, CoreError> {
-        let mut encoder = Self::new(format, fields)?;
-        if let Kind::Csv { writer, .. } = &mut encoder.kind {
-            // The header row as `new` wrote it, plus the two columns.
-            let mut header = csv_writer();
-            let labels = CSV_LEADING_COLUMNS
-                .iter()
-                .map(|c| (*c).to_owned())
-                .chain(column_labels(
-                    &fields
-                        .iter()
-                        .filter(|f| f.kind != FieldKind::PageBreak)
-                        .cloned()
-                        .collect::<Vec<_>>(),
-                ))
-                .chain(["Status".to_owned(), "Last page".to_owned()])
-                .map(|label| text_cell(&label).into_owned());
-            header.write_record(labels).map_err(internal)?;
-            *writer = header;
-        }
-        encoder.csv_statuses = true;
-        Ok(encoder)
     }
 
     /// The status and last page of `r`.
@@ -184,50 +265,35 @@ impl Encoder {
     /// Appends one response.
     pub(crate) fn row(&mut self, r: &ExportRow) -> Result<(), CoreError> {
         let status = self.status_of(r)?;
-        let csv_statuses = self.csv_statuses;
+        let trailing = self.statuses.then_some(status);
         match &mut self.kind {
             Kind::Ndjson(buf) => ndjson_line(buf, r, status),
             Kind::Csv { writer, fields } => {
                 let answers: Map<String, Value> =
                     serde_json::from_str(&r.answers).map_err(internal)?;
-                let leading = [
-                    Cow::Owned(r.id.to_string()),
-                    Cow::Owned(rfc3339(r.submitted_at)),
-                    Cow::Owned(rfc3339(r.started_at)),
-                    r.completion_time_seconds
-                        .map_or(Cow::Borrowed(""), |s| Cow::Owned(s.to_string())),
-                    optional_text(r.device_type.as_deref()),
-                    optional_text(r.browser.as_deref()),
-                    optional_text(r.os.as_deref()),
-                    text_cell(&r.metadata),
-                ];
-                for cell in leading {
-                    writer.write_field(cell.as_bytes()).map_err(internal)?;
-                }
-                for (id, field) in fields.iter() {
+                for cell in cells(r, fields, &answers, trailing) {
                     writer
-                        .write_field(readable_cell(field, answers.get(id)).as_bytes())
-                        .map_err(internal)?;
-                }
-                if csv_statuses {
-                    let (status, page) = status;
-                    writer.write_field(status.as_bytes()).map_err(internal)?;
-                    writer
-                        .write_field(page.to_string().as_bytes())
+                        .write_field(cell.csv().as_bytes())
                         .map_err(internal)?;
                 }
                 writer.write_record(None::<&[u8]>).map_err(internal)?;
                 // Into the Vec (no I/O), so that `pending` sees the row.
                 writer.flush().map_err(internal)
             }
+            Kind::Xlsx { sheet, fields } => {
+                let answers: Map<String, Value> =
+                    serde_json::from_str(&r.answers).map_err(internal)?;
+                sheet.row(&cells(r, fields, &answers, trailing))
+            }
         }
     }
 
-    /// Bytes written and not yet taken.
+    /// Bytes written and not yet taken (an XLSX has none before its end).
     pub(crate) fn pending(&self) -> usize {
         match &self.kind {
             Kind::Ndjson(buf) => buf.len(),
             Kind::Csv { writer, .. } => writer.get_ref().len(),
+            Kind::Xlsx { .. } => 0,
         }
     }
 
@@ -240,8 +306,38 @@ impl Encoder {
             Kind::Csv { writer, .. } => std::mem::replace(writer, csv_writer())
                 .into_inner()
                 .map_err(internal),
+            Kind::Xlsx { .. } => Ok(Vec::new()),
         }
     }
+
+    /// The rest of the file once every row is in: the bytes not yet taken, or the
+    /// finished XLSX (written on a blocking thread: zipping the sheet is long work).
+    async fn finish(mut self) -> Result<Rest, CoreError> {
+        match self.kind {
+            Kind::Xlsx { sheet, .. } => {
+                let file = tokio::task::spawn_blocking(move || sheet.finish())
+                    .await
+                    .map_err(internal)??;
+                Ok(Rest::File(tokio::fs::File::from_std(file)))
+            }
+            _ => Ok(Rest::Bytes(self.take()?)),
+        }
+    }
+}
+
+/// What is left to send of a file once every row is in.
+enum Rest {
+    Bytes(Vec<u8>),
+    /// A file on disk, at its start.
+    File(tokio::fs::File),
+}
+
+/// The field ids of `fields`, in column order, with the fields.
+fn columns(fields: &[Field]) -> Vec<(String, Field)> {
+    fields
+        .iter()
+        .map(|f| (f.id.to_string(), f.clone()))
+        .collect()
 }
 
 /// One NDJSON line: the members and JSON names of a response in the REST listing.
@@ -309,14 +405,11 @@ pub(crate) fn text_cell(text: &str) -> Cow<'_, str> {
     }
 }
 
-fn optional_text(text: Option<&str>) -> Cow<'_, str> {
-    text.map_or(Cow::Borrowed(""), text_cell)
-}
-
 /// The cell of one answer as a person reads it: a choice by its option's label (several
 /// joined by "; ", free text as "Other: text"), a checkbox as yes/no; an option removed
-/// from the form since shows its id. Other kinds as [`answer_cell`].
-pub(crate) fn readable_cell<'a>(field: &Field, answer: Option<&'a Value>) -> Cow<'a, str> {
+/// from the form since shows its id; a date answer as a date. Other kinds as
+/// [`answer_cell`].
+pub(crate) fn readable_cell<'a>(field: &Field, answer: Option<&'a Value>) -> Cell<'a> {
     let choice = |v: &Value| match v {
         Value::String(id) => field.option_label(id).unwrap_or(id).to_owned(),
         Value::Object(o) => format!(
@@ -326,32 +419,35 @@ pub(crate) fn readable_cell<'a>(field: &Field, answer: Option<&'a Value>) -> Cow
         other => other.to_string(),
     };
     match (field.kind, answer) {
-        (_, None | Some(Value::Null)) => Cow::Borrowed(""),
+        (_, None | Some(Value::Null)) => Cell::Empty,
         (FieldKind::SingleChoice | FieldKind::Dropdown, Some(v)) => {
-            Cow::Owned(text_cell(&choice(v)).into_owned())
+            Cell::Text(Cow::Owned(choice(v)))
         }
         (FieldKind::MultipleChoice, Some(Value::Array(items))) => {
             let joined: Vec<String> = items.iter().map(choice).collect();
-            Cow::Owned(text_cell(&joined.join("; ")).into_owned())
+            Cell::Text(Cow::Owned(joined.join("; ")))
         }
-        (FieldKind::Checkbox, Some(Value::Bool(b))) => Cow::Borrowed(if *b { "yes" } else { "no" }),
+        (FieldKind::Checkbox, Some(Value::Bool(b))) => text(if *b { "yes" } else { "no" }),
+        (FieldKind::Date, Some(Value::String(day))) => match crate::forms::parse_date(day) {
+            Some(date) => Cell::Date(day, date),
+            None => text(day),
+        },
         (_, answer) => answer_cell(answer),
     }
 }
 
-/// The cell of one answer: text as is, numbers and booleans as JSON writes them, an
+/// The cell of one answer: text as is, numbers as numbers, booleans as true/false, an
 /// uploaded file by its name, anything else as JSON; no answer is an empty cell.
-pub(crate) fn answer_cell(answer: Option<&Value>) -> Cow<'_, str> {
+pub(crate) fn answer_cell(answer: Option<&Value>) -> Cell<'_> {
     match answer {
-        None | Some(Value::Null) => Cow::Borrowed(""),
-        Some(Value::String(text)) => text_cell(text),
-        // A number is never a formula, "-3" included: it stays a number in the sheet.
-        Some(Value::Number(n)) => Cow::Owned(n.to_string()),
-        Some(Value::Bool(b)) => Cow::Borrowed(if *b { "true" } else { "false" }),
+        None | Some(Value::Null) => Cell::Empty,
+        Some(Value::String(s)) => text(s),
+        Some(Value::Number(n)) => Cell::Number(n),
+        Some(Value::Bool(b)) => text(if *b { "true" } else { "false" }),
         Some(Value::Object(file)) if file.contains_key("file_id") => {
             optional_text(file.get("name").and_then(Value::as_str))
         }
-        Some(other) => Cow::Owned(text_cell(&other.to_string()).into_owned()),
+        Some(other) => Cell::Text(Cow::Owned(other.to_string())),
     }
 }
 
@@ -381,7 +477,25 @@ pub(crate) async fn pump<S>(
                 return Ok(());
             }
         }
-        send(&out, encoder.take()?, stall).await?;
+        match encoder.finish().await? {
+            Rest::Bytes(bytes) => {
+                send(&out, bytes, stall).await?;
+            }
+            Rest::File(mut file) => {
+                use tokio::io::AsyncReadExt;
+                loop {
+                    let mut chunk = Vec::with_capacity(CHUNK_BYTES);
+                    let read = (&mut file)
+                        .take(CHUNK_BYTES as u64)
+                        .read_to_end(&mut chunk)
+                        .await
+                        .map_err(internal)?;
+                    if read == 0 || !send(&out, chunk, stall).await? {
+                        break;
+                    }
+                }
+            }
+        }
         Ok(())
     }
     .await;
@@ -512,12 +626,12 @@ mod tests {
             assert_eq!(text_cell(risky), format!("'{risky}"));
         }
         assert_eq!(text_cell("a=1"), "a=1");
-        assert_eq!(answer_cell(Some(&json!(-3))), "-3");
-        assert_eq!(answer_cell(Some(&json!("-3"))), "'-3");
-        assert_eq!(answer_cell(Some(&json!(true))), "true");
-        assert_eq!(answer_cell(None), "");
+        assert_eq!(answer_cell(Some(&json!(-3))).csv(), "-3");
+        assert_eq!(answer_cell(Some(&json!("-3"))).csv(), "'-3");
+        assert_eq!(answer_cell(Some(&json!(true))).csv(), "true");
+        assert_eq!(answer_cell(None).csv(), "");
         let file = json!({"file_id": "x", "name": "=cv.pdf", "size": 3, "content_type": "application/pdf"});
-        assert_eq!(answer_cell(Some(&file)), "'=cv.pdf");
+        assert_eq!(answer_cell(Some(&file)).csv(), "'=cv.pdf");
     }
 
     #[test]

@@ -106,7 +106,8 @@ fn format_from_pb(value: i32) -> Result<Format, CoreError> {
     match pb::ExportFormat::try_from(value) {
         Ok(pb::ExportFormat::Ndjson | pb::ExportFormat::Unspecified) => Ok(Format::Ndjson),
         Ok(pb::ExportFormat::Csv) => Ok(Format::Csv),
-        Err(_) => Err(CoreError::validation("format must be ndjson or csv")),
+        Ok(pb::ExportFormat::Xlsx) => Ok(Format::Xlsx),
+        Err(_) => Err(CoreError::validation("format must be ndjson, csv or xlsx")),
     }
 }
 

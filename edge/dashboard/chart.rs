@@ -81,9 +81,92 @@ pub(crate) fn daily_bars(days: &[Day<'_>], label: &str) -> Markup {
     }
 }
 
+/// A semicircle gauge of a Net Promoter Score, from -100 (left) through 0 (top) to 100
+/// (right): an arc from 0 to the score (to the right when positive, to the left when
+/// negative), with the score written in its middle and the ends labelled. `label` says
+/// what it shows, for people who do not see it (the page gives the figures as text).
+pub(crate) fn nps_gauge(score: f64, label: &str) -> Markup {
+    const CX: f64 = 100.0;
+    const CY: f64 = 110.0;
+    const R: f64 = 80.0;
+    let score = score.clamp(-100.0, 100.0);
+    // The angle from the right end, counter-clockwise: -100 at pi, 100 at 0.
+    let angle = std::f64::consts::PI * (100.0 - score) / 200.0;
+    let (x, y) = (CX + R * angle.cos(), CY - R * angle.sin());
+    // From the top: clockwise (sweep 1) towards 100, counter-clockwise towards -100.
+    let sweep = u8::from(score > 0.0);
+    let arc = format!(
+        "M {CX:.1} {:.1} A {R:.0} {R:.0} 0 0 {sweep} {x:.1} {y:.1}",
+        CY - R
+    );
+    let class = if score < 0.0 {
+        "nps-arc negative"
+    } else {
+        "nps-arc"
+    };
+    let shown = if score.fract() == 0.0 {
+        format!("{score:.0}")
+    } else {
+        format!("{score:.1}")
+    };
+    html! {
+        svg class="gauge" viewBox="0 0 200 128" role="img" aria-label=(label) {
+            path class="nps-track" d={"M " (CX - R) " " (CY) " A " (R) " " (R) " 0 0 1 " (CX + R) " " (CY)} {}
+            @if score != 0.0 {
+                path class=(class) d=(arc) {}
+            }
+            line class="nps-tick" x1=(CX) y1=(CY - R - 12.0) x2=(CX) y2=(CY - R + 12.0) {}
+            text class="nps-score" x=(CX) y=(CY - 8.0) text-anchor="middle" { (shown) }
+            text x=(CX - R) y=(CY + 16.0) text-anchor="middle" { "−100" }
+            text x=(CX) y="10" text-anchor="middle" { "0" }
+            text x=(CX + R) y=(CY + 16.0) text-anchor="middle" { "100" }
+        }
+    }
+}
+
+/// A funnel of how many reached each step (first step first): one bar per step,
+/// centred, as wide as its count against the largest, joined to the next by a band
+/// that narrows with the drop between them. `label` says what it shows, for people who
+/// do not see it (the page gives the figures as a table).
+pub(crate) fn funnel(reached: &[i64], label: &str) -> Markup {
+    const W: f64 = 320.0;
+    const BAR: f64 = 24.0;
+    const GAP: f64 = 14.0;
+    let max = reached.iter().copied().max().unwrap_or(0).max(1) as f64;
+    let bars: Vec<(f64, f64, f64)> = reached
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            // A step that someone reached stays visible, however thin.
+            let width = match *n {
+                n if n <= 0 => 0.0,
+                n => (n as f64 / max * W).max(2.0),
+            };
+            ((W - width) / 2.0, i as f64 * (BAR + GAP), width)
+        })
+        .collect();
+    let height = (reached.len() as f64 * (BAR + GAP) - GAP).max(BAR);
+    html! {
+        svg class="funnel" viewBox={"0 0 " (W) " " (height)} role="img" aria-label=(label) {
+            @for pair in bars.windows(2) {
+                @let ((x0, y0, w0), (x1, y1, w1)) = (pair[0], pair[1]);
+                polygon class="funnel-band" points=(format!(
+                    "{x0:.1},{:.1} {:.1},{:.1} {:.1},{y1:.1} {x1:.1},{y1:.1}",
+                    y0 + BAR, x0 + w0, y0 + BAR, x1 + w1
+                )) {}
+            }
+            @for (x, y, width) in &bars {
+                @if *width > 0.0 {
+                    rect x=(format!("{x:.1}")) y=(format!("{y:.1}")) width=(format!("{width:.1}")) height=(BAR) {}
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Day, daily_bars, sparkline};
+    use super::{Day, daily_bars, funnel, nps_gauge, sparkline};
 
     #[test]
     fn daily_bars_scale_to_the_busiest_day_and_draw_errors_over_requests() {
@@ -133,5 +216,49 @@ mod tests {
         assert!(svg.contains(r#"aria-label="3 days""#));
         // No day at all still draws (an empty line), without dividing by zero.
         assert!(sparkline(&[], "none").into_string().contains("points=\"\""));
+    }
+
+    #[test]
+    fn the_gauge_arcs_from_zero_to_the_score() {
+        // 100 ends at the right end, -100 at the left, 0 draws no arc; 50 at 45 degrees.
+        let svg = nps_gauge(100.0, "NPS 100").into_string();
+        assert!(
+            svg.contains(r#"d="M 100.0 30.0 A 80 80 0 0 1 180.0 110.0""#),
+            "{svg}"
+        );
+        assert!(svg.contains(">100</text>") && svg.contains(r#"aria-label="NPS 100""#));
+        let svg = nps_gauge(-100.0, "").into_string();
+        assert!(
+            svg.contains(r#"class="nps-arc negative" d="M 100.0 30.0 A 80 80 0 0 0 20.0 110.0""#),
+            "{svg}"
+        );
+        let svg = nps_gauge(50.0, "").into_string();
+        assert!(svg.contains("A 80 80 0 0 1 156.6 53.4"), "{svg}");
+        let svg = nps_gauge(-33.3, "").into_string();
+        assert!(svg.contains(">-33.3</text>"), "{svg}");
+        let svg = nps_gauge(0.0, "").into_string();
+        assert!(!svg.contains("nps-arc"), "{svg}");
+        // Out of range (never sent) stays on the dial.
+        assert!(nps_gauge(250.0, "").into_string().contains("180.0 110.0"));
+    }
+
+    #[test]
+    fn the_funnel_narrows_with_each_step() {
+        let svg = funnel(&[4, 3, 1, 0], "4 started").into_string();
+        // Centred bars scaled to the largest step; an empty step draws no bar.
+        assert!(svg.contains(r#"x="0.0" y="0.0" width="320.0""#), "{svg}");
+        assert!(svg.contains(r#"x="40.0" y="38.0" width="240.0""#), "{svg}");
+        assert!(svg.contains(r#"x="120.0" y="76.0" width="80.0""#), "{svg}");
+        assert_eq!(svg.matches("<rect").count(), 3, "{svg}");
+        // A band joins each step to the next.
+        assert_eq!(svg.matches("funnel-band").count(), 3, "{svg}");
+        assert!(
+            svg.contains(r#"points="0.0,24.0 320.0,24.0 280.0,38.0 40.0,38.0""#),
+            "{svg}"
+        );
+        assert!(svg.contains(r#"viewBox="0 0 320 138""#), "{svg}");
+        // Nobody at all still draws, without dividing by zero.
+        assert!(funnel(&[0, 0], "none").into_string().contains("<svg"));
+        assert!(funnel(&[], "none").into_string().contains("<svg"));
     }
 }

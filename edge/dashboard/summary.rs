@@ -1,7 +1,7 @@
 //! The summary of a form's responses (`/app/forms/{id}/summary`): the core's
 //! GetFormSummary drawn on the server. Responses per day as bars, each choice's options
-//! as bars, a scale's average and NPS, and how many reached each page; every picture
-//! has its figures beside it as text or a table. No script.
+//! as bars, a scale's average and its NPS as a gauge, and how many reached each page as
+//! a funnel; every picture has its figures beside it as text or a table. No script.
 
 use super::chart::{self, Day};
 use super::layout::Section;
@@ -18,6 +18,14 @@ fn percent(count: i64, of: i64) -> String {
         return "–".to_owned();
     }
     format!("{:.0} %", count as f64 * 100.0 / of as f64)
+}
+
+/// A count of people: "1 promoter", "2 promoters".
+fn people(count: i64, one: &str) -> String {
+    match count {
+        1 => format!("1 {one}"),
+        n => format!("{n} {one}s"),
+    }
 }
 
 /// A number with at most one decimal.
@@ -55,6 +63,86 @@ fn bars(rows: &[(String, i64)], of: i64, label: &str) -> Markup {
     }
 }
 
+/// A 0–10 scale's NPS: the gauge, and the score with its three groups as text (the
+/// groups of the score's definition in GetFormSummary: 9–10 promote, 0–6 detract).
+fn nps_figures(nps: f64, s: &pb::ScaleSummary, label: &str) -> Markup {
+    let group = |values: std::ops::RangeInclusive<i64>| {
+        s.distribution
+            .iter()
+            .filter(|d| values.contains(&d.value))
+            .map(|d| d.count)
+            .sum::<i64>()
+    };
+    let (promoters, passives, detractors) = (group(9..=10), group(7..=8), group(0..=6));
+    let all = promoters + passives + detractors;
+    html! {
+        div class="nps" {
+            (chart::nps_gauge(nps, &format!(
+                "Net Promoter Score of {label}: {} on a scale from −100 to 100",
+                figure(Some(nps))
+            )))
+            div {
+                p { "Net Promoter Score " strong { (figure(Some(nps))) } " (from −100 to 100)" }
+                p {
+                    (people(promoters, "promoter")) " (9–10, " (percent(promoters, all)) "), "
+                    (people(passives, "passive")) " (7–8, " (percent(passives, all)) "), "
+                    (people(detractors, "detractor")) " (0–6, " (percent(detractors, all)) ")"
+                }
+            }
+        }
+    }
+}
+
+/// How many reached each page: a funnel, and its figures as a table (each page's count,
+/// its share of those who reached the first, and how many were lost since the page
+/// before).
+fn drop_off(pages: &[pb::PageReach]) -> Markup {
+    let first = pages.first().map_or(0, |p| p.reached);
+    let last = pages.last().map_or(0, |p| p.reached);
+    let reached: Vec<i64> = pages.iter().map(|p| p.reached).collect();
+    let label = format!(
+        "Funnel of {} pages: {first} reached the first, {last} the last ({})",
+        pages.len(),
+        percent(last, first)
+    );
+    html! {
+        div class="drop-off" {
+            (chart::funnel(&reached, &label))
+            div class="table-wrap" tabindex="0" role="region" aria-label="Respondents who reached each page" {
+            table {
+                thead {
+                    tr {
+                        th scope="col" { "Page" }
+                        th scope="col" class="num" { "Reached" }
+                        th scope="col" class="num" { "Of the first page" }
+                        th scope="col" class="num" { "Lost since the page before" }
+                    }
+                }
+                tbody {
+                    @for (i, p) in pages.iter().enumerate() {
+                        tr {
+                            th scope="row" {
+                                @if p.title.is_empty() { "Page " (p.page) } @else { "Page " (p.page) ": " (p.title) }
+                            }
+                            td class="num" { (p.reached) }
+                            td class="num" { (percent(p.reached, first)) }
+                            td class="num" {
+                                @match i.checked_sub(1).and_then(|j| pages.get(j)) {
+                                    Some(before) => {
+                                        (before.reached - p.reached) " (" (percent(before.reached - p.reached, before.reached)) ")"
+                                    }
+                                    None => "–",
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            }
+        }
+    }
+}
+
 fn field(f: &pb::FieldSummary) -> Markup {
     let detail = match &f.detail {
         Some(Detail::Choice(c)) => {
@@ -77,7 +165,7 @@ fn field(f: &pb::FieldSummary) -> Markup {
             html! {
                 p { "Average " strong { (figure(s.average)) } }
                 @if let Some(nps) = s.nps {
-                    p class="nps" { "Net Promoter Score " strong { (figure(Some(nps))) } }
+                    (nps_figures(nps, s, &f.label))
                 }
                 (bars(&rows, f.answered, &format!("Answers to {}", f.label)))
             }
@@ -145,7 +233,6 @@ pub(crate) async fn page(owner: Owner, Path(form_id): Path<String>) -> Response 
         let rows: Vec<(String, i64)> = values.iter().map(|v| (v.value.clone(), v.count)).collect();
         bars(&rows, counts.completed, label)
     };
-    let first_page = summary.pages.first().map_or(0, |p| p.reached);
     let body = html! {
         nav class="crumbs" aria-label="Breadcrumb" {
             a href="/app/forms" { "Forms" } " / "
@@ -176,14 +263,7 @@ pub(crate) async fn page(owner: Owner, Path(form_id): Path<String>) -> Response 
         }
         @if !summary.pages.is_empty() {
             h2 { "How far people got" }
-            (bars(
-                &summary.pages.iter().map(|p| (
-                    if p.title.is_empty() { format!("Page {}", p.page) } else { format!("Page {}: {}", p.page, p.title) },
-                    p.reached,
-                )).collect::<Vec<_>>(),
-                first_page,
-                "Respondents who reached each page",
-            ))
+            (drop_off(&summary.pages))
         }
         h2 { "Devices" }
         div class="row shares" {

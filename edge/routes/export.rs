@@ -46,13 +46,20 @@ pub(crate) enum ExportFormatName {
     Ndjson,
     /// A header row, then one row per response (RFC 4180).
     Csv,
+    /// The CSV's columns and rows as a workbook, with typed cells.
+    Xlsx,
 }
+
+/// The media type of an XLSX workbook.
+pub(crate) const XLSX_MEDIA_TYPE: &str =
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /// A format's wire value, with the reply's media type and the file's extension.
 pub(crate) fn format_of(name: ExportFormatName) -> (pb::ExportFormat, &'static str, &'static str) {
     match name {
         ExportFormatName::Ndjson => (pb::ExportFormat::Ndjson, "application/x-ndjson", "ndjson"),
         ExportFormatName::Csv => (pb::ExportFormat::Csv, "text/csv; charset=utf-8", "csv"),
+        ExportFormatName::Xlsx => (pb::ExportFormat::Xlsx, XLSX_MEDIA_TYPE, "xlsx"),
     }
 }
 
@@ -81,12 +88,15 @@ fn export_request(
 #[utoipa::path(get, path = "/forms/{form_id}/responses/export", operation_id = "exportResponses",
     tag = "responses",
     description = "Scope: read. Every response of the form once, oldest first, from one \
-        snapshot, streamed (constant memory on the server). CSV: response id, submission \
+        snapshot, streamed (constant memory on the server; an XLSX is written whole to \
+        temporary disk first, then sent). XLSX: the CSV's columns with typed cells \
+        (numbers, UTC date-times, dates), every text a string, never a formula. CSV: response id, submission \
         time, metadata columns, then one column per field headed by its label; cells that \
         spreadsheets would run as formulas start with `'`.",
     params(FormIdOfChild, ExportQuery, super::filter::FilterQuery),
     responses((status = 200, description = "The file, streamed as an attachment",
-        content((String = "application/x-ndjson"), (String = "text/csv")))))]
+        content((String = "application/x-ndjson"), (String = "text/csv"),
+            (String = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")))))]
 pub(crate) async fn export(
     State(state): State<AppState>,
     call: Call,
@@ -141,7 +151,7 @@ mod tests {
     }
 
     #[test]
-    fn the_format_is_ndjson_unless_csv_is_asked() {
+    fn the_format_is_ndjson_unless_csv_or_xlsx_is_asked() {
         for query in ["", "format=", "format=ndjson"] {
             let (request, media_type, extension) = export(query).expect(query);
             assert_eq!(request.format(), pb::ExportFormat::Ndjson, "{query}");
@@ -150,6 +160,15 @@ mod tests {
         let (request, media_type, extension) = export("format=csv").expect("csv");
         assert_eq!(request.format(), pb::ExportFormat::Csv);
         assert_eq!((media_type, extension), ("text/csv; charset=utf-8", "csv"));
+        let (request, media_type, extension) = export("format=xlsx").expect("xlsx");
+        assert_eq!(request.format(), pb::ExportFormat::Xlsx);
+        assert_eq!(
+            (media_type, extension),
+            (
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "xlsx"
+            )
+        );
     }
 
     #[test]
@@ -166,10 +185,13 @@ mod tests {
     #[test]
     fn a_bad_value_is_refused_naming_its_parameter() {
         query::assert_refused::<ExportQuery>(&[
-            ("format=xml", r#"format must be ndjson or csv, got "xml""#),
+            (
+                "format=xml",
+                r#"format must be ndjson, csv or xlsx, got "xml""#,
+            ),
             (
                 "format=CSV%20",
-                r#"format must be ndjson or csv, got "CSV ""#,
+                r#"format must be ndjson, csv or xlsx, got "CSV ""#,
             ),
             (
                 "since=12345",

@@ -51,6 +51,20 @@ async fn the_summary_page_shows_the_forms_figures() {
         .await
         .ok(201);
     }
+    // Unfinished ones: two stopped at the first page, one at the second.
+    for page in [1, 1, 2] {
+        sqlx::query(
+            "INSERT INTO partial_responses (id, form_id, resume_digest, answers, page, started_at,
+                                            saved_at, updated_at)
+             VALUES (gen_random_uuid(), $1::uuid, sha256(gen_random_uuid()::text::bytea), '{}',
+                     $2, now(), now(), now())",
+        )
+        .bind(&id)
+        .bind(page)
+        .execute(&app.pool)
+        .await
+        .expect("a partial response");
+    }
     let path = format!("/app/forms/{id}/summary");
     let page = d.get(&path).await;
     assert_eq!(page.status, 200, "{}", page.text);
@@ -63,10 +77,38 @@ async fn the_summary_page_shows_the_forms_figures() {
         "<td class=\"num\">1</td><td class=\"num\">25 %</td>",
         // NPS: 2 promoters, 1 detractor of 3 answers.
         "Net Promoter Score <strong>33.3</strong>",
-        "Page 2: About us",
+        "2 promoters (9–10, 67 %), 0 passives (7–8, 0 %), 1 detractor (0–6, 33 %)",
         "Responses per day",
+        // Drop-off: 4 completed and 3 unfinished reached page 1; the 4 and the one
+        // stopped there reached page 2.
+        "<th scope=\"row\">Page 1</th><td class=\"num\">7</td><td class=\"num\">100 %</td><td class=\"num\">–</td>",
+        "<th scope=\"row\">Page 2: About us</th><td class=\"num\">5</td><td class=\"num\">71 %</td><td class=\"num\">2 (29 %)</td>",
+        "aria-label=\"Funnel of 2 pages: 7 reached the first, 5 the last (71 %)\"",
     ] {
         assert!(text.contains(needed), "{needed:?} missing in:\n{text}");
+    }
+    // The gauge's arc ends at the score, on a half circle from -100 to 100 (radius 80
+    // about (100, 110)), and says it.
+    let angle = std::f64::consts::PI * (100.0 - 33.3) / 200.0;
+    let end = format!(
+        "A 80 80 0 0 1 {:.1} {:.1}\"",
+        100.0 + 80.0 * angle.cos(),
+        110.0 - 80.0 * angle.sin()
+    );
+    assert!(text.contains(&end), "{end} missing in:\n{text}");
+    assert!(text.contains(
+        "aria-label=\"Net Promoter Score of Recommend us?: 33.3 on a scale from −100 to 100\""
+    ));
+    // The funnel's bars: the first page full width, the second 5/7 of it, centred.
+    let second = 320.0 * 5.0 / 7.0;
+    for bar in [
+        "x=\"0.0\" y=\"0.0\" width=\"320.0\"".to_owned(),
+        format!(
+            "x=\"{:.1}\" y=\"38.0\" width=\"{second:.1}\"",
+            (320.0 - second) / 2.0
+        ),
+    ] {
+        assert!(text.contains(&bar), "{bar} missing in:\n{text}");
     }
 
     // Another account's form: not found, nothing of it shown.

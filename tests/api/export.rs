@@ -16,15 +16,15 @@ use tokio_stream::StreamExt;
 use tonic::Code;
 
 /// An app, a Pro key with every scope, and a published form.
-struct Setup {
-    app: TestApp,
-    key: String,
-    form_id: String,
-    fields: Vec<String>,
+pub struct Setup {
+    pub app: TestApp,
+    pub key: String,
+    pub form_id: String,
+    pub fields: Vec<String>,
 }
 
 impl Setup {
-    async fn new(fields: Value) -> Setup {
+    pub async fn new(fields: Value) -> Setup {
         Self::with(fields, &[]).await
     }
 
@@ -41,7 +41,7 @@ impl Setup {
         }
     }
 
-    async fn create(&self, answers: Value) -> String {
+    pub async fn create(&self, answers: Value) -> String {
         let reply = self
             .app
             .post(
@@ -59,7 +59,7 @@ impl Setup {
     /// Stores `rows` responses of the form straight into the database, one a second
     /// (the newest now), each with an answer of `answer_len` characters: an export of
     /// tens of megabytes, more than every buffer between the export and its reader.
-    async fn seed(&self, rows: i32, answer_len: i32) {
+    pub async fn seed(&self, rows: i32, answer_len: i32) {
         let form_id = uuid::Uuid::parse_str(&self.form_id).expect("uuid");
         sqlx::query(
             "INSERT INTO responses (id, form_id, answers, metadata, started_at, submitted_at)
@@ -85,12 +85,12 @@ impl Setup {
         async move { request.send().await.expect("export") }
     }
 
-    fn export_path(&self, query: &[(&str, &str)]) -> String {
+    pub fn export_path(&self, query: &[(&str, &str)]) -> String {
         with_query(&format!("/forms/{}/responses/export", self.form_id), query)
     }
 
     /// The export, read whole, asserting 200 and the headers of a download.
-    async fn export(&self, query: &[(&str, &str)]) -> Reply {
+    pub async fn export(&self, query: &[(&str, &str)]) -> Reply {
         let reply = self.app.get(&self.export_path(query), &self.key).await;
         assert_eq!(reply.status, 200, "{}", reply.text);
         reply.assert_common_headers();
@@ -150,20 +150,20 @@ impl Setup {
     }
 }
 
-fn ndjson(text: &str) -> Vec<Value> {
+pub fn ndjson(text: &str) -> Vec<Value> {
     assert!(text.is_empty() || text.ends_with('\n'), "unterminated line");
     text.lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect()
 }
 
-fn ids(rows: &[Value]) -> Vec<String> {
+pub fn ids(rows: &[Value]) -> Vec<String> {
     rows.iter()
         .map(|r| r["id"].as_str().expect("id").to_owned())
         .collect()
 }
 
-fn csv_records(text: &str) -> Vec<Vec<String>> {
+pub fn csv_records(text: &str) -> Vec<Vec<String>> {
     csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(text.as_bytes())
@@ -222,7 +222,7 @@ async fn ndjson_export_is_every_response_once_oldest_first_in_the_listing_shape(
 }
 
 /// A visitor's submission through the hosted-form service, with a PNG in `file_field`.
-async fn hosted_submission(app: &TestApp, form_id: &str, answers: Value, file_field: &str) {
+pub async fn hosted_submission(app: &TestApp, form_id: &str, answers: Value, file_field: &str) {
     let (short_id,): (String,) = sqlx::query_as("SELECT short_id FROM forms WHERE id = $1")
         .bind(uuid::Uuid::parse_str(form_id).expect("uuid"))
         .fetch_one(&app.pool)
@@ -493,7 +493,7 @@ async fn export_refusals_use_the_spec_envelope_and_it_counts_once() {
     assert_eq!(remaining(&during) - 1, remaining(&after));
 }
 
-async fn grpc_export(
+pub async fn grpc_export(
     client: &mut ResponsesServiceClient<tonic::transport::Channel>,
     key: &str,
     message: pb::ExportResponsesRequest,

@@ -34,6 +34,7 @@ mod endpoint;
 mod endpoint_browser;
 mod errors;
 mod export;
+mod export_xlsx;
 mod failover;
 mod field_kinds;
 mod filters;

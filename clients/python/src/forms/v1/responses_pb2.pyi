@@ -23,6 +23,7 @@ class ExportFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EXPORT_FORMAT_UNSPECIFIED: _ClassVar[ExportFormat]
     EXPORT_FORMAT_NDJSON: _ClassVar[ExportFormat]
     EXPORT_FORMAT_CSV: _ClassVar[ExportFormat]
+    EXPORT_FORMAT_XLSX: _ClassVar[ExportFormat]
 
 class ResponseStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -55,6 +56,7 @@ SORT_ORDER_DESC: SortOrder
 EXPORT_FORMAT_UNSPECIFIED: ExportFormat
 EXPORT_FORMAT_NDJSON: ExportFormat
 EXPORT_FORMAT_CSV: ExportFormat
+EXPORT_FORMAT_XLSX: ExportFormat
 RESPONSE_STATUS_UNSPECIFIED: ResponseStatus
 RESPONSE_STATUS_COMPLETED: ResponseStatus
 RESPONSE_STATUS_PARTIAL: ResponseStatus
