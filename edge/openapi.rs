@@ -41,7 +41,7 @@ use utoipa::{Modify, OpenApi};
         webhooks::list, webhooks::create, webhooks::delete,
         usage::get,
     ),
-    components(schemas(Page)),
+    components(schemas(Page, crate::routes::filter::AnswerConditions)),
     tags(
         (name = "forms", description = "Forms and their field definitions"),
         (name = "responses", description = "Submissions to a form"),

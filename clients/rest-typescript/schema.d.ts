@@ -232,6 +232,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The conditions on one field's answer. */
+        AnswerConditions: {
+            eq?: string | null;
+            /** @description Comma-separated values. */
+            in?: string | null;
+            contains?: string | null;
+            /** @description `true` or `false`. */
+            answered?: string | null;
+            gte?: string | null;
+            lte?: string | null;
+            gt?: string | null;
+            lt?: string | null;
+        };
         /** @description Figures of a checkbox. */
         CheckboxSummary: {
             /**
@@ -1470,6 +1483,37 @@ export interface operations {
                  *     multi-page responses, `all` both, in one order.
                  */
                 status?: "completed" | "partial" | "all";
+                /**
+                 * @description Full-text search across the answers: case and accents ignored, a part of a word
+                 *     matches (`lovel` finds "Lovelace"); an email address, or a phone number written
+                 *     with its + and country code, matches an answer equal to it. At most 200
+                 *     characters.
+                 */
+                q?: string;
+                /**
+                 * @description Conditions on answers, `answers[<field id or ref>][<operator>]=<value>`, all of
+                 *     which must hold. Operators: `eq` (a text ignoring case and accents; a choice by
+                 *     option id or label; a multiple choice that includes it), `in` (any of
+                 *     comma-separated values), `contains` (text), `answered` (`true` or `false`),
+                 *     `gte`, `lte`, `gt`, `lt` (numbers, ratings, scales, dates as YYYY-MM-DD).
+                 */
+                answers?: {
+                    [key: string]: components["schemas"]["AnswerConditions"];
+                };
+                /**
+                 * @description Only responses created through the API (`api`) or submitted from a form page
+                 *     (`form`).
+                 */
+                source?: "api" | "form";
+                /**
+                 * @description Only responses from this kind of device (desktop, mobile, tablet, bot,
+                 *     appliance), ignoring case.
+                 */
+                device_type?: string;
+                /** @description Only responses from this browser (e.g. `Chrome`), ignoring case. */
+                browser?: string;
+                /** @description Only responses from this operating system (e.g. `iOS`), ignoring case. */
+                os?: string;
             };
             header?: never;
             path: {
@@ -1673,6 +1717,37 @@ export interface operations {
                  *     says its `status` and `last_page` (CSV: the last two columns).
                  */
                 status?: "completed" | "partial" | "all";
+                /**
+                 * @description Full-text search across the answers: case and accents ignored, a part of a word
+                 *     matches (`lovel` finds "Lovelace"); an email address, or a phone number written
+                 *     with its + and country code, matches an answer equal to it. At most 200
+                 *     characters.
+                 */
+                q?: string;
+                /**
+                 * @description Conditions on answers, `answers[<field id or ref>][<operator>]=<value>`, all of
+                 *     which must hold. Operators: `eq` (a text ignoring case and accents; a choice by
+                 *     option id or label; a multiple choice that includes it), `in` (any of
+                 *     comma-separated values), `contains` (text), `answered` (`true` or `false`),
+                 *     `gte`, `lte`, `gt`, `lt` (numbers, ratings, scales, dates as YYYY-MM-DD).
+                 */
+                answers?: {
+                    [key: string]: components["schemas"]["AnswerConditions"];
+                };
+                /**
+                 * @description Only responses created through the API (`api`) or submitted from a form page
+                 *     (`form`).
+                 */
+                source?: "api" | "form";
+                /**
+                 * @description Only responses from this kind of device (desktop, mobile, tablet, bot,
+                 *     appliance), ignoring case.
+                 */
+                device_type?: string;
+                /** @description Only responses from this browser (e.g. `Chrome`), ignoring case. */
+                browser?: string;
+                /** @description Only responses from this operating system (e.g. `iOS`), ignoring case. */
+                os?: string;
             };
             header?: never;
             path: {
@@ -1720,6 +1795,37 @@ export interface operations {
                  *     (exclusive, RFC 3339).
                  */
                 until?: string;
+                /**
+                 * @description Full-text search across the answers: case and accents ignored, a part of a word
+                 *     matches (`lovel` finds "Lovelace"); an email address, or a phone number written
+                 *     with its + and country code, matches an answer equal to it. At most 200
+                 *     characters.
+                 */
+                q?: string;
+                /**
+                 * @description Conditions on answers, `answers[<field id or ref>][<operator>]=<value>`, all of
+                 *     which must hold. Operators: `eq` (a text ignoring case and accents; a choice by
+                 *     option id or label; a multiple choice that includes it), `in` (any of
+                 *     comma-separated values), `contains` (text), `answered` (`true` or `false`),
+                 *     `gte`, `lte`, `gt`, `lt` (numbers, ratings, scales, dates as YYYY-MM-DD).
+                 */
+                answers?: {
+                    [key: string]: components["schemas"]["AnswerConditions"];
+                };
+                /**
+                 * @description Only responses created through the API (`api`) or submitted from a form page
+                 *     (`form`).
+                 */
+                source?: "api" | "form";
+                /**
+                 * @description Only responses from this kind of device (desktop, mobile, tablet, bot,
+                 *     appliance), ignoring case.
+                 */
+                device_type?: string;
+                /** @description Only responses from this browser (e.g. `Chrome`), ignoring case. */
+                browser?: string;
+                /** @description Only responses from this operating system (e.g. `iOS`), ignoring case. */
+                os?: string;
             };
             header?: never;
             path: {
