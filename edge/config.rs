@@ -13,6 +13,18 @@ pub(crate) struct DbArgs {
     /// PostgreSQL server to use; without it, formsd runs a private cluster in --data-dir.
     #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
     pub database_url: Option<String>,
+    /// A streaming-replication standby of the database that may serve reads (`serve`
+    /// only; repeat the flag for several; the variable takes them space-separated). A
+    /// read goes to one only once it has replayed every write acknowledged before the
+    /// read arrived; else the primary serves it (see the README).
+    #[arg(
+        long,
+        env = "FORMS_DATABASE_REPLICA_URLS",
+        global = true,
+        hide_env_values = true,
+        value_delimiter = ' '
+    )]
+    pub database_replica_url: Vec<String>,
     /// Directory of the embedded PostgreSQL cluster (used when DATABASE_URL is not set).
     #[arg(
         long,

@@ -6,10 +6,12 @@ pub mod embedded;
 pub mod lanes;
 mod nodelay;
 pub(crate) mod reachable;
+pub mod replicas;
 pub(crate) mod shared;
 mod store;
 
 pub use database::{Database, DatabaseError};
+pub use replicas::Replicas;
 pub use store::ping;
 
 use sqlx::PgPool;
@@ -34,8 +36,20 @@ pub async fn connect(
     max_connections: u32,
     acquire_timeout: Duration,
 ) -> Result<PgPool, sqlx::Error> {
+    pool_options(url, max_connections, acquire_timeout)?
+        .connect(url)
+        .await
+}
+
+/// The settings of every pool of the service (the primary's, the replicas'): see
+/// [`connect`].
+fn pool_options(
+    url: &str,
+    max_connections: u32,
+    acquire_timeout: Duration,
+) -> Result<PgPoolOptions, sqlx::Error> {
     let port = PgConnectOptions::from_str(url)?.get_port();
-    PgPoolOptions::new()
+    Ok(PgPoolOptions::new()
         .max_connections(max_connections)
         // When PostgreSQL is unreachable, requests fail with 503 rather than queueing
         // for long: a few seconds cover a busy pool, not an outage (and once readiness
@@ -63,9 +77,7 @@ pub async fn connect(
             })
         })
         // Connections are renewed now and then (a failover, a server's memory).
-        .max_lifetime(Duration::from_secs(30 * 60))
-        .connect(url)
-        .await
+        .max_lifetime(Duration::from_secs(30 * 60)))
 }
 
 /// Brings the schema up to date (forward only; concurrent instances serialize on
