@@ -462,6 +462,33 @@ mod tests {
         assert!("-1".parse::<Limit>().is_err());
     }
 
+    #[test]
+    fn replica_urls_repeat_and_split_on_spaces() {
+        let command = DbArgs::augment_args(clap::Command::new("formsd"));
+        let parse = |args: &[&str]| {
+            let matches = command.clone().try_get_matches_from(args).expect("parses");
+            DbArgs::from_arg_matches(&matches)
+                .expect("db args")
+                .database_replica_url
+        };
+        assert!(parse(&["formsd"]).is_empty(), "none by default");
+        let urls = parse(&[
+            "formsd",
+            "--database-replica-url",
+            "postgres://r1/forms",
+            "--database-replica-url",
+            "postgres://r2/forms postgres://r3/forms",
+        ]);
+        assert_eq!(
+            urls,
+            [
+                "postgres://r1/forms",
+                "postgres://r2/forms",
+                "postgres://r3/forms"
+            ]
+        );
+    }
+
     /// SPEC Webhooks: retries 30 s, then 5 minutes, then 30 minutes after a failure, and
     /// a receiver acknowledges within 10 seconds; as the core receives them.
     #[test]
