@@ -94,6 +94,8 @@ impl Pair {
                     "-U",
                     "postgres",
                     "--auth=trust",
+                    // As the embedded cluster: the migrations need UTF-8 (ICU collations).
+                    "--encoding=UTF8",
                     "--locale=C",
                 ],
             )
