@@ -61,6 +61,8 @@ fn decoding_limits(config: &CoreConfig) -> (usize, usize) {
 #[derive(Clone)]
 pub struct Core {
     pool: PgPool,
+    /// Where the reads that may move run: a replica caught up with them, or the primary.
+    replicas: db::Replicas,
     config: Arc<CoreConfig>,
     gate: Gate,
     cursors: CursorCodec,
@@ -100,8 +102,10 @@ pub enum NotificationsError {
 }
 
 impl Core {
-    /// Sets up the core on a migrated database (loading the shared secrets).
-    pub async fn start(pool: PgPool, config: CoreConfig) -> Result<Self, CoreError> {
+    /// Sets up the core on a migrated database (loading the shared secrets): writes on
+    /// its primary, the reads that may move where `replicas` says.
+    pub async fn start(replicas: db::Replicas, config: CoreConfig) -> Result<Self, CoreError> {
+        let pool = replicas.primary().clone();
         let config = Arc::new(config);
         let sign_in = Arc::new(crate::dashboard::throttle::SignInThrottle::per_minute(
             config.sign_in_attempts_per_minute,
@@ -131,6 +135,7 @@ impl Core {
             lanes,
             health: tonic_health::server::HealthReporter::new(),
             pool,
+            replicas,
             config,
             gate,
             cursors,
@@ -184,6 +189,7 @@ impl Core {
         let forms = Forms {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
+            replicas: self.replicas.clone(),
             lanes: self.lanes.clone(),
             reads: self.form_reads.clone(),
             idempotency_ttl: self.config.idempotency_ttl,
@@ -193,13 +199,14 @@ impl Core {
             gate: self.gate.clone(),
             batcher: self.batcher.clone(),
             pool: self.pool.clone(),
+            replicas: self.replicas.clone(),
             config: self.config.clone(),
             cursors: self.cursors.clone(),
             file_store: self.file_store.clone(),
         };
         let usage = Usage {
             gate: self.gate.clone(),
-            pool: self.pool.clone(),
+            replicas: self.replicas.clone(),
         };
         let gateway = Gateway {
             gate: self.gate.clone(),
@@ -216,6 +223,7 @@ impl Core {
         let webhooks = Webhooks {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
+            replicas: self.replicas.clone(),
             allow_private,
         };
         let notification_admin = NotificationAdmin {
@@ -239,6 +247,7 @@ impl Core {
         let owner = Owner {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
+            replicas: self.replicas.clone(),
             allow_private,
         };
         let (api, hosted) = decoding_limits(&self.config);

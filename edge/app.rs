@@ -126,10 +126,10 @@ impl Application {
         let (grpc_tls, http_tls) = (acceptor(Alpn::H2)?, acceptor(Alpn::Http1)?);
         let mut transport = None;
         if let Some(listener) = listeners.grpc {
-            let database = open_database(db).await?;
-            let pool = database.pool().clone();
+            let database = open_database(db, &db.database_replica_url).await?;
+            let replicas = database.replicas().clone();
             self.database = Some(database);
-            let core = Core::start(pool, core_config(args)?).await?;
+            let core = Core::start(replicas, core_config(args)?).await?;
             let maintenance = core.spawn_maintenance();
             let file_sweep = core.spawn_file_sweep();
             self.core = Some((core.clone(), core.spawn_accounting()));
@@ -333,9 +333,10 @@ fn core_endpoint(args: &ServeArgs) -> Result<tonic::transport::Endpoint, Error> 
     Ok(endpoint.tls_config(tls)?)
 }
 
-async fn open_database(db: &DbArgs) -> Result<Database, Error> {
+async fn open_database(db: &DbArgs, replica_urls: &[String]) -> Result<Database, Error> {
     Ok(Database::open(
         db.database_url.as_deref(),
+        replica_urls,
         &db.data_dir,
         db.db_max_connections,
         db.db_acquire_timeout.into(),
@@ -458,7 +459,8 @@ impl Operator {
     /// Opens the database and assembles the core's routes. `allow_private` lets webhook
     /// edits target http:// and private addresses (development only).
     pub(crate) async fn open(db: &DbArgs, allow_private: bool) -> Result<Self, Error> {
-        let database = open_database(db).await?;
+        // Operator commands read nothing a replica could serve.
+        let database = open_database(db, &[]).await?;
         let admin_token = hex::encode(rand::random::<[u8; 32]>());
         let mut config = CoreConfig {
             admin_token: Some(admin_token.clone()),
@@ -466,7 +468,7 @@ impl Operator {
         };
         config.delivery.allow_private = allow_private;
         let routes = async {
-            let core = Core::start(database.pool().clone(), config).await?;
+            let core = Core::start(database.replicas().clone(), config).await?;
             Ok::<_, Error>(core.routes().await?)
         }
         .await;

@@ -13,6 +13,18 @@ pub(crate) struct DbArgs {
     /// PostgreSQL server to use; without it, formsd runs a private cluster in --data-dir.
     #[arg(long, env = "DATABASE_URL", global = true, hide_env_values = true)]
     pub database_url: Option<String>,
+    /// A streaming-replication standby of the database that may serve reads (`serve`
+    /// only; repeat the flag for several; the variable takes them space-separated). A
+    /// read goes to one only once it has replayed every write acknowledged before the
+    /// read arrived; else the primary serves it (see the README).
+    #[arg(
+        long,
+        env = "FORMS_DATABASE_REPLICA_URLS",
+        global = true,
+        hide_env_values = true,
+        value_delimiter = ' '
+    )]
+    pub database_replica_url: Vec<String>,
     /// Directory of the embedded PostgreSQL cluster (used when DATABASE_URL is not set).
     #[arg(
         long,
@@ -448,6 +460,33 @@ mod tests {
         assert_eq!(args.free_response_limit.to_string(), "100");
         assert_eq!("unlimited".parse::<Limit>(), Ok(Limit(None)));
         assert!("-1".parse::<Limit>().is_err());
+    }
+
+    #[test]
+    fn replica_urls_repeat_and_split_on_spaces() {
+        let command = DbArgs::augment_args(clap::Command::new("formsd"));
+        let parse = |args: &[&str]| {
+            let matches = command.clone().try_get_matches_from(args).expect("parses");
+            DbArgs::from_arg_matches(&matches)
+                .expect("db args")
+                .database_replica_url
+        };
+        assert!(parse(&["formsd"]).is_empty(), "none by default");
+        let urls = parse(&[
+            "formsd",
+            "--database-replica-url",
+            "postgres://r1/forms",
+            "--database-replica-url",
+            "postgres://r2/forms postgres://r3/forms",
+        ]);
+        assert_eq!(
+            urls,
+            [
+                "postgres://r1/forms",
+                "postgres://r2/forms",
+                "postgres://r3/forms"
+            ]
+        );
     }
 
     /// SPEC Webhooks: retries 30 s, then 5 minutes, then 30 minutes after a failure, and

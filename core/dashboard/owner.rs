@@ -21,6 +21,8 @@ use tonic::{Request, Response, Status};
 pub(crate) struct Owner {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
+    /// Where the pages' reads run (`db::replicas`).
+    pub(crate) replicas: crate::db::Replicas,
     /// Webhooks may target private addresses and plain HTTP (`--webhook-allow-private`).
     pub(crate) allow_private: bool,
 }
@@ -50,7 +52,8 @@ impl Owner {
             .collect();
         let today = Utc::now().date_naive();
         let first = today - Days::new(u64::from(days.unsigned_abs()) - 1);
-        let found = store::activity(&self.pool, ctx.caller.account_id, &ids, first).await?;
+        let pool = &self.replicas.read_pool().await;
+        let found = store::activity(pool, ctx.caller.account_id, &ids, first).await?;
         let forms = ids
             .iter()
             .filter_map(|id| found.iter().find(|a| a.form_id == *id))
@@ -75,13 +78,14 @@ impl Owner {
 
     async fn account(&self, ctx: &Ctx) -> Result<pb::GetOwnAccountResponse, CoreError> {
         session_of(ctx)?;
-        let account = accounts::account_by_id(&self.pool, ctx.caller.account_id).await?;
+        let pool = &self.replicas.read_pool().await;
+        let account = accounts::account_by_id(pool, ctx.caller.account_id).await?;
         let month = crate::responses::quota_month(Utc::now());
-        let responses = accounts::responses_in_month(&self.pool, account.id, month).await?;
+        let responses = accounts::responses_in_month(pool, account.id, month).await?;
         let limit = account
             .response_limit
             .or_else(|| self.gate.config().response_limit(account.plan));
-        let identities = accounts::identities(&self.pool, account.id)
+        let identities = accounts::identities(pool, account.id)
             .await?
             .into_iter()
             .map(|i| pb::LinkedIdentity {
@@ -117,9 +121,9 @@ impl Owner {
     async fn keys(&self, ctx: &Ctx) -> Result<pb::ListOwnKeysResponse, CoreError> {
         session_of(ctx)?;
         let account_id = ctx.caller.account_id;
-        let rows = accounts::own_keys(&self.pool, account_id).await?;
+        let rows = accounts::own_keys(&self.replicas.read_pool().await, account_id).await?;
         let ids: Vec<_> = rows.iter().map(|r| r.id).collect();
-        let last = self.gate.tally().last_used(&self.pool, &ids).await?;
+        let last = self.gate.tally().last_used(&self.replicas, &ids).await?;
         let session = accounts::session_lookup(account_id);
         let keys = rows
             .into_iter()
@@ -202,7 +206,7 @@ impl Owner {
         // The key's account is the caller's: its plan's limit is the caller's.
         let usage = crate::usage::record(
             &self.gate,
-            &self.pool,
+            &self.replicas,
             row.id,
             ctx.caller.rate_limit,
             req.days.unwrap_or(crate::usage::MAX_DAYS),
@@ -245,9 +249,10 @@ impl Owner {
         session_of(ctx)?;
         let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
         let page = Page::new(req.page, req.per_page)?;
-        let hook = webhooks::store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
+        let pool = &self.replicas.read_pool().await;
+        let hook = webhooks::store::get(pool, ctx.caller.account_id, form_id, id).await?;
         Ok(pb::ListOwnDeliveriesResponse {
-            deliveries: hooks::deliveries_page(&self.pool, hook.id, &page).await?,
+            deliveries: hooks::deliveries_page(pool, hook.id, &page).await?,
         })
     }
 

@@ -1,8 +1,9 @@
 //! The database of a `formsd` process: the server named by a URL, or the embedded
 //! cluster in the data directory (started here unless another `formsd` on the same
-//! directory already runs it), migrated and pooled.
+//! directory already runs it), migrated and pooled, with the read replicas it may use.
 
 use super::embedded::{EmbeddedError, EmbeddedPostgres};
+use super::replicas::Replicas;
 use super::{connect, migrate, store};
 use sqlx::PgPool;
 use std::path::Path;
@@ -24,14 +25,17 @@ pub enum DatabaseError {
 /// An open, migrated database; [`Database::close`] it on exit.
 pub struct Database {
     pool: PgPool,
+    replicas: Replicas,
     embedded: Option<EmbeddedPostgres>,
 }
 
 impl Database {
     /// Opens `url`, or without one the embedded cluster in `data_dir`, with a pool of
-    /// `max_connections` whose requests wait at most `acquire_timeout` for one.
+    /// `max_connections` whose requests wait at most `acquire_timeout` for one, and
+    /// pools alike on the standbys at `replica_urls` (connected on first use).
     pub async fn open(
         url: Option<&str>,
+        replica_urls: &[String],
         data_dir: &Path,
         max_connections: u32,
         acquire_timeout: Duration,
@@ -49,7 +53,12 @@ impl Database {
         };
         let pool = connect(&url, max_connections, acquire_timeout).await?;
         migrate(&pool).await?;
-        Ok(Self { pool, embedded })
+        let replicas = Replicas::open(pool.clone(), replica_urls)?;
+        Ok(Self {
+            pool,
+            replicas,
+            embedded,
+        })
     }
 
     /// The pool.
@@ -57,9 +66,15 @@ impl Database {
         &self.pool
     }
 
+    /// The primary and the replicas, for the reads that may move.
+    pub fn replicas(&self) -> &Replicas {
+        &self.replicas
+    }
+
     /// Closes the pool, and stops the embedded cluster if this process started it.
     pub async fn close(self) {
         self.pool.close().await;
+        self.replicas.close().await;
         if let Some(pg) = self.embedded.filter(EmbeddedPostgres::started_here)
             && let Err(error) = pg.stop().await
         {

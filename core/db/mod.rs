@@ -7,10 +7,12 @@ pub mod lanes;
 mod nodelay;
 pub mod primary;
 pub(crate) mod reachable;
+pub mod replicas;
 pub(crate) mod shared;
 mod store;
 
 pub use database::{Database, DatabaseError};
+pub use replicas::Replicas;
 pub(crate) use store::accepts_writes;
 pub use store::ping;
 
@@ -41,19 +43,8 @@ pub async fn connect(
 ) -> Result<PgPool, DatabaseError> {
     let primary = Arc::new(Primary::parse(url)?);
     primary.find_first(acquire_timeout).await?;
-    let ports = primary.ports();
     let switched = primary.clone();
-    let pool = PgPoolOptions::new()
-        .max_connections(max_connections)
-        // When PostgreSQL is unreachable, requests fail with 503 rather than queueing
-        // for long: a few seconds cover a busy pool, not an outage (and once readiness
-        // sees the outage, requests are refused at once: `gate::Gate::call`).
-        .acquire_timeout(acquire_timeout)
-        // sqlx pings every connection it hands out by default: a round trip per
-        // query, doubling a one-statement request's work. Only a connection left idle
-        // for a while is checked; a dead one found in use fails its request with 503
-        // (an I/O error) and is dropped, and its successors are fresh.
-        .test_before_acquire(false)
+    let pool = pool_options(primary.ports(), max_connections, acquire_timeout)
         .before_acquire(move |conn, meta| {
             // A connection to the server the pool left in a failover is closed.
             let former = switched.opened_before_switch(meta.age);
@@ -67,6 +58,29 @@ pub async fn connect(
                 Ok(true)
             })
         })
+        .connect_with(primary.options())
+        .await?;
+    if primary.has_alternatives() {
+        primary.spawn_follow(pool.clone());
+    }
+    Ok(pool)
+}
+
+/// The settings of every pool of the service (the primary's, the replicas'), on servers
+/// at `ports`; each adds its own check of a connection before it is handed out.
+fn pool_options(ports: Vec<u16>, max_connections: u32, acquire_timeout: Duration) -> PgPoolOptions {
+    PgPoolOptions::new()
+        .max_connections(max_connections)
+        // When PostgreSQL is unreachable, requests fail with 503 rather than queueing
+        // for long: a few seconds cover a busy pool, not an outage (and once readiness
+        // sees the outage, requests are refused at once: `gate::Gate::call`).
+        .acquire_timeout(acquire_timeout)
+        // sqlx pings every connection it hands out by default: a round trip per
+        // query, doubling a one-statement request's work. Only a connection left idle
+        // for a while is checked (`before_acquire` of each pool); a dead one found in
+        // use fails its request with 503 (an I/O error) and is dropped, and its
+        // successors are fresh.
+        .test_before_acquire(false)
         // Each new connection's socket without Nagle's delay (`nodelay`: sqlx 0.9.0
         // leaves it on).
         .after_connect(move |_, _| {
@@ -75,12 +89,6 @@ pub async fn connect(
         })
         // Connections are renewed now and then (a server's memory).
         .max_lifetime(Duration::from_secs(30 * 60))
-        .connect_with(primary.options())
-        .await?;
-    if primary.has_alternatives() {
-        primary.spawn_follow(pool.clone());
-    }
-    Ok(pool)
 }
 
 /// Brings the schema up to date (forward only; concurrent instances serialize on

@@ -21,6 +21,8 @@ use uuid::Uuid;
 pub(crate) struct Forms {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
+    /// Where the list's reads run (`db::replicas`).
+    pub(crate) replicas: crate::db::Replicas,
     pub(crate) lanes: Lanes,
     /// Reads of one form shared by the requests that arrive together (by form and
     /// account).
@@ -170,7 +172,8 @@ impl Forms {
             status: status_from_pb(req.status)?,
             search: Some(req.search).filter(|s| !s.is_empty()),
         };
-        let (forms, total) = store::list(&self.pool, ctx.caller.account_id, &filter, page).await?;
+        let pool = &self.replicas.read_pool().await;
+        let (forms, total) = store::list(pool, ctx.caller.account_id, &filter, page).await?;
         Ok(pb::ListFormsResponse {
             forms: forms.into_iter().map(form_to_pb).collect(),
             pagination: Some(page.pagination(total)),

@@ -39,6 +39,7 @@ pub(crate) struct Responses {
     pub(crate) gate: Gate,
     pub(crate) batcher: create::Batcher,
     pub(crate) pool: PgPool,
+    pub(crate) replicas: crate::db::Replicas,
     pub(crate) config: Arc<CoreConfig>,
     pub(crate) cursors: CursorCodec,
     pub(crate) file_store: FileStore,
@@ -136,12 +137,13 @@ impl Responses {
         );
         let page = Page::new(req.page, req.per_page)?;
         let statuses = statuses_from_pb(req.status)?;
+        let read_pool = &self.replicas.read_pool().await;
         let filtering = req
             .filter
             .as_ref()
             .is_some_and(|f| *f != pb::ResponseFilter::default());
         let (count, fields) =
-            store::form_response_count(&self.pool, ctx.caller.account_id, form_id, filtering)
+            store::form_response_count(read_pool, ctx.caller.account_id, form_id, filtering)
                 .await?;
         let filter = filter::parse(req.filter.as_ref(), fields.as_deref().unwrap_or_default())?;
         let paged = fields.filter(|f| logic::has_pages(f));
@@ -152,7 +154,7 @@ impl Responses {
             statuses,
             filter: &filter,
         };
-        let list = |from, limit, offset| store::list(&self.pool, &sel, sort, from, limit, offset);
+        let list = |from, limit, offset| store::list(read_pool, &sel, sort, from, limit, offset);
         let Some(token) = req.cursor else {
             // Page mode: the form's maintained count is the total unless a window, a
             // filter or partial responses narrow or widen it.
@@ -160,7 +162,7 @@ impl Responses {
             {
                 count
             } else {
-                store::count(&self.pool, &sel).await?
+                store::count(read_pool, &sel).await?
             };
             let start = store::start_position(sort);
             let rows = list(start, page.limit(), page.offset()).await?;
@@ -209,8 +211,9 @@ impl Responses {
         let form_id = parse_id(&req.form_id, "form")?;
         let id = parse_id(&req.id, "response")?;
         // A response id names a completed response or a partial one.
+        let read_pool = &self.replicas.read_pool().await;
         let (response, paged) =
-            store::get_with_partial(&self.pool, ctx.caller.account_id, form_id, id).await?;
+            store::get_with_partial(read_pool, ctx.caller.account_id, form_id, id).await?;
         Ok(pb::GetResponseResponse {
             response: Some(response_in_form(response, paged.as_deref())),
         })
@@ -289,7 +292,7 @@ impl Responses {
         // Taken before the connection and held by the task to its end: an account's
         // exports never hold more than their share of the pool.
         let permit = self.gate.exports().try_take(ctx.caller.account_id)?;
-        let mut tx = self.pool.begin_with(SNAPSHOT).await?;
+        let mut tx = self.replicas.read_pool().await.begin_with(SNAPSHOT).await?;
         // Read in the export's snapshot, like its rows.
         let fields = crate::forms::store::get(&mut *tx, ctx.caller.account_id, form_id)
             .await?
@@ -342,7 +345,7 @@ impl Responses {
         let form_id = parse_id(&req.form_id, "form")?;
         let since = instant(req.since.as_ref(), "since")?;
         let until = instant(req.until.as_ref(), "until")?;
-        let mut tx = self.pool.begin_with(SNAPSHOT).await?;
+        let mut tx = self.replicas.read_pool().await.begin_with(SNAPSHOT).await?;
         // Another account's form is NOT_FOUND, as for the list.
         let fields = crate::forms::store::get(&mut *tx, ctx.caller.account_id, form_id)
             .await?
@@ -373,7 +376,7 @@ impl Responses {
         let (file_name, content_type, content) = self
             .file_store
             .get(
-                &self.pool,
+                &self.replicas.read_pool().await,
                 ctx.caller.account_id,
                 form_id,
                 response_id,

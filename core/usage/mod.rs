@@ -6,7 +6,6 @@ pub mod tally;
 use crate::error::CoreError;
 use crate::gate::{Ctx, Gate};
 use crate::pb::{self, usage_service_server::UsageService};
-use sqlx::PgPool;
 use tonic::{Request, Response, Status};
 
 pub const DEFAULT_DAYS: i32 = 30;
@@ -16,7 +15,7 @@ pub const MAX_DAYS: i32 = 90;
 #[derive(Clone)]
 pub struct Usage {
     pub(crate) gate: Gate,
-    pub(crate) pool: PgPool,
+    pub(crate) replicas: crate::db::Replicas,
 }
 
 impl Usage {
@@ -28,7 +27,7 @@ impl Usage {
         let days = req.days.unwrap_or(DEFAULT_DAYS);
         let usage = record(
             &self.gate,
-            &self.pool,
+            &self.replicas,
             ctx.caller.key_id,
             ctx.caller.rate_limit,
             days,
@@ -42,7 +41,7 @@ impl Usage {
 /// key itself, and what its owner sees of it in the dashboard.
 pub(crate) async fn record(
     gate: &Gate,
-    pool: &PgPool,
+    replicas: &crate::db::Replicas,
     key_id: uuid::Uuid,
     rate_limit: u32,
     days: i32,
@@ -54,7 +53,7 @@ pub(crate) async fn record(
     }
     let daily: Vec<pb::DailyUsage> = gate
         .tally()
-        .daily(pool, key_id, days)
+        .daily(replicas, key_id, days)
         .await?
         .into_iter()
         .map(|d| pb::DailyUsage {

@@ -11,6 +11,7 @@
 //! nothing.
 
 use super::store::{self, Counts};
+use crate::db::Replicas;
 use crate::error::CoreError;
 use chrono::NaiveDate;
 use sqlx::PgPool;
@@ -73,11 +74,14 @@ impl Tally {
     /// The key's daily usage from the table, with this instance's pending counts added.
     pub async fn daily(
         &self,
-        pool: &PgPool,
+        replicas: &Replicas,
         key_id: Uuid,
         days: i32,
     ) -> Result<Vec<store::Day>, CoreError> {
         let _reading = self.flushing.read().await;
+        // Chosen once no flush of this instance can be half way: a replica then holds
+        // every flush whose counts are no longer pending.
+        let pool = &replicas.read_pool().await;
         let mut daily = store::daily(pool, key_id, days).await?;
         // A failed flush's counts are added unless its commit went through after all.
         let unsettled = self.unsettled().as_ref().map(|u| u.id);
@@ -103,9 +107,12 @@ impl Tally {
     /// and this instance's pending counts.
     pub async fn last_used(
         &self,
-        pool: &PgPool,
+        replicas: &Replicas,
         keys: &[Uuid],
     ) -> Result<HashMap<Uuid, NaiveDate>, CoreError> {
+        // As `daily`: no count is between pending and the table while this reads.
+        let _reading = self.flushing.read().await;
+        let pool = &replicas.read_pool().await;
         let mut last: HashMap<Uuid, NaiveDate> =
             store::last_used(pool, keys).await?.into_iter().collect();
         let pending = self.pending();

@@ -39,6 +39,8 @@ fn webhook_to_pb(row: store::WebhookRow, secret: Option<String>) -> pb::Webhook 
 pub(crate) struct Webhooks {
     pub(crate) gate: Gate,
     pub(crate) pool: PgPool,
+    /// Where the list's reads run (`db::replicas`).
+    pub(crate) replicas: crate::db::Replicas,
     pub(crate) allow_private: bool,
 }
 
@@ -49,8 +51,9 @@ impl Webhooks {
         req: pb::ListWebhooksRequest,
     ) -> Result<pb::ListWebhooksResponse, CoreError> {
         let form_id = parse_id(&req.form_id, "form")?;
-        crate::forms::store::get(&self.pool, ctx.caller.account_id, form_id).await?;
-        let rows = store::list(&self.pool, ctx.caller.account_id, form_id).await?;
+        let pool = &self.replicas.read_pool().await;
+        crate::forms::store::get(pool, ctx.caller.account_id, form_id).await?;
+        let rows = store::list(pool, ctx.caller.account_id, form_id).await?;
         Ok(pb::ListWebhooksResponse {
             webhooks: rows.into_iter().map(|r| webhook_to_pb(r, None)).collect(),
         })

@@ -165,6 +165,9 @@ async fn template() -> &'static str {
 pub struct TestDb {
     pub name: String,
     pub url: String,
+    /// Whether it is on the tests' server, and so dropped here; a database on a server
+    /// a test made goes with that server.
+    on_test_server: bool,
 }
 
 impl TestDb {
@@ -187,7 +190,20 @@ impl TestDb {
         }
         let _ = conn.close().await;
         let url = url_with_database(admin_url().await, &name);
-        Arc::new(TestDb { name, url })
+        Arc::new(TestDb {
+            name,
+            url,
+            on_test_server: true,
+        })
+    }
+
+    /// The database at `url`, on a server the test made (and removes with it).
+    pub fn elsewhere(name: &str, url: String) -> Arc<TestDb> {
+        Arc::new(TestDb {
+            name: name.to_owned(),
+            url,
+            on_test_server: false,
+        })
     }
 
     /// A small pool on this database.
@@ -202,6 +218,9 @@ impl TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
+        if !self.on_test_server {
+            return;
+        }
         // Best effort, on a runtime of its own: we may be inside a test's runtime.
         let name = self.name.clone();
         let Some(admin) = ADMIN_URL_COPY.lock().ok().and_then(|u| u.clone()) else {

@@ -1448,6 +1448,13 @@ fn random_ids(path: &str, owner: &Tenant) -> String {
 
 #[tokio::test]
 async fn every_route_and_method_is_isolated_between_accounts() {
+    matrix(async |flags: &[&str]| TestApp::spawn_with(flags).await).await;
+}
+
+/// The matrix, on the instance that `spawn` starts with the matrix's flags (and its
+/// own: on a database with a read replica, for one, in `replicas.rs`). The instance is
+/// handed back for the caller's own checks.
+pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
     let started = Instant::now();
 
     // The rows match the routes and methods exactly.
@@ -1477,7 +1484,7 @@ async fn every_route_and_method_is_isolated_between_accounts() {
     assert!(stale.is_empty(), "rows matching no route/method: {stale:?}");
 
     let token = format!("op-{}", uuid::Uuid::new_v4().simple());
-    let app = TestApp::spawn_with(&[
+    let app = spawn(&[
         "--webhook-allow-private",
         "--session-hs256-secret",
         SESSION_SECRET,
@@ -2095,6 +2102,7 @@ async fn every_route_and_method_is_isolated_between_accounts() {
             Kind::NotTenant | Kind::Public => {}
         }
     }
+    app
 }
 
 async fn response_count(app: &TestApp, t: &Tenant) -> i64 {
