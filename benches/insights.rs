@@ -121,7 +121,7 @@ async fn load(pool: &PgPool, form: &str, ids: &[String], from: i64, to: i64) {
                     $4::text, CASE WHEN {RARE} THEN 'rare'
                                    ELSE (ARRAY['a','b','c','d'])[1 + i % 4] END,
                     $5::text, (i * 31337) % 1000),
-                '{{\"source\": \"form\"}}',
+                '{{\"source\": \"form\"}}'::jsonb,
                 (ARRAY['desktop','mobile','tablet'])[1 + i % 3],
                 (ARRAY['Firefox','Chrome','Safari'])[1 + i % 3], 'Linux',
                 timestamptz '2025-01-01 00:00:00+00' + i * interval '1 second'
