@@ -1,0 +1,481 @@
+//! The measured figures of `docs/capacity.md`: what one response and one delivery cost
+//! on disk, in WAL and in CPU seconds, of formsd and of PostgreSQL, so that a
+//! deployment can be sized from rates instead of guesses.
+//!
+//! formsd (the release build, over its own fresh database) with 64 accounts, each with
+//! a published form of six typical fields, driven by `wrk` at BENCH_CLIENTS (32)
+//! connections for BENCH_SECONDS (20) a phase:
+//! 1. creates, no webhook; then the same with an `Idempotency-Key` each;
+//! 2. creates on the same forms, each now with a webhook to a receiver on loopback that
+//!    answers at once, until every delivery has succeeded;
+//! 3. deliveries alone: phase 2's deliveries copied as a pending backlog by SQL (each
+//!    once more), drained.
+//!
+//! CPU is read from `/proc/<pid>/stat`: formsd's process, and PostgreSQL's processes
+//! that serve this database (formsd's pool) plus the cluster's own background
+//! processes (WAL writer, checkpointer, background writer, autovacuum), which serve
+//! every database: run it on an otherwise quiet server. Sizes are after `VACUUM`, so a
+//! row's dead versions count only as the free space they leave for later rows.
+//!
+//! Needs `wrk`. Run: `cargo bench --bench capacity` (DATABASE_URL as for the tests).
+
+// Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
+#![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
+
+mod common;
+
+use axum::routing::post;
+use common::helpers::TestApp;
+use common::{run, wrk};
+use forms::accounts::{Plan, Scope};
+use serde_json::json;
+use sqlx::{AssertSqlSafe, PgPool};
+use std::collections::HashMap;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Six fields a typical survey has.
+fn fields() -> serde_json::Value {
+    json!([
+        {"type": "short_text", "label": "Name", "required": true},
+        {"type": "email", "label": "Email", "required": true},
+        {"type": "single_choice", "label": "Plan",
+         "options": [{"id": "free", "label": "Free"}, {"id": "team", "label": "Team"},
+                     {"id": "business", "label": "Business"}]},
+        {"type": "rating", "label": "How likely are you to recommend us?", "max": 5},
+        {"type": "long_text", "label": "What should we improve?"},
+        {"type": "hidden", "label": "utm_source"},
+    ])
+}
+
+/// Answers to `fields`, by the form's field ids: about 400 bytes of JSON.
+fn answers(form: &serde_json::Value) -> serde_json::Value {
+    let values = [
+        json!("Ada Lovelace"),
+        json!("ada.lovelace@example.com"),
+        json!("team"),
+        json!(4),
+        json!(
+            "The export could keep the column order of the form, and the summary page \
+             could show the trend of the last weeks next to the totals. Otherwise it \
+             does what we need, and the webhooks arrive quickly."
+        ),
+        json!("newsletter"),
+    ];
+    let ids = form["fields"].as_array().expect("fields").iter();
+    let answers: serde_json::Map<_, _> = ids
+        .zip(values)
+        .map(|(f, v)| (f["id"].as_str().expect("id").to_owned(), v))
+        .collect();
+    serde_json::Value::Object(answers)
+}
+
+/// CPU seconds (user and system) of a process so far; 0 once it is gone.
+fn cpu_seconds(pid: u32, tick: f64) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command name (which may hold spaces) are ") state ppid ...":
+    // utime and stime are the 14th and 15th of the line, so the 12th and 13th after it.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok());
+    match (ticks(11), ticks(12)) {
+        (Some(user), Some(system)) => (user + system) / tick,
+        _ => 0.0,
+    }
+}
+
+/// The PostgreSQL processes that work for this database, and the cluster's own.
+async fn postgres_pids(pool: &PgPool) -> Vec<u32> {
+    let pids: Vec<i32> = sqlx::query_scalar(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() \
+         OR backend_type IN ('walwriter', 'checkpointer', 'background writer', \
+         'autovacuum launcher', 'autovacuum worker')",
+    )
+    .fetch_all(pool)
+    .await
+    .expect("pg_stat_activity");
+    pids.into_iter()
+        .filter_map(|p| u32::try_from(p).ok())
+        .collect()
+}
+
+/// The CPU used by formsd and by PostgreSQL over a phase: a process that started
+/// during it counts from its start, one that ended during it is missed (formsd's pool
+/// keeps its connections, so that is an autovacuum worker at most).
+struct Meter {
+    formsd: u32,
+    tick: f64,
+    started: Instant,
+    formsd_before: f64,
+    postgres_before: HashMap<u32, f64>,
+    wal_before: i64,
+}
+
+/// What a phase used.
+struct Used {
+    seconds: f64,
+    formsd: f64,
+    postgres: f64,
+    wal_bytes: f64,
+    /// WAL by resource manager (heap, B-tree, GIN, …): (name, record bytes, bytes of
+    /// full-page images), where `pg_walinspect` could read it.
+    wal_parts: Vec<(String, i64, i64)>,
+}
+
+impl Meter {
+    async fn start(pool: &PgPool, formsd: u32, tick: f64) -> Meter {
+        let postgres_before = postgres_pids(pool)
+            .await
+            .into_iter()
+            .map(|pid| (pid, cpu_seconds(pid, tick)))
+            .collect();
+        Meter {
+            formsd,
+            tick,
+            started: Instant::now(),
+            formsd_before: cpu_seconds(formsd, tick),
+            postgres_before,
+            wal_before: wal_position(pool).await,
+        }
+    }
+
+    async fn stop(self, pool: &PgPool) -> Used {
+        let seconds = self.started.elapsed().as_secs_f64();
+        let formsd = cpu_seconds(self.formsd, self.tick) - self.formsd_before;
+        let mut pids = postgres_pids(pool).await;
+        pids.extend(self.postgres_before.keys());
+        pids.sort_unstable();
+        pids.dedup();
+        let postgres = pids
+            .iter()
+            .map(|pid| {
+                let now = cpu_seconds(*pid, self.tick);
+                now - self
+                    .postgres_before
+                    .get(pid)
+                    .copied()
+                    .unwrap_or(0.0)
+                    .min(now)
+            })
+            .sum();
+        let wal_bytes = (wal_position(pool).await - self.wal_before) as f64;
+        let wal_parts = sqlx::query_as(
+            "SELECT \"resource_manager/record_type\", record_size::bigint, fpi_size::bigint \
+               FROM pg_get_wal_stats(('0/0'::pg_lsn + $1::numeric), pg_current_wal_flush_lsn(), false) \
+              ORDER BY combined_size DESC LIMIT 5",
+        )
+        .bind(self.wal_before)
+        .fetch_all(pool)
+        .await
+        .unwrap_or_default();
+        Used {
+            seconds,
+            formsd,
+            postgres,
+            wal_bytes,
+            wal_parts,
+        }
+    }
+}
+
+async fn wal_position(pool: &PgPool) -> i64 {
+    sqlx::query_scalar("SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint")
+        .fetch_one(pool)
+        .await
+        .expect("WAL position")
+}
+
+async fn count(pool: &PgPool, sql: &str) -> i64 {
+    // The benchmark's own fixed statements and table names.
+    sqlx::query_scalar(AssertSqlSafe(sql.to_owned()))
+        .fetch_one(pool)
+        .await
+        .expect("count")
+}
+
+/// One line of a phase: how many things in how long, and per core-second of each side.
+fn print_phase(what: &str, things: &str, n: i64, used: &Used) {
+    let n = n as f64;
+    println!(
+        "{what:<34} {n:>9.0} {things} in {:>5.1} s = {:>7.0}/s; per core-second: formsd {:>6.0}, \
+         PostgreSQL {:>6.0} (CPU: formsd {:.1} s, PostgreSQL {:.1} s); WAL {:.0} B each",
+        used.seconds,
+        n / used.seconds,
+        n / used.formsd.max(1e-9),
+        n / used.postgres.max(1e-9),
+        used.formsd,
+        used.postgres,
+        used.wal_bytes / n.max(1.0),
+    );
+    let parts: Vec<String> = used
+        .wal_parts
+        .iter()
+        .map(|(name, record, fpi)| {
+            format!(
+                "{name} {:.0} B (full pages {:.0} B)",
+                (record + fpi) as f64 / n.max(1.0),
+                *fpi as f64 / n.max(1.0)
+            )
+        })
+        .collect();
+    if !parts.is_empty() {
+        println!("    WAL each: {}", parts.join(", "));
+    }
+}
+
+/// The on-disk bytes of `tables` (heap, TOAST, every index), after VACUUM, per row of
+/// the first: printed part by part.
+async fn print_sizes(pool: &PgPool, what: &str, tables: &[&str]) {
+    for table in tables {
+        sqlx::query(AssertSqlSafe(format!("VACUUM (ANALYZE) {table}")))
+            .execute(pool)
+            .await
+            .expect("vacuum");
+    }
+    let rows = count(pool, &format!("SELECT count(*) FROM {}", tables[0])).await;
+    let parts: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT c.relname || ' (heap+TOAST)', pg_table_size(c.oid) FROM pg_class c \
+           WHERE c.relname::text = ANY($1) \
+         UNION ALL \
+         SELECT i.relname::text, pg_relation_size(i.oid) FROM pg_index x \
+           JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid \
+          WHERE t.relname::text = ANY($1) \
+         ORDER BY 2 DESC",
+    )
+    .bind(tables)
+    .fetch_all(pool)
+    .await
+    .expect("sizes");
+    let total: i64 = parts.iter().map(|(_, b)| b).sum();
+    println!(
+        "{what}: {rows} rows, {:.1} MiB, {:.0} B each",
+        total as f64 / 1048576.0,
+        total as f64 / rows.max(1) as f64
+    );
+    for (part, bytes) in parts {
+        println!(
+            "    {part:<40} {:>7.0} B each",
+            bytes as f64 / rows.max(1) as f64
+        );
+    }
+}
+
+/// Waits until no delivery is pending; gives up after `limit`.
+async fn drained(pool: &PgPool, limit: Duration) -> bool {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        let pending = count(
+            pool,
+            "SELECT count(*) FROM deliveries WHERE status = 'pending'",
+        )
+        .await;
+        if pending == 0 {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+/// A receiver on loopback that answers 200 at once and counts; returns its URL.
+async fn receiver(received: Arc<AtomicU64>) -> String {
+    let router = axum::Router::new().route(
+        "/hook",
+        post(move || {
+            received.fetch_add(1, Ordering::Relaxed);
+            async { "ok" }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("receiver bind");
+    let url = format!("http://{}/hook", listener.local_addr().expect("addr"));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    url
+}
+
+#[tokio::main]
+async fn main() {
+    let clients = common::env_num("BENCH_CLIENTS", 32);
+    let secs = common::env_num("BENCH_SECONDS", 20);
+    let tick: f64 = run(Command::new("getconf").arg("CLK_TCK"))
+        .trim()
+        .parse()
+        .expect("CLK_TCK");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = TestApp::spawn_with(&[
+        "--webhook-allow-private",
+        "--enterprise-rate-limit",
+        "1000000000",
+        "--enterprise-response-limit",
+        "unlimited",
+        "--db-max-connections",
+        "40",
+    ])
+    .await;
+    let pid = app.server.child.id().expect("formsd pid");
+    let origin = app.http_base.trim_end_matches("/api/v1").to_owned();
+    let pool = &app.pool;
+    // WAL by resource manager, where the server has the contrib module.
+    if let Err(e) = sqlx::query("CREATE EXTENSION IF NOT EXISTS pg_walinspect")
+        .execute(pool)
+        .await
+    {
+        println!("no WAL breakdown: {e}");
+    }
+
+    let mut tenants = Vec::new();
+    for _ in 0..64 {
+        let key = app.key(Plan::Enterprise, &[Scope::Admin]).await;
+        let form = app
+            .create_form(&key, &json!({"title": "Feedback", "fields": fields()}))
+            .await;
+        let id = form["id"].as_str().expect("form id").to_owned();
+        app.put(
+            &format!("/forms/{id}"),
+            &key,
+            &json!({"status": "published"}),
+        )
+        .await
+        .ok(200);
+        let body = json!({"answers": answers(&form)}).to_string();
+        // The measured body must be valid: a 422 is fast and would flatter the line.
+        app.post(
+            &format!("/forms/{id}/responses"),
+            &key,
+            &serde_json::from_str(&body).expect("body"),
+        )
+        .await
+        .ok(201);
+        tenants.push((key, id, body));
+    }
+    // wrk's script: the 64 accounts' creates in turn; with `idempotent`, each request
+    // with a key of its own (thread number and count).
+    let script = |idempotent: bool| {
+        let mut text = String::from("local t = {\n");
+        for (key, form, body) in &tenants {
+            text.push_str(&format!(
+                "  {{{key:?}, {:?}, {body:?}}},\n",
+                format!("/api/v1/forms/{form}/responses")
+            ));
+        }
+        let header = if idempotent {
+            ", [\"idempotency-key\"] = \"bench-\" .. id .. \"-\" .. n"
+        } else {
+            ""
+        };
+        text.push_str(&format!(
+            "}}\nlocal threads = 0\nfunction setup(thread)\n  threads = threads + 1\n  \
+             thread:set(\"id\", threads)\nend\nlocal n = 0\nrequest = function()\n  \
+             n = n + 1\n  local c = t[(n % #t) + 1]\n  return wrk.format(\"POST\", c[2], \
+             {{[\"x-api-key\"] = c[1], [\"content-type\"] = \"application/json\"{header}}}, \
+             c[3])\nend\n"
+        ));
+        let path = dir.path().join(format!("creates_{idempotent}.lua"));
+        std::fs::write(&path, text).expect("script");
+        path
+    };
+    let (script_path, idempotent_path) = (script(false), script(true));
+    let responses = "SELECT count(*) FROM responses";
+
+    println!("\n{clients} clients, {secs} s a phase, formsd release build, one host");
+    // 1. Creates without a webhook.
+    let before = count(pool, responses).await;
+    let meter = Meter::start(pool, pid, tick).await;
+    wrk(&origin, &script_path, clients, secs);
+    let used = meter.stop(pool).await;
+    let created = count(pool, responses).await - before;
+    print_phase("1. creates, no webhook", "creates", created, &used);
+
+    // 1b. The same with an Idempotency-Key each: a transaction each, and a row kept for
+    // the key's lifetime.
+    let before = count(pool, responses).await;
+    let meter = Meter::start(pool, pid, tick).await;
+    wrk(&origin, &idempotent_path, clients, secs);
+    let used = meter.stop(pool).await;
+    let created = count(pool, responses).await - before;
+    print_phase("1b. creates, Idempotency-Key", "creates", created, &used);
+
+    // 2. Creates on forms with a webhook each, until every delivery has succeeded.
+    let received = Arc::new(AtomicU64::new(0));
+    let hook = receiver(received.clone()).await;
+    for (key, form, _) in &tenants {
+        let subscription = json!({"name": "capacity", "url": hook, "events": ["form.submitted"]});
+        app.post(&format!("/forms/{form}/webhooks"), key, &subscription)
+            .await
+            .ok(201);
+    }
+    let before = count(pool, responses).await;
+    let meter = Meter::start(pool, pid, tick).await;
+    wrk(&origin, &script_path, clients, secs);
+    let all_sent = drained(pool, Duration::from_secs(600)).await;
+    let used = meter.stop(pool).await;
+    let created = count(pool, responses).await - before;
+    assert!(
+        all_sent,
+        "phase 2's deliveries were not all sent in 10 minutes"
+    );
+    print_phase("2. creates with a webhook, sent", "creates", created, &used);
+
+    // 3. Deliveries alone: phase 2's, once more, as a pending backlog written by SQL.
+    let columns: Vec<String> = sqlx::query_scalar(
+        "SELECT column_name::text FROM information_schema.columns \
+          WHERE table_schema = current_schema() AND table_name = 'deliveries' \
+          ORDER BY ordinal_position",
+    )
+    .fetch_all(pool)
+    .await
+    .expect("columns");
+    let fresh = |column: &str| match column {
+        "id" => "gen_random_uuid()".to_owned(),
+        "status" => "'pending'".to_owned(),
+        "attempts" => "0".to_owned(),
+        "next_attempt_at" | "created_at" => "now()".to_owned(),
+        "locked_until" => "NULL".to_owned(),
+        other => other.to_owned(),
+    };
+    let copy = format!(
+        "INSERT INTO deliveries ({}) SELECT {} FROM deliveries WHERE status = 'succeeded'",
+        columns.join(", "),
+        columns
+            .iter()
+            .map(|c| fresh(c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let received_before = received.load(Ordering::Relaxed);
+    let meter = Meter::start(pool, pid, tick).await;
+    // Column names read from the catalog, values fixed here.
+    let backlog = sqlx::query(AssertSqlSafe(copy))
+        .execute(pool)
+        .await
+        .expect("backlog")
+        .rows_affected();
+    sqlx::query("NOTIFY forms_deliveries")
+        .execute(pool)
+        .await
+        .expect("notify");
+    let all_sent = drained(pool, Duration::from_secs(600)).await;
+    let used = meter.stop(pool).await;
+    assert!(all_sent, "the backlog was not drained in 10 minutes");
+    let delivered = received.load(Ordering::Relaxed) - received_before;
+    assert!(
+        delivered >= backlog,
+        "the receiver got {delivered} of a backlog of {backlog}"
+    );
+    print_phase(
+        "3. deliveries of a backlog",
+        "sent",
+        i64::try_from(backlog).expect("count"),
+        &used,
+    );
+
+    println!();
+    print_sizes(pool, "responses", &["responses"]).await;
+    print_sizes(pool, "deliveries", &["deliveries", "delivery_attempts"]).await;
+    print_sizes(pool, "idempotency keys", &["idempotency_keys"]).await;
+    let database: i64 = count(pool, "SELECT pg_database_size(current_database())").await;
+    println!("database: {:.1} MiB in all", database as f64 / 1048576.0);
+}
