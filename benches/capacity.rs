@@ -17,6 +17,9 @@
 //! every database: run it on an otherwise quiet server. Sizes are after `VACUUM`, so a
 //! row's dead versions count only as the free space they leave for later rows.
 //!
+//! BENCH_PRELOAD (0) responses are written by SQL first, to measure creates against a
+//! table of that size.
+//!
 //! Needs `wrk`. Run: `cargo bench --bench capacity` (DATABASE_URL as for the tests).
 
 // Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
@@ -262,6 +265,63 @@ async fn print_sizes(pool: &PgPool, what: &str, tables: &[&str]) {
     }
 }
 
+/// Writes `rows` responses by SQL, spread over the forms, before the phases: the
+/// forms' first responses again, each comment and name made its own (so that the
+/// search index holds as many distinct trigrams as real text would), older than any
+/// response the phases add. The search index is dropped and built again after, as a
+/// restore would.
+async fn preload_responses(pool: &PgPool, rows: usize) {
+    const BATCH: usize = 100_000;
+    let definition: String =
+        sqlx::query_scalar("SELECT pg_get_indexdef('responses_find'::regclass)")
+            .fetch_one(pool)
+            .await
+            .expect("responses_find");
+    sqlx::query("DROP INDEX responses_find")
+        .execute(pool)
+        .await
+        .expect("drop index");
+    let seeds: i64 = count(pool, "SELECT count(*) FROM responses").await;
+    for from in (0..rows).step_by(BATCH) {
+        let to = (from + BATCH).min(rows);
+        // Each seed's answers, with its text answers (the name and the comment) given
+        // a suffix of the row's own: a hex digest, as unlike the others as a real name.
+        sqlx::query(
+            "INSERT INTO responses (id, form_id, answers, metadata, device_type, browser, os,
+                                    started_at, submitted_at, completion_time_seconds, search)
+             SELECT r.*, forms_search_text(r.answers) FROM (
+               SELECT gen_random_uuid(), s.form_id,
+                      (SELECT jsonb_object_agg(k, CASE WHEN jsonb_typeof(v) = 'string'
+                                                        AND length(v #>> '{}') > 20
+                                                   THEN to_jsonb((v #>> '{}') || ' ' || md5(i::text))
+                                                   ELSE v END)
+                         FROM jsonb_each(s.answers) AS a (k, v)),
+                      s.metadata, s.device_type, s.browser, s.os,
+                      s.started_at - i * interval '1 second',
+                      s.submitted_at - i * interval '1 second', s.completion_time_seconds
+                 FROM generate_series($1::bigint, $2::bigint) AS i
+                 JOIN (SELECT *, row_number() OVER (ORDER BY id) - 1 AS n FROM responses
+                        ORDER BY id LIMIT $3) AS s ON s.n = i % $3
+             ) AS r (id, form_id, answers, metadata, device_type, browser, os, started_at,
+                     submitted_at, completion_time_seconds)",
+        )
+        .bind(i64::try_from(from).expect("rows"))
+        .bind(i64::try_from(to).expect("rows") - 1)
+        .bind(seeds)
+        .execute(pool)
+        .await
+        .expect("preload");
+    }
+    sqlx::query(AssertSqlSafe(definition))
+        .execute(pool)
+        .await
+        .expect("index again");
+    sqlx::query("VACUUM (ANALYZE) responses")
+        .execute(pool)
+        .await
+        .expect("vacuum");
+}
+
 /// Waits until no delivery is pending; gives up after `limit`.
 async fn drained(pool: &PgPool, limit: Duration) -> bool {
     let deadline = Instant::now() + limit;
@@ -379,6 +439,15 @@ async fn main() {
     };
     let (script_path, idempotent_path) = (script(false), script(true));
     let responses = "SELECT count(*) FROM responses";
+    let preload = common::env_num("BENCH_PRELOAD", 0);
+    if preload > 0 {
+        let started = Instant::now();
+        preload_responses(pool, preload).await;
+        println!(
+            "{preload} responses preloaded by SQL in {:.0} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
 
     println!("\n{clients} clients, {secs} s a phase, formsd release build, one host");
     // 1. Creates without a webhook.
