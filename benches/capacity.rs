@@ -29,7 +29,7 @@ mod common;
 
 use axum::routing::post;
 use common::helpers::TestApp;
-use common::{run, wrk};
+use common::{figure, run};
 use forms::accounts::{Plan, Scope};
 use serde_json::json;
 use sqlx::{AssertSqlSafe, PgPool};
@@ -320,6 +320,25 @@ async fn preload_responses(pool: &PgPool, rows: usize) {
         .execute(pool)
         .await
         .expect("vacuum");
+}
+
+/// wrk with a Lua script for `secs`: prints how many answers were not 2xx (under a
+/// table that outgrows memory a create may wait past the pool's acquire timeout and be
+/// answered 503, which a capacity run reports rather than fails on).
+fn wrk(url: &str, script: &std::path::Path, clients: usize, secs: usize) {
+    let text = run(Command::new("wrk")
+        .args(["-t", "2", "-c", &clients.to_string()])
+        .args(["-d", &format!("{secs}s"), "-s"])
+        .arg(script)
+        .arg(url));
+    if text.contains("Non-2xx") {
+        let failed = figure(&text, "Non-2xx", "responses:");
+        let timeouts = text
+            .lines()
+            .find(|l| l.contains("Socket errors"))
+            .unwrap_or("no socket errors");
+        println!("    wrk: {failed:.0} answers not 2xx; {}", timeouts.trim());
+    }
 }
 
 /// Waits until no delivery is pending; gives up after `limit`.
