@@ -14,6 +14,7 @@
 //! period (`retention`). A crash leaves leases that expire, and the messages become due
 //! again: delivery is at least once.
 
+pub(crate) mod bell;
 pub(crate) mod retention;
 pub(crate) mod schedule;
 pub(crate) mod store;

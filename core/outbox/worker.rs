@@ -5,6 +5,7 @@
 //! share (`Limits::per_account`), so a tenant whose receivers are slow cannot starve the
 //! others, and free slots go first to the accounts holding the fewest.
 
+use super::bell::Bell;
 use super::{Attempt, Carrier, Claim, DeliveryStatus, Message, schedule};
 use crate::error::CoreError;
 use crate::slots::Slots;
@@ -24,6 +25,8 @@ pub(crate) struct Worker<C> {
     limits: super::Limits,
     /// Waits before each retry.
     schedule: Arc<[Duration]>,
+    /// Rung by this instance's enqueues that send no NOTIFY of their own.
+    bell: Bell,
 }
 
 impl<C: Carrier> Worker<C> {
@@ -32,12 +35,14 @@ impl<C: Carrier> Worker<C> {
         carrier: C,
         limits: super::Limits,
         schedule: &[Duration],
+        bell: Bell,
     ) -> Self {
         Self {
             pool,
             carrier,
             limits,
             schedule: schedule.into(),
+            bell,
         }
     }
 
@@ -86,6 +91,7 @@ impl<C: Carrier> Worker<C> {
             tokio::select! {
                 _ = stop.changed() => {}
                 _ = tokio::time::sleep(poll_interval) => {}
+                _ = self.bell.rung() => {}
                 Some(_) = in_flight.join_next(), if !in_flight.is_empty() => {}
                 _ = async {
                     match listener.as_mut() {

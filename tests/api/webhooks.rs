@@ -404,6 +404,78 @@ async fn form_submitted_is_delivered_signed() {
 }
 
 #[tokio::test]
+async fn creates_on_a_form_with_a_webhook_share_the_statement_and_wake_the_worker() {
+    // Polling once an hour: only the instance's bell (or a NOTIFY) brings the
+    // deliveries in time.
+    let receiver = Receiver::start().await;
+    let app = TestApp::spawn_with(&[
+        "--webhook-allow-private",
+        "--webhook-poll-interval",
+        "1h",
+        "--metrics-addr",
+        "127.0.0.1:0",
+    ])
+    .await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, contact_fields(), Value::Null).await;
+    let form_id = str_of(&form, "id");
+    let hook = subscribe(
+        &app,
+        &key,
+        form_id,
+        &receiver.url("/hook"),
+        &["response.received"],
+    )
+    .await;
+    let secret = str_of(&hook, "secret");
+    let (path, f) = (format!("/forms/{form_id}/responses"), field_ids(&form));
+    let mut responses = Vec::new();
+    for n in 1..=3 {
+        let body = json!({"answers": contact_answers(&f, n)});
+        responses.push(app.post(&path, &key, &body).await.ok(201)["response"].clone());
+        if n == 1 {
+            // Its delivery done, the worker sleeps until woken.
+            settled(&app, form_id, 1, ARRIVAL).await;
+        }
+    }
+    // The first create found no view of the form and took the locked transaction
+    // (which keeps one); the next two were stored by the shared statement, with their
+    // deliveries.
+    let text = metrics_text(&app).await;
+    let stored = r#"formsd_one_statement_creates_total{outcome="stored"}"#;
+    assert_eq!(sample(&text, stored), Some(2.0), "{text}");
+
+    let hits = receiver.wait_for("/hook", 3, ARRIVAL).await;
+    for response in &responses {
+        let hit = hits
+            .iter()
+            .find(|h| h.json()["data"]["responseId"] == response["id"])
+            .unwrap_or_else(|| panic!("no delivery of {}", response["id"]));
+        let payload = hit.json();
+        assert_eq!(keys_of(&payload), ["data", "event", "formId", "timestamp"]);
+        assert_eq!(payload["event"], "response.received");
+        assert_eq!(hit.event(), "response.received");
+        assert_eq!(payload["timestamp"], response["submitted_at"]);
+        assert_eq!(
+            payload["data"],
+            json!({
+                "responseId": response["id"],
+                "formId": form_id,
+                "answers": response["answers"],
+                "submittedVia": "api",
+            })
+        );
+        assert_signed(hit, secret);
+    }
+    let rows = settled(&app, form_id, 3, ARRIVAL).await;
+    assert!(
+        rows.iter().all(|r| (r.2.as_str(), r.3) == ("succeeded", 1)),
+        "{rows:?}"
+    );
+    assert_eq!(receiver.hits().len(), 3, "each delivered once");
+}
+
+#[tokio::test]
 async fn form_lifecycle_events_are_delivered() {
     let receiver = Receiver::start().await;
     let mut app = TestApp::spawn_with(DELIVERING).await;
