@@ -92,6 +92,31 @@ fn assert_signed(hit: &Hit, secret: &str) {
     );
 }
 
+/// Checks a delivery of `response`'s `form.submitted` event (sent as `event`, its name
+/// or its alias): the body's members, name, time and data, and the event header.
+fn assert_submitted(hit: &Hit, response: &Value, form_id: &str, event: &str) {
+    let payload = hit.json();
+    assert_eq!(keys_of(&payload), ["data", "event", "formId", "timestamp"]);
+    assert_eq!(payload["event"], event);
+    assert_eq!(hit.event(), event);
+    assert_eq!(payload["formId"], form_id);
+    assert_eq!(
+        payload["data"],
+        json!({
+            "responseId": response["id"],
+            "formId": form_id,
+            "answers": response["answers"],
+            "submittedVia": "api",
+        })
+    );
+    assert_timestamp(&payload["timestamp"]);
+    assert_eq!(payload["timestamp"], response["submitted_at"]);
+    assert_eq!(
+        hit.header("x-webhook-timestamp"),
+        str_of(&payload, "timestamp")
+    );
+}
+
 /// The secret, and its base64 part, appear nowhere in the logs (the instance is stopped
 /// first, so that every line it wrote is read).
 async fn assert_not_logged(app: &mut TestApp, secret: &str) {
@@ -372,26 +397,7 @@ async fn form_submitted_is_delivered_signed() {
         "{:?}",
         hit.headers
     );
-    let payload = hit.json();
-    assert_eq!(keys_of(&payload), ["data", "event", "formId", "timestamp"]);
-    assert_eq!(payload["event"], "form.submitted");
-    assert_eq!(payload["formId"], form_id);
-    assert_eq!(
-        payload["data"],
-        json!({
-            "responseId": response["id"],
-            "formId": form_id,
-            "answers": response["answers"],
-            "submittedVia": "api",
-        })
-    );
-    assert_timestamp(&payload["timestamp"]);
-    assert_eq!(payload["timestamp"], response["submitted_at"]);
-    assert_eq!(hit.event(), "form.submitted");
-    assert_eq!(
-        hit.header("x-webhook-timestamp"),
-        str_of(&payload, "timestamp")
-    );
+    assert_submitted(hit, &response, form_id, "form.submitted");
     assert_eq!(hit.header("x-webhook-delivery"), hit.header("webhook-id"));
     assert_uuid(hit.header("webhook-id"));
     assert_signed(hit, secret);
@@ -451,20 +457,7 @@ async fn creates_on_a_form_with_a_webhook_share_the_statement_and_wake_the_worke
             .iter()
             .find(|h| h.json()["data"]["responseId"] == response["id"])
             .unwrap_or_else(|| panic!("no delivery of {}", response["id"]));
-        let payload = hit.json();
-        assert_eq!(keys_of(&payload), ["data", "event", "formId", "timestamp"]);
-        assert_eq!(payload["event"], "response.received");
-        assert_eq!(hit.event(), "response.received");
-        assert_eq!(payload["timestamp"], response["submitted_at"]);
-        assert_eq!(
-            payload["data"],
-            json!({
-                "responseId": response["id"],
-                "formId": form_id,
-                "answers": response["answers"],
-                "submittedVia": "api",
-            })
-        );
+        assert_submitted(hit, response, form_id, "response.received");
         assert_signed(hit, secret);
     }
     let rows = settled(&app, form_id, 3, ARRIVAL).await;
