@@ -136,7 +136,7 @@ const CLAIM_SQL: &str = r#"WITH RECURSIVE accounts AS (
     UNION ALL
     SELECT (SELECT d.account_id FROM deliveries d WHERE d.status = 'pending' AND d.account_id > a.account_id ORDER BY d.account_id LIMIT 1)
       FROM accounts a WHERE a.account_id IS NOT NULL
-), offers AS (
+), offers AS MATERIALIZED (
     SELECT o.id, o.slot, o.next_attempt_at FROM accounts a
      CROSS JOIN LATERAL (
         SELECT c.id, c.next_attempt_at, row_number() OVER (ORDER BY c.turn, c.next_attempt_at) AS slot
@@ -150,7 +150,7 @@ const CLAIM_SQL: &str = r#"WITH RECURSIVE accounts AS (
          ORDER BY c.turn, c.next_attempt_at LIMIT 8) o
      WHERE a.account_id IS NOT NULL ORDER BY o.slot, o.next_attempt_at LIMIT 256
 ), due AS (
-    SELECT d.id FROM deliveries d WHERE d.id IN (SELECT id FROM offers) AND d.status = 'pending'
+    SELECT d.id FROM offers o JOIN deliveries d ON d.id = o.id WHERE d.status = 'pending'
        AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
        FOR UPDATE OF d SKIP LOCKED
 ), claimed AS (

@@ -71,7 +71,7 @@ pub(crate) async fn claim_deliveries(
                FROM accounts a WHERE a.account_id IS NOT NULL
          ), busy AS (
              SELECT b.account_id, b.n FROM unnest($3::uuid[], $4::int8[]) AS b(account_id, n)
-         ), offers AS (
+         ), offers AS MATERIALIZED (
              SELECT o.id, o.slot, o.next_attempt_at
                FROM accounts a
                LEFT JOIN busy b ON b.account_id = a.account_id
@@ -104,9 +104,10 @@ pub(crate) async fn claim_deliveries(
               ORDER BY o.slot, o.next_attempt_at
               LIMIT $1::int8
          ), due AS (
-             SELECT d.id FROM deliveries d
-              WHERE d.id IN (SELECT id FROM offers)
-                AND d.status = 'pending' AND d.next_attempt_at <= now()
+             -- From the offers to their rows by primary key: whatever the statistics
+             -- say of the pending deliveries, no scan of them.
+             SELECT d.id FROM offers o JOIN deliveries d ON d.id = o.id
+              WHERE d.status = 'pending' AND d.next_attempt_at <= now()
                 AND (d.locked_until IS NULL OR d.locked_until < now())
               FOR UPDATE OF d SKIP LOCKED
          ), claimed AS (
