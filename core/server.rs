@@ -17,6 +17,8 @@ use crate::idempotency;
 use crate::notifications::service::NotificationAdmin;
 use crate::notifications::smtp::Mailer;
 use crate::notifications::worker::Notifier;
+use crate::outbox::Carrier;
+use crate::outbox::bell::Bell;
 use crate::outbox::worker::Worker;
 use crate::pb::hosted_forms_service_server::HostedFormsServiceServer;
 use crate::pb::notification_admin_service_server::NotificationAdminServiceServer;
@@ -73,6 +75,8 @@ pub struct Core {
     /// Submissions (API and hosted page) stored together per form (shared by every
     /// `routes()`).
     batcher: crate::responses::create::Batcher,
+    /// Wakes the delivery workers when a create wrote deliveries.
+    deliveries: Bell,
     /// Reads of a form shared by the requests that arrive together (shared by every
     /// `routes()`, as the batcher).
     form_reads: db::shared::Shared<(uuid::Uuid, uuid::Uuid), Option<pb::Form>>,
@@ -123,7 +127,13 @@ impl Core {
         let file_store = FileStore::from_url(config.file_store_url.as_deref())?;
         let lanes = db::lanes::Lanes::new(pool.clone());
         lanes.spawn_trim();
-        let batcher = crate::responses::create::Batcher::new(lanes.clone(), config.clone());
+        // Rung by the one-statement creates that write deliveries.
+        let deliveries = Bell::new(pool.clone(), crate::webhooks::outbox::CHANNEL);
+        let batcher = crate::responses::create::Batcher::new(
+            lanes.clone(),
+            config.clone(),
+            deliveries.clone(),
+        );
         let hosted = Hosted::new(
             pool.clone(),
             config.clone(),
@@ -142,6 +152,7 @@ impl Core {
             hosted,
             file_store,
             batcher,
+            deliveries,
             form_reads: db::shared::Shared::default(),
             sign_in,
             oidc,
@@ -303,6 +314,7 @@ impl Core {
             Deliverer::new(config)?,
             Deliverer::limits(config),
             &config.retry_schedule,
+            self.deliveries.clone(),
         );
         Ok(tokio::spawn(worker.run(stop)))
     }
@@ -332,6 +344,8 @@ impl Core {
             Notifier::new(mailer),
             Notifier::limits(delivery.poll_interval),
             &delivery.retry_schedule,
+            // Mail is enqueued in transactions that NOTIFY: nothing rings this bell.
+            Bell::new(self.pool.clone(), Notifier::KIND.channel),
         );
         Ok(Some(tokio::spawn(worker.run(stop))))
     }

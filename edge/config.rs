@@ -204,7 +204,7 @@ pub(crate) struct ServeArgs {
     )]
     pub webhook_retry_schedule: Vec<humantime::Duration>,
     /// Webhook deliveries in flight at once in this process.
-    #[arg(long, env = "FORMS_WEBHOOK_CONCURRENCY", default_value_t = 64)]
+    #[arg(long, env = "FORMS_WEBHOOK_CONCURRENCY", default_value_t = 256)]
     pub webhook_concurrency: usize,
     /// Webhook deliveries of one account in flight at once in this process, so one
     /// tenant's slow receivers cannot take every slot.

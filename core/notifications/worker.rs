@@ -151,17 +151,22 @@ impl Carrier for Notifier {
     async fn record(
         &self,
         pool: &PgPool,
-        due: &DueNotification,
-        attempt: Attempt<'_, Receipt>,
+        attempts: &[Attempt<DueNotification, Receipt>],
     ) -> Result<(), CoreError> {
-        let receipt = &attempt.sent.receipt;
-        let recorded = NotificationAttempt {
-            attempted_at: attempt.attempted_at,
-            duration_ms: attempt.duration_ms(),
-            recipient: receipt.recipient.as_deref(),
-            error: attempt.error(),
-            reply: &receipt.reply,
-        };
-        outbox::store::record_notification_attempt(pool, due.id, recorded, &attempt.settled).await
+        // Mail is rare: an attempt's record is its own transaction.
+        for attempt in attempts {
+            let receipt = &attempt.sent.receipt;
+            let recorded = NotificationAttempt {
+                attempted_at: attempt.attempted_at,
+                duration_ms: attempt.duration_ms(),
+                recipient: receipt.recipient.as_deref(),
+                error: attempt.error(),
+                reply: &receipt.reply,
+            };
+            let id = attempt.message.id;
+            outbox::store::record_notification_attempt(pool, id, recorded, &attempt.settled)
+                .await?;
+        }
+        Ok(())
     }
 }

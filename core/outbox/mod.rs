@@ -14,6 +14,7 @@
 //! period (`retention`). A crash leaves leases that expire, and the messages become due
 //! again: delivery is at least once.
 
+pub(crate) mod bell;
 pub(crate) mod retention;
 pub(crate) mod schedule;
 pub(crate) mod store;
@@ -114,6 +115,11 @@ pub(crate) trait Message: Send + Sync + 'static {
     fn attempts(&self) -> i32;
     /// Retries it may have after its first attempt.
     fn max_retries(&self) -> i32;
+    /// The sequence it belongs to, if any: the messages of one sequence are sent one
+    /// at a time, in the order they were claimed (a webhook's deliveries of one event).
+    fn sequence(&self) -> Option<(Uuid, &str)> {
+        None
+    }
 }
 
 /// What one attempt came to.
@@ -127,15 +133,17 @@ pub(crate) struct Sent<R> {
     pub receipt: R,
 }
 
-/// An attempt as it is recorded, with where it leaves its message.
-pub(crate) struct Attempt<'a, R> {
+/// An attempt as it is recorded: its message, what it came to and where it leaves the
+/// message.
+pub(crate) struct Attempt<M, R> {
+    pub message: M,
     pub attempted_at: DateTime<Utc>,
     pub duration: Duration,
-    pub sent: &'a Sent<R>,
+    pub sent: Sent<R>,
     pub settled: Settled,
 }
 
-impl<R> Attempt<'_, R> {
+impl<M, R> Attempt<M, R> {
     pub(crate) fn duration_ms(&self) -> i64 {
         i64::try_from(self.duration.as_millis()).unwrap_or(i64::MAX)
     }
@@ -167,11 +175,11 @@ pub(crate) trait Carrier: Clone + Send + Sync + 'static {
         message: &Self::Message,
     ) -> impl Future<Output = Option<Sent<Self::Receipt>>> + Send;
 
-    /// Records an attempt and moves its message on (released, to `attempt.status`).
+    /// Records attempts (of distinct messages) and moves each message on (released, to
+    /// its settled status): all of them, or none.
     fn record(
         &self,
         pool: &PgPool,
-        message: &Self::Message,
-        attempt: Attempt<'_, Self::Receipt>,
+        attempts: &[Attempt<Self::Message, Self::Receipt>],
     ) -> impl Future<Output = Result<(), CoreError>> + Send;
 }

@@ -22,6 +22,9 @@ pub(crate) async fn notify(db: impl PgExecutor<'_>, channel: &str) -> Result<(),
 pub(crate) struct DueDelivery {
     pub id: Uuid,
     pub account_id: Uuid,
+    /// Its subscription (also when retired): its deliveries of one event are sent one
+    /// at a time, in order.
+    pub webhook_id: Option<Uuid>,
     pub event: String,
     pub url: String,
     pub secret: Option<String>,
@@ -34,7 +37,11 @@ pub(crate) struct DueDelivery {
 /// Claims due deliveries fairly across accounts, each for `lease` (several instances
 /// never claim the same one). Every account with pending deliveries is visited (a skip
 /// scan over `deliveries_account_due`) and offers its oldest due deliveries, up to its
-/// free share; the offers are taken in the order of the slot each would occupy in its
+/// free share, first of each of its sequences (a subscription's deliveries of one
+/// event, sent one at a time: among its oldest due, the heads of several sequences
+/// are worth more than the next of one, which would only wait behind its head), then
+/// the next of each, oldest first; the offers are taken in the order of the slot each
+/// would occupy in its
 /// account (1 + what that account has in flight, oldest first among equals), so free
 /// slots go first to the accounts holding the fewest. The window function cannot take
 /// row locks, so the chosen rows are then locked with `FOR UPDATE SKIP LOCKED`, which
@@ -45,6 +52,9 @@ pub(crate) struct DueDelivery {
 /// whose subscription still exists goes to its current URL, signed with its current
 /// secret (an operator may have fixed the URL, or rotated the secret, before a retry);
 /// one whose subscription went with its form uses the retired subscription's.
+///
+/// The claimed deliveries come oldest first (due time, then creation): the worker sends
+/// a subscription's deliveries of one event one at a time in this order.
 pub(crate) async fn claim_deliveries(
     pool: &PgPool,
     claim: Claim<'_>,
@@ -61,44 +71,60 @@ pub(crate) async fn claim_deliveries(
                FROM accounts a WHERE a.account_id IS NOT NULL
          ), busy AS (
              SELECT b.account_id, b.n FROM unnest($3::uuid[], $4::int8[]) AS b(account_id, n)
-         ), offers AS (
+         ), offers AS MATERIALIZED (
              SELECT o.id, o.slot, o.next_attempt_at
                FROM accounts a
                LEFT JOIN busy b ON b.account_id = a.account_id
                CROSS JOIN LATERAL (
-                   SELECT d.id, d.next_attempt_at,
-                          coalesce(b.n, 0) + row_number() OVER (ORDER BY d.next_attempt_at) AS slot
-                     FROM deliveries d
-                    WHERE d.account_id = a.account_id AND d.status = 'pending'
-                      AND d.next_attempt_at <= now()
-                      AND (d.locked_until IS NULL OR d.locked_until < now())
-                      AND NOT EXISTS (SELECT 1 FROM webhooks w
-                                       WHERE w.id = d.webhook_id AND NOT w.is_active)
-                    ORDER BY d.next_attempt_at
+                   SELECT c.id, c.next_attempt_at,
+                          coalesce(b.n, 0)
+                            + row_number() OVER (ORDER BY c.turn, c.next_attempt_at) AS slot
+                     FROM (
+                         SELECT d.id, d.next_attempt_at,
+                                row_number() OVER (PARTITION BY d.webhook_id, d.event
+                                                   ORDER BY d.next_attempt_at, d.created_at,
+                                                            d.id) AS turn
+                           FROM (
+                               SELECT d.id, d.next_attempt_at, d.created_at, d.webhook_id,
+                                      d.event
+                                 FROM deliveries d
+                                WHERE d.account_id = a.account_id AND d.status = 'pending'
+                                  AND d.next_attempt_at <= now()
+                                  AND (d.locked_until IS NULL OR d.locked_until < now())
+                                  AND NOT EXISTS (SELECT 1 FROM webhooks w
+                                                   WHERE w.id = d.webhook_id AND NOT w.is_active)
+                                ORDER BY d.next_attempt_at
+                                LIMIT 4 * greatest($2::int8 - coalesce(b.n, 0), 0)
+                           ) d
+                     ) c
+                    ORDER BY c.turn, c.next_attempt_at
                     LIMIT greatest($2::int8 - coalesce(b.n, 0), 0)
                ) o
               WHERE a.account_id IS NOT NULL
               ORDER BY o.slot, o.next_attempt_at
               LIMIT $1::int8
          ), due AS (
-             SELECT d.id FROM deliveries d
-              WHERE d.id IN (SELECT id FROM offers)
-                AND d.status = 'pending' AND d.next_attempt_at <= now()
+             -- From the offers to their rows by primary key: whatever the statistics
+             -- say of the pending deliveries, no scan of them.
+             SELECT d.id FROM offers o JOIN deliveries d ON d.id = o.id
+              WHERE d.status = 'pending' AND d.next_attempt_at <= now()
                 AND (d.locked_until IS NULL OR d.locked_until < now())
               FOR UPDATE OF d SKIP LOCKED
          ), claimed AS (
              UPDATE deliveries d SET locked_until = now() + make_interval(secs => $5)
                FROM due WHERE d.id = due.id
              RETURNING d.id, d.account_id, d.webhook_id, d.event, d.url, d.payload,
-                       d.attempts, d.max_retries, d.created_at
+                       d.attempts, d.max_retries, d.created_at, d.next_attempt_at
          )
-         SELECT c.id AS "id!", c.account_id AS "account_id!", c.event AS "event!",
+         SELECT c.id AS "id!", c.account_id AS "account_id!", c.webhook_id,
+                c.event AS "event!",
                 COALESCE(w.url, r.url, c.url) AS "url!",
                 COALESCE(w.secret, r.secret) AS "secret?",
                 c.payload AS "payload!", c.attempts AS "attempts!",
                 c.max_retries AS "max_retries!", c.created_at AS "created_at!"
            FROM claimed c LEFT JOIN webhooks w ON w.id = c.webhook_id
-           LEFT JOIN retired_webhooks r ON r.id = c.webhook_id"#,
+           LEFT JOIN retired_webhooks r ON r.id = c.webhook_id
+          ORDER BY c.next_attempt_at, c.created_at, c.id"#,
         claim.limit,
         claim.per_account,
         claim.busy_accounts,
@@ -158,50 +184,67 @@ pub(crate) async fn claim_notifications(
     .await?)
 }
 
-/// One attempt at a delivery, as recorded.
+/// One attempt at a delivery, as recorded, with where it leaves the delivery.
 pub(crate) struct DeliveryAttempt<'a> {
+    pub id: Uuid,
     pub attempted_at: DateTime<Utc>,
     pub status_code: Option<i32>,
     pub duration_ms: i64,
     pub error: Option<&'a str>,
     pub response_body: &'a str,
+    pub settled: Settled,
 }
 
-/// Records an attempt at delivery `id` and moves the delivery on as `settled` says
-/// (released, due again after its wait if it is pending).
-pub(crate) async fn record_delivery_attempt(
+/// Records attempts at distinct deliveries and moves each on as its `settled` says
+/// (released, due again after its wait if it is pending), in one statement: the
+/// attempts' rows and the deliveries' updates commit together, with one round trip and
+/// one commit for the batch.
+pub(crate) async fn record_delivery_attempts(
     pool: &PgPool,
-    id: Uuid,
-    attempt: DeliveryAttempt<'_>,
-    settled: &Settled,
+    attempts: &[DeliveryAttempt<'_>],
 ) -> Result<(), CoreError> {
-    let mut tx = pool.begin().await?;
+    // In id order: two statements updating the same deliveries would lock them alike.
+    let mut attempts: Vec<&DeliveryAttempt<'_>> = attempts.iter().collect();
+    attempts.sort_by_key(|a| a.id);
+    let ids: Vec<Uuid> = attempts.iter().map(|a| a.id).collect();
+    let at: Vec<DateTime<Utc>> = attempts.iter().map(|a| a.attempted_at).collect();
+    let codes: Vec<Option<i32>> = attempts.iter().map(|a| a.status_code).collect();
+    let durations: Vec<i64> = attempts.iter().map(|a| a.duration_ms).collect();
+    let errors: Vec<Option<&str>> = attempts.iter().map(|a| a.error).collect();
+    let bodies: Vec<&str> = attempts.iter().map(|a| a.response_body).collect();
+    let statuses: Vec<&str> = attempts.iter().map(|a| a.settled.status.as_str()).collect();
+    let counts: Vec<i32> = attempts.iter().map(|a| a.settled.attempts).collect();
+    let waits: Vec<Option<f64>> = attempts
+        .iter()
+        .map(|a| a.settled.retry_in.map(|d| d.as_secs_f64()))
+        .collect();
     sqlx::query!(
-        "INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error,
-                                        response_body)
-         VALUES ($1, $2, $3, $4, $5, $6)",
-        id,
-        attempt.attempted_at,
-        attempt.status_code,
-        attempt.duration_ms,
-        attempt.error,
-        attempt.response_body
+        "WITH a AS (
+             SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::int4[], $4::int8[],
+                                  $5::text[], $6::text[], $7::text[], $8::int4[], $9::float8[])
+                 AS a(id, attempted_at, status_code, duration_ms, error, response_body,
+                      status, attempts, retry_in)
+         ), recorded AS (
+             INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code,
+                                            duration_ms, error, response_body)
+             SELECT id, attempted_at, status_code, duration_ms, error, response_body FROM a
+         )
+         UPDATE deliveries d SET status = a.status, attempts = a.attempts, locked_until = NULL,
+                next_attempt_at = CASE WHEN a.retry_in IS NULL THEN d.next_attempt_at
+                                       ELSE now() + make_interval(secs => a.retry_in) END
+           FROM a WHERE d.id = a.id",
+        &ids,
+        &at,
+        &codes as _,
+        &durations,
+        &errors as _,
+        &bodies as _,
+        &statuses as _,
+        &counts,
+        &waits as _
     )
-    .execute(&mut *tx)
+    .execute(pool)
     .await?;
-    sqlx::query!(
-        "UPDATE deliveries SET status = $2, attempts = $3, locked_until = NULL,
-                next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at
-                                       ELSE now() + make_interval(secs => $4) END
-          WHERE id = $1",
-        id,
-        settled.status as DeliveryStatus,
-        settled.attempts,
-        settled.retry_in.map(|d| d.as_secs_f64())
-    )
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
     Ok(())
 }
 

@@ -59,8 +59,14 @@ impl Deliverer {
         Limits {
             concurrency: config.concurrency,
             per_account: config.concurrency_per_account,
-            // Longer than any attempt can take.
-            lease: config.timeout + Duration::from_secs(30),
+            // Longer than any attempt can take, behind the others of its sequence that
+            // this instance claimed (an account holds at most `per_account` of them).
+            lease: config
+                .timeout
+                .saturating_mul(
+                    u32::try_from(config.concurrency_per_account.max(1)).unwrap_or(u32::MAX),
+                )
+                .saturating_add(Duration::from_secs(30)),
             poll_interval: config.poll_interval,
         }
     }
@@ -140,6 +146,10 @@ impl outbox::Message for DueDelivery {
     fn max_retries(&self) -> i32 {
         self.max_retries
     }
+    fn sequence(&self) -> Option<(Uuid, &str)> {
+        self.webhook_id
+            .map(|webhook| (webhook, self.event.as_str()))
+    }
 }
 
 impl Carrier for Deliverer {
@@ -164,18 +174,21 @@ impl Carrier for Deliverer {
     async fn record(
         &self,
         pool: &PgPool,
-        due: &DueDelivery,
-        attempt: Attempt<'_, Answer>,
+        attempts: &[Attempt<DueDelivery, Answer>],
     ) -> Result<(), CoreError> {
-        let answer = &attempt.sent.receipt;
-        let recorded = store::DeliveryAttempt {
-            attempted_at: attempt.attempted_at,
-            status_code: answer.status_code,
-            duration_ms: attempt.duration_ms(),
-            error: attempt.error(),
-            response_body: &answer.body,
-        };
-        store::record_delivery_attempt(pool, due.id, recorded, &attempt.settled).await
+        let recorded: Vec<store::DeliveryAttempt<'_>> = attempts
+            .iter()
+            .map(|attempt| store::DeliveryAttempt {
+                id: attempt.message.id,
+                attempted_at: attempt.attempted_at,
+                status_code: attempt.sent.receipt.status_code,
+                duration_ms: attempt.duration_ms(),
+                error: attempt.error(),
+                response_body: &attempt.sent.receipt.body,
+                settled: attempt.settled,
+            })
+            .collect();
+        store::record_delivery_attempts(pool, &recorded).await
     }
 }
 

@@ -7,14 +7,9 @@
 //! statement: [`outgoing`] makes, without the database, the body it is sent with
 //! under each name a subscription may list, and `store::insert_deliveries` writes the
 //! deliveries for the form's active subscriptions in one `INSERT … SELECT` that reads
-//! nothing before it. That is what the one-statement create
-//! (`responses::store::insert_all_if_current`) needs to take the events of forms with
-//! webhooks too (today such a create takes the locked transaction): it would bind each
-//! stored response's `store::Outgoing` values as arrays beside its rows, add the same
-//! `INSERT … SELECT` over `webhooks` as one more data-modifying CTE joined to the
-//! responses it inserted, return how many deliveries it wrote, and NOTIFY `CHANNEL` when
-//! that is not zero. The subscriptions are read by the statement itself, so a change to
-//! them needs no part in the form's kept view.
+//! nothing before it. The one-statement create (`responses::store::insert_all_if_current`)
+//! writes a response's events so, as one more data-modifying CTE beside its rows, and
+//! rings the instance's bell (`outbox::bell`) in place of a NOTIFY in its transaction.
 
 use super::store::{self, Outgoing};
 use crate::error::CoreError;
@@ -84,7 +79,15 @@ pub(crate) async fn enqueue(
     tx: &mut Transaction<'_, Postgres>,
     event: Event<'_>,
 ) -> Result<usize, CoreError> {
-    let written = store::insert_deliveries(tx, &outgoing(&event)?).await?;
+    enqueue_outgoing(tx, &outgoing(&event)?).await
+}
+
+/// Writes the deliveries of an event made beforehand (`outgoing`), as `enqueue` does.
+pub(crate) async fn enqueue_outgoing(
+    tx: &mut Transaction<'_, Postgres>,
+    event: &Outgoing,
+) -> Result<usize, CoreError> {
+    let written = store::insert_deliveries(tx, event).await?;
     if written > 0 {
         crate::outbox::store::notify(&mut **tx, CHANNEL).await?;
     }

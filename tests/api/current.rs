@@ -514,6 +514,8 @@ async fn one_statement_counts_an_accounts_responses_in_each_month_against_that_m
                 limit: Some(5),
             },
             responses: vec![response],
+            has_webhooks: false,
+            events: Vec::new(),
         });
     }
     // January is full; February has room.
@@ -527,7 +529,8 @@ async fn one_statement_counts_an_accounts_responses_in_each_month_against_that_m
     .expect("a full January");
     let outcomes = insert_all_if_current(&app.pool, &entries)
         .await
-        .expect("the statement");
+        .expect("the statement")
+        .forms;
     assert_eq!(outcomes[0], Current::OverQuota);
     assert!(matches!(outcomes[1], Current::Stored(_)), "{outcomes:?}");
     for (entry, stored) in entries.iter().zip([0, 1]) {

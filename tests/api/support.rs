@@ -242,6 +242,8 @@ struct ReceiverState {
     status: AtomicU16,
     delay_ms: AtomicU64,
     in_flight: AtomicUsize,
+    /// The most requests answered at once so far.
+    most_in_flight: AtomicUsize,
 }
 
 /// An HTTP server on 127.0.0.1 recording every request (method, path, headers, raw
@@ -271,7 +273,8 @@ impl Receiver {
                         headers,
                         body,
                     });
-                    state.in_flight.fetch_add(1, Ordering::SeqCst);
+                    let now = state.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                    state.most_in_flight.fetch_max(now, Ordering::SeqCst);
                     let delay = state.delay_ms.load(Ordering::SeqCst);
                     if delay > 0 {
                         tokio::time::sleep(Duration::from_millis(delay)).await;
@@ -312,6 +315,11 @@ impl Receiver {
     /// Requests being answered right now (received, delay not over).
     pub fn in_flight(&self) -> usize {
         self.state.in_flight.load(Ordering::SeqCst)
+    }
+
+    /// The most requests answered at once so far.
+    pub fn most_in_flight(&self) -> usize {
+        self.state.most_in_flight.load(Ordering::SeqCst)
     }
 
     pub fn hits(&self) -> Vec<Hit> {

@@ -4,16 +4,15 @@
 //! here whatever the instance's view cannot settle; an idempotent create runs the same
 //! `attempt` inside the transaction that holds its key.
 
+use super::events;
 use super::submission::{Submission, respond};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
-use crate::forms::quiz_score;
 use crate::responses::Response;
 use crate::responses::store::{self, Locked};
 use crate::webhooks::outbox;
-use serde_json::json;
 use sqlx::{Postgres, Transaction};
 use uuid::Uuid;
 
@@ -113,33 +112,8 @@ async fn submit(
     }
     // The events go to the form's webhooks: without one there is nothing to write.
     if has_webhooks {
-        let event = |name, quiz_id, data| outbox::Event {
-            name,
-            account_id: target.account_id,
-            form_id: target.id,
-            quiz_id,
-            response_id: Some(response.id),
-            data,
-            at: submitted_at,
-        };
-        let data = json!({
-            "responseId": response.id,
-            "formId": target.id,
-            "answers": response.answers,
-            "submittedVia": submission.from.via(),
-        });
-        outbox::enqueue(tx, event("form.submitted", None, data)).await?;
-        if let Some((score, max_score)) = quiz_score(&target.fields, &response.answers) {
-            let quiz_id = target.id.to_string();
-            let data = json!({
-                "responseId": response.id,
-                "formId": target.id,
-                "score": score,
-                "maxScore": max_score,
-                "answers": response.answers,
-                "submittedVia": submission.from.via(),
-            });
-            outbox::enqueue(tx, event("quiz.completed", Some(&quiz_id), data)).await?;
+        for event in events::of(target, &response, submission.from.via())? {
+            outbox::enqueue_outgoing(tx, &event).await?;
         }
     }
     Ok(response)

@@ -16,6 +16,7 @@
 //! a queue (this one and the statement's).
 
 mod drain;
+mod events;
 pub(crate) mod locked;
 mod owner;
 mod snapshot;
@@ -27,6 +28,7 @@ pub(crate) use submission::{Outcome, Source, Stored, Submission};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
 use crate::error::CoreError;
+use crate::outbox::bell::Bell;
 use drain::Drain;
 use locked::Attempt;
 use owner::Owners;
@@ -63,11 +65,11 @@ pub(crate) struct Batcher {
 }
 
 impl Batcher {
-    pub(crate) fn new(lanes: Lanes, config: Arc<CoreConfig>) -> Self {
+    pub(crate) fn new(lanes: Lanes, config: Arc<CoreConfig>, deliveries: Bell) -> Self {
         Self {
             queues: Arc::default(),
             owners: Owners::new(lanes.clone()),
-            snapshots: Snapshots::new(lanes.clone()),
+            snapshots: Snapshots::new(lanes.clone(), deliveries),
             lanes,
             config,
         }

@@ -7,12 +7,15 @@
 //! the form's counters): one round trip in place of four and one a submission (begin,
 //! lock, inserts, counters, commit). Whatever the view cannot settle takes the locked
 //! path: none kept, a moved row, a refusal (judged again on the locked rows, so that a
-//! stale view never refuses), files, notifications or webhooks.
+//! stale view never refuses), files or notifications. A form's webhook events are
+//! made here and written by the statement with its responses (the view knows whether
+//! the form has an active webhook; the statement refuses a form that gained one).
 
 use super::statement::{Statements, Written};
 use super::submission::{Outcome, Stored, Submission, failed_together, respond};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
+use crate::outbox::bell::Bell;
 use crate::responses::Response;
 use crate::responses::store::{Current, IfCurrent, Locked};
 use serde_json::{Map, Value};
@@ -34,10 +37,10 @@ pub(super) struct Snapshots {
 }
 
 impl Snapshots {
-    pub(super) fn new(lanes: Lanes) -> Self {
+    pub(super) fn new(lanes: Lanes, deliveries: Bell) -> Self {
         Self {
             forms: Arc::default(),
-            statements: Statements::new(lanes),
+            statements: Statements::new(lanes, deliveries),
         }
     }
 
@@ -75,6 +78,7 @@ impl Snapshots {
             locked.target.last_submitted_at,
         );
         let mut responses = Vec::with_capacity(submissions.len());
+        let mut events = Vec::new();
         let mut quota = None;
         for submission in submissions {
             if !writes_only_the_response(&locked, submission) {
@@ -94,6 +98,13 @@ impl Snapshots {
                 return None;
             }
             locked.target.count(response.submitted_at);
+            // The events, made only for a form with webhooks (the statement refuses a
+            // form that has one when the view knew of none).
+            if locked.has_webhooks {
+                events.extend(
+                    super::events::of(&locked.target, &response, submission.from.via()).ok()?,
+                );
+            }
             responses.push(response);
         }
         let quota = quota?;
@@ -104,6 +115,8 @@ impl Snapshots {
             newest,
             quota,
             responses,
+            has_webhooks: locked.has_webhooks,
+            events,
         };
         let (responses, current) = match self.statements.store(form).await {
             Written::Ran(responses, current) => (responses, current),
@@ -160,10 +173,10 @@ fn storable(response: &Response) -> bool {
 }
 
 /// Whether storing `submission` on `locked` writes the response, its quota and the
-/// form's counters and nothing else (no file, notification or event), all of which
-/// the shared statement does.
+/// form's counters and its webhook events, and nothing else (no file or
+/// notification), all of which the shared statement does.
 fn writes_only_the_response(locked: &Locked, submission: &Submission) -> bool {
-    submission.files.ids.is_empty() && !locked.has_webhooks && !locked.target.notifies()
+    submission.files.ids.is_empty() && !locked.target.notifies()
 }
 
 #[cfg(test)]
@@ -252,7 +265,8 @@ mod tests {
         };
         let plain = locked(json!({}), false);
         assert!(writes_only_the_response(&plain, &submission(vec![])));
-        // Files to attach, the owner's mail, a webhook's events: the locked path.
+        // Files to attach, the owner's mail: the locked path. A webhook's events are
+        // the statement's too.
         assert!(!writes_only_the_response(
             &plain,
             &submission(vec![Uuid::new_v4()])
@@ -260,6 +274,6 @@ mod tests {
         let mailed = locked(json!({"notifications_enabled": true}), false);
         assert!(!writes_only_the_response(&mailed, &submission(vec![])));
         let hooked = locked(json!({"notifications_enabled": false}), true);
-        assert!(!writes_only_the_response(&hooked, &submission(vec![])));
+        assert!(writes_only_the_response(&hooked, &submission(vec![])));
     }
 }

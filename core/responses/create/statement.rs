@@ -8,6 +8,7 @@ use super::drain::{self, Drain};
 use super::submission::failed_together;
 use crate::db::lanes::Lanes;
 use crate::error::CoreError;
+use crate::outbox::bell::Bell;
 use crate::responses::Response;
 use crate::responses::store::{Current, IfCurrent, insert_all_if_current};
 use std::collections::VecDeque;
@@ -47,13 +48,16 @@ struct Queue {
 pub(super) struct Statements {
     queue: Arc<Mutex<Queue>>,
     lanes: Lanes,
+    /// Rung when a statement wrote deliveries.
+    deliveries: Bell,
 }
 
 impl Statements {
-    pub(super) fn new(lanes: Lanes) -> Self {
+    pub(super) fn new(lanes: Lanes, deliveries: Bell) -> Self {
         Self {
             queue: Arc::default(),
             lanes,
+            deliveries,
         }
     }
 
@@ -99,11 +103,14 @@ impl Statements {
         };
         let mut outcomes: Vec<Result<Current, CoreError>> =
             match insert_all_if_current(&mut *lane, &forms).await {
-                Ok(outcomes) => {
+                Ok(written) => {
                     // One statement, committed: nothing is pending on the connection.
                     lane.finish();
                     metrics::counter!("formsd_one_statement_writes_total").increment(1);
-                    outcomes.into_iter().map(Ok).collect()
+                    if written.deliveries > 0 {
+                        self.deliveries.ring();
+                    }
+                    written.forms.into_iter().map(Ok).collect()
                 }
                 // The server refused the statement, which wrote nothing: each form takes the
                 // locked path.
@@ -215,6 +222,8 @@ mod tests {
                 limit: None,
             },
             responses: (0..n).map(|_| response()).collect(),
+            has_webhooks: false,
+            events: Vec::new(),
         }
     }
 

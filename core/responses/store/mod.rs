@@ -19,7 +19,7 @@ use selection::Statement;
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
-pub use statement::{Current, IfCurrent, insert_all_if_current};
+pub use statement::{Current, IfCurrent, Outcomes, insert_all_if_current};
 use std::sync::Arc;
 use uuid::Uuid;
 

@@ -4,6 +4,7 @@
 
 use super::{Quota, Response, Versions};
 use crate::error::CoreError;
+use crate::webhooks::store::Outgoing;
 use chrono::{DateTime, NaiveDate, Utc};
 use sqlx::PgExecutor;
 use sqlx::types::Json;
@@ -16,7 +17,7 @@ pub enum Current {
     /// Stored; the form row's new version.
     Stored(String),
     /// The form or its account is not at the versions given (or the form has an active
-    /// webhook): nothing was written.
+    /// webhook its caller made no events for): nothing was written.
     Moved,
     /// The account's quota for the month has no room for its responses of the
     /// statement (all of them, of every form): nothing was written for the form.
@@ -25,7 +26,8 @@ pub enum Current {
 
 /// A form's responses to store if the form is still as the caller judged them on: the
 /// form's and its account's rows at `versions`, the form's counters at `count`
-/// responses and `newest` submission time, no active webhook. The responses count
+/// responses and `newest` submission time, and no active webhook unless the caller
+/// knew of one (`has_webhooks`) and made the responses' `events`. The responses count
 /// against one `quota`.
 pub struct IfCurrent {
     pub form_id: Uuid,
@@ -34,6 +36,19 @@ pub struct IfCurrent {
     pub newest: Option<DateTime<Utc>>,
     pub quota: Quota,
     pub responses: Vec<Response>,
+    /// Whether the caller's view of the form has an active webhook: then `events`
+    /// holds the webhook events of `responses`, written for the form's active
+    /// subscriptions that list them as the locked path writes them.
+    pub has_webhooks: bool,
+    pub events: Vec<Outgoing>,
+}
+
+/// What one statement did: how each form's responses ended, in order, and how many
+/// deliveries it wrote for their events.
+#[derive(Debug)]
+pub struct Outcomes {
+    pub forms: Vec<Current>,
+    pub deliveries: i64,
 }
 
 /// One column of the responses of `forms`, as an array to bind.
@@ -51,11 +66,14 @@ fn column<'r, T>(forms: &'r [IfCurrent], value: impl Fn(&'r Response) -> T) -> V
 /// and advances their forms' counters. A form's row lock orders its responses among
 /// its other submissions as `lock_target` does. (The counters are compared too: a
 /// transaction id, and so an `xmin`, can come round again after wraparound or a
-/// restore.)
+/// restore.) The stored responses' events become deliveries in the same statement,
+/// one per active subscription that lists the event (under its canonical name when a
+/// subscription lists both), as `webhooks::store::insert_deliveries` writes them; a
+/// form whose view knew of no webhook but has one now has moved.
 pub async fn insert_all_if_current(
     db: impl PgExecutor<'_>,
     forms: &[IfCurrent],
-) -> Result<Vec<Current>, CoreError> {
+) -> Result<Outcomes, CoreError> {
     // A row per form: what it is checked against and what it adds.
     let form_ids: Vec<Uuid> = forms.iter().map(|f| f.form_id).collect();
     let accounts: Vec<Uuid> = forms.iter().map(|f| f.quota.account_id).collect();
@@ -86,13 +104,26 @@ pub async fn insert_all_if_current(
     let submitted = column(forms, |r| r.submitted_at);
     let completion = column(forms, |r| r.completion_time_seconds);
     let search = column(forms, |r| crate::responses::search::text_of(&r.answers));
+    let hooked: Vec<bool> = forms.iter().map(|f| f.has_webhooks).collect();
+    // A row per event.
+    let events = || forms.iter().flat_map(|f| &f.events);
+    let event_forms: Vec<Uuid> = events().map(|e| e.form_id).collect();
+    let event_responses: Vec<Option<Uuid>> = events().map(|e| e.response_id).collect();
+    let names: Vec<&str> = events().map(|e| e.name).collect();
+    let aliases: Vec<Option<&str>> = events().map(|e| e.alias.as_ref().map(|a| a.0)).collect();
+    let bodies: Vec<&[u8]> = events().map(|e| e.body.as_slice()).collect();
+    let alias_bodies: Vec<Option<&[u8]>> = events()
+        .map(|e| e.alias.as_ref().map(|a| a.1.as_slice()))
+        .collect();
+    let event_times: Vec<DateTime<Utc>> = events().map(|e| e.at).collect();
     let found = sqlx::query!(
         r#"WITH batch AS (
                SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::bigint[],
                                     $5::text[], $6::text[], $7::bigint[],
-                                    $8::timestamptz[], $9::bigint[], $10::timestamptz[])
+                                    $8::timestamptz[], $9::bigint[], $10::timestamptz[],
+                                    $22::bool[])
                    AS b(form_id, account_id, month, quota_limit, form_version,
-                        account_version, response_count, newest, added, last)
+                        account_version, response_count, newest, added, last, hooked)
            ), target AS (
                SELECT b.* FROM forms f
                  JOIN batch b ON b.form_id = f.id
@@ -101,8 +132,8 @@ pub async fn insert_all_if_current(
                   AND f.xmin::text = b.form_version AND a.xmin::text = b.account_version
                   AND f.response_count = b.response_count
                   AND f.last_submitted_at IS NOT DISTINCT FROM b.newest
-                  AND NOT EXISTS (SELECT 1 FROM webhooks w
-                                   WHERE w.form_id = f.id AND w.is_active)
+                  AND (b.hooked OR NOT EXISTS (SELECT 1 FROM webhooks w
+                                                WHERE w.form_id = f.id AND w.is_active))
                 ORDER BY f.id
                   FOR UPDATE OF f
            ), wanted AS (
@@ -141,8 +172,25 @@ pub async fn insert_all_if_current(
                                   last_submitted_at = s.last
                  FROM stored s WHERE f.id = s.form_id
                RETURNING f.id, f.xmin::text AS version
+           ), queued AS (
+               INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url,
+                                       response_id, payload, max_retries, next_attempt_at,
+                                       created_at)
+               SELECT gen_random_uuid(), w.id, w.account_id, w.form_id,
+                      CASE WHEN e.name = ANY(w.events) THEN e.name ELSE e.alias END,
+                      w.url, e.response_id,
+                      CASE WHEN e.name = ANY(w.events) THEN e.body ELSE e.alias_body END,
+                      w.max_retries, e.at, e.at
+                 FROM unnest($23::uuid[], $24::uuid[], $25::text[], $26::text[],
+                             $27::bytea[], $28::bytea[], $29::timestamptz[])
+                        AS e(form_id, response_id, name, alias, body, alias_body, at)
+                 JOIN stored s ON s.form_id = e.form_id
+                 JOIN webhooks w ON w.form_id = e.form_id AND w.account_id = s.account_id
+                WHERE w.is_active AND w.events && ARRAY[e.name, e.alias]
+               RETURNING 1
            )
-           SELECT t.form_id AS "form_id!", a.version
+           SELECT t.form_id AS "form_id!", a.version,
+                  (SELECT count(*) FROM queued) AS "deliveries!"
              FROM target t LEFT JOIN advanced a ON a.id = t.form_id"#,
         &form_ids,
         &accounts,
@@ -164,20 +212,30 @@ pub async fn insert_all_if_current(
         &started,
         &submitted,
         &completion as _,
-        &search
+        &search,
+        &hooked,
+        &event_forms,
+        &event_responses as _,
+        &names as _,
+        &aliases as _,
+        &bodies as _,
+        &alias_bodies as _,
+        &event_times
     )
     .fetch_all(db)
     .await?;
+    let deliveries = found.first().map_or(0, |row| row.deliveries);
     let mut found: HashMap<Uuid, Option<String>> = found
         .into_iter()
         .map(|row| (row.form_id, row.version))
         .collect();
-    Ok(forms
+    let forms = forms
         .iter()
         .map(|f| match found.remove(&f.form_id) {
             None => Current::Moved,
             Some(None) => Current::OverQuota,
             Some(Some(version)) => Current::Stored(version),
         })
-        .collect())
+        .collect();
+    Ok(Outcomes { forms, deliveries })
 }
