@@ -150,24 +150,29 @@ async fn method_not_allowed(
 /// request (method, path, status, duration; never headers, bodies or query strings,
 /// which may carry secrets).
 async fn request_id_and_log(mut req: Request, next: Next) -> Response {
-    let request_id = uuid::Uuid::new_v4().to_string();
+    let request_id = ::forms::telemetry::new_request_id();
     req.extensions_mut().insert(RequestId(request_id.clone()));
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     let started = Instant::now();
     // Every log line of the request, the core's in-process ones included, carries the id.
     let span = tracing::info_span!("request", request_id, %method, path);
-    let mut response = next.run(req).instrument(span.clone()).await;
+    let mut response = next.run(req).instrument(span).await;
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert("x-request-id", value);
     }
     let elapsed = started.elapsed();
-    tracing::info!(
-        parent: &span,
-        status = response.status().as_u16(),
-        duration_ms = elapsed.as_millis() as u64,
-        "request"
-    );
+    // The access line, as `tracing::info!(parent: &span, status, duration_ms, "request")`
+    // would write it, for less (see `logs`).
+    if tracing::enabled!(tracing::Level::INFO) {
+        crate::logs::access(&crate::logs::Access {
+            request_id: &request_id,
+            method: method.as_str(),
+            path: &path,
+            status: response.status().as_u16(),
+            duration_ms: elapsed.as_millis() as u64,
+        });
+    }
     // Labelled by route template, never by the path itself (ids would make a series
     // per object).
     let route = response
