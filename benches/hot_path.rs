@@ -37,17 +37,24 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
-/// formsd's flags: no limit in the way.
-const FLAGS: [&str; 8] = [
-    "--enterprise-rate-limit",
-    "1000000000",
-    "--enterprise-response-limit",
-    "unlimited",
-    "--db-max-connections",
-    "40",
-    "--hosted-submissions-per-minute",
-    "1000000000",
-];
+/// formsd's flags: no limit in the way; its pool of BENCH_DB_CONNECTIONS (40; fewer
+/// when other programs hold the server's connections: pgbench's clients need theirs
+/// while formsd keeps its own open).
+fn flags() -> Vec<String> {
+    let pool = common::env_num("BENCH_DB_CONNECTIONS", 40).to_string();
+    [
+        "--enterprise-rate-limit",
+        "1000000000",
+        "--enterprise-response-limit",
+        "unlimited",
+        "--db-max-connections",
+        &pool,
+        "--hosted-submissions-per-minute",
+        "1000000000",
+    ]
+    .map(str::to_owned)
+    .to_vec()
+}
 
 /// One measured line: requests (or transactions) per second.
 struct Rates {
@@ -270,7 +277,8 @@ async fn main() {
     let clients = common::env_num("BENCH_CLIENTS", 32);
     let secs = common::env_num("BENCH_SECONDS", 8);
     let dir = tempfile::tempdir().expect("temp dir");
-    let app = TestApp::spawn_with(&FLAGS).await;
+    let flags = flags();
+    let app = TestApp::spawn_with(&flags.iter().map(String::as_str).collect::<Vec<_>>()).await;
     let pid = app.server.child.id().expect("formsd pid");
     let origin = app.http_base.trim_end_matches("/api/v1").to_owned();
     let grpc = app.grpc_url.clone();
@@ -546,7 +554,11 @@ async fn main() {
     ];
     let (_, peak_rss) = memory(pid);
 
-    println!("\n{clients} clients, {secs} s a line, formsd release build, one host");
+    println!(
+        "\n{clients} clients, {secs} s a line, formsd release build ({} database connections), \
+         one host",
+        common::env_num("BENCH_DB_CONNECTIONS", 40)
+    );
     println!(
         "{:<32} {:>10} {:>10} {:>12} {:>10} {:>10} {:>10} {:>8}",
         "work", "REST/s", "gRPC/s", "bare SQL/s", "REST/bare", "gRPC/bare", "REST/gRPC", "target"
@@ -659,7 +671,8 @@ struct ManyForms {
 async fn many_forms(dir: &Path, clients: usize, secs: usize) -> ManyForms {
     // An instance of its own, which counts its creates in /metrics (the lines above
     // run without a recorder, as the issue measured them).
-    let mut flags = FLAGS.to_vec();
+    let flags = flags();
+    let mut flags: Vec<&str> = flags.iter().map(String::as_str).collect();
     flags.extend(["--metrics-addr", "127.0.0.1:0"]);
     let app = &TestApp::spawn_with(&flags).await;
     let pid = app.server.child.id().expect("formsd pid");
