@@ -3,7 +3,8 @@
 //! (unary gRPC), and the bare SQL statement of each line driven by `pgbench` on the same
 //! database, all at BENCH_CLIENTS connections (32) for BENCH_SECONDS each (8). Prints
 //! each rate, its ratio to the bare statement and REST's to gRPC (≥ 0.8×: the REST
-//! edge's own cost), and formsd's memory (idle, peak). Each bare INSERT writes the
+//! edge's own cost), formsd's CPU per request on each (from /proc, steadier than the
+//! rates on a shared host), and formsd's memory (idle, peak). Each bare INSERT writes the
 //! search text formsd writes with a response.
 //!
 //! Lines (the targets of issue 10 in brackets):
@@ -56,11 +57,12 @@ fn flags() -> Vec<String> {
     .to_vec()
 }
 
-/// One measured line: requests (or transactions) per second.
+/// One measured line: requests (or transactions) per second; REST's and gRPC's with
+/// formsd's CPU per request meanwhile (µs).
 struct Rates {
     what: &'static str,
-    rest: f64,
-    grpc: Option<f64>,
+    rest: (f64, f64),
+    grpc: Option<(f64, f64)>,
     bare: f64,
     target: f64,
 }
@@ -179,6 +181,31 @@ fn grpc_frame(message: &impl Message) -> Vec<u8> {
     frame.extend_from_slice(&u32::try_from(bytes.len()).expect("small").to_be_bytes());
     frame.extend_from_slice(&bytes);
     frame
+}
+
+/// CPU time a process has used, in clock ticks (user and system).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // After the command's name in brackets: the state is field 3, utime 14, stime 15.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
+    let field = |n: usize| fields.get(n - 3).and_then(|f| f.parse::<u64>().ok());
+    field(14).unwrap_or(0) + field(15).unwrap_or(0)
+}
+
+/// formsd's CPU per request (µs) since `before` (ticks), at `rate` for `secs`.
+fn per_request(pid: u32, before: u64, rate: f64, secs: usize) -> f64 {
+    // Linux counts in USER_HZ, 100 a second on every architecture it runs this on.
+    let ticks = cpu_ticks(pid).saturating_sub(before) as f64;
+    ticks * 10_000.0 / (rate * secs as f64)
+}
+
+/// `run`'s rate, and formsd's CPU per request meanwhile.
+fn metered(pid: u32, secs: usize, run: impl FnOnce() -> f64) -> (f64, f64) {
+    let before = cpu_ticks(pid);
+    let rate = run();
+    (rate, per_request(pid, before, rate, secs))
 }
 
 /// Memory of a process in kB: (VmRSS, VmHWM).
@@ -488,66 +515,56 @@ async fn main() {
         Rates {
             what: "GET /forms/{id}, one key",
             bare: pgbench(&db, &[select], clients, secs),
-            rest: wrk(&form_url, &get_lua, clients, secs),
-            grpc: Some(h2load(
-                &format!("{grpc}/forms.v1.FormsService/GetForm"),
-                &key,
-                &get_grpc,
-                clients,
-                secs,
-            )),
+            rest: metered(pid, secs, || wrk(&form_url, &get_lua, clients, secs)),
+            grpc: Some(metered(pid, secs, || {
+                let url = format!("{grpc}/forms.v1.FormsService/GetForm");
+                h2load(&url, &key, &get_grpc, clients, secs)
+            })),
             target: 0.4,
         },
         Rates {
             what: "POST …/responses, 64 accounts",
             bare: pgbench(&db, &inserts, clients, secs),
-            rest: wrk(&origin, &post_many_lua, clients, secs),
-            grpc: Some(
-                h2_calls(
-                    &grpc,
-                    "/forms.v1.ResponsesService/CreateResponse",
-                    &create_many,
-                    clients,
-                    secs,
-                )
-                .await,
-            ),
+            rest: metered(pid, secs, || wrk(&origin, &post_many_lua, clients, secs)),
+            grpc: Some({
+                let before = cpu_ticks(pid);
+                let create = "/forms.v1.ResponsesService/CreateResponse";
+                let rate = h2_calls(&grpc, create, &create_many, clients, secs).await;
+                (rate, per_request(pid, before, rate, secs))
+            }),
             target: 0.4,
         },
         Rates {
             what: "POST …/responses, one form",
             bare: pgbench(&db, std::slice::from_ref(&insert_one), clients, secs),
-            rest: wrk(
-                &format!("{form_url}/responses"),
-                &post_one_lua,
-                clients,
-                secs,
-            ),
-            grpc: Some(h2load(
-                &format!("{grpc}/forms.v1.ResponsesService/CreateResponse"),
-                &key,
-                &create_grpc,
-                clients,
-                secs,
-            )),
+            rest: metered(pid, secs, || {
+                wrk(
+                    &format!("{form_url}/responses"),
+                    &post_one_lua,
+                    clients,
+                    secs,
+                )
+            }),
+            grpc: Some(metered(pid, secs, || {
+                let url = format!("{grpc}/forms.v1.ResponsesService/CreateResponse");
+                h2load(&url, &key, &create_grpc, clients, secs)
+            })),
             target: 0.3,
         },
         Rates {
             what: "POST …/responses, every kind",
             bare: pgbench(&db, &[insert_kinds], clients, secs),
-            rest: wrk(
-                &format!("{origin}/api/v1/forms/{kinds_id}/responses"),
-                &post_kinds_lua,
-                clients,
-                secs,
-            ),
+            rest: metered(pid, secs, || {
+                let url = format!("{origin}/api/v1/forms/{kinds_id}/responses");
+                wrk(&url, &post_kinds_lua, clients, secs)
+            }),
             grpc: None,
             target: 0.3,
         },
         Rates {
             what: "POST /f/{short_id}, one form",
             bare: pgbench(&db, &[insert_one], clients, secs),
-            rest: wrk(&page_url, &post_page_lua, clients, secs),
+            rest: metered(pid, secs, || wrk(&page_url, &post_page_lua, clients, secs)),
             grpc: None,
             target: 0.3,
         },
@@ -566,24 +583,38 @@ async fn main() {
     for line in &lines {
         let ratio =
             |of: Option<f64>, to: f64| of.map_or("–".to_owned(), |r| format!("{:.2}×", r / to));
-        let grpc = line.grpc.map_or("–".to_owned(), |g| format!("{g:.0}"));
+        let grpc = line.grpc.map(|g| g.0);
         println!(
             "{:<32} {:>10.0} {:>10} {:>12.0} {:>9.2}× {:>10} {:>10} {:>7.1}×",
             line.what,
-            line.rest,
-            grpc,
+            line.rest.0,
+            grpc.map_or("–".to_owned(), |g| format!("{g:.0}")),
             line.bare,
-            line.rest / line.bare,
-            ratio(line.grpc, line.bare),
-            line.grpc
-                .map_or("–".to_owned(), |g| format!("{:.2}×", line.rest / g)),
+            line.rest.0 / line.bare,
+            ratio(grpc, line.bare),
+            grpc.map_or("–".to_owned(), |g| format!("{:.2}×", line.rest.0 / g)),
             line.target
+        );
+    }
+    // What each request costs formsd itself, whatever else the host runs meanwhile.
+    println!(
+        "\n{:<32} {:>10} {:>10} {:>10}",
+        "formsd CPU a request", "REST µs", "gRPC µs", "REST/gRPC"
+    );
+    for line in &lines {
+        let grpc = line.grpc.map(|g| g.1);
+        println!(
+            "{:<32} {:>10.1} {:>10} {:>10}",
+            line.what,
+            line.rest.1,
+            grpc.map_or("–".to_owned(), |g| format!("{g:.1}")),
+            grpc.map_or("–".to_owned(), |g| format!("{:.2}×", line.rest.1 / g)),
         );
     }
     let met = |ok: bool| if ok { "met" } else { "NOT MET" };
     let rest_over_grpc = lines
         .iter()
-        .filter_map(|line| Some(line.rest / line.grpc?))
+        .filter_map(|line| Some(line.rest.0 / line.grpc?.0))
         .fold(f64::INFINITY, f64::min);
     println!(
         "REST/gRPC, lowest of the lines: {rest_over_grpc:.2}× [≥ 0.8×: {}]",
