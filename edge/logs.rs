@@ -277,9 +277,10 @@ mod tests {
         for _ in 0..(3 * MAX_BYTES / 1024) {
             logs.make_writer().write_all(&line).unwrap();
         }
+        // The stuck thread is left behind (the process's exit ends it): its guard would
+        // wait for it.
+        std::mem::forget(guard);
         let waiting = logs.shared.waiting().lines.len();
         assert!(waiting <= MAX_BYTES, "{waiting}");
-        // The stuck thread is left behind (the process's exit ends it).
-        std::mem::forget(guard);
     }
 }
