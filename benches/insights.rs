@@ -590,7 +590,7 @@ async fn main() {
             large.id,
             answers(&large.ids).to_string().replace("\":", "\": "),
             // The search text formsd writes with each response.
-            search_literal(&answers(&large.ids))
+            common::search_literal(&answers(&large.ids))
         ),
     );
     let large_url = format!("{}/forms/{}/responses", app.http_base, large.id);
@@ -626,13 +626,4 @@ async fn main() {
         println!("{what:<42} {w:>12.0} {wo:>12.0} {:>7.2}×", w / wo);
     }
     println!("load average at end: {}", load_average());
-}
-
-/// The search text formsd writes for `answers`, as the body of an `E'...'` literal.
-fn search_literal(answers: &serde_json::Value) -> String {
-    let empty = serde_json::Map::new();
-    forms::responses::search::text_of(answers.as_object().unwrap_or(&empty))
-        .replace('\\', "\\\\")
-        .replace('\'', "''")
-        .replace('\n', "\\n")
 }

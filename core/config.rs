@@ -76,6 +76,9 @@ pub struct CoreConfig {
     pub sign_in_attempts_per_minute: u32,
     /// The OpenID Connect provider of dashboard sign-in; `None`: not offered.
     pub oidc: Option<crate::dashboard::oidc::OidcSettings>,
+    /// Memory of the instance's view of the forms it stores responses to (their
+    /// owners and last state), which lets a create take one statement.
+    pub form_view_bytes: usize,
 }
 
 /// Exports hold a database connection (and a snapshot) until their reader has taken

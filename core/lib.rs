@@ -25,6 +25,7 @@ mod gate;
 mod gateway;
 mod hosted;
 mod idempotency;
+mod lru;
 mod outbox;
 mod paging;
 mod rpc;

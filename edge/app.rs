@@ -393,6 +393,7 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
             lifetime: args.session_lifetime.into(),
         },
         sign_in_attempts_per_minute: args.sign_in_attempts_per_minute,
+        form_view_bytes: args.form_view_bytes,
         oidc: match (
             &args.oidc_issuer,
             &args.oidc_client_id,

@@ -267,6 +267,11 @@ pub(crate) struct ServeArgs {
     /// e.g. `'self' https://www.example.com`, or `'none'`.
     #[arg(long, env = "FORMS_FRAME_ANCESTORS", default_value = "*", value_parser = parse_source_list)]
     pub frame_ancestors: String,
+    /// Memory of the instance's view of the forms it stores responses to, in bytes:
+    /// with a form in view, a create takes one statement; beyond it the least
+    /// recently used form leaves the view (its next create takes the locked path).
+    #[arg(long, env = "FORMS_FORM_VIEW_BYTES", default_value_t = 64 * 1024 * 1024, value_parser = at_least_one)]
+    pub form_view_bytes: usize,
     /// Largest REST request body in bytes.
     #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     pub max_body_bytes: usize,

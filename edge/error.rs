@@ -91,14 +91,24 @@ impl ApiError {
                 tonic::Code::Unavailable | tonic::Code::DeadlineExceeded
             ) =>
             {
-                tracing::error!(code = ?status.code(), message = status.message(), "core unavailable");
+                tracing::error!(
+                    request_id,
+                    code = ?status.code(),
+                    message = status.message(),
+                    "core unavailable"
+                );
                 (
                     ErrorReason::ServiceUnavailable,
                     format!("the service is temporarily unavailable; request id {request_id}"),
                 )
             }
             None => {
-                tracing::error!(code = ?status.code(), message = status.message(), "unexpected core status");
+                tracing::error!(
+                    request_id,
+                    code = ?status.code(),
+                    message = status.message(),
+                    "unexpected core status"
+                );
                 (
                     ErrorReason::Internal,
                     format!("internal error; quote request id {request_id} when reporting it"),

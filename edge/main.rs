@@ -14,6 +14,7 @@ mod error;
 mod forwarded;
 mod http_server;
 mod https;
+mod logs;
 mod metrics;
 mod openapi;
 mod query;
@@ -154,20 +155,16 @@ fn report_ready(app: &Application) {
     );
 }
 
-fn init_logging(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
+fn init_logging(format: LogFormat) -> logs::Guard {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    // Lines are written by a thread of their own, buffered: under load one write
-    // carries many lines, where writing each line from the request's thread cost a
-    // system call (and a wake-up of the reader of stderr) per request. Never lossy: a
-    // full queue holds the writer back rather than dropping lines.
-    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
-        .lossy(false)
-        // The queue is allocated whole: 8,192 lines (256 KiB) rather than the default
-        // 128,000 (4 MiB of idle memory) is ample for a writer that drains in batches.
-        .buffered_lines_limit(8192)
-        .thread_name("formsd-log")
-        .finish(std::io::BufWriter::new(std::io::stderr()));
+    // Lines are written by a thread of their own, in batches (see `logs`). A process
+    // that cannot start a thread now would not serve anyway.
+    let (writer, guard) = logs::start(std::io::stderr()).unwrap_or_else(|error| {
+        eprintln!("formsd: error: starting the log writer: {error}");
+        std::process::exit(1)
+    });
+    logs::set_access(writer.clone(), format);
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer);

@@ -92,3 +92,25 @@ pub fn wrk(url: &str, script: &Path, clients: usize, secs: usize) -> f64 {
     );
     figure(&text, "Requests/sec:", "Requests/sec:")
 }
+
+/// The search text formsd writes for `answers`, as the body of an `E'...'` literal: a
+/// bare INSERT compared with formsd's creates writes it too.
+pub fn search_literal(answers: &serde_json::Value) -> String {
+    let empty = serde_json::Map::new();
+    forms::responses::search::text_of(answers.as_object().unwrap_or(&empty))
+        .replace('\\', "\\\\")
+        .replace('\'', "''")
+        .replace('\n', "\\n")
+}
+
+/// The sum of a Prometheus metric's series in `text` (the text format of /metrics)
+/// whose labels contain `labels` (e.g. `outcome="stored"`; empty: all).
+pub fn metric_sum(text: &str, name: &str, labels: &str) -> f64 {
+    text.lines()
+        .filter(|line| {
+            line.strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with(['{', ' ']) && rest.contains(labels))
+        })
+        .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}

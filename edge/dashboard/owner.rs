@@ -187,6 +187,7 @@ pub(crate) fn failure(
         ),
         _ => {
             tracing::error!(
+                request_id,
                 reason = reason.map(ErrorReason::code),
                 message = status.message(),
                 "dashboard call failed"

@@ -150,6 +150,66 @@ async fn a_lone_create_takes_one_statement_once_the_form_is_known() {
 }
 
 #[tokio::test]
+async fn a_full_view_lets_go_of_the_least_recently_used_form_alone() {
+    // One form's view, as the instance counts it: from an instance with room to spare.
+    let roomy = TestApp::spawn_with(&["--metrics-addr", "127.0.0.1:0"]).await;
+    let key = roomy.key(PRO, ALL).await;
+    let mut forms = Vec::new();
+    for _ in 0..4 {
+        let form = published_form(&roomy, &key, contact_fields(), Value::Null).await;
+        let path = format!("/forms/{}/responses", form["id"].as_str().expect("id"));
+        forms.push((path, field_ids(&form)));
+    }
+    async fn create(app: &TestApp, key: &str, form: &(String, Vec<String>)) {
+        let body = json!({"answers": contact_answers(&form.1, 0)});
+        app.post(&form.0, key, &body).await.ok(201);
+    }
+    create(&roomy, &key, &forms[0]).await;
+    let view = |text: &str, what: &str| {
+        sample(
+            text,
+            &format!("formsd_form_view_{what}{{view=\"snapshots\"}}"),
+        )
+        .unwrap_or(0.0)
+    };
+    let one = view(&metrics_text(&roomy).await, "bytes");
+    assert!(one > 0.0);
+    // An instance whose snapshots hold three such forms (an eighth of the flag goes to
+    // owners), not four.
+    let bytes = (one * 3.5 * 8.0 / 7.0) as usize;
+    let app = TestApp::spawn_on(
+        roomy.db.clone(),
+        &[
+            "--metrics-addr",
+            "127.0.0.1:0",
+            "--form-view-bytes",
+            &bytes.to_string(),
+        ],
+    )
+    .await;
+    // 0, 1, 2 in view (each by the locked path); 0 used again, so 1 is the least
+    // recently used when 3 comes in.
+    for form in [0, 1, 2, 0, 3] {
+        create(&app, &key, &forms[form]).await;
+    }
+    let text = metrics_text(&app).await;
+    assert_eq!(
+        (one_statement(&text, "stored"), view(&text, "entries")),
+        (1.0, 3.0)
+    );
+    assert!(view(&text, "bytes") <= bytes as f64);
+    // 0, 2 and 3 stayed in view: one statement each. 1 left it: the locked path.
+    for form in [0, 2, 3, 1] {
+        create(&app, &key, &forms[form]).await;
+    }
+    let text = metrics_text(&app).await;
+    assert_eq!(
+        (one_statement(&text, "stored"), view(&text, "entries")),
+        (4.0, 3.0)
+    );
+}
+
+#[tokio::test]
 async fn api_creates_and_page_submissions_share_the_forms_view() {
     // One queue and one kept view per form: a page submission does not move the view
     // of the API's creates (nor the other way round), so both stay one statement.

@@ -68,8 +68,10 @@ impl Batcher {
     pub(crate) fn new(lanes: Lanes, config: Arc<CoreConfig>, deliveries: Bell) -> Self {
         Self {
             queues: Arc::default(),
-            owners: Owners::new(lanes.clone()),
-            snapshots: Snapshots::new(lanes.clone(), deliveries),
+            // An owner is small (an id and a short id): an eighth of the view's memory
+            // keeps as many as the snapshots' part keeps forms of several fields.
+            owners: Owners::new(lanes.clone(), config.form_view_bytes / 8),
+            snapshots: Snapshots::new(lanes.clone(), config.form_view_bytes / 8 * 7, deliveries),
             lanes,
             config,
         }

@@ -4,31 +4,35 @@
 //! which would send the owner's next creates down the locked path. A form's account
 //! and address never change, so an owner read once holds for as long as it is kept.
 
+use super::snapshot::gauge_view;
 use super::submission::Source;
 use crate::db::lanes::Lanes;
 use crate::error::CoreError;
+use crate::lru::ByteLru;
 use crate::responses::store::{self, Owner};
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use uuid::Uuid;
 
-/// Forms whose owner is kept at most; beyond, the map starts again (an owner is only
-/// a read saved).
-const MAX_OWNERS: usize = 16_384;
-
-/// The owners of the forms this instance has stored submissions to, by form id.
+/// The owners of the forms this instance has stored submissions to, by form id, within
+/// a bound of memory: beyond it the least recently used is let go (an owner is only a
+/// read saved).
 #[derive(Clone)]
 pub(super) struct Owners {
-    forms: Arc<Mutex<HashMap<Uuid, Arc<Owner>>>>,
+    forms: Arc<Mutex<ByteLru<Uuid, Arc<Owner>>>>,
     lanes: Lanes,
 }
 
 impl Owners {
-    pub(super) fn new(lanes: Lanes) -> Self {
+    /// Owners kept in at most `max_bytes`.
+    pub(super) fn new(lanes: Lanes, max_bytes: usize) -> Self {
         Self {
-            forms: Arc::default(),
+            forms: Arc::new(Mutex::new(ByteLru::new(max_bytes))),
             lanes,
         }
+    }
+
+    fn forms(&self) -> std::sync::MutexGuard<'_, ByteLru<Uuid, Arc<Owner>>> {
+        self.forms.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Whether `from` may submit to the form: `NotFound` for no such form or another
@@ -42,8 +46,7 @@ impl Owners {
     }
 
     fn known(&self, form_id: Uuid) -> Option<Arc<Owner>> {
-        let forms = self.forms.lock().unwrap_or_else(PoisonError::into_inner);
-        forms.get(&form_id).cloned()
+        self.forms().get(&form_id).cloned()
     }
 
     /// Reads the form's owner and keeps it (a form that does not exist is not kept: it
@@ -54,11 +57,11 @@ impl Owners {
         // A result read in full: nothing is pending on the connection.
         lane.finish();
         let owner = Arc::new(owner.ok_or(CoreError::NotFound("form"))?);
-        let mut forms = self.forms.lock().unwrap_or_else(PoisonError::into_inner);
-        if forms.len() >= MAX_OWNERS {
-            forms.clear();
-        }
-        forms.insert(form_id, owner.clone());
+        let mut forms = self.forms();
+        // Its Arc's counts besides the owner, and the short id's text.
+        let bytes = size_of::<Owner>() + 2 * size_of::<usize>() + owner.short_id.len();
+        forms.insert(form_id, owner.clone(), bytes);
+        gauge_view("owners", &forms);
         Ok(owner)
     }
 }

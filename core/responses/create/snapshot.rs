@@ -15,50 +15,56 @@ use super::statement::{Statements, Written};
 use super::submission::{Outcome, Stored, Submission, failed_together, respond};
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;
+use crate::lru::ByteLru;
 use crate::outbox::bell::Bell;
 use crate::responses::Response;
 use crate::responses::store::{Current, IfCurrent, Locked};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use uuid::Uuid;
 
-/// Forms whose snapshot is kept at most; beyond, the map starts again (a form's fields
-/// can be large, and a snapshot only saves round trips).
-const MAX_SNAPSHOTS: usize = 1024;
-
-/// The forms as this instance last left them (its "snapshots"), by id.
+/// The forms as this instance last left them (its "snapshots"), by id, within a bound
+/// of memory: beyond it the least recently kept is let go (its form's next batch takes
+/// the locked path, which keeps it again). A form's fields can be large, and a
+/// snapshot only saves round trips.
 #[derive(Clone)]
 pub(super) struct Snapshots {
-    forms: Arc<Mutex<HashMap<Uuid, Locked>>>,
+    forms: Arc<Mutex<ByteLru<Uuid, Locked>>>,
     /// The statements that store the responses judged on snapshots, several forms'
     /// at once.
     statements: Statements,
 }
 
 impl Snapshots {
-    pub(super) fn new(lanes: Lanes, deliveries: Bell) -> Self {
+    /// Snapshots kept in at most `max_bytes` (as `held_bytes` counts them); the
+    /// statements ring `deliveries` when they write some.
+    pub(super) fn new(lanes: Lanes, max_bytes: usize, deliveries: Bell) -> Self {
         Self {
-            forms: Arc::default(),
+            forms: Arc::new(Mutex::new(ByteLru::new(max_bytes))),
             statements: Statements::new(lanes, deliveries),
         }
     }
 
-    fn forms(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Locked>> {
+    fn forms(&self) -> std::sync::MutexGuard<'_, ByteLru<Uuid, Locked>> {
         self.forms.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Keeps the form as a committed transaction left it (its counters advanced, the
     /// versions those of its rows after the commit).
     pub(super) fn keep(&self, form_id: Uuid, locked: Locked) {
-        let mut forms = self.forms();
-        if forms.len() >= MAX_SNAPSHOTS && !forms.contains_key(&form_id) {
-            forms.clear();
-        }
-        forms.insert(form_id, locked);
+        let bytes = held_bytes(&locked);
+        self.keep_counted(form_id, locked, bytes);
     }
 
-    fn take(&self, form_id: Uuid) -> Option<Locked> {
+    /// Keeps a snapshot already counted (its fields and settings are those it was
+    /// counted with).
+    fn keep_counted(&self, form_id: Uuid, locked: Locked, bytes: usize) {
+        let mut forms = self.forms();
+        forms.insert(form_id, locked, bytes);
+        gauge_view("snapshots", &forms);
+    }
+
+    fn take(&self, form_id: Uuid) -> Option<(Locked, usize)> {
         self.forms().remove(&form_id)
     }
 
@@ -72,7 +78,7 @@ impl Snapshots {
     ) -> Option<Vec<Outcome>> {
         // Taken out while in use: a form's submissions are stored one batch at a time
         // (its batch task), and a failure leaves no snapshot behind.
-        let mut locked = self.take(form_id)?;
+        let (mut locked, bytes) = self.take(form_id)?;
         let (count, newest) = (
             locked.target.response_count,
             locked.target.last_submitted_at,
@@ -137,7 +143,7 @@ impl Snapshots {
         };
         locked.versions.form = version;
         let settings = locked.target.settings.clone();
-        self.keep(form_id, locked);
+        self.keep_counted(form_id, locked, bytes);
         Some(
             responses
                 .into_iter()
@@ -150,6 +156,45 @@ impl Snapshots {
                 .collect(),
         )
     }
+}
+
+/// What a snapshot holds beyond its own size, roughly: its fields as stored (a `Field`
+/// each) with their text, its settings (counted as twice their JSON text: a parsed
+/// value's strings, maps and vectors take about that), its short id and versions.
+/// Counted once, when the locked path keeps the form, never per batch.
+fn held_bytes(locked: &Locked) -> usize {
+    let fields = &locked.target.fields;
+    fields.capacity() * size_of::<crate::forms::Field>()
+        + json_len(fields)
+        + 2 * json_len(&*locked.target.settings)
+        + locked.short_id.len()
+        + locked.versions.form.len()
+        + locked.versions.account.len()
+}
+
+/// The length of `value`'s JSON text, counted without keeping it.
+fn json_len(value: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Serialising these values cannot fail (string keys, no foreign types).
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
+/// Reports a view's size in /metrics: `formsd_form_view_entries{view}` and
+/// `formsd_form_view_bytes{view}`.
+pub(super) fn gauge_view<V>(view: &'static str, kept: &ByteLru<Uuid, V>) {
+    metrics::gauge!("formsd_form_view_entries", "view" => view).set(kept.len() as f64);
+    metrics::gauge!("formsd_form_view_bytes", "view" => view).set(kept.bytes() as f64);
 }
 
 /// Whether PostgreSQL can store the response's text: no NUL in its answers, metadata or

@@ -62,6 +62,7 @@ fn error_page(call: &Call, status: &tonic::Status) -> Response {
         ),
         _ => {
             tracing::error!(
+                request_id = call.request_id,
                 reason = reason.map(ErrorReason::code),
                 message = status.message(),
                 "hosted page failed"
