@@ -367,12 +367,7 @@ async fn receiver(received: Arc<AtomicU64>) -> String {
             async { "ok" }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("receiver bind");
-    let url = format!("http://{}/hook", listener.local_addr().expect("addr"));
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    url
+    common::serve_receiver(router).await
 }
 
 #[tokio::main]
@@ -384,16 +379,7 @@ async fn main() {
         .parse()
         .expect("CLK_TCK");
     let dir = tempfile::tempdir().expect("temp dir");
-    let app = TestApp::spawn_with(&[
-        "--webhook-allow-private",
-        "--enterprise-rate-limit",
-        "1000000000",
-        "--enterprise-response-limit",
-        "unlimited",
-        "--db-max-connections",
-        "40",
-    ])
-    .await;
+    let app = TestApp::spawn_with(common::UNLIMITED).await;
     let pid = app.server.child.id().expect("formsd pid");
     let origin = app.http_base.trim_end_matches("/api/v1").to_owned();
     let pool = &app.pool;
@@ -408,17 +394,8 @@ async fn main() {
     let mut tenants = Vec::new();
     for _ in 0..64 {
         let key = app.key(Plan::Enterprise, &[Scope::Admin]).await;
-        let form = app
-            .create_form(&key, &json!({"title": "Feedback", "fields": fields()}))
-            .await;
-        let id = form["id"].as_str().expect("form id").to_owned();
-        app.put(
-            &format!("/forms/{id}"),
-            &key,
-            &json!({"status": "published"}),
-        )
-        .await
-        .ok(200);
+        let body = json!({"title": "Feedback", "fields": fields()});
+        let (form, id) = common::published_form(&app, &key, &body).await;
         let body = json!({"answers": answers(&form)}).to_string();
         // The measured body must be valid: a 422 is fast and would flatter the line.
         app.post(

@@ -315,21 +315,12 @@ async fn main() {
     let mut tenants = Vec::new();
     for _ in 0..64 {
         let key = app.key(Plan::Enterprise, &[Scope::Admin]).await;
-        let form = app
-            .create_form(&key, &json!({"title": "Bench", "fields": fields}))
-            .await;
-        let id = form["id"].as_str().expect("form id").to_owned();
+        let body = json!({"title": "Bench", "fields": fields});
+        let (form, id) = common::published_form(&app, &key, &body).await;
         let field = form["fields"][0]["id"]
             .as_str()
             .expect("field id")
             .to_owned();
-        app.put(
-            &format!("/forms/{id}"),
-            &key,
-            &json!({"status": "published"}),
-        )
-        .await
-        .ok(200);
         let account: String =
             sqlx::query_scalar("SELECT account_id::text FROM forms WHERE id = $1::uuid")
                 .bind(&id)
@@ -341,17 +332,8 @@ async fn main() {
     let (key, form, field, account) = tenants[0].clone();
     // The first account's second form: one field of each kind issue 20 added, with a
     // page break and a condition, so that a create checks every rule.
-    let kinds_form = app
-        .create_form(&key, &json!({"title": "Kinds", "fields": kind_fields()}))
-        .await;
-    let kinds_id = kinds_form["id"].as_str().expect("form id").to_owned();
-    app.put(
-        &format!("/forms/{kinds_id}"),
-        &key,
-        &json!({"status": "published"}),
-    )
-    .await
-    .ok(200);
+    let kinds = json!({"title": "Kinds", "fields": kind_fields()});
+    let (kinds_form, kinds_id) = common::published_form(&app, &key, &kinds).await;
     let kinds_answers = kind_answers(&kinds_form);
     // The measured body must be a valid one: a 422 is fast and would flatter the line.
     app.post(

@@ -357,15 +357,7 @@ async fn main() {
     let clients = common::env_num("BENCH_CLIENTS", 32);
     let secs = common::env_num("BENCH_SECONDS", 8);
     let dir = tempfile::tempdir().expect("temp dir");
-    let app = TestApp::spawn_with(&[
-        "--enterprise-rate-limit",
-        "1000000000",
-        "--enterprise-response-limit",
-        "unlimited",
-        "--db-max-connections",
-        "40",
-    ])
-    .await;
+    let app = TestApp::spawn_with(common::UNLIMITED).await;
     let owner = app
         .new_key(Plan::Enterprise, &[Scope::Read, Scope::Write, Scope::Admin])
         .await;

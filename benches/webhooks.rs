@@ -58,29 +58,18 @@ async fn receiver(receipts: Receipts, count: Arc<AtomicUsize>, delay: Duration) 
             }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("receiver bind");
-    let url = format!("http://{}/hook", listener.local_addr().expect("addr"));
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    url
+    common::serve_receiver(router).await
 }
 
 /// A published form of `key`'s account subscribed to `hook`; returns its id and the id
 /// of its one field.
 async fn subscribed_form(app: &TestApp, key: &str, hook: &str) -> (String, String) {
-    let form = app
-        .create_form(key, &json!({"title": "Bench", "fields": [{"type": "short_text", "label": "Name", "required": true}]}))
-        .await;
-    let form_id = form["id"].as_str().expect("form id").to_owned();
+    let body = json!({"title": "Bench", "fields": [{"type": "short_text", "label": "Name", "required": true}]});
+    let (form, form_id) = common::published_form(app, key, &body).await;
     let field = form["fields"][0]["id"]
         .as_str()
         .expect("field id")
         .to_owned();
-    let published = json!({"status": "published"});
-    app.put(&format!("/forms/{form_id}"), key, &published)
-        .await
-        .ok(200);
     let subscription = json!({"name": "bench", "url": hook, "events": ["form.submitted"]});
     app.post(&format!("/forms/{form_id}/webhooks"), key, &subscription)
         .await
@@ -116,17 +105,6 @@ async fn pending(pool: &sqlx::PgPool) -> i64 {
 fn met(ok: bool) -> &'static str {
     if ok { "met" } else { "NOT met" }
 }
-
-/// Instance flags shared by every step: no rate or quota in the way.
-const UNLIMITED: &[&str] = &[
-    "--webhook-allow-private",
-    "--enterprise-rate-limit",
-    "1000000000",
-    "--enterprise-response-limit",
-    "unlimited",
-    "--db-max-connections",
-    "40",
-];
 
 /// The claim statement of `core/outbox/store.rs` (`claim_deliveries`) with a worker's
 /// values: 256 free slots, 8 per account, nothing in flight, a 60 s lease; it hands the
@@ -194,28 +172,16 @@ async fn main() {
     let received = Arc::new(AtomicUsize::new(0));
     let hook = receiver(receipts.clone(), received.clone(), Duration::ZERO).await;
     let db = TestDb::create().await;
-    let mut quiet = UNLIMITED.to_vec();
+    let mut quiet = common::UNLIMITED.to_vec();
     quiet.extend(["--webhook-concurrency", "0"]);
     let app = TestApp::spawn_on(db.clone(), &quiet).await;
     let origin = app.http_base.trim_end_matches("/api/v1").to_owned();
     let mut tenants = Vec::new();
     for _ in 0..64 {
         let key = app.key(Plan::Enterprise, &[Scope::Admin]).await;
-        let form = app
-            .create_form(
-                &key,
-                &json!({"title": "Bench", "fields": [{"type": "short_text", "label": "Name"}]}),
-            )
-            .await;
-        let id = form["id"].as_str().expect("form id").to_owned();
+        let body = json!({"title": "Bench", "fields": [{"type": "short_text", "label": "Name"}]});
+        let (form, id) = common::published_form(&app, &key, &body).await;
         let field = form["fields"][0]["id"].as_str().expect("field").to_owned();
-        app.put(
-            &format!("/forms/{id}"),
-            &key,
-            &json!({"status": "published"}),
-        )
-        .await
-        .ok(200);
         tenants.push((key, id, field));
     }
     let body = |field: &str| json!({"answers": {field: "Ada Lovelace"}}).to_string();
@@ -257,7 +223,7 @@ async fn main() {
     drop(app);
 
     // 2. Drain the backlog on a fresh instance that delivers.
-    let app = TestApp::spawn_on(db.clone(), UNLIMITED).await;
+    let app = TestApp::spawn_on(db.clone(), common::UNLIMITED).await;
     let started = Instant::now();
     let deadline = started + Duration::from_secs(300);
     while (received.load(Ordering::Relaxed) as i64) < backlog && Instant::now() < deadline {
@@ -336,7 +302,7 @@ async fn main() {
         .expect("vacuum");
 
     // 3. Sustained creates at the measured rate while the instance delivers.
-    let app = TestApp::spawn_on(db.clone(), UNLIMITED).await;
+    let app = TestApp::spawn_on(db.clone(), common::UNLIMITED).await;
     receipts.lock().expect("receipts").clear();
     let rate = hooked;
     let created: Receipts = Arc::default();

@@ -12,6 +12,44 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+/// Flags of an instance whose limits stay out of a benchmark's way: no rate limit or
+/// response quota to hit, a pool of 40, webhooks to loopback receivers allowed.
+pub const UNLIMITED: &[&str] = &[
+    "--webhook-allow-private",
+    "--enterprise-rate-limit",
+    "1000000000",
+    "--enterprise-response-limit",
+    "unlimited",
+    "--db-max-connections",
+    "40",
+];
+
+/// Creates a form of `key`'s account from `body` and publishes it: the form as
+/// created, and its id.
+pub async fn published_form(
+    app: &helpers::TestApp,
+    key: &str,
+    body: &serde_json::Value,
+) -> (serde_json::Value, String) {
+    let form = app.create_form(key, body).await;
+    let id = form["id"].as_str().expect("form id").to_owned();
+    let published = serde_json::json!({"status": "published"});
+    app.put(&format!("/forms/{id}"), key, &published)
+        .await
+        .ok(200);
+    (form, id)
+}
+
+/// Serves `router` (whose route is `/hook`) on a loopback port: the receiver's URL.
+pub async fn serve_receiver(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("receiver bind");
+    let url = format!("http://{}/hook", listener.local_addr().expect("addr"));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    url
+}
+
 /// Median and 99th percentile of `samples` (sorted in place).
 pub fn percentiles(samples: &mut [Duration]) -> (Duration, Duration) {
     if samples.is_empty() {
