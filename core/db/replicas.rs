@@ -37,8 +37,9 @@
 
 use super::lanes::Lanes;
 use super::shared::Shared;
+use super::store::{replay_position, wal_position};
+use sqlx::PgPool;
 use sqlx::postgres::PgConnectOptions;
-use sqlx::{PgExecutor, PgPool};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -395,26 +396,6 @@ fn label(connect: &PgConnectOptions) -> String {
         None => connect.get_host().to_owned(),
     };
     format!("{host}:{}", connect.get_port())
-}
-
-/// The primary's WAL insert position.
-async fn wal_position<'e>(db: impl PgExecutor<'e>) -> Result<Lsn, sqlx::Error> {
-    sqlx::query_scalar!(
-        r#"SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint AS "position!""#
-    )
-    .fetch_one(db)
-    .await
-}
-
-/// How far a standby has replayed; `None` when the server is not a standby.
-async fn replay_position<'e>(db: impl PgExecutor<'e>) -> Result<Option<Lsn>, sqlx::Error> {
-    let row = sqlx::query!(
-        r#"SELECT pg_is_in_recovery() AS "standby!",
-                  (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint AS replayed"#
-    )
-    .fetch_one(db)
-    .await?;
-    Ok(row.replayed.filter(|_| row.standby))
 }
 
 #[cfg(test)]

@@ -36,3 +36,25 @@ pub(super) async fn ensure_database(admin: &PgPool) -> Result<(), sqlx::Error> {
     }
     Ok(())
 }
+
+/// The primary's WAL insert position (bytes from 0/0), read by `replicas`.
+pub(super) async fn wal_position<'e>(db: impl sqlx::PgExecutor<'e>) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar!(
+        r#"SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint AS "position!""#
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// How far a standby has replayed; `None` when the server is not a standby.
+pub(super) async fn replay_position<'e>(
+    db: impl sqlx::PgExecutor<'e>,
+) -> Result<Option<i64>, sqlx::Error> {
+    let row = sqlx::query!(
+        r#"SELECT pg_is_in_recovery() AS "standby!",
+                  (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint AS replayed"#
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(row.replayed.filter(|_| row.standby))
+}
