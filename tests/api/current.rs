@@ -257,17 +257,11 @@ async fn api_creates_and_page_submissions_share_the_forms_view() {
 }
 
 #[tokio::test]
-// Flaky under the full suite (about one run in three, alone never): the three later
-// creates are sometimes not all queued for a statement ("three forms wait for a
-// statement" times out while all five creates hang behind the held quota row), so at
-// least one of them took another way than the test stages. Run it alone with
-// `cargo test --test api -- --ignored lone_creates`; to be fixed, not removed.
-#[ignore = "flaky under the full suite: the staged waits are not always reached"]
 async fn lone_creates_of_many_forms_share_a_statement_and_the_quota_stays_exact() {
-    // Two statements are held by the forms' row locks; the creates of three other forms
-    // that arrive meanwhile wait, and are stored by the next statement together. The
-    // account has room for two of those three: the shared statement, which counts an
-    // account's responses all together or not at all, refuses, and each takes the
+    // Two statements are held by the account's quota row; the creates of three other
+    // forms that arrive meanwhile wait, and are stored by the next statement together.
+    // The account has room for two of those three: the shared statement, which counts
+    // an account's responses all together or not at all, refuses, and each takes the
     // locked path, where the quota is judged one response at a time.
     let app =
         TestApp::spawn_with(&["--metrics-addr", "127.0.0.1:0", "--pro-response-limit", "9"]).await;
@@ -304,22 +298,26 @@ async fn lone_creates_of_many_forms_share_a_statement_and_the_quota_stays_exact(
         let (app, key) = (app.clone(), key.clone());
         tokio::spawn(async move { app.post(&path, &key, &body).await })
     };
-    let held: Vec<_> = forms[..2].iter().cloned().map(create).collect();
-    eventually(
-        "two statements wait for the quota row",
-        Duration::from_secs(30),
-        || async { (waiting_for_locks(&app).await == 2).then_some(()) },
-    )
-    .await;
+    // One held create at a time, each once the one before waits for the row: creates
+    // that arrive together are taken by one statement (it takes all that waits), which
+    // would leave the later creates a statement of their own.
+    let mut held = Vec::new();
+    for (form, what) in forms[..2].iter().cloned().zip([
+        "the first statement waits for the quota row",
+        "the second statement waits for the quota row",
+    ]) {
+        held.push(create(form));
+        let statements = held.len() as i64;
+        staged(&app, what, || async {
+            statements_queued_for(&app, "response_quota_usage").await == statements
+        })
+        .await;
+    }
     let queued: Vec<_> = forms[2..].iter().cloned().map(create).collect();
-    eventually(
-        "three forms wait for a statement",
-        Duration::from_secs(30),
-        || async {
-            let text = metrics_text(&app).await;
-            (sample(&text, "formsd_one_statement_waiting") == Some(3.0)).then_some(())
-        },
-    )
+    staged(&app, "three forms wait for a statement", || async {
+        let text = metrics_text(&app).await;
+        sample(&text, "formsd_one_statement_waiting") == Some(3.0)
+    })
     .await;
     drop(quota);
     for reply in held {
@@ -393,20 +391,18 @@ async fn a_forms_waiting_creates_are_judged_in_turn_and_stored_by_one_statement(
         async move {
             let lock = lock_form(&app.pool, &id).await;
             let held = create(first);
-            eventually(
-                "the statement waits for the lock",
-                Duration::from_secs(30),
-                || async { (waiting_for_locks(&app).await == 1).then_some(()) },
-            )
+            staged(&app, "the statement waits for the form's row", || async {
+                statements_queued_for(&app, "forms").await == 1
+            })
             .await;
             let waiting = later as f64;
             let later: Vec<_> = (first + 1..=first + later).map(create).collect();
-            eventually(
+            staged(
+                &app,
                 "the later creates wait in the form's queue",
-                Duration::from_secs(30),
                 || async {
                     let text = metrics_text(&app).await;
-                    (sample(&text, "formsd_create_queue_waiting") == Some(waiting)).then_some(())
+                    sample(&text, "formsd_create_queue_waiting") == Some(waiting)
                 },
             )
             .await;

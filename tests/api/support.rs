@@ -46,6 +46,41 @@ where
     }
 }
 
+/// `eventually` (30 s) for a wait staged on the instance and its database: on timeout
+/// the panic shows what they were doing instead (the database's backends and the
+/// create path's metrics, if the instance serves them), so that a staging that went
+/// another way says which.
+pub async fn staged<F, Fut>(app: &TestApp, what: &str, mut probe: F)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = bool>,
+{
+    let timeout = Duration::from_secs(30);
+    let deadline = Instant::now() + timeout;
+    while !probe().await {
+        if Instant::now() >= deadline {
+            let metrics = match app.server.metrics_addr {
+                Some(_) => metrics_text(app).await,
+                None => String::new(),
+            };
+            let create_path: String = metrics
+                .lines()
+                .filter(|line| {
+                    line.starts_with("formsd_one_statement") || line.starts_with("formsd_create")
+                })
+                .map(|line| format!("  {line}\n"))
+                .collect();
+            panic!(
+                "timed out after {timeout:?} waiting for {what}\n\
+                 the database's backends (pid, state, wait, blocking pids, query):\n{}\
+                 the create path's metrics:\n{create_path}",
+                activity(app).await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // The formsd command line
 // ---------------------------------------------------------------------------------------
@@ -370,16 +405,49 @@ pub async fn lock_form(
     tx
 }
 
-/// Statements of the test's database waiting for a lock now.
-pub async fn waiting_for_locks(app: &TestApp) -> i64 {
-    let (waiting,): (i64,) = sqlx::query_as(
-        "SELECT count(*) FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock'",
+/// The create path's shared statements (`insert_all_if_current`, whose text begins
+/// `WITH batch AS`) of the test's database that are queued for a row of `table`:
+/// PostgreSQL queues the waiters for a row by its tuple lock, held by the first and
+/// waited for by the others. Only those: the instance's housekeeping waits for rows
+/// too (the rollup's first row of a form checks its key against the form's row, and so
+/// waits behind a statement that holds it), and a statement can wait a moment for
+/// another row than the one the test holds.
+pub async fn statements_queued_for(app: &TestApp, table: &str) -> i64 {
+    let (queued,): (i64,) = sqlx::query_as(
+        "SELECT count(DISTINCT l.pid) FROM pg_locks l
+           JOIN pg_stat_activity a ON a.pid = l.pid
+          WHERE a.datname = current_database() AND a.query LIKE 'WITH batch AS%'
+            AND l.locktype = 'tuple' AND l.relation = $1::regclass",
     )
+    .bind(table)
     .fetch_one(&app.pool)
     .await
+    .expect("pg_locks");
+    queued
+}
+
+/// The backends of the test's database other than the asking one, one line each: pid,
+/// state, what it waits for, the backends it waits behind, the start of its query.
+/// What a staged wait that timed out was looking at.
+pub async fn activity(app: &TestApp) -> String {
+    type Row = (i32, String, String, String, String);
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT pid, coalesce(state, ''),
+                coalesce(wait_event_type, '') || ':' || coalesce(wait_event, ''),
+                pg_blocking_pids(pid)::text,
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 100)
+           FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid()
+          ORDER BY backend_start",
+    )
+    .fetch_all(&app.pool)
+    .await
     .expect("pg_stat_activity");
-    waiting
+    rows.into_iter()
+        .map(|(pid, state, wait, behind, query)| {
+            format!("  {pid} {state} {wait} behind {behind}: {query}\n")
+        })
+        .collect()
 }
 
 /// The text of the instance's Prometheus endpoint (`--metrics-addr`).
