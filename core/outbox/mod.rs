@@ -15,6 +15,7 @@
 //! again: delivery is at least once.
 
 pub(crate) mod bell;
+pub(crate) mod pace;
 pub(crate) mod retention;
 pub(crate) mod schedule;
 pub(crate) mod store;

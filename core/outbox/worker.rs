@@ -4,13 +4,13 @@
 //! event) are sent one at a time, in the order claimed, by one task that takes them
 //! from its sequence's queue (`Runs`); a message of none gets a task of its own. It
 //! wakes on NOTIFY from the kind's enqueue, on this instance's bell, on a sent
-//! message, and on a poll tick as a fallback. Slots are shared fairly: one account
-//! holds at most its share (`Limits::per_account`), so a tenant whose receivers are
-//! slow cannot starve the others, and free slots go first to the accounts holding the
-//! fewest.
+//! message, and on a poll tick as a fallback, and claims at the pace `pace` sets.
+//! Slots are shared fairly: one account holds at most its share
+//! (`Limits::per_account`), so a tenant whose receivers are slow cannot starve the
+//! others, and free slots go first to the accounts holding the fewest.
 
 use super::bell::Bell;
-use super::{Attempt, Carrier, Claim, DeliveryStatus, Message, schedule};
+use super::{Attempt, Carrier, Claim, DeliveryStatus, Message, pace, schedule};
 use crate::error::CoreError;
 use crate::slots::{Slot, Slots};
 use chrono::Utc;
@@ -146,19 +146,28 @@ impl<C: Carrier> Worker<C> {
         let mut listener = self.listen().await;
         let (record, attempts) = mpsc::unbounded_channel();
         let recorder = tokio::spawn(self.clone().record(attempts));
+        let mut last_claim: Option<Instant> = None;
         loop {
             if *stop.borrow() {
                 break;
             }
             while in_flight.try_join_next().is_some() {}
             let free = permits.available_permits();
-            let claimed = if free > 0 {
-                self.claim(free, &slots).await.unwrap_or_else(|error| {
-                    tracing::warn!(%error, "claiming {}s", C::KIND.name);
+            let since = last_claim.map_or(pace::GAP, |at| at.elapsed());
+            let mut wait = self.limits.poll_interval;
+            let claimed = match pace::next(free, self.limits.concurrency, since) {
+                pace::Next::Now => {
+                    last_claim = Some(Instant::now());
+                    self.claim(free, &slots).await.unwrap_or_else(|error| {
+                        tracing::warn!(%error, "claiming {}s", C::KIND.name);
+                        Vec::new()
+                    })
+                }
+                pace::Next::After(gap) => {
+                    wait = wait.min(gap);
                     Vec::new()
-                })
-            } else {
-                Vec::new()
+                }
+                pace::Next::Full => Vec::new(),
             };
             let full_batch = free > 0 && claimed.len() == free;
             for message in claimed {
@@ -194,11 +203,12 @@ impl<C: Carrier> Worker<C> {
             }
             // Wait for a notification, the bell, a sent message (a free permit, and a
             // free share for its account: a claim that stopped short because accounts
-            // were at their cap is tried again then), the poll tick or stop.
+            // were at their cap is tried again then), the claim's pace, the poll tick or
+            // stop.
             let poll_interval = self.limits.poll_interval;
             tokio::select! {
                 _ = stop.changed() => {}
-                _ = tokio::time::sleep(poll_interval) => {}
+                _ = tokio::time::sleep(wait) => {}
                 _ = self.bell.rung() => {}
                 _ = self.sent.notified() => {}
                 Some(_) = in_flight.join_next(), if !in_flight.is_empty() => {}
