@@ -36,17 +36,23 @@ pub(crate) struct DueDelivery {
 
 /// Claims due deliveries fairly across accounts, each for `lease` (several instances
 /// never claim the same one). Every account with pending deliveries is visited (a skip
-/// scan over `deliveries_account_due`) and offers its oldest due deliveries, up to its
-/// free share, first of each of its sequences (a subscription's deliveries of one
-/// event, sent one at a time: among its oldest due, the heads of several sequences
-/// are worth more than the next of one, which would only wait behind its head), then
-/// the next of each, oldest first; the offers are taken in the order of the slot each
-/// would occupy in its
+/// scan over `deliveries_account_due`) and offers, from its oldest due deliveries (twice
+/// its free share: each row read costs every claim, whatever it takes), up to its free
+/// share: first the head of each of its sequences (a subscription's deliveries of one
+/// event, sent one at a time: the heads of several sequences are worth more than the
+/// next of one, which would only wait behind its head), then the next of each, oldest
+/// first. The offers are taken in the order of the slot each would occupy in its
 /// account (1 + what that account has in flight, oldest first among equals), so free
 /// slots go first to the accounts holding the fewest. The window function cannot take
 /// row locks, so the chosen rows are then locked with `FOR UPDATE SKIP LOCKED`, which
 /// re-checks status and lease on the newest row version: a delivery another instance
 /// claimed meanwhile is dropped, exactly as before.
+///
+/// The claim commits without waiting for its WAL to be flushed (`synchronous_commit`
+/// set off for its own transaction, by the `async_commit` join): a claim lost in a
+/// crash of the database makes its deliveries due again while this instance may be
+/// sending them, so one may be sent twice, as after a lease that expired mid-attempt
+/// (delivery is at least once; a receiver tells a repeat by its `webhook-id`).
 ///
 /// A delivery of a paused (inactive) subscription waits until it is active again; one
 /// whose subscription still exists goes to its current URL, signed with its current
@@ -94,7 +100,7 @@ pub(crate) async fn claim_deliveries(
                                   AND NOT EXISTS (SELECT 1 FROM webhooks w
                                                    WHERE w.id = d.webhook_id AND NOT w.is_active)
                                 ORDER BY d.next_attempt_at
-                                LIMIT 4 * greatest($2::int8 - coalesce(b.n, 0), 0)
+                                LIMIT 2 * greatest($2::int8 - coalesce(b.n, 0), 0)
                            ) d
                      ) c
                     ORDER BY c.turn, c.next_attempt_at
@@ -124,6 +130,7 @@ pub(crate) async fn claim_deliveries(
                 c.max_retries AS "max_retries!", c.created_at AS "created_at!"
            FROM claimed c LEFT JOIN webhooks w ON w.id = c.webhook_id
            LEFT JOIN retired_webhooks r ON r.id = c.webhook_id
+           CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
           ORDER BY c.next_attempt_at, c.created_at, c.id"#,
         claim.limit,
         claim.per_account,
@@ -198,7 +205,10 @@ pub(crate) struct DeliveryAttempt<'a> {
 /// Records attempts at distinct deliveries and moves each on as its `settled` says
 /// (released, due again after its wait if it is pending), in one statement: the
 /// attempts' rows and the deliveries' updates commit together, with one round trip and
-/// one commit for the batch.
+/// one commit for the batch. The commit does not wait for its WAL to be flushed: a
+/// record lost in a crash of the database leaves its deliveries leased, and they are
+/// sent again once the lease expires, as after a crash of this instance (at least
+/// once; a receiver tells a repeat by its `webhook-id`).
 pub(crate) async fn record_delivery_attempts(
     pool: &PgPool,
     attempts: &[DeliveryAttempt<'_>],
@@ -232,7 +242,8 @@ pub(crate) async fn record_delivery_attempts(
          UPDATE deliveries d SET status = a.status, attempts = a.attempts, locked_until = NULL,
                 next_attempt_at = CASE WHEN a.retry_in IS NULL THEN d.next_attempt_at
                                        ELSE now() + make_interval(secs => a.retry_in) END
-           FROM a WHERE d.id = a.id",
+           FROM a CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+          WHERE d.id = a.id",
         &ids,
         &at,
         &codes as _,
