@@ -1,23 +1,23 @@
 //! When the worker claims. A claim costs the database much the same whether it takes
 //! one message or a hundred: it walks every account with pending messages before it
-//! takes any. Claiming whenever a permit comes free (each sent message) would, under a
-//! steady flow, take one or two messages a claim and spend most of the database's work
-//! on the walk. So while messages flow, a claim waits until half the permits are free
-//! or `GAP` has passed since the last one, and then takes everything that came due
-//! meanwhile in one statement. A worker that has not claimed for `GAP` claims at once:
-//! a lone event waits for nothing, and a backlog adds at most `GAP` to a message's
-//! wait.
+//! takes any. Claiming on every wake (each sent message, each ring of the bell by a
+//! create) would, under a steady flow, take a message or two a claim and spend most of
+//! the database's work on the walk. So a claim follows the last by at least `GAP`, and
+//! takes everything that came due meanwhile in one statement; only while a backlog is
+//! being worked (the last claim took all it asked for, so more is due) does a claim go
+//! as soon as half the permits are free. A worker that has not claimed for `GAP`
+//! claims at once: a lone event waits for nothing, and a flow adds at most `GAP` to a
+//! message's wait.
 
 use std::time::Duration;
 
-/// The least time between two claims while fewer than half the permits are free.
+/// The least time between two claims, unless a backlog is being worked.
 pub(crate) const GAP: Duration = Duration::from_millis(5);
 
-/// When to claim next, with `free` of `concurrency` permits free and `since` the time
-/// since the last claim.
+/// When to claim next.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Next {
-    /// Claim now, for `free` messages.
+    /// Claim now, for the free permits.
     Now,
     /// Wait this long (or for a permit to come free) and ask again.
     After(Duration),
@@ -25,10 +25,28 @@ pub(crate) enum Next {
     Full,
 }
 
-pub(crate) fn next(free: usize, concurrency: usize, since: Duration) -> Next {
+/// The worker's state as the pace reads it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct State {
+    /// Permits free, of `concurrency`.
+    pub free: usize,
+    pub concurrency: usize,
+    /// Since the last claim.
+    pub since: Duration,
+    /// The last claim took all it asked for: more may be due.
+    pub more_due: bool,
+}
+
+pub(crate) fn next(state: State) -> Next {
+    let State {
+        free,
+        concurrency,
+        since,
+        more_due,
+    } = state;
     if free == 0 {
         Next::Full
-    } else if free * 2 >= concurrency || since >= GAP {
+    } else if since >= GAP || (more_due && free * 2 >= concurrency) {
         Next::Now
     } else {
         Next::After(GAP - since)
@@ -41,30 +59,55 @@ mod tests {
 
     const MS: Duration = Duration::from_millis(1);
 
+    fn state(free: usize, since: Duration, more_due: bool) -> State {
+        State {
+            free,
+            concurrency: 256,
+            since,
+            more_due,
+        }
+    }
+
     #[test]
     fn a_quiet_worker_claims_at_once() {
-        assert_eq!(next(1, 256, GAP), Next::Now);
-        assert_eq!(next(256, 256, Duration::ZERO), Next::Now);
+        assert_eq!(next(state(256, GAP, false)), Next::Now);
+        assert_eq!(next(state(1, 10 * GAP, false)), Next::Now);
     }
 
     #[test]
-    fn a_few_free_permits_wait_for_the_gap() {
-        assert_eq!(next(3, 256, 2 * MS), Next::After(GAP - 2 * MS));
-        assert_eq!(next(127, 256, Duration::ZERO), Next::After(GAP));
-        assert_eq!(next(127, 256, GAP), Next::Now);
+    fn a_flow_is_claimed_once_a_gap() {
+        // Every permit free, and the last claim took all that was due: the events that
+        // arrive meanwhile wait for the gap, and are claimed together.
+        assert_eq!(next(state(256, 2 * MS, false)), Next::After(GAP - 2 * MS));
+        assert_eq!(next(state(256, Duration::ZERO, false)), Next::After(GAP));
+        assert_eq!(next(state(256, GAP, false)), Next::Now);
     }
 
     #[test]
-    fn half_the_permits_free_claim_without_waiting() {
-        assert_eq!(next(128, 256, Duration::ZERO), Next::Now);
-        // A small worker (one permit, or two) is never held back.
-        assert_eq!(next(1, 1, Duration::ZERO), Next::Now);
-        assert_eq!(next(1, 2, Duration::ZERO), Next::Now);
+    fn a_backlog_is_claimed_once_half_the_permits_are_free() {
+        assert_eq!(next(state(128, Duration::ZERO, true)), Next::Now);
+        assert_eq!(next(state(127, MS, true)), Next::After(GAP - MS));
+        assert_eq!(next(state(3, GAP, true)), Next::Now);
+        // A small worker (one permit, or two) working a backlog is never held back.
+        let small = |concurrency| State {
+            free: 1,
+            concurrency,
+            since: Duration::ZERO,
+            more_due: true,
+        };
+        assert_eq!(next(small(1)), Next::Now);
+        assert_eq!(next(small(2)), Next::Now);
     }
 
     #[test]
     fn no_free_permit_claims_nothing() {
-        assert_eq!(next(0, 256, GAP), Next::Full);
-        assert_eq!(next(0, 0, Duration::ZERO), Next::Full);
+        assert_eq!(next(state(0, GAP, true)), Next::Full);
+        let none = State {
+            free: 0,
+            concurrency: 0,
+            since: Duration::ZERO,
+            more_due: false,
+        };
+        assert_eq!(next(none), Next::Full);
     }
 }

@@ -147,21 +147,29 @@ impl<C: Carrier> Worker<C> {
         let (record, attempts) = mpsc::unbounded_channel();
         let recorder = tokio::spawn(self.clone().record(attempts));
         let mut last_claim: Option<Instant> = None;
+        let mut more_due = false;
         loop {
             if *stop.borrow() {
                 break;
             }
             while in_flight.try_join_next().is_some() {}
             let free = permits.available_permits();
-            let since = last_claim.map_or(pace::GAP, |at| at.elapsed());
             let mut wait = self.limits.poll_interval;
-            let claimed = match pace::next(free, self.limits.concurrency, since) {
+            let state = pace::State {
+                free,
+                concurrency: self.limits.concurrency,
+                since: last_claim.map_or(pace::GAP, |at| at.elapsed()),
+                more_due,
+            };
+            let claimed = match pace::next(state) {
                 pace::Next::Now => {
                     last_claim = Some(Instant::now());
-                    self.claim(free, &slots).await.unwrap_or_else(|error| {
+                    let claimed = self.claim(free, &slots).await.unwrap_or_else(|error| {
                         tracing::warn!(%error, "claiming {}s", C::KIND.name);
                         Vec::new()
-                    })
+                    });
+                    more_due = claimed.len() == free;
+                    claimed
                 }
                 pace::Next::After(gap) => {
                     wait = wait.min(gap);
