@@ -126,7 +126,7 @@ const CLAIM_SQL: &str = r#"WITH RECURSIVE accounts AS (
                   FROM (SELECT d.id, d.next_attempt_at, d.created_at, d.webhook_id, d.event FROM deliveries d
                          WHERE d.account_id = a.account_id AND d.status = 'pending' AND d.next_attempt_at <= now()
                            AND (d.locked_until IS NULL OR d.locked_until < now())
-                           AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND NOT w.is_active)
+                           AND (d.webhook_id = ANY(ARRAY(SELECT w.id FROM webhooks w WHERE w.account_id = a.account_id AND NOT w.is_active))) IS NOT TRUE
                          ORDER BY d.next_attempt_at LIMIT 16) d) c
          ORDER BY c.turn, c.next_attempt_at LIMIT 8) o
      WHERE a.account_id IS NOT NULL ORDER BY o.slot, o.next_attempt_at LIMIT 256

@@ -97,8 +97,10 @@ pub(crate) async fn claim_deliveries(
                                 WHERE d.account_id = a.account_id AND d.status = 'pending'
                                   AND d.next_attempt_at <= now()
                                   AND (d.locked_until IS NULL OR d.locked_until < now())
-                                  AND NOT EXISTS (SELECT 1 FROM webhooks w
-                                                   WHERE w.id = d.webhook_id AND NOT w.is_active)
+                                  AND (d.webhook_id = ANY(ARRAY(
+                                          SELECT w.id FROM webhooks w
+                                           WHERE w.account_id = a.account_id
+                                             AND NOT w.is_active))) IS NOT TRUE
                                 ORDER BY d.next_attempt_at
                                 LIMIT 2 * greatest($2::int8 - coalesce(b.n, 0), 0)
                            ) d

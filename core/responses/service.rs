@@ -266,7 +266,7 @@ impl Responses {
         let mut tx = self.pool.begin().await?;
         let objects = FileStore::keys_of(&mut tx, form_id, Some(id)).await?;
         store::delete(&mut tx, ctx.caller.account_id, form_id, id).await?;
-        crate::webhooks::store::remove_response_answers(&mut tx, id).await?;
+        crate::webhooks::store::remove_response_answers(&mut tx, form_id, id).await?;
         tx.commit().await?;
         self.file_store.remove(objects).await;
         Ok(pb::DeleteResponseResponse {})

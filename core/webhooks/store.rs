@@ -257,12 +257,13 @@ pub async fn insert_delivery_to(
     .ok_or(CoreError::NotFound("webhook"))
 }
 
-/// Removes the answers of response `id` from the payloads of its deliveries, pending
-/// and past (a pending one is still delivered, with `answers` empty and
-/// `answersRemoved: true`, so receivers see the event they were promised without data
-/// that no longer exists).
+/// Removes the answers of response `id` of form `form_id` from the payloads of its
+/// deliveries, pending and past (a pending one is still delivered, with `answers` empty
+/// and `answersRemoved: true`, so receivers see the event they were promised without
+/// data that no longer exists).
 pub async fn remove_response_answers(
     tx: &mut Transaction<'_, Postgres>,
+    form_id: Uuid,
     id: Uuid,
 ) -> Result<u64, CoreError> {
     Ok(sqlx::query!(
@@ -271,7 +272,8 @@ pub async fn remove_response_answers(
                       convert_from(payload, 'UTF8')::jsonb,
                       '{data,answers}', '{}'::jsonb), '{data,answersRemoved}', 'true'::jsonb
                   )::text, 'UTF8')
-            WHERE response_id = $1"#,
+            WHERE form_id = $1 AND response_id = $2"#,
+        form_id,
         id
     )
     .execute(&mut **tx)
