@@ -400,22 +400,26 @@ async fn sustained(
     let reached = delays.len();
     let (p50, p99) = common::percentiles(&mut delays);
     let last = samples.last().copied().unwrap_or(0);
-    let bounded = (last as f64) <= rate;
+    // Bounded while creating at the asked rate: a machine that could not also create
+    // at that rate (its cores taken by creating and delivering) does not meet it.
+    let reached_rate = made as f64 / create_time.as_secs_f64();
+    let rate_held = reached_rate >= 0.95 * rate;
+    let bounded = (last as f64) <= rate && rate_held;
     println!(
         "sustained at {:.0}% of step 1: {made} creates in {create_time:.2?} ({:.0}/s, asked \
          {rate:.0}/s) over 64 accounts with a webhook each; backlog each second: {samples:?} (bounded, at most a second of \
-         creates at the end: {})",
+         creates at the end, at 95% of the asked rate at least: {})",
         part * 100.0,
-        made as f64 / create_time.as_secs_f64(),
+        reached_rate,
         met(bounded)
     );
     println!(
         "sustained at {:.0}% of step 1: {reached} of {made} received; delay from 201 to receipt median {}, p99 {} \
-         (target p99 < 1 s: {})",
+         (target p99 < 1 s, at 95% of the asked rate at least: {})",
         part * 100.0,
         common::ms(p50),
         common::ms(p99),
-        met(reached == made && p99 < Duration::from_secs(1))
+        met(rate_held && reached == made && p99 < Duration::from_secs(1))
     );
 }
 
