@@ -7,7 +7,7 @@
 //! being worked (the last claim took all it asked for, so more is due) does a claim go
 //! as soon as half the permits are free. A worker that has not claimed for `GAP`
 //! claims at once: a lone event waits for nothing, and a flow adds at most `GAP` to a
-//! message's wait.
+//! message's wait. The worker's recorder keeps the same gap between its statements.
 
 use std::time::Duration;
 

@@ -317,16 +317,20 @@ impl<C: Carrier> Worker<C> {
     }
 
     /// Records finished attempts, as many at once as are waiting (up to
-    /// `RECORD_BATCH`), until every sender is gone.
+    /// `RECORD_BATCH`), a statement every `pace::GAP` at most, until every sender is
+    /// gone.
     async fn record(self, mut finished: mpsc::UnboundedReceiver<Done<C>>) {
         let mut batch = Vec::with_capacity(RECORD_BATCH);
         while finished.recv_many(&mut batch, RECORD_BATCH).await > 0 {
+            // Paced as claims are: a record statement costs much the same for a few
+            // attempts as for many, so the next waits `GAP` and takes what finished
+            // meanwhile (a message waits no longer to be sent; only its record does).
+            let next = tokio::time::Instant::now() + pace::GAP;
             let kind = &C::KIND;
             if let Err(error) = self.carrier.record(&self.pool, &batch).await {
                 // The leases expire and the messages are attempted again: at least once.
                 tracing::error!(n = batch.len(), %error, "recording {} attempts", kind.name);
                 batch.clear();
-                continue;
             }
             for attempt in batch.drain(..) {
                 let settled = attempt.settled;
@@ -350,6 +354,7 @@ impl<C: Carrier> Worker<C> {
                     }
                 }
             }
+            tokio::time::sleep_until(next).await;
         }
     }
 }
