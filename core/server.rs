@@ -351,7 +351,7 @@ impl Core {
     }
 
     /// Follows the database for readiness: the overall health status ("") is SERVING
-    /// while the database answers within a second that it takes writes, NOT_SERVING
+    /// while the database answers that it takes writes within the acquire deadline, NOT_SERVING
     /// otherwise, so load balancers and `GET /readyz` stop sending work quickly; the
     /// gate refuses API calls at once meanwhile. Checked every second, and every 250 ms while the database is
     /// away, so that its return is seen quickly.
@@ -359,14 +359,17 @@ impl Core {
         let pool = self.pool.clone();
         let reporter = self.health.clone();
         let reachable = self.gate.reachable().clone();
+        // While the probe finds the database away, the gate refuses every request at
+        // once: the probe waits as long as a request may wait for its connection
+        // (`--db-acquire-timeout`), so that a database slowed by load, which would serve
+        // those requests, is not taken for one that is away.
+        let deadline = pool.options().get_acquire_timeout();
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(reachable.next_probe()).await;
                 // A server that answers but takes no writes (a standby, during a
                 // failover) cannot serve either.
-                let answered =
-                    tokio::time::timeout(db::reachable::PROBE_DEADLINE, db::accepts_writes(&pool))
-                        .await;
+                let answered = tokio::time::timeout(deadline, db::accepts_writes(&pool)).await;
                 let serving = matches!(answered, Ok(Ok(true)));
                 if reachable.set(serving) {
                     let status = if serving {

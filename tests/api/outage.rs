@@ -219,3 +219,87 @@ async fn set_read_only(database: &str, read_only: bool) {
     .expect("ending its sessions");
     let _ = sqlx::Connection::close(admin).await;
 }
+
+/// A pool busy with requests that wait for a lock is no outage: readiness keeps saying
+/// ready (and the gate keeps admitting requests) while the database answers within the
+/// acquire deadline, as long as a request itself would wait for a connection.
+#[tokio::test]
+async fn a_busy_pool_is_no_outage() {
+    let app = TestApp::spawn_with(&["--db-acquire-timeout", "10s"]).await;
+    let key = app.key(PRO, ALL).await;
+    let form = crate::support::published_form(
+        &app,
+        &key,
+        crate::support::contact_fields(),
+        serde_json::Value::Null,
+    )
+    .await;
+    let id = form["id"].as_str().expect("id").to_owned();
+    assert_eq!(ready(&app).await, 200);
+
+    // Changes of the form wait for its row, each holding a pooled connection: more of
+    // them than the pool has connections.
+    let lock = crate::support::lock_form(&app.pool, &id).await;
+    let changes: Vec<_> = (0..6)
+        .map(|n| {
+            let (client, base, key, id) = (
+                app.client.clone(),
+                app.http_base.clone(),
+                key.clone(),
+                id.clone(),
+            );
+            tokio::spawn(async move {
+                let body = serde_json::json!({"settings": {"max_responses": 100 + n}});
+                let reply = client
+                    .put(format!("{base}/forms/{id}"))
+                    .header("x-api-key", key)
+                    .json(&body)
+                    .send()
+                    .await
+                    .expect("an answer");
+                reply.status().as_u16()
+            })
+        })
+        .collect();
+    eventually(
+        "every pooled connection waits for the form's row",
+        Duration::from_secs(20),
+        || async {
+            let waiting: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM pg_stat_activity
+                  WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+            .fetch_one(&app.pool)
+            .await
+            .expect("pg_stat_activity");
+            (waiting >= 4).then_some(())
+        },
+    )
+    .await;
+    // Longer than a probe's interval and its former one-second deadline together; a
+    // read sent meanwhile waits for a connection, and is served.
+    let held = Instant::now();
+    let mut read = None;
+    while held.elapsed() < Duration::from_secs(3) {
+        assert_eq!(ready(&app).await, 200, "{}", app.logs().text());
+        if read.is_none() && held.elapsed() > Duration::from_millis(2200) {
+            let (client, base, key) = (app.client.clone(), app.http_base.clone(), key.clone());
+            read = Some(tokio::spawn(async move {
+                let forms = client.get(format!("{base}/forms")).header("x-api-key", key);
+                let reply = forms.send().await.expect("an answer");
+                (
+                    reply.status().as_u16(),
+                    reply.text().await.unwrap_or_default(),
+                )
+            }));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(lock);
+    for change in changes {
+        assert_eq!(change.await.expect("change"), 200);
+    }
+    let (status, body) = read.expect("a read sent").await.expect("read");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(ready(&app).await, 200);
+}

@@ -410,7 +410,7 @@ pub async fn lock_form(
 /// PostgreSQL queues the waiters for a row by its tuple lock, held by the first and
 /// waited for by the others. Only those: the instance's housekeeping waits for rows
 /// too (the rollup's first row of a form checks its key against the form's row, and so
-/// waits behind a statement that holds it), and a statement can wait a moment for
+/// waits behind the test's `FOR UPDATE`), and a statement can wait a moment for
 /// another row than the one the test holds.
 pub async fn statements_queued_for(app: &TestApp, table: &str) -> i64 {
     let (queued,): (i64,) = sqlx::query_as(

@@ -163,6 +163,10 @@ pub struct Locked {
 }
 
 /// Locks the form for a response insert (its row lock orders the form's submissions).
+/// `FOR NO KEY UPDATE` conflicts with itself, with every change of the form and with
+/// the `FOR UPDATE` a webhook is added under, but not with the key-share lock of a
+/// foreign key check: a row that only references the form (the rollup's) does not
+/// wait for a create.
 /// Whose form it is, and whether a page's address names it, is each submission's to
 /// check (`create::submission::respond`): one lock serves the API's and the page's submissions.
 pub async fn lock_target(
@@ -180,7 +184,7 @@ pub async fn lock_target(
                   f.xmin::text AS "form_version!", a.xmin::text AS "account_version!"
              FROM forms f JOIN accounts a ON a.id = f.account_id
             WHERE f.id = $1
-            FOR UPDATE OF f"#,
+            FOR NO KEY UPDATE OF f"#,
         form_id
     )
     .fetch_optional(&mut **tx)

@@ -135,7 +135,7 @@ pub async fn insert_all_if_current(
                   AND (b.hooked OR NOT EXISTS (SELECT 1 FROM webhooks w
                                                 WHERE w.form_id = f.id AND w.is_active))
                 ORDER BY f.id
-                  FOR UPDATE OF f
+                  FOR NO KEY UPDATE OF f
            ), wanted AS (
                SELECT account_id, month, min(quota_limit) AS quota_limit,
                       sum(added)::bigint AS added
