@@ -351,10 +351,11 @@ impl Core {
     }
 
     /// Follows the database for readiness: the overall health status ("") is SERVING
-    /// while the database answers that it takes writes within the acquire deadline, NOT_SERVING
-    /// otherwise, so load balancers and `GET /readyz` stop sending work quickly; the
-    /// gate refuses API calls at once meanwhile. Checked every second, and every 250 ms while the database is
-    /// away, so that its return is seen quickly.
+    /// while the database answers, within the pool's acquire deadline, that it takes
+    /// writes, NOT_SERVING otherwise, so load balancers and `GET /readyz` stop sending
+    /// work quickly; the gate refuses API calls at once meanwhile. Checked every
+    /// second, and every 250 ms while the database is away, so that its return is seen
+    /// quickly.
     pub fn spawn_readiness(&self) -> tokio::task::JoinHandle<()> {
         let pool = self.pool.clone();
         let reporter = self.health.clone();

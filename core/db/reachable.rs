@@ -11,8 +11,9 @@ use std::time::Duration;
 pub(crate) const PROBE_EVERY: Duration = Duration::from_secs(1);
 /// How often it looks while the database does not: its return is seen within this.
 pub(crate) const PROBE_EVERY_WHILE_DOWN: Duration = Duration::from_millis(250);
-/// How long the failover follower's questions to the servers may take (`primary`); the
-/// readiness probe waits the pool's acquire deadline instead (`server::Core::spawn_readiness`).
+/// How long the failover follower's questions to the servers may take (`primary`);
+/// the readiness probe waits the pool's acquire deadline instead
+/// (`server::Core::spawn_readiness`).
 pub(crate) const PROBE_DEADLINE: Duration = Duration::from_secs(1);
 
 /// The probe's last finding, shared by clones; reachable until found otherwise.
