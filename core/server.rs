@@ -360,18 +360,12 @@ impl Core {
         let pool = self.pool.clone();
         let reporter = self.health.clone();
         let reachable = self.gate.reachable().clone();
-        // While the probe finds the database away, the gate refuses every request at
-        // once: the probe waits as long as a request may wait for its connection
-        // (`--db-acquire-timeout`), so that a database slowed by load, which would serve
-        // those requests, is not taken for one that is away.
-        let deadline = pool.options().get_acquire_timeout();
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(reachable.next_probe()).await;
                 // A server that answers but takes no writes (a standby, during a
                 // failover) cannot serve either.
-                let answered = tokio::time::timeout(deadline, db::accepts_writes(&pool)).await;
-                let serving = matches!(answered, Ok(Ok(true)));
+                let serving = db::reachable::pool_takes_writes(&pool).await;
                 if reachable.set(serving) {
                     let status = if serving {
                         tracing::info!("database reachable and taking writes again: ready");

@@ -13,7 +13,6 @@ mod store;
 
 pub use database::{Database, DatabaseError};
 pub use replicas::Replicas;
-pub(crate) use store::accepts_writes;
 pub use store::ping;
 
 use primary::Primary;

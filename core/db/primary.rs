@@ -20,14 +20,14 @@
 //! connection error or `read only transaction`, new ones find no connection within the
 //! pool's acquire deadline or are refused by the gate once readiness has seen it; all
 //! are answered 503 SERVICE_UNAVAILABLE with Retry-After (`crate::error`). A failover
-//! takes what PostgreSQL's promotion takes, plus up to [`PROBE_EVERY`] and
-//! [`PROBE_DEADLINE`] to notice the loss, and [`PROBE_EVERY_WHILE_DOWN`] to notice
-//! the new primary.
+//! takes what PostgreSQL's promotion takes, plus up to [`PROBE_EVERY`] to notice the
+//! loss (and the pool's acquire deadline if the lost server hangs rather than refuses:
+//! `pool_takes_writes`), and [`PROBE_EVERY_WHILE_DOWN`] to notice the new primary.
 //!
 //! No acknowledged write is lost only if the standby had it before it was acknowledged:
 //! that is the servers' synchronous replication (README, "Failover"), not ours.
 
-use super::reachable::{PROBE_DEADLINE, PROBE_EVERY, PROBE_EVERY_WHILE_DOWN};
+use super::reachable::{PROBE_DEADLINE, PROBE_EVERY, PROBE_EVERY_WHILE_DOWN, pool_takes_writes};
 use super::store;
 use sqlx::postgres::{PgConnectOptions, PgPool};
 use sqlx::{ConnectOptions, Connection};
@@ -154,9 +154,7 @@ impl Primary {
         tokio::spawn(async move {
             while !pool.is_closed() {
                 tokio::time::sleep(PROBE_EVERY).await;
-                let checked =
-                    tokio::time::timeout(PROBE_DEADLINE, store::accepts_writes(&pool)).await;
-                if matches!(checked, Ok(Ok(true))) || pool.is_closed() {
+                if pool_takes_writes(&pool).await || pool.is_closed() {
                     continue;
                 }
                 let lost = &self.hosts[self.current()].name;

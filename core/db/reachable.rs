@@ -3,6 +3,7 @@
 //! for a pooled connection until the acquire deadline; they are served again as soon as
 //! the probe, which looks more often while the database is away, finds it back.
 
+use sqlx::PgPool;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -11,10 +12,21 @@ use std::time::Duration;
 pub(crate) const PROBE_EVERY: Duration = Duration::from_secs(1);
 /// How often it looks while the database does not: its return is seen within this.
 pub(crate) const PROBE_EVERY_WHILE_DOWN: Duration = Duration::from_millis(250);
-/// How long the failover follower's questions to the servers may take (`primary`);
-/// the readiness probe waits the pool's acquire deadline instead
-/// (`server::Core::spawn_readiness`).
+/// How long a question to one server on a connection of its own may take (the failover
+/// follower asking every host, `primary`); a question through the pool waits the pool's
+/// acquire deadline instead (`pool_takes_writes`).
 pub(crate) const PROBE_DEADLINE: Duration = Duration::from_secs(1);
+
+/// Whether the server behind `pool` takes writes, asked through the pool: by the
+/// readiness probe and by the failover follower. It waits as long as a request may
+/// wait for its connection (the pool's acquire deadline): a pool busy with requests
+/// that the database is serving is not a lost server, and taking it for one would
+/// refuse those very requests. A refused or reset connection is seen at once.
+pub(crate) async fn pool_takes_writes(pool: &PgPool) -> bool {
+    let deadline = pool.options().get_acquire_timeout();
+    let answered = tokio::time::timeout(deadline, super::store::accepts_writes(pool)).await;
+    matches!(answered, Ok(Ok(true)))
+}
 
 /// The probe's last finding, shared by clones; reachable until found otherwise.
 #[derive(Clone, Debug)]

@@ -177,7 +177,6 @@ impl<C: Carrier> Worker<C> {
                 }
                 pace::Next::Full => Vec::new(),
             };
-            let full_batch = free > 0 && claimed.len() == free;
             for message in claimed {
                 let Ok(permit) = permits.clone().acquire_owned().await else {
                     break;
@@ -206,13 +205,11 @@ impl<C: Carrier> Worker<C> {
                     }
                 }
             }
-            if full_batch {
-                continue;
-            }
             // Wait for a notification, the bell, a sent message (a free permit, and a
             // free share for its account: a claim that stopped short because accounts
             // were at their cap is tried again then), the claim's pace, the poll tick or
-            // stop.
+            // stop. After a claim that took all it asked for, every permit is taken: the
+            // next sent message wakes it, and the pace claims again (`more_due`).
             let poll_interval = self.limits.poll_interval;
             tokio::select! {
                 _ = stop.changed() => {}
