@@ -33,9 +33,10 @@ pub struct CoreConfig {
     pub rate_window_secs: u32,
     /// Requests failing authentication allowed per client IP and minute (key guessing).
     pub auth_failures_per_minute: u32,
-    /// Peers (REST edges) whose `x-client-ip` metadata is believed; the in-process
-    /// edge always is.
-    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The secret a separate REST edge proves itself with (`x-edge-secret`), whose
+    /// `x-client-ip` metadata is then believed; the in-process edge always is, a client
+    /// of the gRPC port never (`None`: no separate edge is believed).
+    pub edge_secret: Option<String>,
     /// Operator token for the admin gRPC services; `None` disables them.
     pub admin_token: Option<String>,
     /// Responses per calendar month (UTC) of a Free account; `None`: unlimited.
@@ -74,6 +75,9 @@ pub struct CoreConfig {
     pub dashboard: crate::dashboard::SessionPolicy,
     /// Sign-in attempts per minute, per client address and per account.
     pub sign_in_attempts_per_minute: u32,
+    /// Where browsers reach the dashboard (`--public-url`): the only base of the sign-in
+    /// links the core mails, whoever asks; `None`: it mails none.
+    pub public_url: Option<String>,
     /// The OpenID Connect provider of dashboard sign-in; `None`: not offered.
     pub oidc: Option<crate::dashboard::oidc::OidcSettings>,
     /// Memory of the instance's view of the forms it stores responses to (their

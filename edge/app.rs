@@ -181,6 +181,13 @@ impl Application {
             let channel = core_endpoint(args)?
                 .connect_timeout(Duration::from_secs(5))
                 .connect_lazy();
+            let proof = edge_proof(args.edge_secret.as_deref())?;
+            let channel = channel.map_request(move |mut req: http::Request<tonic::body::Body>| {
+                if let Some(proof) = &proof {
+                    req.headers_mut().insert(forms::EDGE_SECRET, proof.clone());
+                }
+                req
+            });
             transport = Some(Transport::new(
                 channel.map_err(|e| TransportError(BoxError::from(e))),
             ));
@@ -202,10 +209,13 @@ impl Application {
                 body_timeout: args.http_body_timeout.into(),
                 max_connections: usize::try_from(args.http_max_connections)?,
             };
-            let trusted_proxies = args.trusted_proxies.clone().into();
+            let proxies = crate::forwarded::Proxies {
+                trusted: args.trusted_proxies.clone().into(),
+                header: args.proxy_header,
+            };
             let stop = stopped(self.stop.subscribe());
             self.tasks.spawn(async move {
-                http_server::serve(listener, router, limits, trusted_proxies, http_tls, stop)
+                http_server::serve(listener, router, limits, proxies, http_tls, stop)
                     .await
                     .map_err(Error::from)
             });
@@ -318,6 +328,18 @@ async fn sample_database(pool: &sqlx::PgPool) {
     }
 }
 
+/// What an edge-only process shows its core with every call, so that the core
+/// believes the visitors' addresses it forwards (`--edge-secret`).
+fn edge_proof(secret: Option<&str>) -> Result<Option<http::HeaderValue>, Error> {
+    let Some(secret) = secret else {
+        return Ok(None);
+    };
+    let mut value = http::HeaderValue::from_str(secret)
+        .map_err(|_| "--edge-secret must be visible ASCII characters")?;
+    value.set_sensitive(true);
+    Ok(Some(value))
+}
+
 /// The endpoint of an edge-only process's core: over TLS for an https:// URL, trusting
 /// the system's roots and those of `--core-ca`.
 fn core_endpoint(args: &ServeArgs) -> Result<tonic::transport::Endpoint, Error> {
@@ -365,7 +387,8 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         rate_window_secs: args.rate_window_secs,
         auth_failures_per_minute: args.auth_failures_per_minute,
         admin_token: args.admin_token.clone(),
-        trusted_proxies: args.trusted_proxies.clone(),
+        edge_secret: args.edge_secret.clone(),
+        public_url: args.public_url.clone(),
         hosted_submissions_per_minute: args.hosted_submissions_per_minute,
         sessions: session_verifier(args)?.map(|verifier| {
             verifier.with_claims(

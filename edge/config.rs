@@ -128,13 +128,27 @@ pub(crate) struct ServeArgs {
     /// Requests failing authentication allowed per client IP and minute.
     #[arg(long, env = "FORMS_AUTH_FAILURES_PER_MINUTE", default_value_t = 60)]
     pub auth_failures_per_minute: u32,
-    /// Addresses of the reverse proxies in front of the REST edge, whose Forwarded,
-    /// X-Forwarded-For and X-Forwarded-Proto the edge believes (the visitor's address, and
-    /// whether it came over HTTPS), and of separate REST edges (--role edge), whose
-    /// client-IP metadata the core believes; comma-separated. The in-process edge is
-    /// always believed.
+    /// Addresses of the reverse proxies in front of the REST edge, whose word (the
+    /// header of --proxy-header) the edge believes: the visitor's address, and whether it
+    /// came over HTTPS; comma-separated.
     #[arg(long, env = "FORMS_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxies: Vec<IpAddr>,
+    /// The header the trusted proxies write: `x-forwarded-for` (with
+    /// `X-Forwarded-Proto`) or RFC 7239's `forwarded`. The other is never read, since a
+    /// proxy passes a client's own header of the other family through.
+    #[arg(
+        long,
+        env = "FORMS_PROXY_HEADER",
+        value_enum,
+        default_value = "x-forwarded-for"
+    )]
+    pub proxy_header: crate::forwarded::ProxyHeader,
+    /// A secret shared by a core and its separate REST edges (--role edge): an edge sends
+    /// it with each call, and the core believes the visitor's address an edge forwards
+    /// only from calls that carry it (the in-process edge is always believed; a client
+    /// of the public gRPC port never is, whatever metadata it sends). At least 32 bytes.
+    #[arg(long, env = "FORMS_EDGE_SECRET")]
+    pub edge_secret: Option<String>,
     /// Hosted-page submissions allowed per visitor IP and minute.
     #[arg(
         long,
@@ -385,6 +399,7 @@ impl ServeArgs {
                 "--session-hs256-secret (FORMS_SESSION_HS256_SECRET)",
                 &self.session_hs256_secret,
             ),
+            ("--edge-secret (FORMS_EDGE_SECRET)", &self.edge_secret),
         ];
         for (name, secret) in secrets {
             if let Some(secret) = secret

@@ -106,7 +106,7 @@ pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,
-    trusted_proxies: Arc<[std::net::IpAddr]>,
+    proxies: forwarded::Proxies,
     tls: Option<TlsAcceptor>,
     stop: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
@@ -142,7 +142,7 @@ pub(crate) async fn serve(
             builder: builder.clone(),
             router: router.clone(),
             body_timeout: limits.body_timeout,
-            trusted_proxies: trusted_proxies.clone(),
+            proxies: proxies.clone(),
             // Taken before the handshake: a shutdown waits for a handshake under way (at
             // most its timeout), then ends that connection gracefully like the others.
             watcher: graceful.watcher(),
@@ -171,7 +171,7 @@ struct Connection {
     builder: hyper::server::conn::http1::Builder,
     router: Router,
     body_timeout: Duration,
-    trusted_proxies: Arc<[std::net::IpAddr]>,
+    proxies: forwarded::Proxies,
     watcher: Watcher,
 }
 
@@ -186,14 +186,14 @@ impl Connection {
             builder,
             router,
             body_timeout,
-            trusted_proxies,
+            proxies,
             watcher,
         } = self;
         let service = tower::service_fn(move |req: http::Request<hyper::body::Incoming>| {
             let (mut parts, body) = req.into_parts();
-            let client = forwarded::client_ip(peer.ip(), &parts.headers, &trusted_proxies);
+            let client = proxies.client_ip(peer.ip(), &parts.headers);
             parts.extensions.insert(ClientIp(client));
-            let over_https = tls || forwarded::https(peer.ip(), &parts.headers, &trusted_proxies);
+            let over_https = tls || proxies.https(peer.ip(), &parts.headers);
             parts.extensions.insert(OverHttps(over_https));
             let ended = Arc::new(AtomicBool::new(http_body::Body::is_end_stream(&body)));
             let body = DeadlineBody {

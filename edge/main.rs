@@ -17,6 +17,7 @@ mod https;
 mod logs;
 mod metrics;
 mod openapi;
+mod origin;
 mod query;
 mod routes;
 mod state;

@@ -231,6 +231,8 @@ pub async fn link_identity(
     )
     .execute(&mut *tx)
     .await?;
+    // Sessions the subject opened on the account it was linked to before end now.
+    crate::dashboard::store::end_sessions_of_subject(&mut tx, subject, account.id, true).await?;
     // Linking is the operator's way back after revoking the account's session key: the
     // revoked key is kept (its usage history with it) under a retired lookup, and the
     // next sign-in gets a fresh one.
@@ -245,25 +247,28 @@ pub async fn link_identity(
     Ok(account)
 }
 
-/// Unlinks an identity-provider subject from an account: its sessions stop signing in
-/// on their next request.
+/// Unlinks an identity-provider subject from an account: it signs in no more, and the
+/// dashboard sessions it opened there end with it, on every instance.
 pub async fn unlink_identity(
     pool: &PgPool,
     account: &str,
     subject: &str,
 ) -> Result<AccountRow, CoreError> {
     let account = find_account(pool, account).await?;
+    let mut tx = pool.begin().await?;
     let removed = sqlx::query!(
         "DELETE FROM account_identities WHERE subject = $1 AND account_id = $2",
         subject,
         account.id
     )
-    .execute(pool)
+    .execute(&mut *tx)
     .await?
     .rows_affected();
     if removed == 0 {
         return Err(CoreError::NotFound("identity"));
     }
+    crate::dashboard::store::end_sessions_of_subject(&mut tx, subject, account.id, false).await?;
+    tx.commit().await?;
     Ok(account)
 }
 

@@ -15,8 +15,8 @@
 //! `client_secret_basic`, unless the provider only offers `client_secret_post`), and
 //! checks the ID token: its signature by a key of the provider's set (RS256/384/512,
 //! PS256/384/512, ES256/384; never HS* or `none`), `iss` (the issuer), `aud` (our
-//! client id, and `azp` when there are several audiences), `exp` (a minute of leeway)
-//! and `nonce` (the attempt's). Its `sub` is the identity that `account_identities`
+//! client id, and `azp` when there are several audiences), `exp` and `nbf` (a minute of
+//! leeway), `iat` (present, and not in the future) and `nonce` (the attempt's). Its `sub` is the identity that `account_identities`
 //! links to an account.
 //!
 //! Why not the `openidconnect` crate: it is the well-kept Rust OIDC client, but v4 brings
@@ -108,6 +108,8 @@ struct TokenReply {
 #[derive(Deserialize)]
 struct IdClaims {
     sub: String,
+    /// When it was issued (required by OpenID Connect Core, 3.1.3.7).
+    iat: i64,
     nonce: Option<String>,
     #[serde(default)]
     aud: Audience,
@@ -389,9 +391,17 @@ impl Provider {
         validation.set_issuer(&[&self.settings.issuer]);
         validation.set_audience(&[&self.settings.client_id]);
         validation.leeway = 60;
+        validation.validate_nbf = true;
         let claims = jsonwebtoken::decode::<IdClaims>(token, &key, &validation)
             .map_err(|e| refused(&format!("the ID token fails a check ({e})")))?
             .claims;
+        // A token said to be issued later than now (beyond the clocks' leeway) was not
+        // issued by a provider whose clock agrees with ours: refused like an early nbf.
+        if claims.iat
+            > chrono::Utc::now().timestamp() + i64::try_from(validation.leeway).unwrap_or(60)
+        {
+            return Err(refused("the ID token is issued in the future"));
+        }
         if let Audience::Many(audiences) = &claims.aud
             && audiences.len() > 1
             && claims.azp.as_deref() != Some(self.settings.client_id.as_str())
@@ -521,6 +531,18 @@ MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgqXG1bqsvHrWVzLqv
             (
                 "no exp",
                 Box::new(|c| drop(c.as_object_mut().unwrap().remove("exp"))),
+            ),
+            (
+                "not yet valid",
+                Box::new(|c| c["nbf"] = (chrono::Utc::now().timestamp() + 3600).into()),
+            ),
+            (
+                "issued in the future",
+                Box::new(|c| c["iat"] = (chrono::Utc::now().timestamp() + 3600).into()),
+            ),
+            (
+                "no iat",
+                Box::new(|c| drop(c.as_object_mut().unwrap().remove("iat"))),
             ),
             (
                 "azp",

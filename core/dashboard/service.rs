@@ -36,15 +36,16 @@ pub(crate) fn session_of(ctx: &Ctx) -> Result<&Dashboard, CoreError> {
 
 impl Sessions {
     fn client<T>(&self, req: &Request<T>) -> IpAddr {
-        client_ip(req, &self.config.trusted_proxies)
+        client_ip(req, self.config.edge_secret.as_deref())
     }
 
-    /// Opens a session of `account_id`, once the attempt is within the account's
-    /// allowance.
+    /// Opens a session of `account_id`, signed in by `subject` (`None` for a link),
+    /// once the attempt is within the account's allowance.
     async fn open(
         &self,
         account_id: Uuid,
         method: Method,
+        subject: Option<&str>,
     ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.at_account(account_id)?;
         let token = new_token();
@@ -52,7 +53,7 @@ impl Sessions {
             &self.pool,
             account_id,
             &digest(&token),
-            method,
+            (method, subject),
             self.config.dashboard.lifetime,
         )
         .await?;
@@ -86,7 +87,7 @@ impl Sessions {
         let account = store::redeem_link(&self.pool, &digest(token))
             .await?
             .ok_or(CoreError::KeyInvalid)?;
-        self.open(account, Method::Link).await
+        self.open(account, Method::Link, None).await
     }
 
     async fn begin_oidc(
@@ -123,29 +124,26 @@ impl Sessions {
             tracing::info!("OpenID sign-in refused: the subject is not linked to an account");
             return Err(CoreError::KeyInvalid);
         };
-        self.open(account, Method::Oidc).await
+        self.open(account, Method::Oidc, Some(&subject)).await
     }
 
     /// Mails a sign-in link to the account with address `email`, if there is one. The
     /// caller learns nothing either way: the look-up and the mail happen after the
     /// reply, off the request path, so that neither the answer nor its timing tells
     /// which addresses are known.
+    ///
+    /// The link is built on the core's own `--public-url`, never on anything the caller
+    /// sends (the request's `base_url` is ignored): anyone may call this, and a link to
+    /// a host of the caller's choosing would carry the owner's token there. Without a
+    /// public URL, nothing is mailed.
     fn mail_link(&self, ip: IpAddr, req: pb::MailSignInLinkRequest) -> Result<(), CoreError> {
         self.throttle.from_ip(ip)?;
-        let base = url::Url::parse(&req.base_url)
-            .ok()
-            .filter(|u| {
-                matches!(u.scheme(), "http" | "https")
-                    && u.host_str().is_some()
-                    && u.query().is_none()
-                    && u.fragment().is_none()
-            })
-            .ok_or_else(|| CoreError::validation("base_url must be an http(s) URL"))?;
-        let Some(mailer) = self.mailer.clone() else {
+        let (Some(mailer), Some(base)) = (self.mailer.clone(), self.config.public_url.as_deref())
+        else {
             return Ok(());
         };
         let (pool, throttle) = (self.pool.clone(), self.throttle.clone());
-        let base = base.as_str().trim_end_matches('/').to_owned();
+        let base = base.trim_end_matches('/').to_owned();
         let email = req.email.trim().to_owned();
         tokio::spawn(async move {
             if let Err(e) = send_link(&pool, &throttle, &mailer, &email, &base).await {
@@ -171,7 +169,7 @@ impl Sessions {
         let account = store::account_of_subject(&self.pool, &subject)
             .await?
             .ok_or(CoreError::KeyInvalid)?;
-        self.open(account, Method::Cookie).await
+        self.open(account, Method::Cookie, Some(&subject)).await
     }
 }
 
@@ -190,7 +188,7 @@ async fn send_link(
     let Some(account) = store::account_by_email(pool, email).await? else {
         return Ok(());
     };
-    throttle.at_account(account)?;
+    throttle.mail_to_account(account)?;
     let token = new_token();
     store::create_link(pool, account, &digest(&token), LINK_LIFETIME).await?;
     let url = format!("{base}/app/sign-in/link?token={token}");

@@ -27,23 +27,25 @@ fn seconds(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-/// Opens a session of `account_id`; the account's session key is made if it has none.
+/// Opens a session of `account_id`, signed in by `subject` (the identity provider's,
+/// `None` for a one-time link); the account's session key is made if it has none.
 pub(crate) async fn create_session(
     pool: &PgPool,
     account_id: Uuid,
     digest: &[u8],
-    method: Method,
+    (method, subject): (Method, Option<&str>),
     lifetime: Duration,
 ) -> Result<LiveSession, CoreError> {
     crate::accounts::store::ensure_session_key(pool, account_id).await?;
     let id = Uuid::now_v7();
     sqlx::query!(
-        "INSERT INTO dashboard_sessions (id, digest, account_id, method, expires_at)
-         VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))",
+        "INSERT INTO dashboard_sessions (id, digest, account_id, method, subject, expires_at)
+         VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))",
         id,
         digest,
         account_id,
         method.as_str(),
+        subject,
         seconds(lifetime)
     )
     .execute(pool)
@@ -98,6 +100,27 @@ pub(crate) async fn end_session(pool: &PgPool, session_id: Uuid) -> Result<(), C
     .execute(pool)
     .await?;
     Ok(())
+}
+
+/// Ends the open sessions that `subject` signed in to `account_id` (unlinked), or to
+/// any account but `account_id` (linked there instead).
+pub(crate) async fn end_sessions_of_subject(
+    tx: &mut sqlx::PgConnection,
+    subject: &str,
+    account_id: Uuid,
+    keep_this_account: bool,
+) -> Result<u64, CoreError> {
+    let ended = sqlx::query!(
+        "UPDATE dashboard_sessions SET ended_at = now()
+          WHERE subject = $1 AND ended_at IS NULL AND ((account_id = $2) <> $3)",
+        subject,
+        account_id,
+        keep_this_account
+    )
+    .execute(tx)
+    .await?
+    .rows_affected();
+    Ok(ended)
 }
 
 /// Stores a one-time sign-in link of an account.

@@ -1,6 +1,11 @@
 //! Sign-in attempts, throttled per client address (an IPv6 /64 counts as one) and per
 //! account: guessing link tokens from one address, or mailing links to one account
 //! from many, runs out of allowance. Pruned with the hosted pages' throttles.
+//!
+//! An account has two allowances: one of mailed links, which anyone may ask for with
+//! the owner's address, and one of sessions opened, which only a valid credential (a
+//! link, a provider's word) reaches. Strangers exhausting the first cannot keep the
+//! owner from signing in with the operator's link or their identity provider.
 
 use crate::error::CoreError;
 use crate::gate;
@@ -13,6 +18,7 @@ use uuid::Uuid;
 pub(crate) struct SignInThrottle {
     by_ip: DefaultKeyedRateLimiter<IpAddr>,
     by_account: DefaultKeyedRateLimiter<Uuid>,
+    mails_by_account: DefaultKeyedRateLimiter<Uuid>,
 }
 
 impl SignInThrottle {
@@ -22,6 +28,7 @@ impl SignInThrottle {
         Self {
             by_ip: RateLimiter::keyed(quota),
             by_account: RateLimiter::keyed(quota),
+            mails_by_account: RateLimiter::keyed(quota),
         }
     }
 
@@ -31,15 +38,21 @@ impl SignInThrottle {
         take(&self.by_ip, gate::throttle_key(ip))
     }
 
-    /// An attempt at `account`.
+    /// A session opened for `account` (its credential was valid).
     pub(crate) fn at_account(&self, account: Uuid) -> Result<(), CoreError> {
         take(&self.by_account, account)
+    }
+
+    /// A link mailed to `account`'s address, at anyone's request.
+    pub(crate) fn mail_to_account(&self, account: Uuid) -> Result<(), CoreError> {
+        take(&self.mails_by_account, account)
     }
 
     /// Forgets the addresses and accounts whose allowance is full again.
     pub(crate) fn retain_recent(&self) {
         self.by_ip.retain_recent();
         self.by_account.retain_recent();
+        self.mails_by_account.retain_recent();
     }
 }
 
@@ -66,5 +79,12 @@ mod tests {
         }
         assert!(throttle.at_account(account).is_err());
         assert!(throttle.at_account(Uuid::new_v4()).is_ok());
+        // Mails are an allowance of their own: used up, sessions still open.
+        let owner = Uuid::new_v4();
+        for _ in 0..3 {
+            assert!(throttle.mail_to_account(owner).is_ok());
+        }
+        assert!(throttle.mail_to_account(owner).is_err());
+        assert!(throttle.at_account(owner).is_ok());
     }
 }

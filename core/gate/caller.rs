@@ -14,7 +14,7 @@ use tonic::metadata::MetadataMap;
 use uuid::Uuid;
 
 use super::keys::KeyCache;
-use super::{CLIENT_IP, REQUEST_ID};
+use super::{CLIENT_IP, EDGE_SECRET, REQUEST_ID};
 
 /// Who is calling, once authenticated.
 #[derive(Debug, Clone)]
@@ -183,12 +183,19 @@ pub(crate) fn request_id(md: &MetadataMap) -> String {
     }
 }
 
-/// The end client's address: the `x-client-ip` metadata when the call comes from a
-/// trusted edge (in-process, or a peer listed in `trusted_proxies`), else the peer
-/// address itself, so a direct gRPC client cannot pick its own address.
-pub(crate) fn client_ip<T>(req: &Request<T>, trusted_proxies: &[IpAddr]) -> IpAddr {
+/// The end client's address: the `x-client-ip` metadata when the call comes from one
+/// of our edges (in-process, or one that shows `edge_secret` in `x-edge-secret`), else
+/// the peer address itself, so that a gRPC client cannot pick its own address, nor
+/// can a proxy's address make it trusted (a proxy in front of the gRPC port passes its
+/// clients' metadata through unchanged).
+pub(crate) fn client_ip<T>(req: &Request<T>, edge_secret: Option<&str>) -> IpAddr {
     let peer = req.remote_addr().map(|addr| addr.ip());
-    let trusted = peer.is_none_or(|ip| trusted_proxies.contains(&ip));
+    let proven = || {
+        edge_secret
+            .zip(metadata_str(req.metadata(), EDGE_SECRET))
+            .is_some_and(|(secret, shown)| crate::crypto::same(secret.as_bytes(), shown.as_bytes()))
+    };
+    let trusted = peer.is_none() || proven();
     let claimed = || metadata_str(req.metadata(), CLIENT_IP).and_then(|ip| ip.parse().ok());
     trusted
         .then(claimed)

@@ -41,6 +41,8 @@ use uuid::Uuid;
 
 /// Metadata the edge (or any client) sets to name the end client's IP address.
 pub(crate) const CLIENT_IP: &str = "x-client-ip";
+/// Metadata by which a separate REST edge proves it is one (`--edge-secret`).
+pub const EDGE_SECRET: &str = "x-edge-secret";
 pub(crate) use crate::telemetry::REQUEST_ID;
 /// Metadata carrying the idempotency key of a create.
 pub(crate) const IDEMPOTENCY_KEY: &str = "idempotency-key";
@@ -168,7 +170,7 @@ impl Gate {
         Fut: Future<Output = Result<(R, bool), CoreError>>,
     {
         let request_id = request_id(req.metadata());
-        let ip = client_ip(&req, &self.config.trusted_proxies);
+        let ip = client_ip(&req, self.config.edge_secret.as_deref());
         let idempotency_key = metadata_str(req.metadata(), IDEMPOTENCY_KEY).map(str::to_owned);
         // While the database is known not to answer, nothing waits for a connection.
         let admission = match self.reachable.is_up() {

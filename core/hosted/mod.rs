@@ -368,7 +368,7 @@ impl HostedFormsService for Hosted {
         req: Request<pb::AdmitHostedSubmissionRequest>,
     ) -> Result<Response<pb::AdmitHostedSubmissionResponse>, Status> {
         let id = gate::request_id(req.metadata());
-        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        let ip = gate::client_ip(&req, self.config.edge_secret.as_deref());
         let req = req.into_inner();
         let page = pb::GetHostedFormRequest {
             short_id: req.short_id.clone(),
@@ -386,7 +386,7 @@ impl HostedFormsService for Hosted {
         req: Request<pb::SubmitHostedFormRequest>,
     ) -> Result<Response<pb::SubmitHostedFormResponse>, Status> {
         let id = gate::request_id(req.metadata());
-        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        let ip = gate::client_ip(&req, self.config.edge_secret.as_deref());
         let req = req.into_inner();
         // A refused page of a form with pages is shown again: the same page, with what
         // was saved before it.
@@ -407,7 +407,7 @@ impl HostedFormsService for Hosted {
         req: Request<pb::SubmitToEndpointRequest>,
     ) -> Result<Response<pb::SubmitToEndpointResponse>, Status> {
         let id = gate::request_id(req.metadata());
-        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        let ip = gate::client_ip(&req, self.config.edge_secret.as_deref());
         self.endpoint_submit(ip, req.into_inner())
             .await
             .map(Response::new)
@@ -419,7 +419,7 @@ impl HostedFormsService for Hosted {
         req: Request<pb::AdmitEndpointSubmissionRequest>,
     ) -> Result<Response<pb::AdmitEndpointSubmissionResponse>, Status> {
         let id = gate::request_id(req.metadata());
-        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        let ip = gate::client_ip(&req, self.config.edge_secret.as_deref());
         self.endpoint_admit(ip, req.into_inner())
             .await
             .map(Response::new)
@@ -441,7 +441,7 @@ impl HostedFormsService for Hosted {
         req: Request<pb::GetEndpointChallengeRequest>,
     ) -> Result<Response<pb::GetEndpointChallengeResponse>, Status> {
         let id = gate::request_id(req.metadata());
-        let ip = gate::client_ip(&req, &self.config.trusted_proxies);
+        let ip = gate::client_ip(&req, self.config.edge_secret.as_deref());
         self.endpoint_challenge(ip, req.into_inner())
             .await
             .map(Response::new)

@@ -24,7 +24,7 @@ mod webhooks;
 
 use crate::state::AppState;
 use axum::Router;
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -37,7 +37,7 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-
 connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /// The dashboard's routes, to be nested under `/app`.
-pub(crate) fn router() -> Router<AppState> {
+pub(crate) fn router(state: AppState) -> Router<AppState> {
     Router::new()
         .route("/", get(|| async { Redirect::to("/app/forms") }))
         .route("/assets/{file}", get(assets::serve))
@@ -120,7 +120,7 @@ pub(crate) fn router() -> Router<AppState> {
             post(webhooks::retry),
         )
         .fallback(not_found)
-        .layer(middleware::from_fn(same_origin_posts))
+        .layer(middleware::from_fn_with_state(state, same_origin_posts))
         .layer(middleware::from_fn(headers))
 }
 
@@ -158,14 +158,20 @@ async fn headers(req: Request, next: Next) -> Response {
 
 /// A second guard beside the CSRF token: a browser that says a post comes from another
 /// site (`Sec-Fetch-Site: cross-site`/`same-site`, which no page can forge) is refused
-/// before anything runs. It also covers the sign-in forms, which have no session yet.
-async fn same_origin_posts(req: Request, next: Next) -> Response {
+/// before anything runs. It also covers the sign-in forms, which have no session yet
+/// (a forged sign-in post would put the victim's browser in the attacker's account).
+/// Older browsers send no `Sec-Fetch-Site`: then the page's `Origin` (or `Referer`)
+/// must be this service's own when it is sent. A post with neither is no browser's
+/// cross-site post (browsers send `Origin` on every cross-origin post).
+async fn same_origin_posts(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let headers = req.headers();
+    let fetch_site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
     let cross = req.method() == Method::POST
-        && req
-            .headers()
-            .get("sec-fetch-site")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|site| !matches!(site, "same-origin" | "none"));
+        && match fetch_site {
+            Some(site) => !matches!(site, "same-origin" | "none"),
+            None => crate::origin::page_origin(headers)
+                .is_some_and(|origin| !crate::origin::is_own(&state, headers, &origin)),
+        };
     if cross {
         let body = html! {
             h1 { "Refused" }

@@ -6,7 +6,7 @@
 use super::layout::{self, Section};
 use crate::call::RequestId;
 use crate::error::reason_of;
-use crate::http_server::ClientIp;
+use crate::http_server::{ClientIp, OverHttps};
 use crate::state::AppState;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
@@ -17,28 +17,48 @@ use maud::html;
 use serde::de::DeserializeOwned;
 use tonic::metadata::{MetadataMap, MetadataValue};
 
-/// The session cookie: HttpOnly, SameSite=Lax, Path=/app (Secure is added to every
-/// cookie of a reply over HTTPS, see `https`).
+/// The session cookie over plain HTTP: HttpOnly, SameSite=Lax, Path=/app.
 pub(crate) const SESSION_COOKIE: &str = "formsd_session";
+/// The session cookie over HTTPS: the `__Host-` prefix makes the browser keep it only
+/// when this host itself set it over HTTPS with `Path=/` and no `Domain`, so no sibling
+/// host of the domain can set or shadow it (Secure is added to every cookie of a reply
+/// over HTTPS, see `https`). Over HTTPS only this name is read.
+pub(crate) const HOST_SESSION_COOKIE: &str = "__Host-formsd_session";
 
-/// The session cookie's value in a request.
-pub(crate) fn session_cookie(headers: &HeaderMap) -> Option<String> {
-    crate::cookies::cookie(headers, SESSION_COOKIE)
+/// Whether the request came over HTTPS (directly, or as a trusted proxy says).
+fn over_https(parts: &Parts) -> bool {
+    parts.extensions.get::<OverHttps>().is_some_and(|h| h.0)
+}
+
+/// The session cookie's value in a request: the one cookie of the scheme's name, none
+/// when there are two (a tossed cookie cannot win over the owner's).
+pub(crate) fn session_cookie(parts: &Parts) -> Option<String> {
+    let name = match over_https(parts) {
+        true => HOST_SESSION_COOKIE,
+        false => SESSION_COOKIE,
+    };
+    crate::cookies::only_cookie(&parts.headers, name)
         .filter(|v| v.len() <= 128)
         .map(str::to_owned)
 }
 
-/// `Set-Cookie` for a new session.
-pub(crate) fn set_session(token: &str) -> Option<HeaderValue> {
-    HeaderValue::from_str(&format!(
-        "{SESSION_COOKIE}={token}; Path=/app; HttpOnly; SameSite=Lax"
-    ))
-    .ok()
+/// `Set-Cookie` for a new session, named for the request's scheme.
+pub(crate) fn set_session(parts: &Parts, token: &str) -> Option<HeaderValue> {
+    let cookie = match over_https(parts) {
+        true => format!("{HOST_SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax"),
+        false => format!("{SESSION_COOKIE}={token}; Path=/app; HttpOnly; SameSite=Lax"),
+    };
+    HeaderValue::from_str(&cookie).ok()
 }
 
-/// `Set-Cookie` that removes the session cookie.
-pub(crate) fn clear_session() -> HeaderValue {
-    HeaderValue::from_static("formsd_session=; Path=/app; HttpOnly; SameSite=Lax; Max-Age=0")
+/// Adds the `Set-Cookie`s that remove the session cookie, under either name.
+pub(crate) fn clear_session(headers: &mut HeaderMap) {
+    for cookie in [
+        "formsd_session=; Path=/app; HttpOnly; SameSite=Lax; Max-Age=0",
+        "__Host-formsd_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0",
+    ] {
+        headers.append(header::SET_COOKIE, HeaderValue::from_static(cookie));
+    }
 }
 
 /// Metadata of a call to the core from a page: request id, client address, and the
@@ -104,9 +124,7 @@ fn to_sign_in(path_and_query: &str) -> Response {
     let next =
         percent_encoding::utf8_percent_encode(path_and_query, percent_encoding::NON_ALPHANUMERIC);
     let mut response = Redirect::to(&format!("/app/sign-in?next={next}")).into_response();
-    response
-        .headers_mut()
-        .append(header::SET_COOKIE, clear_session());
+    clear_session(response.headers_mut());
     response
 }
 
@@ -121,7 +139,7 @@ impl FromRequestParts<AppState> for Owner {
             .and_then(|uri| uri.path_and_query())
             .map_or("/app/forms", |p| p.as_str())
             .to_owned();
-        let Some(token) = session_cookie(&parts.headers) else {
+        let Some(token) = session_cookie(parts) else {
             return Err(to_sign_in(&back));
         };
         let metadata = metadata(parts, Some(&token));

@@ -12,9 +12,9 @@
 //! `--public-url`, else the request's own (its Host, https when it came so): a forged
 //! Host gets a redirect URI the provider does not have registered, and refuses.
 //!
-//! Mailed links are built on `--public-url` only: from a Host header that the sender
-//! chose, the mail would carry the token to the sender's site. Without it, the page does
-//! not offer them.
+//! Mailed links are built by the core on its `--public-url` only: from a Host header
+//! (or any base) that the sender chose, the mail would carry the token to the sender's
+//! site. Without it, the page does not offer them.
 
 use super::layout::{self, Section};
 use super::owner::{self, Owner, Posted, clear_session, set_session};
@@ -28,10 +28,19 @@ use forms::pb;
 use maud::{Markup, html};
 use serde::Deserialize;
 
-/// Where to go after signing in: a dashboard path, never another site.
+/// Where to go after signing in: a dashboard path, never another site, and one that
+/// a `Location` header can carry (visible ASCII only: no line break, space or control
+/// character), so that the redirect after a link is spent cannot fail.
 pub(crate) fn next_or_home(next: Option<&str>) -> &str {
     match next {
-        Some(n) if n.starts_with("/app/") && !n.starts_with("/app//") && !n.contains('\\') => n,
+        Some(n)
+            if n.starts_with("/app/")
+                && !n.starts_with("/app//")
+                && !n.contains('\\')
+                && n.bytes().all(|b| b.is_ascii_graphic()) =>
+        {
+            n
+        }
         _ => "/app/forms",
     }
 }
@@ -150,9 +159,13 @@ pub(crate) struct LinkForm {
 }
 
 /// A signed-in browser: the session cookie set, on to `next`.
-pub(crate) fn signed_in(session: Option<pb::DashboardSession>, next: Option<&str>) -> Response {
+pub(crate) fn signed_in(
+    parts: &Parts,
+    session: Option<pb::DashboardSession>,
+    next: Option<&str>,
+) -> Response {
     let mut response = owner::see_other(next_or_home(next));
-    if let Some(cookie) = session.as_ref().and_then(|s| set_session(&s.token)) {
+    if let Some(cookie) = session.as_ref().and_then(|s| set_session(parts, &s.token)) {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
     response
@@ -203,7 +216,7 @@ pub(crate) async fn redeem(
     let mut request = tonic::Request::new(pb::RedeemSignInLinkRequest { token: form.token });
     *request.metadata_mut() = owner::metadata(&parts, None);
     match state.sessions().redeem_sign_in_link(request).await {
-        Ok(reply) => signed_in(reply.into_inner().session, form.next.as_deref()),
+        Ok(reply) => signed_in(&parts, reply.into_inner().session, form.next.as_deref()),
         Err(status) => refused(&state, &status, form.next.as_deref()),
     }
 }
@@ -328,7 +341,7 @@ async fn oidc_outcome(
     });
     *request.metadata_mut() = owner::metadata(parts, None);
     match state.sessions().finish_oidc_sign_in(request).await {
-        Ok(reply) => signed_in(reply.into_inner().session, next),
+        Ok(reply) => signed_in(parts, reply.into_inner().session, next),
         Err(status) => refused_as(
             state,
             &status,
@@ -366,7 +379,7 @@ pub(crate) async fn mail(
     parts: Parts,
     Posted { form, .. }: Posted<MailForm>,
 ) -> Response {
-    let Some(base_url) = state.public_url.as_deref().map(str::to_owned) else {
+    if state.public_url.is_none() {
         return sign_in_page(
             StatusCode::NOT_FOUND,
             Offers::of(&state),
@@ -375,10 +388,11 @@ pub(crate) async fn mail(
                 "This server does not mail sign-in links.",
             ))),
         );
-    };
+    }
+    // The core mails links on its own --public-url, never on a base a caller sends.
     let mut request = tonic::Request::new(pb::MailSignInLinkRequest {
         email: form.email,
-        base_url,
+        ..Default::default()
     });
     *request.metadata_mut() = owner::metadata(&parts, None);
     if let Err(status) = state.sessions().mail_sign_in_link(request).await {
@@ -422,7 +436,7 @@ pub(crate) async fn with_cookie(
     }
     *request.metadata_mut() = md;
     match state.sessions().sign_in_with_provider_cookie(request).await {
-        Ok(reply) => signed_in(reply.into_inner().session, form.next.as_deref()),
+        Ok(reply) => signed_in(&parts, reply.into_inner().session, form.next.as_deref()),
         Err(status) => refused(&state, &status, form.next.as_deref()),
     }
 }
@@ -446,8 +460,6 @@ pub(crate) async fn sign_out(owner: Owner, Posted { csrf, .. }: Posted<NextForm>
         StatusCode::OK,
         layout::page("Signed out", Section::None, None, body),
     );
-    response
-        .headers_mut()
-        .append(header::SET_COOKIE, clear_session());
+    clear_session(response.headers_mut());
     response.into_response()
 }

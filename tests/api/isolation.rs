@@ -711,7 +711,7 @@ fn rest_routes_in(src: &str) -> BTreeSet<String> {
         "nested routers other than /api/v1 and /app (the dashboard): extend this parser: {nests:?}"
     );
     assert!(
-        !nests.contains(&"/app") || src.contains(".nest(\"/app\", crate::dashboard::router())"),
+        !nests.contains(&"/app") || src.contains(".nest(\"/app\", crate::dashboard::router(state.clone()))"),
         "/app nests something else than the dashboard's router: extend this parser"
     );
     let (api, outer) = src
@@ -732,8 +732,8 @@ pub fn dashboard_routes() -> BTreeSet<String> {
 /// under its nest, `/app`.
 fn dashboard_routes_in(src: &str) -> BTreeSet<String> {
     let body = src
-        .split_once("fn router()")
-        .expect("the dashboard's fn router()")
+        .split_once("fn router(")
+        .expect("the dashboard's fn router(")
         .1;
     let body = body.split_once("\n}\n").map_or(body, |(body, _)| body);
     assert_eq!(

@@ -321,7 +321,25 @@ async fn behind_a_trusted_proxy_that_terminated_tls_cookies_are_secure() {
         assert!(page.headers.get("strict-transport-security").is_none());
     }
 
-    // RFC 7239's Forwarded says the same.
+    // A client's own Forwarded, which this proxy (writing X-Forwarded-*) passes
+    // through, is not its word.
+    let page = send(
+        app.client
+            .get(&url)
+            .header("forwarded", "for=198.51.100.7;proto=https"),
+    )
+    .await;
+    assert!(!has_attribute(&csrf_cookie(&page), "Secure"));
+
+    // Behind a proxy that writes RFC 7239's Forwarded, that header says the same.
+    let app = TestApp::spawn_with(&[
+        "--trusted-proxies",
+        "127.0.0.1",
+        "--proxy-header",
+        "forwarded",
+    ])
+    .await;
+    let url = format!("{}{}", origin(&app), hosted_page(&app).await);
     let page = send(
         app.client
             .get(&url)
@@ -329,6 +347,8 @@ async fn behind_a_trusted_proxy_that_terminated_tls_cookies_are_secure() {
     )
     .await;
     assert!(has_attribute(&csrf_cookie(&page), "Secure"));
+    let page = send(app.client.get(&url).header("x-forwarded-proto", "https")).await;
+    assert!(!has_attribute(&csrf_cookie(&page), "Secure"));
 }
 
 #[tokio::test]
@@ -374,10 +394,17 @@ async fn the_dashboards_session_cookie_is_secure_over_https() {
     )
     .await;
     assert_eq!(signed_in.status, 303, "{}", signed_in.text);
-    let cookie = crate::dashboard_support::session_cookie(&signed_in)
-        .map(|_| signed_in.header("set-cookie").to_owned())
-        .expect("the session cookie");
-    for attribute in ["Secure", "HttpOnly", "SameSite=Lax"] {
+    // Over HTTPS the cookie is host-bound: `__Host-`, Path=/, no Domain.
+    let cookie = signed_in
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with("__Host-formsd_session="))
+        .expect("the session cookie")
+        .to_owned();
+    assert!(!cookie.to_ascii_lowercase().contains("domain="), "{cookie}");
+    for attribute in ["Secure", "HttpOnly", "SameSite=Lax", "Path=/"] {
         assert!(has_attribute(&cookie, attribute), "{attribute}: {cookie}");
     }
     assert_eq!(

@@ -14,6 +14,7 @@ use super::posted::{self, Posted, Stop, Submitted, Unreadable};
 use super::{error_page, field_errors};
 use crate::call::Call;
 use crate::error::{ApiError, reason_of};
+use crate::origin::{is_own, origin_of, page_origin};
 use crate::routes::params::PathParams;
 use crate::state::AppState;
 use axum::extract::{Request, State};
@@ -35,38 +36,6 @@ const PREFLIGHT_MAX_AGE: &str = "600";
 
 fn header_str(headers: &HeaderMap, name: impl header::AsHeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
-}
-
-/// The origin of an `http(s)` URL (`Referer`), as browsers serialize origins.
-fn origin_of(url: &str) -> Option<String> {
-    let url = url::Url::parse(url).ok()?;
-    matches!(url.scheme(), "http" | "https").then(|| url.origin().ascii_serialization())
-}
-
-/// The page's origin: `Origin`, else the `Referer`'s; `None` when it sent neither.
-fn page_origin(headers: &HeaderMap) -> Option<String> {
-    if let Some(origin) = header_str(headers, header::ORIGIN) {
-        return Some(origin.to_owned());
-    }
-    header_str(headers, header::REFERER).and_then(origin_of)
-}
-
-/// Whether `origin` is this service's own: its host and port are those the request
-/// was sent to (`Host`), or those of `--public-url`.
-fn is_own(state: &AppState, headers: &HeaderMap, origin: &str) -> bool {
-    let Ok(url) = url::Url::parse(origin) else {
-        return false;
-    };
-    let Some(host) = url.host_str() else {
-        return false;
-    };
-    let authority = match url.port() {
-        Some(port) => format!("{host}:{port}"),
-        None => host.to_owned(),
-    };
-    let sent_to = header_str(headers, header::HOST).map(str::to_ascii_lowercase);
-    let public = state.public_url.as_deref().and_then(origin_of);
-    sent_to.as_deref() == Some(authority.as_str()) || public.as_deref() == Some(origin)
 }
 
 /// The caller of a post that goes the endpoint way, `None` for the hosted page's. The

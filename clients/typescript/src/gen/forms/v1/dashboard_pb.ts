@@ -139,8 +139,9 @@ export type MailSignInLinkRequest = Message<"forms.v1.MailSignInLinkRequest"> & 
   email: string;
 
   /**
-   * Where the dashboard is served, e.g. `https://forms.example.com` (no trailing slash):
-   * the mailed URL is `<base_url>/app/sign-in/link?token=…`.
+   * Ignored: the mailed URL is always `<public URL>/app/sign-in/link?token=…`, on the
+   * core's own configured public URL (`--public-url`; without one nothing is mailed),
+   * so that no caller can have a link to the owner's account sent to another host.
    *
    * @generated from field: string base_url = 2;
    */
