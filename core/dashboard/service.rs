@@ -84,10 +84,15 @@ impl Sessions {
 
     async fn redeem(&self, ip: IpAddr, token: &str) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.from_ip(ip)?;
-        let account = store::redeem_link(&self.pool, &digest(token))
+        let digest = digest(token);
+        let account = store::redeem_link(&self.pool, &digest)
             .await?
             .ok_or(CoreError::KeyInvalid)?;
-        self.open(account, Method::Link, None).await
+        let opened = self.open(account, Method::Link, None).await;
+        if let Err(CoreError::RateLimited { .. }) = &opened {
+            store::give_back_link(&self.pool, &digest).await?;
+        }
+        opened
     }
 
     async fn begin_oidc(

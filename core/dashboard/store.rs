@@ -102,6 +102,18 @@ pub(crate) async fn end_session(pool: &PgPool, session_id: Uuid) -> Result<(), C
     Ok(())
 }
 
+/// Gives back a link that was taken but opened no session (the account's allowance of
+/// sessions was used up): the owner may use it again once the minute has passed.
+pub(crate) async fn give_back_link(pool: &PgPool, digest: &[u8]) -> Result<(), CoreError> {
+    sqlx::query!(
+        "UPDATE sign_in_links SET used_at = NULL WHERE digest = $1",
+        digest
+    )
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
 /// Ends the open sessions that `subject` signed in to `account_id` (unlinked), or to
 /// any account but `account_id` (linked there instead).
 pub(crate) async fn end_sessions_of_subject(

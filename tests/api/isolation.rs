@@ -711,7 +711,8 @@ fn rest_routes_in(src: &str) -> BTreeSet<String> {
         "nested routers other than /api/v1 and /app (the dashboard): extend this parser: {nests:?}"
     );
     assert!(
-        !nests.contains(&"/app") || src.contains(".nest(\"/app\", crate::dashboard::router(state.clone()))"),
+        !nests.contains(&"/app")
+            || src.contains(".nest(\"/app\", crate::dashboard::router(state.clone()))"),
         "/app nests something else than the dashboard's router: extend this parser"
     );
     let (api, outer) = src

@@ -362,3 +362,36 @@ async fn the_session_cookie_is_host_bound_over_https_and_never_ambiguous() {
     assert_eq!(tossed.status, 303, "{}", tossed.text);
     assert!(!tossed.text.contains(&attacker.account));
 }
+
+/// The per-account allowance of sessions, end to end (it was only unit-tested): links
+/// of one account redeemed from many addresses run out of it, and the refused link is
+/// not spent, so that it works once the minute has passed.
+#[tokio::test]
+async fn sessions_opened_for_one_account_run_out_and_the_refused_link_is_kept() {
+    let app = TestApp::spawn_with(&[
+        "--trusted-proxies",
+        "127.0.0.1",
+        "--sign-in-attempts-per-minute",
+        "3",
+    ])
+    .await;
+    let key = app.new_key(PRO, ALL).await;
+    let mut statuses = Vec::new();
+    for n in 0..4 {
+        let printed = sign_in_link(&app, &key.account).await;
+        let reply = send(
+            form_post(&app, "/app/sign-in/link", &[("token", token_of(&printed))])
+                .header("x-forwarded-for", format!("198.51.100.{n}")),
+        )
+        .await;
+        statuses.push(reply.status);
+    }
+    assert_eq!(statuses, [303, 303, 303, 429]);
+    let pool = app.db.pool().await;
+    let unspent: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM sign_in_links WHERE used_at IS NULL")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(unspent, 1, "the refused link is still unused");
+}
