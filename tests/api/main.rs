@@ -62,6 +62,7 @@ mod schemathesis;
 mod sessions;
 mod smtp_sink;
 mod standby;
+mod storm;
 mod summary;
 mod tls;
 mod uploads;
