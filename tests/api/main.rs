@@ -54,6 +54,7 @@ mod notifications;
 mod openapi;
 mod outage;
 mod partial;
+mod partial_bounds;
 mod pow;
 mod replicas;
 mod replication;
