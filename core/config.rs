@@ -71,6 +71,10 @@ pub struct CoreConfig {
     pub partial_retention: Duration,
     /// How many exports may be open at once, and how long one waits for its reader.
     pub exports: ExportLimits,
+    /// How many reads whose cost the caller chooses may run at once, and how long.
+    pub reads: ReadLimits,
+    /// How many partial responses (and bytes of their files) may wait.
+    pub partials: PartialLimits,
     /// How dashboard sessions end by themselves.
     pub dashboard: crate::dashboard::SessionPolicy,
     /// Sign-in attempts per minute, per client address and per account.
@@ -96,6 +100,34 @@ pub struct ExportLimits {
     /// How long an export waits for its reader to take the next chunk before it gives
     /// up, releasing its connection (the reader sees a broken transfer).
     pub stall_timeout: Duration,
+}
+
+/// Reads whose cost the caller chooses (response lists with a filter or a search, or
+/// of partial responses, and summaries) hold a database connection for as long as
+/// their statements take: these bound how many at once and how long a statement runs.
+#[derive(Debug, Clone)]
+pub struct ReadLimits {
+    /// Such reads of one account at once.
+    pub per_account: usize,
+    /// Such reads at once in the instance; `None`: a quarter of the database pool.
+    pub per_instance: Option<usize>,
+    /// How long one statement of such a read may run; `None`: no limit.
+    pub statement_timeout: Option<Duration>,
+}
+
+/// Partial responses (pages of a multi-page form saved on the way) wait for their
+/// visitor for `partial_retention`, with the files their pages uploaded: these bound
+/// how many may wait, so that saving pages is no way around every other bound.
+#[derive(Debug, Clone)]
+pub struct PartialLimits {
+    /// Unfinished partials of one form.
+    pub per_form: i64,
+    /// Unfinished partials of one account's forms.
+    pub per_account: i64,
+    /// Unfinished partials begun from one visitor's address, per form.
+    pub per_visitor: i64,
+    /// Bytes of files held by one account's unfinished partials.
+    pub file_bytes_per_account: i64,
 }
 
 impl CoreConfig {

@@ -80,6 +80,27 @@ impl From<sqlx::Error> for CoreError {
     }
 }
 
+/// The message of [`CoreError::ReadStopped`].
+fn read_stopped(limit: Option<Duration>) -> String {
+    match limit {
+        Some(limit) => format!(
+            "this read took longer than the time limit of {} a request's statement may run, and was stopped: narrow it (fewer conditions, a longer search text, a shorter window of time) or try again later",
+            written(limit)
+        ),
+        None => "this read was cancelled on the database server; try again later".to_owned(),
+    }
+}
+
+/// `limit` as an operator writes it ("30s", "1500ms").
+fn written(limit: Duration) -> String {
+    let millis = limit.as_millis();
+    if millis.is_multiple_of(1000) {
+        format!("{}s", millis / 1000)
+    } else {
+        format!("{millis}ms")
+    }
+}
+
 /// Why a hosted page's proof of work was refused (core/hosted/pow.rs). Its code goes
 /// in the ErrorInfo metadata under `proof_of_work`, for the page to say what happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -160,6 +181,10 @@ pub enum CoreError {
     /// the stream stopped, and gave its database connection back.
     #[error("the reader took no data for {0} seconds: the transfer was stopped")]
     ReaderStalled(u64),
+    /// A read whose cost the caller chose (a filter, a search, a summary) ran past the
+    /// statement time limit (`None`: it was cancelled otherwise) and was stopped.
+    #[error("{}", read_stopped(*.0))]
+    ReadStopped(Option<Duration>),
     /// The database is known not to answer (the readiness probe found so): refused
     /// without waiting for a connection.
     #[error("the service is temporarily unavailable; retry shortly")]
@@ -197,7 +222,7 @@ impl CoreError {
             Self::AdminDenied => ErrorReason::AdminDenied,
             Self::Rejected { reason, .. } => *reason,
             Self::ReaderStalled(_) => ErrorReason::RequestTimeout,
-            Self::Unavailable => ErrorReason::ServiceUnavailable,
+            Self::ReadStopped(_) | Self::Unavailable => ErrorReason::ServiceUnavailable,
             Self::Database(e) if database_unavailable(e) => ErrorReason::ServiceUnavailable,
             Self::Database(_) | Self::Internal(_) => ErrorReason::Internal,
         }
@@ -228,7 +253,7 @@ impl CoreError {
                 _ => Code::InvalidArgument,
             },
             Self::ReaderStalled(_) => Code::DeadlineExceeded,
-            Self::Unavailable => Code::Unavailable,
+            Self::ReadStopped(_) | Self::Unavailable => Code::Unavailable,
             Self::Database(e) if database_unavailable(e) => Code::Unavailable,
             Self::Database(_) | Self::Internal(_) => Code::Internal,
         }
@@ -239,6 +264,8 @@ impl CoreError {
     pub fn retry_after(&self) -> Option<u64> {
         match self {
             Self::RateLimited { retry_after } => Some(*retry_after),
+            // The same read would take as long again: no invitation to repeat it at once.
+            Self::ReadStopped(_) => None,
             _ if self.reason() == ErrorReason::ServiceUnavailable => Some(UNAVAILABLE_RETRY_SECS),
             _ => None,
         }

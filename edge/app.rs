@@ -8,7 +8,7 @@ use crate::state::{AppState, Transport, TransportError};
 use crate::tls::{self, Alpn, Tls};
 use crate::{http_server, metrics, routes};
 use forms::accounts::sessions::SessionVerifier;
-use forms::config::{DeliveryConfig, ExportLimits};
+use forms::config::DeliveryConfig;
 use forms::db::Database;
 use forms::notifications::smtp::SmtpSettings;
 use forms::{Core, CoreConfig, telemetry};
@@ -404,13 +404,11 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         delivery_retention: args.delivery_retention.into(),
         max_request_bytes: args.max_body_bytes,
         max_upload_bytes: args.max_upload_bytes,
-        staged_file_grace: args.staged_file_grace.into(),
-        partial_retention: args.partial_retention.into(),
-        exports: ExportLimits {
-            per_account: args.exports_per_account,
-            per_instance: args.exports_per_instance,
-            stall_timeout: args.export_stall_timeout.into(),
-        },
+        staged_file_grace: args.limits.staged_file_grace.into(),
+        partial_retention: args.limits.partial_retention.into(),
+        exports: args.limits.exports(),
+        reads: args.limits.reads(),
+        partials: args.limits.partials(),
         dashboard: forms::SessionPolicy {
             idle_timeout: args.session_idle_timeout.into(),
             lifetime: args.session_lifetime.into(),

@@ -2,6 +2,7 @@
 //! `--help`), with their defaults: the one place the service's defaults are written
 //! (the core's settings have none of their own; see `ServeArgs::from_defaults`).
 
+use crate::limits::at_least_one;
 use crate::tls::TlsFiles;
 use clap::{Args, FromArgMatches, ValueEnum};
 use std::net::{IpAddr, SocketAddr};
@@ -255,14 +256,6 @@ pub(crate) struct ServeArgs {
     /// Largest hosted-page submission with its files, in bytes.
     #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = 110 * 1024 * 1024)]
     pub max_upload_bytes: usize,
-    /// How long an uploaded file may wait, written but not yet part of a stored response,
-    /// before it is swept: longer than any submission takes to be stored.
-    #[arg(long, env = "FORMS_STAGED_FILE_GRACE", default_value = "10m")]
-    pub staged_file_grace: humantime::Duration,
-    /// How long a visitor's unfinished multi-page response is kept after its last saved
-    /// page (it can be resumed until then; it never counts as a response).
-    #[arg(long, env = "FORMS_PARTIAL_RETENTION", default_value = "30d")]
-    pub partial_retention: humantime::Duration,
     /// Time a client has to send a request's headers; a keep-alive connection idle for
     /// longer is closed.
     #[arg(long, env = "FORMS_HTTP_HEADER_TIMEOUT", default_value = "10s")]
@@ -289,17 +282,9 @@ pub(crate) struct ServeArgs {
     /// Largest REST request body in bytes.
     #[arg(long, env = "FORMS_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
     pub max_body_bytes: usize,
-    /// Exports one account may have open at once (each holds a database connection
-    /// until read to its end); more are answered 429 RATE_LIMITED.
-    #[arg(long, env = "FORMS_EXPORTS_PER_ACCOUNT", default_value_t = 2, value_parser = at_least_one)]
-    pub exports_per_account: usize,
-    /// Exports open at once in this process; unset: half of --db-max-connections.
-    #[arg(long, env = "FORMS_EXPORTS_PER_INSTANCE", value_parser = at_least_one)]
-    pub exports_per_instance: Option<usize>,
-    /// How long an export waits for its reader to take more before it stops and gives
-    /// its database connection back.
-    #[arg(long, env = "FORMS_EXPORT_STALL_TIMEOUT", default_value = "30s")]
-    pub export_stall_timeout: humantime::Duration,
+    /// Caps on work whose size a caller or visitor chooses (edge/limits.rs).
+    #[command(flatten)]
+    pub limits: crate::limits::LimitArgs,
     /// A dashboard session unused for this long ends.
     #[arg(long, env = "FORMS_SESSION_IDLE_TIMEOUT", default_value = "2h")]
     pub session_idle_timeout: humantime::Duration,
@@ -448,15 +433,6 @@ fn positive_duration(value: &str) -> Result<humantime::Duration, String> {
     match value.parse::<humantime::Duration>() {
         Ok(d) if d.is_zero() => Err("must be more than 0".to_owned()),
         Ok(d) => Ok(d),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-/// A count that must be positive (0 slots would never deliver).
-fn at_least_one(value: &str) -> Result<usize, String> {
-    match value.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".to_owned()),
-        Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }
 }

@@ -14,6 +14,7 @@ mod error;
 mod forwarded;
 mod http_server;
 mod https;
+mod limits;
 mod logs;
 mod metrics;
 mod openapi;

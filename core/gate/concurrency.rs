@@ -1,5 +1,6 @@
-//! Caps on calls that stay open for long and hold a database connection while they do
-//! (exports): so many per account and so many in the instance, so that one account
+//! Caps on calls that hold a database connection for as long as the caller makes them
+//! (exports, open until read; reads whose filter, search or summary the caller chose,
+//! running as long as their statements): so many per account and so many in the instance, so that one account
 //! cannot take every connection of the pool, and the instance keeps a share of it for
 //! everything else. A call over a cap is refused at once as rate limited; one that fits
 //! holds a [`Permit`] until it ends.
@@ -9,7 +10,8 @@ use crate::slots::{Slot, Slots};
 use uuid::Uuid;
 
 /// What a refused call is told to wait before trying again, in seconds: a held call
-/// ends when its reader finishes or stalls (then after the stall deadline).
+/// ends when its reader finishes or stalls (then after the stall deadline), or when its
+/// statements end (at the latest at the statement time limit).
 pub(crate) const RETRY_AFTER_SECS: u64 = 5;
 
 /// A held call's place, given back when dropped (also when its task panics).

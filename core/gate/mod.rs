@@ -4,8 +4,8 @@
 //!
 //! `caller` identifies who calls (with `keys`, the per-instance key cache), `lease`
 //! admits requests from leased blocks of the key's window, `limits` holds the
-//! failed-auth throttle, `concurrency` caps the exports open at once (they hold a
-//! database connection), and usage is counted in memory by `usage::tally`; this module
+//! failed-auth throttle, `concurrency` caps the exports open at once and the reads
+//! whose cost the caller chooses (both hold a database connection), and usage is counted in memory by `usage::tally`; this module
 //! ties them together. A request whose key is cached and whose lease has room costs no
 //! query at all.
 
@@ -74,6 +74,8 @@ pub(crate) struct Gate {
     leases: Leases,
     tally: Tally,
     exports: Concurrency,
+    /// Reads whose cost the caller chooses (filters, searches, summaries).
+    reads: Concurrency,
     /// Whether the database answers, as the readiness probe last found it.
     reachable: Reachable,
 }
@@ -97,8 +99,16 @@ impl Gate {
             config.exports.per_account,
             config.exports.per_instance.unwrap_or(pool_size / 2),
         );
+        // Such reads may hold a quarter by default: with the exports' half, a quarter of
+        // the pool is always left for everything else, whoever reads what.
+        let reads = Concurrency::new(
+            "reads",
+            config.reads.per_account,
+            config.reads.per_instance.unwrap_or(pool_size / 4),
+        );
         Self {
             exports,
+            reads,
             reachable: Reachable::default(),
             pool,
             config,
@@ -138,6 +148,11 @@ impl Gate {
     /// The cap on exports open at once.
     pub(crate) fn exports(&self) -> &Concurrency {
         &self.exports
+    }
+
+    /// The cap on reads whose cost the caller chooses, running at once.
+    pub(crate) fn reads(&self) -> &Concurrency {
+        &self.reads
     }
 
     /// Runs `op` for an authenticated caller holding `need` (None: any valid key).

@@ -4,6 +4,7 @@
 //! visitor's way. Submissions go through the same path as
 //! API-created responses (`responses::create`).
 
+mod bounds;
 pub(crate) mod device;
 pub(crate) mod endpoint;
 mod pages;
@@ -40,6 +41,8 @@ pub(crate) struct Hosted {
     pow: Pow,
     /// Per-IP throttles of admissions and submissions.
     throttles: Arc<Throttles>,
+    /// Who begins partial responses, for their per-visitor bound.
+    visitors: bounds::Visitors,
     pub(crate) file_store: FileStore,
     /// Submissions to a form that arrive together are stored together (the API's too).
     pub(crate) batcher: Batcher,
@@ -58,6 +61,7 @@ impl Hosted {
             pool,
             config,
             pow: Pow::new(&token_key),
+            visitors: bounds::Visitors::new(&token_key),
             tokens: Tokens::new(token_key),
             throttles: Arc::new(throttles),
             file_store,
@@ -189,11 +193,11 @@ impl Hosted {
         // spent whatever the form's settings (only a tampered page sends a bad one); a
         // missing one is refused here when the form was read, else when the
         // submission is judged on the form (`Source::has_proof_for`), which saves a
-        // read of the form for each submission to forms without files. A page of a
-        // form with pages is saved without one: the response is judged when its last
-        // page completes it.
+        // read of the form for each submission to forms without files. Each saved
+        // page of a form with pages costs a solution as a submission does (`bounds`);
+        // only a step back, which saves nothing, needs none.
         let proven = if req.pow_solution.trim().is_empty() {
-            if !paged
+            if !(paged && req.back)
                 && read
                     .as_ref()
                     .is_some_and(|(form, _)| pow::required(&form.settings))
@@ -226,6 +230,7 @@ impl Hosted {
                     started_at,
                     device: device::parse(&req.user_agent),
                     proven,
+                    visitor: self.visitors.of(ip),
                 };
                 let reply = self.submit_page(form, post).await;
                 if reply.is_err() {

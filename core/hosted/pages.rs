@@ -33,6 +33,8 @@ pub(super) struct PagePost {
     pub device: super::device::Device,
     /// Whether the post carried a proof-of-work solution (verified and spent).
     pub proven: bool,
+    /// Who posts it (`bounds::Visitors`).
+    pub visitor: Vec<u8>,
 }
 
 /// Whether `form` is shown page by page (it has page breaks or conditions).
@@ -224,6 +226,9 @@ impl Hosted {
                 }
             }
         }
+        let new = partial.is_none();
+        self.check_room(&form, &post.visitor, new, &post.staged.ids)
+            .await?;
         let now = now_millis();
         let (partial, token) = match partial {
             Some(p) => (p, post.resume_token.clone()),
@@ -251,7 +256,8 @@ impl Hosted {
         };
         let digest = crypto::digest(&token);
         let files_until = self.page_files_until();
-        if !partial::save(&self.pool, &partial, &digest, now, files_until).await? {
+        let keys = (digest.as_slice(), post.visitor.as_slice());
+        if !partial::save(&self.pool, &partial, keys, now, files_until).await? {
             // Completed meanwhile (another tab posted its last page).
             return Ok(confirmation(&form.settings, partial.id.to_string()));
         }

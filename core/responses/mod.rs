@@ -2,10 +2,12 @@
 //! form, and the response quota. Plain Rust; `create` stores submissions, `store` holds
 //! the SQL and `service` the gRPC adapter.
 
+mod bounded;
 pub(crate) mod create;
 pub(crate) mod cursor;
 pub(crate) mod export;
 pub mod filter;
+mod listing;
 pub mod rollup;
 pub mod search;
 pub(crate) mod service;

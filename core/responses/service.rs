@@ -1,5 +1,6 @@
 //! gRPC adapter of responses: ResponsesService.
 
+use super::bounded::{Bounded, Isolation};
 use super::create::{self, Source, Submission};
 use super::cursor::{CursorCodec, Sort};
 use super::export::{self, Encoder, Format};
@@ -12,10 +13,8 @@ use crate::config::CoreConfig;
 use crate::error::CoreError;
 use crate::files::Staged;
 use crate::files::store::FileStore;
-use crate::forms::logic;
 use crate::gate::{Ctx, Gate};
 use crate::idempotency;
-use crate::paging::Page;
 use crate::pb::{self, convert, responses_service_server::ResponsesService};
 use crate::rpc::parse_id;
 use sqlx::PgPool;
@@ -68,7 +67,10 @@ pub(crate) fn response_to_pb(r: Response) -> pb::FormResponse {
 
 /// `response_to_pb` of a response of a form with `fields` (known when it has pages): a
 /// completed response's last page is the last page its answers showed.
-fn response_in_form(r: Response, fields: Option<&[crate::forms::Field]>) -> pb::FormResponse {
+pub(super) fn response_in_form(
+    r: Response,
+    fields: Option<&[crate::forms::Field]>,
+) -> pb::FormResponse {
     let last = match (r.partial_page, fields) {
         (None, Some(fields)) => {
             i32::try_from(crate::forms::logic::last_page(fields, &r.answers)).unwrap_or(i32::MAX)
@@ -82,7 +84,7 @@ fn response_in_form(r: Response, fields: Option<&[crate::forms::Field]>) -> pb::
     out
 }
 
-fn statuses_from_pb(value: i32) -> Result<Statuses, CoreError> {
+pub(super) fn statuses_from_pb(value: i32) -> Result<Statuses, CoreError> {
     match pb::ResponseStatus::try_from(value) {
         Ok(pb::ResponseStatus::Unspecified | pb::ResponseStatus::Completed) => {
             Ok(Statuses::Completed)
@@ -95,7 +97,7 @@ fn statuses_from_pb(value: i32) -> Result<Statuses, CoreError> {
     }
 }
 
-fn sort_from_pb(value: i32) -> Result<Sort, CoreError> {
+pub(super) fn sort_from_pb(value: i32) -> Result<Sort, CoreError> {
     match pb::SortOrder::try_from(value) {
         Ok(pb::SortOrder::Asc) => Ok(Sort::Asc),
         Ok(pb::SortOrder::Desc | pb::SortOrder::Unspecified) => Ok(Sort::Desc),
@@ -112,7 +114,7 @@ fn format_from_pb(value: i32) -> Result<Format, CoreError> {
     }
 }
 
-fn instant(
+pub(super) fn instant(
     ts: Option<&prost_types::Timestamp>,
     name: &str,
 ) -> Result<Option<chrono::DateTime<chrono::Utc>>, CoreError> {
@@ -124,85 +126,6 @@ fn instant(
 }
 
 impl Responses {
-    async fn list(
-        &self,
-        ctx: Ctx,
-        req: pb::ListResponsesRequest,
-    ) -> Result<pb::ListResponsesResponse, CoreError> {
-        let form_id = parse_id(&req.form_id, "form")?;
-        let sort = sort_from_pb(req.sort)?;
-        let window = Window::new(
-            instant(req.since.as_ref(), "since")?,
-            instant(req.until.as_ref(), "until")?,
-        );
-        let page = Page::new(req.page, req.per_page)?;
-        let statuses = statuses_from_pb(req.status)?;
-        let read_pool = &self.replicas.read_pool().await;
-        let filtering = req
-            .filter
-            .as_ref()
-            .is_some_and(|f| *f != pb::ResponseFilter::default());
-        let (count, fields) =
-            store::form_response_count(read_pool, ctx.caller.account_id, form_id, filtering)
-                .await?;
-        let filter = filter::parse(req.filter.as_ref(), fields.as_deref().unwrap_or_default())?;
-        let paged = fields.filter(|f| logic::has_pages(f));
-        let to_pb = |r: Response| response_in_form(r, paged.as_deref());
-        let sel = Selection {
-            form_id,
-            window,
-            statuses,
-            filter: &filter,
-        };
-        let list = |from, limit, offset| store::list(read_pool, &sel, sort, from, limit, offset);
-        let Some(token) = req.cursor else {
-            // Page mode: the form's maintained count is the total unless a window, a
-            // filter or partial responses narrow or widen it.
-            let total = if statuses == Statuses::Completed && window.is_open() && filter.is_empty()
-            {
-                count
-            } else {
-                store::count(read_pool, &sel).await?
-            };
-            let start = store::start_position(sort);
-            let rows = list(start, page.limit(), page.offset()).await?;
-            return Ok(pb::ListResponsesResponse {
-                responses: rows.into_iter().map(to_pb).collect(),
-                pagination: Some(pb::list_responses_response::Pagination::Page(
-                    page.pagination(total),
-                )),
-            });
-        };
-        let from = if token.trim().is_empty() {
-            store::start_position(sort)
-        } else {
-            self.cursors.decode(&token, form_id, sort)?
-        };
-        let mut rows = list(from, page.limit() + 1, 0).await?;
-        let more = rows.len() > page.per_page as usize;
-        rows.truncate(page.per_page as usize);
-        let next_cursor = match rows.last() {
-            Some(last) if more => Some(self.cursors.encode(
-                form_id,
-                sort,
-                super::cursor::Position {
-                    submitted_at: last.submitted_at,
-                    id: last.id,
-                },
-            )),
-            _ => None,
-        };
-        Ok(pb::ListResponsesResponse {
-            responses: rows.into_iter().map(to_pb).collect(),
-            pagination: Some(pb::list_responses_response::Pagination::Cursor(
-                pb::CursorPagination {
-                    per_page: page.per_page,
-                    next_cursor,
-                },
-            )),
-        })
-    }
-
     async fn get(
         &self,
         ctx: Ctx,
@@ -345,23 +268,34 @@ impl Responses {
         let form_id = parse_id(&req.form_id, "form")?;
         let since = instant(req.since.as_ref(), "since")?;
         let until = instant(req.until.as_ref(), "until")?;
-        let mut tx = self.replicas.read_pool().await.begin_with(SNAPSHOT).await?;
-        // Another account's form is NOT_FOUND, as for the list.
-        let fields = crate::forms::store::get(&mut *tx, ctx.caller.account_id, form_id)
-            .await?
-            .fields;
-        let filter = filter::parse(req.filter.as_ref(), &fields)?;
-        let summary = summary::summarize(
-            &mut tx,
-            form_id,
-            &fields,
-            &filter,
-            Window::new(since, until),
-            summary::hourly(since, until),
-        )
-        .await?;
+        // A summary reads every response of its window: it runs bounded, and takes a
+        // place under the cap on such reads.
+        let permit = self.gate.reads().try_take(ctx.caller.account_id)?;
+        let pool = self.replicas.read_pool().await;
+        let limit = self.config.reads.statement_timeout;
+        let mut read = Bounded::begin(&pool, Isolation::Snapshot, limit, permit).await?;
+        let summary = async {
+            let db = read.conn()?;
+            // Another account's form is NOT_FOUND, as for the list.
+            let fields = crate::forms::store::get(&mut *db, ctx.caller.account_id, form_id)
+                .await?
+                .fields;
+            let filter = filter::parse(req.filter.as_ref(), &fields)?;
+            summary::summarize(
+                db,
+                form_id,
+                &fields,
+                &filter,
+                Window::new(since, until),
+                summary::hourly(since, until),
+            )
+            .await
+        }
+        .await
+        .map_err(|e| read.explain(e));
+        read.finish().await;
         Ok(pb::GetFormSummaryResponse {
-            summary: Some(summary),
+            summary: Some(summary?),
         })
     }
 

@@ -1,7 +1,7 @@
 //! Proof of work of hosted pages (`settings.proof_of_work`): the page carries a challenge
 //! and the script that solves it; the core stores a submission only with a solution of
-//! a challenge it issued for that form, once (also in endpoint mode, and on the last page
-//! of a form with pages); a form without the setting is unchanged.
+//! a challenge it issued for that form, once (also in endpoint mode, and on every saved
+//! page of a form with pages); a form without the setting is unchanged.
 //! Solutions are computed here as the page's script does (SHA-256 of salt and number),
 //! and by the script itself in Chromium.
 
@@ -605,11 +605,11 @@ async fn an_owners_page_fetches_its_challenge_from_an_allowed_origin() {
     assert!(script.text.contains("data-pow-challenge-url"));
 }
 
-/// A form with pages (over the core's gRPC, as the hosted page will post it page by
-/// page): a page is saved without a solution; the post of the last page, which
-/// completes the response, needs one.
+/// A form with pages (over the core's gRPC, as the hosted page posts it page by page):
+/// every saved page costs a solution, as a submission does (issue 30: pages were saved
+/// without one, and left partial responses waiting for free).
 #[tokio::test]
-async fn a_form_with_pages_needs_the_solution_on_the_page_that_completes_it() {
+async fn every_saved_page_of_a_form_with_pages_needs_a_solution() {
     use ::forms::pb::{self, hosted_forms_service_client::HostedFormsServiceClient};
     let app = TestApp::spawn().await;
     let key = app.key(PRO, ALL).await;
@@ -625,65 +625,80 @@ async fn a_form_with_pages_needs_the_solution_on_the_page_that_completes_it() {
         .await
         .expect("gRPC");
     let nonce = "0123456789abcdef0123456789abcdef".to_owned();
-    let page = hosted
-        .get_hosted_form(pb::GetHostedFormRequest {
-            short_id: short_id.clone(),
-            csrf_nonce: nonce.clone(),
-            ..Default::default()
-        })
-        .await
-        .expect("GetHostedForm")
-        .into_inner();
-    let c = page.pow_challenge.expect("a challenge");
-    let challenge = Challenge {
-        algorithm: c.algorithm,
-        challenge: c.challenge,
-        salt: c.salt,
-        max: c.max_number,
-        signature: c.signature,
+    // A page as the visitor's browser gets it: its start token and a solved challenge.
+    let mut open = async || {
+        let page = hosted
+            .get_hosted_form(pb::GetHostedFormRequest {
+                short_id: short_id.clone(),
+                csrf_nonce: nonce.clone(),
+                ..Default::default()
+            })
+            .await
+            .expect("GetHostedForm")
+            .into_inner();
+        let c = page.pow_challenge.expect("a challenge");
+        let (_, solution) = solve(&Challenge {
+            algorithm: c.algorithm,
+            challenge: c.challenge,
+            salt: c.salt,
+            max: c.max_number,
+            signature: c.signature,
+        });
+        (page.start_token, solution)
     };
-    let post = |page_number: i32, answers: Value, resume_token: String, solution: String| {
+    let (token, first_solution) = open().await;
+    let (_, second_solution) = open().await;
+    let post = |page_number: i32, answers: Value, resume_token: &str, solution: &str| {
         pb::SubmitHostedFormRequest {
             short_id: short_id.clone(),
-            start_token: page.start_token.clone(),
+            start_token: token.clone(),
             csrf_nonce: nonce.clone(),
             answers: Some(pb::convert::object_to_struct(
                 answers.as_object().expect("answers"),
             )),
             user_agent: DESKTOP.to_owned(),
             page: page_number,
-            resume_token,
-            pow_solution: solution,
+            resume_token: resume_token.to_owned(),
+            pow_solution: solution.to_owned(),
             ..Default::default()
         }
     };
-    let first = hosted
-        .submit_hosted_form(post(
-            1,
-            json!({&ids[0]: "Ada"}),
-            String::new(),
-            String::new(),
-        ))
+    let partials = async || {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM partial_responses")
+            .fetch_one(&app.pool)
+            .await
+            .expect("partials")
+    };
+    let first = json!({&ids[0]: "Ada"});
+    let refused = hosted
+        .submit_hosted_form(post(1, first.clone(), "", ""))
         .await
-        .expect("page 1 saved without a solution")
+        .expect_err("the first page without a solution");
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert!(refused.message().contains("proof-of-work"), "{refused:?}");
+    assert_eq!(partials().await, 0, "nothing saved");
+    let saved = hosted
+        .submit_hosted_form(post(1, first.clone(), "", &first_solution))
+        .await
+        .expect("page 1 saved with a solution")
         .into_inner();
-    let progress = first.progress.expect("the next page");
+    let progress = saved.progress.expect("the next page");
     assert_eq!(progress.page, 2);
+    // The same solution again, for another partial: spent.
+    let replayed = hosted
+        .submit_hosted_form(post(1, first, "", &first_solution))
+        .await
+        .expect_err("a spent solution");
+    assert!(replayed.message().contains("used already"), "{replayed:?}");
+    assert_eq!(partials().await, 1);
     let last = json!({&ids[2]: "ada@example.com"});
     let refused = hosted
-        .submit_hosted_form(post(
-            2,
-            last.clone(),
-            progress.resume_token.clone(),
-            String::new(),
-        ))
+        .submit_hosted_form(post(2, last.clone(), &progress.resume_token, ""))
         .await
         .expect_err("the last page without a solution");
     assert_eq!(refused.code(), tonic::Code::InvalidArgument);
-    assert!(refused.message().contains("proof-of-work"), "{refused:?}");
-    let (_, solution) = solve(&challenge);
     let done = hosted
-        .submit_hosted_form(post(2, last, progress.resume_token, solution))
+        .submit_hosted_form(post(2, last, &progress.resume_token, &second_solution))
         .await
         .expect("completed with a solution")
         .into_inner();

@@ -18,7 +18,7 @@ pub use selection::Selection;
 use selection::Statement;
 use serde_json::{Map, Value};
 use sqlx::types::Json;
-use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
+use sqlx::{PgConnection, PgExecutor, PgPool, Postgres, Transaction};
 pub use statement::{Current, IfCurrent, Outcomes, insert_all_if_current};
 use std::sync::Arc;
 use uuid::Uuid;
@@ -316,16 +316,16 @@ pub async fn form_response_count(
 
 /// Exact number of the selected responses (a count over the keyset index, or over the
 /// filter's matches).
-pub async fn count(pool: &PgPool, sel: &Selection<'_>) -> Result<i64, CoreError> {
+pub async fn count(db: &mut PgConnection, sel: &Selection<'_>) -> Result<i64, CoreError> {
     let mut s = Statement::new("SELECT count(*)");
     sel.push_from(&mut s);
-    Ok(s.query_scalar::<i64>()?.fetch_one(pool).await?)
+    Ok(s.query_scalar::<i64>()?.fetch_one(db).await?)
 }
 
 /// Up to `limit` selected responses after `from` in `sort` order, skipping `offset`
 /// rows: completed and partial ones in one keyset order.
 pub async fn list(
-    pool: &PgPool,
+    db: &mut PgConnection,
     sel: &Selection<'_>,
     sort: Sort,
     from: Position,
@@ -351,7 +351,7 @@ pub async fn list(
         .push(")")
         .push(order);
     s.push(" LIMIT ").bind(limit).push(" OFFSET ").bind(offset);
-    let rows: Vec<ResponseRow> = s.query_as()?.fetch_all(pool).await?;
+    let rows: Vec<ResponseRow> = s.query_as()?.fetch_all(db).await?;
     Ok(rows.into_iter().map(Response::from).collect())
 }
 

@@ -8,8 +8,10 @@
 //! live apart from `responses` until then: nothing that counts (quota, response
 //! limit), notifies (webhooks, mail) or lists responses sees them unless asked.
 
+use crate::accounts::Plan;
 use crate::error::CoreError;
-use chrono::{DateTime, Utc};
+use crate::forms::Form;
+use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
@@ -66,15 +68,84 @@ pub(crate) async fn find(
     }))
 }
 
-/// Saves `partial` under `digest`: its first save inserts it, later ones replace its
-/// answers, files and page (never once it is completed). Its staged files are kept
-/// until `files_until` (as long as the partial itself may wait), so that a visitor who
-/// comes back late still finds the file an early page uploaded. Returns whether it was
-/// saved.
+/// What the bounds on partials (`hosted::bounds`) weigh a saved page against.
+#[derive(Debug)]
+pub(crate) struct Room {
+    pub plan: Plan,
+    /// The account's own response quota, if it has one.
+    pub response_limit: Option<i64>,
+    /// Responses the account stored this month (its quota's count).
+    pub used: i64,
+    /// Unfinished partials of the form, of the account, of the visitor on the form.
+    pub form_open: i64,
+    pub account_open: i64,
+    pub visitor_open: i64,
+    /// Bytes of the files the account's unfinished partials hold (read only when the
+    /// page brings files).
+    pub held_bytes: i64,
+    /// Bytes of the page's staged files.
+    pub staged_bytes: i64,
+}
+
+/// The room of `form`'s account, and of `visitor` on `form`, for a page with the
+/// `staged` files, in the quota month `month`.
+pub(crate) async fn room(
+    db: impl PgExecutor<'_>,
+    form: &Form,
+    visitor: &[u8],
+    month: NaiveDate,
+    staged: &[Uuid],
+) -> Result<Room, CoreError> {
+    let row = sqlx::query!(
+        r#"SELECT a.plan AS "plan: Plan", a.response_limit,
+                  coalesce((SELECT u.response_count FROM response_quota_usage u
+                             WHERE u.account_id = a.id AND u.month = $4), 0) AS "used!",
+                  (SELECT count(*) FROM partial_responses p
+                    WHERE p.form_id = $1 AND p.completed_at IS NULL) AS "form_open!",
+                  (SELECT count(*) FROM partial_responses p JOIN forms f ON f.id = p.form_id
+                    WHERE f.account_id = a.id AND p.completed_at IS NULL) AS "account_open!",
+                  (SELECT count(*) FROM partial_responses p
+                    WHERE p.form_id = $1 AND p.visitor = $3
+                      AND p.completed_at IS NULL) AS "visitor_open!",
+                  CASE WHEN cardinality($5::uuid[]) = 0 THEN 0::bigint ELSE
+                       (SELECT coalesce(sum(rf.size), 0)::bigint
+                          FROM partial_responses p JOIN forms f ON f.id = p.form_id
+                          JOIN response_files rf ON rf.id = ANY (p.file_ids)
+                         WHERE f.account_id = a.id AND p.completed_at IS NULL
+                           AND rf.response_id IS NULL) END AS "held_bytes!",
+                  (SELECT coalesce(sum(size), 0)::bigint FROM response_files
+                    WHERE id = ANY ($5)) AS "staged_bytes!"
+             FROM accounts a WHERE a.id = $2"#,
+        form.id,
+        form.account_id,
+        visitor,
+        month,
+        staged
+    )
+    .fetch_optional(db)
+    .await?
+    .ok_or(CoreError::NotFound("form"))?;
+    Ok(Room {
+        plan: row.plan,
+        response_limit: row.response_limit,
+        used: row.used,
+        form_open: row.form_open,
+        account_open: row.account_open,
+        visitor_open: row.visitor_open,
+        held_bytes: row.held_bytes,
+        staged_bytes: row.staged_bytes,
+    })
+}
+
+/// Saves `partial` under `digest`: its first save inserts it (with the `visitor` who
+/// began it), later ones replace its answers, files and page (never once it is
+/// completed). Its staged files are kept until `files_until` (as long as the partial
+/// itself may wait), so that a visitor who comes back late still finds the file an
+/// early page uploaded. Returns whether it was saved.
 pub(crate) async fn save(
     db: impl PgExecutor<'_>,
     partial: &Partial,
-    digest: &[u8],
+    (digest, visitor): (&[u8], &[u8]),
     now: DateTime<Utc>,
     files_until: DateTime<Utc>,
 ) -> Result<bool, CoreError> {
@@ -85,8 +156,8 @@ pub(crate) async fn save(
            )
            INSERT INTO partial_responses (id, form_id, resume_digest, answers, file_ids, page,
                                          device_type, browser, os, started_at, saved_at,
-                                         updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+                                         updated_at, visitor)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $13)
            ON CONFLICT (id) DO UPDATE
               SET answers = EXCLUDED.answers, file_ids = EXCLUDED.file_ids,
                   page = EXCLUDED.page, updated_at = EXCLUDED.updated_at
@@ -103,7 +174,8 @@ pub(crate) async fn save(
         partial.os,
         partial.started_at,
         now,
-        files_until
+        files_until,
+        visitor
     )
     .execute(db)
     .await?;

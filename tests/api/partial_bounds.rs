@@ -1,0 +1,233 @@
+//! Bounds on partial responses (issue 30, finding 4): a saved page of a multi-page form
+//! begins a partial response only where a submission would be taken. It needs room in
+//! the owner's monthly response quota, and the visitor, the form and the account each
+//! have a cap on unfinished partials, the account one on the bytes of their files
+//! (the proof of work of each saved page is in `pow.rs`).
+//!
+//! Visitors are told apart by the address they connect from (127.0.0.2, 127.0.0.3…:
+//! all loopback), as the core sees them, with no header to believe.
+
+use crate::helpers::*;
+use crate::support::*;
+use forms::pb::{self, hosted_forms_service_client::HostedFormsServiceClient};
+use serde_json::{Value, json};
+use std::net::{IpAddr, Ipv4Addr};
+use tonic::transport::{Channel, Endpoint};
+
+const NONCE: &str = "0123456789abcdef0123456789abcdef";
+const DESKTOP: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+
+/// Two pages: a name (and a file) first, an email last.
+fn two_pages() -> Value {
+    json!([
+        {"type": "short_text", "label": "Name", "required": true},
+        {"type": "file_upload", "label": "Photo", "required": false,
+         "allowed_types": ["png"], "max_size_mb": 2},
+        {"type": "page_break", "label": "Last"},
+        {"type": "email", "label": "Email", "required": true},
+    ])
+}
+
+/// A visitor of the hosted pages, connecting to the core from `127.0.0.<n>`.
+struct Visitor {
+    hosted: HostedFormsServiceClient<Channel>,
+}
+
+impl Visitor {
+    async fn at(app: &TestApp, n: u8) -> Visitor {
+        let channel = Endpoint::from_shared(app.grpc_url.clone())
+            .expect("gRPC URL")
+            .local_address(Some(IpAddr::V4(Ipv4Addr::new(127, 0, 0, n))))
+            .connect()
+            .await
+            .expect("connecting to the core");
+        Visitor {
+            hosted: HostedFormsServiceClient::new(channel),
+        }
+    }
+
+    /// Posts page 1 of `form` (a new partial) with a name and `file` bytes, if any.
+    async fn begin(
+        &mut self,
+        form: &Value,
+        file: Option<Vec<u8>>,
+    ) -> Result<pb::SubmitHostedFormResponse, tonic::Status> {
+        let short_id = form["short_id"].as_str().expect("short id").to_owned();
+        let page = self
+            .hosted
+            .get_hosted_form(pb::GetHostedFormRequest {
+                short_id: short_id.clone(),
+                csrf_nonce: NONCE.to_owned(),
+                ..Default::default()
+            })
+            .await
+            .expect("GetHostedForm")
+            .into_inner();
+        let ids = field_ids(form);
+        let answers = json!({&ids[0]: "Ada"});
+        let files = file
+            .map(|content| pb::UploadedFile {
+                field_id: ids[1].clone(),
+                file_name: "photo.png".to_owned(),
+                content,
+            })
+            .into_iter()
+            .collect();
+        self.hosted
+            .submit_hosted_form(pb::SubmitHostedFormRequest {
+                short_id,
+                start_token: page.start_token,
+                csrf_nonce: NONCE.to_owned(),
+                answers: Some(pb::convert::object_to_struct(
+                    answers.as_object().expect("answers"),
+                )),
+                user_agent: DESKTOP.to_owned(),
+                page: 1,
+                files,
+                ..Default::default()
+            })
+            .await
+            .map(tonic::Response::into_inner)
+    }
+}
+
+/// A PNG of about `bytes` bytes (its type is read from its first bytes).
+fn png_of(bytes: usize) -> Vec<u8> {
+    let mut png = crate::uploads::PNG.to_vec();
+    png.resize(bytes, 0);
+    png
+}
+
+/// Asserts a refusal over a cap on partials: RATE_LIMITED, with a wait.
+fn assert_capped(result: Result<pb::SubmitHostedFormResponse, tonic::Status>, what: &str) {
+    let status = result.expect_err(what);
+    assert_eq!(
+        status.code(),
+        tonic::Code::ResourceExhausted,
+        "{what}: {status:?}"
+    );
+    let info = tonic_types::StatusExt::get_details_error_info(&status);
+    assert_eq!(
+        info.map(|i| i.reason),
+        Some("RATE_LIMITED".to_owned()),
+        "{what}"
+    );
+    let wait = tonic_types::StatusExt::get_details_retry_info(&status).and_then(|r| r.retry_delay);
+    assert!(wait.is_some_and(|w| !w.is_zero()), "{what}: {status:?}");
+}
+
+async fn unfinished(app: &TestApp) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM partial_responses WHERE completed_at IS NULL")
+        .fetch_one(&app.pool)
+        .await
+        .expect("counting partials")
+}
+
+async fn staged_files(app: &TestApp) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM response_files WHERE response_id IS NULL")
+        .fetch_one(&app.pool)
+        .await
+        .expect("counting staged files")
+}
+
+#[tokio::test]
+async fn one_visitor_leaves_at_most_ten_unfinished_partials_on_a_form() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, two_pages(), Value::Null).await;
+    let mut robot = Visitor::at(&app, 2).await;
+    for n in 0..10 {
+        let saved = robot.begin(&form, None).await;
+        assert!(saved.is_ok(), "partial {n}: {saved:?}");
+    }
+    assert_capped(robot.begin(&form, None).await, "the eleventh partial");
+    assert_eq!(unfinished(&app).await, 10);
+    // Another visitor is not held back by the first.
+    let mut other = Visitor::at(&app, 3).await;
+    other.begin(&form, None).await.expect("another visitor's");
+    assert_eq!(unfinished(&app).await, 11);
+}
+
+#[tokio::test]
+async fn a_partial_begins_only_while_the_owners_response_quota_has_room() {
+    let app = TestApp::spawn_with(&["--pro-response-limit", "1"]).await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, two_pages(), Value::Null).await;
+    let ids = field_ids(&form);
+    let mut visitor = Visitor::at(&app, 2).await;
+    visitor
+        .begin(&form, None)
+        .await
+        .expect("a partial while there is room");
+    // The month's one response, through the API.
+    let path = format!("/forms/{}/responses", form["id"].as_str().expect("id"));
+    let body = json!({"answers": {&ids[0]: "Grace", &ids[3]: "grace@example.com"}});
+    app.post(&path, &key, &body).await.ok(201);
+    let refused = visitor
+        .begin(&form, Some(png_of(1 << 20)))
+        .await
+        .expect_err("no room left in the quota");
+    assert_eq!(
+        refused.code(),
+        tonic::Code::ResourceExhausted,
+        "{refused:?}"
+    );
+    assert!(refused.message().contains("response limit"), "{refused:?}");
+    assert_eq!(
+        unfinished(&app).await,
+        1,
+        "the refused page left no partial"
+    );
+    assert_eq!(staged_files(&app).await, 0, "nor its file");
+}
+
+#[tokio::test]
+async fn partials_and_their_files_are_capped_per_form_and_per_account() {
+    let app = TestApp::spawn_with(&[
+        "--partials-per-form",
+        "3",
+        "--partials-per-account",
+        "4",
+        "--partial-file-bytes-per-account",
+        "3500000",
+    ])
+    .await;
+    let key = app.key(PRO, ALL).await;
+    let first = published_form(&app, &key, two_pages(), Value::Null).await;
+    let second = published_form(&app, &key, two_pages(), Value::Null).await;
+    let mut visitors = Vec::new();
+    for n in 2..9 {
+        visitors.push(Visitor::at(&app, n).await);
+    }
+    // Three visitors fill the first form, one file of 1 MiB each.
+    for visitor in &mut visitors[..3] {
+        visitor
+            .begin(&first, Some(png_of(1 << 20)))
+            .await
+            .expect("a partial with its file");
+    }
+    assert_capped(
+        visitors[3].begin(&first, None).await,
+        "a fourth partial of the form",
+    );
+    // The account has room for one more partial, on its other form, but not for
+    // another mebibyte of files (three are held).
+    assert_capped(
+        visitors[3].begin(&second, Some(png_of(1 << 20))).await,
+        "a file past the account's bytes",
+    );
+    visitors[3]
+        .begin(&second, None)
+        .await
+        .expect("the account's fourth");
+    assert_capped(
+        visitors[4].begin(&second, None).await,
+        "a fifth of the account",
+    );
+    assert_eq!(unfinished(&app).await, 4);
+    assert_eq!(
+        staged_files(&app).await,
+        3,
+        "refused pages' files are not kept"
+    );
+}
