@@ -230,8 +230,17 @@ impl Hosted {
         self.check_room(&form, &post.visitor, new, &post.staged.ids)
             .await?;
         let now = now_millis();
-        let (partial, token) = match partial {
-            Some(p) => (p, post.resume_token.clone()),
+        // A page saved from elsewhere than the partial's last save (someone else's
+        // resume link, or another device) moves the response to this visitor under a
+        // new token: the old one, and so whoever made or holds the link, reaches it no
+        // more and never sees what this visitor answers. Saved again from the same
+        // place (a double click, a link copied to continue later), the token stays.
+        let (partial, token, before) = match partial {
+            Some(p) if p.visitor.as_deref() != Some(post.visitor.as_slice()) => {
+                let before = crypto::digest(&post.resume_token);
+                (p, crypto::new_token(), Some(before))
+            }
+            Some(p) => (p, post.resume_token.clone(), None),
             None => (
                 Partial {
                     id: Uuid::new_v4(),
@@ -244,8 +253,10 @@ impl Hosted {
                     os: post.device.os,
                     started_at: post.started_at,
                     completed: false,
+                    visitor: None,
                 },
                 crypto::new_token(),
+                None,
             ),
         };
         let partial = Partial {
@@ -256,7 +267,11 @@ impl Hosted {
         };
         let digest = crypto::digest(&token);
         let files_until = self.page_files_until();
-        let keys = (digest.as_slice(), post.visitor.as_slice());
+        let keys = partial::Keys {
+            digest: &digest,
+            before: before.as_deref(),
+            visitor: &post.visitor,
+        };
         if !partial::save(&self.pool, &partial, keys, now, files_until).await? {
             // Completed meanwhile (another tab posted its last page).
             return Ok(confirmation(&form.settings, partial.id.to_string()));

@@ -231,3 +231,95 @@ async fn partials_and_their_files_are_capped_per_form_and_per_account() {
         "refused pages' files are not kept"
     );
 }
+
+impl Visitor {
+    /// The hosted page of `form` as this visitor opens it with `resume_token`.
+    async fn open(&mut self, form: &Value, resume_token: &str) -> pb::GetHostedFormResponse {
+        self.hosted
+            .get_hosted_form(pb::GetHostedFormRequest {
+                short_id: form["short_id"].as_str().expect("short id").to_owned(),
+                csrf_nonce: NONCE.to_owned(),
+                resume_token: resume_token.to_owned(),
+                ..Default::default()
+            })
+            .await
+            .expect("GetHostedForm")
+            .into_inner()
+    }
+
+    /// Posts `page` of `form` with `answers`, under `resume_token`.
+    async fn post(
+        &mut self,
+        form: &Value,
+        page: i32,
+        resume_token: &str,
+        answers: Value,
+    ) -> pb::SubmitHostedFormResponse {
+        let opened = self.open(form, resume_token).await;
+        self.hosted
+            .submit_hosted_form(pb::SubmitHostedFormRequest {
+                short_id: form["short_id"].as_str().expect("short id").to_owned(),
+                start_token: opened.start_token,
+                csrf_nonce: NONCE.to_owned(),
+                answers: Some(pb::convert::object_to_struct(
+                    answers.as_object().expect("answers"),
+                )),
+                user_agent: DESKTOP.to_owned(),
+                page,
+                resume_token: resume_token.to_owned(),
+                ..Default::default()
+            })
+            .await
+            .expect("the page is saved")
+            .into_inner()
+    }
+}
+
+/// Finding 9: a visitor who opened someone else's `?resume=` link and saved a page
+/// showed their answers to the link's maker. A response moves to the visitor who saves
+/// a page of it from elsewhere: they get a new token, and the link's reaches it no more.
+#[tokio::test]
+async fn a_resume_link_saved_from_elsewhere_moves_the_response_away_from_its_maker() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let fields = json!([
+        {"type": "short_text", "label": "Name", "required": true},
+        {"type": "file_upload", "label": "Photo", "required": false,
+         "allowed_types": ["png"], "max_size_mb": 2},
+        {"type": "page_break", "label": "Private"},
+        {"type": "short_text", "label": "Secret", "required": true},
+        {"type": "page_break", "label": "Last"},
+        {"type": "email", "label": "Email", "required": true},
+    ]);
+    let form = published_form(&app, &key, fields, Value::Null).await;
+    let ids = field_ids(&form);
+    let mut maker = Visitor::at(&app, 2).await;
+    let begun = maker.begin(&form, None).await.expect("the maker's page");
+    let link = begun.progress.expect("progress").resume_token;
+
+    let mut victim = Visitor::at(&app, 3).await;
+    let saved = victim
+        .post(&form, 2, &link, json!({&ids[3]: "victim-secret"}))
+        .await;
+    let moved = saved.progress.expect("progress").resume_token;
+    assert!(!moved.is_empty());
+    assert_ne!(
+        moved, link,
+        "the response moved to the visitor who saved it"
+    );
+
+    let seen = maker.open(&form, &link).await;
+    assert!(
+        !format!("{seen:?}").contains("victim-secret"),
+        "the link's maker sees the visitor's answers: {seen:?}"
+    );
+    let own = victim.open(&form, &moved).await;
+    assert!(format!("{own:?}").contains("victim-secret"), "{own:?}");
+
+    // The same visitor saving again keeps its token: a double click, or a link it
+    // copied to continue later, still reaches the response.
+    let again = victim
+        .post(&form, 2, &moved, json!({&ids[3]: "victim-secret-2"}))
+        .await;
+    assert_eq!(again.progress.expect("progress").resume_token, moved);
+}

@@ -36,6 +36,17 @@ pub(crate) struct Partial {
     pub os: Option<String>,
     pub started_at: DateTime<Utc>,
     pub completed: bool,
+    /// Who saved it last (a keyed digest of their address, `hosted::bounds`).
+    pub visitor: Option<Vec<u8>>,
+}
+
+/// What a save names a partial by: the digest of its resume token, the digest it had
+/// before when the save moves it to a new token (only a save under the old one may),
+/// and the visitor saving it.
+pub(crate) struct Keys<'a> {
+    pub digest: &'a [u8],
+    pub before: Option<&'a [u8]>,
+    pub visitor: &'a [u8],
 }
 
 /// The partial of `form_id` that `digest` (of a resume token) names.
@@ -46,7 +57,7 @@ pub(crate) async fn find(
 ) -> Result<Option<Partial>, CoreError> {
     let row = sqlx::query!(
         r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>", file_ids,
-                  page, device_type, browser, os, started_at,
+                  page, device_type, browser, os, started_at, visitor,
                   completed_at IS NOT NULL AS "completed!"
              FROM partial_responses WHERE resume_digest = $1 AND form_id = $2"#,
         digest,
@@ -65,6 +76,7 @@ pub(crate) async fn find(
         os: r.os,
         started_at: r.started_at,
         completed: r.completed,
+        visitor: r.visitor,
     }))
 }
 
@@ -145,7 +157,7 @@ pub(crate) async fn room(
 pub(crate) async fn save(
     db: impl PgExecutor<'_>,
     partial: &Partial,
-    (digest, visitor): (&[u8], &[u8]),
+    keys: Keys<'_>,
     now: DateTime<Utc>,
     files_until: DateTime<Utc>,
 ) -> Result<bool, CoreError> {
@@ -160,12 +172,13 @@ pub(crate) async fn save(
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $13)
            ON CONFLICT (id) DO UPDATE
               SET answers = EXCLUDED.answers, file_ids = EXCLUDED.file_ids,
-                  page = EXCLUDED.page, updated_at = EXCLUDED.updated_at
+                  page = EXCLUDED.page, updated_at = EXCLUDED.updated_at,
+                  resume_digest = EXCLUDED.resume_digest, visitor = EXCLUDED.visitor
             WHERE partial_responses.completed_at IS NULL
-              AND partial_responses.resume_digest = EXCLUDED.resume_digest"#,
+              AND partial_responses.resume_digest = coalesce($14, EXCLUDED.resume_digest)"#,
         partial.id,
         partial.form_id,
-        digest,
+        keys.digest,
         Json(&partial.answers) as _,
         &partial.file_ids,
         partial.page,
@@ -175,7 +188,8 @@ pub(crate) async fn save(
         partial.started_at,
         now,
         files_until,
-        visitor
+        keys.visitor,
+        keys.before
     )
     .execute(db)
     .await?;
