@@ -258,7 +258,7 @@ async fn a_demoted_primary_is_left_for_the_promoted_standby() {
 
 async fn failover(loss: Loss) {
     let Some(pair) = Pair::start("forms").await else {
-        eprintln!("SKIPPED: no PostgreSQL programs (initdb) on this machine");
+        crate::replication::require("no PostgreSQL programs (initdb) on this machine");
         return;
     };
     let phases = phases();

@@ -4,6 +4,7 @@
 //! recover by themselves when the database is back.
 
 use crate::helpers::*;
+use crate::replication::require;
 use crate::support::{PgProxy, eventually, formsd_cli};
 use std::time::{Duration, Instant};
 
@@ -38,10 +39,10 @@ async fn ready(app: &TestApp) -> u16 {
 async fn behind_proxy(extra: &[&str]) -> Option<(PgProxy, TestApp)> {
     let db = TestDb::create().await;
     let Some((proxy, proxied)) = PgProxy::in_front_of(&db.url).await else {
-        eprintln!(
-            "SKIPPED: the test database is not reached over TCP ({})",
+        require(&format!(
+            "the test database is not reached over TCP ({})",
             db.url
-        );
+        ));
         return None;
     };
     let server = Formsd::start(&serve_args(&proxied, extra)).await;
