@@ -1,7 +1,8 @@
 //! PostgreSQL blinking under a running `formsd`: through a TCP proxy the test can cut,
 //! requests are answered 503 SERVICE_UNAVAILABLE (never 500) with Retry-After, at once
 //! once `GET /readyz` says unavailable (not after the pool's acquire deadline), and both
-//! recover by themselves when the database is back.
+//! recover by themselves when the database is back. A database that does not answer at
+//! start is waited for.
 
 use crate::helpers::*;
 use crate::replication::require;
@@ -173,9 +174,10 @@ async fn a_database_that_takes_no_writes_is_not_used() {
     assert_eq!(reply.body["error"]["code"], "SERVICE_UNAVAILABLE");
     assert!(reply.header_u64("retry-after") >= 1);
 
-    // Another instance does not even start on it.
+    // Another instance does not start on it: it waits for a server that takes writes,
+    // and gives up with the reason when --db-start-timeout is over.
     let refused = formsd_command()
-        .args(serve_args(&app.db.url, &[]))
+        .args(serve_args(&app.db.url, &["--db-start-timeout", "2s"]))
         .output()
         .await
         .expect("running formsd");
@@ -303,4 +305,43 @@ async fn a_busy_pool_is_no_outage() {
     let (status, body) = read.expect("a read sent").await.expect("read");
     assert_eq!(status, 200, "{body}");
     assert_eq!(ready(&app).await, 200);
+}
+
+/// A database that does not answer at start (a server busy on a loaded machine, one
+/// starting, a network slow to come up: here its connections accepted and never
+/// answered, longer than the acquire deadline) is waited for with back-off, as long as
+/// `--db-start-timeout` allows, saying what formsd waits for; formsd serves once it
+/// answers.
+#[tokio::test]
+async fn a_database_slow_at_start_is_waited_for() {
+    let db = TestDb::create().await;
+    let Some((proxy, proxied)) = PgProxy::in_front_of(&db.url).await else {
+        require(&format!(
+            "the test database is not reached over TCP ({})",
+            db.url
+        ));
+        return;
+    };
+    proxy.cut();
+    let args = serve_args(&proxied, &[]);
+    let starting = tokio::spawn(async move { Formsd::start(&args).await });
+    // Silent for twice the acquire deadline (the former patience at start), unless
+    // formsd gave up before.
+    let silent = Instant::now();
+    while silent.elapsed() < 2 * forms::db::ACQUIRE_TIMEOUT && !starting.is_finished() {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    proxy.restore();
+    let server = match starting.await {
+        Ok(server) => server,
+        Err(failed) => panic!("formsd did not wait for the database: {failed}"),
+    };
+    let logs = server.logs.text();
+    assert!(
+        logs.contains("waiting for a database server that takes writes"),
+        "{logs}"
+    );
+    let app = TestApp::from_parts(server, db).await;
+    let key = app.key(PRO, ALL).await;
+    assert_eq!(status_of(&app, "/forms", &key).await.0, 200);
 }
