@@ -58,6 +58,11 @@ pub struct Pair {
     pub standby: Cluster,
 }
 
+/// A cluster alone, made as a pair's primary is; stopped (immediately) when dropped.
+pub struct Single {
+    pub servers: Servers,
+    pub server: Cluster,
+}
 
 /// One cluster of a [`Pair`].
 pub struct Cluster {
@@ -275,6 +280,16 @@ impl Drop for Servers {
                     .output();
             }
         }
+    }
+}
+
+impl Single {
+    /// A cluster alone with the database `database`; `None` when PostgreSQL's programs
+    /// are not on this machine.
+    pub async fn start(database: &str) -> Option<Single> {
+        let servers = Servers::new()?;
+        let server = servers.primary("server", database).await;
+        Some(Single { servers, server })
     }
 }
 
