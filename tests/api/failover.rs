@@ -192,7 +192,7 @@ async fn writer(target: Target, keyed: bool, stop: Arc<AtomicBool>, tally: Arc<M
 }
 
 /// A published form of one required text field, whose answer marks each create.
-async fn marker_form(client: &reqwest::Client, base: &str, key: &str) -> (String, String) {
+pub async fn marker_form(client: &reqwest::Client, base: &str, key: &str) -> (String, String) {
     let created = send(
         client
             .post(format!("{base}/forms"))

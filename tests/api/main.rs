@@ -61,6 +61,7 @@ mod responses;
 mod schemathesis;
 mod sessions;
 mod smtp_sink;
+mod stale_replica;
 mod standby;
 mod summary;
 mod tls;
