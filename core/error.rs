@@ -271,6 +271,19 @@ impl CoreError {
         }
     }
 
+    /// Whether the database connection of this request was lost or could not be made
+    /// (an I/O error, a broken conversation, the server shutting down or refusing):
+    /// the server may be gone, not merely busy.
+    pub(crate) fn is_connection_lost(&self) -> bool {
+        match self {
+            Self::Database(sqlx::Error::Io(_) | sqlx::Error::Protocol(_)) => true,
+            Self::Database(sqlx::Error::Database(e)) => e
+                .code()
+                .is_some_and(|code| code.starts_with("08") || code.starts_with("57P0")),
+            _ => false,
+        }
+    }
+
     /// Whether this is a failure of the service rather than of the request (a
     /// database that cannot be reached is not: it is answered as unavailable).
     pub fn is_internal(&self) -> bool {

@@ -352,21 +352,23 @@ impl Core {
 
     /// Follows the database for readiness: the overall health status ("") is SERVING
     /// while the database answers, within the pool's acquire deadline, that it takes
-    /// writes, NOT_SERVING otherwise, so load balancers and `GET /readyz` stop sending
-    /// work quickly; the gate refuses API calls at once meanwhile. Checked every
-    /// second, and every 250 ms while the database is away, so that its return is seen
-    /// quickly.
+    /// writes, NOT_SERVING otherwise (at once when it refuses connections), so load
+    /// balancers and `GET /readyz` stop sending work quickly; the gate refuses API calls
+    /// at once meanwhile. Checked every second, every 250 ms while the database is away
+    /// so that its return is seen quickly, and at once when a request lost its
+    /// connection.
     pub fn spawn_readiness(&self) -> tokio::task::JoinHandle<()> {
         let pool = self.pool.clone();
         let reporter = self.health.clone();
         let reachable = self.gate.reachable().clone();
         tokio::spawn(async move {
             loop {
-                tokio::time::sleep(reachable.next_probe()).await;
+                reachable.next_probe().await;
                 // A server that answers but takes no writes (a standby, during a
                 // failover) cannot serve either.
-                let serving = db::reachable::pool_takes_writes(&pool).await;
-                if reachable.set(serving) {
+                let probe = db::reachable::probe_pool(&pool).await;
+                let serving = probe == db::reachable::Probe::Writable;
+                if reachable.set(probe) {
                     let status = if serving {
                         tracing::info!("database reachable and taking writes again: ready");
                         tonic_health::ServingStatus::Serving

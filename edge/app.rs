@@ -362,6 +362,7 @@ async fn open_database(db: &DbArgs, replica_urls: &[String]) -> Result<Database,
         &db.data_dir,
         db.db_max_connections,
         db.db_acquire_timeout.into(),
+        db.db_start_timeout.into(),
     )
     .await?)
 }

@@ -50,6 +50,16 @@ pub(crate) struct DbArgs {
         global = true
     )]
     pub db_acquire_timeout: humantime::Duration,
+    /// How long formsd waits at start for a database server that takes writes (asking
+    /// again with back-off, saying in the log what it waits for) before it gives up: a
+    /// server starting, busy or in a failover is waited for, not taken for a fault.
+    #[arg(
+        long,
+        env = "FORMS_DB_START_TIMEOUT",
+        default_value = "60s",
+        global = true
+    )]
+    pub db_start_timeout: humantime::Duration,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

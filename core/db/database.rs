@@ -32,26 +32,28 @@ pub struct Database {
 impl Database {
     /// Opens `url`, or without one the embedded cluster in `data_dir`, with a pool of
     /// `max_connections` whose requests wait at most `acquire_timeout` for one, and
-    /// pools alike on the standbys at `replica_urls` (connected on first use).
+    /// pools alike on the standbys at `replica_urls` (connected on first use). A server
+    /// that takes writes is waited for as long as `start_timeout` allows.
     pub async fn open(
         url: Option<&str>,
         replica_urls: &[String],
         data_dir: &Path,
         max_connections: u32,
         acquire_timeout: Duration,
+        start_timeout: Duration,
     ) -> Result<Self, DatabaseError> {
         let (url, embedded) = match url {
             Some(url) => (url.to_owned(), None),
             None => {
                 let pg = EmbeddedPostgres::start(data_dir).await?;
-                let admin = connect(&pg.url(), 1, acquire_timeout).await?;
+                let admin = connect(&pg.url(), 1, acquire_timeout, start_timeout).await?;
                 let created = store::ensure_database(&admin).await;
                 admin.close().await;
                 created?;
                 (pg.url_for(store::DATABASE), Some(pg))
             }
         };
-        let pool = connect(&url, max_connections, acquire_timeout).await?;
+        let pool = connect(&url, max_connections, acquire_timeout, start_timeout).await?;
         migrate(&pool).await?;
         let replicas = Replicas::open(pool.clone(), replica_urls)?;
         Ok(Self {

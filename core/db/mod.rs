@@ -32,16 +32,19 @@ pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 /// out; one used more recently is known to be alive.
 const TRUST_IDLE: Duration = Duration::from_secs(10);
 
-/// Opens a pool on `url` whose requests wait at most `acquire_timeout` for a connection.
-/// The URL may name several hosts (`h1:5432,h2:5433`): the pool connects to the one
-/// that takes writes, and follows it through a failover (`primary`).
+/// Opens a pool on `url` whose requests wait at most `acquire_timeout` for a connection,
+/// once a server that takes writes is found, which it waits for as long as
+/// `start_timeout` allows (asking again with back-off). The URL may name several hosts
+/// (`h1:5432,h2:5433`): the pool connects to the one that takes writes, and follows it
+/// through a failover (`primary`).
 pub async fn connect(
     url: &str,
     max_connections: u32,
     acquire_timeout: Duration,
+    start_timeout: Duration,
 ) -> Result<PgPool, DatabaseError> {
     let primary = Arc::new(Primary::parse(url)?);
-    primary.find_first(acquire_timeout).await?;
+    primary.find_first(start_timeout).await?;
     let switched = primary.clone();
     let pool = pool_options(primary.ports(), max_connections, acquire_timeout)
         .before_acquire(move |conn, meta| {

@@ -116,20 +116,39 @@ impl Primary {
         self.current.load(Ordering::Acquire)
     }
 
-    /// Makes the first host that takes writes current, asking again until one does
-    /// or `patience` is over (a server starting, a failover under way).
+    /// Makes the first host that takes writes current, asking again with back-off until
+    /// one does or `patience` is over (a server starting, busy, or a failover under
+    /// way), and saying in the log what it waits for. Each round gives the hosts longer
+    /// to answer: a server slowed by load past [`PROBE_DEADLINE`] is found all the same.
     pub(crate) async fn find_first(&self, patience: Duration) -> Result<(), PrimaryError> {
-        let deadline = Instant::now() + patience;
+        let started = Instant::now();
+        let deadline = started + patience;
+        let mut wait = Backoff::default();
         loop {
-            let findings = self.ask_all().await;
+            let findings = self.ask_all(wait.answer).await;
             if let Some(writable) = first_writable(&findings) {
                 self.current.store(writable, Ordering::Release);
+                if wait.round > 0 {
+                    tracing::info!(
+                        host = %self.hosts[writable].name,
+                        waited = ?started.elapsed(),
+                        "a database server takes writes: starting"
+                    );
+                }
                 return Ok(());
             }
-            if Instant::now() >= deadline {
+            let now = Instant::now();
+            if now >= deadline {
                 return Err(PrimaryError::NoneWritable(self.describe(&findings)));
             }
-            tokio::time::sleep(PROBE_EVERY_WHILE_DOWN).await;
+            let pause = wait.next().min(deadline - now);
+            tracing::warn!(
+                hosts = %self.describe(&findings),
+                next_in = ?pause,
+                gives_up_in = ?(deadline - now),
+                "waiting for a database server that takes writes (--db-start-timeout)"
+            );
+            tokio::time::sleep(pause).await;
         }
     }
 
@@ -171,7 +190,7 @@ impl Primary {
     async fn find_again(&self, pool: &PgPool) {
         let mut said = false;
         while !pool.is_closed() {
-            let findings = self.ask_all().await;
+            let findings = self.ask_all(PROBE_DEADLINE).await;
             match first_writable(&findings) {
                 Some(found) if found == self.current() => {
                     tracing::info!(host = %self.hosts[found].name, "the database server takes writes again");
@@ -204,12 +223,12 @@ impl Primary {
         self.current.store(to, Ordering::Release);
     }
 
-    /// Asks every host at once whether it takes writes (each within [`PROBE_DEADLINE`]).
-    async fn ask_all(&self) -> Vec<Finding> {
+    /// Asks every host at once whether it takes writes (each within `deadline`).
+    async fn ask_all(&self, deadline: Duration) -> Vec<Finding> {
         let mut asks = tokio::task::JoinSet::new();
         for (i, host) in self.hosts.iter().enumerate() {
             let options = host.options.clone();
-            asks.spawn(async move { (i, ask(options).await) });
+            asks.spawn(async move { (i, ask(options, deadline).await) });
         }
         let mut findings: Vec<Option<Finding>> = self.hosts.iter().map(|_| None).collect();
         while let Some(asked) = asks.join_next().await {
@@ -239,19 +258,55 @@ impl Primary {
     }
 }
 
-/// Whether the server of `options` takes writes, on a connection of its own.
-async fn ask(options: PgConnectOptions) -> Finding {
+/// Whether the server of `options` takes writes, on a connection of its own, asked
+/// within `deadline`.
+async fn ask(options: PgConnectOptions, deadline: Duration) -> Finding {
     let asked = async {
         let mut conn = options.connect().await?;
         let writable = store::accepts_writes(&mut conn).await;
         let _ = conn.close().await;
         writable
     };
-    match tokio::time::timeout(PROBE_DEADLINE, asked).await {
+    match tokio::time::timeout(deadline, asked).await {
         Ok(Ok(true)) => Finding::Writable,
         Ok(Ok(false)) => Finding::ReadOnly,
         Ok(Err(error)) => Finding::Unreachable(error.to_string()),
-        Err(_) => Finding::Unreachable(format!("no answer within {PROBE_DEADLINE:?}")),
+        Err(_) => Finding::Unreachable(format!("no answer within {deadline:?}")),
+    }
+}
+
+/// The rounds of the search at start: each gives the hosts twice as long to answer and
+/// waits twice as long before the next, up to a ceiling, so that a server that is
+/// merely slow is found and one that is down is not asked in a tight loop.
+struct Backoff {
+    round: u32,
+    /// How long the hosts have to answer this round.
+    answer: Duration,
+    pause: Duration,
+}
+
+/// Longest a host is given to answer at start, and longest pause between rounds.
+const MOST_ANSWER: Duration = Duration::from_secs(10);
+const MOST_PAUSE: Duration = Duration::from_secs(5);
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Self {
+            round: 0,
+            answer: PROBE_DEADLINE,
+            pause: PROBE_EVERY_WHILE_DOWN,
+        }
+    }
+}
+
+impl Backoff {
+    /// The pause before the next round; the round after it is given longer.
+    fn next(&mut self) -> Duration {
+        let pause = self.pause;
+        self.round += 1;
+        self.answer = (self.answer * 2).min(MOST_ANSWER);
+        self.pause = (self.pause * 2).min(MOST_PAUSE);
+        pause
     }
 }
 
@@ -353,6 +408,19 @@ mod tests {
         }
         assert!(split_hosts("postgres://h1,,h2/db").is_err());
         assert!(split_hosts("h1,h2/db").is_err());
+    }
+
+    #[test]
+    fn the_search_at_start_backs_off_to_a_ceiling() {
+        let mut wait = Backoff::default();
+        assert_eq!(
+            (wait.answer, wait.pause),
+            (PROBE_DEADLINE, PROBE_EVERY_WHILE_DOWN)
+        );
+        let pauses: Vec<_> = (0..8).map(|_| wait.next().as_millis()).collect();
+        assert_eq!(pauses, [250, 500, 1000, 2000, 4000, 5000, 5000, 5000]);
+        assert_eq!(wait.answer, MOST_ANSWER);
+        assert_eq!(wait.round, 8);
     }
 
     #[tokio::test]

@@ -187,9 +187,16 @@ impl Gate {
         let request_id = request_id(req.metadata());
         let ip = client_ip(&req, self.config.edge_secret.as_deref());
         let idempotency_key = metadata_str(req.metadata(), IDEMPOTENCY_KEY).map(str::to_owned);
-        // While the database is known not to answer, nothing waits for a connection.
+        // While the database is known not to answer, nothing waits for a connection;
+        // and a server found refusing connections meanwhile ends the wait of this
+        // request (its connects would be retried until the acquire deadline).
+        let refused = self.reachable.refused();
+        tokio::pin!(refused);
         let admission = match self.reachable.is_up() {
-            true => self.admit(req.metadata(), ip, need).await,
+            true => tokio::select! {
+                admission = self.admit(req.metadata(), ip, need) => admission,
+                () = &mut refused => unaccounted(CoreError::Unavailable),
+            },
             false => unaccounted(CoreError::Unavailable),
         };
         let outcome = match admission.caller {
@@ -199,14 +206,22 @@ impl Gate {
                     request_id: request_id.clone(),
                     idempotency_key,
                 };
-                op(ctx, req.into_inner()).await
+                tokio::select! {
+                    outcome = op(ctx, req.into_inner()) => outcome,
+                    () = &mut refused => Err(CoreError::Unavailable),
+                }
             }
             Err(e) => Err(e),
         };
-        if outcome.is_err()
-            && let Some((key_id, day)) = admission.charged
-        {
-            self.tally.error(key_id, day);
+        if let Err(error) = &outcome {
+            // A connection lost: the server may be gone, and readiness looks now
+            // rather than at its next interval.
+            if error.is_connection_lost() {
+                self.reachable.kick();
+            }
+            if let Some((key_id, day)) = admission.charged {
+                self.tally.error(key_id, day);
+            }
         }
         match outcome {
             Ok((message, replayed)) => {

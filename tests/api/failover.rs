@@ -192,7 +192,7 @@ async fn writer(target: Target, keyed: bool, stop: Arc<AtomicBool>, tally: Arc<M
 }
 
 /// A published form of one required text field, whose answer marks each create.
-async fn marker_form(client: &reqwest::Client, base: &str, key: &str) -> (String, String) {
+pub async fn marker_form(client: &reqwest::Client, base: &str, key: &str) -> (String, String) {
     let created = send(
         client
             .post(format!("{base}/forms"))
@@ -258,7 +258,7 @@ async fn a_demoted_primary_is_left_for_the_promoted_standby() {
 
 async fn failover(loss: Loss) {
     let Some(pair) = Pair::start("forms").await else {
-        eprintln!("SKIPPED: no PostgreSQL programs (initdb) on this machine");
+        crate::replication::require("no PostgreSQL programs (initdb) on this machine");
         return;
     };
     let phases = phases();

@@ -19,8 +19,13 @@ use uuid::Uuid;
 
 pub use reqwest::Method;
 
-/// How long `formsd` may take to report ready.
-const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long `formsd` waits at start for a database server that takes writes: the
+/// default of `--db-start-timeout`, which the tests leave as it is.
+pub const DB_START_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long `formsd` may take to report ready: as long as it waits for the database
+/// (a server slowed by a loaded machine is waited for, by formsd and by the tests
+/// alike), and the rest of its start after that.
+const STARTUP_TIMEOUT: Duration = DB_START_TIMEOUT.saturating_add(Duration::from_secs(30));
 
 // ---------------------------------------------------------------------------------------
 // Databases

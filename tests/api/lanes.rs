@@ -17,9 +17,14 @@ async fn backend(lane: &mut forms::db::lanes::Lane) -> i32 {
 #[tokio::test]
 async fn a_finished_lane_is_kept_and_taken_again() {
     let db = TestDb::create().await;
-    let pool = forms::db::connect(&db.url, 4, forms::db::ACQUIRE_TIMEOUT)
-        .await
-        .expect("pool");
+    let pool = forms::db::connect(
+        &db.url,
+        4,
+        forms::db::ACQUIRE_TIMEOUT,
+        forms::db::ACQUIRE_TIMEOUT,
+    )
+    .await
+    .expect("pool");
     let lanes = Lanes::new(pool.clone());
 
     let mut lane = lanes.take().await.expect("lane");
@@ -46,9 +51,14 @@ async fn a_finished_lane_is_kept_and_taken_again() {
 #[tokio::test]
 async fn kept_lanes_go_back_to_the_pool_when_idle() {
     let db = TestDb::create().await;
-    let pool = forms::db::connect(&db.url, 4, forms::db::ACQUIRE_TIMEOUT)
-        .await
-        .expect("pool");
+    let pool = forms::db::connect(
+        &db.url,
+        4,
+        forms::db::ACQUIRE_TIMEOUT,
+        forms::db::ACQUIRE_TIMEOUT,
+    )
+    .await
+    .expect("pool");
     let lanes = Lanes::new(pool.clone());
     let (a, b) = (
         lanes.take().await.expect("lane"),
@@ -71,9 +81,14 @@ async fn kept_lanes_go_back_to_the_pool_when_idle() {
 #[tokio::test]
 async fn a_lane_is_not_kept_when_the_pool_has_no_other() {
     let db = TestDb::create().await;
-    let pool = forms::db::connect(&db.url, 2, forms::db::ACQUIRE_TIMEOUT)
-        .await
-        .expect("pool");
+    let pool = forms::db::connect(
+        &db.url,
+        2,
+        forms::db::ACQUIRE_TIMEOUT,
+        forms::db::ACQUIRE_TIMEOUT,
+    )
+    .await
+    .expect("pool");
     let lanes = Lanes::new(pool.clone());
     let a = lanes.take().await.expect("lane");
     let b = lanes.take().await.expect("lane");

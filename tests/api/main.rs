@@ -64,6 +64,7 @@ mod schemathesis;
 mod sessions;
 mod sign_in_abuse;
 mod smtp_sink;
+mod stale_replica;
 mod standby;
 mod storm;
 mod summary;

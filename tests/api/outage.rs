@@ -1,10 +1,15 @@
 //! PostgreSQL blinking under a running `formsd`: through a TCP proxy the test can cut,
 //! requests are answered 503 SERVICE_UNAVAILABLE (never 500) with Retry-After, at once
 //! once `GET /readyz` says unavailable (not after the pool's acquire deadline), and both
-//! recover by themselves when the database is back.
+//! recover by themselves when the database is back. A server of the test's own that is
+//! stopped (its connections refused) is an outage at once, for every request; one that
+//! does not answer at start is waited for.
 
 use crate::helpers::*;
+use crate::replication::{Single, require};
 use crate::support::{PgProxy, eventually, formsd_cli};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 async fn status_of(app: &TestApp, path: &str, key: &str) -> (u16, String) {
@@ -38,10 +43,10 @@ async fn ready(app: &TestApp) -> u16 {
 async fn behind_proxy(extra: &[&str]) -> Option<(PgProxy, TestApp)> {
     let db = TestDb::create().await;
     let Some((proxy, proxied)) = PgProxy::in_front_of(&db.url).await else {
-        eprintln!(
-            "SKIPPED: the test database is not reached over TCP ({})",
+        require(&format!(
+            "the test database is not reached over TCP ({})",
             db.url
-        );
+        ));
         return None;
     };
     let server = Formsd::start(&serve_args(&proxied, extra)).await;
@@ -172,9 +177,10 @@ async fn a_database_that_takes_no_writes_is_not_used() {
     assert_eq!(reply.body["error"]["code"], "SERVICE_UNAVAILABLE");
     assert!(reply.header_u64("retry-after") >= 1);
 
-    // Another instance does not even start on it.
+    // Another instance does not start on it: it waits for a server that takes writes,
+    // and gives up with the reason when --db-start-timeout is over.
     let refused = formsd_command()
-        .args(serve_args(&app.db.url, &[]))
+        .args(serve_args(&app.db.url, &["--db-start-timeout", "2s"]))
         .output()
         .await
         .expect("running formsd");
@@ -302,4 +308,141 @@ async fn a_busy_pool_is_no_outage() {
     let (status, body) = read.expect("a read sent").await.expect("read");
     assert_eq!(status, 200, "{body}");
     assert_eq!(ready(&app).await, 200);
+}
+
+/// PostgreSQL stopped under `formsd` while clients use it (a server of the test's own,
+/// over TCP, as the local one of a small installation): its connections are refused,
+/// and a refused connection is an outage at once, for requests too. Every answer, from
+/// before the stop until well after it, comes within a second: 200 before, 503 with
+/// Retry-After after, whether or not readiness has looked since (with a 10 s acquire
+/// deadline, a request that waited for a connection would be told apart by far); all is
+/// served again once it is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_stopped_database_is_an_outage_at_once() {
+    let Some(single) = Single::start("forms").await else {
+        require("no PostgreSQL programs (initdb) on this machine");
+        return;
+    };
+    let db = TestDb::elsewhere("forms", single.server.url("forms"));
+    let mut app = TestApp::spawn_on(db, &["--db-acquire-timeout", "10s"]).await;
+    let key = app.key(PRO, ALL).await;
+    assert_eq!(status_of(&app, "/forms", &key).await.0, 200);
+
+    // Clients reading without pause, each answer's status and time kept.
+    let stopped = Arc::new(AtomicBool::new(false));
+    let served = Arc::new(AtomicUsize::new(0));
+    let clients: Vec<_> = (0..4)
+        .map(|_| {
+            let (client, base, key) = (app.client.clone(), app.http_base.clone(), key.clone());
+            let (stopped, served) = (stopped.clone(), served.clone());
+            tokio::spawn(async move {
+                let mut answers = Vec::new();
+                // Until this client has seen the outage for a while.
+                let mut unavailable = 0;
+                while unavailable < 10 {
+                    let started = Instant::now();
+                    let reply = client
+                        .get(format!("{base}/forms"))
+                        .header("x-api-key", &key)
+                        .timeout(Duration::from_secs(30))
+                        .send()
+                        .await
+                        .expect("an answer, not a hang");
+                    let (status, waited) = (reply.status().as_u16(), started.elapsed());
+                    let retry_after = reply.headers().contains_key("retry-after");
+                    let body = reply.text().await.unwrap_or_default();
+                    if status == 200 {
+                        served.fetch_add(1, Ordering::SeqCst);
+                    }
+                    if stopped.load(Ordering::SeqCst) && status == 503 {
+                        unavailable += 1;
+                        assert!(retry_after, "a 503 without Retry-After");
+                        assert!(body.contains("\"code\":\"SERVICE_UNAVAILABLE\""), "{body}");
+                    }
+                    answers.push((status, waited));
+                }
+                answers
+            })
+        })
+        .collect();
+    eventually("traffic served", Duration::from_secs(20), || async {
+        (served.load(Ordering::SeqCst) >= 20).then_some(())
+    })
+    .await;
+    tokio::task::block_in_place(|| single.servers.pg_ctl(&single.server, "stop"));
+    stopped.store(true, Ordering::SeqCst);
+    let mut answers = Vec::new();
+    for client in clients {
+        answers.extend(client.await.expect("a client"));
+    }
+    let slowest = answers.iter().map(|(_, waited)| *waited).max();
+    eprintln!(
+        "{} answers around the stop, slowest {slowest:?}: {answers:?}",
+        answers.len()
+    );
+    for (status, waited) in &answers {
+        assert!(
+            *status == 200 || *status == 503,
+            "{status}\n{}",
+            app.logs().text()
+        );
+        assert!(
+            *waited < Duration::from_secs(1),
+            "an answer after {waited:?} ({status}): a refused connection is an outage at once\n\
+             all answers: {answers:?}\n{}",
+            app.logs().text()
+        );
+    }
+    assert_eq!(ready(&app).await, 503);
+
+    single.servers.pg_ctl(&single.server, "start");
+    eventually("requests served again", Duration::from_secs(30), || async {
+        (status_of(&app, "/forms", &key).await.0 == 200).then_some(())
+    })
+    .await;
+    eventually("ready again", Duration::from_secs(20), || async {
+        (ready(&app).await == 200).then_some(())
+    })
+    .await;
+    let logs = app.logs_to_end().await;
+    assert!(!logs.contains("internal failure"), "{logs}");
+}
+
+/// A database that does not answer at start (a server busy on a loaded machine, one
+/// starting, a network slow to come up: here its connections accepted and never
+/// answered, longer than the acquire deadline) is waited for with back-off, as long as
+/// `--db-start-timeout` allows, saying what formsd waits for; formsd serves once it
+/// answers.
+#[tokio::test]
+async fn a_database_slow_at_start_is_waited_for() {
+    let db = TestDb::create().await;
+    let Some((proxy, proxied)) = PgProxy::in_front_of(&db.url).await else {
+        require(&format!(
+            "the test database is not reached over TCP ({})",
+            db.url
+        ));
+        return;
+    };
+    proxy.cut();
+    let args = serve_args(&proxied, &[]);
+    let starting = tokio::spawn(async move { Formsd::start(&args).await });
+    // Silent for twice the acquire deadline (the former patience at start), unless
+    // formsd gave up before.
+    let silent = Instant::now();
+    while silent.elapsed() < 2 * forms::db::ACQUIRE_TIMEOUT && !starting.is_finished() {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    proxy.restore();
+    let server = match starting.await {
+        Ok(server) => server,
+        Err(failed) => panic!("formsd did not wait for the database: {failed}"),
+    };
+    let logs = server.logs.text();
+    assert!(
+        logs.contains("waiting for a database server that takes writes"),
+        "{logs}"
+    );
+    let app = TestApp::from_parts(server, db).await;
+    let key = app.key(PRO, ALL).await;
+    assert_eq!(status_of(&app, "/forms", &key).await.0, 200);
 }

@@ -28,22 +28,42 @@
 //! follows a write by less than the replication delay finds the replica short and the
 //! primary serves it.
 //!
+//! Whom it follows (`lineage`). A WAL position means the same data on two servers only
+//! on the same timeline of the same database cluster: after a failover, a replica of
+//! the former primary may have replayed past the promoted standby and hold writes the
+//! new primary never had. So a replica takes reads only while it provably follows the
+//! current primary: its system identifier is the primary's, and its WAL receiver
+//! streams the primary's timeline. The primary's lineage comes with its position, for
+//! every read (a change of primary is seen by the next read), and a replica is sent a
+//! read only if it was last seen following that very lineage; a replica that cannot be
+//! shown to follow (its receiver stopped, another timeline, another cluster, or a role
+//! that may not see its receiver) takes none.
+//!
 //! Health. Each replica is probed every [`PROBE_EVERY`] (every
-//! [`PROBE_EVERY_WHILE_DOWN`] while down) for its replayed position, and its lag behind
-//! the primary is published (`formsd_db_replica_lag_bytes`, `formsd_db_replica_up`). A
-//! replica whose probe or position check fails or times out takes no reads from that
-//! moment, and takes them again from the first probe that finds it answering as a
-//! standby. Reads are counted by where they ran (`formsd_db_reads_total`).
+//! [`PROBE_EVERY_WHILE_DOWN`] while down) for its replayed position and whom it
+//! follows, and its lag behind the primary is published (`formsd_db_replica_lag_bytes`,
+//! `formsd_db_replica_up`). A replica whose probe or position check fails or times out,
+//! or that does not follow the primary, takes no reads from that moment (with a line in
+//! the log), and takes them again from the first probe that finds it answering as a
+//! standby of the primary. Reads are counted by where they ran
+//! (`formsd_db_reads_total`).
+
+mod lineage;
+mod state;
+
+pub(crate) use lineage::Lineage;
 
 use super::lanes::Lanes;
 use super::shared::Shared;
-use super::store::{replay_position, wal_position};
+use super::store::{Replay, replay_position, wal_position};
+use lineage::{lineage_of, mismatch};
 use sqlx::PgPool;
 use sqlx::postgres::PgConnectOptions;
+use state::{Health, State};
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 /// Longest wait for a WAL position (the primary's, or a replica's replayed one)
 /// before the read goes to the primary (and a silent replica counts as down).
@@ -56,6 +76,31 @@ pub const PROBE_EVERY_WHILE_DOWN: Duration = Duration::from_millis(250);
 /// A position in the WAL, in bytes from its start.
 type Lsn = i64;
 
+/// The primary's WAL insert position, and its lineage.
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    position: Lsn,
+    lineage: Lineage,
+}
+
+/// What a replica answered: how far it has replayed, and whom it follows (or why it
+/// shows none).
+#[derive(Clone, Debug)]
+struct Answer {
+    replayed: Lsn,
+    follows: Result<Lineage, String>,
+}
+
+impl Answer {
+    /// Why it does not follow the primary of lineage `primary`; `None` when it does.
+    fn astray_from(&self, primary: Lineage) -> Option<String> {
+        match &self.follows {
+            Ok(lineage) => mismatch(*lineage, primary),
+            Err(why) => Some(why.clone()),
+        }
+    }
+}
+
 /// Where the reads that may move are served: the primary, and the replicas that have
 /// replayed far enough (shared; clones share the replicas and their state).
 #[derive(Clone)]
@@ -67,8 +112,8 @@ struct Inner {
     primary: PgPool,
     /// Connections kept for the primary's position reads (one round trip each).
     lanes: Lanes,
-    /// The primary's position, read once for the reads that arrive together.
-    position: Shared<(), Lsn>,
+    /// The primary's position and lineage, read once for the reads that arrive together.
+    position: Shared<(), Head>,
     replicas: Vec<Replica>,
     /// Where the next read starts looking, so that reads spread over the replicas.
     next: AtomicUsize,
@@ -78,21 +123,10 @@ struct Replica {
     /// `host:port` of its URL (never its credentials): logs and metrics.
     label: String,
     pool: PgPool,
-    /// Its replayed position (`None`: not a standby), read once for the reads that
-    /// arrive together.
-    replayed: Shared<(), Option<Lsn>>,
+    /// What it says of itself (how far it has replayed, whom it follows), read once for
+    /// the reads that arrive together.
+    replayed: Shared<(), Replay>,
     state: Arc<State>,
-}
-
-/// What is known of a replica's health and progress.
-struct State {
-    /// Whether it takes reads.
-    up: AtomicBool,
-    /// The furthest position it was seen to have replayed since it was found up.
-    known: AtomicI64,
-    /// When it was last found down, in milliseconds from `epoch` plus one (0: never).
-    down_at: AtomicU64,
-    epoch: Instant,
 }
 
 impl Replicas {
@@ -189,16 +223,20 @@ impl Replicas {
             return None;
         }
         let start = inner.next.fetch_add(1, Ordering::Relaxed);
-        let seen =
-            || -> Vec<Option<Lsn>> { inner.replicas.iter().map(|r| r.state.seen()).collect() };
-        if seen().iter().all(Option::is_none) {
+        // No replica takes reads: the primary serves, without a position read.
+        if inner.replicas.iter().all(|r| !r.state.is_up()) {
             return None;
         }
         let target = self.primary_position().await?;
-        // As known once the target is (a replica found down meanwhile is left out).
-        let seen = seen();
+        // As known once the target is (a replica found down meanwhile is left out), and
+        // only of replicas last seen following this primary.
+        let seen: Vec<Option<Lsn>> = inner
+            .replicas
+            .iter()
+            .map(|r| r.state.seen_following(target.lineage))
+            .collect();
         // What was seen already suffices: no round trip.
-        if let Some(index) = first_reaching(&seen, start, target) {
+        if let Some(index) = first_reaching(&seen, start, target.position) {
             return Some(&inner.replicas[index]);
         }
         for index in rotation(count, start).filter(|&i| seen[i].is_some()) {
@@ -208,29 +246,28 @@ impl Replicas {
             if replica.busy() {
                 continue;
             }
-            if replica
-                .ask()
-                .await
-                .is_some_and(|replayed| replayed >= target)
-            {
+            let answer = replica.ask().await;
+            if answer.is_some_and(|answer| {
+                answer.replayed >= target.position && answer.astray_from(target.lineage).is_none()
+            }) {
                 return Some(replica);
             }
         }
         None
     }
 
-    /// The primary's WAL position, read after the caller arrived (shared with the
-    /// callers waiting with it); `None` when it did not come in time.
-    async fn primary_position(&self) -> Option<Lsn> {
+    /// The primary's WAL position and lineage, read after the caller arrived (shared
+    /// with the callers waiting with it); `None` when it did not come in time.
+    async fn primary_position(&self) -> Option<Head> {
         let inner = &*self.inner;
         let read = inner.position.read((), || async {
             let mut lane = inner.lanes.take().await?;
-            let position = wal_position(&mut *lane).await?;
+            let (position, lineage) = wal_position(&mut *lane).await?;
             lane.finish();
-            Ok::<_, sqlx::Error>(position)
+            Ok::<_, sqlx::Error>(Head { position, lineage })
         });
         match tokio::time::timeout(POSITION_DEADLINE, read).await {
-            Ok(Ok(position)) => Some(position),
+            Ok(Ok(head)) => Some(head),
             Ok(Err(error)) => {
                 tracing::debug!(%error, "reading the primary's WAL position; the primary serves");
                 None
@@ -239,8 +276,8 @@ impl Replicas {
         }
     }
 
-    /// Probes replica `index` until the primary's pool closes: whether it is up, how far
-    /// it has replayed, and its lag.
+    /// Probes replica `index` until the primary's pool closes: whether it is up and
+    /// follows the primary, how far it has replayed, and its lag.
     async fn probe(self, index: usize) {
         let replica = &self.inner.replicas[index];
         while !self.inner.primary.is_closed() {
@@ -250,15 +287,21 @@ impl Replicas {
                 true => None,
                 false => replica.ask().await,
             };
-            if let Some(replayed) = asked {
-                replica.found_up(replayed);
-                // Read after the replica's: a lag of 0 means none.
-                if let Some(primary) = self.primary_position().await {
-                    metrics::gauge!("formsd_db_replica_lag_bytes", "replica" => replica.label.clone())
-                        .set(lag(primary, replayed) as f64);
+            // Read after the replica's: a lag of 0 means none. Without the primary's,
+            // whom it follows cannot be judged (and no read goes to a replica then).
+            if let Some(answer) = asked
+                && let Some(primary) = self.primary_position().await
+            {
+                match answer.astray_from(primary.lineage) {
+                    None => {
+                        replica.found_up(answer.replayed);
+                        metrics::gauge!("formsd_db_replica_lag_bytes", "replica" => replica.label.clone())
+                            .set(lag(primary.position, answer.replayed) as f64);
+                    }
+                    Some(why) => replica.found_astray(&why),
                 }
             }
-            let wait = match replica.state.up.load(Ordering::Acquire) {
+            let wait = match replica.state.is_up() {
                 true => PROBE_EVERY,
                 false => PROBE_EVERY_WHILE_DOWN,
             };
@@ -268,26 +311,28 @@ impl Replicas {
 }
 
 impl Replica {
-    /// Its replayed position, asked now (shared with the callers waiting with this one);
-    /// `None`, and the replica down, when it fails, does not answer in time, or is no
-    /// longer a standby.
-    async fn ask(&self) -> Option<Lsn> {
+    /// Its replayed position and whom it follows, asked now (shared with the callers
+    /// waiting with this one); `None`, and the replica down, when it fails, does not
+    /// answer in time, or is no longer a standby.
+    async fn ask(&self) -> Option<Answer> {
         let read = self.replayed.read((), || replay_position(&self.pool));
-        match tokio::time::timeout(POSITION_DEADLINE, read).await {
-            Ok(Ok(Some(replayed))) => {
-                self.state.saw(replayed);
-                Some(replayed)
-            }
-            Ok(Ok(None)) => self.found_down("it is not a standby (promoted?)"),
-            Ok(Err(error)) => self.found_down(&error.to_string()),
-            Err(_) => self.found_down("its position did not come in time"),
-        }
+        let replay = match tokio::time::timeout(POSITION_DEADLINE, read).await {
+            Ok(Ok(replay)) => replay,
+            Ok(Err(error)) => return self.found_down(&error.to_string()),
+            Err(_) => return self.found_down("its position did not come in time"),
+        };
+        let Some(replayed) = replay.replayed else {
+            return self.found_down("it is not a standby (promoted?)");
+        };
+        let follows = lineage_of(&replay);
+        self.state.saw(replayed, follows.as_ref().ok().copied());
+        Some(Answer { replayed, follows })
     }
 
     /// A probe found it answering as a standby, having replayed `replayed`.
     fn found_up(&self, replayed: Lsn) {
         if self.state.up(replayed) {
-            tracing::info!(replica = %self.label, "replica answering: it takes reads");
+            tracing::info!(replica = %self.label, "replica answering and following the primary: it takes reads");
         }
         metrics::gauge!("formsd_db_replica_up", "replica" => self.label.clone()).set(1.0);
     }
@@ -298,70 +343,26 @@ impl Replica {
         pool.num_idle() == 0 && pool.size() >= pool.options().get_max_connections()
     }
 
-    fn found_down(&self, why: &str) -> Option<Lsn> {
+    fn found_down<T>(&self, why: &str) -> Option<T> {
         // Also told when it was never up: a replica unreachable from the start.
-        let never_down = self.state.since_down().is_none();
-        if self.state.down() || never_down {
+        if self.state.not_up(Health::Down) {
             tracing::warn!(replica = %self.label, reason = why, "replica down: the primary serves its reads");
         }
         metrics::gauge!("formsd_db_replica_up", "replica" => self.label.clone()).set(0.0);
         None
     }
-}
 
-impl State {
-    fn new() -> Self {
-        Self {
-            // Down until the first probe finds it answering.
-            up: AtomicBool::new(false),
-            known: AtomicI64::new(0),
-            down_at: AtomicU64::new(0),
-            epoch: Instant::now(),
+    /// A probe found it answering as a standby that cannot be shown to follow the
+    /// primary (`why`): it takes no reads.
+    fn found_astray(&self, why: &str) {
+        if self.state.not_up(Health::Astray) {
+            tracing::warn!(
+                replica = %self.label,
+                reason = why,
+                "replica does not follow the primary: the primary serves its reads"
+            );
         }
-    }
-
-    /// Found up having replayed `replayed`; says whether it was down. Coming back, it
-    /// starts from what it has replayed now, whatever it had before.
-    fn up(&self, replayed: Lsn) -> bool {
-        if self.up.load(Ordering::Acquire) {
-            self.known.fetch_max(replayed, Ordering::AcqRel);
-            return false;
-        }
-        self.known.store(replayed, Ordering::Release);
-        self.up.store(true, Ordering::Release);
-        true
-    }
-
-    /// Found down (now); says whether it was up. What it had replayed is forgotten.
-    fn down(&self) -> bool {
-        let now = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX - 1);
-        self.down_at.store(now + 1, Ordering::Release);
-        let was_up = self.up.swap(false, Ordering::AcqRel);
-        self.known.store(0, Ordering::Release);
-        was_up
-    }
-
-    /// Saw it had replayed `replayed` (positions only grow while it runs).
-    fn saw(&self, replayed: Lsn) {
-        self.known.fetch_max(replayed, Ordering::AcqRel);
-    }
-
-    /// What it was seen to have replayed, while it is up; `None` while down.
-    fn seen(&self) -> Option<Lsn> {
-        self.up
-            .load(Ordering::Acquire)
-            .then(|| self.known.load(Ordering::Acquire))
-    }
-
-    /// How long ago it was last found down, if ever.
-    fn since_down(&self) -> Option<Duration> {
-        match self.down_at.load(Ordering::Acquire) {
-            0 => None,
-            at => {
-                let at = Duration::from_millis(at - 1);
-                Some(self.epoch.elapsed().saturating_sub(at))
-            }
-        }
+        metrics::gauge!("formsd_db_replica_up", "replica" => self.label.clone()).set(0.0);
     }
 }
 
@@ -468,31 +469,5 @@ mod tests {
         )
         .expect("url");
         assert_eq!(label(&socket), "/var/run/pg:5434");
-    }
-
-    #[test]
-    fn a_replica_is_down_until_found_up_and_forgets_its_position_when_down() {
-        let state = State::new();
-        assert_eq!(state.seen(), None, "down until a probe finds it");
-        assert_eq!(state.since_down(), None);
-        state.saw(300);
-        assert_eq!(
-            state.seen(),
-            None,
-            "a position seen while down sends no read"
-        );
-        assert!(state.up(500), "it was down");
-        assert_eq!(state.seen(), Some(500));
-        state.saw(700);
-        state.saw(600);
-        assert!(!state.up(650));
-        assert_eq!(state.seen(), Some(700), "positions only grow while it runs");
-        assert!(state.down(), "it was up");
-        assert!(!state.down());
-        assert_eq!(state.seen(), None);
-        assert!(state.since_down().is_some());
-        // Restarted, it may open short of where it was: what it has replayed now counts.
-        assert!(state.up(200));
-        assert_eq!(state.seen(), Some(200));
     }
 }
