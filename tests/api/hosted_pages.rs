@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 /// Three pages: the second shown to car owners only; the third asks "Why not?" of the
 /// others. "Car model" depends on an answer of its own page.
-fn paged_fields() -> Value {
+pub fn paged_fields() -> Value {
     json!([
         {"type": "page_break", "label": "About you"},
         {"type": "single_choice", "label": "Do you own a car?", "required": true, "ref": "car",
@@ -98,7 +98,7 @@ impl Paged {
 /// gone when cleared) and the `Set-Cookie` lines of its last answer; no redirect
 /// followed. A framed page's browser sends no cookie (withheld from a frame of another
 /// site) and says where its requests come from.
-struct Browser {
+pub struct Browser {
     client: reqwest::Client,
     origin: String,
     jar: BTreeMap<String, String>,
@@ -107,15 +107,15 @@ struct Browser {
 }
 
 /// What the server answered.
-struct Page {
-    status: u16,
+pub struct Page {
+    pub status: u16,
     location: Option<String>,
     html: String,
 }
 
 impl Page {
     /// The value of the input named `name`, if the page has one.
-    fn input(&self, name: &str) -> Option<String> {
+    pub fn input(&self, name: &str) -> Option<String> {
         let at = self.html.find(&format!("name=\"{name}\""))?;
         let start = self.html[..at].rfind('<')?;
         let end = at + self.html[at..].find('>')?;
@@ -157,7 +157,7 @@ impl Page {
 }
 
 impl Browser {
-    fn new(origin: &str) -> Browser {
+    pub fn new(origin: &str) -> Browser {
         Browser {
             client: reqwest::Client::builder()
                 .no_proxy()
@@ -211,7 +211,7 @@ impl Browser {
     }
 
     /// `GET path` (`/f/...`).
-    async fn open(&mut self, path: &str) -> Page {
+    pub async fn open(&mut self, path: &str) -> Page {
         let reply = self
             .client
             .get(format!("{}{path}", self.origin))
@@ -227,7 +227,7 @@ impl Browser {
     }
 
     /// Posts `page`'s form with its own inputs and `answers`, as a browser does.
-    async fn post(&mut self, page: &Page, answers: &[(&str, &str)]) -> Page {
+    pub async fn post(&mut self, page: &Page, answers: &[(&str, &str)]) -> Page {
         let mut fields = page.own_inputs();
         fields.extend(
             answers
@@ -255,7 +255,7 @@ impl Browser {
         self.open(&location).await
     }
 
-    fn resume_cookie(&self) -> Option<&String> {
+    pub fn resume_cookie(&self) -> Option<&String> {
         self.jar.get("formsd_resume")
     }
 }

@@ -622,3 +622,250 @@ async fn bad_bounds_are_refused_by_name_and_others_forms_are_not_found() {
         .expect_err("another account's form");
     assert_eq!(status.code(), Code::NotFound);
 }
+
+/// A form with a name and a "Colour": a choice of three, or a text.
+fn colour_fields(choice: bool) -> Value {
+    let mut fields = json!([
+        {"type": "short_text", "label": "Name", "required": true},
+        {"type": "short_text", "label": "Colour", "required": true},
+    ]);
+    if choice {
+        fields[1] = colour_choice(fields[1].clone());
+    }
+    fields
+}
+
+/// The "Colour" field `field` (its id kept) as a choice of three.
+fn colour_choice(mut field: Value) -> Value {
+    field["type"] = json!("single_choice");
+    field["options"] = json!([{"id": "red", "label": "Red"}, {"id": "green", "label": "Green"},
+                              {"id": "blue", "label": "Blue"}]);
+    field
+}
+
+const COLOURS: [&str; 3] = ["red", "green", "blue"];
+
+/// The option counts of the summary's field `index` (by option id).
+fn option_counts(summary: &Value, index: usize) -> BTreeMap<String, i64> {
+    summary["fields"][index]["choice"]["options"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no choice in {}", summary["fields"][index]))
+        .iter()
+        .map(|o| {
+            (
+                o["option_id"].as_str().expect("id").to_owned(),
+                o["count"].as_i64().expect("count"),
+            )
+        })
+        .collect()
+}
+
+/// The stored responses of the form per answer of `field`, counted by SQL (every
+/// option present, zero if none).
+async fn counted_rows(app: &TestApp, form_id: &str, field: &str) -> BTreeMap<String, i64> {
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT answers ->> $2, count(*) FROM responses
+          WHERE form_id = $1::uuid GROUP BY 1",
+    )
+    .bind(form_id)
+    .bind(field)
+    .fetch_all(&app.pool)
+    .await
+    .expect("counting rows");
+    let mut counts: BTreeMap<String, i64> = COLOURS.iter().map(|c| ((*c).to_owned(), 0)).collect();
+    counts.extend(rows);
+    counts
+}
+
+/// The form's stored tally: how many responses it counts, and its counts of `field`
+/// (`None` while there is none).
+async fn stored_tally(app: &TestApp, form_id: &str, field: &str) -> Option<(i64, Value)> {
+    let row: Option<(Option<i64>, Option<Value>)> = sqlx::query_as(
+        "SELECT (tally ->> 'completed')::int8, tally -> 'fields' -> $2 -> 'values'
+           FROM response_rollups WHERE form_id = $1::uuid AND tally IS NOT NULL",
+    )
+    .bind(form_id)
+    .bind(field)
+    .fetch_optional(&app.pool)
+    .await
+    .expect("the stored tally");
+    row.and_then(|(n, values)| Some((n?, values.unwrap_or(Value::Null))))
+}
+
+#[tokio::test]
+async fn two_instances_creating_while_the_rollup_runs_count_each_response_once() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+    let a = Arc::new(TestApp::spawn().await);
+    let b = Arc::new(TestApp::spawn_on(a.db.clone(), &[]).await);
+    let key = a.key(PRO, ALL).await;
+    let form = published_form(&a, &key, colour_fields(true), Value::Null).await;
+    let form_id = form["id"].as_str().expect("id").to_owned();
+    let ids = field_ids(&form);
+    let colour = ids[1].clone();
+
+    // Creates on both instances (four writers each) until the rollups, which run on
+    // both every 2 s, have stored the tally three times over while they go on.
+    let stop = Arc::new(AtomicBool::new(false));
+    let (started, acked) = (Arc::new(AtomicI64::new(0)), Arc::new(AtomicI64::new(0)));
+    let mut writers = tokio::task::JoinSet::new();
+    for worker in 0..8usize {
+        let app = if worker % 2 == 0 {
+            a.clone()
+        } else {
+            b.clone()
+        };
+        let (stop, started, acked) = (stop.clone(), started.clone(), acked.clone());
+        let (key, ids) = (key.clone(), ids.clone());
+        let path = format!("/forms/{form_id}/responses");
+        writers.spawn(async move {
+            let mut n = worker;
+            while !stop.load(Ordering::SeqCst) {
+                let body = json!({"answers": {
+                    ids[0].clone(): format!("Writer {worker}"),
+                    ids[1].clone(): COLOURS[n % 3],
+                }});
+                started.fetch_add(1, Ordering::SeqCst);
+                app.post(&path, &key, &body).await.ok(201);
+                acked.fetch_add(1, Ordering::SeqCst);
+                n += 1;
+            }
+        });
+    }
+    // Meanwhile summaries on both: each counts the responses of one moment, so between
+    // those acknowledged before it was asked and those begun by its answer.
+    let path = format!("/forms/{form_id}/summary");
+    let mut saves = std::collections::BTreeSet::new();
+    let mut asked = 0;
+    while saves.len() < 3 {
+        let app = if asked % 2 == 0 { &a } else { &b };
+        let low = acked.load(Ordering::SeqCst);
+        let summary = app.get(&path, &key).await.ok(200)["summary"].clone();
+        let high = started.load(Ordering::SeqCst);
+        let completed = summary["counts"]["completed"].as_i64().expect("completed");
+        assert!(
+            (low..=high).contains(&completed),
+            "summary {asked}: {completed} completed, not within [{low}, {high}]"
+        );
+        let by_option: i64 = option_counts(&summary, 1).values().sum();
+        assert_eq!(by_option, completed, "summary {asked}: {summary}");
+        asked += 1;
+        if let Some((n, _)) = stored_tally(&a, &form_id, &colour).await
+            && n > 0
+            && n < high
+        {
+            saves.insert(n);
+        }
+        assert!(
+            high < 20_000,
+            "{high} creates and the rollup stored no tally three times: {saves:?}"
+        );
+    }
+    stop.store(true, Ordering::SeqCst);
+    while let Some(done) = writers.join_next().await {
+        done.expect("writer");
+    }
+    let total = acked.load(Ordering::SeqCst);
+    eprintln!("{total} responses created on two instances, {asked} summaries, tallies {saves:?}");
+
+    // Once the rollup has caught up, the stored tally and both summaries count each
+    // stored response once.
+    let rows = counted_rows(&a, &form_id, &colour).await;
+    assert_eq!(rows.values().sum::<i64>(), total);
+    let stored = eventually(
+        "the rollup to catch up",
+        std::time::Duration::from_secs(60),
+        || async {
+            stored_tally(&a, &form_id, &colour)
+                .await
+                .filter(|(n, _)| *n == total)
+        },
+    )
+    .await;
+    let stored_values: BTreeMap<String, i64> =
+        serde_json::from_value(stored.1).expect("values of the stored tally");
+    assert_eq!(stored_values, rows, "the stored tally");
+    for app in [&a, &b] {
+        let summary = app.get(&path, &key).await.ok(200)["summary"].clone();
+        assert_eq!(summary["counts"]["completed"], total);
+        assert_eq!(summary["fields"][1]["answered"], total);
+        assert_eq!(option_counts(&summary, 1), rows);
+    }
+}
+
+#[tokio::test]
+async fn a_change_of_fields_drops_the_tally_and_the_summary_follows_the_new_fields() {
+    // "Colour" starts as a text field: a tally counts no values for it.
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = published_form(&app, &key, colour_fields(false), Value::Null).await;
+    let form_id = form["id"].as_str().expect("id").to_owned();
+    let ids = field_ids(&form);
+    let colour = ids[1].clone();
+    let create = |n: usize| {
+        let body = json!({"answers": {ids[0].clone(): "Ada", colour.clone(): COLOURS[n % 3]}});
+        let (app, path, key) = (&app, format!("/forms/{form_id}/responses"), &key);
+        async move {
+            app.post(&path, key, &body).await.ok(201);
+        }
+    };
+    for n in 0..7 {
+        create(n).await;
+    }
+    let (counted, values) = eventually(
+        "the tally stored",
+        std::time::Duration::from_secs(30),
+        || async {
+            stored_tally(&app, &form_id, &colour)
+                .await
+                .filter(|(n, _)| *n == 7)
+        },
+    )
+    .await;
+    assert_eq!((counted, values), (7, json!({})), "text: no values counted");
+
+    // Now a choice of the same options, under the same id: the answers are counted as
+    // choices at once (the summary does not add to the text field's tally)...
+    let mut fields = form["fields"].clone();
+    fields[1] = colour_choice(fields[1].clone());
+    let changed = app
+        .put(
+            &format!("/forms/{form_id}"),
+            &key,
+            &json!({"fields": fields}),
+        )
+        .await;
+    assert_eq!(
+        changed.ok(200)["form"]["fields"][1]["type"],
+        "single_choice"
+    );
+    let expected = counted_rows(&app, &form_id, &colour).await;
+    assert_eq!(
+        expected,
+        BTreeMap::from([("blue".into(), 2), ("green".into(), 2), ("red".into(), 3)])
+    );
+    let path = format!("/forms/{form_id}/summary");
+    let summary = app.get(&path, &key).await.ok(200)["summary"].clone();
+    assert_eq!(option_counts(&summary, 1), expected, "{summary}");
+
+    // ...and the tally the rollup rebuilds counts them so too, with what comes after.
+    let (counted, values) = eventually(
+        "the tally rebuilt",
+        std::time::Duration::from_secs(30),
+        || async {
+            stored_tally(&app, &form_id, &colour)
+                .await
+                .filter(|(n, _)| *n == 7)
+        },
+    )
+    .await;
+    assert_eq!(counted, 7);
+    assert_eq!(values, json!({"blue": 2, "green": 2, "red": 3}));
+    create(7).await;
+    let summary = app.get(&path, &key).await.ok(200)["summary"].clone();
+    assert_eq!(summary["counts"]["completed"], 8);
+    assert_eq!(
+        option_counts(&summary, 1),
+        BTreeMap::from([("blue".into(), 2), ("green".into(), 3), ("red".into(), 3)])
+    );
+}

@@ -1548,8 +1548,15 @@ async fn deleting_a_subscription_stops_its_pending_retries() {
     assert_eq!(app.delete(&path, &key).await.status, 204);
     let after_delete = receiver.hits_at("/gone").len();
     receiver.set_status(200);
-    // Longer than the 1 s retry wait (plus the poll interval).
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    // Only a pending delivery is claimed, and the delete took the subscription's.
+    let (pending,): (i64,) = sqlx::query_as(
+        "SELECT count(*) FROM deliveries WHERE webhook_id = $1::uuid AND status = 'pending'",
+    )
+    .bind(str_of(&hook, "id"))
+    .fetch_one(&app.pool)
+    .await
+    .expect("pending deliveries");
+    assert_eq!(pending, 0);
     assert_eq!(
         receiver.hits_at("/gone").len(),
         after_delete,
@@ -1709,9 +1716,11 @@ async fn a_receiver_answering_without_end_costs_only_the_recorded_start() {
     let addr = listener.local_addr().expect("addr");
     let sent = Arc::new(AtomicUsize::new(0));
     let counter = sent.clone();
+    let (hung_up, mut closed) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
         while let Ok((mut stream, _)) = listener.accept().await {
             let counter = counter.clone();
+            let hung_up = hung_up.clone();
             tokio::spawn(async move {
                 let mut head = [0u8; 65536];
                 let _ = stream.read(&mut head).await;
@@ -1722,6 +1731,7 @@ async fn a_receiver_answering_without_end_costs_only_the_recorded_start() {
                 while stream.write_all(&chunk).await.is_ok() {
                     counter.fetch_add(chunk.len(), Ordering::Relaxed);
                 }
+                let _ = hung_up.send(true);
             });
         }
     });
@@ -1757,9 +1767,12 @@ async fn a_receiver_answering_without_end_costs_only_the_recorded_start() {
     assert_eq!(recorded.0, "succeeded");
     assert_eq!(recorded.1, Some(200));
     assert_eq!(recorded.2, "x".repeat(1024));
-    // The worker stopped reading: what the receiver could push is what the socket
-    // buffers took, far from "everything until the time-out".
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The worker hung up (the receiver's writes fail): what the receiver could push is
+    // what the socket buffers took, far from "everything until the time-out".
+    tokio::time::timeout(ARRIVAL, closed.wait_for(|c| *c))
+        .await
+        .expect("the worker hangs up")
+        .expect("the receiver");
     let pushed = sent.load(Ordering::Relaxed);
     assert!(pushed < 32 * 1024 * 1024, "{pushed} bytes pushed");
 }
