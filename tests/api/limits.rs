@@ -388,7 +388,7 @@ async fn default_body_limit_is_one_mebibyte() {
 
 /// Failed authentications from `forwarded` (as an `X-Forwarded-For` value) until the
 /// throttle answers 429; how many 401s came first (stops at 10).
-async fn failures_before_throttled(app: &TestApp, forwarded: &str) -> usize {
+pub(crate) async fn failures_before_throttled(app: &TestApp, forwarded: &str) -> usize {
     for n in 0..10 {
         let reply = send(
             app.request(Method::GET, "/forms")

@@ -38,6 +38,22 @@ async fn ready(app: &TestApp) -> u16 {
         .as_u16()
 }
 
+/// Once the database is back: requests are served and readiness says so again by
+/// themselves, and the outage was no internal failure (every line, once the instance
+/// has stopped).
+async fn recovered(app: &mut TestApp, key: &str) {
+    eventually("requests served again", Duration::from_secs(30), || async {
+        (status_of(&app, "/forms", key).await.0 == 200).then_some(())
+    })
+    .await;
+    eventually("ready again", Duration::from_secs(20), || async {
+        (ready(&app).await == 200).then_some(())
+    })
+    .await;
+    let logs = app.logs_to_end().await;
+    assert!(!logs.contains("internal failure"), "{logs}");
+}
+
 /// `formsd` with `extra` flags on a database of its own reached through a proxy;
 /// `None` (the test is skipped) when the test server is not reached over TCP.
 async fn behind_proxy(extra: &[&str]) -> Option<(PgProxy, TestApp)> {
@@ -96,17 +112,7 @@ async fn a_database_outage_is_503_and_recovers() {
         assert_uuid(reply.header("x-request-id"));
     }
     proxy.restore();
-    eventually("requests served again", Duration::from_secs(30), || async {
-        (status_of(&app, "/forms", &key).await.0 == 200).then_some(())
-    })
-    .await;
-    eventually("ready again", Duration::from_secs(20), || async {
-        (ready(&app).await == 200).then_some(())
-    })
-    .await;
-    // An outage is no internal failure: every line, once the instance has stopped.
-    let logs = app.logs_to_end().await;
-    assert!(!logs.contains("internal failure"), "{logs}");
+    recovered(&mut app, &key).await;
 }
 
 /// The key cache is trusted while its LISTEN connection hears every change. A link that
@@ -396,16 +402,7 @@ async fn a_stopped_database_is_an_outage_at_once() {
     assert_eq!(ready(&app).await, 503);
 
     single.servers.pg_ctl(&single.server, "start");
-    eventually("requests served again", Duration::from_secs(30), || async {
-        (status_of(&app, "/forms", &key).await.0 == 200).then_some(())
-    })
-    .await;
-    eventually("ready again", Duration::from_secs(20), || async {
-        (ready(&app).await == 200).then_some(())
-    })
-    .await;
-    let logs = app.logs_to_end().await;
-    assert!(!logs.contains("internal failure"), "{logs}");
+    recovered(&mut app, &key).await;
 }
 
 /// A database that does not answer at start (a server busy on a loaded machine, one

@@ -8,6 +8,7 @@
 //! SKIPPED.
 
 use crate::helpers::*;
+use crate::limits::failures_before_throttled;
 use ::forms::pb::{self, sessions_service_client::SessionsServiceClient};
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
@@ -242,25 +243,6 @@ async fn behind_the_readmes_nginx_a_client_cannot_choose_its_address() {
         3,
         "{codes:?}"
     );
-}
-
-/// Failed authentications through `app` from `visitor` (as the trusted proxy's
-/// `X-Forwarded-For`) until the throttle answers 429; how many 401s came first.
-async fn failures_before_throttled(app: &TestApp, visitor: &str) -> usize {
-    for n in 0..10 {
-        let reply = send(
-            app.request(reqwest::Method::GET, "/forms")
-                .header("x-api-key", "fsk_0123456789abcdef_guessguessguess")
-                .header("x-forwarded-for", visitor),
-        )
-        .await;
-        match reply.status {
-            401 => continue,
-            429 => return n,
-            other => panic!("{other}: {}", reply.text),
-        }
-    }
-    10
 }
 
 /// The other side of finding 3: a separate REST edge still forwards its visitors'

@@ -214,10 +214,14 @@ async fn a_read_never_misses_a_response_acknowledged_before_it() {
         "1000000",
         "--pro-response-limit",
         "unlimited",
-        // Every writer may export at once.
+        // Every writer may export, and list with a filter or summarise, at once.
         "--exports-per-account",
         "64",
         "--exports-per-instance",
+        "8",
+        "--reads-per-account",
+        "64",
+        "--reads-per-instance",
         "8",
     ];
     // One after the other: the first migrates the new database.

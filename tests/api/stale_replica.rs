@@ -13,26 +13,13 @@
 use crate::failover::marker_form;
 use crate::helpers::*;
 use crate::replication::{Cluster, Servers, require};
-use crate::support::{eventually, sample};
+use crate::support::{eventually, sample, scrape};
 use forms::accounts::{Plan, Scopes, store};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
 use std::time::Duration;
 use uuid::Uuid;
-
-/// The text of `server`'s Prometheus endpoint.
-async fn scrape(server: &Formsd) -> String {
-    let metrics = server.metrics_addr.expect("metrics address");
-    http_client()
-        .get(format!("http://{metrics}/metrics"))
-        .send()
-        .await
-        .expect("scrape")
-        .text()
-        .await
-        .expect("metrics text")
-}
 
 /// One connection to the database of `cluster`.
 async fn connect(cluster: &Cluster) -> PgPool {

@@ -452,8 +452,13 @@ pub async fn activity(app: &TestApp) -> String {
 
 /// The text of the instance's Prometheus endpoint (`--metrics-addr`).
 pub async fn metrics_text(app: &TestApp) -> String {
-    let metrics = app.server.metrics_addr.expect("metrics address");
-    app.client
+    scrape(&app.server).await
+}
+
+/// The text of `server`'s Prometheus endpoint (`--metrics-addr`).
+pub async fn scrape(server: &crate::helpers::Formsd) -> String {
+    let metrics = server.metrics_addr.expect("metrics address");
+    crate::helpers::http_client()
         .get(format!("http://{metrics}/metrics"))
         .send()
         .await
