@@ -43,11 +43,11 @@ async fn ready(app: &TestApp) -> u16 {
 /// has stopped).
 async fn recovered(app: &mut TestApp, key: &str) {
     eventually("requests served again", Duration::from_secs(30), || async {
-        (status_of(&app, "/forms", key).await.0 == 200).then_some(())
+        (status_of(app, "/forms", key).await.0 == 200).then_some(())
     })
     .await;
     eventually("ready again", Duration::from_secs(20), || async {
-        (ready(&app).await == 200).then_some(())
+        (ready(app).await == 200).then_some(())
     })
     .await;
     let logs = app.logs_to_end().await;
