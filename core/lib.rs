@@ -37,6 +37,5 @@ pub use config::CoreConfig;
 pub use dashboard::SessionPolicy;
 pub use dashboard::oidc::OidcSettings;
 pub use error::CoreError;
-pub use gate::EDGE_SECRET;
 pub use gate::keys::APPLICATION_NAME as KEY_LISTENER_APPLICATION_NAME;
 pub use server::Core;

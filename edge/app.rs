@@ -8,7 +8,7 @@ use crate::state::{AppState, Transport, TransportError};
 use crate::tls::{self, Alpn, Tls};
 use crate::{http_server, metrics, routes};
 use forms::accounts::sessions::SessionVerifier;
-use forms::config::DeliveryConfig;
+use forms::config::{DeliveryConfig, ExportLimits, PartialLimits, ReadLimits};
 use forms::db::Database;
 use forms::notifications::smtp::SmtpSettings;
 use forms::{Core, CoreConfig, telemetry};
@@ -20,7 +20,7 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
-use tower::{BoxError, ServiceExt};
+use tower::ServiceExt;
 use tracing::Instrument;
 
 /// Failure of the process as a whole (start-up, a server task), shown to the operator.
@@ -178,19 +178,7 @@ impl Application {
             }
         }
         if args.role == Role::Edge {
-            let channel = core_endpoint(args)?
-                .connect_timeout(Duration::from_secs(5))
-                .connect_lazy();
-            let proof = edge_proof(args.edge_secret.as_deref())?;
-            let channel = channel.map_request(move |mut req: http::Request<tonic::body::Body>| {
-                if let Some(proof) = &proof {
-                    req.headers_mut().insert(forms::EDGE_SECRET, proof.clone());
-                }
-                req
-            });
-            transport = Some(Transport::new(
-                channel.map_err(|e| TransportError(BoxError::from(e))),
-            ));
+            transport = Some(crate::remote::transport(args)?);
         }
         if let (Some(listener), Some(core)) = (listeners.http, transport) {
             let router = routes::router(AppState {
@@ -328,33 +316,6 @@ async fn sample_database(pool: &sqlx::PgPool) {
     }
 }
 
-/// What an edge-only process shows its core with every call, so that the core
-/// believes the visitors' addresses it forwards (`--edge-secret`).
-fn edge_proof(secret: Option<&str>) -> Result<Option<http::HeaderValue>, Error> {
-    let Some(secret) = secret else {
-        return Ok(None);
-    };
-    let mut value = http::HeaderValue::from_str(secret)
-        .map_err(|_| "--edge-secret must be visible ASCII characters")?;
-    value.set_sensitive(true);
-    Ok(Some(value))
-}
-
-/// The endpoint of an edge-only process's core: over TLS for an https:// URL, trusting
-/// the system's roots and those of `--core-ca`.
-fn core_endpoint(args: &ServeArgs) -> Result<tonic::transport::Endpoint, Error> {
-    let endpoint = tonic::transport::Endpoint::from_shared(args.core_url.clone())?;
-    if !args.core_url.starts_with("https://") {
-        return Ok(endpoint);
-    }
-    let mut tls = tonic::transport::ClientTlsConfig::new().with_native_roots();
-    if let Some(path) = &args.core_ca {
-        let pem = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        tls = tls.ca_certificate(tonic::transport::Certificate::from_pem(pem));
-    }
-    Ok(endpoint.tls_config(tls)?)
-}
-
 async fn open_database(db: &DbArgs, replica_urls: &[String]) -> Result<Database, Error> {
     Ok(Database::open(
         db.database_url.as_deref(),
@@ -407,9 +368,23 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         max_upload_bytes: args.max_upload_bytes,
         staged_file_grace: args.limits.staged_file_grace.into(),
         partial_retention: args.limits.partial_retention.into(),
-        exports: args.limits.exports(),
-        reads: args.limits.reads(),
-        partials: args.limits.partials(),
+        exports: ExportLimits {
+            per_account: args.limits.exports_per_account,
+            per_instance: args.limits.exports_per_instance,
+            stall_timeout: args.limits.export_stall_timeout.into(),
+        },
+        reads: ReadLimits {
+            per_account: args.limits.reads_per_account,
+            per_instance: args.limits.reads_per_instance,
+            statement_timeout: Some(args.limits.db_statement_timeout.into())
+                .filter(|t: &Duration| !t.is_zero()),
+        },
+        partials: PartialLimits {
+            per_form: args.limits.partials_per_form,
+            per_account: args.limits.partials_per_account,
+            per_visitor: args.limits.partials_per_visitor,
+            file_bytes_per_account: args.limits.partial_file_bytes_per_account,
+        },
         dashboard: forms::SessionPolicy {
             idle_timeout: args.session_idle_timeout.into(),
             lifetime: args.session_lifetime.into(),

@@ -4,7 +4,6 @@
 //! leave waiting. Part of `formsd serve`'s flags (`config::ServeArgs`).
 
 use clap::Args;
-use forms::config::{ExportLimits, PartialLimits, ReadLimits};
 
 /// Caps on exports, expensive reads and partial responses.
 #[derive(Args)]
@@ -57,34 +56,6 @@ pub(crate) struct LimitArgs {
     /// refused.
     #[arg(long, env = "FORMS_PARTIAL_FILE_BYTES_PER_ACCOUNT", default_value_t = 1 << 30, value_parser = at_least_one_i64)]
     pub partial_file_bytes_per_account: i64,
-}
-
-impl LimitArgs {
-    pub(crate) fn exports(&self) -> ExportLimits {
-        ExportLimits {
-            per_account: self.exports_per_account,
-            per_instance: self.exports_per_instance,
-            stall_timeout: self.export_stall_timeout.into(),
-        }
-    }
-
-    pub(crate) fn reads(&self) -> ReadLimits {
-        let timeout: std::time::Duration = self.db_statement_timeout.into();
-        ReadLimits {
-            per_account: self.reads_per_account,
-            per_instance: self.reads_per_instance,
-            statement_timeout: (!timeout.is_zero()).then_some(timeout),
-        }
-    }
-
-    pub(crate) fn partials(&self) -> PartialLimits {
-        PartialLimits {
-            per_form: self.partials_per_form,
-            per_account: self.partials_per_account,
-            per_visitor: self.partials_per_visitor,
-            file_bytes_per_account: self.partial_file_bytes_per_account,
-        }
-    }
 }
 
 /// A count that must be positive (0 places or slots would refuse everything).

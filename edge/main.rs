@@ -20,6 +20,7 @@ mod metrics;
 mod openapi;
 mod origin;
 mod query;
+mod remote;
 mod routes;
 mod state;
 mod tls;

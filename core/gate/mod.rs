@@ -41,8 +41,7 @@ use uuid::Uuid;
 
 /// Metadata the edge (or any client) sets to name the end client's IP address.
 pub(crate) const CLIENT_IP: &str = "x-client-ip";
-/// Metadata by which a separate REST edge proves it is one (`--edge-secret`).
-pub const EDGE_SECRET: &str = "x-edge-secret";
+pub(crate) use crate::pb::metadata::EDGE_SECRET;
 pub(crate) use crate::telemetry::REQUEST_ID;
 /// Metadata carrying the idempotency key of a create.
 pub(crate) const IDEMPOTENCY_KEY: &str = "idempotency-key";

@@ -13,9 +13,10 @@
 //! The read also holds its place under the cap on expensive reads of its account and
 //! the instance (`gate::concurrency`) until its connection is back.
 
+use super::store::bounded as store;
 use crate::error::CoreError;
 use crate::gate::concurrency::Permit;
-use sqlx::{AssertSqlSafe, PgConnection, PgPool, Postgres, Transaction};
+use sqlx::{PgConnection, PgPool, Postgres, Transaction};
 use std::time::Duration;
 
 /// SQLSTATE `query_canceled`: a statement stopped by the time limit or a cancel.
@@ -50,18 +51,10 @@ impl Bounded {
         limit: Option<Duration>,
         permit: Permit,
     ) -> Result<Self, CoreError> {
-        let begin = match isolation {
-            Isolation::Committed => "BEGIN READ ONLY",
-            Isolation::Snapshot => "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
-        };
-        // 0 is no limit; a limit is whole milliseconds, at least 1 (formatted from a
-        // number: nothing of the request's).
+        // 0 is no limit; a limit is whole milliseconds, at least 1.
         let millis = limit.map_or(0, |d| d.as_millis().clamp(1, i32::MAX as u128));
-        let statement = format!("{begin}; SET LOCAL statement_timeout = {millis}");
-        let mut tx = pool.begin_with(AssertSqlSafe(statement)).await?;
-        let pid = sqlx::query_scalar!(r#"SELECT pg_backend_pid() AS "pid!""#)
-            .fetch_one(&mut *tx)
-            .await?;
+        let mut tx = store::begin(pool, isolation == Isolation::Snapshot, millis).await?;
+        let pid = store::backend_pid(&mut tx).await?;
         Ok(Self {
             tx: Some(tx),
             pool: pool.clone(),
@@ -117,9 +110,7 @@ impl Drop for Bounded {
             // On a connection of its own, not the pool's: the pool may be what is short.
             let cancelled = async {
                 let mut conn = sqlx::ConnectOptions::connect(&*pool.connect_options()).await?;
-                sqlx::query_scalar!(r#"SELECT pg_cancel_backend($1) AS "sent!""#, pid)
-                    .fetch_one(&mut conn)
-                    .await?;
+                store::cancel_backend(&mut conn, pid).await?;
                 sqlx::Connection::close(conn).await
             };
             if let Err(error) = cancelled.await {

@@ -5,6 +5,7 @@ use super::cursor::{Position, Sort};
 use super::export::ExportRow;
 use super::{Response, TargetForm};
 
+pub(crate) mod bounded;
 pub(crate) mod partial;
 mod selection;
 mod statement;
