@@ -4,9 +4,9 @@
 //! core's server types: everything else reaches the core through `forms::pb` clients.
 
 use crate::config::{DbArgs, Role, ServeArgs};
-use crate::state::{AppState, Transport, TransportError};
-use crate::tls::{self, Alpn, Tls};
-use crate::{http_server, metrics, routes};
+use crate::http::state::{AppState, Transport, TransportError};
+use crate::http::tls::{self, Alpn, Tls};
+use crate::http::{metrics, server as http_server};
 use forms::accounts::sessions::SessionVerifier;
 use forms::config::{DeliveryConfig, ExportLimits, PartialLimits, ReadLimits};
 use forms::db::Database;
@@ -178,10 +178,10 @@ impl Application {
             }
         }
         if args.role == Role::Edge {
-            transport = Some(crate::remote::transport(args)?);
+            transport = Some(crate::http::remote::transport(args)?);
         }
         if let (Some(listener), Some(core)) = (listeners.http, transport) {
-            let router = routes::router(AppState {
+            let router = crate::router::router(AppState {
                 core,
                 max_body_bytes: args.max_body_bytes,
                 max_upload_bytes: args.max_upload_bytes,
@@ -197,7 +197,7 @@ impl Application {
                 body_timeout: args.http_body_timeout.into(),
                 max_connections: usize::try_from(args.http_max_connections)?,
             };
-            let proxies = crate::forwarded::Proxies {
+            let proxies = crate::http::forwarded::Proxies {
                 trusted: args.trusted_proxies.clone().into(),
                 header: args.proxy_header,
             };

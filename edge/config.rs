@@ -2,8 +2,8 @@
 //! `--help`), with their defaults: the one place the service's defaults are written
 //! (the core's settings have none of their own; see `ServeArgs::from_defaults`).
 
+use crate::http::tls::TlsFiles;
 use crate::limits::at_least_one;
-use crate::tls::TlsFiles;
 use clap::{Args, FromArgMatches, ValueEnum};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -153,7 +153,7 @@ pub(crate) struct ServeArgs {
         value_enum,
         default_value = "x-forwarded-for"
     )]
-    pub proxy_header: crate::forwarded::ProxyHeader,
+    pub proxy_header: crate::http::forwarded::ProxyHeader,
     /// A secret shared by a core and its separate REST edges (--role edge): an edge sends
     /// it with each call, and the core believes the visitor's address an edge forwards
     /// only from calls that carry it (the in-process edge is always believed; a client

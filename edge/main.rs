@@ -4,26 +4,14 @@
 //! gRPC services in-process.
 
 mod app;
-mod body;
-mod call;
 mod cli;
 mod config;
-mod cookies;
 mod dashboard;
-mod error;
-mod forwarded;
-mod http_server;
-mod https;
+mod hosted;
+mod http;
 mod limits;
-mod logs;
-mod metrics;
-mod openapi;
-mod origin;
-mod query;
-mod remote;
-mod routes;
-mod state;
-mod tls;
+mod rest;
+mod router;
 
 use app::{Application, Error};
 use clap::{Parser, Subcommand};
@@ -136,7 +124,7 @@ async fn run(cli: Cli) -> Result<(), Error> {
             .await
         }
         Command::Openapi => {
-            println!("{}", openapi::document().to_pretty_json()?);
+            println!("{}", rest::openapi::document().to_pretty_json()?);
             Ok(())
         }
     }
@@ -158,16 +146,16 @@ fn report_ready(app: &Application) {
     );
 }
 
-fn init_logging(format: LogFormat) -> logs::Guard {
+fn init_logging(format: LogFormat) -> http::logs::Guard {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     // Lines are written by a thread of their own, in batches (see `logs`). A process
     // that cannot start a thread now would not serve anyway.
-    let (writer, guard) = logs::start(std::io::stderr()).unwrap_or_else(|error| {
+    let (writer, guard) = http::logs::start(std::io::stderr()).unwrap_or_else(|error| {
         eprintln!("formsd: error: starting the log writer: {error}");
         std::process::exit(1)
     });
-    logs::set_access(writer.clone(), format);
+    http::logs::set_access(writer.clone(), format);
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(writer);

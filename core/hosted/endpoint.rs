@@ -22,28 +22,13 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::net::IpAddr;
 
-/// A field's key besides its id: its label in lower case, each run of other characters
-/// than letters and digits made one `_`. The same rule as the hosted page's prefill
-/// (`edge/routes/hosted`, `slug`), so that one name works in a link and in a post.
-pub(crate) fn slug(label: &str) -> String {
-    let mut slug = String::with_capacity(label.len());
-    for c in label.trim().chars() {
-        if c.is_alphanumeric() {
-            slug.extend(c.to_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('_') {
-            slug.push('_');
-        }
-    }
-    slug.trim_end_matches('_').to_owned()
-}
-
 /// Field ids by the names a post may use for them: each id, and each label's slug that
 /// no other field shares and that is no field's id.
 fn names(fields: &[Field]) -> HashMap<String, String> {
     let mut names: HashMap<String, String> = HashMap::new();
     let mut shared = Vec::new();
     for field in fields {
-        let slug = slug(&field.label);
+        let slug = convert::slug(&field.label);
         if slug.is_empty() {
             continue;
         }
@@ -282,9 +267,9 @@ mod tests {
 
     #[test]
     fn slugs_are_the_prefills() {
-        assert_eq!(slug("  UTM source "), "utm_source");
-        assert_eq!(slug("E-mail (work)"), "e_mail_work");
-        assert_eq!(slug("Ünïcode Näme"), "ünïcode_näme");
-        assert_eq!(slug("!!!"), "");
+        assert_eq!(convert::slug("  UTM source "), "utm_source");
+        assert_eq!(convert::slug("E-mail (work)"), "e_mail_work");
+        assert_eq!(convert::slug("Ünïcode Näme"), "ünïcode_näme");
+        assert_eq!(convert::slug("!!!"), "");
     }
 }

@@ -1,4 +1,5 @@
-//! JSON <-> `google.protobuf.Struct`/`Value` and time <-> `google.protobuf.Timestamp`.
+//! JSON <-> `google.protobuf.Struct`/`Value` and time <-> `google.protobuf.Timestamp`;
+//! a field's name besides its id (`slug`), which the edges and the core share.
 //!
 //! `Struct` carries every number as a double, so a JSON `3` would come back as `3.0`.
 //! Converting back to JSON restores integral numbers (up to 2^53, where doubles stop
@@ -7,6 +8,22 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 use prost_types::{ListValue, Struct, Timestamp, Value, value::Kind};
 use serde_json::{Map, Number, Value as Json};
+
+/// A field's key besides its id: its label in lower case, each run of other characters
+/// than letters and digits made one `_` (`UTM source` → `utm_source`). Endpoint mode
+/// reads posts by it, the hosted page prefills from the URL query by it and the share
+/// panel's snippet names its inputs by it: one rule, so that one name works everywhere.
+pub fn slug(label: &str) -> String {
+    let mut slug = String::with_capacity(label.len());
+    for c in label.trim().chars() {
+        if c.is_alphanumeric() {
+            slug.extend(c.to_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('_') {
+            slug.push('_');
+        }
+    }
+    slug.trim_end_matches('_').to_owned()
+}
 
 /// Largest integer a double represents exactly.
 const MAX_EXACT: f64 = 9_007_199_254_740_992.0;

@@ -10,5 +10,9 @@ pub mod details;
 pub mod metadata;
 mod reason;
 
+/// The event names a webhook subscription may list (SPEC Events): the core refuses any
+/// other, the dashboard offers these.
+pub const WEBHOOK_EVENTS: &[&str] = crate::webhooks::EVENTS;
+
 /// Encoded descriptor set of `proto/`, for gRPC server reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("forms_descriptor");

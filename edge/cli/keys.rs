@@ -2,7 +2,7 @@
 
 use super::{Admin, lower_name, proto_name, refused};
 use crate::app::Error;
-use crate::routes::timestamp_json;
+use crate::http::timestamp_json;
 use clap::Subcommand;
 use forms::pb;
 use serde_json::json;

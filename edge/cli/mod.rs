@@ -9,7 +9,7 @@ pub(crate) mod webhooks;
 
 use crate::app::{Error, Operator};
 use crate::config::DbArgs;
-use crate::state::Transport;
+use crate::http::state::Transport;
 use forms::pb::admin_service_client::AdminServiceClient;
 use forms::pb::notification_admin_service_client::NotificationAdminServiceClient;
 use forms::pb::sessions_service_client::SessionsServiceClient;

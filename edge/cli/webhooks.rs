@@ -3,7 +3,7 @@
 
 use super::{Admin, lower_name, refused};
 use crate::app::Error;
-use crate::routes::timestamp_json;
+use crate::http::timestamp_json;
 use clap::Subcommand;
 use forms::pb;
 use serde_json::{Value, json};

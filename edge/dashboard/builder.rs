@@ -13,8 +13,9 @@
 use super::conditions;
 use super::layout::{self, Section, csrf, status_badge, when};
 use super::owner::{Owner, Posted, see_other};
-use super::share::{self, Origin};
-use crate::error::reason_of;
+use super::share;
+use crate::http::error::reason_of;
+use crate::http::site::Origin;
 use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use axum::response::Response;

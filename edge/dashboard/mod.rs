@@ -22,7 +22,7 @@ mod sign_in;
 mod summary;
 mod webhooks;
 
-use crate::state::AppState;
+use crate::http::state::AppState;
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -169,8 +169,8 @@ async fn same_origin_posts(State(state): State<AppState>, req: Request, next: Ne
     let cross = req.method() == Method::POST
         && match fetch_site {
             Some(site) => !matches!(site, "same-origin" | "none"),
-            None => crate::origin::page_origin(headers)
-                .is_some_and(|origin| !crate::origin::is_own(&state, headers, &origin)),
+            None => crate::http::origin::page_origin(headers)
+                .is_some_and(|origin| !crate::http::origin::is_own(&state, headers, &origin)),
         };
     if cross {
         let body = html! {

@@ -4,10 +4,10 @@
 //! core refuses them without it (so a forged post changes nothing).
 
 use super::layout::{self, Section};
-use crate::call::RequestId;
-use crate::error::reason_of;
-use crate::http_server::{ClientIp, OverHttps};
-use crate::state::AppState;
+use crate::http::call::RequestId;
+use crate::http::error::reason_of;
+use crate::http::server::{ClientIp, OverHttps};
+use crate::http::state::AppState;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -37,7 +37,7 @@ pub(crate) fn session_cookie(parts: &Parts) -> Option<String> {
         true => HOST_SESSION_COOKIE,
         false => SESSION_COOKIE,
     };
-    crate::cookies::only_cookie(&parts.headers, name)
+    crate::http::cookies::only_cookie(&parts.headers, name)
         .filter(|v| v.len() <= 128)
         .map(str::to_owned)
 }

@@ -11,7 +11,7 @@ pub(crate) use detail::{delete, file, show};
 
 use super::layout::{self, Section};
 use super::owner::Owner;
-use crate::routes::export::{ExportFormatName, download, format_of};
+use crate::http::download;
 use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -360,7 +360,7 @@ pub(crate) async fn inbox(
     let listed = match listed {
         Ok(reply) => reply.into_inner(),
         Err(status)
-            if crate::error::reason_of(&status) == Some(pb::ErrorReason::ValidationError) =>
+            if crate::http::error::reason_of(&status) == Some(pb::ErrorReason::ValidationError) =>
         {
             // A cursor the core refuses, or a condition it can not apply (a value the
             // field can not have): say which.
@@ -537,7 +537,7 @@ pub(crate) async fn export_csv(
     path: Path<String>,
     query: Query<InboxQuery>,
 ) -> Response {
-    export(owner, path, query, ExportFormatName::Csv).await
+    export(owner, path, query, pb::ExportFormat::Csv).await
 }
 
 /// `GET /app/forms/{id}/responses/export.ndjson`
@@ -546,7 +546,7 @@ pub(crate) async fn export_ndjson(
     path: Path<String>,
     query: Query<InboxQuery>,
 ) -> Response {
-    export(owner, path, query, ExportFormatName::Ndjson).await
+    export(owner, path, query, pb::ExportFormat::Ndjson).await
 }
 
 /// The core's export with the inbox's date filter, streamed as an attachment.
@@ -554,14 +554,13 @@ async fn export(
     owner: Owner,
     Path(form_id): Path<String>,
     Query(q): Query<InboxQuery>,
-    format: ExportFormatName,
+    format: pb::ExportFormat,
 ) -> Response {
     let filter = match Filter::parse(&q) {
         Ok(filter) => filter,
         Err(text) => return bad_input(&owner, &form_id, &text),
     };
     let (since, until) = filter.bounds();
-    let (format, media_type, extension) = format_of(format);
     let request = pb::ExportResponsesRequest {
         form_id: form_id.clone(),
         format: format.into(),
@@ -576,7 +575,7 @@ async fn export(
         .export_responses(owner.request(request))
         .await
     {
-        Ok(reply) => download(reply, &form_id, media_type, extension).into_response(),
+        Ok(reply) => download::export(reply, &form_id, format).into_response(),
         Err(status) => owner.failure(&status),
     }
 }

@@ -1,59 +1,9 @@
 //! The share panel of a published form: its link, an `<iframe>` snippet to embed it, and
 //! a QR code of the link drawn as SVG on the server.
 
-use crate::http_server::OverHttps;
-use axum::extract::FromRequestParts;
-use axum::http::header;
-use axum::http::request::Parts;
 use maud::{Markup, PreEscaped, html};
 use qrcode::QrCode;
 use qrcode::render::svg;
-use std::convert::Infallible;
-
-/// Where the browser reached this service (`https://forms.example.com`), from the
-/// request's Host and whether it came over HTTPS; `None` when the Host is missing or
-/// not a plain host name (then links stay relative).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Origin(pub(crate) Option<String>);
-
-impl<S: Send + Sync> FromRequestParts<S> for Origin {
-    type Rejection = Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Infallible> {
-        let https = parts.extensions.get::<OverHttps>().is_some_and(|h| h.0);
-        let host = parts
-            .uri
-            .authority()
-            .map(|a| a.as_str().to_owned())
-            .or_else(|| {
-                parts
-                    .headers
-                    .get(header::HOST)
-                    .and_then(|h| h.to_str().ok())
-                    .map(str::to_owned)
-            });
-        Ok(Self(host.filter(|h| plain_host(h)).map(|host| {
-            format!("{}://{host}", if https { "https" } else { "http" })
-        })))
-    }
-}
-
-/// A host (and port) that may go into a link as it is: a name, an IPv4 address or a
-/// bracketed IPv6 address, with an optional port; no user info, path or space.
-fn plain_host(host: &str) -> bool {
-    !host.is_empty()
-        && host.len() <= 255
-        && host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
-}
-
-impl Origin {
-    /// The hosted page of a form: absolute when the origin is known.
-    pub(crate) fn hosted_url(&self, short_id: &str) -> String {
-        format!("{}/f/{short_id}", self.0.as_deref().unwrap_or(""))
-    }
-}
 
 /// The `<iframe>` that embeds a form's hosted page on another site.
 pub(crate) fn embed_snippet(url: &str, title: &str) -> String {
@@ -85,7 +35,7 @@ pub(crate) fn endpoint_snippet(action: &str, form: &forms::pb::Form) -> String {
     let slugs: Vec<String> = form
         .fields
         .iter()
-        .map(|f| crate::routes::hosted::slug(&f.label))
+        .map(|f| forms::pb::convert::slug(&f.label))
         .collect();
     let name_of = |at: usize| {
         let slug = &slugs[at];
@@ -324,16 +274,11 @@ mod tests {
     }
 
     #[test]
-    fn the_snippet_escapes_the_title_and_hosts_are_checked() {
+    fn the_snippet_escapes_the_title() {
         let snippet = embed_snippet("https://x.test/f/a", "A \"quoted\" <title>");
         assert!(
             snippet.contains(r#"title="A &quot;quoted&quot; &lt;title&gt;""#),
             "{snippet}"
         );
-        assert!(plain_host("forms.example.com:8443"));
-        assert!(plain_host("[::1]:80"));
-        assert!(!plain_host("evil.test/path"));
-        assert!(!plain_host("a b"));
-        assert!(!plain_host("user@host"));
     }
 }

@@ -18,8 +18,8 @@
 
 use super::layout::{self, Section};
 use super::owner::{self, Owner, Posted, clear_session, set_session};
-use crate::http_server::OverHttps;
-use crate::state::AppState;
+use crate::http::server::OverHttps;
+use crate::http::state::AppState;
 use axum::extract::{Query, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -188,7 +188,7 @@ fn refused_as(
     next: Option<&str>,
     otherwise: &'static str,
 ) -> Response {
-    let (code, text) = match crate::error::reason_of(status) {
+    let (code, text) = match crate::http::error::reason_of(status) {
         Some(pb::ErrorReason::RateLimited) => (
             StatusCode::TOO_MANY_REQUESTS,
             "Too many sign-in attempts. Wait a minute and try again.",
@@ -263,7 +263,7 @@ const OIDC_COOKIE: &str = "formsd_oidc";
 
 /// The attempt bound to this browser: its state and the page to go on to.
 fn oidc_cookie(parts: &Parts) -> Option<(String, String)> {
-    let value = crate::cookies::cookie(&parts.headers, OIDC_COOKIE)?;
+    let value = crate::http::cookies::cookie(&parts.headers, OIDC_COOKIE)?;
     let (state, next) = value.split_once('.')?;
     let next = percent_encoding::percent_decode_str(next)
         .decode_utf8()

@@ -20,8 +20,7 @@ const PER_PAGE: i32 = 20;
 
 /// The events a subscription may list (`webhook.test` is not one: it is only sent by
 /// hand, from the webhook's page).
-// The REST edge documents the same names (the edge reaches the core only over gRPC).
-const EVENTS: &[&str] = &crate::routes::webhooks::Event::NAMES;
+const EVENTS: &[&str] = pb::WEBHOOK_EVENTS;
 
 fn list_url(form_id: &str) -> String {
     format!("/app/forms/{form_id}/webhooks")
@@ -281,7 +280,7 @@ pub(crate) struct HookForm {
 
 /// Whether a refusal is about what was entered (shown beside the form, 422).
 fn is_input_problem(status: &tonic::Status) -> bool {
-    crate::error::reason_of(status) == Some(ErrorReason::ValidationError)
+    crate::http::error::reason_of(status) == Some(ErrorReason::ValidationError)
 }
 
 /// `POST /app/forms/{id}/webhooks`: creates it and answers with the list and the new

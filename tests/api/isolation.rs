@@ -1,5 +1,5 @@
 //! Tenant isolation as a matrix: every REST route (read from the source of
-//! `edge/routes/mod.rs`), every dashboard route (read from the source of
+//! `edge/router.rs`), every dashboard route (read from the source of
 //! `edge/dashboard/mod.rs`, nested at `/app`) and every gRPC method (read from the
 //! descriptor set) has a row saying how its isolation is checked, and the test checks it.
 //! B's credentials (key, provider session and dashboard session) and an Enterprise
@@ -680,10 +680,10 @@ const ROWS: &[(&str, Kind, &str)] = &[
 
 /// The REST routes of the router, as `METHOD path`, read from its source.
 pub fn rest_routes() -> BTreeSet<String> {
-    rest_routes_in(include_str!("../../edge/routes/mod.rs"))
+    rest_routes_in(include_str!("../../edge/router.rs"))
 }
 
-/// The REST routes in the source `src` of a router module like `edge/routes/mod.rs`: the
+/// The REST routes in the source `src` of a router module like `edge/router.rs`: the
 /// `/api/v1` nest and the routes beside it. The `/app` nest is the dashboard's router,
 /// whose routes are read from its own source (`dashboard_routes_in`).
 fn rest_routes_in(src: &str) -> BTreeSet<String> {
@@ -825,7 +825,7 @@ fn row_gaps(rest: &BTreeSet<String>, grpc: &BTreeSet<String>) -> (Vec<String>, V
 /// added to the descriptor set, are caught.
 #[test]
 fn the_matrix_guard_catches_new_and_stale_routes() {
-    let src = include_str!("../../edge/routes/mod.rs");
+    let src = include_str!("../../edge/router.rs");
     let dash_src = include_str!("../../edge/dashboard/mod.rs");
     let grpc = grpc_methods();
     let dash = dashboard_routes_in(dash_src);

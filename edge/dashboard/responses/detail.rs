@@ -225,7 +225,7 @@ pub(crate) async fn file(
         Ok(reply) => {
             let file = reply.into_inner();
             let mut response = file.content.into_response();
-            crate::routes::attachment(&mut response, &file.content_type, &file.file_name);
+            crate::http::download::attachment(&mut response, &file.content_type, &file.file_name);
             response
         }
         Err(status) => owner.failure(&status),

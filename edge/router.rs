@@ -1,22 +1,13 @@
-//! The REST surface of SPEC.md under `/api/v1`, one module per resource, plus what
-//! every request gets: a request id, an access log line, the SPEC envelope on unknown
-//! routes and methods.
+//! The whole site's router: the REST API under `/api/v1` (`rest`), the hosted pages
+//! under `/f` (`hosted`), the dashboard under `/app` (`dashboard`), health checks, and
+//! what every request gets: a request id, an access log line, metrics, and the SPEC
+//! envelope on unknown routes and methods.
 
-pub(crate) mod docs;
-pub(crate) mod export;
-pub(crate) mod filter;
-pub(crate) mod form;
-pub(crate) mod hosted;
-pub(crate) mod pagination;
-pub(crate) mod params;
-pub(crate) mod responses;
-pub(crate) mod summary;
-pub(crate) mod usage;
-pub(crate) mod webhooks;
-
-use crate::call::{Call, RequestId};
-use crate::state::AppState;
-use ::forms::pb::{self, convert};
+use crate::hosted;
+use crate::http::call::{Call, RequestId};
+use crate::http::state::AppState;
+use crate::rest::{docs, export, form, responses, summary, usage, webhooks};
+use ::forms::pb;
 use axum::Router;
 use axum::extract::{MatchedPath, OriginalUri, Request, State};
 use axum::http::{HeaderValue, Method};
@@ -26,7 +17,7 @@ use axum::routing::{delete, get};
 use serde_json::{Value, json};
 use std::time::Instant;
 
-/// The whole REST router.
+/// The whole router.
 pub(crate) fn router(state: AppState) -> Router {
     let max_upload_bytes = state.max_upload_bytes;
     let api = Router::new()
@@ -174,7 +165,7 @@ async fn request_id_and_log(mut req: Request, next: Next) -> Response {
     // The access line, as `tracing::info!(status, duration_ms, "request")` in a span
     // `request{request_id, method, path}` would write it, for less (see `logs`).
     if tracing::enabled!(tracing::Level::INFO) {
-        crate::logs::access(&crate::logs::Access {
+        crate::http::logs::access(&crate::http::logs::Access {
             request_id: &request_id,
             method: method.as_str(),
             path: &path,
@@ -217,40 +208,4 @@ async fn matched_route(matched: MatchedPath, req: Request, next: Next) -> Respon
     let mut response = next.run(req).await;
     response.extensions_mut().insert(matched);
     response
-}
-
-/// A timestamp as ISO 8601 UTC with milliseconds, or null.
-pub(crate) fn timestamp_json(ts: Option<&prost_types::Timestamp>) -> Value {
-    ts.and_then(convert::iso8601)
-        .map_or(Value::Null, Value::String)
-}
-
-/// A timestamp as ISO 8601 UTC with milliseconds.
-pub(crate) fn timestamp(ts: Option<&prost_types::Timestamp>) -> Option<String> {
-    ts.and_then(convert::iso8601)
-}
-
-/// Marks `response` as a file to save: its media type (when it is a valid header
-/// value), `attachment` under `file_name` (quotes, backslashes and control characters
-/// replaced, so that the name cannot break out of the header), and no sniffing.
-pub(crate) fn attachment(response: &mut Response, content_type: &str, file_name: &str) {
-    let name: String = file_name
-        .chars()
-        .map(|c| match c {
-            '"' | '\\' => '_',
-            c if c.is_control() => '_',
-            c => c,
-        })
-        .collect();
-    let h = response.headers_mut();
-    if let Ok(value) = HeaderValue::from_str(content_type) {
-        h.insert(axum::http::header::CONTENT_TYPE, value);
-    }
-    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
-        h.insert(axum::http::header::CONTENT_DISPOSITION, value);
-    }
-    h.insert(
-        axum::http::header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
 }

@@ -5,7 +5,7 @@
 //! form that turns `proof_of_work` on, the script that solves its challenge
 //! (`SCRIPT_PATH`; without it the page says the form needs JavaScript).
 
-use crate::state::AppState;
+use crate::http::state::AppState;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
@@ -29,7 +29,7 @@ pub(super) const NAV_FIELD: &str = "nav";
 /// Hidden field the page's script fills with the solved proof-of-work challenge.
 pub(super) const POW_FIELD: &str = "pow_solution";
 /// Where the proof-of-work script is served (two segments: never a form's address; its
-/// route: `routes::router`).
+/// route: `router::router`).
 pub(super) const SCRIPT_PATH: &str = "/f/assets/pow.js";
 /// The proof-of-work script (see its comments), compiled into the binary.
 const SCRIPT: &str = include_str!("assets/pow.js");

@@ -1,17 +1,15 @@
 //! `GET /forms/{form_id}/responses/export`: the core's ExportResponses stream as a
 //! streamed HTTP body, a chunk at a time (never collected).
 
-use crate::call::Call;
-use crate::error::forwarded_headers;
-use crate::query::{self, Query};
-use crate::routes::params::{FormIdOfChild, PathParams};
-use crate::state::AppState;
-use axum::body::Body;
+use crate::http::call::Call;
+use crate::http::download;
+use crate::http::params::{FormIdOfChild, PathParams};
+use crate::http::state::AppState;
+use crate::rest::query::{self, Query};
 use axum::extract::State;
 use axum::response::Response;
 use forms::pb;
 use serde::Deserialize;
-use tokio_stream::StreamExt;
 use utoipa::{IntoParams, ToSchema};
 
 /// The query of the export.
@@ -50,29 +48,25 @@ pub(crate) enum ExportFormatName {
     Xlsx,
 }
 
-/// The media type of an XLSX workbook.
-pub(crate) const XLSX_MEDIA_TYPE: &str =
-    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
-
-/// A format's wire value, with the reply's media type and the file's extension.
-pub(crate) fn format_of(name: ExportFormatName) -> (pb::ExportFormat, &'static str, &'static str) {
-    match name {
-        ExportFormatName::Ndjson => (pb::ExportFormat::Ndjson, "application/x-ndjson", "ndjson"),
-        ExportFormatName::Csv => (pb::ExportFormat::Csv, "text/csv; charset=utf-8", "csv"),
-        ExportFormatName::Xlsx => (pb::ExportFormat::Xlsx, XLSX_MEDIA_TYPE, "xlsx"),
+impl From<ExportFormatName> for pb::ExportFormat {
+    fn from(name: ExportFormatName) -> Self {
+        match name {
+            ExportFormatName::Ndjson => Self::Ndjson,
+            ExportFormatName::Csv => Self::Csv,
+            ExportFormatName::Xlsx => Self::Xlsx,
+        }
     }
 }
 
-/// The query as a request, with the reply's media type and the file's extension.
+/// The query as a request.
 fn export_request(
     form_id: String,
     query: ExportQuery,
     filter: super::filter::FilterQuery,
-) -> (pb::ExportResponsesRequest, &'static str, &'static str) {
-    let (format, media_type, extension) = format_of(query.format.unwrap_or_default());
-    let request = pb::ExportResponsesRequest {
+) -> pb::ExportResponsesRequest {
+    pb::ExportResponsesRequest {
         form_id,
-        format: format.into(),
+        format: pb::ExportFormat::from(query.format.unwrap_or_default()).into(),
         since: query.since,
         until: query.until,
         status: query
@@ -80,8 +74,7 @@ fn export_request(
             .map_or(pb::ResponseStatus::Unspecified, Into::into)
             .into(),
         filter: filter.into_pb(),
-    };
-    (request, media_type, extension)
+    }
 }
 
 /// Export every response of a form
@@ -104,50 +97,29 @@ pub(crate) async fn export(
     Query(query): Query<ExportQuery>,
     Query(filter): Query<super::filter::FilterQuery>,
 ) -> Result<Response, Response> {
-    let (request, media_type, extension) = export_request(form_id, query, filter);
-    let form_id = request.form_id.clone();
+    let request = export_request(form_id, query, filter);
+    let (form_id, format) = (request.form_id.clone(), request.format());
     let reply = state
         .responses()
         .export_responses(call.request(request))
         .await
         .map_err(|status| call.error(&status))?;
-    Ok(download(reply, &form_id, media_type, extension))
-}
-
-/// The core's export stream as a streamed attachment, `responses-<form id>.<extension>`,
-/// a chunk at a time (never collected). Shared with the dashboard's downloads.
-pub(crate) fn download(
-    reply: tonic::Response<tonic::Streaming<pb::ExportResponsesResponse>>,
-    form_id: &str,
-    media_type: &str,
-    extension: &str,
-) -> Response {
-    // The core accepted the id, so it is a UUID; only its characters go in the header.
-    let name: String = form_id
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .collect();
-    let headers = forwarded_headers(reply.metadata());
-    // An error item aborts the body: the client sees a broken transfer, not a short file.
-    let chunks = reply
-        .into_inner()
-        .map(|message| message.map(|m| bytes::Bytes::from(m.data)));
-    let mut response = Response::new(Body::from_stream(chunks));
-    response.headers_mut().extend(headers);
-    let file_name = format!("responses-{name}.{extension}");
-    super::attachment(&mut response, media_type, &file_name);
-    response
+    Ok(download::export(reply, &form_id, format))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::parse;
+    use crate::rest::query::parse;
 
     fn export(
         query: &str,
     ) -> Result<(pb::ExportResponsesRequest, &'static str, &'static str), String> {
-        parse::<ExportQuery>(query).map(|q| export_request("f".to_owned(), q, Default::default()))
+        parse::<ExportQuery>(query).map(|q| {
+            let request = export_request("f".to_owned(), q, Default::default());
+            let (media_type, extension) = crate::http::download::media_of(request.format());
+            (request, media_type, extension)
+        })
     }
 
     #[test]

@@ -11,8 +11,8 @@
 //! value has its reader below, for `#[serde(default, deserialize_with = "...")]`; a
 //! plain `Option<String>` takes the value as sent, even empty.
 
-use crate::call::Call;
-use crate::state::AppState;
+use crate::http::call::Call;
+use crate::http::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::response::Response;

@@ -3,7 +3,7 @@
 //! edge reads their syntax into a `ResponseFilter`; what they mean (which field, which
 //! values a field can have) is the core's to check.
 
-use crate::query;
+use crate::rest::query;
 use forms::pb;
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};

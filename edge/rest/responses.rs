@@ -1,12 +1,12 @@
 //! `/forms/{form_id}/responses[/{id}]`: JSON shapes of SPEC onto ResponsesService.
 
-use crate::body::JsonBody;
-use crate::call::{Call, Success};
-use crate::query::{self, Query};
-use crate::routes::pagination::Page;
-use crate::routes::params::{FileId, FormIdOfChild, IdempotencyKey, PathParams, ResponseId};
-use crate::routes::timestamp;
-use crate::state::AppState;
+use crate::http::body::JsonBody;
+use crate::http::call::{Call, Success};
+use crate::http::params::{FileId, FormIdOfChild, IdempotencyKey, PathParams, ResponseId};
+use crate::http::state::AppState;
+use crate::http::timestamp;
+use crate::rest::pagination::Page;
+use crate::rest::query::{self, Query};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -359,11 +359,11 @@ pub(crate) async fn file(
     });
     match state.responses().get_response_file(request).await {
         Ok(reply) => {
-            let headers = crate::error::forwarded_headers(reply.metadata());
+            let headers = crate::http::error::forwarded_headers(reply.metadata());
             let file = reply.into_inner();
             let mut response = file.content.into_response();
             response.headers_mut().extend(headers);
-            super::attachment(&mut response, &file.content_type, &file.file_name);
+            crate::http::download::attachment(&mut response, &file.content_type, &file.file_name);
             response
         }
         Err(status) => call.error(&status),
@@ -373,7 +373,7 @@ pub(crate) async fn file(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::parse;
+    use crate::rest::query::parse;
 
     fn list(query: &str) -> Result<pb::ListResponsesRequest, String> {
         parse::<ListResponsesQuery>(query)

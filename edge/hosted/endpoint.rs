@@ -12,11 +12,11 @@
 use super::page::{message_page, refusal_page};
 use super::posted::{self, Posted, Stop, Submitted, Unreadable};
 use super::{error_page, field_errors};
-use crate::call::Call;
-use crate::error::{ApiError, reason_of};
-use crate::origin::{is_own, origin_of, page_origin};
-use crate::routes::params::PathParams;
-use crate::state::AppState;
+use crate::http::call::Call;
+use crate::http::error::{ApiError, reason_of};
+use crate::http::origin::{is_own, origin_of, page_origin};
+use crate::http::params::PathParams;
+use crate::http::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -48,7 +48,7 @@ pub(super) fn caller(state: &AppState, headers: &HeaderMap) -> Option<pb::Endpoi
         .unwrap_or("")
         .to_ascii_lowercase();
     let origin = page_origin(headers);
-    let json = crate::body::is_json(header_str(headers, header::CONTENT_TYPE));
+    let json = crate::http::body::is_json(header_str(headers, header::CONTENT_TYPE));
     let foreign = sec_fetch_site != "same-origin"
         && origin
             .as_deref()
@@ -62,7 +62,7 @@ pub(super) fn caller(state: &AppState, headers: &HeaderMap) -> Option<pb::Endpoi
 /// Whether the caller reads JSON: it posted JSON, or asked for it (`Accept`, which a
 /// `fetch` of a `FormData` may set without a preflight).
 fn wants_json(headers: &HeaderMap) -> bool {
-    crate::body::is_json(header_str(headers, header::CONTENT_TYPE))
+    crate::http::body::is_json(header_str(headers, header::CONTENT_TYPE))
         || header_str(headers, header::ACCEPT)
             .is_some_and(|accept| accept.to_ascii_lowercase().contains("application/json"))
 }
@@ -135,7 +135,9 @@ pub(crate) async fn preflight(
         Err(status) => {
             let code = match reason_of(&status) {
                 Some(ErrorReason::OriginNotAllowed) => StatusCode::FORBIDDEN,
-                _ => crate::error::status_of(reason_of(&status).unwrap_or(ErrorReason::Internal)),
+                _ => crate::http::error::status_of(
+                    reason_of(&status).unwrap_or(ErrorReason::Internal),
+                ),
             };
             with_cors(code.into_response(), None, false)
         }
@@ -149,7 +151,7 @@ async fn read_json(state: &AppState, req: Request) -> Result<Posted, Stop> {
         .await
         .map_err(|e| posted::unreadable(&e))?;
     let object: Map<String, Value> =
-        crate::body::parse(&body).map_err(|why| posted::malformed(&why))?;
+        crate::http::body::parse(&body).map_err(|why| posted::malformed(&why))?;
     let mut posted = Posted::new(true);
     let mut answers = Map::new();
     for (name, value) in object {
@@ -191,7 +193,7 @@ pub(super) async fn submit(
         json,
         origin: origin.as_deref(),
     };
-    let read = if crate::body::is_json(header_str(&headers, header::CONTENT_TYPE)) {
+    let read = if crate::http::body::is_json(header_str(&headers, header::CONTENT_TYPE)) {
         read_json(state, req).await
     } else {
         let submitted = Submitted {

@@ -4,8 +4,8 @@
 //! `#[utoipa::path]`); and the `Idempotency-Key` header of the creates, which only the
 //! core reads.
 
-use crate::call::Call;
-use crate::state::AppState;
+use crate::http::call::Call;
+use crate::http::state::AppState;
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
 use axum::response::Response;

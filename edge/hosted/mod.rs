@@ -16,15 +16,15 @@ mod page;
 mod posted;
 mod resume;
 
-use crate::call::Call;
-use crate::dashboard::share::Origin;
-use crate::error::reason_of;
-use crate::routes::params::PathParams;
-use crate::state::AppState;
+use crate::http::call::Call;
+use crate::http::error::reason_of;
+use crate::http::params::PathParams;
+use crate::http::site::Origin;
+use crate::http::state::AppState;
 use axum::extract::{RawQuery, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use forms::pb::{self, ErrorReason};
+use forms::pb::{self, ErrorReason, convert};
 use nonce::{NonceHome, nonce, with_cookie};
 use page::{Filled, FormActionOrigin, Paging, form_page, message_page, page_address};
 use posted::{Posted, Stop, Submitted};
@@ -134,20 +134,6 @@ fn form_reply(
     response
 }
 
-/// A field's key in the URL query besides its id: its label in lower case, each run of
-/// other characters than letters and digits made one `_` (`UTM source` → `utm_source`).
-pub(crate) fn slug(label: &str) -> String {
-    let mut slug = String::with_capacity(label.len());
-    for c in label.trim().chars() {
-        if c.is_alphanumeric() {
-            slug.extend(c.to_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('_') {
-            slug.push('_');
-        }
-    }
-    slug.trim_end_matches('_').to_owned()
-}
-
 /// The answers a page's URL query prefills: `?<field id>=value` (or the slug of the
 /// field's label, `?utm_source=newsletter` for a field labelled "utm_source"); a choice
 /// by its option id (repeated for a multiple choice), a rating or scale by its number, a
@@ -164,7 +150,7 @@ fn prefill(form: &pb::Form, query: &str) -> HashMap<String, serde_json::Value> {
         if matches!(field.r#type.as_str(), "file_upload" | "page_break") {
             continue;
         }
-        let label = slug(&field.label);
+        let label = convert::slug(&field.label);
         let by = |key: &str| -> Vec<&str> {
             pairs
                 .iter()

@@ -7,9 +7,9 @@
 //! Served at `GET /api/v1/openapi.json`, printed by `formsd openapi`, committed as
 //! `docs/openapi.json` (a test fails when they differ).
 
-use crate::error::status_of;
-use crate::routes::pagination::Page;
-use crate::routes::{export, form, responses, summary, usage, webhooks};
+use crate::http::error::status_of;
+use crate::rest::pagination::Page;
+use crate::rest::{export, form, responses, summary, usage, webhooks};
 use forms::pb::ErrorReason;
 use std::collections::BTreeMap;
 use utoipa::openapi::header::HeaderBuilder;
@@ -41,7 +41,7 @@ use utoipa::{Modify, OpenApi};
         webhooks::list, webhooks::create, webhooks::delete,
         usage::get,
     ),
-    components(schemas(Page, crate::routes::filter::AnswerConditions)),
+    components(schemas(Page, crate::rest::filter::AnswerConditions)),
     tags(
         (name = "forms", description = "Forms and their field definitions"),
         (name = "responses", description = "Submissions to a form"),

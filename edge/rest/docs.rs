@@ -1,9 +1,9 @@
 //! The API's own description, without a key: the OpenAPI document and its interactive
 //! reference (Swagger UI, whose files are compiled into the binary: it works offline).
 
-use crate::error::ApiError;
-use crate::openapi;
-use crate::routes::params::PathParams;
+use crate::http::error::ApiError;
+use crate::http::params::PathParams;
+use crate::rest::openapi;
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Redirect, Response};

@@ -5,8 +5,8 @@
 //! over TLS when configured (`tls`), with HSTS and `Secure` cookies on replies to
 //! requests that came over HTTPS (`https`).
 
-use crate::tls::{self, TlsAcceptor};
-use crate::{forwarded, https};
+use crate::http::tls::{self, TlsAcceptor};
+use crate::http::{forwarded, https};
 use axum::Router;
 use axum::body::Body;
 use bytes::Bytes;

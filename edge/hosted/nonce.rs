@@ -54,7 +54,7 @@ pub(super) fn nonce(headers: &HeaderMap, posted: Option<&str>) -> (String, Nonce
 }
 
 fn cookie_nonce(headers: &HeaderMap) -> Option<String> {
-    crate::cookies::cookie(headers, CSRF_COOKIE)
+    crate::http::cookies::cookie(headers, CSRF_COOKIE)
         .filter(|v| sane_nonce(v))
         .map(str::to_owned)
 }

@@ -1,9 +1,9 @@
 //! One REST request's conversation with the core: the gRPC request with the caller's
 //! credentials as metadata, and the HTTP reply built from the core's answer.
 
-use crate::error::{ApiError, forwarded_headers};
-use crate::http_server::ClientIp;
-use crate::state::AppState;
+use crate::http::error::{ApiError, forwarded_headers};
+use crate::http::server::ClientIp;
+use crate::http::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::{HeaderMap, StatusCode, request::Parts};
 use axum::response::{IntoResponse, Response};

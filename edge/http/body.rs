@@ -1,15 +1,15 @@
 //! Request bodies: the edge's own parsing, so that every refusal (wrong media type,
 //! oversized, malformed JSON, a value of the wrong JSON type) gets the SPEC envelope and
-//! is still accounted by the core (query strings: `query`; paths: `routes::params`).
+//! is still accounted by the core (query strings: `query`; paths: `rest::params`).
 //!
 //! Bodies are serde types, one per route, that say only the JSON shape (which property
 //! is a string, an array, an object). Which properties are required, lengths, allowed
 //! values are the core's rules: a body type leaves such properties `Option`al and the
 //! core answers for them with its own messages.
 
-use crate::call::Call;
-use crate::http_server::is_body_timeout;
-use crate::state::AppState;
+use crate::http::call::Call;
+use crate::http::server::is_body_timeout;
+use crate::http::state::AppState;
 use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
 use axum::response::Response;

@@ -5,7 +5,7 @@
 
 use crate::app::Error;
 use crate::config::ServeArgs;
-use crate::state::{Transport, TransportError};
+use crate::http::state::{Transport, TransportError};
 use std::time::Duration;
 use tower::{BoxError, ServiceExt};
 

@@ -3,7 +3,7 @@
 //! whether that origin is this service's own. The one reading of both, for the endpoint
 //! mode's posts and the dashboard's guard against cross-site posts.
 
-use crate::state::AppState;
+use crate::http::state::AppState;
 use axum::http::{HeaderMap, header};
 
 fn header_str(headers: &HeaderMap, name: impl header::AsHeaderName) -> Option<&str> {

@@ -1,8 +1,8 @@
 //! `/usage`: the calling key's usage record.
 
-use crate::call::{Call, Success};
-use crate::query::{self, Query};
-use crate::state::AppState;
+use crate::http::call::{Call, Success};
+use crate::http::state::AppState;
+use crate::rest::query::{self, Query};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -85,7 +85,7 @@ pub(crate) async fn get(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::parse;
+    use crate::rest::query::parse;
 
     fn days(query: &str) -> Result<Option<i32>, String> {
         parse::<UsageQuery>(query).map(|query| query.days)

@@ -9,9 +9,9 @@ use super::page::{
     HONEYPOT_FIELD, NAV_FIELD, OTHER, PAGE_FIELD, POW_FIELD, RESUME_FIELD, TOKEN_FIELD,
     message_page,
 };
-use crate::call::Call;
-use crate::http_server::is_body_timeout;
-use crate::state::AppState;
+use crate::http::call::Call;
+use crate::http::server::is_body_timeout;
+use crate::http::state::AppState;
 use axum::extract::multipart::MultipartError;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode, header};

@@ -35,7 +35,7 @@ fn sane_short_id(short_id: &str) -> bool {
 
 /// The resume token of the visitor's cookie, if it holds a sane one.
 pub(super) fn from_cookie(headers: &HeaderMap) -> Option<String> {
-    crate::cookies::cookie(headers, RESUME_COOKIE)
+    crate::http::cookies::cookie(headers, RESUME_COOKIE)
         .filter(|t| sane_token(t))
         .map(str::to_owned)
 }

@@ -1,12 +1,12 @@
 //! `/forms` and `/forms/{id}`: the form resource, JSON shapes of SPEC onto FormsService calls.
 
-use crate::body::{JsonBody, Patch, present};
-use crate::call::{Call, Success};
-use crate::query::{self, Query};
-use crate::routes::pagination::Page;
-use crate::routes::params::{FormId, IdempotencyKey, PathParams};
-use crate::routes::timestamp;
-use crate::state::AppState;
+use crate::http::body::{JsonBody, Patch, present};
+use crate::http::call::{Call, Success};
+use crate::http::params::{FormId, IdempotencyKey, PathParams};
+use crate::http::state::AppState;
+use crate::http::timestamp;
+use crate::rest::pagination::Page;
+use crate::rest::query::{self, Query};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -701,7 +701,7 @@ pub(crate) async fn delete(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::parse;
+    use crate::rest::query::parse;
 
     fn list(query: &str) -> Result<pb::ListFormsRequest, String> {
         parse::<ListFormsQuery>(query).map(list_request)

@@ -1,10 +1,10 @@
 //! `/forms/{form_id}/webhooks[/{id}]`: subscriptions onto WebhooksService.
 
-use crate::body::JsonBody;
-use crate::call::{Call, Success};
-use crate::routes::params::{FormIdOfChild, PathParams, WebhookId};
-use crate::routes::timestamp;
-use crate::state::AppState;
+use crate::http::body::JsonBody;
+use crate::http::call::{Call, Success};
+use crate::http::params::{FormIdOfChild, PathParams, WebhookId};
+use crate::http::state::AppState;
+use crate::http::timestamp;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -70,19 +70,6 @@ pub(crate) enum Event {
     FormDeleted,
     #[schema(rename = "quiz.completed")]
     QuizCompleted,
-}
-
-impl Event {
-    /// The names above, as the edge offers them (the dashboard's checkboxes): the core
-    /// refuses any other, so a name missing here is only not offered.
-    pub(crate) const NAMES: [&'static str; 6] = [
-        "form.submitted",
-        "response.received",
-        "form.updated",
-        "form.published",
-        "form.deleted",
-        "quiz.completed",
-    ];
 }
 
 /// `data` of a webhook list.

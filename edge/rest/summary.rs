@@ -2,11 +2,11 @@
 //! the reply has its shape here, member for member (a field's kind-specific figures are
 //! one member named after the kind, as the message's oneof).
 
-use crate::call::{Call, Success};
-use crate::query::{self, Query};
-use crate::routes::params::{FormIdOfChild, PathParams};
-use crate::routes::timestamp;
-use crate::state::AppState;
+use crate::http::call::{Call, Success};
+use crate::http::params::{FormIdOfChild, PathParams};
+use crate::http::state::AppState;
+use crate::http::timestamp;
+use crate::rest::query::{self, Query};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -405,7 +405,7 @@ pub(crate) async fn get(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::parse;
+    use crate::rest::query::parse;
 
     fn summary(query: &str) -> Result<pb::GetFormSummaryRequest, String> {
         parse::<SummaryQuery>(query).map(|q| summary_request("f".to_owned(), q, Default::default()))
@@ -424,7 +424,7 @@ mod tests {
 
     #[test]
     fn a_bad_bound_is_refused_by_name() {
-        crate::query::assert_refused::<SummaryQuery>(&[
+        crate::rest::query::assert_refused::<SummaryQuery>(&[
             (
                 "since=yesterday",
                 r#"since must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z, got "yesterday""#,
