@@ -88,7 +88,7 @@ pub struct Core {
     oidc: Option<Arc<crate::dashboard::oidc::Provider>>,
     /// The SMTP relay of mailed sign-in links; an unusable configuration is refused by
     /// `spawn_notifications`.
-    sign_in_mailer: Option<Mailer>,
+    sign_in_links: Option<crate::dashboard::link_mail::LinkMail>,
 }
 
 /// Failure to assemble the gRPC routes.
@@ -120,7 +120,18 @@ impl Core {
             )?)),
             None => None,
         };
-        let sign_in_mailer = config.smtp.as_ref().and_then(|s| Mailer::new(s).ok());
+        let sign_in_links = match (config.smtp.as_ref(), config.public_url.as_deref()) {
+            (Some(smtp), Some(base)) => Mailer::new(smtp).ok().map(|mailer| {
+                crate::dashboard::link_mail::LinkMail::start(
+                    pool.clone(),
+                    sign_in.clone(),
+                    mailer,
+                    base,
+                )
+            }),
+            // Without a public URL a link could only point where the caller says: none is mailed.
+            _ => None,
+        };
         let gate = Gate::new(pool.clone(), config.clone());
         let cursors = CursorCodec::new(secrets::get_or_create(&pool, "cursor-signing").await?);
         let token_key = secrets::get_or_create(&pool, "hosted-start-token").await?;
@@ -156,7 +167,7 @@ impl Core {
             form_reads: db::shared::Shared::default(),
             sign_in,
             oidc,
-            sign_in_mailer,
+            sign_in_links,
         })
     }
 
@@ -253,7 +264,7 @@ impl Core {
             auth: auth.clone(),
             throttle: self.sign_in.clone(),
             oidc: self.oidc.clone(),
-            mailer: self.sign_in_mailer.clone(),
+            link_mail: self.sign_in_links.clone(),
         };
         let owner = Owner {
             gate: self.gate.clone(),

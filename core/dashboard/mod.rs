@@ -9,6 +9,7 @@
 //! changes something must also carry the session's CSRF token, an HMAC of a fixed
 //! label under the token itself: unforgeable without the token, and nothing to store.
 
+pub(crate) mod link_mail;
 pub(crate) mod oidc;
 pub(crate) mod owner;
 pub(crate) mod service;

@@ -22,8 +22,8 @@ pub(crate) struct Sessions {
     pub(crate) throttle: Arc<SignInThrottle>,
     /// The OpenID provider, when one is configured (shared by every `routes()`).
     pub(crate) oidc: Option<Arc<super::oidc::Provider>>,
-    /// The SMTP relay of mailed sign-in links (the notifications' one), when configured.
-    pub(crate) mailer: Option<crate::notifications::smtp::Mailer>,
+    /// The queue of mailed sign-in links, when SMTP and a public URL are configured.
+    pub(crate) link_mail: Option<super::link_mail::LinkMail>,
 }
 
 /// The session of a call made with one; Unauthenticated for any other credential.
@@ -143,18 +143,9 @@ impl Sessions {
     /// public URL, nothing is mailed.
     fn mail_link(&self, ip: IpAddr, req: pb::MailSignInLinkRequest) -> Result<(), CoreError> {
         self.throttle.from_ip(ip)?;
-        let (Some(mailer), Some(base)) = (self.mailer.clone(), self.config.public_url.as_deref())
-        else {
-            return Ok(());
-        };
-        let (pool, throttle) = (self.pool.clone(), self.throttle.clone());
-        let base = base.trim_end_matches('/').to_owned();
-        let email = req.email.trim().to_owned();
-        tokio::spawn(async move {
-            if let Err(e) = send_link(&pool, &throttle, &mailer, &email, &base).await {
-                tracing::warn!(error = %e, "mailed sign-in link not sent");
-            }
-        });
+        if let Some(link_mail) = &self.link_mail {
+            link_mail.ask(req.email.trim());
+        }
         Ok(())
     }
 
@@ -176,47 +167,6 @@ impl Sessions {
             .ok_or(CoreError::KeyInvalid)?;
         self.open(account, Method::Cookie, Some(&subject)).await
     }
-}
-
-/// Makes and mails a sign-in link to the account of `email`; nothing when no account
-/// has that address, or the account has asked for too many.
-async fn send_link(
-    pool: &PgPool,
-    throttle: &SignInThrottle,
-    mailer: &crate::notifications::smtp::Mailer,
-    email: &str,
-    base: &str,
-) -> Result<(), CoreError> {
-    if email.is_empty() || email.len() > 320 {
-        return Ok(());
-    }
-    let Some(account) = store::account_by_email(pool, email).await? else {
-        return Ok(());
-    };
-    throttle.mail_to_account(account)?;
-    let token = new_token();
-    store::create_link(pool, account, &digest(&token), LINK_LIFETIME).await?;
-    let url = format!("{base}/app/sign-in/link?token={token}");
-    let text = format!(
-        "Someone (we hope you) asked to sign in to the forms dashboard.\n\n\
-         Open this link within 15 minutes to sign in; it works once:\n\n{url}\n\n\
-         If you did not ask for it, ignore this mail: nothing happens without the link.\n"
-    );
-    let shown = crate::notifications::mail::escape(&url);
-    let html = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sign in</title></head><body>\n\
-         <p>Someone (we hope you) asked to sign in to the forms dashboard.</p>\n\
-         <p><a href=\"{shown}\">Sign in</a> within 15 minutes; the link works once.</p>\n\
-         <p>{shown}</p>\n\
-         <p>If you did not ask for it, ignore this mail: nothing happens without the link.</p>\n\
-         </body></html>\n"
-    );
-    mailer
-        .send(email, "Your sign-in link", text, html)
-        .await
-        .map_err(|e| CoreError::Internal(e.to_string()))?;
-    tracing::info!(account_id = %account, "sign-in link mailed");
-    Ok(())
 }
 
 /// The session of a call as GetSession shows it: without its token.

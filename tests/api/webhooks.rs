@@ -1361,8 +1361,15 @@ async fn two_instances_deliver_each_delivery_exactly_once() {
         rows.iter().all(|r| r.2 == "succeeded" && r.3 == 1),
         "one attempt each"
     );
-    // A moment for any stray duplicate to arrive.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Both instances stopped: a graceful stop finishes the attempts in flight and records
+    // them, so every attempt either will ever make has been made (and received) by now.
+    let pool = a.pool.clone();
+    for app in [a, b] {
+        let Ok(mut app) = Arc::try_unwrap(app) else {
+            panic!("a task still holds an instance");
+        };
+        assert!(app.server.terminate().await.success());
+    }
     let hits = receiver.hits_at("/twice");
     let mut per_delivery: HashMap<String, usize> = HashMap::new();
     for hit in &hits {
@@ -1389,7 +1396,7 @@ async fn two_instances_deliver_each_delivery_exactly_once() {
           WHERE d.form_id = $1",
     )
     .bind(Uuid::parse_str(&form_id).expect("uuid"))
-    .fetch_one(&a.pool)
+    .fetch_one(&pool)
     .await
     .expect("counting attempts");
     assert_eq!(attempts, 200);
@@ -1598,12 +1605,46 @@ async fn deactivating_a_subscription_stops_its_pending_retries() {
     .await;
     let after_deactivation = receiver.hits_at("/off").len();
     receiver.set_status(200);
-    // Longer than the 1 s retry wait (plus the poll interval).
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let [(delivery, ..)] = deliveries_of(&app, form_id).await[..] else {
+        panic!("one delivery");
+    };
+    // Its retry falls due (read from its row)...
+    eventually("the retry is due", ARRIVAL, || async {
+        let (due,): (bool,) =
+            sqlx::query_as("SELECT next_attempt_at <= now() FROM deliveries WHERE id = $1")
+                .bind(delivery)
+                .fetch_one(&app.pool)
+                .await
+                .expect("reading the delivery");
+        due.then_some(())
+    })
+    .await;
+    // ...then an active subscription's delivery falls due after it: the claim that sends
+    // that one had the paused one due too, and passed it by.
+    subscribe(
+        &app,
+        &key,
+        form_id,
+        &receiver.url("/on"),
+        &["form.submitted"],
+    )
+    .await;
+    let body = json!({"answers": contact_answers(&field_ids(&form), 2)});
+    app.post(&format!("/forms/{form_id}/responses"), &key, &body)
+        .await
+        .ok(201);
+    receiver.wait_for("/on", 1, ARRIVAL).await;
     assert_eq!(
         receiver.hits_at("/off").len(),
         after_deactivation,
         "an inactive subscription receives nothing, retries included"
+    );
+    let rows = deliveries_of(&app, form_id).await;
+    let paused = rows.iter().find(|r| r.0 == delivery).expect("still there");
+    // Each attempt is one hit: none was made and lost on its way either.
+    assert_eq!(
+        (paused.2.as_str(), paused.3 as usize),
+        ("pending", after_deactivation)
     );
 }
 
