@@ -451,6 +451,25 @@ async fn without_a_provider_the_page_offers_none_and_the_button_refuses() {
     let started = browser.get(&format!("{base}/app/sign-in/oidc")).await;
     assert_eq!(started.status, 401, "{}", started.body);
     assert!(started.body.contains("not available"), "{}", started.body);
+    // Nor the provider's session without a session key: that button could only fail,
+    // and it said a link had been used. Posted anyway, the page says what is so.
+    assert!(!page.body.contains("/app/sign-in/cookie"), "{}", page.body);
+    assert!(!page.body.contains("Single sign-on"), "{}", page.body);
+    let posted = browser
+        .post(
+            &format!("{base}/app/sign-in/cookie"),
+            &[("next", "/app/forms")],
+        )
+        .await;
+    assert_eq!(posted.status, 404, "{}", posted.body);
+    assert!(
+        posted
+            .body
+            .contains("does not sign in with your identity provider")
+            && !posted.body.contains("link was used"),
+        "{}",
+        posted.body
+    );
 }
 
 const PUBLIC_URL: &str = "http://forms.example.test";
@@ -592,6 +611,14 @@ async fn the_identity_providers_cookie_signs_in_its_linked_account() {
     let base = origin(&app);
     let key = app.new_key(PRO, ALL).await;
     link_identity(&app, &key.account, "user-1").await;
+    // Offered on the sign-in page (and nothing of OpenID, which is not configured).
+    let page = Browser::new().get(&format!("{base}/app/sign-in")).await;
+    assert!(
+        page.body.contains("action=\"/app/sign-in/cookie\"")
+            && !page.body.contains("/app/sign-in/oidc"),
+        "{}",
+        page.body
+    );
     let http = Browser::new().http;
     let post = |cookie: String| {
         http.post(format!("{base}/app/sign-in/cookie"))
