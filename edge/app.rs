@@ -187,6 +187,8 @@ impl Application {
                 max_upload_bytes: args.max_upload_bytes,
                 frame_ancestors: args.frame_ancestors.as_str().into(),
                 oidc: args.oidc_issuer.is_some(),
+                provider_cookie: args.session_hs256_secret.is_some()
+                    || args.session_public_key_file.is_some(),
                 public_url: args.public_url.as_deref().map(Into::into),
             });
             let addr = listener.local_addr()?;

@@ -213,7 +213,7 @@ impl AdminService for Admin {
         self.auth.check(&req)?;
         let req = req.into_inner();
         reply(
-            store::unlink_identity(&self.pool, &req.name, &req.subject)
+            store::unlink_identity(&self.pool, &req.name, req.issuer.as_deref(), &req.subject)
                 .await
                 .map(|a| pb::UnlinkIdentityResponse {
                     account: Some(account_to_pb(a)),
@@ -228,7 +228,7 @@ impl AdminService for Admin {
         self.auth.check(&req)?;
         let req = req.into_inner();
         reply(
-            store::link_identity(&self.pool, &req.name, &req.subject)
+            store::link_identity(&self.pool, &req.name, req.issuer.as_deref(), &req.subject)
                 .await
                 .map(|a| pb::LinkIdentityResponse {
                     account: Some(account_to_pb(a)),

@@ -7,15 +7,24 @@
 //! unconfigured audience ignores `aud`, so tokens of providers that always set one
 //! still sign in; configuring it is what stops a token minted for another
 //! application of the same provider from signing in here.
+//!
+//! The identity is the pair (issuer, subject): the configured issuer, else the fixed
+//! name `provider-cookie`, so that a subject of the cookie never signs in as the same
+//! subject of the OpenID provider (or the reverse).
 
 use crate::error::CoreError;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode};
 use serde::Deserialize;
 
+pub use crate::pb::identity::PROVIDER_COOKIE;
+
 /// Checks session cookies.
 #[derive(Clone)]
 pub struct SessionVerifier {
     cookie: String,
+    /// The issuer of the identities it signs in: `--session-issuer`, else
+    /// [`PROVIDER_COOKIE`].
+    issuer: String,
     key: DecodingKey,
     validation: Validation,
 }
@@ -52,6 +61,7 @@ impl SessionVerifier {
         validation.validate_aud = false;
         Self {
             cookie: cookie.to_owned(),
+            issuer: PROVIDER_COOKIE.to_owned(),
             key,
             validation,
         }
@@ -69,6 +79,7 @@ impl SessionVerifier {
         if let Some(issuer) = issuer {
             self.validation.set_issuer(&[issuer]);
             required.push("iss");
+            self.issuer = issuer.to_owned();
         }
         self.validation.set_required_spec_claims(&required);
         self
@@ -114,6 +125,13 @@ impl SessionVerifier {
             .iter()
             .filter_map(|v| v.to_str().ok())
             .find_map(|header| self.token(header))
+    }
+
+    /// The issuer of the identities it signs in, which with a token's subject make the
+    /// identity (`account_identities`): the configured `iss`, else [`PROVIDER_COOKIE`]
+    /// (an unchecked `iss` says nothing: whoever holds the key may write any).
+    pub fn issuer(&self) -> &str {
+        &self.issuer
     }
 
     /// The subject of a valid token; an expired, tampered or foreign token is KEY_INVALID.

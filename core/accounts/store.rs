@@ -7,6 +7,10 @@ use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
+mod identities;
+pub use identities::{UNCLAIMED, link_identity, unlink_identity};
+pub(crate) use identities::{account_of_identity, identities};
+
 /// An account row.
 #[derive(Debug, Clone)]
 pub struct AccountRow {
@@ -212,77 +216,15 @@ pub async fn update_account(
     .ok_or(CoreError::NotFound("account"))
 }
 
-/// Links an identity-provider subject to an account (moving it if linked elsewhere).
-pub async fn link_identity(
-    pool: &PgPool,
-    account: &str,
-    subject: &str,
-) -> Result<AccountRow, CoreError> {
-    if subject.trim().is_empty() || subject.len() > 255 {
-        return Err(CoreError::validation("subject must be 1 to 255 characters"));
-    }
-    let account = find_account(pool, account).await?;
-    let mut tx = pool.begin().await?;
-    sqlx::query!(
-        "INSERT INTO account_identities (subject, account_id) VALUES ($1, $2)
-         ON CONFLICT (subject) DO UPDATE SET account_id = EXCLUDED.account_id",
-        subject,
-        account.id
-    )
-    .execute(&mut *tx)
-    .await?;
-    // Sessions the subject opened on the account it was linked to before end now.
-    crate::dashboard::store::end_sessions_of_subject(&mut tx, subject, account.id, true).await?;
-    // Linking is the operator's way back after revoking the account's session key: the
-    // revoked key is kept (its usage history with it) under a retired lookup, and the
-    // next sign-in gets a fresh one.
-    sqlx::query!(
-        "UPDATE api_keys SET lookup = 'session-retired-' || id
-          WHERE lookup = 'session-' || $1::uuid AND revoked_at IS NOT NULL",
-        account.id
-    )
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    Ok(account)
-}
-
-/// Unlinks an identity-provider subject from an account: it signs in no more, and the
-/// dashboard sessions it opened there end with it, on every instance.
-pub async fn unlink_identity(
-    pool: &PgPool,
-    account: &str,
-    subject: &str,
-) -> Result<AccountRow, CoreError> {
-    let account = find_account(pool, account).await?;
-    let mut tx = pool.begin().await?;
-    let removed = sqlx::query!(
-        "DELETE FROM account_identities WHERE subject = $1 AND account_id = $2",
-        subject,
-        account.id
-    )
-    .execute(&mut *tx)
-    .await?
-    .rows_affected();
-    if removed == 0 {
-        return Err(CoreError::NotFound("identity"));
-    }
-    crate::dashboard::store::end_sessions_of_subject(&mut tx, subject, account.id, false).await?;
-    tx.commit().await?;
-    Ok(account)
-}
-
 /// The account's session key: the identity under which requests signed in with a
 /// session cookie are rate-limited and counted in usage. It has every scope, can never
 /// be presented (its digest matches no key), and is left out of key lists.
-pub async fn session_key(pool: &PgPool, subject: &str) -> Result<Option<KeyWithPlan>, CoreError> {
-    let account = sqlx::query_scalar!(
-        "SELECT account_id FROM account_identities WHERE subject = $1",
-        subject
-    )
-    .fetch_optional(pool)
-    .await?;
-    let Some(account_id) = account else {
+pub async fn session_key(
+    pool: &PgPool,
+    issuer: &str,
+    subject: &str,
+) -> Result<Option<KeyWithPlan>, CoreError> {
+    let Some(account_id) = account_of_identity(pool, issuer, subject).await? else {
         return Ok(None);
     };
     let lookup = ensure_session_key(pool, account_id).await?;
@@ -323,28 +265,6 @@ pub(crate) async fn account_by_id(pool: &PgPool, id: Uuid) -> Result<AccountRow,
     .await
     .map_err(read_error)?
     .ok_or(CoreError::NotFound("account"))
-}
-
-/// An identity-provider subject linked to an account.
-#[derive(Debug, Clone)]
-pub(crate) struct IdentityRow {
-    pub subject: String,
-    pub created_at: DateTime<Utc>,
-}
-
-/// The subjects linked to an account, oldest link first.
-pub(crate) async fn identities(
-    pool: &PgPool,
-    account_id: Uuid,
-) -> Result<Vec<IdentityRow>, CoreError> {
-    Ok(sqlx::query_as!(
-        IdentityRow,
-        "SELECT subject, created_at FROM account_identities WHERE account_id = $1
-          ORDER BY created_at, subject",
-        account_id
-    )
-    .fetch_all(pool)
-    .await?)
 }
 
 /// Responses the account received in the quota month starting on `month` (its first day).

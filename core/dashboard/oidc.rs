@@ -16,8 +16,8 @@
 //! checks the ID token: its signature by a key of the provider's set (RS256/384/512,
 //! PS256/384/512, ES256/384; never HS* or `none`), `iss` (the issuer), `aud` (our
 //! client id, and `azp` when there are several audiences), `exp` and `nbf` (a minute of
-//! leeway), `iat` (present, and not in the future) and `nonce` (the attempt's). Its `sub` is the identity that `account_identities`
-//! links to an account.
+//! leeway), `iat` (present, and not in the future) and `nonce` (the attempt's). Its `sub`, with the
+//! issuer, is the identity that `account_identities` links to an account.
 //!
 //! Why not the `openidconnect` crate: it is the well-kept Rust OIDC client, but v4 brings
 //! `oauth2` 5, `serde_with` (with its proc-macro stack), `rsa`, `p256`, `p384`,
@@ -169,6 +169,12 @@ impl Provider {
             http,
             cache: Mutex::new(Cache::default()),
         })
+    }
+
+    /// The issuer, as configured: the ID token's `iss` is checked against it, and with
+    /// a subject it is the identity (subjects are unique only per issuer).
+    pub(crate) fn issuer(&self) -> &str {
+        &self.settings.issuer
     }
 
     async fn get_json<T: serde::de::DeserializeOwned>(&self, url: &str) -> Result<T, CoreError> {

@@ -89,6 +89,7 @@ impl Owner {
             .await?
             .into_iter()
             .map(|i| pb::LinkedIdentity {
+                issuer: i.issuer,
                 subject: i.subject,
                 created_at: Some(timestamp(i.created_at)),
             })
@@ -109,8 +110,13 @@ impl Owner {
         req: pb::UnlinkOwnIdentityRequest,
     ) -> Result<pb::UnlinkOwnIdentityResponse, CoreError> {
         let session = session_of(ctx)?;
-        let account =
-            accounts::unlink_identity(&self.pool, &session.account_name, &req.subject).await?;
+        let account = accounts::unlink_identity(
+            &self.pool,
+            &session.account_name,
+            req.issuer.as_deref(),
+            &req.subject,
+        )
+        .await?;
         // The name and the session's account are one account; checked all the same.
         if account.id != ctx.caller.account_id {
             return Err(CoreError::NotFound("identity"));

@@ -2,6 +2,7 @@
 
 use super::throttle::SignInThrottle;
 use super::{LINK_LIFETIME, Method, digest, new_token, store};
+use crate::accounts::store::account_of_identity;
 use crate::config::CoreConfig;
 use crate::error::CoreError;
 use crate::gate::{Ctx, Dashboard, Gate, client_ip};
@@ -39,13 +40,13 @@ impl Sessions {
         client_ip(req, self.config.edge_secret.as_deref())
     }
 
-    /// Opens a session of `account_id`, signed in by `subject` (`None` for a link),
+    /// Opens a session of `account_id`, signed in by `identity` (`None` for a link),
     /// once the attempt is within the account's allowance.
     async fn open(
         &self,
         account_id: Uuid,
         method: Method,
-        subject: Option<&str>,
+        identity: Option<store::Identity<'_>>,
     ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.at_account(account_id)?;
         let token = new_token();
@@ -53,7 +54,7 @@ impl Sessions {
             &self.pool,
             account_id,
             &digest(&token),
-            (method, subject),
+            (method, identity),
             self.config.dashboard.lifetime,
         )
         .await?;
@@ -125,11 +126,17 @@ impl Sessions {
         let provider = self.oidc.as_ref().ok_or(CoreError::KeyInvalid)?;
         self.throttle.from_ip(ip)?;
         let subject = provider.finish(&self.pool, &req.state, &req.code).await?;
-        let Some(account) = store::account_of_subject(&self.pool, &subject).await? else {
+        // The identity is the pair: the same `sub` at another provider is someone else.
+        let identity = store::Identity {
+            issuer: provider.issuer(),
+            subject: &subject,
+        };
+        let account = account_of_identity(&self.pool, identity.issuer, &subject).await?;
+        let Some(account) = account else {
             tracing::info!("OpenID sign-in refused: the subject is not linked to an account");
             return Err(CoreError::KeyInvalid);
         };
-        self.open(account, Method::Oidc, Some(&subject)).await
+        self.open(account, Method::Oidc, Some(identity)).await
     }
 
     /// Mails a sign-in link to the account with address `email`, if there is one. The
@@ -162,10 +169,14 @@ impl Sessions {
             .ok_or(CoreError::Unauthenticated)?;
         let token = verifier.token_in(md).ok_or(CoreError::Unauthenticated)?;
         let subject = verifier.subject(token)?;
-        let account = store::account_of_subject(&self.pool, &subject)
+        let identity = store::Identity {
+            issuer: verifier.issuer(),
+            subject: &subject,
+        };
+        let account = account_of_identity(&self.pool, identity.issuer, &subject)
             .await?
             .ok_or(CoreError::KeyInvalid)?;
-        self.open(account, Method::Cookie, Some(&subject)).await
+        self.open(account, Method::Cookie, Some(identity)).await
     }
 }
 

@@ -23,28 +23,39 @@ pub(crate) struct LiveSession {
     pub plan: Plan,
 }
 
+/// The identity a session was signed in by: a provider's subject, with the provider.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Identity<'a> {
+    pub issuer: &'a str,
+    pub subject: &'a str,
+}
+
 fn seconds(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-/// Opens a session of `account_id`, signed in by `subject` (the identity provider's,
-/// `None` for a one-time link); the account's session key is made if it has none.
+/// Opens a session of `account_id`, signed in by `identity` (the identity provider's
+/// issuer and subject, `None` for a one-time link), with which it ends; the account's
+/// session key is made if it has none.
 pub(crate) async fn create_session(
     pool: &PgPool,
     account_id: Uuid,
     digest: &[u8],
-    (method, subject): (Method, Option<&str>),
+    (method, identity): (Method, Option<Identity<'_>>),
     lifetime: Duration,
 ) -> Result<LiveSession, CoreError> {
     crate::accounts::store::ensure_session_key(pool, account_id).await?;
     let id = Uuid::now_v7();
+    let (issuer, subject) = identity.map_or(("", None), |i| (i.issuer, Some(i.subject)));
     sqlx::query!(
-        "INSERT INTO dashboard_sessions (id, digest, account_id, method, subject, expires_at)
-         VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))",
+        "INSERT INTO dashboard_sessions
+                (id, digest, account_id, method, issuer, subject, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))",
         id,
         digest,
         account_id,
         method.as_str(),
+        issuer,
         subject,
         seconds(lifetime)
     )
@@ -112,27 +123,6 @@ pub(crate) async fn give_back_link(pool: &PgPool, digest: &[u8]) -> Result<(), C
     .execute(pool)
     .await?;
     Ok(())
-}
-
-/// Ends the open sessions that `subject` signed in to `account_id` (unlinked), or to
-/// any account but `account_id` (linked there instead).
-pub(crate) async fn end_sessions_of_subject(
-    tx: &mut sqlx::PgConnection,
-    subject: &str,
-    account_id: Uuid,
-    keep_this_account: bool,
-) -> Result<u64, CoreError> {
-    let ended = sqlx::query!(
-        "UPDATE dashboard_sessions SET ended_at = now()
-          WHERE subject = $1 AND ended_at IS NULL AND ((account_id = $2) <> $3)",
-        subject,
-        account_id,
-        keep_this_account
-    )
-    .execute(tx)
-    .await?
-    .rows_affected();
-    Ok(ended)
 }
 
 /// Stores a one-time sign-in link of an account.
@@ -227,20 +217,6 @@ pub(crate) async fn account_by_email(
     let id = sqlx::query_scalar!(
         "SELECT id FROM accounts WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1",
         email
-    )
-    .fetch_optional(pool)
-    .await?;
-    Ok(id)
-}
-
-/// The account a provider subject is linked to.
-pub(crate) async fn account_of_subject(
-    pool: &PgPool,
-    subject: &str,
-) -> Result<Option<Uuid>, CoreError> {
-    let id = sqlx::query_scalar!(
-        "SELECT account_id FROM account_identities WHERE subject = $1",
-        subject
     )
     .fetch_optional(pool)
     .await?;

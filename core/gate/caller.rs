@@ -143,7 +143,7 @@ async fn identify_session(
     // The account's session key obeys revocation like any key: an operator who revokes
     // it (`formsd keys revoke`) ends every session sign-in of the account at once.
     let now = chrono::Utc::now();
-    store::session_key(pool, &subject)
+    store::session_key(pool, verifier.issuer(), &subject)
         .await?
         .filter(|row| row.revoked_at.is_none() && row.expires_at.is_none_or(|at| at > now))
         .ok_or(CoreError::KeyInvalid)

@@ -7,6 +7,7 @@ tonic::include_proto!("forms.v1");
 
 pub mod convert;
 pub mod details;
+pub mod identity;
 pub mod metadata;
 mod reason;
 

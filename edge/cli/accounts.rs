@@ -19,12 +19,22 @@ pub(crate) enum AccountsCommand {
         name: String,
         #[arg(long)]
         subject: String,
+        /// The provider that issued the subject: the `--oidc-issuer` URL, or the session
+        /// cookie's `--session-issuer` (`provider-cookie` when none is set). Without it,
+        /// the subject's one identity moves here, or an unclaimed one is linked that the
+        /// first provider to sign the subject in keeps.
+        #[arg(long)]
+        issuer: Option<String>,
     },
     /// Unlink an identity-provider subject from an account: its sessions stop working.
     UnlinkIdentity {
         name: String,
         #[arg(long)]
         subject: String,
+        /// The provider that issued the subject; without it, the subject is unlinked
+        /// whatever its provider.
+        #[arg(long)]
+        issuer: Option<String>,
     },
     /// Print a one-time link that signs in to the account's dashboard (single use,
     /// valid 15 minutes).
@@ -70,8 +80,16 @@ pub(crate) async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Er
                 .into_inner()
                 .account
         }
-        AccountsCommand::LinkIdentity { name, subject } => {
-            let request = admin.request(pb::LinkIdentityRequest { name, subject })?;
+        AccountsCommand::LinkIdentity {
+            name,
+            subject,
+            issuer,
+        } => {
+            let request = admin.request(pb::LinkIdentityRequest {
+                name,
+                subject,
+                issuer,
+            })?;
             client
                 .link_identity(request)
                 .await
@@ -79,8 +97,16 @@ pub(crate) async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Er
                 .into_inner()
                 .account
         }
-        AccountsCommand::UnlinkIdentity { name, subject } => {
-            let request = admin.request(pb::UnlinkIdentityRequest { name, subject })?;
+        AccountsCommand::UnlinkIdentity {
+            name,
+            subject,
+            issuer,
+        } => {
+            let request = admin.request(pb::UnlinkIdentityRequest {
+                name,
+                subject,
+                issuer,
+            })?;
             client
                 .unlink_identity(request)
                 .await

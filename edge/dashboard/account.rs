@@ -22,6 +22,24 @@ fn done_text(done: Option<&str>) -> Option<&'static str> {
     }
 }
 
+/// The provider of an identity in words: the host of an OpenID issuer (or of a
+/// configured cookie issuer that is a URL), the provider's session cookie, or, for an
+/// identity linked without a provider, that the first to sign it in will keep it.
+fn provider_words(issuer: &str) -> String {
+    if issuer.is_empty() {
+        return "Not yet used: the first provider to sign it in keeps it".to_owned();
+    }
+    if issuer == pb::identity::PROVIDER_COOKIE {
+        return "Your provider's session cookie".to_owned();
+    }
+    match url::Url::parse(issuer) {
+        Ok(url) => url
+            .host_str()
+            .map_or_else(|| issuer.to_owned(), str::to_owned),
+        Err(_) => issuer.to_owned(),
+    }
+}
+
 fn plan_name(plan: i32) -> &'static str {
     match pb::Plan::try_from(plan) {
         Ok(pb::Plan::Free) => "Free",
@@ -71,7 +89,7 @@ pub(crate) async fn page(owner: Owner, Query(q): Query<DoneQuery>) -> Response {
             p { (used) " responses this month (UTC); your plan has no monthly limit." }
         }
         h2 { "Linked identities" }
-        p { "Identity-provider accounts that sign in to this account." }
+        p { "Identity-provider accounts that sign in to this account. Each is one provider's: the same name at another provider is someone else." }
         @if reply.identities.is_empty() {
             p class="muted" { "No identity is linked." }
         } @else {
@@ -79,20 +97,24 @@ pub(crate) async fn page(owner: Owner, Query(q): Query<DoneQuery>) -> Response {
                 table {
                     thead { tr {
                         th scope="col" { "Subject" }
+                        th scope="col" { "Provider" }
                         th scope="col" { "Linked" }
                         th scope="col" { "Action" }
                     } }
                     tbody {
                         @for identity in &reply.identities {
                             tr {
+                                @let provider = provider_words(&identity.issuer);
                                 th scope="row" { code { (identity.subject) } }
+                                td { (provider) }
                                 td { (when(identity.created_at.as_ref())) }
                                 td {
                                     form method="post" action="/app/account/unlink" {
                                         (csrf(&owner.session))
                                         input type="hidden" name="subject" value=(identity.subject);
+                                        input type="hidden" name="issuer" value=(identity.issuer);
                                         button type="submit" class="secondary" {
-                                            "Unlink" span class="visually-hidden" { " " (identity.subject) }
+                                            "Unlink" span class="visually-hidden" { " " (identity.subject) " (" (provider) ")" }
                                         }
                                     }
                                 }
@@ -110,6 +132,9 @@ pub(crate) async fn page(owner: Owner, Query(q): Query<DoneQuery>) -> Response {
 pub(crate) struct Unlink {
     #[serde(default)]
     subject: String,
+    /// The identity's provider as the page showed it; absent (a form of an older
+    /// page): the subject whatever its provider.
+    issuer: Option<String>,
 }
 
 /// `POST /app/account/unlink`
@@ -120,6 +145,7 @@ pub(crate) async fn unlink(owner: Owner, Posted { csrf, form }: Posted<Unlink>) 
         .unlink_own_identity(owner.change(
             pb::UnlinkOwnIdentityRequest {
                 subject: form.subject,
+                issuer: form.issuer,
             },
             &csrf,
         ))

@@ -57,6 +57,9 @@ pub(crate) struct Offers {
     mail: bool,
     /// OpenID Connect (`--oidc-issuer` is set).
     oidc: bool,
+    /// The identity provider's session cookie (a session key is set). Without one, the
+    /// core refuses every such sign-in: a button for it would only fail.
+    provider_cookie: bool,
 }
 
 impl Offers {
@@ -64,6 +67,7 @@ impl Offers {
         Self {
             mail: state.public_url.is_some(),
             oidc: state.oidc,
+            provider_cookie: state.provider_cookie,
         }
     }
 }
@@ -86,7 +90,7 @@ fn sign_in_page(
                 div class="actions" { button type="submit" { "Send link" } }
             }
         } }
-        div class="card" {
+        @if offers.oidc || offers.provider_cookie { div class="card" {
             h2 { "Single sign-on" }
             div class="actions" {
                 @if offers.oidc {
@@ -94,12 +98,14 @@ fn sign_in_page(
                         "Sign in with your identity provider"
                     }
                 }
-                form method="post" action="/app/sign-in/cookie" {
-                    input type="hidden" name="next" value=(next);
-                    button class="secondary" type="submit" { "Use my current provider session" }
+                @if offers.provider_cookie {
+                    form method="post" action="/app/sign-in/cookie" {
+                        input type="hidden" name="next" value=(next);
+                        button class="secondary" type="submit" { "Use my current provider session" }
+                    }
                 }
             }
-        }
+        } }
         p class="muted" {
             "Operators can print a one-time link on the server: "
             code { "formsd accounts sign-in-link ACCOUNT" }
@@ -427,6 +433,18 @@ pub(crate) async fn with_cookie(
     parts: Parts,
     Posted { form, .. }: Posted<NextForm>,
 ) -> Response {
+    if !state.provider_cookie {
+        // A post from an old page, or typed by hand: say what is so, not that a link
+        // was used.
+        return sign_in_page(
+            StatusCode::NOT_FOUND,
+            Offers::of(&state),
+            next_or_home(form.next.as_deref()),
+            Some(layout::problem(Some(
+                "This server does not sign in with your identity provider's session.",
+            ))),
+        );
+    }
     let mut request = tonic::Request::new(pb::SignInWithProviderCookieRequest {});
     let mut md = owner::metadata(&parts, None);
     for cookie in parts.headers.get_all(header::COOKIE) {

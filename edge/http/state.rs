@@ -38,6 +38,9 @@ pub(crate) struct AppState {
     /// Whether OpenID Connect sign-in is configured (`--oidc-issuer`): the sign-in page
     /// offers it.
     pub oidc: bool,
+    /// Whether the identity provider's session cookie signs in (`--session-hs256-secret`
+    /// or `--session-public-key-file`): the sign-in page offers it.
+    pub provider_cookie: bool,
     /// `--public-url`: where browsers reach the dashboard.
     pub public_url: Option<std::sync::Arc<str>>,
 }

@@ -7,9 +7,7 @@
 //! against a real provider (`tests/oidc/provider.mjs`).
 
 use crate::browser::browser_available;
-use crate::dashboard_sign_in::{
-    CLIENT_ID, CLIENT_SECRET, free_port, link_identity, start_provider,
-};
+use crate::dashboard_sign_in::{link_identity, with_provider};
 use crate::dashboard_support::*;
 use crate::helpers::*;
 use serde_json::Value;
@@ -22,24 +20,15 @@ async fn an_owner_walks_the_whole_dashboard_in_a_browser() {
     if !browser_available() {
         return;
     }
-    let port = free_port();
-    let issuer = format!("http://127.0.0.1:{port}");
-    let app = TestApp::spawn_with(&[
-        "--oidc-issuer",
-        &issuer,
-        "--oidc-client-id",
-        CLIENT_ID,
-        "--oidc-client-secret",
-        CLIENT_SECRET,
+    let Some((app, _provider, _)) = with_provider(&[
         "--webhook-allow-private",
         "--webhook-poll-interval",
         "200ms",
         "--webhook-retry-schedule",
         "300ms,300ms,300ms",
     ])
-    .await;
-    let callback = format!("{}/app/sign-in/oidc/callback", origin(&app));
-    let Some(_provider) = start_provider(port, &callback).await else {
+    .await
+    else {
         return;
     };
     let owner = app.new_key(PRO, ALL).await;

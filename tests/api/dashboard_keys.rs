@@ -220,6 +220,7 @@ async fn the_account_page_shows_plan_limits_this_months_responses_and_identities
             .link_identity(as_operator(pb::LinkIdentityRequest {
                 name: "account-owner".into(),
                 subject: subject.into(),
+                issuer: None,
             }))
             .await
             .expect("LinkIdentity");
@@ -270,6 +271,7 @@ async fn another_accounts_keys_and_identities_are_not_found() {
         .link_identity(as_operator(pb::LinkIdentityRequest {
             name: "iso-alice".into(),
             subject: "idp|alice".into(),
+            issuer: None,
         }))
         .await
         .expect("LinkIdentity");
@@ -318,6 +320,7 @@ async fn another_accounts_keys_and_identities_are_not_found() {
         .unlink_own_identity(bob.grpc(
             pb::UnlinkOwnIdentityRequest {
                 subject: "idp|alice".into(),
+                issuer: None,
             },
             true,
         ))
@@ -454,6 +457,7 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
             .unlink_own_identity(crate::support::grpc_request(
                 pb::UnlinkOwnIdentityRequest {
                     subject: "x".into(),
+                    issuer: None,
                 },
                 &key.key,
             ))

@@ -24,21 +24,21 @@ pub(crate) const CLIENT_SECRET: &str = "a-client-secret-for-the-test-provider";
 
 /// A browser without a browser: a cookie jar per host (paths and expiry ignored but
 /// for removals), no automatic redirects.
-struct Browser {
+pub(crate) struct Browser {
     http: reqwest::Client,
     jar: HashMap<String, BTreeMap<String, String>>,
 }
 
 /// A reply as the test reads it.
-struct Page {
-    status: u16,
-    location: Option<String>,
-    set_cookies: Vec<String>,
-    body: String,
+pub(crate) struct Page {
+    pub(crate) status: u16,
+    pub(crate) location: Option<String>,
+    pub(crate) set_cookies: Vec<String>,
+    pub(crate) body: String,
 }
 
 impl Browser {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let _ = rustls::crypto::ring::default_provider().install_default();
         Self {
             http: reqwest::Client::builder()
@@ -120,12 +120,12 @@ impl Browser {
         }
     }
 
-    async fn get(&mut self, url: &str) -> Page {
+    pub(crate) async fn get(&mut self, url: &str) -> Page {
         let request = self.http.get(url);
         self.send(request, url).await
     }
 
-    async fn post(&mut self, url: &str, form: &[(&str, &str)]) -> Page {
+    pub(crate) async fn post(&mut self, url: &str, form: &[(&str, &str)]) -> Page {
         let body = serde_urlencoded::to_string(form).unwrap();
         let request = self
             .http
@@ -137,7 +137,7 @@ impl Browser {
 }
 
 /// The dashboard's origin of an app.
-fn origin(app: &TestApp) -> String {
+pub(crate) fn origin(app: &TestApp) -> String {
     format!("http://{}", app.server.http_addr.unwrap())
 }
 
@@ -172,7 +172,7 @@ fn first_form(html: &str, login: &str) -> (String, Vec<(String, String)>) {
 
 /// From the dashboard's OpenID button to the provider's redirect back: the callback URL
 /// (not yet visited). The provider's login (as `login`) and consent forms are posted.
-async fn to_callback(browser: &mut Browser, app: &TestApp, login: &str) -> String {
+pub(crate) async fn to_callback(browser: &mut Browser, app: &TestApp, login: &str) -> String {
     let base = origin(app);
     let started = browser
         .get(&format!(
@@ -310,30 +310,41 @@ async fn attempts(app: &TestApp) -> i64 {
 }
 
 /// The session cookie a reply sets, if any.
-fn session_set(page: &Page) -> Option<&String> {
+pub(crate) fn session_set(page: &Page) -> Option<&String> {
     page.set_cookies
         .iter()
         .find(|c| c.starts_with("formsd_session=") && !c.starts_with("formsd_session=;"))
 }
 
-#[tokio::test]
-async fn openid_connect_signs_in_a_linked_subject_once_from_the_browser_that_started() {
+/// An app whose dashboard signs in with the test provider (on a free port), with
+/// `extra` flags: the app, the provider (stopped when dropped) and its issuer. None when
+/// the provider cannot run (see `start_provider`).
+pub(crate) async fn with_provider(
+    extra: &[&str],
+) -> Option<(TestApp, tokio::process::Child, String)> {
     let port = free_port();
     let issuer = format!("http://127.0.0.1:{port}");
-    let app = TestApp::spawn_with(&[
+    let mut flags = vec![
         "--oidc-issuer",
         &issuer,
         "--oidc-client-id",
         CLIENT_ID,
         "--oidc-client-secret",
         CLIENT_SECRET,
-    ])
-    .await;
-    let base = origin(&app);
-    let Some(_provider) = start_provider(port, &format!("{base}/app/sign-in/oidc/callback")).await
-    else {
+    ];
+    flags.extend_from_slice(extra);
+    let app = TestApp::spawn_with(&flags).await;
+    let callback = format!("{}/app/sign-in/oidc/callback", origin(&app));
+    let provider = start_provider(port, &callback).await?;
+    Some((app, provider, issuer))
+}
+
+#[tokio::test]
+async fn openid_connect_signs_in_a_linked_subject_once_from_the_browser_that_started() {
+    let Some((app, _provider, _)) = with_provider(&[]).await else {
         return;
     };
+    let base = origin(&app);
     let key = app.new_key(PRO, ALL).await;
     link_identity(&app, &key.account, "alice").await;
 
@@ -451,6 +462,25 @@ async fn without_a_provider_the_page_offers_none_and_the_button_refuses() {
     let started = browser.get(&format!("{base}/app/sign-in/oidc")).await;
     assert_eq!(started.status, 401, "{}", started.body);
     assert!(started.body.contains("not available"), "{}", started.body);
+    // Nor the provider's session without a session key: that button could only fail,
+    // and it said a link had been used. Posted anyway, the page says what is so.
+    assert!(!page.body.contains("/app/sign-in/cookie"), "{}", page.body);
+    assert!(!page.body.contains("Single sign-on"), "{}", page.body);
+    let posted = browser
+        .post(
+            &format!("{base}/app/sign-in/cookie"),
+            &[("next", "/app/forms")],
+        )
+        .await;
+    assert_eq!(posted.status, 404, "{}", posted.body);
+    assert!(
+        posted
+            .body
+            .contains("does not sign in with your identity provider")
+            && !posted.body.contains("link was used"),
+        "{}",
+        posted.body
+    );
 }
 
 const PUBLIC_URL: &str = "http://forms.example.test";
@@ -591,6 +621,14 @@ async fn the_identity_providers_cookie_signs_in_its_linked_account() {
     let base = origin(&app);
     let key = app.new_key(PRO, ALL).await;
     link_identity(&app, &key.account, "user-1").await;
+    // Offered on the sign-in page (and nothing of OpenID, which is not configured).
+    let page = Browser::new().get(&format!("{base}/app/sign-in")).await;
+    assert!(
+        page.body.contains("action=\"/app/sign-in/cookie\"")
+            && !page.body.contains("/app/sign-in/oidc"),
+        "{}",
+        page.body
+    );
     let http = Browser::new().http;
     let post = |cookie: String| {
         http.post(format!("{base}/app/sign-in/cookie"))

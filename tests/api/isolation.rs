@@ -3017,8 +3017,15 @@ async fn admin_rows(
                 (a_name.clone(), "user-b".to_owned())
             };
             async move {
-                c.link_identity(with_md(pb::LinkIdentityRequest { name, subject }, md))
-                    .await
+                c.link_identity(with_md(
+                    pb::LinkIdentityRequest {
+                        name,
+                        subject,
+                        issuer: None,
+                    },
+                    md,
+                ))
+                .await
             }
         },
     )
@@ -3038,8 +3045,15 @@ async fn admin_rows(
                 (a_name.clone(), "user-a".to_owned())
             };
             async move {
-                c.unlink_identity(with_md(pb::UnlinkIdentityRequest { name, subject }, md))
-                    .await
+                c.unlink_identity(with_md(
+                    pb::UnlinkIdentityRequest {
+                        name,
+                        subject,
+                        issuer: None,
+                    },
+                    md,
+                ))
+                .await
             }
         },
     )
@@ -4200,7 +4214,10 @@ async fn owner_rows(m: &mut Matrix, app: &TestApp, channel: &Channel, a: &Tenant
         ],
     )
     .await;
-    let subject = |s: &str| pb::UnlinkOwnIdentityRequest { subject: s.into() };
+    let subject = |s: &str| pb::UnlinkOwnIdentityRequest {
+        subject: s.into(),
+        issuer: None,
+    };
     owner_foreign(
         m,
         "forms.v1.OwnerService/UnlinkOwnIdentity",

@@ -46,6 +46,7 @@ mod hosted_kinds;
 mod hosted_pages;
 mod hygiene;
 mod idempotency;
+mod identity_issuers;
 mod isolation;
 mod lanes;
 mod limits;

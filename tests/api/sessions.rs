@@ -135,7 +135,7 @@ async fn the_plan_rule_applies_to_sessions() {
 async fn without_session_configuration_cookies_are_ignored() {
     let app = TestApp::spawn().await;
     let key = app.new_key(PRO, ALL).await;
-    store::link_identity(&app.pool, &key.account, "user-1")
+    store::link_identity(&app.pool, &key.account, None, "user-1")
         .await
         .expect("linking");
     let cookie = format!("session={}", session(SECRET, "user-1", 600));
@@ -235,7 +235,7 @@ async fn audience_and_issuer_are_required_when_configured() {
     ])
     .await;
     let key = app.new_key(PRO, ALL).await;
-    store::link_identity(&app.pool, &key.account, "user-1")
+    store::link_identity(&app.pool, &key.account, None, "user-1")
         .await
         .expect("linking");
     let (aud, iss) = ("https://forms.example.com", "https://idp.example.com/");

@@ -155,12 +155,14 @@ class ListKeysResponse(_message.Message):
     def __init__(self, keys: _Optional[_Iterable[_Union[ApiKey, _Mapping]]] = ...) -> None: ...
 
 class LinkIdentityRequest(_message.Message):
-    __slots__ = ("name", "subject")
+    __slots__ = ("name", "subject", "issuer")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    ISSUER_FIELD_NUMBER: _ClassVar[int]
     name: str
     subject: str
-    def __init__(self, name: _Optional[str] = ..., subject: _Optional[str] = ...) -> None: ...
+    issuer: str
+    def __init__(self, name: _Optional[str] = ..., subject: _Optional[str] = ..., issuer: _Optional[str] = ...) -> None: ...
 
 class LinkIdentityResponse(_message.Message):
     __slots__ = ("account",)
@@ -169,12 +171,14 @@ class LinkIdentityResponse(_message.Message):
     def __init__(self, account: _Optional[_Union[Account, _Mapping]] = ...) -> None: ...
 
 class UnlinkIdentityRequest(_message.Message):
-    __slots__ = ("name", "subject")
+    __slots__ = ("name", "subject", "issuer")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    ISSUER_FIELD_NUMBER: _ClassVar[int]
     name: str
     subject: str
-    def __init__(self, name: _Optional[str] = ..., subject: _Optional[str] = ...) -> None: ...
+    issuer: str
+    def __init__(self, name: _Optional[str] = ..., subject: _Optional[str] = ..., issuer: _Optional[str] = ...) -> None: ...
 
 class UnlinkIdentityResponse(_message.Message):
     __slots__ = ("account",)

@@ -124,12 +124,14 @@ class EndSessionResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class LinkedIdentity(_message.Message):
-    __slots__ = ("subject", "created_at")
+    __slots__ = ("subject", "created_at", "issuer")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    ISSUER_FIELD_NUMBER: _ClassVar[int]
     subject: str
     created_at: _timestamp_pb2.Timestamp
-    def __init__(self, subject: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    issuer: str
+    def __init__(self, subject: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., issuer: _Optional[str] = ...) -> None: ...
 
 class GetOwnAccountRequest(_message.Message):
     __slots__ = ()
@@ -150,10 +152,12 @@ class GetOwnAccountResponse(_message.Message):
     def __init__(self, account: _Optional[_Union[_admin_pb2.Account, _Mapping]] = ..., rate_limit_per_minute: _Optional[int] = ..., responses_this_month: _Optional[int] = ..., monthly_response_limit: _Optional[int] = ..., identities: _Optional[_Iterable[_Union[LinkedIdentity, _Mapping]]] = ...) -> None: ...
 
 class UnlinkOwnIdentityRequest(_message.Message):
-    __slots__ = ("subject",)
+    __slots__ = ("subject", "issuer")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    ISSUER_FIELD_NUMBER: _ClassVar[int]
     subject: str
-    def __init__(self, subject: _Optional[str] = ...) -> None: ...
+    issuer: str
+    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ...) -> None: ...
 
 class UnlinkOwnIdentityResponse(_message.Message):
     __slots__ = ()
