@@ -142,6 +142,14 @@ pub enum CoreError {
     ResponseLimitReached,
     #[error("rate limit exceeded, retry in {retry_after} seconds")]
     RateLimited { retry_after: u64 },
+    /// A page saved for later over a cap on unfinished responses (`hosted::bounds`): a
+    /// rate limit to a client, but no wait of a minute frees room (unfinished responses
+    /// expire in days), so the page says what the visitor can do; the ErrorInfo
+    /// metadata `limit` is `partials`.
+    #[error(
+        "this form holds as many unfinished responses as it may; submit the answers, or save them later"
+    )]
+    PartialsFull { retry_after: u64 },
     #[error("{0} not found")]
     NotFound(&'static str),
     #[error("{0}")]
@@ -209,7 +217,7 @@ impl CoreError {
             Self::InsufficientScope(_) => ErrorReason::InsufficientScope,
             Self::PlanRequired => ErrorReason::PlanRequired,
             Self::ResponseLimitReached => ErrorReason::ResponseLimitReached,
-            Self::RateLimited { .. } => ErrorReason::RateLimited,
+            Self::RateLimited { .. } | Self::PartialsFull { .. } => ErrorReason::RateLimited,
             Self::NotFound(_) => ErrorReason::NotFound,
             Self::Validation(_)
             | Self::FieldErrors(_)
@@ -234,7 +242,9 @@ impl CoreError {
             Self::InsufficientScope(_) | Self::PlanRequired | Self::AdminDenied => {
                 Code::PermissionDenied
             }
-            Self::ResponseLimitReached | Self::RateLimited { .. } => Code::ResourceExhausted,
+            Self::ResponseLimitReached | Self::RateLimited { .. } | Self::PartialsFull { .. } => {
+                Code::ResourceExhausted
+            }
             Self::NotFound(_) => Code::NotFound,
             Self::Validation(_)
             | Self::FieldErrors(_)
@@ -263,7 +273,9 @@ impl CoreError {
     /// moment while the database cannot be reached (SPEC: Retry-After).
     pub fn retry_after(&self) -> Option<u64> {
         match self {
-            Self::RateLimited { retry_after } => Some(*retry_after),
+            Self::RateLimited { retry_after } | Self::PartialsFull { retry_after } => {
+                Some(*retry_after)
+            }
             // The same read would take as long again: no invitation to repeat it at once.
             Self::ReadStopped(_) => None,
             _ if self.reason() == ErrorReason::ServiceUnavailable => Some(UNAVAILABLE_RETRY_SECS),
@@ -316,6 +328,9 @@ impl CoreError {
         }
         if let Self::ProofOfWork(refusal) = &self {
             metadata.insert("proof_of_work".to_owned(), refusal.code().to_owned());
+        }
+        if let Self::PartialsFull { .. } = &self {
+            metadata.insert("limit".to_owned(), "partials".to_owned());
         }
         let mut details =
             ErrorDetails::with_error_info(self.reason().code(), ERROR_DOMAIN, metadata);

@@ -93,7 +93,7 @@ impl Hosted {
 /// The refusal of a page over a cap on partials, counted as such.
 fn refused() -> CoreError {
     metrics::counter!("formsd_rate_limit_refusals_total", "limit" => "partials").increment(1);
-    CoreError::RateLimited {
+    CoreError::PartialsFull {
         retry_after: RETRY_AFTER_SECS,
     }
 }

@@ -55,6 +55,14 @@ fn error_page(call: &Call, status: &tonic::Status) -> Response {
             "This form is not accepting responses",
             "Its owner has reached their response limit.",
         ),
+        Some(ErrorReason::RateLimited) if refused_limit(status).as_deref() == Some("partials") => {
+            message_page(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Your answers could not be saved for later",
+                "This form is holding as many unfinished responses as it can. Go back and \
+                 submit your answers now, or try saving them again later.",
+            )
+        }
         Some(ErrorReason::RateLimited) => message_page(
             StatusCode::TOO_MANY_REQUESTS,
             "Too many submissions",
@@ -96,6 +104,14 @@ fn pow_refusal(status: &tonic::Status) -> Option<String> {
     status
         .get_details_error_info()
         .and_then(|mut info| info.metadata.remove("proof_of_work"))
+}
+
+/// Which cap refused a rate-limited request, when the core says (`partials`): its
+/// ErrorInfo metadata entry `limit`.
+fn refused_limit(status: &tonic::Status) -> Option<String> {
+    status
+        .get_details_error_info()
+        .and_then(|mut info| info.metadata.remove("limit"))
 }
 
 /// The form's page; `filled` is what a failed submission left (answers, errors,

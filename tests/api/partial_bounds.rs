@@ -98,7 +98,7 @@ fn png_of(bytes: usize) -> Vec<u8> {
     png
 }
 
-/// Asserts a refusal over a cap on partials: RATE_LIMITED, with a wait.
+/// Asserts a refusal over a cap on partials: RATE_LIMITED naming the cap, with a wait.
 fn assert_capped(result: Result<pb::SubmitHostedFormResponse, tonic::Status>, what: &str) {
     let status = result.expect_err(what);
     assert_eq!(
@@ -108,9 +108,9 @@ fn assert_capped(result: Result<pb::SubmitHostedFormResponse, tonic::Status>, wh
     );
     let info = tonic_types::StatusExt::get_details_error_info(&status);
     assert_eq!(
-        info.map(|i| i.reason),
-        Some("RATE_LIMITED".to_owned()),
-        "{what}"
+        info.map(|i| (i.reason, i.metadata.get("limit").cloned())),
+        Some(("RATE_LIMITED".to_owned(), Some("partials".to_owned()))),
+        "{what}: the cap is named, for the page to say what to do"
     );
     let wait = tonic_types::StatusExt::get_details_retry_info(&status).and_then(|r| r.retry_delay);
     assert!(wait.is_some_and(|w| !w.is_zero()), "{what}: {status:?}");
