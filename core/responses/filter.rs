@@ -27,6 +27,13 @@ const MAX_NAME: usize = 100;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Filter {
     pub search: Option<Search>,
+    /// The choice options whose label the search finds (`"field id", "option id"`): a
+    /// response that picked one is found too, as the answers store the option's id.
+    /// Read from the form's labels at each search, so that a label renamed since is
+    /// found by its new name, in every response stored before.
+    pub search_options: Vec<String>,
+    /// Only these responses (a selection of rows); empty: any.
+    pub ids: Vec<uuid::Uuid>,
     pub answers: Vec<Condition>,
     pub source: Option<Source>,
     pub device_type: Option<String>,
@@ -99,8 +106,14 @@ pub(crate) fn parse(f: Option<&pb::ResponseFilter>, fields: &[Field]) -> Result<
             "answers: at most {MAX_CONDITIONS} conditions on answers"
         )));
     }
+    let search = search(&f.q)?;
     Ok(Filter {
-        search: search(&f.q)?,
+        search_options: search
+            .as_ref()
+            .map(|s| options_found(s, fields))
+            .unwrap_or_default(),
+        search,
+        ids: ids(&f.ids)?,
         answers: f
             .answers
             .iter()
@@ -116,6 +129,36 @@ pub(crate) fn parse(f: Option<&pb::ResponseFilter>, fields: &[Field]) -> Result<
         browser: name(&f.browser, "browser")?,
         os: name(&f.os, "os")?,
     })
+}
+
+/// The ids of the options, of every choice field, whose label the search finds: a part
+/// of it (ignoring case and accents), or the whole of it.
+fn options_found(search: &Search, fields: &[Field]) -> Vec<String> {
+    use crate::responses::search::fold;
+    fields
+        .iter()
+        .flat_map(|f| &f.options)
+        .filter(|o| match search {
+            Search::Part(text) => fold(&o.label).contains(&fold(text)),
+            Search::Whole(text) => fold(&o.label) == fold(text),
+        })
+        .map(|o| o.id.clone())
+        .collect()
+}
+
+/// The ids of a selection: response UUIDs, at most [`MAX_ANY_OF`].
+fn ids(ids: &[String]) -> Result<Vec<uuid::Uuid>, CoreError> {
+    if ids.len() > MAX_ANY_OF {
+        return Err(CoreError::Validation(format!(
+            "ids: at most {MAX_ANY_OF} responses"
+        )));
+    }
+    ids.iter()
+        .map(|id| {
+            uuid::Uuid::parse_str(id.trim())
+                .map_err(|_| CoreError::validation("ids must be response ids (UUIDs)"))
+        })
+        .collect()
 }
 
 fn name(value: &str, what: &str) -> Result<Option<String>, CoreError> {
