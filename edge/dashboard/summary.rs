@@ -6,7 +6,7 @@
 use super::chart::{self, Day};
 use super::layout::Section;
 use super::owner::Owner;
-use super::responses::{form_of, segment};
+use super::results::{form_of, segment};
 use axum::extract::Path;
 use axum::response::Response;
 use forms::pb::{self, field_summary::Detail};
