@@ -400,6 +400,37 @@ mod tests {
     }
 
     #[test]
+    fn a_search_finds_the_options_whose_label_it_finds() {
+        let fields = [
+            field(FieldKind::SingleChoice, "colour"),
+            field(FieldKind::ShortText, "name"),
+        ];
+        let found = |q: &str| {
+            let f = pb::ResponseFilter {
+                q: q.into(),
+                ..Default::default()
+            };
+            parse(Some(&f), &fields).map(|f| f.search_options)
+        };
+        assert_eq!(found("RÉ").ok(), Some(vec!["red".to_owned()]));
+        assert_eq!(
+            found("e").ok(),
+            Some(vec!["red".to_owned(), "blue".to_owned()])
+        );
+        assert_eq!(found("green").ok(), Some(vec![]));
+        let ids = |ids: Vec<String>| {
+            let f = pb::ResponseFilter {
+                ids,
+                ..Default::default()
+            };
+            parse(Some(&f), &fields).map(|f| f.ids.len())
+        };
+        assert!(ids(vec!["not-an-id".into()]).is_err());
+        assert_eq!(ids(vec![Uuid::new_v4().to_string()]).ok(), Some(1));
+        assert!(ids(vec![Uuid::new_v4().to_string(); MAX_ANY_OF + 1]).is_err());
+    }
+
+    #[test]
     fn searches_read_emails_and_phones_whole() {
         let s = |q: &str| search(q).ok().flatten();
         assert_eq!(s("  "), None);
