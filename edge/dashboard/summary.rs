@@ -280,8 +280,10 @@ pub(crate) async fn page(owner: Owner, Path(form_id): Path<String>) -> Response 
             strong { (counts.completed) } " completed, "
             strong { (counts.partial) } " unfinished; completion rate "
             strong { (counts.completion_rate.map_or("–".to_owned(), |r| format!("{:.0} %", r * 100.0))) }
-            ". Median time to complete " (figure(time.median_seconds)) " s, 90th percentile "
-            (figure(time.p90_seconds)) " s."
+            @if let (Some(median), Some(p90)) = (time.median_seconds, time.p90_seconds) {
+                ". Median time to complete " (figure(Some(median))) " s, 90th percentile "
+                (figure(Some(p90))) " s."
+            } @else { "." }
         }
         @if !days.is_empty() {
             h2 { "Responses per day" }

@@ -554,62 +554,17 @@ async fn the_inbox_searches_answers_and_downloads_what_it_shows() {
         .filter(|n| format!("p{n}@").starts_with("p1"))
         .collect();
     assert_eq!(people(&page.text.clone()), want);
-    // A value the field can not take: the inbox again, the mistake in words beside the
-    // value, what was typed kept, no API syntax.
+    // A value the field can not take: the inbox again, the mistake beside the value
+    // (dashboard_results checks the words and what is kept).
     let age = field_ids(&form)[2].clone();
     let page = dashboard
-        .get(&format!("{inbox}?field={age}&op=gte&value=old&q=person"))
+        .get(&format!("{inbox}?field={age}&op=gte&value=old"))
         .await;
     assert_eq!(page.status, 422, "{}", page.text.clone());
-    let html = page.text.clone();
-    assert!(
-        html.contains("<p class=\"error field-error\" id=\"value-error\">For “Age”, enter a number, such as 7.</p>"),
-        "{html}"
-    );
-    assert!(html.contains("aria-describedby=\"value-error\""), "{html}");
-    assert!(html.contains("value=\"old\""), "the value stays: {html}");
-    assert!(
-        html.contains("value=\"person\""),
-        "the search stays: {html}"
-    );
-    assert!(
-        html.contains(&format!("<option value=\"{age}\" selected>Age</option>")),
-        "{html}"
-    );
-    assert!(html.contains("<option value=\"gte\" selected>"), "{html}");
-    assert!(
-        !html.contains("answers[") && !html.contains("[gte]"),
-        "{html}"
-    );
-    assert!(
-        !html.contains("Check the filter</h1>"),
-        "no separate page: {html}"
-    );
-    let page = dashboard.get(&format!("{inbox}?field={age}&op=gte")).await;
-    assert!(
-        page.text.contains("id=\"value-error\">Give a value"),
-        "{}",
-        page.text.clone()
-    );
-    // A condition the question can not take says so beside the condition.
-    let page = dashboard
-        .get(&format!("{inbox}?field={age}&op=contains&value=3"))
-        .await;
     assert!(
         page.text
-            .contains("id=\"op-error\">“Age” can not be compared with “contains”"),
-        "{}",
-        page.text.clone()
+            .contains("id=\"value-error\">For “Age”, enter a number")
     );
-    let page = dashboard.get(&format!("{inbox}?since=yesterday")).await;
-    assert!(
-        page.text.contains("id=\"since-error\">"),
-        "{}",
-        page.text.clone()
-    );
-    assert!(
-        page.text.contains("value=\"yesterday\""),
-        "{}",
-        page.text.clone()
-    );
+    let page = dashboard.get(&format!("{inbox}?field={age}&op=gte")).await;
+    assert!(page.text.contains("id=\"value-error\">Give a value"));
 }

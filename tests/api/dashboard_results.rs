@@ -80,18 +80,20 @@ pub fn assert_plain_words(what: &str, html: &str) {
     assert!(!has_uuid(&text), "{what} shows an id:\n{text}");
 }
 
-/// A published survey: a name, a choice with Other, a page break, a multiple choice,
-/// a consent box, a rating and a date. Returns the form.
-async fn survey(app: &TestApp, d: &Dashboard) -> Value {
+/// A published survey: a name, a choice with Other, a consent box, a page break (its
+/// page shown to those who heard of us by the newsletter), a multiple choice, a
+/// rating and a date. Returns the form.
+pub async fn survey(app: &TestApp, d: &Dashboard) -> Value {
     let fields = json!([
         {"type": "short_text", "label": "Your name", "required": true},
         {"type": "single_choice", "label": "How did you hear about us?", "required": false,
-         "allow_other": true,
+         "allow_other": true, "ref": "heard",
          "options": [{"label": "Search engine"}, {"label": "Newsletter"}, {"label": "A friend"}]},
-        {"type": "page_break", "label": "Your team"},
+        {"type": "checkbox", "label": "I agree to be contacted", "required": false},
+        {"type": "page_break", "label": "Your team",
+         "show_if": [{"field": "heard", "op": "equals", "value": "Newsletter"}]},
         {"type": "multiple_choice", "label": "Which features do you use?", "required": false,
          "options": [{"label": "Webhooks"}, {"label": "Exports"}]},
-        {"type": "checkbox", "label": "I agree to be contacted", "required": false},
         {"type": "rating", "label": "How happy are you?", "required": false},
         {"type": "date", "label": "When did you start?", "required": false},
     ]);
@@ -125,13 +127,13 @@ fn option(form: &Value, i: usize, o: usize) -> String {
 
 /// Three responses: Ada (Newsletter, both features, agreed, 4 stars, a date), Grace
 /// ("Other: Hacker News", not agreed), Linus (Search engine). Returns their ids.
-async fn answer(app: &TestApp, d: &Dashboard, form: &Value) -> Vec<String> {
+pub async fn answer(app: &TestApp, d: &Dashboard, form: &Value) -> Vec<String> {
     let id = form["id"].as_str().expect("id");
     let bodies = [
         json!({field(form, 0): "Ada", field(form, 1): option(form, 1, 1),
-               field(form, 3): [option(form, 3, 0), option(form, 3, 1)],
-               field(form, 4): true, field(form, 5): 4, field(form, 6): "2024-03-05"}),
-        json!({field(form, 0): "Grace", field(form, 1): {"other": "Hacker News"}, field(form, 4): false}),
+               field(form, 2): true, field(form, 4): [option(form, 4, 0), option(form, 4, 1)],
+               field(form, 5): 4, field(form, 6): "2024-03-05"}),
+        json!({field(form, 0): "Grace", field(form, 1): {"other": "Hacker News"}, field(form, 2): false}),
         json!({field(form, 0): "Linus", field(form, 1): option(form, 1, 0)}),
     ];
     let mut ids = Vec::new();
@@ -419,6 +421,67 @@ async fn excel_and_a_selection_are_downloaded_and_a_selection_deleted() {
     app.get(&format!("/forms/{id}/responses/{}", ids[2]), &d.key)
         .await
         .ok(200);
+}
+
+#[tokio::test]
+async fn a_filter_mistake_is_shown_beside_its_input_in_words_keeping_what_was_typed() {
+    let app = dashboard_app(&[]).await;
+    let d = signed_in(&app, "results-mistakes").await;
+    let form = survey(&app, &d).await;
+    answer(&app, &d, &form).await;
+    let inbox = format!("/app/forms/{}/responses", form["id"].as_str().expect("id"));
+    let rating = field(&form, 5);
+    let page = d
+        .get(&format!("{inbox}?field={rating}&op=gte&value=lots&q=ada"))
+        .await;
+    assert_eq!(page.status, 422, "{}", page.text);
+    let html = page.text.clone();
+    for shown in [
+        "<p class=\"error field-error\" id=\"value-error\">For “How happy are you?”, enter a number of stars, such as 4.</p>",
+        "aria-invalid=\"true\" aria-describedby=\"value-error\"",
+        "value=\"lots\"",
+        "value=\"ada\"",
+        "<option value=\"gte\" selected>is at least</option>",
+    ] {
+        assert!(html.contains(shown), "{shown} missing in:\n{html}");
+    }
+    assert!(
+        html.contains(&format!("<option value=\"{rating}\" selected>")),
+        "{html}"
+    );
+    assert!(
+        !html.contains("<h1>Check the filter</h1>"),
+        "no separate page: {html}"
+    );
+    assert_plain_words("a filter's mistake", &html);
+    // A condition the question can not take, beside the condition.
+    let page = d
+        .get(&format!("{inbox}?field={rating}&op=contains&value=3"))
+        .await;
+    assert!(
+        page.text
+            .contains("id=\"op-error\">“How happy are you?” can not be compared with “contains”"),
+        "{}",
+        page.text
+    );
+    // A date that is none, beside the date, as typed.
+    let page = d.get(&format!("{inbox}?since=yesterday")).await;
+    assert!(
+        page.text.contains("id=\"since-error\">Enter the From date"),
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains("value=\"yesterday\""), "{}", page.text);
+    // A checkbox is filtered by Yes or No, as it reads.
+    let agreed = field(&form, 2);
+    let page = d
+        .get(&format!("{inbox}?field={agreed}&op=eq&value=Yes"))
+        .await;
+    assert!(
+        page.text.contains(">Ada<") && !page.text.contains(">Grace<"),
+        "{}",
+        page.text
+    );
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! confirmation.
 
 use super::filter::{Filter, InboxQuery};
+use super::inbox::core_value;
 use super::{form_of, segment};
 use crate::dashboard::layout::{Section, csrf};
 use crate::dashboard::owner::{Owner, Posted, see_other};
@@ -87,13 +88,18 @@ async fn export(
         Ok(filter) => filter,
         Err(mistake) => return not_done(&owner, &form_id, "Check the filter", &mistake.text),
     };
+    // The condition's value is read as the inbox reads it (a checkbox's Yes/No).
+    let form = match form_of(&owner, &form_id).await {
+        Ok(form) => form,
+        Err(page) => return page,
+    };
     let (since, until) = filter.bounds();
     let request = pb::ExportResponsesRequest {
-        form_id: form_id.clone(),
+        form_id: form.id.clone(),
         since,
         until,
         status: filter.status().into(),
-        filter: filter.core_filter(|c| c.value.clone()),
+        filter: filter.core_filter(|c| core_value(&form, c)),
         ..Default::default()
     };
     stream(&owner, request, format).await

@@ -55,7 +55,7 @@ pub(crate) fn answers(response: &pb::FormResponse) -> Map<String, Value> {
 /// The condition's value as the core reads it: a checkbox's Yes/No as true/false (the
 /// words a person types; the core's own reading of choices by label and of numbers
 /// is kept).
-fn core_value(form: &pb::Form, c: &Condition) -> String {
+pub(crate) fn core_value(form: &pb::Form, c: &Condition) -> String {
     let checkbox = form
         .fields
         .iter()
