@@ -163,17 +163,8 @@ async fn the_results_pages_read_plainly_in_a_browser() {
     let ids = crate::dashboard_results::answer(&app, &d, &form).await;
     let id = form["id"].as_str().expect("id").to_owned();
     let name = form["fields"][0]["id"].as_str().expect("field").to_owned();
-    sqlx::query(
-        "INSERT INTO partial_responses (id, form_id, resume_digest, answers, page, started_at,
-                                        saved_at, updated_at)
-         VALUES (gen_random_uuid(), $1::uuid, sha256(gen_random_uuid()::text::bytea), $2,
-                 2, now(), now(), now())",
-    )
-    .bind(&id)
-    .bind(serde_json::json!({ name: "Half-way Hannah" }))
-    .execute(&app.pool)
-    .await
-    .expect("a partial response");
+    let hannah = serde_json::json!({ name: "Half-way Hannah" });
+    crate::dashboard_results::unfinished(&app, &id, &hannah, 2).await;
     let rating = form["fields"][5]["id"].as_str().expect("field");
     let inbox = format!("/app/forms/{id}/responses");
     let pages = [

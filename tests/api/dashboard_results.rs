@@ -111,6 +111,23 @@ pub async fn survey(app: &TestApp, d: &Dashboard) -> Value {
     form
 }
 
+/// An unfinished response of form `id` at `page` with `answers`, stored as a visitor's
+/// saved pages are (partial responses are made by the hosted pages only).
+pub async fn unfinished(app: &TestApp, id: &str, answers: &Value, page: i32) {
+    sqlx::query(
+        "INSERT INTO partial_responses (id, form_id, resume_digest, answers, page, started_at,
+                                        saved_at, updated_at)
+         VALUES (gen_random_uuid(), $1::uuid, sha256(gen_random_uuid()::text::bytea), $2,
+                 $3, now(), now(), now())",
+    )
+    .bind(id)
+    .bind(answers)
+    .bind(page)
+    .execute(&app.pool)
+    .await
+    .expect("a partial response");
+}
+
 fn field(form: &Value, i: usize) -> String {
     form["fields"][i]["id"]
         .as_str()
@@ -211,17 +228,7 @@ async fn unfinished_responses_have_their_tab_with_the_page_each_reached() {
     answer(&app, &d, &form).await;
     let id = form["id"].as_str().expect("id").to_owned();
     let answers = json!({field(&form, 0): "Half-way Hannah", field(&form, 1): option(&form, 1, 2)});
-    sqlx::query(
-        "INSERT INTO partial_responses (id, form_id, resume_digest, answers, page, started_at,
-                                        saved_at, updated_at)
-         VALUES (gen_random_uuid(), $1::uuid, sha256(gen_random_uuid()::text::bytea), $2,
-                 2, now(), now(), now())",
-    )
-    .bind(&id)
-    .bind(&answers)
-    .execute(&app.pool)
-    .await
-    .expect("a partial response");
+    unfinished(&app, &id, &answers, 2).await;
     let inbox = format!("/app/forms/{id}/responses");
     let finished = d.get(&inbox).await.text.clone();
     assert!(!finished.contains("Half-way Hannah"), "{finished}");
