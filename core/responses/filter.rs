@@ -27,6 +27,13 @@ const MAX_NAME: usize = 100;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Filter {
     pub search: Option<Search>,
+    /// The choice options whose label the search finds (`"field id", "option id"`): a
+    /// response that picked one is found too, as the answers store the option's id.
+    /// Read from the form's labels at each search, so that a label renamed since is
+    /// found by its new name, in every response stored before.
+    pub search_options: Vec<String>,
+    /// Only these responses (a selection of rows); empty: any.
+    pub ids: Vec<uuid::Uuid>,
     pub answers: Vec<Condition>,
     pub source: Option<Source>,
     pub device_type: Option<String>,
@@ -99,8 +106,17 @@ pub(crate) fn parse(f: Option<&pb::ResponseFilter>, fields: &[Field]) -> Result<
             "answers: at most {MAX_CONDITIONS} conditions on answers"
         )));
     }
+    let search = search(&f.q)?;
     Ok(Filter {
-        search: search(&f.q)?,
+        search_options: search
+            .as_ref()
+            .map(|s| match s {
+                Search::Part(text) => crate::responses::search::options_found(text, false, fields),
+                Search::Whole(text) => crate::responses::search::options_found(text, true, fields),
+            })
+            .unwrap_or_default(),
+        search,
+        ids: ids(&f.ids)?,
         answers: f
             .answers
             .iter()
@@ -116,6 +132,21 @@ pub(crate) fn parse(f: Option<&pb::ResponseFilter>, fields: &[Field]) -> Result<
         browser: name(&f.browser, "browser")?,
         os: name(&f.os, "os")?,
     })
+}
+
+/// The ids of a selection: response UUIDs, at most [`MAX_ANY_OF`].
+fn ids(ids: &[String]) -> Result<Vec<uuid::Uuid>, CoreError> {
+    if ids.len() > MAX_ANY_OF {
+        return Err(CoreError::Validation(format!(
+            "ids: at most {MAX_ANY_OF} responses"
+        )));
+    }
+    ids.iter()
+        .map(|id| {
+            uuid::Uuid::parse_str(id.trim())
+                .map_err(|_| CoreError::validation("ids must be response ids (UUIDs)"))
+        })
+        .collect()
 }
 
 fn name(value: &str, what: &str) -> Result<Option<String>, CoreError> {
@@ -354,6 +385,34 @@ mod tests {
         parse(Some(&f), fields)
             .map(|mut f| f.answers.remove(0).test)
             .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_search_finds_the_options_whose_label_it_finds() {
+        let fields = [
+            field(FieldKind::SingleChoice, "colour"),
+            field(FieldKind::ShortText, "name"),
+        ];
+        let found = |q: &str| {
+            let f = pb::ResponseFilter {
+                q: q.into(),
+                ..Default::default()
+            };
+            parse(Some(&f), &fields).map(|f| f.search_options)
+        };
+        let red = || vec!["red".to_owned()];
+        assert_eq!(found("RÉ").ok(), Some(red()));
+        assert_eq!(found("green").ok(), Some(vec![]));
+        let ids = |ids: Vec<String>| {
+            let f = pb::ResponseFilter {
+                ids,
+                ..Default::default()
+            };
+            parse(Some(&f), &fields).map(|f| f.ids.len())
+        };
+        assert!(ids(vec!["not-an-id".into()]).is_err());
+        assert_eq!(ids(vec![Uuid::new_v4().to_string()]).ok(), Some(1));
+        assert!(ids(vec![Uuid::new_v4().to_string(); MAX_ANY_OF + 1]).is_err());
     }
 
     #[test]

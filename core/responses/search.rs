@@ -7,8 +7,11 @@
 //! every string and number of its answers, at any depth, folded, each between newlines,
 //! so that a whole answer is found as `\nanswer\n`. It is computed here when a response
 //! is stored (PostgreSQL only indexes it: the insert costs it nothing more), and a
-//! test holds both implementations to the same result.
+//! test holds both implementations to the same result. A choice is stored by its
+//! option's id: a search also looks for the options whose label it finds
+//! (`options_found`).
 
+use crate::forms::Field;
 use serde_json::{Map, Value};
 use unicode_normalization::UnicodeNormalization;
 
@@ -53,6 +56,27 @@ fn push_values(out: &mut String, value: &Value) {
         Value::Object(map) => map.values().for_each(|v| push_values(out, v)),
         Value::Null | Value::Bool(_) => {}
     }
+}
+
+/// The ids of the options, of every choice field, whose label `text` finds: is a part
+/// of (or, `whole`, is) the label, ignoring case and accents. An answer stores an
+/// option's id, so a search looks for these too; read from the form's labels at each
+/// search, a label renamed since is found by its new name in every response.
+pub fn options_found(text: &str, whole: bool, fields: &[Field]) -> Vec<String> {
+    let text = fold(text);
+    fields
+        .iter()
+        .flat_map(|f| &f.options)
+        .filter(|o| {
+            let label = fold(&o.label);
+            if whole {
+                label == text
+            } else {
+                label.contains(&text)
+            }
+        })
+        .map(|o| o.id.clone())
+        .collect()
 }
 
 #[cfg(test)]

@@ -40,42 +40,46 @@ pub(crate) struct Day<'a> {
 }
 
 /// Daily bars (oldest first): each day's total as a bar, its part drawn over the bar's
-/// foot, scaled to the busiest day, with the busiest count and the first and last days
-/// written on the axes. `label` says what the picture shows, for people who do not see
-/// it (the page also gives the figures as a table).
+/// foot, scaled to the busiest day. A bar is at most a seventh of the width, so that a
+/// day or two of data reads as bars, not as a slab. The busiest count and the first and
+/// last days are written under the picture as text, so that they stay readable however
+/// narrow the screen (text inside the SVG would shrink with it). `label` says what the
+/// picture shows, for people who do not see it.
 pub(crate) fn daily_bars(days: &[Day<'_>], label: &str) -> Markup {
     const W: f64 = 720.0;
-    const H: f64 = 160.0;
-    const TOP: f64 = 14.0;
-    const FOOT: f64 = 16.0;
-    let plot = H - TOP - FOOT;
+    const H: f64 = 140.0;
+    const FEWEST: usize = 7;
     let max = days
         .iter()
         .map(|d| d.total.max(d.part))
         .max()
         .unwrap_or(0)
         .max(1);
-    let step = W / days.len().max(1) as f64;
-    let bar = (step - 1.0).max(1.0);
-    let height = |v: i64| (v.max(0) as f64 / max as f64) * plot;
+    let step = W / days.len().max(FEWEST) as f64;
+    let bar = (step * 0.8).max(1.0);
+    let height = |v: i64| (v.max(0) as f64 / max as f64) * (H - 1.0);
     html! {
-        svg class="chart" viewBox={"0 0 " (W) " " (H)} role="img" aria-label=(label) {
-            line x1="0" y1=(H - FOOT) x2=(W) y2=(H - FOOT) {}
-            text x="0" y="10" { (max) }
-            @for (i, d) in days.iter().enumerate() {
-                @let x = format!("{:.1}", i as f64 * step);
-                @let total = height(d.total);
-                @let part = height(d.part);
-                @if d.total > 0 {
-                    rect class="requests" x=(x) y=(format!("{:.1}", H - FOOT - total)) width=(format!("{bar:.1}")) height=(format!("{total:.1}")) {}
-                }
-                @if d.part > 0 {
-                    rect class="errors" x=(x) y=(format!("{:.1}", H - FOOT - part)) width=(format!("{bar:.1}")) height=(format!("{part:.1}")) {}
+        div class="daily" {
+            svg class="chart" viewBox={"0 0 " (W) " " (H)} role="img" aria-label=(label) {
+                line x1="0" y1=(H) x2=(W) y2=(H) {}
+                @for (i, d) in days.iter().enumerate() {
+                    @let x = format!("{:.1}", i as f64 * step);
+                    @let total = height(d.total);
+                    @let part = height(d.part);
+                    @if d.total > 0 {
+                        rect class="requests" x=(x) y=(format!("{:.1}", H - total)) width=(format!("{bar:.1}")) height=(format!("{total:.1}")) {}
+                    }
+                    @if d.part > 0 {
+                        rect class="errors" x=(x) y=(format!("{:.1}", H - part)) width=(format!("{bar:.1}")) height=(format!("{part:.1}")) {}
+                    }
                 }
             }
             @if let (Some(first), Some(last)) = (days.first(), days.last()) {
-                text x="0" y=(H - 3.0) { (first.day) }
-                text x=(W) y=(H - 3.0) text-anchor="end" { (last.day) }
+                p class="axis" aria-hidden="true" {
+                    span { (first.day) }
+                    span { "Busiest day: " (max) }
+                    @if days.len() > 1 { span { (last.day) } }
+                }
             }
         }
     }
@@ -124,40 +128,49 @@ pub(crate) fn nps_gauge(score: f64, label: &str) -> Markup {
     }
 }
 
+/// One step of a funnel: how many reached it, and whether only some are shown it (a
+/// page with a condition), which is drawn apart, lighter and joined to nothing: its
+/// count may be below the next step's, and a band to it would draw an hourglass.
+#[derive(Clone, Copy)]
+pub(crate) struct Step {
+    pub(crate) reached: i64,
+    pub(crate) for_some: bool,
+}
+
 /// A funnel of how many reached each step (first step first): one bar per step,
-/// centred, as wide as its count against the largest, joined to the next by a band
-/// that narrows with the drop between them. `label` says what it shows, for people who
-/// do not see it (the page gives the figures as a table).
-pub(crate) fn funnel(reached: &[i64], label: &str) -> Markup {
+/// centred, as wide as its count against the largest, joined to the next step shown to
+/// everyone by a band that narrows with the drop between them. `label` says what it
+/// shows, for people who do not see it (the page gives the figures as a table).
+pub(crate) fn funnel(steps: &[Step], label: &str) -> Markup {
     const W: f64 = 320.0;
     const BAR: f64 = 24.0;
     const GAP: f64 = 14.0;
-    let max = reached.iter().copied().max().unwrap_or(0).max(1) as f64;
-    let bars: Vec<(f64, f64, f64)> = reached
+    let max = steps.iter().map(|s| s.reached).max().unwrap_or(0).max(1) as f64;
+    let bars: Vec<(f64, f64, f64, bool)> = steps
         .iter()
         .enumerate()
-        .map(|(i, n)| {
+        .map(|(i, s)| {
             // A step that someone reached stays visible, however thin.
-            let width = match *n {
+            let width = match s.reached {
                 n if n <= 0 => 0.0,
                 n => (n as f64 / max * W).max(2.0),
             };
-            ((W - width) / 2.0, i as f64 * (BAR + GAP), width)
+            ((W - width) / 2.0, i as f64 * (BAR + GAP), width, s.for_some)
         })
         .collect();
-    let height = (reached.len() as f64 * (BAR + GAP) - GAP).max(BAR);
+    let height = (steps.len() as f64 * (BAR + GAP) - GAP).max(BAR);
     html! {
         svg class="funnel" viewBox={"0 0 " (W) " " (height)} role="img" aria-label=(label) {
-            @for pair in bars.windows(2) {
-                @let ((x0, y0, w0), (x1, y1, w1)) = (pair[0], pair[1]);
+            @for pair in bars.windows(2).filter(|p| !p[0].3 && !p[1].3) {
+                @let ((x0, y0, w0, _), (x1, y1, w1, _)) = (pair[0], pair[1]);
                 polygon class="funnel-band" points=(format!(
                     "{x0:.1},{:.1} {:.1},{:.1} {:.1},{y1:.1} {x1:.1},{y1:.1}",
                     y0 + BAR, x0 + w0, y0 + BAR, x1 + w1
                 )) {}
             }
-            @for (x, y, width) in &bars {
+            @for (x, y, width, for_some) in &bars {
                 @if *width > 0.0 {
-                    rect x=(format!("{x:.1}")) y=(format!("{y:.1}")) width=(format!("{width:.1}")) height=(BAR) {}
+                    rect class=[for_some.then_some("for-some")] x=(format!("{x:.1}")) y=(format!("{y:.1}")) width=(format!("{width:.1}")) height=(BAR) {}
                 }
             }
         }
@@ -166,7 +179,7 @@ pub(crate) fn funnel(reached: &[i64], label: &str) -> Markup {
 
 #[cfg(test)]
 mod tests {
-    use super::{Day, daily_bars, funnel, nps_gauge, sparkline};
+    use super::{Day, Step, daily_bars, funnel, nps_gauge, sparkline};
 
     #[test]
     fn daily_bars_scale_to_the_busiest_day_and_draw_errors_over_requests() {
@@ -189,18 +202,28 @@ mod tests {
         ];
         let svg = daily_bars(&days, "15 requests").into_string();
         // A bar per day with requests (the empty day draws none), the busiest at full
-        // height (130 = 160 - 14 - 16), half of it for its errors.
+        // height (139 of 140), half of it for its errors; a bar is at most 4/5 of a
+        // seventh of the width (82.3 of 720), however few the days.
         assert_eq!(svg.matches(r#"class="requests""#).count(), 2, "{svg}");
         assert_eq!(svg.matches(r#"class="errors""#).count(), 1, "{svg}");
         assert!(
-            svg.contains(r#"y="14.0" width="239.0" height="130.0""#),
+            svg.contains(r#"y="1.0" width="82.3" height="139.0""#),
             "{svg}"
         );
         assert!(
-            svg.contains(r#"y="79.0" width="239.0" height="65.0""#),
+            svg.contains(r#"y="70.5" width="82.3" height="69.5""#),
             "{svg}"
         );
-        assert!(svg.contains("2026-01-01") && svg.contains("2026-01-03"));
+        // The days and the busiest count are text beside the picture, not in it.
+        assert!(
+            svg.contains(
+                "<span>2026-01-01</span><span>Busiest day: 10</span><span>2026-01-03</span>"
+            ),
+            "{svg}"
+        );
+        let one = daily_bars(&days[1..2], "one day").into_string();
+        assert!(one.contains(r#"width="82.3""#), "not a slab: {one}");
+        assert!(!one.contains("<text"), "{one}");
         assert!(svg.contains(r#"aria-label="15 requests""#));
         // No day at all still draws, without dividing by zero.
         assert!(daily_bars(&[], "none").into_string().contains("<svg"));
@@ -244,7 +267,11 @@ mod tests {
 
     #[test]
     fn the_funnel_narrows_with_each_step() {
-        let svg = funnel(&[4, 3, 1, 0], "4 started").into_string();
+        let all = |reached| Step {
+            reached,
+            for_some: false,
+        };
+        let svg = funnel(&[all(4), all(3), all(1), all(0)], "4 started").into_string();
         // Centred bars scaled to the largest step; an empty step draws no bar.
         assert!(svg.contains(r#"x="0.0" y="0.0" width="320.0""#), "{svg}");
         assert!(svg.contains(r#"x="40.0" y="38.0" width="240.0""#), "{svg}");
@@ -257,8 +284,21 @@ mod tests {
             "{svg}"
         );
         assert!(svg.contains(r#"viewBox="0 0 320 138""#), "{svg}");
+        // A step shown to some (a page with a condition) is drawn apart, joined to
+        // nothing: fewer there than on the next step is no hourglass.
+        let some = Step {
+            reached: 1,
+            for_some: true,
+        };
+        let svg = funnel(&[all(4), some, all(3)], "with a condition").into_string();
+        assert_eq!(svg.matches("funnel-band").count(), 0, "{svg}");
+        assert_eq!(svg.matches(r#"class="for-some""#).count(), 1, "{svg}");
         // Nobody at all still draws, without dividing by zero.
-        assert!(funnel(&[0, 0], "none").into_string().contains("<svg"));
+        assert!(
+            funnel(&[all(0), all(0)], "none")
+                .into_string()
+                .contains("<svg")
+        );
         assert!(funnel(&[], "none").into_string().contains("<svg"));
     }
 }

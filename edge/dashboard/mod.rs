@@ -16,7 +16,7 @@ mod form_list;
 mod keys;
 mod layout;
 mod owner;
-mod responses;
+mod results;
 pub(crate) mod share;
 mod sign_in;
 mod summary;
@@ -72,24 +72,26 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
         .route("/forms/{id}/settings", post(builder::settings))
         .route("/forms/{id}/status", post(builder::status))
         .route("/forms/{id}/delete", post(builder::delete))
-        .route("/forms/{id}/responses", get(responses::inbox))
+        .route("/forms/{id}/responses", get(results::inbox))
         .route("/forms/{id}/summary", get(summary::page))
-        .route(
-            "/forms/{id}/responses/export.csv",
-            get(responses::export_csv),
-        )
+        .route("/forms/{id}/responses/export.csv", get(results::export_csv))
         .route(
             "/forms/{id}/responses/export.ndjson",
-            get(responses::export_ndjson),
+            get(results::export_ndjson),
         )
-        .route("/forms/{id}/responses/{response_id}", get(responses::show))
+        .route(
+            "/forms/{id}/responses/export.xlsx",
+            get(results::export_xlsx),
+        )
+        .route("/forms/{id}/responses/selection", post(results::selection))
+        .route("/forms/{id}/responses/{response_id}", get(results::show))
         .route(
             "/forms/{id}/responses/{response_id}/delete",
-            post(responses::delete),
+            post(results::delete),
         )
         .route(
             "/forms/{id}/responses/{response_id}/files/{file_id}",
-            get(responses::file),
+            get(results::file),
         )
         .route("/keys", get(keys::list).post(keys::create))
         .route("/keys/{key_id}", get(keys::usage))

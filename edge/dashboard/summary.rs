@@ -3,10 +3,10 @@
 //! as bars, a scale's average and its NPS as a gauge, and how many reached each page as
 //! a funnel; every picture has its figures beside it as text or a table. No script.
 
-use super::chart::{self, Day};
+use super::chart::{self, Day, Step};
 use super::layout::Section;
 use super::owner::Owner;
-use super::responses::{form_of, segment};
+use super::results::{form_of, segment};
 use axum::extract::Path;
 use axum::response::Response;
 use forms::pb::{self, field_summary::Detail};
@@ -93,21 +93,52 @@ fn nps_figures(nps: f64, s: &pb::ScaleSummary, label: &str) -> Markup {
     }
 }
 
-/// How many reached each page: a funnel, and its figures as a table (each page's count,
-/// its share of those who reached the first, and how many were lost since the page
-/// before).
-fn drop_off(pages: &[pb::PageReach]) -> Markup {
+/// Whether page `n` (from 1) is shown only when a condition holds: the page break
+/// that starts it has one (read from the form, for the words and the picture only).
+fn for_some(fields: &[pb::FormField], n: i32) -> bool {
+    usize::try_from(n - 2)
+        .ok()
+        .and_then(|i| fields.iter().filter(|f| f.r#type == "page_break").nth(i))
+        .is_some_and(|f| !f.show_if.is_empty())
+}
+
+/// How many were shown each page: a funnel, and its figures as a table (each page's
+/// count, its share of those who reached the first, and how many were lost since the
+/// page before that everyone is shown). A page with a condition is shown to some only:
+/// fewer there is no loss, so it is compared with nothing, and the next page is
+/// compared with the page before it.
+fn drop_off(pages: &[pb::PageReach], fields: &[pb::FormField]) -> Markup {
     let first = pages.first().map_or(0, |p| p.reached);
     let last = pages.last().map_or(0, |p| p.reached);
-    let reached: Vec<i64> = pages.iter().map(|p| p.reached).collect();
+    let steps: Vec<Step> = pages
+        .iter()
+        .map(|p| Step {
+            reached: p.reached,
+            for_some: for_some(fields, p.page),
+        })
+        .collect();
     let label = format!(
         "Funnel of {} pages: {first} reached the first, {last} the last ({})",
         pages.len(),
         percent(last, first)
     );
+    // Lost since the last page before it that everyone is shown, and how many that
+    // page had.
+    let mut before: Option<i64> = None;
+    let lost: Vec<Option<(i64, i64)>> = steps
+        .iter()
+        .map(|s| {
+            if s.for_some {
+                return None;
+            }
+            let lost = before.map(|b| ((b - s.reached).max(0), b));
+            before = Some(s.reached);
+            lost
+        })
+        .collect();
     html! {
         div class="drop-off" {
-            (chart::funnel(&reached, &label))
+            (chart::funnel(&steps, &label))
             div class="table-wrap" tabindex="0" role="region" aria-label="Respondents who reached each page" {
             table {
                 thead {
@@ -127,11 +158,10 @@ fn drop_off(pages: &[pb::PageReach]) -> Markup {
                             td class="num" { (p.reached) }
                             td class="num" { (percent(p.reached, first)) }
                             td class="num" {
-                                @match i.checked_sub(1).and_then(|j| pages.get(j)) {
-                                    Some(before) => {
-                                        (before.reached - p.reached) " (" (percent(before.reached - p.reached, before.reached)) ")"
-                                    }
-                                    None => "–",
+                                @match (steps[i].for_some, lost[i]) {
+                                    (true, _) => span class="muted" { "Shown only when its condition holds" },
+                                    (false, Some((n, of))) => { (n) " (" (percent(n, of)) ")" },
+                                    (false, None) => "–",
                                 }
                             }
                         }
@@ -250,11 +280,17 @@ pub(crate) async fn page(owner: Owner, Path(form_id): Path<String>) -> Response 
             strong { (counts.completed) } " completed, "
             strong { (counts.partial) } " unfinished; completion rate "
             strong { (counts.completion_rate.map_or("–".to_owned(), |r| format!("{:.0} %", r * 100.0))) }
-            ". Median time to complete " (figure(time.median_seconds)) " s, 90th percentile "
-            (figure(time.p90_seconds)) " s."
+            @if let (Some(median), Some(p90)) = (time.median_seconds, time.p90_seconds) {
+                ". Median time to complete " (figure(Some(median))) " s, 90th percentile "
+                (figure(Some(p90))) " s."
+            } @else { "." }
         }
         @if !days.is_empty() {
             h2 { "Responses per day" }
+            p class="legend" {
+                span class="swatch requests" {} " Finished"
+                span class="swatch errors" {} " Unfinished"
+            }
             (chart::daily_bars(&days, &format!(
                 "Responses per day from {} to {}",
                 days.first().map_or("", |d| d.day),
@@ -263,7 +299,7 @@ pub(crate) async fn page(owner: Owner, Path(form_id): Path<String>) -> Response 
         }
         @if !summary.pages.is_empty() {
             h2 { "How far people got" }
-            (drop_off(&summary.pages))
+            (drop_off(&summary.pages, &form.fields))
         }
         h2 { "Devices" }
         div class="row shares" {

@@ -84,6 +84,7 @@ impl FilterQuery {
             device_type: self.device_type.unwrap_or_default(),
             browser: self.browser.unwrap_or_default(),
             os: self.os.unwrap_or_default(),
+            ids: Vec::new(),
         };
         (filter != pb::ResponseFilter::default()).then_some(filter)
     }

@@ -53,17 +53,7 @@ async fn the_summary_page_shows_the_forms_figures() {
     }
     // Unfinished ones: two stopped at the first page, one at the second.
     for page in [1, 1, 2] {
-        sqlx::query(
-            "INSERT INTO partial_responses (id, form_id, resume_digest, answers, page, started_at,
-                                            saved_at, updated_at)
-             VALUES (gen_random_uuid(), $1::uuid, sha256(gen_random_uuid()::text::bytea), '{}',
-                     $2, now(), now(), now())",
-        )
-        .bind(&id)
-        .bind(page)
-        .execute(&app.pool)
-        .await
-        .expect("a partial response");
+        crate::dashboard_results::unfinished(&app, &id, &json!({}), page).await;
     }
     let path = format!("/app/forms/{id}/summary");
     let page = d.get(&path).await;
@@ -134,4 +124,71 @@ async fn the_summary_page_shows_the_forms_figures() {
         assert_eq!(seen["axe"], json!([]), "{seen}");
         assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     }
+}
+
+#[tokio::test]
+async fn a_conditional_page_is_no_loss_and_one_day_is_no_slab() {
+    let app = dashboard_app(&[]).await;
+    let d = signed_in(&app, "summary-conditional").await;
+    // Page 2 is shown only to those who answer "team"; page 3 to everyone.
+    let fields = json!([
+        {"type": "single_choice", "label": "Who are you?", "required": true, "ref": "who",
+         "options": [{"id": "solo", "label": "On my own"}, {"id": "team", "label": "A team"}]},
+        {"type": "page_break", "label": "Your team",
+         "show_if": [{"field": "who", "op": "equals", "value": "team"}]},
+        {"type": "short_text", "label": "Team name", "required": false},
+        {"type": "page_break", "label": "Your opinion"},
+        {"type": "short_text", "label": "Anything else?", "required": false},
+    ]);
+    let form = app
+        .create_form(&d.key, &json!({"title": "Teams", "fields": fields}))
+        .await;
+    let id = form["id"].as_str().expect("id").to_owned();
+    app.put(
+        &format!("/forms/{id}"),
+        &d.key,
+        &json!({"status": "published"}),
+    )
+    .await
+    .ok(200);
+    let who = form["fields"][0]["id"].as_str().expect("id").to_owned();
+    // One team, two on their own: 3 on page 1, 1 shown page 2, 3 on page 3.
+    for answer in ["team", "solo", "solo"] {
+        app.post(
+            &format!("/forms/{id}/responses"),
+            &d.key,
+            &json!({"answers": {who.clone(): answer}}),
+        )
+        .await
+        .ok(201);
+    }
+    let page = d.get(&format!("/app/forms/{id}/summary")).await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    let text = page.text;
+    for needed in [
+        "<th scope=\"row\">Page 2: Your team</th><td class=\"num\">1</td><td class=\"num\">33 %</td><td class=\"num\"><span class=\"muted\">Shown only when its condition holds</span></td>",
+        // Page 3 is compared with page 1, the last page everyone is shown.
+        "<th scope=\"row\">Page 3: Your opinion</th><td class=\"num\">3</td><td class=\"num\">100 %</td><td class=\"num\">0 (0 %)</td>",
+        // The conditional page's bar stands apart; no band joins it.
+        "<rect class=\"for-some\"",
+        // One day: a bar of a seventh of the width at most, the figures as text, a legend.
+        "width=\"82.3\"",
+        "<span>Busiest day: 3</span>",
+        "<span class=\"swatch requests\"></span> Finished",
+        "<span class=\"swatch errors\"></span> Unfinished",
+    ] {
+        assert!(text.contains(needed), "{needed:?} missing in:\n{text}");
+    }
+    assert!(
+        !text.contains("-2 (") && !text.contains("−2"),
+        "no negative loss:\n{text}"
+    );
+    assert!(
+        !text.contains("funnel-band"),
+        "no band to or from the conditional page:\n{text}"
+    );
+    assert!(
+        !text.contains("<text"),
+        "no text inside a chart to shrink at 390 px:\n{text}"
+    );
 }

@@ -25,6 +25,7 @@ mod dashboard_inbox;
 mod dashboard_keys;
 mod dashboard_kinds;
 mod dashboard_logic;
+mod dashboard_results;
 mod dashboard_sign_in;
 mod dashboard_summary;
 #[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper

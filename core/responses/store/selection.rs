@@ -145,14 +145,23 @@ impl Selection<'_> {
         let f = self.filter;
         match &f.search {
             None => {}
-            Some(Search::Part(text)) => {
+            Some(search) if !f.search_options.is_empty() => {
+                // The text, or one of the options whose label it finds.
                 s.unprepared = true;
-                push_contains_anywhere(s, text);
+                s.push(" AND (r.search LIKE ").bind(pattern(search));
+                for id in &f.search_options {
+                    s.push(" OR r.search LIKE ")
+                        .bind(format!("%\n{}\n%", like_literal(&search::fold(id))));
+                }
+                s.push(")");
             }
-            Some(Search::Whole(text)) => {
+            Some(search) => {
                 s.unprepared = true;
-                push_whole_anywhere(s, text);
+                s.push(" AND r.search LIKE ").bind(pattern(search));
             }
+        }
+        if !f.ids.is_empty() {
+            s.push(" AND r.id = ANY(").bind(f.ids.clone()).push(")");
         }
         for c in &f.answers {
             s.unprepared = true;
@@ -234,19 +243,28 @@ impl Selection<'_> {
     }
 }
 
-/// Some answer contains `text` (ignoring case and accents): the search text does. The
-/// pattern is folded here, as the search text was (`responses::search`), and bound
-/// whole, so that the planner sees it and weighs the trigram index.
+/// The search text's pattern of a search: a part of some answer, or a whole answer
+/// (between two newlines). The pattern is folded here, as the search text was
+/// (`responses::search`), and bound whole, so that the planner sees it and weighs the
+/// trigram index.
+fn pattern(search: &Search) -> String {
+    match search {
+        Search::Part(text) => format!("%{}%", like_literal(&search::fold(text))),
+        Search::Whole(text) => format!("%\n{}\n%", like_literal(&search::fold(text))),
+    }
+}
+
+/// Some answer contains `text` (ignoring case and accents): the search text does.
 fn push_contains_anywhere(s: &mut Statement, text: &str) {
     s.push(" AND r.search LIKE ")
-        .bind(format!("%{}%", like_literal(&search::fold(text))));
+        .bind(pattern(&Search::Part(text.to_owned())));
 }
 
 /// Some answer is `text` (ignoring case and accents): the search text holds it
 /// between two newlines.
 fn push_whole_anywhere(s: &mut Statement, text: &str) {
     s.push(" AND r.search LIKE ")
-        .bind(format!("%\n{}\n%", like_literal(&search::fold(text))));
+        .bind(pattern(&Search::Whole(text.to_owned())));
 }
 
 #[cfg(test)]

@@ -30,7 +30,8 @@
     var every = Math.max(2, parseInt(region.getAttribute('data-every'), 10) || 10) * 1000;
     var url = region.getAttribute('data-refresh');
     var tick = function () {
-      if (document.hidden) return;
+      // Not while the owner is choosing rows: a refresh would untick them.
+      if (document.hidden || region.querySelector('input[type=checkbox]:checked')) return;
       fetch(url, { credentials: 'same-origin', headers: { 'x-refresh': '1' } })
         .then(function (reply) { return reply.ok ? reply.text() : null; })
         .then(function (html) {

@@ -1,15 +1,18 @@
-//! One response (`/app/forms/{id}/responses/{response_id}`): answers by label, the
-//! metadata, device/browser/OS and times; its files as downloads; and its deletion
-//! (a posted form with a confirmation box and the CSRF token).
+//! One response (`/app/forms/{id}/responses/{response_id}`), finished or not: answers
+//! by label as a person reads them (`answer`), the metadata, device/browser/OS and
+//! times; its files as downloads; and its deletion (a posted form with a confirmation
+//! box and the CSRF token).
 
-use super::{answer_text, answers, at_seconds, form_of, segment};
+use super::answer;
+use super::inbox::{answers, at_seconds};
+use super::{form_of, segment};
 use crate::dashboard::layout::{self, Section, csrf};
 use crate::dashboard::owner::{Owner, Posted, see_other};
 use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use forms::pb::{self, convert};
-use maud::{Markup, html};
+use maud::html;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -41,33 +44,6 @@ fn source(metadata: &serde_json::Map<String, Value>) -> &'static str {
     match metadata.get("source").and_then(Value::as_str) {
         Some("api") => "API",
         _ => "Hosted page",
-    }
-}
-
-/// An answer in full: files as download links, text with its line breaks.
-fn answer(base: &str, value: &Value) -> Markup {
-    match value {
-        Value::Object(file) if file.contains_key("file_id") => {
-            let id = file.get("file_id").and_then(Value::as_str).unwrap_or("");
-            let size = file.get("size").and_then(Value::as_u64);
-            html! {
-                a href={(base) "/files/" (segment(id))} download { (answer_text(value)) }
-                @if let Some(size) = size { " " span class="muted" { "(" (size_text(size)) ")" } }
-            }
-        }
-        Value::Array(items) if items.iter().any(Value::is_object) => html! {
-            ul class="plain" { @for item in items { li { (answer(base, item)) } } }
-        },
-        Value::Null => html! { span class="muted" { "No answer" } },
-        other => html! { span class="answer" { (answer_text(other)) } },
-    }
-}
-
-fn size_text(bytes: u64) -> String {
-    match bytes {
-        b if b < 1024 => format!("{b} bytes"),
-        b if b < 1024 * 1024 => format!("{:.1} KB", b as f64 / 1024.0),
-        b => format!("{:.1} MB", b as f64 / (1024.0 * 1024.0)),
     }
 }
 
@@ -105,10 +81,14 @@ pub(crate) async fn show(owner: Owner, Path((form_id, id)): Path<(String, String
         .as_ref()
         .map(convert::struct_to_object)
         .unwrap_or_default();
-    let removed: Vec<(&String, &Value)> = answers
+    let removed: Vec<&Value> = answers
         .iter()
         .filter(|(key, _)| !form.fields.iter().any(|f| &f.id == *key))
+        .map(|(_, value)| value)
         .collect();
+    // An answer to a question removed from the form: no kind to read it by any more.
+    let gone = pb::FormField::default();
+    let unfinished = response.status == i32::from(pb::ResponseStatus::Partial);
     let or_dash = |v: &Option<String>| {
         v.clone()
             .filter(|s| !s.is_empty())
@@ -121,24 +101,34 @@ pub(crate) async fn show(owner: Owner, Path((form_id, id)): Path<(String, String
             a href=(inbox) { "Responses" } " / "
             span aria-current="page" { "Response" }
         }
-        h1 { "Response of " (at_seconds(response.submitted_at.as_ref())) }
+        @if unfinished {
+            h1 { "Unfinished response, last saved " (at_seconds(response.submitted_at.as_ref())) }
+            p { "Reached " (answer::page_title(&form.fields, response.last_page.max(1))) "; not sent yet." }
+        } @else {
+            h1 { "Response of " (at_seconds(response.submitted_at.as_ref())) }
+        }
         section aria-labelledby="answers-h" {
             h2 id="answers-h" { "Answers" }
             dl class="facts" {
-                @for field in &form.fields {
+                @for field in form.fields.iter().filter(|f| answer::is_question(f)) {
                     dt { (field.label) }
-                    dd { (answer(&base, answers.get(&field.id).unwrap_or(&Value::Null))) }
+                    dd {
+                        @match answers.get(&field.id).filter(|v| !v.is_null()) {
+                            Some(value) => (answer::show(field, value, &base, None)),
+                            None => span class="muted" { "No answer" },
+                        }
+                    }
                 }
-                @for (key, value) in &removed {
-                    dt { "Removed field " code { (key) } }
-                    dd { (answer(&base, value)) }
+                @for value in &removed {
+                    dt { "A question removed from the form" }
+                    dd { (answer::show(&gone, value, &base, None)) }
                 }
             }
         }
         section aria-labelledby="about-h" {
             h2 id="about-h" { "About this response" }
             dl class="facts" {
-                dt { "Submitted" } dd { (at_seconds(response.submitted_at.as_ref())) }
+                dt { @if unfinished { "Last saved" } @else { "Submitted" } } dd { (at_seconds(response.submitted_at.as_ref())) }
                 dt { "Started" } dd { (at_seconds(response.started_at.as_ref())) }
                 dt { "Completion time" }
                 dd { (response.completion_time_seconds.map_or_else(|| "—".to_owned(), human_duration)) }
@@ -150,7 +140,6 @@ pub(crate) async fn show(owner: Owner, Path((form_id, id)): Path<(String, String
                     dt { "Metadata " code { (key) } }
                     dd { span class="answer" { (meta_text(value)) } }
                 }
-                dt { "Response id" } dd { code { (response.id) } }
             }
         }
         section aria-labelledby="delete-h" class="card danger" {

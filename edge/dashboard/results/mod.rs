@@ -1,0 +1,46 @@
+//! What a form's owner reads of its responses: the inbox of finished and unfinished
+//! responses (`inbox`, its filter in `filter`), one response (`detail`), downloads and
+//! what is done to a selection of rows (`export`), every answer written as a person
+//! reads it (`answer`).
+
+mod answer;
+mod detail;
+mod export;
+mod filter;
+mod inbox;
+
+pub(crate) use detail::{delete, file, show};
+pub(crate) use export::{export_csv, export_ndjson, export_xlsx, selection};
+pub(crate) use inbox::inbox;
+
+use super::owner::Owner;
+use axum::response::Response;
+use forms::pb;
+
+/// What a path segment escapes: all but the unreserved characters of RFC 3986.
+const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
+/// A path segment from an id, escaped (ids come from the address or the core).
+pub(crate) fn segment(id: &str) -> String {
+    percent_encoding::utf8_percent_encode(id, SEGMENT).to_string()
+}
+
+/// The form, for its title and field labels.
+pub(crate) async fn form_of(owner: &Owner, form_id: &str) -> Result<pb::Form, Response> {
+    let reply = owner
+        .state
+        .forms()
+        .get_form(owner.request(pb::GetFormRequest {
+            id: form_id.to_owned(),
+        }))
+        .await
+        .map_err(|status| owner.failure(&status))?;
+    reply
+        .into_inner()
+        .form
+        .ok_or_else(|| owner.failure(&tonic::Status::not_found("form")))
+}
