@@ -1,0 +1,1 @@
+// The builder's script: see the next commit.
