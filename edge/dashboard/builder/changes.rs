@@ -4,6 +4,7 @@
 //! list (existing questions with their ids), then back to the page, the question
 //! concerned open or in view.
 
+use super::kinds::{Kind, kind_of};
 use super::parse::{FieldForm, apply_field};
 use super::{after, load, not_found, refused, update};
 use crate::dashboard::owner::{Owner, Posted};
@@ -67,6 +68,16 @@ pub(crate) async fn add_field(
         .unwrap_or(form.fields.len());
     if let Err(problem) = apply_field(&mut field, posted) {
         return refused(&owner, &form.id, &origin, None, problem).await;
+    }
+    // A choice added from the palette comes with two options to rename, as in the
+    // editors owners know: the core takes no choice without options.
+    if field.options.is_empty() && kind_of(&field.r#type).is_some_and(Kind::options) {
+        field.options = ["Option 1", "Option 2"]
+            .map(|label| pb::FieldOption {
+                id: String::new(),
+                label: label.to_owned(),
+            })
+            .into();
     }
     form.fields.insert(at, field);
     let then = |saved: &pb::Form| {

@@ -13,6 +13,7 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+/// The status and its actions, one line under the form's title.
 pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, closed: bool) -> Markup {
     let status = pb::FormStatus::try_from(form.status).unwrap_or(pb::FormStatus::Unspecified);
     let action = |value: &str, label: &str, class: &str| {
@@ -25,9 +26,9 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, closed: bool) 
         }
     };
     html! {
-        section class="card" aria-labelledby="lifecycle-h" id="lifecycle" {
-            h2 id="lifecycle-h" { "Status" }
-            p {
+        section class="lifecycle" aria-labelledby="lifecycle-h" id="lifecycle" {
+            h2 id="lifecycle-h" class="visually-hidden" { "Status" }
+            p class="muted" {
                 @match status {
                     pb::FormStatus::Published if closed => { "Published, but closed: it does not accept responses." }
                     pb::FormStatus::Published => { "Published: it accepts responses." }
@@ -43,8 +44,15 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, closed: bool) 
                 @if status != pb::FormStatus::Archived { (action("archive", "Archive", "secondary")) }
                 @if status != pb::FormStatus::Draft { (action("draft", "Back to draft", "secondary")) }
             }
-            details class="fold-inner" {
-            summary { "Delete this form…" }
+        }
+    }
+}
+
+/// Deleting the form, folded at the foot of the page.
+pub(super) fn delete_fold(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
+    html! {
+        details class="fold" id="delete" {
+            summary { h2 { "Delete this form" } }
             form method="post" action={(base) "/delete"} {
                 (csrf(&owner.session))
                 label for="delete-confirm" {
@@ -54,7 +62,6 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, closed: bool) 
                 input id="delete-confirm" name="confirm_title" type="text" required autocomplete="off" spellcheck="false"
                     data-confirm-input="delete-button" data-expected=(form.title);
                 div class="actions" { button id="delete-button" type="submit" class="danger" { "Delete this form" } }
-            }
             }
         }
     }

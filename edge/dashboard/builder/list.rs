@@ -40,7 +40,7 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, view: &View) -
                 ol class="question-list" id="question-list" data-order={(base) "/order"} aria-describedby="reorder-hint" {
                     @for i in 0..fields.len() {
                         @if add_at == Some(i) {
-                            li class="q-palette" { (palette::palette(owner, base, Some(i))) }
+                            li class="q-palette" { (palette::palette(owner, base, Some(i), false)) }
                         }
                         (row(owner, form, base, view, i, page_of.get(i).copied().unwrap_or(1)))
                     }
@@ -48,7 +48,7 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, view: &View) -
                 (move_form(owner, base))
             }
         }
-        @if add_at.is_none() { (palette::palette(owner, base, None)) }
+        @if add_at.is_none() { (palette::palette(owner, base, None, fields.is_empty())) }
     }
 }
 

@@ -8,19 +8,21 @@ use crate::dashboard::layout::csrf;
 use crate::dashboard::owner::Owner;
 use maud::{Markup, html};
 
-pub(super) fn palette(owner: &Owner, base: &str, position: Option<usize>) -> Markup {
+/// `first`: the form has no question yet, so each kind says what it is for.
+pub(super) fn palette(owner: &Owner, base: &str, position: Option<usize>, first: bool) -> Markup {
     html! {
         section class="card palette" id="palette" aria-labelledby="palette-h" {
-            h2 id="palette-h" {
-                "Add a question"
-                @if let Some(at) = position { " here" span class="visually-hidden" { ", as question " (at + 1) } }
-            }
             form method="post" action={(base) "/fields"} data-builder id="add" {
                 (csrf(&owner.session))
                 @if let Some(at) = position { input type="hidden" name="position" value=(at); }
                 div class="palette-label" {
                     div class="grow" {
-                        label for="new-label" { "Question" }
+                        h2 id="palette-h" {
+                            label for="new-label" {
+                                "Add a question"
+                                @if let Some(at) = position { " here" span class="visually-hidden" { ", as question " (at + 1) } }
+                            }
+                        }
                         input id="new-label" name="label" type="text" required maxlength="500" placeholder="What would you like to ask?";
                     }
                     label class="inline" {
@@ -32,16 +34,17 @@ pub(super) fn palette(owner: &Owner, base: &str, position: Option<usize>) -> Mar
                     legend { "Then choose its kind to add it" }
                     div class="kind-grid" {
                         @for kind in KINDS {
-                            button type="submit" name="kind" value=(kind.name) class="kind" {
+                            button type="submit" name="kind" value=(kind.name) class="kind" title=(kind.hint) {
                                 span class="k-icon" aria-hidden="true" { (kind.icon) }
                                 span class="k-text" {
                                     span class="k-name" { (kind.label) }
-                                    span class="k-hint" { (kind.hint) }
+                                    @if first { span class="k-hint" { (kind.hint) } }
                                 }
                             }
                         }
                     }
                 }
+                p class="save-state muted" role="status" data-save-state {}
                 @if position.is_some() {
                     p { a href=(base) { "Cancel" } }
                 }

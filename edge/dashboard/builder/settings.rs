@@ -54,7 +54,7 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
         })
         .unwrap_or_default();
     html! {
-        details class="card fold" id="settings" {
+        details class="fold" id="settings" {
             summary { h2 { "Settings" } }
             form method="post" action={(base) "/settings"} {
                 (csrf(&owner.session))

@@ -21,10 +21,13 @@ pub(super) fn render(owner: &Owner, form: &pb::Form, origin: &Origin, view: &Vie
     html! {
         p class="crumbs" { a href="/app/forms" { "Forms" } }
         h1 { (form.title) }
-        p class="form-status" {
-            (status_badge(form.status))
-            @if is_published(form) && closed { " " span class="badge closed" { "closed" } }
-            span class="muted" { " Updated " (when(form.updated_at.as_ref())) }
+        div class="form-head" {
+            p class="form-status" {
+                (status_badge(form.status))
+                @if is_published(form) && closed { " " span class="badge closed" { "closed" } }
+                span class="muted" { " Updated " (when(form.updated_at.as_ref())) }
+            }
+            (super::lifecycle::section(owner, form, &base, closed))
         }
         @if let Some(description) = &form.description { p class="description" { (description) } }
         nav class="subnav" aria-label="Form" {
@@ -41,11 +44,13 @@ pub(super) fn render(owner: &Owner, form: &pb::Form, origin: &Origin, view: &Vie
             div class="builder-main" {
                 (super::list::section(owner, form, &base, view))
                 @if is_published(form) { (share_section(form, origin)) }
-                (details_section(owner, form, &base))
-                (super::settings::section(owner, form, &base))
-                (super::lifecycle::section(owner, form, &base, closed))
+                div class="card folds" {
+                    (details_section(owner, form, &base))
+                    (super::settings::section(owner, form, &base))
+                    (super::lifecycle::delete_fold(owner, form, &base))
+                }
             }
-            div class="builder-side" {
+            div class="builder-side" tabindex="0" role="region" aria-label="Preview, beside the questions" {
                 (super::preview::preview_section(form))
             }
         }
@@ -54,7 +59,7 @@ pub(super) fn render(owner: &Owner, form: &pb::Form, origin: &Origin, view: &Vie
 
 fn details_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
     html! {
-        details class="card fold" id="details" {
+        details class="fold" id="details" {
             summary { h2 { "Title and description" } }
             form method="post" action={(base) "/details"} {
                 (csrf(&owner.session))
