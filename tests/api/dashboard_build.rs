@@ -74,6 +74,8 @@ async fn an_owner_builds_a_three_page_survey_with_a_condition_in_the_builder() {
         ])
     );
     assert_eq!(seen["values"], json!(["Free", "Pro", "Team"]));
+    // The reference's pattern works in the browser (it compiles under the `v` flag).
+    assert_eq!(seen["patterns"], json!(["ok"]), "{seen:#}");
     // The keyboard's move keeps the focus on the moved question's arrow.
     assert_eq!(seen["focusAfterMove"], "Move “Your website” up");
 
@@ -130,4 +132,150 @@ async fn an_owner_builds_a_three_page_survey_with_a_condition_in_the_builder() {
         json!([{"field": plan["id"], "op": "equals", "value": pro}])
     );
     assert_eq!(fields[at("Company name")]["label"], "Company name");
+}
+
+fn labels(form: &Value) -> Vec<String> {
+    form["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .filter_map(|f| f["label"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The builder's plain posts, as a browser without JavaScript sends them: the palette
+/// adds at a place and opens the new question; a choice comes with two options to
+/// rename; a duplicate lands below its original with new ids; a whole new order is
+/// taken only when it lists the form's questions; the conditions editor offers a
+/// kind's comparisons only, and says a missing value before anything is sent.
+#[tokio::test]
+async fn the_palette_adds_at_a_place_duplicates_reorders_and_offers_comparisons_per_kind() {
+    let app = TestApp::spawn().await;
+    let d = signed_in(&app, &format!("acct-{}", uuid::Uuid::new_v4().simple())).await;
+    let id = d.create_form("Places").await;
+    let base = format!("/app/forms/{id}");
+    let rest = || async { app.get(&format!("/forms/{id}"), &d.key).await.ok(200)["form"].clone() };
+    for label in ["First", "Last"] {
+        let reply = d
+            .post(
+                &format!("{base}/fields"),
+                &[("kind", "short_text"), ("label", label)],
+            )
+            .await;
+        assert_eq!(reply.status, 303, "{}", reply.text);
+    }
+    // "Add a question here", before Last: the palette at that place, then the post.
+    let page = d.get(&format!("{base}?add=1")).await;
+    assert!(
+        page.text.contains(r#"name="position" value="1""#),
+        "{}",
+        page.text
+    );
+    let reply = d
+        .post(
+            &format!("{base}/fields"),
+            &[
+                ("kind", "single_choice"),
+                ("label", "Plan"),
+                ("position", "1"),
+            ],
+        )
+        .await;
+    assert_eq!(reply.status, 303, "{}", reply.text);
+    let form = rest().await;
+    assert_eq!(labels(&form), ["First", "Plan", "Last"]);
+    let plan = &form["fields"][1];
+    let plan_id = plan["id"].as_str().expect("id").to_owned();
+    assert_eq!(
+        plan["options"]
+            .as_array()
+            .map(|o| o.iter().map(|o| o["label"].clone()).collect::<Vec<_>>()),
+        Some(vec![json!("Option 1"), json!("Option 2")])
+    );
+    assert!(
+        reply
+            .header("location")
+            .ends_with(&format!("&edit={plan_id}#q-{plan_id}")),
+        "the new question opens: {}",
+        reply.header("location")
+    );
+
+    // Duplicate: below the original, new ids for it and its options.
+    let reply = d
+        .post(&format!("{base}/fields/{plan_id}/duplicate"), &[])
+        .await;
+    assert_eq!(reply.status, 303, "{}", reply.text);
+    let form = rest().await;
+    assert_eq!(labels(&form), ["First", "Plan", "Plan (copy)", "Last"]);
+    let (a, b) = (&form["fields"][1], &form["fields"][2]);
+    assert_ne!(a["id"], b["id"]);
+    assert_ne!(a["options"][0]["id"], b["options"][0]["id"]);
+    assert_eq!(a["options"][0]["label"], b["options"][0]["label"]);
+
+    // A new order: every question once, else refused and nothing changes.
+    let ids: Vec<String> = form["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .filter_map(|f| f["id"].as_str().map(str::to_owned))
+        .collect();
+    let order = |list: &[&String]| -> Vec<(&'static str, String)> {
+        list.iter().map(|i| ("order", (*i).clone())).collect()
+    };
+    let reversed = order(&[&ids[3], &ids[2], &ids[1], &ids[0]]);
+    let pairs: Vec<(&str, &str)> = reversed.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let reply = d.post(&format!("{base}/order"), &pairs).await;
+    assert_eq!(reply.status, 303, "{}", reply.text);
+    assert_eq!(
+        labels(&rest().await),
+        ["Last", "Plan (copy)", "Plan", "First"]
+    );
+    let short = order(&[&ids[0], &ids[1]]);
+    let pairs: Vec<(&str, &str)> = short.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let reply = d.post(&format!("{base}/order"), &pairs).await;
+    assert_eq!(reply.status, 422, "{}", reply.text);
+    assert!(reply.text.contains("changed meanwhile"), "{}", reply.text);
+    assert_eq!(
+        labels(&rest().await),
+        ["Last", "Plan (copy)", "Plan", "First"]
+    );
+
+    // First, now last, may read Plan: a choice offers its comparisons and options only.
+    let first = &ids[0];
+    let page = d.get(&format!("{base}?edit={first}&when={plan_id}")).await;
+    assert!(
+        page.text
+            .contains(r#"<option value="equals" selected>is</option>"#)
+    );
+    assert!(
+        page.text
+            .contains(r#"<option value="any_of">is any of</option>"#)
+    );
+    assert!(
+        !page.text.contains(r#"value="greater_than""#),
+        "no ordering on a choice"
+    );
+    assert!(
+        !page.text.contains(r#"value="contains""#),
+        "no text test on a choice"
+    );
+    assert!(page.text.contains(">Option 1</option>"));
+    // The reference's pattern compiles under the browser's `v` flag (a lone `-` does not).
+    assert!(page.text.contains(r#"pattern="[A-Za-z0-9_\-]{1,64}""#));
+    // A comparison that needs a value, without one: said plainly, nothing sent.
+    let reply = d
+        .post(
+            &format!("{base}/fields/{first}/conditions"),
+            &[("field_0", plan_id.as_str()), ("op_0", "equals")],
+        )
+        .await;
+    assert_eq!(reply.status, 422, "{}", reply.text);
+    assert!(
+        reply
+            .text
+            .contains("Condition 1: choose or type the answer to compare with."),
+        "{}",
+        reply.text
+    );
+    assert_eq!(rest().await["fields"][3]["show_if"], Value::Null);
 }

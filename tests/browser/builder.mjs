@@ -126,7 +126,8 @@ try {
   const company = page.locator('[data-editor] input[name=label]');
   await company.waitFor();
   await type(company, ' name');
-  result.previewFollows = await page.locator('#preview').getByText('Company name').count() > 0;
+  result.previewFollows = await page.locator('#preview [data-pv-label]', { hasText: 'Company name' }).first()
+    .waitFor({ state: 'attached', timeout: 5000 }).then(() => true, () => false);
   result.stateBeforeSave = (await page.locator('[data-editor] [data-save-state]').textContent()).trim();
   await click(page.getByRole('button', { name: 'Save question' }));
   await saved();
@@ -209,13 +210,29 @@ try {
     result.heights[`${name}-390`] = await page.evaluate(() => document.documentElement.scrollHeight);
     const phone = path.join(shots, `builder-${name}-390.png`);
     await page.screenshot({ path: phone, fullPage: true });
+    // One phone screen as a person sees it: the top, or the open question.
+    await page.evaluate(() => document.getElementById('editor')?.scrollIntoView({ block: 'start' }));
+    const screen = path.join(shots, `builder-${name}-390-screen.png`);
+    await page.screenshot({ path: screen });
     await page.setViewportSize({ width: 1280, height: 900 });
-    result.shots.push(wide, phone);
+    await page.evaluate(() => document.getElementById('editor')?.closest('li')?.scrollIntoView({ block: 'start' }));
+    const desk = path.join(shots, `builder-${name}-1280-screen.png`);
+    await page.screenshot({ path: desk });
+    result.shots.push(wide, phone, screen, desk);
   };
   const fullLoads = result.fullLoads;
   await look('collapsed', builder);
   const plan = await page.locator('#question-list > li.q', { hasText: 'Plan' }).first().getAttribute('data-field');
   await look('open', `${builder}?edit=${plan}`);
+  // The reference's in-browser check works: its pattern compiles under the `v` flag
+  // browsers use for `pattern`, and a name with a space is flagged before any post.
+  result.patterns = await page.evaluate(() => [...document.querySelectorAll('input[pattern]')].map((input) => {
+    try { new RegExp(`^(?:${input.pattern})$`, 'v'); } catch (e) { return `${input.name}: ${e.message}`; }
+    input.value = 'a plate';
+    const flagged = input.validity.patternMismatch;
+    input.value = '';
+    return flagged ? 'ok' : `${input.name}: not flagged`;
+  }));
   const pro = await page.locator('#question-list > li.q', { hasText: 'Pro features' }).first().getAttribute('data-field');
   await look('condition', `${builder}?edit=${pro}`);
   result.fullLoadsWhileBuilding = fullLoads;

@@ -40,6 +40,7 @@
       else history.replaceState({ builder: true }, '', url);
     }
     unsaved = false;
+    showInPreview();
     var target = (focus && $(focus)) || $('[data-editor] input[name=label]') ||
       (location.hash && document.getElementById(location.hash.slice(1)));
     if (target) {
@@ -48,6 +49,16 @@
       if (box.top < 0 || box.bottom > window.innerHeight) target.scrollIntoView({ block: 'center' });
     }
   }
+
+  // The preview, which stays in view beside the list, scrolls to the open question.
+  function showInPreview() {
+    var editor = $('[data-editor]');
+    var side = $('.builder-side');
+    var pv = editor && $('[data-pv="' + editor.getAttribute('data-editor') + '"]');
+    if (!pv || !side) return;
+    side.scrollTop += pv.getBoundingClientRect().top - side.getBoundingClientRect().top - 16;
+  }
+  showInPreview();
 
   // A plain message from a refused page: its error box, without "Nothing was saved."
   function reason(html) {

@@ -302,5 +302,28 @@ pub(super) mod tests {
             ("value_0", "no"),
         ]);
         assert!(parse(&two, &fields()).is_err_and(|e| e.contains("Condition 1")));
+        let none = pairs(&[("field_0", "car"), ("op_0", "equals"), ("value_0", " ")]);
+        assert!(parse(&none, &fields()).is_err_and(|e| e.contains("choose or type the answer")));
+    }
+
+    #[test]
+    fn each_kind_is_offered_what_the_core_takes() {
+        use crate::dashboard::builder::kinds::KINDS;
+        for kind in KINDS {
+            let ops = ops_for(kind.compare);
+            // The core: no ordering but on numbers, dates, ratings and scales; no text
+            // test but on text and ticks; a file only answered or not.
+            let ordered = matches!(kind.name, "number" | "date" | "rating" | "scale");
+            assert_eq!(ops.contains(&"greater_than"), ordered, "{}", kind.name);
+            assert_eq!(
+                ops.contains(&"equals"),
+                !matches!(kind.name, "multiple_choice" | "file_upload" | "page_break"),
+                "{}",
+                kind.name
+            );
+            assert_eq!(ops.is_empty(), kind.name == "page_break");
+        }
+        assert_eq!(op_words("greater_than", "date"), "is after");
+        assert_eq!(op_words("contains", "multiple_choice"), "has ticked");
     }
 }
