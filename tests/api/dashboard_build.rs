@@ -200,6 +200,24 @@ async fn the_palette_adds_at_a_place_duplicates_reorders_and_offers_comparisons_
         reply.header("location")
     );
 
+    // A refused edit shows the question as it was typed, open, to be corrected.
+    let reply = d
+        .post(
+            &format!("{base}/fields/{plan_id}"),
+            &[("label", "Your plan"), ("ref", "a plan")],
+        )
+        .await;
+    assert_eq!(reply.status, 422, "{}", reply.text);
+    assert!(reply.text.contains("Nothing was saved."), "{}", reply.text);
+    assert!(reply.text.contains(&format!(r#"data-editor="{plan_id}""#)));
+    assert!(
+        reply.text.contains(r#"value="Your plan""#),
+        "{}",
+        reply.text
+    );
+    assert!(reply.text.contains(r#"value="a plan""#), "{}", reply.text);
+    assert_eq!(rest().await["fields"][1]["label"], "Plan");
+
     // Duplicate: below the original, new ids for it and its options.
     let reply = d
         .post(&format!("{base}/fields/{plan_id}/duplicate"), &[])

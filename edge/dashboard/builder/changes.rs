@@ -6,12 +6,14 @@
 
 use super::kinds::{Kind, kind_of};
 use super::parse::{FieldForm, apply_field};
-use super::{after, load, not_found, refused, update};
+use super::{after, load, not_found, refused, refused_page, update, words};
 use crate::dashboard::owner::{Owner, Posted};
+use crate::http::error::reason_of;
 use crate::http::site::Origin;
 use axum::extract::Path;
 use axum::response::Response;
 use forms::pb;
+use forms::pb::ErrorReason;
 use serde::Deserialize;
 
 /// Sends the whole question list of `form`; `then` makes the rest of the address from
@@ -27,11 +29,19 @@ async fn save_fields(
 ) -> Response {
     let id = form.id.clone();
     let change = pb::Form {
-        id: form.id,
-        fields: form.fields,
+        id: form.id.clone(),
+        fields: form.fields.clone(),
         ..Default::default()
     };
     let result = update(owner, csrf, change, &["fields"]).await;
+    // A refused edit of the open question shows it as typed, to be corrected, not lost.
+    if let (Err(status), Some(open)) = (&result, edit)
+        && form.fields.iter().any(|f| f.id == open)
+        && matches!(reason_of(status), Some(ErrorReason::ValidationError))
+    {
+        let problem = words::humane(status.message());
+        return refused_page(owner, &form, origin, Some(open), &problem);
+    }
     let rest = match &result {
         Ok(Some(saved)) => then(saved),
         _ => String::new(),

@@ -136,7 +136,21 @@ async fn refused(
     problem: &str,
 ) -> Response {
     match load(owner, id).await {
-        Ok(form) => {
+        Ok(form) => refused_page(owner, &form, origin, edit, problem),
+        Err(response) => response,
+    }
+}
+
+/// The page of `form` (as stored, or as the owner typed it) with a problem to fix (422).
+fn refused_page(
+    owner: &Owner,
+    form: &pb::Form,
+    origin: &Origin,
+    edit: Option<&str>,
+    problem: &str,
+) -> Response {
+    {
+        {
             let text = format!("Nothing was saved. {problem}");
             let view = View {
                 edit,
@@ -146,12 +160,11 @@ async fn refused(
             let mut response = owner.page(
                 &form.title,
                 Section::Forms,
-                view::render(owner, &form, origin, &view),
+                view::render(owner, form, origin, &view),
             );
             *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
             response
         }
-        Err(response) => response,
     }
 }
 
