@@ -129,7 +129,9 @@ async fn an_owner_builds_a_three_page_survey_with_a_condition_in_the_builder() {
         .clone();
     assert_eq!(
         fields[at("Pro features")]["show_if"],
-        json!([{"field": plan["id"], "op": "equals", "value": pro}])
+        json!([{"field": plan["id"], "op": "equals", "value": pro}]),
+        "{:#}",
+        fields[at("Pro features")]
     );
     assert_eq!(fields[at("Company name")]["label"], "Company name");
 }

@@ -155,6 +155,10 @@ async fn the_builder_adds_reorders_edits_and_removes_fields_keeping_their_ids() 
     assert!(!open.text.contains(r#"name="options""#));
     assert!(!open.text.contains(r#"name="min""#));
     assert!(
+        !open.text.contains(r#"name="placeholder""#),
+        "no hint box on a file"
+    );
+    assert!(
         page.text.contains(&format!(r#"id="pv-{}""#, ids[2])),
         "preview of the file field"
     );

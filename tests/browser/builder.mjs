@@ -72,6 +72,15 @@ try {
     result.keystrokes += text.length;
   };
   const questions = () => page.locator('#question-list > li.q').count();
+  // Opens a question by its line's link, and waits until its own editor is there (the
+  // one open before stays in the page until the answer is swapped in).
+  const open = async (label) => {
+    const line = page.locator('#question-list > li.q', { has: page.locator('a.q-label', { hasText: label }) }).first();
+    const fid = await line.getAttribute('data-field');
+    await click(line.locator('a.q-label'));
+    await page.locator(`#q-${fid} [data-editor]`).waitFor();
+    return fid;
+  };
   const saved = async () => {
     await page.locator('[data-save-state].saved').waitFor({ timeout: 10000 });
   };
@@ -122,9 +131,8 @@ try {
   result.steps.push(step);
 
   step = 'edit one question without reloading';
-  await click(page.locator('a.q-label', { hasText: 'Company' }));
+  await open('Company');
   const company = page.locator('[data-editor] input[name=label]');
-  await company.waitFor();
   await type(company, ' name');
   result.previewFollows = await page.locator('#preview [data-pv-label]', { hasText: 'Company name' }).first()
     .waitFor({ state: 'attached', timeout: 5000 }).then(() => true, () => false);
@@ -146,19 +154,19 @@ try {
   result.steps.push(step);
 
   step = 'a condition: Pro features only if Plan is Pro';
-  await click(page.locator('a.q-label', { hasText: 'Pro features' }));
-  const when = page.getByLabel('Add a condition on the answer to');
+  const proId = await open('Pro features');
+  const when = page.locator(`#q-${proId}`).getByLabel('Add a condition on the answer to');
   await when.waitFor();
   result.clicks += 1;
   await when.selectOption({ label: 'Plan' });
-  const row = page.locator('[data-condition]').last();
+  const row = page.locator(`#q-${proId} [data-condition]`).last();
   await row.waitFor();
   result.offered = await row.locator('select[data-condition-op] option').allTextContents();
   result.values = await row.locator('[data-for-ops] select option').allTextContents();
   result.clicks += 1;
   await row.locator('[data-for-ops] select').selectOption({ label: 'Pro' });
   await click(page.getByRole('button', { name: 'Save conditions' }));
-  await page.locator('.q-when', { hasText: 'Shown only if “Plan” is “Pro”.' }).waitFor({ timeout: 10000 });
+  await page.locator(`#q-${proId} .q-when`, { hasText: 'Shown only if “Plan” is “Pro”.' }).waitFor({ timeout: 10000 });
   result.steps.push(step);
 
   step = 'move a question up twice by keyboard';

@@ -39,6 +39,8 @@ pub(super) fn editor(
                         input type="checkbox" name="required" value="on" checked[field.required] data-live="required";
                         "Required"
                     }
+                }
+                @if kind.is_none_or(Kind::placeholder) {
                     label for={(p) "-placeholder"} { "Placeholder " span class="muted" { "(optional: a hint shown in the empty box)" } }
                     input id={(p) "-placeholder"} name="placeholder" type="text" maxlength="500" value=(field.placeholder.as_deref().unwrap_or("")) data-live="placeholder";
                 }

@@ -99,6 +99,10 @@ impl Kind {
     pub(super) fn takes_other(&self) -> bool {
         matches!(self.draw, Draw::Choice(_))
     }
+    /// Whether it shows a hint in an empty box (a placeholder): typed answers only.
+    pub(super) fn placeholder(&self) -> bool {
+        matches!(self.draw, Draw::Line(_) | Draw::Area)
+    }
     /// Whether it is a question at all (a page break is not).
     pub(super) fn question(&self) -> bool {
         self.draw != Draw::Page
