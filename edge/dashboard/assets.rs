@@ -1,4 +1,5 @@
-//! The dashboard's style sheet and script, compiled into the binary.
+//! The dashboard's style sheet and scripts (the builder's apart), compiled into the
+//! binary.
 
 use axum::extract::Path;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -6,12 +7,14 @@ use axum::response::{IntoResponse, Response};
 
 const CSS: &str = include_str!("assets/app.css");
 const JS: &str = include_str!("assets/app.js");
+const BUILDER_JS: &str = include_str!("assets/builder.js");
 
 /// `GET /app/assets/{file}`
 pub(crate) async fn serve(Path(file): Path<String>) -> Response {
     let (body, kind) = match file.as_str() {
         "app.css" => (CSS, "text/css; charset=utf-8"),
         "app.js" => (JS, "text/javascript; charset=utf-8"),
+        "builder.js" => (BUILDER_JS, "text/javascript; charset=utf-8"),
         _ => return StatusCode::NOT_FOUND.into_response(),
     };
     let mut response = body.into_response();

@@ -4,14 +4,14 @@
 //! offer (keys, editing webhooks, delivery logs and retries) is `OwnerService`.
 //!
 //! Every page works without JavaScript; one small script (copy buttons, typed
-//! confirmations, live refresh) and one style sheet are served from the binary under a
-//! strict CSP (no inline script or style).
+//! confirmations, live refresh; it loads the builder's own script on the builder) and
+//! one style sheet are served from the binary under a strict CSP (no inline script or
+//! style).
 
 mod account;
 mod assets;
 mod builder;
 mod chart;
-mod conditions;
 mod form_list;
 mod keys;
 mod layout;
@@ -52,11 +52,16 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
         .route("/sign-in/oidc/callback", get(sign_in::oidc_callback))
         .route("/sign-out", post(sign_in::sign_out))
         .route("/forms", get(form_list::list).post(form_list::create))
-        // A form's page: builder, settings, lifecycle, preview, share (builder.rs).
+        // A form's page: builder, settings, lifecycle, preview, share (builder/).
         .route("/forms/{id}", get(builder::page))
         .route("/forms/{id}/details", post(builder::details))
         .route("/forms/{id}/fields", post(builder::add_field))
+        .route("/forms/{id}/order", post(builder::reorder))
         .route("/forms/{id}/fields/{field_id}", post(builder::edit_field))
+        .route(
+            "/forms/{id}/fields/{field_id}/duplicate",
+            post(builder::duplicate_field),
+        )
         .route(
             "/forms/{id}/fields/{field_id}/move",
             post(builder::move_field),

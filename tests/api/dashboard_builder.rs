@@ -77,7 +77,8 @@ async fn the_builder_adds_reorders_edits_and_removes_fields_keeping_their_ids() 
         "file_upload",
     ] {
         assert!(
-            page.text.contains(&format!(r#"option value="{kind}""#)),
+            page.text
+                .contains(&format!(r#"name="kind" value="{kind}""#)),
             "kind {kind}"
         );
     }
@@ -134,9 +135,29 @@ async fn the_builder_adds_reorders_edits_and_removes_fields_keeping_their_ids() 
         .map(|l| id_of(&form, l))
         .collect();
 
-    // The page lists them in order, with a legend per field's form.
+    // The page lists them in order, each a link that opens it alone for editing.
     let page = d.get(&page_path).await;
-    assert!(page.text.contains("<legend>Edit field 4</legend>"));
+    let rows: Vec<usize> = ids
+        .iter()
+        .map(|f| {
+            page.text
+                .find(&format!(r#"href="{page_path}?edit={f}#q-{f}""#))
+                .expect("a link per question")
+        })
+        .collect();
+    assert!(rows.windows(2).all(|w| w[0] < w[1]), "in order");
+    assert!(!page.text.contains("data-editor="), "none open");
+    let open = d.get(&format!("{page_path}?edit={}", ids[2])).await;
+    assert_eq!(open.text.matches("data-editor=").count(), 1, "one open");
+    assert!(open.text.contains(&format!(r#"data-editor="{}""#, ids[2])));
+    // Only its kind's settings: the file's, no options, no bounds.
+    assert!(open.text.contains(r#"name="allowed_types""#));
+    assert!(!open.text.contains(r#"name="options""#));
+    assert!(!open.text.contains(r#"name="min""#));
+    assert!(
+        !open.text.contains(r#"name="placeholder""#),
+        "no hint box on a file"
+    );
     assert!(
         page.text.contains(&format!(r#"id="pv-{}""#, ids[2])),
         "preview of the file field"

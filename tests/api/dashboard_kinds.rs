@@ -45,7 +45,8 @@ async fn the_builder_adds_and_edits_choice_rating_scale_and_date_fields() {
         "hidden",
     ] {
         assert!(
-            page.text.contains(&format!(r#"option value="{kind}""#)),
+            page.text
+                .contains(&format!(r#"name="kind" value="{kind}""#)),
             "{kind}"
         );
     }
@@ -73,7 +74,7 @@ async fn the_builder_adds_and_edits_choice_rating_scale_and_date_fields() {
 
     // Edit: Green renamed (its id kept), Blue removed, Purple added, "Other" off.
     let field_id = colour["id"].as_str().expect("field id");
-    let page = d.get(&page_path).await;
+    let page = d.get(&format!("{page_path}?edit={field_id}")).await;
     assert!(
         page.text.contains(&format!(r#"value="{}""#, options[1].0)),
         "option ids in the page"

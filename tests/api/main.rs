@@ -20,6 +20,7 @@ mod connections;
 mod current;
 mod dashboard;
 mod dashboard_browser;
+mod dashboard_build;
 mod dashboard_builder;
 mod dashboard_inbox;
 mod dashboard_keys;

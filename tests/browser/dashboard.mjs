@@ -106,11 +106,10 @@ try {
   const builder = `${origin}/app/forms/${formId}`;
   for (const [kind, label, required] of [['short_text', 'Your name', true], ['email', 'Your email', true], ['long_text', 'What could we do better?', false]]) {
     await page.goto(builder);
-    await page.locator('#new-kind').selectOption(kind);
     await page.locator('#new-label').fill(label);
     if (required) await page.locator('#add input[name=required]').check();
-    await page.getByRole('button', { name: 'Add field' }).click();
-    await page.waitForLoadState('load');
+    await page.locator(`#add button[name=kind][value=${kind}]`).click();
+    await page.locator('[data-editor]').waitFor();
   }
   await page.goto(builder);
   await check(page, 'builder');

@@ -2,6 +2,12 @@
 // (script-src 'self'). Everything it does is a convenience: every page works without it.
 (function () {
   'use strict';
+  // The builder has a script of its own, loaded only on its page.
+  if (document.getElementById('builder')) {
+    var builder = document.createElement('script');
+    builder.src = '/app/assets/builder.js';
+    document.head.appendChild(builder);
+  }
   // Copy buttons: <button data-copy="ID"> copies the text of the element ID.
   document.addEventListener('click', function (event) {
     var button = event.target.closest('[data-copy]');

@@ -1,0 +1,273 @@
+// The builder's script, loaded by app.js on a form's page (under the pages' CSP,
+// script-src 'self'). It only enhances what works without it:
+// - the builder's posts (forms marked data-builder) and its links (open a question, add
+//   here, close) are sent with fetch and the page's #builder swapped for the answer's,
+//   without a reload; the address follows (history), Back works;
+// - a failed save keeps what was typed and says why, beside the Save button;
+// - the open question's state reads "Not saved yet" / "Saving…" / "Saved";
+// - the preview follows the open question as it is typed;
+// - questions can be dragged by their handle: the new order is posted at once (the
+//   Move up / Move down buttons stay the keyboard's way).
+(function () {
+  'use strict';
+  if (!document.getElementById('builder') || !window.fetch || !window.DOMParser) return;
+  document.documentElement.classList.add('js-drag');
+  var unsaved = false;
+
+  function $(selector, from) { return (from || document).querySelector(selector); }
+
+  function setState(form, text, kind) {
+    var state = form && $('[data-save-state]', form);
+    if (!state) return;
+    state.textContent = text;
+    state.className = 'save-state muted ' + (kind || '');
+  }
+
+  // Replaces the notices and the builder by those of a whole page; keeps the folds that
+  // were open; focuses `focus` (a selector) or what the address's hash names.
+  function swap(html, url, focus, push) {
+    var doc = new DOMParser().parseFromString(html, 'text/html');
+    var open = Array.prototype.map.call(document.querySelectorAll('#builder details[open][id]'),
+      function (d) { return d.id; });
+    ['builder-notices', 'builder'].forEach(function (id) {
+      var fresh = doc.getElementById(id);
+      var old = document.getElementById(id);
+      if (fresh && old) old.replaceWith(document.adoptNode(fresh));
+    });
+    open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
+    if (url) {
+      if (push) history.pushState({ builder: true }, '', url);
+      else history.replaceState({ builder: true }, '', url);
+    }
+    unsaved = false;
+    showInPreview();
+    var target = (focus && $(focus)) || $('[data-editor] input[name=label]') ||
+      (location.hash && document.getElementById(location.hash.slice(1)));
+    if (target) {
+      target.focus({ preventScroll: true });
+      var box = target.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) target.scrollIntoView({ block: 'center' });
+    }
+  }
+
+  // The preview, which stays in view beside the list, scrolls to the open question.
+  function showInPreview() {
+    var editor = $('[data-editor]');
+    var side = $('.builder-side');
+    var pv = editor && $('[data-pv="' + editor.getAttribute('data-editor') + '"]');
+    if (!pv || !side) return;
+    side.scrollTop += pv.getBoundingClientRect().top - side.getBoundingClientRect().top - 16;
+  }
+  showInPreview();
+
+  // A plain message from a refused page: its error box, without "Nothing was saved."
+  function reason(html) {
+    var doc = new DOMParser().parseFromString(html, 'text/html');
+    var box = doc.querySelector('#builder-notices .error, main .error');
+    var text = box ? box.textContent.trim() : '';
+    return text.replace(/^Nothing was saved\.\s*/, '') || 'the service refused it';
+  }
+
+  function load(url, focus, push) {
+    return fetch(url, { credentials: 'same-origin', headers: { 'x-builder': '1' } })
+      .then(function (reply) {
+        if (!reply.ok) { location.href = url; return; }
+        return reply.text().then(function (html) { swap(html, reply.url || url, focus, push); });
+      })
+      .catch(function () { location.href = url; });
+  }
+
+  // Sends a post of the builder; on success the page it leads to is swapped in, on a
+  // refusal what was typed stays and the reason is shown beside Save.
+  function send(form, action, body, focus) {
+    setState(form, 'Saving…', '');
+    return fetch(action, {
+      method: 'POST', body: body, credentials: 'same-origin', headers: { 'x-builder': '1' },
+    }).then(function (reply) {
+      return reply.text().then(function (html) {
+        if (reply.ok) {
+          swap(html, reply.url, focus, false);
+          setState($('[data-editor]'), 'Saved', 'saved');
+          return;
+        }
+        var why = reply.status === 422 ? reason(html) : 'the service answered ' + reply.status;
+        if (!/[.!?]$/.test(why)) why += '.';
+        setState(form, 'Not saved: ' + why + ' Change it and try again.', 'failed');
+        if (!form || !$('[data-save-state]', form)) {
+          var notices = document.getElementById('builder-notices');
+          if (notices) {
+            notices.innerHTML = '';
+            var p = document.createElement('p');
+            p.className = 'error';
+            p.setAttribute('role', 'alert');
+            p.textContent = 'Not saved: ' + why;
+            notices.appendChild(p);
+          }
+        }
+      });
+    }).catch(function () {
+      setState(form, 'Not saved: no connection to the service. Try again.', 'failed');
+    });
+  }
+
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (!form.closest('#builder')) return;
+    var submitter = event.submitter;
+    if (form.hasAttribute('data-builder-get')) {
+      event.preventDefault();
+      var query = new URLSearchParams(new FormData(form)).toString();
+      load(form.action.split('?')[0] + '?' + query, '[data-condition]:last-of-type select', true);
+      return;
+    }
+    if (!form.hasAttribute('data-builder')) return;
+    event.preventDefault();
+    var data = new FormData(form, submitter || undefined);
+    var action = (submitter && submitter.getAttribute('formaction')) || form.action;
+    var focus = null;
+    if (submitter && submitter.classList.contains('q-move')) {
+      // Keep the focus on the moved question's arrow, so that it can move again.
+      var li = submitter.closest('li[data-field]');
+      var dir = submitter.value;
+      focus = li && '#q-' + li.getAttribute('data-field') + ' .q-move[value=' + dir + ']';
+    }
+    send(form, action, new URLSearchParams(data), focus);
+  });
+
+  document.addEventListener('click', function (event) {
+    var link = event.target.closest('#builder a.q-label, #builder a.add-here, #builder .q-editor a[href], #builder .palette a[href]');
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    if (unsaved && !window.confirm('Leave this question without saving what you typed?')) {
+      event.preventDefault();
+      return;
+    }
+    event.preventDefault();
+    var focus = link.classList.contains('add-here') ? '#new-label' : null;
+    load(link.href, focus, true);
+  });
+
+  document.addEventListener('change', function (event) {
+    var select = event.target.closest('select[data-auto-submit]');
+    if (select && select.value) select.form.requestSubmit();
+    var op = event.target.closest('select[data-condition-op]');
+    if (op) showValueFor(op);
+  });
+
+  // A condition's value controls: the one made for the chosen comparison is shown and
+  // sent; the others are hidden and disabled.
+  function showValueFor(op) {
+    var row = op.closest('[data-condition]');
+    if (!row) return;
+    row.querySelectorAll('[data-for-ops]').forEach(function (box) {
+      var on = box.getAttribute('data-for-ops').split(' ').indexOf(op.value) >= 0;
+      box.hidden = !on;
+      box.disabled = !on;
+      box.querySelectorAll('input, select').forEach(function (c) {
+        c.disabled = !on;
+        if (c.type !== 'checkbox') c.required = on;
+      });
+    });
+  }
+
+  window.addEventListener('popstate', function () { load(location.href, null, false); });
+  window.addEventListener('beforeunload', function (event) {
+    if (unsaved) { event.preventDefault(); event.returnValue = ''; }
+  });
+
+  // Typing in the open question: the state says so, and the preview and the list follow.
+  document.addEventListener('input', function (event) {
+    var form = event.target.closest('#builder form[data-builder]');
+    if (!form || form.id === 'add' || form.id === 'move-form') return;
+    unsaved = true;
+    setState(form, 'Not saved yet', 'unsaved');
+    var fid = form.getAttribute('data-editor');
+    if (fid) follow(form, fid);
+  });
+
+  function follow(form, fid) {
+    var pv = $('[data-pv="' + fid + '"]');
+    var label = $('input[name=label]', form);
+    if (label) {
+      if (pv) pv.querySelectorAll('[data-pv-label]').forEach(function (s) { s.textContent = label.value; });
+      var row = $('#q-' + fid + ':not(.q-page) .q-label');
+      if (row) row.textContent = label.value;
+    }
+    if (!pv) return;
+    var required = $('input[name=required]', form);
+    var mark = $('[data-pv-required]', pv);
+    if (required && mark) mark.hidden = !required.checked;
+    var placeholder = $('input[name=placeholder]', form);
+    var box = $('input:not([type=radio]):not([type=checkbox]), textarea', pv);
+    if (placeholder && box) box.placeholder = placeholder.value;
+    var list = $('[data-pv-options]', pv);
+    var select = $('select', pv);
+    if (!list && !select) return;
+    if (!$('input[name=option_label], textarea[name=options]', form)) return;
+    var labels = [];
+    form.querySelectorAll('input[name=option_label]').forEach(function (i) { if (i.value.trim()) labels.push(i.value.trim()); });
+    var more = $('textarea[name=options]', form);
+    if (more) more.value.split('\n').forEach(function (l) { if (l.trim()) labels.push(l.trim()); });
+    if (list) {
+      var type = list.getAttribute('data-pv-options');
+      list.textContent = '';
+      labels.forEach(function (text) {
+        var l = document.createElement('label');
+        l.className = 'inline';
+        var i = document.createElement('input');
+        i.type = type;
+        i.name = 'pv-' + fid;
+        l.appendChild(i);
+        l.appendChild(document.createTextNode(text));
+        list.appendChild(l);
+      });
+    } else if (select) {
+      select.textContent = '';
+      ['Choose…'].concat(labels).forEach(function (text) {
+        var o = document.createElement('option');
+        o.textContent = text;
+        select.appendChild(o);
+      });
+    }
+  }
+
+  // Dragging by the handle (mouse or touch-pad): the line moves as it is dragged; the
+  // order is posted when it is dropped.
+  var dragged = null;
+  document.addEventListener('pointerdown', function (event) {
+    var handle = event.target.closest('#question-list .q-handle');
+    if (handle) handle.closest('li.q').draggable = true;
+  });
+  document.addEventListener('dragstart', function (event) {
+    var li = event.target.closest && event.target.closest('#question-list > li.q');
+    if (!li || !li.draggable) return;
+    dragged = li;
+    li.classList.add('q-dragging');
+    event.dataTransfer.effectAllowed = 'move';
+    event.dataTransfer.setData('text/plain', li.getAttribute('data-field'));
+  });
+  document.addEventListener('dragover', function (event) {
+    if (!dragged) return;
+    var li = event.target.closest && event.target.closest('#question-list > li.q');
+    if (!li || li === dragged) return;
+    event.preventDefault();
+    var box = li.getBoundingClientRect();
+    var before = event.clientY < box.top + box.height / 2;
+    li.parentNode.insertBefore(dragged, before ? li : li.nextSibling);
+  });
+  document.addEventListener('drop', function (event) {
+    if (dragged) event.preventDefault();
+  });
+  document.addEventListener('dragend', function () {
+    if (!dragged) return;
+    var li = dragged;
+    dragged = null;
+    li.classList.remove('q-dragging');
+    li.draggable = false;
+    var list = document.getElementById('question-list');
+    var moveForm = document.getElementById('move-form');
+    if (!list || !moveForm) return;
+    var body = new URLSearchParams(new FormData(moveForm));
+    list.querySelectorAll(':scope > li.q').forEach(function (q) { body.append('order', q.getAttribute('data-field')); });
+    send(null, list.getAttribute('data-order'), body, '#q-' + li.getAttribute('data-field') + ' .q-label');
+  });
+})();

@@ -1,0 +1,245 @@
+//! The form's settings (confirmation, redirect, notifications, robots, closing date,
+//! response cap, allowed origins): their fold on the page, and their post, read into
+//! the core's keys (an empty box clears its key).
+
+use super::{after, form_id, not_found, refused, settings_of, update};
+use crate::dashboard::layout::csrf;
+use crate::dashboard::owner::{Owner, Posted};
+use crate::http::site::Origin;
+use axum::extract::Path;
+use axum::response::Response;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use forms::pb::{self, convert};
+use maud::{Markup, html};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// The moment the form stops taking responses by its settings, if it is set.
+pub(super) fn closes_at(form: &pb::Form) -> Option<DateTime<Utc>> {
+    let settings = settings_of(form);
+    settings
+        .get("closes_at")
+        .and_then(Value::as_str)
+        .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
+        .map(|at| at.with_timezone(&Utc))
+}
+
+pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
+    let settings = settings_of(form);
+    let text = |key: &str| {
+        settings
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let closes = closes_at(form)
+        .map(|at| at.format("%Y-%m-%dT%H:%M").to_string())
+        .unwrap_or_default();
+    let cap = settings
+        .get("max_responses")
+        .and_then(Value::as_u64)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    let notify = settings.get("notifications_enabled") == Some(&Value::Bool(true));
+    let pow = settings.get("proof_of_work") == Some(&Value::Bool(true));
+    let origins = settings
+        .get("allowed_origins")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default();
+    html! {
+        details class="fold" id="settings" {
+            summary { h2 { "Settings" } }
+            form method="post" action={(base) "/settings"} {
+                (csrf(&owner.session))
+                p class="muted" id="settings-hint" { "Leave a box empty to clear that setting." }
+                label for="s-confirmation" { "Confirmation message" }
+                textarea id="s-confirmation" name="confirmation_message" maxlength="5000" aria-describedby="settings-hint" { (text("confirmation_message")) }
+                label for="s-redirect" { "Redirect after submitting " span class="muted" { "(an http or https URL; replaces the message)" } }
+                input id="s-redirect" name="redirect_url" type="url" maxlength="2048" value=(text("redirect_url"));
+                fieldset {
+                    legend { "Notifications" }
+                    label class="inline" {
+                        input type="checkbox" name="notifications_enabled" value="on" checked[notify];
+                        "Email me each new response"
+                    }
+                }
+                fieldset {
+                    legend { "Robots" }
+                    label class="inline" {
+                        input type="checkbox" name="proof_of_work" value="on" aria-describedby="s-pow-hint" checked[pow];
+                        "Require a proof-of-work check (stops robots without a third party)"
+                    }
+                    p class="muted" id="s-pow-hint" {
+                        "The visitor's browser solves a small puzzle while they type (well under a second); the form page then needs JavaScript to be sent."
+                    }
+                }
+                label for="s-closes" { "Closing date and time, in UTC " span class="muted" { "(no response is accepted from then on)" } }
+                input id="s-closes" name="closes_at" type="datetime-local" value=(closes);
+                label for="s-cap" { "Response cap " span class="muted" { "(the form closes when it holds this many responses)" } }
+                input id="s-cap" name="max_responses" type="number" min="1" step="1" inputmode="numeric" value=(cap);
+                label for="s-origins" { "Allowed origins (one per line) " span class="muted" { "— accept posts from your own site's HTML form, e.g. https://www.example.com" } }
+                textarea id="s-origins" name="allowed_origins" rows="3" spellcheck="false" autocapitalize="off" { (origins) }
+                div class="actions" { button type="submit" { "Save settings" } }
+            }
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub(crate) struct SettingsForm {
+    #[serde(default)]
+    confirmation_message: String,
+    #[serde(default)]
+    redirect_url: String,
+    notifications_enabled: Option<String>,
+    proof_of_work: Option<String>,
+    #[serde(default)]
+    closes_at: String,
+    #[serde(default)]
+    max_responses: String,
+    /// One origin a line; the core checks and normalises them.
+    #[serde(default)]
+    allowed_origins: String,
+}
+
+/// The posted settings as the core's keys; an empty box clears its key. Values that
+/// are not even of the right shape are a problem to fix; the core checks the rest.
+fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static str> {
+    let mut settings = Map::new();
+    let message = posted.confirmation_message.trim();
+    // The core wants a string here: an empty one is the default message.
+    settings.insert(
+        "confirmation_message".into(),
+        Value::String(message.to_owned()),
+    );
+    let url = posted.redirect_url.trim();
+    settings.insert(
+        "redirect_url".into(),
+        if url.is_empty() {
+            Value::Null
+        } else {
+            Value::String(url.to_owned())
+        },
+    );
+    settings.insert(
+        "notifications_enabled".into(),
+        Value::Bool(posted.notifications_enabled.is_some()),
+    );
+    settings.insert(
+        "proof_of_work".into(),
+        Value::Bool(posted.proof_of_work.is_some()),
+    );
+    let closes = posted.closes_at.trim();
+    let closes = if closes.is_empty() {
+        Value::Null
+    } else {
+        let at = NaiveDateTime::parse_from_str(closes, "%Y-%m-%dT%H:%M")
+            .or_else(|_| NaiveDateTime::parse_from_str(closes, "%Y-%m-%dT%H:%M:%S"))
+            .map_err(|_| "Closing date: give a date and time such as 2030-12-31T18:00 (UTC).")?;
+        Value::String(convert::rfc3339(at.and_utc()))
+    };
+    settings.insert("closes_at".into(), closes);
+    let cap = posted.max_responses.trim();
+    let cap =
+        if cap.is_empty() {
+            Value::Null
+        } else {
+            Value::from(cap.parse::<i64>().map_err(
+                |_| "Response cap: write a whole number of at least 1, or leave it empty.",
+            )?)
+        };
+    settings.insert("max_responses".into(), cap);
+    let origins: Vec<Value> = posted
+        .allowed_origins
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(|line| Value::String(line.to_owned()))
+        .collect();
+    let origins = if origins.is_empty() {
+        Value::Null
+    } else {
+        Value::Array(origins)
+    };
+    settings.insert("allowed_origins".into(), origins);
+    Ok(settings)
+}
+
+/// `POST /app/forms/{id}/settings`
+pub(crate) async fn settings(
+    owner: Owner,
+    origin: Origin,
+    Path(id): Path<String>,
+    Posted { csrf, form: posted }: Posted<SettingsForm>,
+) -> Response {
+    let Some(id) = form_id(&id) else {
+        return not_found(&owner);
+    };
+    let settings = match settings_from(&posted) {
+        Ok(settings) => settings,
+        Err(problem) => return refused(&owner, &id, &origin, None, problem).await,
+    };
+    let form = pb::Form {
+        id: id.clone(),
+        settings: Some(convert::object_to_struct(&settings)),
+        ..Default::default()
+    };
+    let result = update(&owner, &csrf, form, &["settings"]).await;
+    after(&owner, &id, &origin, result, "settings", "#settings", None).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_settings_boxes_clear_their_keys() {
+        let posted = SettingsForm {
+            confirmation_message: " ".into(),
+            redirect_url: String::new(),
+            notifications_enabled: None,
+            proof_of_work: Some("on".into()),
+            closes_at: "2030-12-31T18:00".into(),
+            max_responses: String::new(),
+            allowed_origins: " https://www.example.com \r\n\r\nhttp://localhost:8080\n".into(),
+        };
+        let settings = settings_from(&posted).expect("valid");
+        assert_eq!(
+            settings["allowed_origins"],
+            serde_json::json!(["https://www.example.com", "http://localhost:8080"])
+        );
+        assert_eq!(settings["redirect_url"], Value::Null);
+        assert_eq!(settings["max_responses"], Value::Null);
+        assert_eq!(settings["closes_at"], "2030-12-31T18:00:00.000Z");
+        let none = SettingsForm {
+            allowed_origins: " \n".into(),
+            ..SettingsForm {
+                confirmation_message: String::new(),
+                redirect_url: String::new(),
+                notifications_enabled: None,
+                proof_of_work: None,
+                closes_at: String::new(),
+                max_responses: String::new(),
+                allowed_origins: String::new(),
+            }
+        };
+        assert_eq!(
+            settings_from(&none).expect("valid")["allowed_origins"],
+            Value::Null
+        );
+        assert_eq!(settings["notifications_enabled"], false);
+        assert_eq!(settings["proof_of_work"], true);
+        let bad = SettingsForm {
+            max_responses: "ten".into(),
+            ..posted
+        };
+        assert!(settings_from(&bad).is_err());
+    }
+}
