@@ -104,20 +104,22 @@ class FormResponse(_message.Message):
     def __init__(self, id: _Optional[str] = ..., form_id: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ..., started_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., submitted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., completion_time_seconds: _Optional[int] = ..., status: _Optional[_Union[ResponseStatus, str]] = ..., last_page: _Optional[int] = ...) -> None: ...
 
 class ResponseFilter(_message.Message):
-    __slots__ = ("q", "answers", "source", "device_type", "browser", "os")
+    __slots__ = ("q", "answers", "source", "device_type", "browser", "os", "ids")
     Q_FIELD_NUMBER: _ClassVar[int]
     ANSWERS_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     DEVICE_TYPE_FIELD_NUMBER: _ClassVar[int]
     BROWSER_FIELD_NUMBER: _ClassVar[int]
     OS_FIELD_NUMBER: _ClassVar[int]
+    IDS_FIELD_NUMBER: _ClassVar[int]
     q: str
     answers: _containers.RepeatedCompositeFieldContainer[AnswerFilter]
     source: ResponseSource
     device_type: str
     browser: str
     os: str
-    def __init__(self, q: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[AnswerFilter, _Mapping]]] = ..., source: _Optional[_Union[ResponseSource, str]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ...) -> None: ...
+    ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, q: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[AnswerFilter, _Mapping]]] = ..., source: _Optional[_Union[ResponseSource, str]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ..., ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class AnswerFilter(_message.Message):
     __slots__ = ("field", "operator", "values")
