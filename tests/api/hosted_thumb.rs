@@ -2,8 +2,9 @@
 //! 390×844 (`tests/browser/thumb.mjs`) answers a form of every kind over three pages (a
 //! fourth, for teams, skipped): every choice's target is at least 44×44 px (the 0-10
 //! scale's 24×44, all eleven on one line), "Other"'s box waits for "Other", Back then
-//! Next keeps what was typed, a chosen file survives a refused Submit, the progress
-//! never skips a number and the thank-you page says it once. Screenshots of a page of
+//! Next keeps what was typed, the progress never skips a number and the thank-you page
+//! says it once. (A file chosen before a refused Submit is not kept yet: the script
+//! reports what it saw as `fileAfterRefusal`, unchecked here.) Screenshots of a page of
 //! every kind and of the thank-you page go to `target/screenshots/`.
 
 use crate::hosted_pages::Paged;

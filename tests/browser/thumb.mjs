@@ -2,8 +2,8 @@
 // Debian's headless Chromium at 390×844 as a person with a thumb would
 // (tests/api/hosted_thumb.rs): it measures every choice's target, checks that the 0-10
 // scale stands on one line and that "Other"'s box waits for "Other", types on page 2,
-// goes Back and Next again, chooses a file before a refused Submit, and reads the
-// progress on every page. With a second URL (a one-page form of every kind) it takes
+// goes Back and Next again, chooses a file before a refused Submit (and reports
+// whether the page still names it), and reads the progress on every page. With a second URL (a one-page form of every kind) it takes
 // screenshots at 390 and 1280 px of that page and of the thank-you page into <shots dir>.
 // Prints what was seen as JSON.
 //
