@@ -78,6 +78,7 @@ pub(crate) fn router(state: AppState) -> Router {
         // reads every route of this file.)
         .route("/f/assets/conditions.js", get(hosted::conditions_script))
         .route("/f/assets/pow.js", get(hosted::script))
+        .route("/f/assets/keys.js", get(hosted::keys_script))
         .nest("/app", crate::dashboard::router(state.clone()))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))

@@ -71,6 +71,10 @@ pub(super) fn progress(
         .unwrap_or(1);
     let previous = shown.iter().copied().filter(|p| *p < page).max();
     let count = pages(&form.fields).last().copied().unwrap_or(1);
+    // The page counts among those shown even when the answers would hide it (a page
+    // asked for by a link): a position past the count would read as nonsense.
+    let position = shown.iter().filter(|p| **p < page).count() + 1;
+    let shown_count = shown.len().max(position);
     let int = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
     pb::HostedProgress {
         page: int(page),
@@ -86,6 +90,8 @@ pub(super) fn progress(
             String::new()
         },
         previous_page: int(previous.unwrap_or(0)),
+        position: int(position),
+        shown_count: int(shown_count),
     }
 }
 
@@ -123,7 +129,12 @@ impl Hosted {
             )));
         }
         let token = &post.resume_token;
+        let page_of = pages(&form.fields);
         if post.back {
+            let partial = match partial {
+                Some(p) => Some(self.keep_unjudged(&form, p, &post, &page_of).await?),
+                None => None,
+            };
             let shown = shown(&form, partial.as_ref().map_or(&Map::new(), |p| &p.answers));
             let previous = shown.into_iter().filter(|p| *p < post.page).max();
             return Ok(pb::SubmitHostedFormResponse {
@@ -131,7 +142,6 @@ impl Hosted {
                 ..Default::default()
             });
         }
-        let page_of = pages(&form.fields);
         let saved = partial.as_ref().map(|p| &p.answers);
         // Earlier pages' answers as saved (still shown), this page's as posted.
         let mut given = saved.map_or_else(Map::new, |s| keep_shown(&form.fields, s, post.page));
@@ -280,6 +290,49 @@ impl Hosted {
             progress: Some(progress(&form, Some(&partial), &token, Some(next))),
             ..Default::default()
         })
+    }
+
+    /// Back: the answers typed on the page left are saved as given, unjudged (they are
+    /// checked when the page is posted with Next), so that coming back to it shows
+    /// them again; files are not (Back sends none). Saved only from the place that
+    /// last saved the partial: a Back from someone else's link writes nothing.
+    async fn keep_unjudged(
+        &self,
+        form: &Form,
+        partial: Partial,
+        post: &PagePost,
+        page_of: &[usize],
+    ) -> Result<Partial, CoreError> {
+        if partial.visitor.as_deref() != Some(post.visitor.as_slice()) {
+            return Ok(partial);
+        }
+        let mut answers = partial.answers.clone();
+        for (field, page) in form.fields.iter().zip(page_of) {
+            if *page != post.page || field.kind == FieldKind::FileUpload {
+                continue;
+            }
+            let id = field.id.to_string();
+            match post.answers.get(&id) {
+                Some(answer) => answers.insert(id, answer.clone()),
+                None => answers.remove(&id),
+            };
+        }
+        let partial = Partial { answers, ..partial };
+        let digest = crypto::digest(&post.resume_token);
+        let keys = partial::Keys {
+            digest: &digest,
+            before: None,
+            visitor: &post.visitor,
+        };
+        partial::save(
+            &self.pool,
+            &partial,
+            keys,
+            now_millis(),
+            self.page_files_until(),
+        )
+        .await?;
+        Ok(partial)
     }
 
     /// Stores the response of the partial `id`, once: under the partial's row lock, in

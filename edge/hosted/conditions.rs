@@ -7,8 +7,7 @@
 //! hides and disables what does not apply as the visitor answers; without JavaScript a
 //! plain hint says when to answer, and the core judges the posted page.
 
-use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use forms::pb;
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -128,22 +127,7 @@ pub(super) fn hint(form: &pb::Form, conditions: &[&pb::Condition], what: &str) -
 
 /// `GET /f/assets/conditions.js`: the conditions' script.
 pub(crate) async fn script() -> Response {
-    let mut response = SCRIPT.into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/javascript; charset=utf-8"),
-    );
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    // It changes only with the binary; an hour is a fair cache.
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=3600"),
-    );
-    response
+    super::page::served(SCRIPT)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! none on some posts) is taken from its `Referer`'s origin. `Origin: null` (sandboxed
 //! frames, file pages, privacy redirects) is an origin no form lists.
 
-use super::page::{message_page, refusal_page};
+use super::page::{refusal_page, thanks_page};
 use super::posted::{self, Posted, Stop, Submitted, Unreadable};
 use super::{error_page, field_errors};
 use crate::http::call::Call;
@@ -366,7 +366,6 @@ pub(crate) async fn thanks(
         short_id,
         ..Default::default()
     });
-    let default = "Your response was recorded.";
     match state.hosted().get_hosted_form(request).await {
         Ok(page) => {
             let text = page
@@ -375,18 +374,13 @@ pub(crate) async fn thanks(
                 .and_then(|form| form.settings)
                 .and_then(|settings| settings.fields.get("confirmation_message").cloned())
                 .and_then(|value| match value.kind {
-                    Some(prost_types::value::Kind::StringValue(text)) if !text.is_empty() => {
-                        Some(text)
-                    }
+                    Some(prost_types::value::Kind::StringValue(text)) => Some(text),
                     _ => None,
-                })
-                .unwrap_or_else(|| default.to_owned());
-            message_page(StatusCode::OK, "Thank you", &text)
+                });
+            thanks_page(text.as_deref())
         }
         // The response that closed the form (its last by count or date) is thanked too.
-        Err(status) if reason_of(&status) == Some(ErrorReason::FormClosed) => {
-            message_page(StatusCode::OK, "Thank you", default)
-        }
+        Err(status) if reason_of(&status) == Some(ErrorReason::FormClosed) => thanks_page(None),
         Err(status) => error_page(&call, &status),
     }
 }

@@ -9,8 +9,11 @@
 //! saves its answers as a partial response and names the next page, and the visitor
 //! is sent on to `?page=N` (see `resume` for where their place is kept).
 
+mod choices;
 mod conditions;
+mod controls;
 mod endpoint;
+mod form;
 mod nonce;
 mod page;
 mod posted;
@@ -24,16 +27,18 @@ use crate::http::state::AppState;
 use axum::extract::{RawQuery, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
+use controls::Filled;
+use form::{Paging, form_page, page_address};
 use forms::pb::{self, ErrorReason, convert};
 use nonce::{NonceHome, nonce, with_cookie};
-use page::{Filled, FormActionOrigin, Paging, form_page, message_page, page_address};
+use page::{FormActionOrigin, message_page, thanks_page};
 use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
 use tonic_types::StatusExt;
 
 pub(crate) use conditions::script as conditions_script;
 pub(crate) use endpoint::{challenge, preflight, thanks};
-pub(crate) use page::{page_headers, script};
+pub(crate) use page::{keys_script, page_headers, script};
 
 /// The page for an error of the core that is not about the answers.
 fn error_page(call: &Call, status: &tonic::Status) -> Response {
@@ -387,11 +392,7 @@ pub(crate) async fn submit(
             let mut response = if let Some(url) = reply.redirect_url.filter(|u| !u.is_empty()) {
                 Redirect::to(&url).into_response()
             } else {
-                let text = reply
-                    .confirmation_message
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or_else(|| "Your response was recorded.".to_owned());
-                message_page(StatusCode::OK, "Thank you", &text)
+                thanks_page(reply.confirmation_message.as_deref())
             };
             // Completed: nothing is left to resume.
             if visit.cookie.is_some() || page > 0 {

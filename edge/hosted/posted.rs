@@ -4,10 +4,10 @@
 //! says how large each field's file may be; a file is then refused as soon as it
 //! passes its limit, and nothing of a refused submission's files is read.
 
+use super::choices::OTHER;
 use super::nonce::{NONCE_FIELD, NonceHome, nonce};
 use super::page::{
-    HONEYPOT_FIELD, NAV_FIELD, OTHER, PAGE_FIELD, POW_FIELD, RESUME_FIELD, TOKEN_FIELD,
-    message_page,
+    HONEYPOT_FIELD, NAV_FIELD, PAGE_FIELD, POW_FIELD, RESUME_FIELD, TOKEN_FIELD, message_page,
 };
 use crate::http::call::Call;
 use crate::http::server::is_body_timeout;

@@ -113,7 +113,10 @@ async fn every_kind_is_drawn_as_its_control_with_a_label() {
     assert!(red.contains(&format!("value=\"{}\"", k.option("Colour", "Red"))));
     assert!(html.contains(&format!("<label class=\"opt\" for=\"f-{colour}-0\">")));
     assert!(tag(&page, &format!("f-{colour}-other")).contains("type=\"radio\""));
-    assert!(tag(&page, &format!("f-{colour}-other-text")).contains("aria-label="));
+    // "Other"'s box has a label of its own (the style sheet shows both once "Other" is chosen).
+    assert!(html.contains(&format!(
+        "<label for=\"f-{colour}-other-text\">Other (please specify)</label>"
+    )));
 
     // Dropdown: a labelled select with an empty first choice.
     let country = k.id("Country");
@@ -129,15 +132,19 @@ async fn every_kind_is_drawn_as_its_control_with_a_label() {
         assert!(tag.contains("type=\"checkbox\"") && tag.contains(":many\""));
     }
 
-    // Rating: radios 1..4 labelled in stars; scale: 0..10 with the end labels.
+    // Rating: radios 1..4 drawn as stars, named in words; scale: 0..10 with the end labels.
     let stars = k.id("Stars");
     assert!(tag(&page, &format!("f-{stars}-3")).contains("value=\"4\""));
-    assert!(html.contains("> 4 stars</label>") && html.contains("> 1 star</label>"));
+    assert!(
+        html.contains("<span class=\"sr\">4 stars</span>")
+            && html.contains("<span class=\"sr\">1 star</span>")
+    );
     assert!(!html.contains("5 stars"));
     let recommend = k.id("Recommend");
     assert!(tag(&page, &format!("f-{recommend}-10")).contains("type=\"radio\""));
     assert!(
-        html.contains("> 0 (Not likely)</label>") && html.contains("> 10 (Very likely)</label>")
+        html.contains("0<span class=\"sr\"> (Not likely)</span></label>")
+            && html.contains("10<span class=\"sr\"> (Very likely)</span></label>")
     );
 
     // Date, url, phone: their input types, labelled, with the date's bounds.
@@ -155,7 +162,7 @@ async fn every_kind_is_drawn_as_its_control_with_a_label() {
     let agree = k.id("I agree");
     let box_tag = tag(&page, &format!("f-{agree}"));
     assert!(box_tag.contains("type=\"checkbox\"") && box_tag.contains("required"));
-    assert!(html.contains(&format!("<label class=\"opt\" for=\"f-{agree}\">")));
+    assert!(html.contains(&format!("<label class=\"check\" for=\"f-{agree}\">")));
     let utm = k.id("utm_source");
     assert!(html.contains(&format!(
         "<input type=\"hidden\" name=\"{utm}\" value=\"\">"

@@ -46,6 +46,7 @@ mod grpc;
 mod hosted;
 mod hosted_kinds;
 mod hosted_pages;
+mod hosted_thumb;
 mod hygiene;
 mod idempotency;
 mod identity_issuers;

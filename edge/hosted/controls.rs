@@ -1,0 +1,164 @@
+//! One question of the hosted page as HTML (maud escapes every text): its label, its
+//! control by kind, and its error beside it. Choices are drawn in `choices`.
+
+use super::choices::{self, OTHER, holds, other_text};
+use forms::pb;
+use maud::{Markup, html};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// What to put back in the page: after a failed submission, the answers as posted
+/// (decoded as the core takes them), the core's per-field errors and a banner; on a
+/// first visit, what the URL query prefilled.
+#[derive(Default)]
+pub(super) struct Filled {
+    pub(super) values: HashMap<String, Value>,
+    pub(super) errors: HashMap<String, String>,
+    pub(super) banner: Option<String>,
+}
+
+/// A question as the page draws it: the field, its answer so far, its error, and
+/// whether its first control takes the focus (the first field to fix on a refused
+/// page, without JavaScript too).
+pub(super) struct Control<'a> {
+    pub(super) field: &'a pb::FormField,
+    pub(super) value: Option<&'a Value>,
+    pub(super) error: Option<&'a String>,
+    pub(super) autofocus: bool,
+}
+
+/// A value as the text an input shows.
+pub(super) fn text_of(value: Option<&Value>) -> String {
+    match value {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::Bool(b)) => b.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A bound (`min`/`max`) of a field as the text of an HTML attribute.
+fn bound(value: Option<&prost_types::Value>) -> Option<String> {
+    let json = value.map(forms::pb::convert::value_to_json)?;
+    match json {
+        Value::String(s) if !s.is_empty() => Some(s),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// The red star after a required question's label (screen readers hear `required`
+/// from the control instead).
+pub(super) fn marker(required: bool) -> Markup {
+    html! {
+        @if required { " " span.req aria-hidden="true" { "*" } }
+    }
+}
+
+/// A question's error, which its control names with `aria-describedby`.
+pub(super) fn error_line(id: &str, error: Option<&String>) -> Markup {
+    html! {
+        @if let Some(error) = error { p.error id={ "e-" (id) } { (error) } }
+    }
+}
+
+/// The HTML of one question.
+pub(super) fn question(c: &Control<'_>) -> Markup {
+    match c.field.r#type.as_str() {
+        "hidden" => html! { input type="hidden" name=(c.field.id) value=(text_of(c.value)); },
+        "single_choice" => choices::cards(c, false),
+        "multiple_choice" => choices::cards(c, true),
+        "rating" => choices::stars(c),
+        "scale" => choices::scale(c),
+        "checkbox" => choices::checkbox(c),
+        _ => labelled(c),
+    }
+}
+
+/// A question with one control under its label: text of every kind, a number, a date,
+/// a dropdown (with "Other"'s box), a file.
+fn labelled(c: &Control<'_>) -> Markup {
+    let field = c.field;
+    let id = &field.id;
+    let value = text_of(c.value);
+    let name = if field.r#type == "dropdown" {
+        format!("{id}:one")
+    } else {
+        id.clone()
+    };
+    // An input's kind-specific attributes: (type, inputmode, autocomplete, bounds).
+    let bounds = || (bound(field.min.as_ref()), bound(field.max.as_ref()));
+    let (kind, inputmode, autocomplete, (min, max)) = match field.r#type.as_str() {
+        "email" => ("email", None, Some("email"), (None, None)),
+        "number" => ("number", Some("decimal"), None, bounds()),
+        "date" => ("date", None, None, bounds()),
+        "url" => ("url", Some("url"), None, (None, None)),
+        "phone" => ("tel", None, Some("tel"), (None, None)),
+        "file_upload" => ("file", None, None, (None, None)),
+        _ => ("text", None, None, (None, None)),
+    };
+    let accept = (kind == "file").then(|| {
+        let types: Vec<String> = field
+            .allowed_types
+            .iter()
+            .map(|t| format!(".{t}"))
+            .collect();
+        types.join(",")
+    });
+    let described = c.error.map(|_| format!("e-{id}"));
+    let control = match field.r#type.as_str() {
+        "long_text" | "textarea" => html! {
+            textarea id={ "f-" (id) } name=(name)
+                required[field.required] aria-required=[field.required.then_some("true")]
+                placeholder=[field.placeholder.as_deref()]
+                aria-invalid=[c.error.map(|_| "true")] aria-describedby=[described]
+                autofocus[c.autofocus] { (value) }
+        },
+        "dropdown" => dropdown(c, &name),
+        _ => html! {
+            input type=(kind) id={ "f-" (id) } name=(name)
+                step=[(kind == "number").then_some("any")] inputmode=[inputmode]
+                autocomplete=[autocomplete] accept=[accept] min=[min] max=[max]
+                required[field.required] aria-required=[field.required.then_some("true")]
+                placeholder=[field.placeholder.as_deref().filter(|_| kind != "file")]
+                aria-invalid=[c.error.map(|_| "true")] aria-describedby=[described]
+                autofocus[c.autofocus] value=[(kind != "file").then_some(value)];
+        },
+    };
+    html! {
+        div.field {
+            label for={ "f-" (id) } { (field.label) (marker(field.required)) }
+            (control)
+            (error_line(id, c.error))
+        }
+    }
+}
+
+/// A dropdown, and "Other"'s text box under it, shown once "Other" is chosen.
+fn dropdown(c: &Control<'_>, name: &str) -> Markup {
+    let field = c.field;
+    let id = &field.id;
+    let other = other_text(c.value).filter(|_| field.allow_other);
+    html! {
+        select id={ "f-" (id) } name=(name)
+            required[field.required] aria-required=[field.required.then_some("true")]
+            aria-invalid=[c.error.map(|_| "true")]
+            aria-describedby=[c.error.map(|_| format!("e-{id}"))]
+            autofocus[c.autofocus] {
+            option value="" { "Choose…" }
+            @for option in &field.options {
+                option value=(option.id) selected[holds(c.value, &option.id)] { (option.label) }
+            }
+            @if field.allow_other {
+                option value=(OTHER) selected[other.is_some()] { "Other" }
+            }
+        }
+        @if field.allow_other {
+            div.other {
+                label for={ "f-" (id) "-other-text" } { "Other (please specify)" }
+                input type="text" id={ "f-" (id) "-other-text" } name={ (id) ":other" }
+                    value=(other.unwrap_or_default());
+            }
+        }
+    }
+}
