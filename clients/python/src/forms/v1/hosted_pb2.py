@@ -26,7 +26,7 @@ from forms.v1 import forms_pb2 as forms_dot_v1_dot_forms__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x66orms/v1/hosted.proto\x12\x08\x66orms.v1\x1a\x14\x66orms/v1/forms.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x95\x01\n\x14GetHostedFormRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1d\n\ncsrf_nonce\x18\x02 \x01(\tR\tcsrfNonce\x12!\n\x0cresume_token\x18\x03 \x01(\tR\x0bresumeToken\x12\x17\n\x04page\x18\x04 \x01(\x05H\x00R\x04page\x88\x01\x01\x42\x07\n\x05_page\"\xd7\x01\n\x15GetHostedFormResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x43\n\rpow_challenge\x18\x03 \x01(\x0b\x32\x1e.forms.v1.ProofOfWorkChallengeR\x0cpowChallenge\x12\x34\n\x08progress\x18\x04 \x01(\x0b\x32\x18.forms.v1.HostedProgressR\x08progress\"\xd6\x01\n\x0eHostedProgress\x12\x12\n\x04page\x18\x01 \x01(\x05R\x04page\x12\x1d\n\npage_count\x18\x02 \x01(\x05R\tpageCount\x12\x16\n\x06\x66ields\x18\x03 \x03(\tR\x06\x66ields\x12\x31\n\x07\x61nswers\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12!\n\x0cresume_token\x18\x05 \x01(\tR\x0bresumeToken\x12#\n\rprevious_page\x18\x06 \x01(\x05R\x0cpreviousPage\"\xa3\x01\n\x14ProofOfWorkChallenge\x12\x1c\n\talgorithm\x18\x01 \x01(\tR\talgorithm\x12\x1c\n\tchallenge\x18\x02 \x01(\tR\tchallenge\x12\x12\n\x04salt\x18\x03 \x01(\tR\x04salt\x12\x1d\n\nmax_number\x18\x04 \x01(\x04R\tmaxNumber\x12\x1c\n\tsignature\x18\x05 \x01(\tR\tsignature\"\x8b\x03\n\x17SubmitHostedFormRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x1d\n\ncsrf_nonce\x18\x03 \x01(\tR\tcsrfNonce\x12\x31\n\x07\x61nswers\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12\x1d\n\nuser_agent\x18\x05 \x01(\tR\tuserAgent\x12\'\n\x0fhoneypot_filled\x18\x06 \x01(\x08R\x0ehoneypotFilled\x12,\n\x05\x66iles\x18\x07 \x03(\x0b\x32\x16.forms.v1.UploadedFileR\x05\x66iles\x12\x12\n\x04page\x18\x08 \x01(\x05R\x04page\x12!\n\x0cresume_token\x18\t \x01(\tR\x0bresumeToken\x12\x12\n\x04\x62\x61\x63k\x18\n \x01(\x08R\x04\x62\x61\x63k\x12!\n\x0cpow_solution\x18\r \x01(\tR\x0bpowSolution\"`\n\x0cUploadedFile\x12\x19\n\x08\x66ield_id\x18\x01 \x01(\tR\x07\x66ieldId\x12\x1b\n\tfile_name\x18\x02 \x01(\tR\x08\x66ileName\x12\x18\n\x07\x63ontent\x18\x03 \x01(\x0cR\x07\x63ontent\"y\n\x1c\x41\x64mitHostedSubmissionRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x1d\n\ncsrf_nonce\x18\x03 \x01(\tR\tcsrfNonce\"Z\n\x1d\x41\x64mitHostedSubmissionResponse\x12\x39\n\x0b\x66ile_fields\x18\x01 \x03(\x0b\x32\x18.forms.v1.FileFieldLimitR\nfileFields\"H\n\x0e\x46ileFieldLimit\x12\x19\n\x08\x66ield_id\x18\x01 \x01(\tR\x07\x66ieldId\x12\x1b\n\tmax_bytes\x18\x02 \x01(\x04R\x08maxBytes\"\xfb\x01\n\x18SubmitHostedFormResponse\x12\x1f\n\x0bresponse_id\x18\x01 \x01(\tR\nresponseId\x12\x36\n\x14\x63onfirmation_message\x18\x02 \x01(\tH\x00R\x13\x63onfirmationMessage\x88\x01\x01\x12&\n\x0credirect_url\x18\x03 \x01(\tH\x01R\x0bredirectUrl\x88\x01\x01\x12\x34\n\x08progress\x18\x04 \x01(\x0b\x32\x18.forms.v1.HostedProgressR\x08progressB\x17\n\x15_confirmation_messageB\x0f\n\r_redirect_url\"\xd0\x01\n\x0eHostedFormPage\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x43\n\rpow_challenge\x18\x03 \x01(\x0b\x32\x1e.forms.v1.ProofOfWorkChallengeR\x0cpowChallenge\x12\x34\n\x08progress\x18\x04 \x01(\x0b\x32\x18.forms.v1.HostedProgressR\x08progress\"N\n\x0e\x45ndpointCaller\x12\x16\n\x06origin\x18\x01 \x01(\tR\x06origin\x12$\n\x0esec_fetch_site\x18\x02 \x01(\tR\x0csecFetchSite\"\xb2\x02\n\x17SubmitToEndpointRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x30\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x18.forms.v1.EndpointCallerR\x06\x63\x61ller\x12\x31\n\x07\x61nswers\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12\x1d\n\nuser_agent\x18\x04 \x01(\tR\tuserAgent\x12\'\n\x0fhoneypot_filled\x18\x05 \x01(\x08R\x0ehoneypotFilled\x12,\n\x05\x66iles\x18\x06 \x03(\x0b\x32\x16.forms.v1.UploadedFileR\x05\x66iles\x12!\n\x0cpow_solution\x18\x07 \x01(\tR\x0bpowSolution\"\xc5\x01\n\x18SubmitToEndpointResponse\x12\x1f\n\x0bresponse_id\x18\x01 \x01(\tR\nresponseId\x12\x36\n\x14\x63onfirmation_message\x18\x02 \x01(\tH\x00R\x13\x63onfirmationMessage\x88\x01\x01\x12&\n\x0credirect_url\x18\x03 \x01(\tH\x01R\x0bredirectUrl\x88\x01\x01\x42\x17\n\x15_confirmation_messageB\x0f\n\r_redirect_url\"m\n\x1e\x41\x64mitEndpointSubmissionRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x30\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x18.forms.v1.EndpointCallerR\x06\x63\x61ller\"\\\n\x1f\x41\x64mitEndpointSubmissionResponse\x12\x39\n\x0b\x66ile_fields\x18\x01 \x03(\x0b\x32\x18.forms.v1.FileFieldLimitR\nfileFields\"O\n\x1a\x43heckEndpointOriginRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x16\n\x06origin\x18\x02 \x01(\tR\x06origin\"\x1d\n\x1b\x43heckEndpointOriginResponse\"j\n\x1bGetEndpointChallengeRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x30\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x18.forms.v1.EndpointCallerR\x06\x63\x61ller\"\\\n\x1cGetEndpointChallengeResponse\x12<\n\tchallenge\x18\x01 \x01(\x0b\x32\x1e.forms.v1.ProofOfWorkChallengeR\tchallenge2\xc1\x05\n\x12HostedFormsService\x12P\n\rGetHostedForm\x12\x1e.forms.v1.GetHostedFormRequest\x1a\x1f.forms.v1.GetHostedFormResponse\x12Y\n\x10SubmitHostedForm\x12!.forms.v1.SubmitHostedFormRequest\x1a\".forms.v1.SubmitHostedFormResponse\x12h\n\x15\x41\x64mitHostedSubmission\x12&.forms.v1.AdmitHostedSubmissionRequest\x1a\'.forms.v1.AdmitHostedSubmissionResponse\x12Y\n\x10SubmitToEndpoint\x12!.forms.v1.SubmitToEndpointRequest\x1a\".forms.v1.SubmitToEndpointResponse\x12n\n\x17\x41\x64mitEndpointSubmission\x12(.forms.v1.AdmitEndpointSubmissionRequest\x1a).forms.v1.AdmitEndpointSubmissionResponse\x12\x62\n\x13\x43heckEndpointOrigin\x12$.forms.v1.CheckEndpointOriginRequest\x1a%.forms.v1.CheckEndpointOriginResponse\x12\x65\n\x14GetEndpointChallenge\x12%.forms.v1.GetEndpointChallengeRequest\x1a&.forms.v1.GetEndpointChallengeResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x66orms/v1/hosted.proto\x12\x08\x66orms.v1\x1a\x14\x66orms/v1/forms.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x95\x01\n\x14GetHostedFormRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1d\n\ncsrf_nonce\x18\x02 \x01(\tR\tcsrfNonce\x12!\n\x0cresume_token\x18\x03 \x01(\tR\x0bresumeToken\x12\x17\n\x04page\x18\x04 \x01(\x05H\x00R\x04page\x88\x01\x01\x42\x07\n\x05_page\"\xd7\x01\n\x15GetHostedFormResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x43\n\rpow_challenge\x18\x03 \x01(\x0b\x32\x1e.forms.v1.ProofOfWorkChallengeR\x0cpowChallenge\x12\x34\n\x08progress\x18\x04 \x01(\x0b\x32\x18.forms.v1.HostedProgressR\x08progress\"\x93\x02\n\x0eHostedProgress\x12\x12\n\x04page\x18\x01 \x01(\x05R\x04page\x12\x1d\n\npage_count\x18\x02 \x01(\x05R\tpageCount\x12\x16\n\x06\x66ields\x18\x03 \x03(\tR\x06\x66ields\x12\x31\n\x07\x61nswers\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12!\n\x0cresume_token\x18\x05 \x01(\tR\x0bresumeToken\x12#\n\rprevious_page\x18\x06 \x01(\x05R\x0cpreviousPage\x12\x1a\n\x08position\x18\x07 \x01(\x05R\x08position\x12\x1f\n\x0bshown_count\x18\x08 \x01(\x05R\nshownCount\"\xa3\x01\n\x14ProofOfWorkChallenge\x12\x1c\n\talgorithm\x18\x01 \x01(\tR\talgorithm\x12\x1c\n\tchallenge\x18\x02 \x01(\tR\tchallenge\x12\x12\n\x04salt\x18\x03 \x01(\tR\x04salt\x12\x1d\n\nmax_number\x18\x04 \x01(\x04R\tmaxNumber\x12\x1c\n\tsignature\x18\x05 \x01(\tR\tsignature\"\x8b\x03\n\x17SubmitHostedFormRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x1d\n\ncsrf_nonce\x18\x03 \x01(\tR\tcsrfNonce\x12\x31\n\x07\x61nswers\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12\x1d\n\nuser_agent\x18\x05 \x01(\tR\tuserAgent\x12\'\n\x0fhoneypot_filled\x18\x06 \x01(\x08R\x0ehoneypotFilled\x12,\n\x05\x66iles\x18\x07 \x03(\x0b\x32\x16.forms.v1.UploadedFileR\x05\x66iles\x12\x12\n\x04page\x18\x08 \x01(\x05R\x04page\x12!\n\x0cresume_token\x18\t \x01(\tR\x0bresumeToken\x12\x12\n\x04\x62\x61\x63k\x18\n \x01(\x08R\x04\x62\x61\x63k\x12!\n\x0cpow_solution\x18\r \x01(\tR\x0bpowSolution\"`\n\x0cUploadedFile\x12\x19\n\x08\x66ield_id\x18\x01 \x01(\tR\x07\x66ieldId\x12\x1b\n\tfile_name\x18\x02 \x01(\tR\x08\x66ileName\x12\x18\n\x07\x63ontent\x18\x03 \x01(\x0cR\x07\x63ontent\"y\n\x1c\x41\x64mitHostedSubmissionRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x1d\n\ncsrf_nonce\x18\x03 \x01(\tR\tcsrfNonce\"Z\n\x1d\x41\x64mitHostedSubmissionResponse\x12\x39\n\x0b\x66ile_fields\x18\x01 \x03(\x0b\x32\x18.forms.v1.FileFieldLimitR\nfileFields\"H\n\x0e\x46ileFieldLimit\x12\x19\n\x08\x66ield_id\x18\x01 \x01(\tR\x07\x66ieldId\x12\x1b\n\tmax_bytes\x18\x02 \x01(\x04R\x08maxBytes\"\xfb\x01\n\x18SubmitHostedFormResponse\x12\x1f\n\x0bresponse_id\x18\x01 \x01(\tR\nresponseId\x12\x36\n\x14\x63onfirmation_message\x18\x02 \x01(\tH\x00R\x13\x63onfirmationMessage\x88\x01\x01\x12&\n\x0credirect_url\x18\x03 \x01(\tH\x01R\x0bredirectUrl\x88\x01\x01\x12\x34\n\x08progress\x18\x04 \x01(\x0b\x32\x18.forms.v1.HostedProgressR\x08progressB\x17\n\x15_confirmation_messageB\x0f\n\r_redirect_url\"\xd0\x01\n\x0eHostedFormPage\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\x12\x1f\n\x0bstart_token\x18\x02 \x01(\tR\nstartToken\x12\x43\n\rpow_challenge\x18\x03 \x01(\x0b\x32\x1e.forms.v1.ProofOfWorkChallengeR\x0cpowChallenge\x12\x34\n\x08progress\x18\x04 \x01(\x0b\x32\x18.forms.v1.HostedProgressR\x08progress\"N\n\x0e\x45ndpointCaller\x12\x16\n\x06origin\x18\x01 \x01(\tR\x06origin\x12$\n\x0esec_fetch_site\x18\x02 \x01(\tR\x0csecFetchSite\"\xb2\x02\n\x17SubmitToEndpointRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x30\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x18.forms.v1.EndpointCallerR\x06\x63\x61ller\x12\x31\n\x07\x61nswers\x18\x03 \x01(\x0b\x32\x17.google.protobuf.StructR\x07\x61nswers\x12\x1d\n\nuser_agent\x18\x04 \x01(\tR\tuserAgent\x12\'\n\x0fhoneypot_filled\x18\x05 \x01(\x08R\x0ehoneypotFilled\x12,\n\x05\x66iles\x18\x06 \x03(\x0b\x32\x16.forms.v1.UploadedFileR\x05\x66iles\x12!\n\x0cpow_solution\x18\x07 \x01(\tR\x0bpowSolution\"\xc5\x01\n\x18SubmitToEndpointResponse\x12\x1f\n\x0bresponse_id\x18\x01 \x01(\tR\nresponseId\x12\x36\n\x14\x63onfirmation_message\x18\x02 \x01(\tH\x00R\x13\x63onfirmationMessage\x88\x01\x01\x12&\n\x0credirect_url\x18\x03 \x01(\tH\x01R\x0bredirectUrl\x88\x01\x01\x42\x17\n\x15_confirmation_messageB\x0f\n\r_redirect_url\"m\n\x1e\x41\x64mitEndpointSubmissionRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x30\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x18.forms.v1.EndpointCallerR\x06\x63\x61ller\"\\\n\x1f\x41\x64mitEndpointSubmissionResponse\x12\x39\n\x0b\x66ile_fields\x18\x01 \x03(\x0b\x32\x18.forms.v1.FileFieldLimitR\nfileFields\"O\n\x1a\x43heckEndpointOriginRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x16\n\x06origin\x18\x02 \x01(\tR\x06origin\"\x1d\n\x1b\x43heckEndpointOriginResponse\"j\n\x1bGetEndpointChallengeRequest\x12\x19\n\x08short_id\x18\x01 \x01(\tR\x07shortId\x12\x30\n\x06\x63\x61ller\x18\x02 \x01(\x0b\x32\x18.forms.v1.EndpointCallerR\x06\x63\x61ller\"\\\n\x1cGetEndpointChallengeResponse\x12<\n\tchallenge\x18\x01 \x01(\x0b\x32\x1e.forms.v1.ProofOfWorkChallengeR\tchallenge2\xc1\x05\n\x12HostedFormsService\x12P\n\rGetHostedForm\x12\x1e.forms.v1.GetHostedFormRequest\x1a\x1f.forms.v1.GetHostedFormResponse\x12Y\n\x10SubmitHostedForm\x12!.forms.v1.SubmitHostedFormRequest\x1a\".forms.v1.SubmitHostedFormResponse\x12h\n\x15\x41\x64mitHostedSubmission\x12&.forms.v1.AdmitHostedSubmissionRequest\x1a\'.forms.v1.AdmitHostedSubmissionResponse\x12Y\n\x10SubmitToEndpoint\x12!.forms.v1.SubmitToEndpointRequest\x1a\".forms.v1.SubmitToEndpointResponse\x12n\n\x17\x41\x64mitEndpointSubmission\x12(.forms.v1.AdmitEndpointSubmissionRequest\x1a).forms.v1.AdmitEndpointSubmissionResponse\x12\x62\n\x13\x43heckEndpointOrigin\x12$.forms.v1.CheckEndpointOriginRequest\x1a%.forms.v1.CheckEndpointOriginResponse\x12\x65\n\x14GetEndpointChallenge\x12%.forms.v1.GetEndpointChallengeRequest\x1a&.forms.v1.GetEndpointChallengeResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,41 +38,41 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETHOSTEDFORMRESPONSE']._serialized_start=240
   _globals['_GETHOSTEDFORMRESPONSE']._serialized_end=455
   _globals['_HOSTEDPROGRESS']._serialized_start=458
-  _globals['_HOSTEDPROGRESS']._serialized_end=672
-  _globals['_PROOFOFWORKCHALLENGE']._serialized_start=675
-  _globals['_PROOFOFWORKCHALLENGE']._serialized_end=838
-  _globals['_SUBMITHOSTEDFORMREQUEST']._serialized_start=841
-  _globals['_SUBMITHOSTEDFORMREQUEST']._serialized_end=1236
-  _globals['_UPLOADEDFILE']._serialized_start=1238
-  _globals['_UPLOADEDFILE']._serialized_end=1334
-  _globals['_ADMITHOSTEDSUBMISSIONREQUEST']._serialized_start=1336
-  _globals['_ADMITHOSTEDSUBMISSIONREQUEST']._serialized_end=1457
-  _globals['_ADMITHOSTEDSUBMISSIONRESPONSE']._serialized_start=1459
-  _globals['_ADMITHOSTEDSUBMISSIONRESPONSE']._serialized_end=1549
-  _globals['_FILEFIELDLIMIT']._serialized_start=1551
-  _globals['_FILEFIELDLIMIT']._serialized_end=1623
-  _globals['_SUBMITHOSTEDFORMRESPONSE']._serialized_start=1626
-  _globals['_SUBMITHOSTEDFORMRESPONSE']._serialized_end=1877
-  _globals['_HOSTEDFORMPAGE']._serialized_start=1880
-  _globals['_HOSTEDFORMPAGE']._serialized_end=2088
-  _globals['_ENDPOINTCALLER']._serialized_start=2090
-  _globals['_ENDPOINTCALLER']._serialized_end=2168
-  _globals['_SUBMITTOENDPOINTREQUEST']._serialized_start=2171
-  _globals['_SUBMITTOENDPOINTREQUEST']._serialized_end=2477
-  _globals['_SUBMITTOENDPOINTRESPONSE']._serialized_start=2480
-  _globals['_SUBMITTOENDPOINTRESPONSE']._serialized_end=2677
-  _globals['_ADMITENDPOINTSUBMISSIONREQUEST']._serialized_start=2679
-  _globals['_ADMITENDPOINTSUBMISSIONREQUEST']._serialized_end=2788
-  _globals['_ADMITENDPOINTSUBMISSIONRESPONSE']._serialized_start=2790
-  _globals['_ADMITENDPOINTSUBMISSIONRESPONSE']._serialized_end=2882
-  _globals['_CHECKENDPOINTORIGINREQUEST']._serialized_start=2884
-  _globals['_CHECKENDPOINTORIGINREQUEST']._serialized_end=2963
-  _globals['_CHECKENDPOINTORIGINRESPONSE']._serialized_start=2965
-  _globals['_CHECKENDPOINTORIGINRESPONSE']._serialized_end=2994
-  _globals['_GETENDPOINTCHALLENGEREQUEST']._serialized_start=2996
-  _globals['_GETENDPOINTCHALLENGEREQUEST']._serialized_end=3102
-  _globals['_GETENDPOINTCHALLENGERESPONSE']._serialized_start=3104
-  _globals['_GETENDPOINTCHALLENGERESPONSE']._serialized_end=3196
-  _globals['_HOSTEDFORMSSERVICE']._serialized_start=3199
-  _globals['_HOSTEDFORMSSERVICE']._serialized_end=3904
+  _globals['_HOSTEDPROGRESS']._serialized_end=733
+  _globals['_PROOFOFWORKCHALLENGE']._serialized_start=736
+  _globals['_PROOFOFWORKCHALLENGE']._serialized_end=899
+  _globals['_SUBMITHOSTEDFORMREQUEST']._serialized_start=902
+  _globals['_SUBMITHOSTEDFORMREQUEST']._serialized_end=1297
+  _globals['_UPLOADEDFILE']._serialized_start=1299
+  _globals['_UPLOADEDFILE']._serialized_end=1395
+  _globals['_ADMITHOSTEDSUBMISSIONREQUEST']._serialized_start=1397
+  _globals['_ADMITHOSTEDSUBMISSIONREQUEST']._serialized_end=1518
+  _globals['_ADMITHOSTEDSUBMISSIONRESPONSE']._serialized_start=1520
+  _globals['_ADMITHOSTEDSUBMISSIONRESPONSE']._serialized_end=1610
+  _globals['_FILEFIELDLIMIT']._serialized_start=1612
+  _globals['_FILEFIELDLIMIT']._serialized_end=1684
+  _globals['_SUBMITHOSTEDFORMRESPONSE']._serialized_start=1687
+  _globals['_SUBMITHOSTEDFORMRESPONSE']._serialized_end=1938
+  _globals['_HOSTEDFORMPAGE']._serialized_start=1941
+  _globals['_HOSTEDFORMPAGE']._serialized_end=2149
+  _globals['_ENDPOINTCALLER']._serialized_start=2151
+  _globals['_ENDPOINTCALLER']._serialized_end=2229
+  _globals['_SUBMITTOENDPOINTREQUEST']._serialized_start=2232
+  _globals['_SUBMITTOENDPOINTREQUEST']._serialized_end=2538
+  _globals['_SUBMITTOENDPOINTRESPONSE']._serialized_start=2541
+  _globals['_SUBMITTOENDPOINTRESPONSE']._serialized_end=2738
+  _globals['_ADMITENDPOINTSUBMISSIONREQUEST']._serialized_start=2740
+  _globals['_ADMITENDPOINTSUBMISSIONREQUEST']._serialized_end=2849
+  _globals['_ADMITENDPOINTSUBMISSIONRESPONSE']._serialized_start=2851
+  _globals['_ADMITENDPOINTSUBMISSIONRESPONSE']._serialized_end=2943
+  _globals['_CHECKENDPOINTORIGINREQUEST']._serialized_start=2945
+  _globals['_CHECKENDPOINTORIGINREQUEST']._serialized_end=3024
+  _globals['_CHECKENDPOINTORIGINRESPONSE']._serialized_start=3026
+  _globals['_CHECKENDPOINTORIGINRESPONSE']._serialized_end=3055
+  _globals['_GETENDPOINTCHALLENGEREQUEST']._serialized_start=3057
+  _globals['_GETENDPOINTCHALLENGEREQUEST']._serialized_end=3163
+  _globals['_GETENDPOINTCHALLENGERESPONSE']._serialized_start=3165
+  _globals['_GETENDPOINTCHALLENGERESPONSE']._serialized_end=3257
+  _globals['_HOSTEDFORMSSERVICE']._serialized_start=3260
+  _globals['_HOSTEDFORMSSERVICE']._serialized_end=3965
 # @@protoc_insertion_point(module_scope)

@@ -33,20 +33,24 @@ class GetHostedFormResponse(_message.Message):
     def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., pow_challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...
 
 class HostedProgress(_message.Message):
-    __slots__ = ("page", "page_count", "fields", "answers", "resume_token", "previous_page")
+    __slots__ = ("page", "page_count", "fields", "answers", "resume_token", "previous_page", "position", "shown_count")
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PAGE_COUNT_FIELD_NUMBER: _ClassVar[int]
     FIELDS_FIELD_NUMBER: _ClassVar[int]
     ANSWERS_FIELD_NUMBER: _ClassVar[int]
     RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_PAGE_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    SHOWN_COUNT_FIELD_NUMBER: _ClassVar[int]
     page: int
     page_count: int
     fields: _containers.RepeatedScalarFieldContainer[str]
     answers: _struct_pb2.Struct
     resume_token: str
     previous_page: int
-    def __init__(self, page: _Optional[int] = ..., page_count: _Optional[int] = ..., fields: _Optional[_Iterable[str]] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., resume_token: _Optional[str] = ..., previous_page: _Optional[int] = ...) -> None: ...
+    position: int
+    shown_count: int
+    def __init__(self, page: _Optional[int] = ..., page_count: _Optional[int] = ..., fields: _Optional[_Iterable[str]] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., resume_token: _Optional[str] = ..., previous_page: _Optional[int] = ..., position: _Optional[int] = ..., shown_count: _Optional[int] = ...) -> None: ...
 
 class ProofOfWorkChallenge(_message.Message):
     __slots__ = ("algorithm", "challenge", "salt", "max_number", "signature")
