@@ -80,12 +80,21 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/f/assets/pow.js", get(hosted::script))
         .route("/f/assets/keys.js", get(hosted::keys_script))
         .nest("/app", crate::dashboard::router(state.clone()))
+        // The service's own address and the dashboard's with a slash, as people type
+        // them: to the forms (which asks to sign in first).
+        .route("/", get(to_the_forms))
+        .route("/app/", get(to_the_forms))
+        .route("/favicon.ico", get(crate::dashboard::assets::favicon))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route_layer(middleware::from_fn(matched_route))
         .fallback(not_found)
         .with_state(state)
         .layer(middleware::from_fn(request_id_and_log))
+}
+
+async fn to_the_forms() -> axum::response::Redirect {
+    axum::response::Redirect::to("/app/forms")
 }
 
 /// Liveness for process supervisors: the edge answers. No key, not accounted.

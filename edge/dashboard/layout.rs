@@ -39,6 +39,7 @@ pub(crate) fn page(
                 meta name="viewport" content="width=device-width,initial-scale=1";
                 title { (title) " · formsd" }
                 link rel="stylesheet" href="/app/assets/app.css";
+                link rel="icon" href="/app/assets/icon.svg" type="image/svg+xml";
                 script src="/app/assets/app.js" defer {}
             }
             body {

@@ -9,7 +9,7 @@
 //! style).
 
 mod account;
-mod assets;
+pub(crate) mod assets;
 mod builder;
 mod chart;
 mod form_list;

@@ -422,3 +422,43 @@ async fn form_activity_counts_each_day_from_counters_and_keeps_to_the_account() 
         page.text
     );
 }
+
+/// The addresses a person types (the service's own, the dashboard's with or without a
+/// slash) lead to the forms, which ask to sign in first; and browsers' icon request finds
+/// an icon, not a JSON error.
+#[tokio::test]
+async fn the_addresses_people_type_lead_to_sign_in_and_the_icon_is_served() {
+    let app = TestApp::spawn().await;
+    let origin = app.http_base.trim_end_matches("/api/v1").to_owned();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let get = |path: &str| client.get(format!("{origin}{path}")).send();
+    let location = |reply: &reqwest::Response| {
+        reply
+            .headers()
+            .get("location")
+            .and_then(|l| l.to_str().ok())
+            .map(str::to_owned)
+    };
+    for path in ["/", "/app", "/app/"] {
+        let reply = get(path).await.expect(path);
+        assert_eq!(reply.status().as_u16(), 303, "{path}");
+        assert_eq!(location(&reply).as_deref(), Some("/app/forms"), "{path}");
+    }
+    let forms = get("/app/forms").await.expect("forms");
+    assert_eq!(forms.status().as_u16(), 303);
+    assert!(
+        location(&forms).is_some_and(|l| l.starts_with("/app/sign-in")),
+        "{:?}",
+        location(&forms)
+    );
+    let icon = get("/favicon.ico").await.expect("icon");
+    assert_eq!(icon.status().as_u16(), 200);
+    assert_eq!(
+        icon.headers().get("content-type").map(|v| v.as_bytes()),
+        Some(&b"image/svg+xml"[..])
+    );
+    assert!(icon.text().await.expect("body").starts_with("<svg"));
+}

@@ -168,6 +168,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "CORS preflight by the form's own allowed origins, no credentials; checked: A's origin is allowed on A's form whoever asks, and gets no CORS header on A's draft even with B's credentials",
     ),
     (
+        "GET /f/assets/keys.js",
+        Kind::NotTenant,
+        "the hosted page's keyboard script compiled into the binary, no data",
+    ),
+    (
         "GET /f/assets/pow.js",
         Kind::NotTenant,
         "the hosted pages' proof-of-work script compiled into the binary, no data; checked: the body names no account's object",
@@ -379,6 +384,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "a redirect to /app/forms, no data; checked: it names nothing of A's",
     ),
     (
+        "GET /",
+        Kind::Public,
+        "a redirect to /app/forms, no data; checked: it names nothing of A's",
+    ),
+    (
+        "GET /favicon.ico",
+        Kind::Public,
+        "the icon compiled into the binary, no data; checked: it names nothing of A's",
+    ),
+    (
         "GET /app/assets/{file}",
         Kind::Public,
         "the style sheet and script compiled into the binary, no data; checked: they name nothing of A's",
@@ -460,6 +475,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "A's field, under A's and B's form; not moved",
     ),
     (
+        "POST /app/forms/{id}/fields/{field_id}/duplicate",
+        Kind::Foreign,
+        "A's field, under A's and B's form; not copied",
+    ),
+    (
+        "POST /app/forms/{id}/order",
+        Kind::Foreign,
+        "A's form; its questions' order unchanged",
+    ),
+    (
         "POST /app/forms/{id}/fields/{field_id}/remove",
         Kind::Foreign,
         "A's field, under A's and B's form; still there",
@@ -493,6 +518,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "GET /app/forms/{id}/responses/export.csv",
         Kind::Foreign,
         "A's form",
+    ),
+    (
+        "GET /app/forms/{id}/responses/export.xlsx",
+        Kind::Foreign,
+        "A's form",
+    ),
+    (
+        "POST /app/forms/{id}/responses/selection",
+        Kind::Foreign,
+        "A's form; its ticked responses neither downloaded nor deleted",
     ),
     (
         "GET /app/forms/{id}/responses/export.ndjson",
@@ -1924,6 +1959,8 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
         "GET /api/v1/docs/{*file}",
         "GET /f/assets/pow.js",
         "GET /f/assets/conditions.js",
+        "GET /f/assets/keys.js",
+        "GET /favicon.ico",
     ] {
         let path = row
             .trim_start_matches("GET ")
@@ -3442,6 +3479,23 @@ fn foreign_dashboard() -> Vec<DashRow> {
             vec![("direction", "down")],
         ),
         (
+            "POST /app/forms/{id}/fields/{field_id}/duplicate",
+            true,
+            |a, me| {
+                vec![
+                    format!("/app/forms/{}/fields/{}/duplicate", a.form, a.field),
+                    format!("/app/forms/{}/fields/{}/duplicate", me.form, a.field),
+                ]
+            },
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/order",
+            true,
+            |a, _| vec![format!("/app/forms/{}/order", a.form)],
+            vec![("order", "x")],
+        ),
+        (
             "POST /app/forms/{id}/fields/{field_id}/remove",
             true,
             |a, me| {
@@ -3495,6 +3549,18 @@ fn foreign_dashboard() -> Vec<DashRow> {
             false,
             |a, _| vec![format!("/app/forms/{}/responses/export.csv", a.form)],
             vec![],
+        ),
+        (
+            "GET /app/forms/{id}/responses/export.xlsx",
+            false,
+            |a, _| vec![format!("/app/forms/{}/responses/export.xlsx", a.form)],
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/responses/selection",
+            true,
+            |a, _| vec![format!("/app/forms/{}/responses/selection", a.form)],
+            vec![("id", "x"), ("action", "delete"), ("confirm", "yes")],
         ),
         (
             "GET /app/forms/{id}/responses/export.ndjson",
@@ -3822,7 +3888,30 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
     let (f0, f1) = (&spare_fields[0], &spare_fields[1]);
     let hook = format!("/app/forms/{}/webhooks/{spare_hook}", a.form_id);
     // (row, path, fields, expected status)
-    let own_posts: Vec<(&'static str, String, Fields, u16)> = vec![
+    let reversed: Vec<(&str, &str)> = spare_fields
+        .iter()
+        .rev()
+        .map(|f| ("order", f.as_str()))
+        .collect();
+    let own_posts: Vec<(&'static str, String, Vec<(&str, &str)>, u16)> = vec![
+        (
+            "POST /app/forms/{id}/order",
+            format!("/app/forms/{sf}/order"),
+            reversed,
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/fields/{field_id}/duplicate",
+            format!("/app/forms/{sf}/fields/{f0}/duplicate"),
+            vec![],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/responses/selection",
+            format!("/app/forms/{}/responses/selection", a.form_id),
+            vec![("id", spare_response.as_str()), ("action", "csv")],
+            200,
+        ),
         (
             "POST /app/forms/{id}/details",
             format!("/app/forms/{sf}/details"),
@@ -4044,6 +4133,7 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
     // name nothing of A's.
     let base = db.base.clone();
     for (row, path) in [
+        ("GET /", "/"),
         ("GET /app/", "/app/"),
         ("GET /app/assets/{file}", "/app/assets/app.css"),
         ("GET /app/assets/{file}", "/app/assets/app.js"),

@@ -127,7 +127,12 @@ pub(crate) async fn selection(
         form: chosen,
     }: Posted<Chosen>,
 ) -> Response {
-    let inbox = format!("/app/forms/{}/responses", segment(&form_id));
+    // The form first: another account's form is not found, whatever was ticked.
+    let form = match form_of(&owner, &form_id).await {
+        Ok(form) => form,
+        Err(page) => return page,
+    };
+    let inbox = format!("/app/forms/{}/responses", segment(&form.id));
     if chosen.id.is_empty() {
         return see_other(&format!("{inbox}?done=chose-none"));
     }
@@ -142,7 +147,7 @@ pub(crate) async fn selection(
     let format = match chosen.action.as_str() {
         "csv" => pb::ExportFormat::Csv,
         "xlsx" => pb::ExportFormat::Xlsx,
-        "delete" => return delete(owner, form_id, &inbox, &token, chosen).await,
+        "delete" => return delete(owner, form, &inbox, &token, chosen).await,
         _ => {
             return not_done(
                 &owner,
@@ -153,7 +158,7 @@ pub(crate) async fn selection(
         }
     };
     let request = pb::ExportResponsesRequest {
-        form_id,
+        form_id: form.id,
         // Finished and unfinished alike: the rows ticked may be of either tab.
         status: pb::ResponseStatus::All.into(),
         filter: Some(pb::ResponseFilter {
@@ -168,15 +173,11 @@ pub(crate) async fn selection(
 /// The deletion of the ticked responses: asks to confirm, then deletes each.
 async fn delete(
     owner: Owner,
-    form_id: String,
+    form: pb::Form,
     inbox: &str,
     token: &str,
     chosen: Chosen,
 ) -> Response {
-    let form = match form_of(&owner, &form_id).await {
-        Ok(form) => form,
-        Err(page) => return page,
-    };
     if chosen.confirm != "yes" {
         let n = chosen.id.len();
         let body = html! {
