@@ -3418,6 +3418,8 @@ type DashPaths = fn(&Ids, &Ids) -> Vec<String>;
 
 /// Form fields of a dashboard POST.
 type Fields = Vec<(&'static str, &'static str)>;
+/// A post of A's own: (row, path, fields, expected status).
+type OwnPost<'a> = (&'static str, String, Vec<(&'a str, &'a str)>, u16);
 
 /// A dashboard route that takes a foreign id: its row, whether it is a POST, its paths
 /// with A's ids (and B's own mixed in), and the fields of a POST.
@@ -3893,7 +3895,7 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
         .rev()
         .map(|f| ("order", f.as_str()))
         .collect();
-    let own_posts: Vec<(&'static str, String, Vec<(&str, &str)>, u16)> = vec![
+    let own_posts: Vec<OwnPost> = vec![
         (
             "POST /app/forms/{id}/order",
             format!("/app/forms/{sf}/order"),
