@@ -193,6 +193,18 @@ impl Application {
             });
             let addr = listener.local_addr()?;
             tracing::info!(%addr, tls = http_tls.is_some(), "edge listening (REST)");
+            // What a new owner looks for first: where the dashboard is, and how to get in.
+            let dashboard = match args.public_url.as_deref() {
+                Some(url) => format!("{}/app/", url.trim_end_matches('/')),
+                None => {
+                    let scheme = if http_tls.is_some() { "https" } else { "http" };
+                    format!("{scheme}://{addr}/app/")
+                }
+            };
+            tracing::info!(
+                %dashboard,
+                "dashboard: sign in with the link `formsd accounts sign-in-link ACCOUNT` prints"
+            );
             self.http_addr = Some(addr);
             let limits = http_server::Limits {
                 header_timeout: args.http_header_timeout.into(),

@@ -148,7 +148,9 @@ fn report_ready(app: &Application) {
 
 fn init_logging(format: LogFormat) -> http::logs::Guard {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        // PostgreSQL's notices (sqlx logs them at INFO) say nothing to an operator: every
+        // command's start said "relation _sqlx_migrations already exists, skipping".
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx::postgres::notice=warn"));
     // Lines are written by a thread of their own, in batches (see `logs`). A process
     // that cannot start a thread now would not serve anyway.
     let (writer, guard) = http::logs::start(std::io::stderr()).unwrap_or_else(|error| {

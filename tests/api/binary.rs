@@ -295,6 +295,15 @@ async fn embedded_default_database_serves_with_a_cli_key() {
         assert_password_required(&data).await;
     }
 
+    let started = server.logs.text();
+    assert!(
+        started.contains(&format!(
+            "http://{}/app/",
+            server.http_addr.expect("REST address")
+        )) && started.contains("formsd accounts sign-in-link"),
+        "serve says where the dashboard is and how to sign in: {started}"
+    );
+
     let status = server.terminate().await;
     assert!(status.success(), "exit {status:?}\n{}", server.logs.text());
     assert!(

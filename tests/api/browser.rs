@@ -33,21 +33,11 @@ pub fn browser_available() -> bool {
 /// Runs the browser script on a page (attaching `file` to the CV field, if given);
 /// returns what the visitor saw.
 async fn visit(page_url: &str, mode: &str, file: Option<&Path>) -> Value {
-    let output = tokio::process::Command::new("node")
-        .arg(SCRIPT)
-        .arg(page_url)
-        .arg(mode)
-        .args(file)
-        .output()
-        .await
-        .expect("running node");
-    assert!(
-        output.status.success(),
-        "browser script failed: {}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&output.stdout).expect("browser script prints JSON");
+    let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![&SCRIPT, &page_url, &mode];
+    if let Some(file) = &file {
+        args.push(file);
+    }
+    let seen = crate::support::run_browser_script(&args).await;
     // The page's Content-Security-Policy allows everything the page uses.
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     seen

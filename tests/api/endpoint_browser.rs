@@ -100,20 +100,7 @@ async fn an_allowed_sites_form_and_fetch_are_stored_and_another_sites_are_refuse
     .await
     .ok(200);
 
-    let output = tokio::process::Command::new("node")
-        .arg(SCRIPT)
-        .arg(&allowed)
-        .arg(&refused)
-        .output()
-        .await
-        .expect("running node");
-    assert!(
-        output.status.success(),
-        "browser script failed: {}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&output.stdout).expect("browser script prints JSON");
+    let seen: Value = crate::support::run_browser_script(&[&SCRIPT, &allowed, &refused]).await;
 
     // The allowed site: the plain form lands on the confirmation page, the fetch reads
     // the JSON answer.
@@ -237,19 +224,8 @@ async fn an_owners_page_solves_the_proof_of_work_with_the_services_script() {
     .await
     .ok(200);
 
-    let output = tokio::process::Command::new("node")
-        .arg(POW_SCRIPT)
-        .arg(format!("{site}/pow"))
-        .output()
-        .await
-        .expect("running node");
-    assert!(
-        output.status.success(),
-        "browser script failed: {}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&output.stdout).expect("browser script prints JSON");
+    let seen: Value =
+        crate::support::run_browser_script(&[&POW_SCRIPT, &format!("{site}/pow")]).await;
     assert_eq!(seen["status"], 200, "{seen}");
     assert_eq!(seen["url"], format!("{action}/thanks"), "{seen}");
     // (The owner's test site has no favicon: its 404 is the only console error.)

@@ -736,18 +736,7 @@ async fn chromium_applies_same_page_conditions_as_the_visitor_answers() {
     let p = Paged::new(chain_fields()).await;
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/conditions.mjs");
     let url = format!("{}/f/{}", p.origin(), p.short_id());
-    let output = tokio::process::Command::new("node")
-        .args([script, &url])
-        .output()
-        .await
-        .expect("running node");
-    assert!(
-        output.status.success(),
-        "browser script failed: {}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let seen = crate::support::run_browser_script(&[&script, &url]).await;
     assert_eq!(seen["openedStatus"], 200, "{seen}");
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     assert_eq!(seen["axe"], json!([]), "{seen}");

@@ -65,22 +65,8 @@ async fn chromium_at_phone_width_answers_every_kind_with_a_thumb() {
 
     let url = format!("{}/f/{}", p.origin(), p.short_id());
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/thumb.mjs");
-    let output = tokio::process::Command::new("node")
-        .arg(script)
-        .arg(&url)
-        .arg(&cv)
-        .arg(&one_url)
-        .arg(shots)
-        .output()
-        .await
-        .expect("running node");
-    assert!(
-        output.status.success(),
-        "browser script failed: {}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&output.stdout).expect("browser script prints JSON");
+    let seen: Value =
+        crate::support::run_browser_script(&[&script, &url, &cv, &one_url, &shots]).await;
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     assert_eq!(seen["overflow"], false, "{seen}");
     assert_eq!(seen["axe"], json!([]), "{seen}");

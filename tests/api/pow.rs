@@ -479,20 +479,7 @@ async fn chromium_solving_time_is_measured() {
 /// Runs tests/browser/pow.mjs on the page; what the visitor saw.
 async fn visit(page_url: &str, mode: &str) -> Value {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/pow.mjs");
-    let output = tokio::process::Command::new("node")
-        .arg(script)
-        .arg(page_url)
-        .arg(mode)
-        .output()
-        .await
-        .expect("running node");
-    assert!(
-        output.status.success(),
-        "browser script failed: {}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&output.stdout).expect("browser script prints JSON");
+    let seen: Value = crate::support::run_browser_script(&[&script, &page_url, &mode]).await;
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     seen
 }

@@ -97,11 +97,16 @@ pub async fn formsd_cli(database_url: &str, args: &[&str]) -> String {
         .await
         .expect("running formsd");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
-        "formsd {args:?} failed ({}):\nstdout: {stdout}\nstderr: {}",
+        "formsd {args:?} failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
         output.status,
-        String::from_utf8_lossy(&output.stderr)
+    );
+    // An operator's command prints its answer, not the database's chatter.
+    assert!(
+        !stderr.contains("_sqlx_migrations"),
+        "formsd {args:?} logged the migrations' notice: {stderr}"
     );
     stdout
 }
@@ -636,4 +641,21 @@ impl Rng {
     pub fn chance(&mut self, percent: u64) -> bool {
         self.below(100) < percent
     }
+}
+
+/// Runs a browser script of `tests/browser/` under node (`args`: the script's path, then
+/// its own arguments) and returns the JSON it prints, once it has exited well.
+pub async fn run_browser_script(args: &[&dyn AsRef<std::ffi::OsStr>]) -> serde_json::Value {
+    let output = tokio::process::Command::new("node")
+        .args(args.iter().map(|a| a.as_ref()))
+        .output()
+        .await
+        .expect("running node");
+    assert!(
+        output.status.success(),
+        "browser script failed: {}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("the browser script prints JSON")
 }
