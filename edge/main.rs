@@ -147,10 +147,16 @@ fn report_ready(app: &Application) {
 }
 
 fn init_logging(format: LogFormat) -> http::logs::Guard {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        // PostgreSQL's notices (sqlx logs them at INFO) say nothing to an operator: every
-        // command's start said "relation _sqlx_migrations already exists, skipping".
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx::postgres::notice=warn"));
+    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // PostgreSQL's notices (sqlx logs them at INFO) say nothing to an operator: every
+    // command's start said "relation _sqlx_migrations already exists, skipping". Kept
+    // when RUST_LOG names sqlx itself.
+    if !std::env::var("RUST_LOG").is_ok_and(|v| v.contains("sqlx"))
+        && let Ok(quiet) = "sqlx::postgres::notice=warn".parse()
+    {
+        filter = filter.add_directive(quiet);
+    }
     // Lines are written by a thread of their own, in batches (see `logs`). A process
     // that cannot start a thread now would not serve anyway.
     let (writer, guard) = http::logs::start(std::io::stderr()).unwrap_or_else(|error| {
