@@ -82,9 +82,13 @@ pub(crate) fn router(state: AppState) -> Router {
         .nest("/app", crate::dashboard::router(state.clone()))
         // The service's own address and the dashboard's with a slash, as people type
         // them: to the forms (which asks to sign in first).
-        .route("/", get(to_the_forms))
-        .route("/app/", get(to_the_forms))
-        .route("/favicon.ico", get(crate::dashboard::assets::favicon))
+        // (Other methods there: the SPEC envelope of an unknown route, as before.)
+        .route("/", get(to_the_forms).fallback(not_found))
+        .route("/app/", get(to_the_forms).fallback(not_found))
+        .route(
+            "/favicon.ico",
+            get(crate::dashboard::assets::favicon).fallback(not_found),
+        )
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route_layer(middleware::from_fn(matched_route))

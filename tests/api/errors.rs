@@ -20,7 +20,6 @@ async fn unknown_route_is_404_envelope() {
         format!("{}/FORMS", app.http_base),
         format!("{root}/api/v2/forms"),
         format!("{root}/api/v1"),
-        format!("{root}/"),
         format!("{root}/forms"),
     ];
     for url in &urls {
@@ -40,6 +39,22 @@ async fn unknown_route_is_404_envelope() {
         send(app.client.get(url))
             .await
             .error(401, "UNAUTHENTICATED");
+    }
+    // The service's own address is a person's (GET: to the dashboard, see
+    // dashboard::the_addresses_people_type_…); any other method there is an unknown
+    // route of the API, as before.
+    for method in [
+        reqwest::Method::POST,
+        reqwest::Method::PUT,
+        reqwest::Method::DELETE,
+    ] {
+        send(
+            app.client
+                .request(method, format!("{root}/"))
+                .header("x-api-key", &key),
+        )
+        .await
+        .error(404, "NOT_FOUND");
     }
 }
 

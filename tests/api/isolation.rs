@@ -879,8 +879,8 @@ fn the_matrix_guard_catches_new_and_stale_routes() {
             1,
         )
         .replacen(
-            ".fallback(not_found)",
-            ".route(\"/metrics\", get(metrics))\n        .fallback(not_found)",
+            "\n        .fallback(not_found)",
+            "\n        .route(\"/metrics\", get(metrics))\n        .fallback(not_found)",
             1,
         );
     let (missing, stale) = row_gaps(&http(rest_routes_in(&added)), &grpc);
