@@ -213,6 +213,10 @@ impl Hosted {
                 proven,
             },
             files: staged,
+            // The owner's HTML shows every question: the conditions are applied here,
+            // and what the visitor answered to a question they would not have been
+            // shown is dropped, not refused.
+            drop_unshown: true,
         };
         let stored = self
             .batcher

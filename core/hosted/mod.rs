@@ -261,6 +261,7 @@ impl Hosted {
                 proven,
             },
             files: staged,
+            drop_unshown: false,
         };
         let stored = self
             .batcher

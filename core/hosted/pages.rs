@@ -211,6 +211,7 @@ impl Hosted {
                     ids: file_ids,
                     answers: files,
                 },
+                drop_unshown: false,
             };
             return match partial {
                 Some(partial) => self.complete(&form, partial.id, submission).await,

@@ -126,6 +126,17 @@ impl TargetForm {
         self.validate_through(answers, uploaded, None)
     }
 
+    /// `validate_answers`, dropping (not refusing) the answers of fields that the other
+    /// answers hide: for an owner's own HTML form (endpoint mode), which shows every
+    /// question whatever is answered, and cannot be expected to apply the conditions.
+    pub fn validate_dropping_unshown(
+        &self,
+        answers: Map<String, Value>,
+        uploaded: &Map<String, Value>,
+    ) -> Result<Map<String, Value>, CoreError> {
+        self.validate(answers, uploaded, None, true)
+    }
+
     /// `validate_answers` of the pages up to `through` (all of them with `None`): the
     /// fields of later pages are not required yet, and take no answer yet.
     ///
@@ -138,6 +149,18 @@ impl TargetForm {
         answers: Map<String, Value>,
         uploaded: &Map<String, Value>,
         through: Option<usize>,
+    ) -> Result<Map<String, Value>, CoreError> {
+        self.validate(answers, uploaded, through, false)
+    }
+
+    /// The check of `validate_through`; `drop_unshown`: the answers of fields not shown
+    /// are dropped instead of refused.
+    fn validate(
+        &self,
+        answers: Map<String, Value>,
+        uploaded: &Map<String, Value>,
+        through: Option<usize>,
+        drop_unshown: bool,
     ) -> Result<Map<String, Value>, CoreError> {
         // Every problem is reported at once, each with its field, so that a page can show
         // each message next to its input.
@@ -179,7 +202,7 @@ impl TargetForm {
                 continue;
             }
             if !shown {
-                let unseen = field.kind == FieldKind::Hidden && through.is_some();
+                let unseen = drop_unshown || (field.kind == FieldKind::Hidden && through.is_some());
                 if given.is_some() && !unseen {
                     errors.push(describe(
                         "is not shown, given the answers it depends on: send no answer for it",

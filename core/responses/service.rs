@@ -414,6 +414,7 @@ fn api_submission(
         started_at: None,
         from: Source::Api { account_id },
         files: Staged::default(),
+        drop_unshown: false,
     };
     Ok((form_id, submission))
 }

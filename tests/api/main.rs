@@ -34,6 +34,7 @@ mod dashboard_support;
 mod dashboard_webhooks;
 mod endpoint;
 mod endpoint_browser;
+mod endpoint_logic;
 mod errors;
 mod export;
 mod export_xlsx;

@@ -307,6 +307,7 @@ mod tests {
                 ids: files,
                 answers: Map::new(),
             },
+            drop_unshown: false,
         };
         let plain = locked(json!({}), false);
         assert!(writes_only_the_response(&plain, &submission(vec![])));

@@ -77,6 +77,9 @@ pub(crate) struct Submission {
     /// Files uploaded for file_upload fields (browser submissions only), checked and
     /// staged before the form was locked.
     pub files: Staged,
+    /// Whether answers to questions the other answers hide are dropped instead of
+    /// refused: the owner's own HTML form (endpoint mode) shows every question.
+    pub drop_unshown: bool,
 }
 
 /// The response `submission` makes on the form as `locked` holds it, and the quota it
@@ -113,7 +116,11 @@ pub(super) fn respond(
     if !gone.is_empty() {
         return Err(CoreError::FieldErrors(gone));
     }
-    let answers = target.validate_answers(submission.answers.clone(), &submission.files.answers)?;
+    let answers = if submission.drop_unshown {
+        target.validate_dropping_unshown(submission.answers.clone(), &submission.files.answers)?
+    } else {
+        target.validate_answers(submission.answers.clone(), &submission.files.answers)?
+    };
     let limit = locked.response_limit.or(config.response_limit(locked.plan));
     let submitted_at = target.next_submitted_at(now);
     let started_at = submission
