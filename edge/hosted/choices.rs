@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// The value of the "Other" choice of a single or multiple choice field (its text goes
 /// in `<field id>:other`).
-pub(super) const OTHER: &str = "_other";
+pub(crate) const OTHER: &str = "_other";
 
 /// A bound as an integer, for rating and scale.
 fn int_bound(value: Option<&prost_types::Value>) -> Option<i64> {
@@ -25,7 +25,7 @@ fn int_bound(value: Option<&prost_types::Value>) -> Option<i64> {
 
 /// The range of choices of a rating (1..max, 5 by default) or a scale (min..max, 0..10
 /// by default), kept to at most 101 choices whatever the form says.
-pub(super) fn range_of(field: &pb::FormField) -> (i64, i64) {
+pub(crate) fn range_of(field: &pb::FormField) -> (i64, i64) {
     let (low, high) = if field.r#type == "rating" {
         (1, int_bound(field.max.as_ref()).unwrap_or(5))
     } else {

@@ -10,6 +10,7 @@
 //! is sent on to `?page=N` (see `resume` for where their place is kept).
 
 mod choices;
+pub(crate) use choices::{OTHER, range_of};
 mod conditions;
 mod controls;
 mod endpoint;

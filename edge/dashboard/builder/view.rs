@@ -102,7 +102,7 @@ fn share_section(form: &pb::Form, origin: &Origin) -> Markup {
                 p id="embed-code-copied" class="muted" role="status" {}
                 @if let Some(snippet) = endpoint_html {
                     label for="endpoint-code" { "Or keep your own HTML form: post it here" }
-                    p class="muted" id="endpoint-hint" { "Your site's origins are listed in the settings (allowed origins). Copy this form into your page and style it as you like; keep the names and the hidden input." }
+                    p class="muted" id="endpoint-hint" { "Your site's origins are listed in the settings (allowed origins). Copy this form into your page and style it as you like; keep the names and the hidden input. It shows every question: the conditions that hide some of them are applied on our side, where an answer to a question that would have been hidden is set aside, so the browser only insists on questions asked whatever the answers are." }
                     textarea id="endpoint-code" class="code" readonly rows="12" aria-describedby="endpoint-hint" { (snippet) }
                     div class="actions" { button type="button" class="secondary" data-copy="endpoint-code" { "Copy form HTML" } }
                     p id="endpoint-code-copied" class="muted" role="status" {}
