@@ -696,8 +696,19 @@ async fn stored_tally(app: &TestApp, form_id: &str, field: &str) -> Option<(i64,
 async fn two_instances_creating_while_the_rollup_runs_count_each_response_once() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-    let a = Arc::new(TestApp::spawn().await);
-    let b = Arc::new(TestApp::spawn_on(a.db.clone(), &[]).await);
+    // The writers write as fast as the machine lets them, and summaries are read as
+    // often: room for both beside the plan's rate limit and the per-account cap on
+    // expensive reads, which an idle machine would otherwise reach (429).
+    const ROOM: &[&str] = &[
+        "--pro-rate-limit",
+        "1000000",
+        "--reads-per-account",
+        "64",
+        "--reads-per-instance",
+        "8",
+    ];
+    let a = Arc::new(TestApp::spawn_with(ROOM).await);
+    let b = Arc::new(TestApp::spawn_on(a.db.clone(), ROOM).await);
     let key = a.key(PRO, ALL).await;
     let form = published_form(&a, &key, colour_fields(true), Value::Null).await;
     let form_id = form["id"].as_str().expect("id").to_owned();
