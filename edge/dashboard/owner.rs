@@ -117,7 +117,42 @@ impl Owner {
     pub(crate) fn failure(&self, status: &tonic::Status) -> Response {
         failure(Some(&self.session), status, &self.request_id)
     }
+
+    /// The page for something not there, or another account's (404).
+    pub(crate) fn not_found(&self) -> Response {
+        let (title, text) = NOT_FOUND;
+        let body = html! {
+            h1 { (title) }
+            p class="error" role="alert" { (text) }
+            p { a href="/app/forms" { "Back to your forms" } }
+        };
+        layout::reply(
+            StatusCode::NOT_FOUND,
+            layout::page(title, Section::None, Some(&self.session), body),
+        )
+    }
+
+    /// The form `id` (from the address), read in the owner's name: another account's
+    /// form, or an id that is no UUID, is the page saying there is nothing here.
+    pub(crate) async fn form(&self, id: &str) -> Result<pb::Form, Response> {
+        let Ok(id) = uuid::Uuid::parse_str(id) else {
+            return Err(self.not_found());
+        };
+        let request = self.request(pb::GetFormRequest { id: id.to_string() });
+        let read = self.state.forms().get_form(request).await;
+        match read.map(|r| r.into_inner().form) {
+            Ok(Some(form)) => Ok(form),
+            Ok(None) => Err(self.not_found()),
+            Err(status) => Err(self.failure(&status)),
+        }
+    }
 }
+
+/// The words of the page for what is not there (or is another account's).
+const NOT_FOUND: (&str, &str) = (
+    "Not found",
+    "There is nothing here, or it belongs to another account.",
+);
 
 /// Where to send a browser that is not signed in, coming back to `path` after.
 fn to_sign_in(path_and_query: &str) -> Response {
@@ -176,11 +211,7 @@ pub(crate) fn failure(
         Some(ErrorReason::Unauthenticated | ErrorReason::KeyInvalid) => {
             return to_sign_in("/app/forms");
         }
-        Some(ErrorReason::NotFound) => (
-            StatusCode::NOT_FOUND,
-            "Not found",
-            "There is nothing here, or it belongs to another account.".to_owned(),
-        ),
+        Some(ErrorReason::NotFound) => (StatusCode::NOT_FOUND, NOT_FOUND.0, NOT_FOUND.1.to_owned()),
         Some(ErrorReason::CsrfFailed) => (
             StatusCode::FORBIDDEN,
             "This page has expired",

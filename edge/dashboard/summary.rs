@@ -6,7 +6,7 @@
 use super::chart::{self, Day, Step};
 use super::layout::Section;
 use super::owner::Owner;
-use super::results::{form_of, segment};
+use super::results::segment;
 use axum::extract::Path;
 use axum::response::Response;
 use forms::pb::{self, field_summary::Detail};
@@ -232,7 +232,7 @@ fn field(f: &pb::FieldSummary) -> Markup {
 
 /// `GET /app/forms/{id}/summary`.
 pub(crate) async fn page(owner: Owner, Path(form_id): Path<String>) -> Response {
-    let form = match form_of(&owner, &form_id).await {
+    let form = match owner.form(&form_id).await {
         Ok(form) => form,
         Err(page) => return page,
     };

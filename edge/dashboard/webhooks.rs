@@ -111,34 +111,6 @@ fn trail(form: &pb::Form, hook: Option<&pb::Webhook>) -> Markup {
     }
 }
 
-/// The form, read as the owner (another account's is NotFound).
-async fn form_of(owner: &Owner, form_id: &str) -> Result<pb::Form, Response> {
-    let reply = owner
-        .state
-        .forms()
-        .get_form(owner.request(pb::GetFormRequest {
-            id: form_id.to_owned(),
-        }))
-        .await;
-    match reply.map(|r| r.into_inner().form) {
-        Ok(Some(form)) => Ok(form),
-        Ok(None) => Err(not_found(owner)),
-        Err(status) => Err(owner.failure(&status)),
-    }
-}
-
-/// The page for a webhook that is not (or no longer) there.
-fn not_found(owner: &Owner) -> Response {
-    let body = html! {
-        h1 { "Not found" }
-        p class="error" role="alert" { "There is nothing here, or it belongs to another account." }
-        p { a href="/app/forms" { "Back to your forms" } }
-    };
-    let mut response = owner.page("Not found", Section::None, body);
-    *response.status_mut() = StatusCode::NOT_FOUND;
-    response
-}
-
 #[derive(Deserialize, Default)]
 pub(crate) struct DoneQuery {
     done: Option<String>,
@@ -179,7 +151,7 @@ async fn list_page(
     created: Option<pb::Webhook>,
     status: Option<StatusCode>,
 ) -> Response {
-    let form = match form_of(owner, form_id).await {
+    let form = match owner.form(form_id).await {
         Ok(form) => form,
         Err(response) => return response,
     };
@@ -368,7 +340,7 @@ async fn hook_page(
         Ok(reply) => reply.into_inner().deliveries,
         Err(status) => return owner.failure(&status),
     };
-    let form = match form_of(owner, form_id).await {
+    let form = match owner.form(form_id).await {
         Ok(form) => form,
         Err(response) => return response,
     };
@@ -388,7 +360,7 @@ async fn hook_page(
         Err(status) => return owner.failure(&status),
     };
     let Some(hook) = hook else {
-        return not_found(owner);
+        return owner.not_found();
     };
     let here = hook_url(&form.id, &hook.id);
     let (problem_text, shown) = match &refused {

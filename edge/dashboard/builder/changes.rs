@@ -6,7 +6,7 @@
 
 use super::kinds::{Kind, kind_of};
 use super::parse::{FieldForm, apply_field};
-use super::{after, load, not_found, refused, refused_page, update, words};
+use super::{after, refused, refused_page, update, words};
 use crate::dashboard::owner::{Owner, Posted};
 use crate::http::error::reason_of;
 use crate::http::site::Origin;
@@ -62,7 +62,7 @@ pub(crate) async fn add_field(
     Path(id): Path<String>,
     Posted { csrf, form: posted }: Posted<FieldForm>,
 ) -> Response {
-    let mut form = match load(&owner, &id).await {
+    let mut form = match owner.form(&id).await {
         Ok(form) => form,
         Err(response) => return response,
     };
@@ -105,10 +105,10 @@ async fn load_field(
     id: &str,
     field_id: &str,
 ) -> Result<(pb::Form, usize), Response> {
-    let form = load(owner, id).await?;
+    let form = owner.form(id).await?;
     match form.fields.iter().position(|f| f.id == field_id) {
         Some(at) => Ok((form, at)),
-        None => Err(not_found(owner)),
+        None => Err(owner.not_found()),
     }
 }
 
@@ -216,7 +216,7 @@ pub(crate) async fn reorder(
     Path(id): Path<String>,
     Posted { csrf, form: posted }: Posted<Order>,
 ) -> Response {
-    let mut form = match load(&owner, &id).await {
+    let mut form = match owner.form(&id).await {
         Ok(form) => form,
         Err(response) => return response,
     };

@@ -1,7 +1,7 @@
 //! The form's status (publish, close now and reopen, archive, back to draft) and its
 //! deletion with the title typed, on the page and as posts.
 
-use super::{after, form_id, load, not_found, refused, update};
+use super::{after, form_id, refused, update};
 use crate::dashboard::layout::csrf;
 use crate::dashboard::owner::{Owner, Posted, see_other};
 use crate::http::site::Origin;
@@ -81,7 +81,7 @@ pub(crate) async fn status(
     Posted { csrf, form: posted }: Posted<Lifecycle>,
 ) -> Response {
     let Some(id) = form_id(&id) else {
-        return not_found(&owner);
+        return owner.not_found();
     };
     let to_status = |status: pb::FormStatus| pb::Form {
         id: id.clone(),
@@ -136,7 +136,7 @@ pub(crate) async fn delete(
     Path(id): Path<String>,
     Posted { csrf, form: posted }: Posted<Confirm>,
 ) -> Response {
-    let form = match load(&owner, &id).await {
+    let form = match owner.form(&id).await {
         Ok(form) => form,
         Err(response) => return response,
     };

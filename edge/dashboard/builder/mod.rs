@@ -43,7 +43,6 @@ use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use axum::response::Response;
 use forms::pb::{self, ErrorReason, convert};
-use maud::html;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -74,34 +73,6 @@ pub(super) struct View<'a> {
 /// A form id from the path: a UUID, else there is no such page.
 fn form_id(id: &str) -> Option<String> {
     uuid::Uuid::parse_str(id).ok().map(|u| u.to_string())
-}
-
-fn not_found(owner: &Owner) -> Response {
-    let body = html! {
-        h1 { "Not found" }
-        p class="error" role="alert" { "There is nothing here, or it belongs to another account." }
-        p { a href="/app/forms" { "Back to your forms" } }
-    };
-    let mut response = owner.page("Not found", Section::Forms, body);
-    *response.status_mut() = StatusCode::NOT_FOUND;
-    response
-}
-
-/// The form, read in the owner's name (another account's form is not found).
-async fn load(owner: &Owner, id: &str) -> Result<pb::Form, Response> {
-    let Some(id) = form_id(id) else {
-        return Err(not_found(owner));
-    };
-    let read = owner
-        .state
-        .forms()
-        .get_form(owner.request(pb::GetFormRequest { id }))
-        .await;
-    match read.map(|r| r.into_inner().form) {
-        Ok(Some(form)) => Ok(form),
-        Ok(None) => Err(not_found(owner)),
-        Err(status) => Err(owner.failure(&status)),
-    }
 }
 
 /// Sends `form`'s values for `paths` to the core; the form as it is after.
@@ -135,7 +106,7 @@ async fn refused(
     edit: Option<&str>,
     problem: &str,
 ) -> Response {
-    match load(owner, id).await {
+    match owner.form(id).await {
         Ok(form) => refused_page(owner, &form, origin, edit, problem),
         Err(response) => response,
     }
@@ -196,7 +167,7 @@ pub(crate) async fn page(
     Path(id): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    match load(&owner, &id).await {
+    match owner.form(&id).await {
         Ok(form) => {
             let view = View {
                 edit: q.edit.as_deref(),

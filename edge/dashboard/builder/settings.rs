@@ -2,7 +2,7 @@
 //! response cap, allowed origins): their fold on the page, and their post, read into
 //! the core's keys (an empty box clears its key).
 
-use super::{after, form_id, not_found, refused, settings_of, update};
+use super::{after, form_id, refused, settings_of, update};
 use crate::dashboard::layout::csrf;
 use crate::dashboard::owner::{Owner, Posted};
 use crate::http::site::Origin;
@@ -180,7 +180,7 @@ pub(crate) async fn settings(
     Posted { csrf, form: posted }: Posted<SettingsForm>,
 ) -> Response {
     let Some(id) = form_id(&id) else {
-        return not_found(&owner);
+        return owner.not_found();
     };
     let settings = match settings_from(&posted) {
         Ok(settings) => settings,

@@ -2,7 +2,7 @@
 //! beside it, then the sections that fold (title and description, settings, status),
 //! and, once published, the share panel. Also the title and description post.
 
-use super::{View, after, form_id, is_published, not_found, settings_of, update};
+use super::{View, after, form_id, is_published, settings_of, update};
 use crate::dashboard::layout::{self, csrf, status_badge, when};
 use crate::dashboard::owner::{Owner, Posted};
 use crate::dashboard::share;
@@ -138,7 +138,7 @@ pub(crate) async fn details(
     Posted { csrf, form: posted }: Posted<Details>,
 ) -> Response {
     let Some(id) = form_id(&id) else {
-        return not_found(&owner);
+        return owner.not_found();
     };
     let description = posted.description.trim();
     let form = pb::Form {

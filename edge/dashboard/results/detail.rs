@@ -5,7 +5,7 @@
 
 use super::answer;
 use super::inbox::{answers, at_seconds};
-use super::{form_of, segment};
+use super::segment;
 use crate::dashboard::layout::{self, Section, csrf};
 use crate::dashboard::owner::{Owner, Posted, see_other};
 use axum::extract::Path;
@@ -66,13 +66,11 @@ async fn response_of(owner: &Owner, form_id: &str, id: &str) -> Result<pb::FormR
 
 /// `GET /app/forms/{id}/responses/{response_id}`
 pub(crate) async fn show(owner: Owner, Path((form_id, id)): Path<(String, String)>) -> Response {
-    let (form, response) = match tokio::join!(
-        form_of(&owner, &form_id),
-        response_of(&owner, &form_id, &id)
-    ) {
-        (Ok(form), Ok(response)) => (form, response),
-        (Err(page), _) | (_, Err(page)) => return page,
-    };
+    let (form, response) =
+        match tokio::join!(owner.form(&form_id), response_of(&owner, &form_id, &id)) {
+            (Ok(form), Ok(response)) => (form, response),
+            (Err(page), _) | (_, Err(page)) => return page,
+        };
     let inbox = format!("/app/forms/{}/responses", segment(&form.id));
     let base = format!("{inbox}/{}", segment(&response.id));
     let answers = answers(&response);

@@ -5,7 +5,7 @@
 
 use super::filter::{Filter, InboxQuery};
 use super::inbox::core_value;
-use super::{form_of, segment};
+use super::segment;
 use crate::dashboard::layout::{Section, csrf};
 use crate::dashboard::owner::{Owner, Posted, see_other};
 use crate::http::download;
@@ -89,7 +89,7 @@ async fn export(
         Err(mistake) => return not_done(&owner, &form_id, "Check the filter", &mistake.text),
     };
     // The condition's value is read as the inbox reads it (a checkbox's Yes/No).
-    let form = match form_of(&owner, &form_id).await {
+    let form = match owner.form(&form_id).await {
         Ok(form) => form,
         Err(page) => return page,
     };
@@ -128,7 +128,7 @@ pub(crate) async fn selection(
     }: Posted<Chosen>,
 ) -> Response {
     // The form first: another account's form is not found, whatever was ticked.
-    let form = match form_of(&owner, &form_id).await {
+    let form = match owner.form(&form_id).await {
         Ok(form) => form,
         Err(page) => return page,
     };

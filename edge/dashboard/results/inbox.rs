@@ -8,7 +8,7 @@
 
 use super::answer;
 use super::filter::{CONDITIONS, Condition, Filter, InboxQuery, Input, Mistake, with_query};
-use super::{form_of, segment};
+use super::segment;
 use crate::dashboard::layout::{self, Section, csrf};
 use crate::dashboard::owner::Owner;
 use axum::extract::{Path, Query};
@@ -212,7 +212,7 @@ pub(crate) async fn inbox(
     Path(form_id): Path<String>,
     Query(q): Query<InboxQuery>,
 ) -> Response {
-    let form = match form_of(&owner, &form_id).await {
+    let form = match owner.form(&form_id).await {
         Ok(form) => form,
         Err(page) => return page,
     };

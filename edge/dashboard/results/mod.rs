@@ -13,10 +13,6 @@ pub(crate) use detail::{delete, file, show};
 pub(crate) use export::{export_csv, export_ndjson, export_xlsx, selection};
 pub(crate) use inbox::inbox;
 
-use super::owner::Owner;
-use axum::response::Response;
-use forms::pb;
-
 /// What a path segment escapes: all but the unreserved characters of RFC 3986.
 const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
     .remove(b'-')
@@ -27,20 +23,4 @@ const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
 /// A path segment from an id, escaped (ids come from the address or the core).
 pub(crate) fn segment(id: &str) -> String {
     percent_encoding::utf8_percent_encode(id, SEGMENT).to_string()
-}
-
-/// The form, for its title and field labels.
-pub(crate) async fn form_of(owner: &Owner, form_id: &str) -> Result<pb::Form, Response> {
-    let reply = owner
-        .state
-        .forms()
-        .get_form(owner.request(pb::GetFormRequest {
-            id: form_id.to_owned(),
-        }))
-        .await
-        .map_err(|status| owner.failure(&status))?;
-    reply
-        .into_inner()
-        .form
-        .ok_or_else(|| owner.failure(&tonic::Status::not_found("form")))
 }
