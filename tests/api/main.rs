@@ -65,6 +65,7 @@ mod proxy;
 mod replicas;
 mod replication;
 mod responses;
+mod restarted_replica;
 mod retention;
 mod schemathesis;
 mod sessions;

@@ -22,7 +22,7 @@ use std::time::Duration;
 use uuid::Uuid;
 
 /// One connection to the database of `cluster`.
-async fn connect(cluster: &Cluster) -> PgPool {
+pub(crate) async fn connect(cluster: &Cluster) -> PgPool {
     PgPoolOptions::new()
         .max_connections(1)
         .connect(&cluster.url("forms"))
@@ -31,7 +31,7 @@ async fn connect(cluster: &Cluster) -> PgPool {
 }
 
 /// `sql` on `pool`, one value.
-async fn scalar(pool: &PgPool, sql: &'static str) -> i64 {
+pub(crate) async fn scalar(pool: &PgPool, sql: &'static str) -> i64 {
     sqlx::query_scalar(sql)
         .fetch_one(pool)
         .await
@@ -39,7 +39,7 @@ async fn scalar(pool: &PgPool, sql: &'static str) -> i64 {
 }
 
 /// Waits until the standby at `standby` has replayed all that `primary` has written.
-async fn replayed_all(primary: &PgPool, standby: &Cluster) {
+pub(crate) async fn replayed_all(primary: &PgPool, standby: &Cluster) {
     let target = scalar(
         primary,
         "SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint",
@@ -64,7 +64,13 @@ async fn replayed_all(primary: &PgPool, standby: &Cluster) {
 
 /// A create of a response marked `marker`, retried (same Idempotency-Key) until the
 /// service writes again; its id.
-async fn create(base: &str, key: &str, form_id: &str, field: &str, marker: &str) -> String {
+pub(crate) async fn create(
+    base: &str,
+    key: &str,
+    form_id: &str,
+    field: &str,
+    marker: &str,
+) -> String {
     let idempotency_key = Uuid::new_v4().to_string();
     eventually("a create acknowledged", Duration::from_secs(60), || async {
         let reply = send(
@@ -85,7 +91,7 @@ async fn create(base: &str, key: &str, form_id: &str, field: &str, marker: &str)
     .await
 }
 
-async fn get(base: &str, key: &str, path: &str) -> Reply {
+pub(crate) async fn get(base: &str, key: &str, path: &str) -> Reply {
     send(
         http_client()
             .get(format!("{base}{path}"))

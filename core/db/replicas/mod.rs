@@ -18,7 +18,9 @@
 //! all take its answer; the same for each replica's replayed position. A standby's
 //! replayed position only grows while it runs, so one already seen at or past a read's
 //! target sends the read there without asking; a replica found down forgets what it had
-//! replayed (restarted, it may open short of where it was).
+//! replayed (restarted, it may open short of where it was). A restart between two probes
+//! is caught by the connection: a new one is refused while its server has not replayed
+//! every position a read was sent there for (`connected`).
 //!
 //! The cost. A read that may move costs the primary one position read (a function
 //! call, no table; shared by the reads arriving together) in place of the read itself,
@@ -157,6 +159,13 @@ impl Replicas {
                         async move { Ok(!check || sqlx::Connection::ping(conn).await.is_ok()) },
                     )
                 })
+                .after_connect({
+                    let (state, ports) = (state.clone(), vec![connect.get_port()]);
+                    move |conn, _| {
+                        let (state, ports) = (state.clone(), ports.clone());
+                        Box::pin(async move { connected(conn, &state, &ports).await })
+                    }
+                })
                 .connect_lazy_with(connect.clone());
             replicas.push(Replica {
                 label: label(&connect),
@@ -237,7 +246,7 @@ impl Replicas {
             .collect();
         // What was seen already suffices: no round trip.
         if let Some(index) = first_reaching(&seen, start, target.position) {
-            return Some(&inner.replicas[index]);
+            return Some(inner.replicas[index].promise(target.position));
         }
         for index in rotation(count, start).filter(|&i| seen[i].is_some()) {
             let replica = &inner.replicas[index];
@@ -250,7 +259,7 @@ impl Replicas {
             if answer.is_some_and(|answer| {
                 answer.replayed >= target.position && answer.astray_from(target.lineage).is_none()
             }) {
-                return Some(replica);
+                return Some(replica.promise(target.position));
             }
         }
         None
@@ -311,6 +320,12 @@ impl Replicas {
 }
 
 impl Replica {
+    /// Itself, holding its servers to `target` from now on (see `connected`).
+    fn promise(&self, target: Lsn) -> &Self {
+        self.state.promised(target);
+        self
+    }
+
     /// Its replayed position and whom it follows, asked now (shared with the callers
     /// waiting with this one); `None`, and the replica down, when it fails, does not
     /// answer in time, or is no longer a standby.
@@ -364,6 +379,31 @@ impl Replica {
         }
         metrics::gauge!("formsd_db_replica_up", "replica" => self.label.clone()).set(0.0);
     }
+}
+
+/// Checks a new connection to a replica. A connection does not outlive its server, so a
+/// new one may reach a server that restarted (or another at the same address) since a
+/// read was sent here for a position it has not replayed (a standby restarted replays
+/// again from its last restart point). Such a server serves nothing: the connection is
+/// refused (the pool tries again until its acquire timeout, and the probe finds the
+/// replica down), and what was seen of the replica is forgotten, until it has replayed
+/// that far again. Without this, a replica restarted between two probes would serve the
+/// reads sent by its last seen position, short of writes they must see.
+async fn connected(
+    conn: &mut sqlx::PgConnection,
+    state: &State,
+    ports: &[u16],
+) -> Result<(), sqlx::Error> {
+    super::nodelay::set_on_peers_at(ports);
+    let replayed = replay_position(&mut *conn).await?.replayed;
+    if state.may_serve(replayed) {
+        return Ok(());
+    }
+    state.went_back(replayed.unwrap_or(0));
+    Err(sqlx::Error::Protocol(format!(
+        "the replica has replayed {} bytes of WAL, short of reads already sent to it: it serves again once it has replayed as far",
+        replayed.map_or_else(|| "no".to_owned(), |r| r.to_string())
+    )))
 }
 
 /// The first replica, looking from `start` round the ring, whose position `seen`

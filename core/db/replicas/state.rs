@@ -38,6 +38,10 @@ pub(super) struct State {
     known: AtomicI64,
     /// Whom it last said it follows (`None`: it showed none).
     lineage: Mutex<Option<Lineage>>,
+    /// The furthest primary position a read was sent here for. Kept while it is down:
+    /// a server that opens a connection later (it restarted, or another took its
+    /// address) serves nothing until it has replayed that far.
+    floor: AtomicI64,
     /// When it was last found down or astray, in milliseconds from `epoch` plus one
     /// (0: never).
     down_at: AtomicU64,
@@ -51,6 +55,7 @@ impl State {
             health: AtomicU8::new(Health::Unknown as u8),
             known: AtomicI64::new(0),
             lineage: Mutex::new(None),
+            floor: AtomicI64::new(0),
             down_at: AtomicU64::new(0),
             epoch: Instant::now(),
         }
@@ -80,6 +85,11 @@ impl State {
         self.down_at.store(now + 1, Ordering::Release);
         let was = Health::from_u8(self.health.swap(health as u8, Ordering::AcqRel));
         self.known.store(0, Ordering::Release);
+        // Following another primary (a failover), its positions are of another
+        // history: what reads were promised here no longer compares.
+        if health == Health::Astray {
+            self.floor.store(0, Ordering::Release);
+        }
         was != health
     }
 
@@ -100,6 +110,24 @@ impl State {
     pub(super) fn seen_following(&self, primary: Lineage) -> Option<Lsn> {
         let follows = *self.lineage.lock().unwrap_or_else(PoisonError::into_inner);
         self.seen().filter(|_| follows == Some(primary))
+    }
+
+    /// A read for the primary's position `target` goes here.
+    pub(super) fn promised(&self, target: Lsn) {
+        self.floor.fetch_max(target, Ordering::AcqRel);
+    }
+
+    /// Whether a server of this replica that has replayed `replayed` (`None`: no
+    /// standby) may serve: it has replayed every position a read was sent here for.
+    pub(super) fn may_serve(&self, replayed: Option<Lsn>) -> bool {
+        let floor = self.floor.load(Ordering::Acquire);
+        floor == 0 || replayed.is_some_and(|replayed| replayed >= floor)
+    }
+
+    /// What it was seen to have replayed is forgotten: a new connection found its
+    /// server short of it (restarted), and reads ask again.
+    pub(super) fn went_back(&self, replayed: Lsn) {
+        self.known.fetch_min(replayed, Ordering::AcqRel);
     }
 
     /// Whether it takes reads.
@@ -152,6 +180,36 @@ mod tests {
         // Restarted, it may open short of where it was: what it has replayed now counts.
         assert!(state.up(200));
         assert_eq!(state.seen(), Some(200));
+    }
+
+    #[test]
+    fn a_server_short_of_what_reads_were_sent_for_serves_none_even_after_down() {
+        let state = State::new();
+        assert!(
+            state.may_serve(Some(0)),
+            "no read sent yet: nothing to hold to"
+        );
+        assert!(state.up(500));
+        state.promised(400);
+        state.promised(300);
+        assert!(state.may_serve(Some(400)));
+        assert!(
+            !state.may_serve(Some(399)),
+            "restarted behind a read it was sent"
+        );
+        assert!(!state.may_serve(None), "no longer a standby");
+        state.went_back(350);
+        assert_eq!(state.seen(), Some(350), "reads ask again");
+        assert!(state.not_up(Health::Down));
+        assert!(
+            !state.may_serve(Some(399)),
+            "found down meanwhile: the reads sent before still hold it"
+        );
+        assert!(state.not_up(Health::Astray));
+        assert!(
+            state.may_serve(Some(1)),
+            "another history: nothing compares"
+        );
     }
 
     #[test]
