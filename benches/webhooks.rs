@@ -131,7 +131,7 @@ const CLAIM_SQL: &str = r#"WITH RECURSIVE accounts AS (
          ORDER BY c.turn, c.next_attempt_at LIMIT 8) o
      WHERE a.account_id IS NOT NULL ORDER BY o.slot, o.next_attempt_at LIMIT 256
 ), due AS (
-    SELECT d.id FROM offers o JOIN deliveries d ON d.id = o.id WHERE d.status = 'pending'
+    SELECT d.id FROM offers o JOIN deliveries d ON d.id = o.id WHERE d.status <> ALL ('{succeeded,failed}')
        AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
        FOR UPDATE OF d SKIP LOCKED
 ), claimed AS (

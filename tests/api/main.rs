@@ -13,6 +13,7 @@ mod helpers;
 mod support;
 
 mod auth;
+mod backlog_claims;
 mod binary;
 mod browser;
 mod clients;
