@@ -178,7 +178,7 @@ pub(crate) fn check(field: &Field, upload: Upload) -> Result<CheckedFile, String
         .take(255)
         .collect();
     Ok(CheckedFile {
-        id: Uuid::new_v4(),
+        id: Uuid::now_v7(),
         field_id: upload.field_id,
         file_name,
         content_type,

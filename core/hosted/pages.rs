@@ -254,7 +254,7 @@ impl Hosted {
             Some(p) => (p, post.resume_token.clone(), None),
             None => (
                 Partial {
-                    id: Uuid::new_v4(),
+                    id: Uuid::now_v7(),
                     form_id: form.id,
                     answers: Map::new(),
                     file_ids: Vec::new(),

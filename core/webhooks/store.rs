@@ -200,7 +200,7 @@ pub async fn insert_deliveries(
     Ok(sqlx::query!(
         "INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url, response_id,
                                  payload, max_retries, next_attempt_at, created_at)
-         SELECT gen_random_uuid(), w.id, w.account_id, w.form_id,
+         SELECT uuid_v7(), w.id, w.account_id, w.form_id,
                 CASE WHEN $3::text = ANY(w.events) THEN $3::text ELSE $4::text END,
                 w.url, $5,
                 CASE WHEN $3::text = ANY(w.events) THEN $6::bytea ELSE $7::bytea END,
@@ -239,7 +239,7 @@ pub async fn insert_delivery_to(
         DeliveryRow,
         r#"INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url, payload,
                                    max_retries, next_attempt_at, created_at)
-           SELECT gen_random_uuid(), w.id, w.account_id, w.form_id, $4, w.url, $5, w.max_retries,
+           SELECT uuid_v7(), w.id, w.account_id, w.form_id, $4, w.url, $5, w.max_retries,
                   $6, $6
              FROM webhooks w WHERE w.id = $1 AND w.form_id = $2 AND w.account_id = $3
            RETURNING id, webhook_id, event, status AS "status: DeliveryStatus", next_attempt_at,

@@ -76,6 +76,7 @@ mod stale_replica;
 mod standby;
 mod storm;
 mod summary;
+mod time_ordered_ids;
 mod tls;
 mod tokens;
 mod uploads;

@@ -127,7 +127,11 @@ pub(super) fn respond(
         .started_at
         .map_or(submitted_at, |s| s.min(submitted_at));
     let response = Response {
-        id: submission.id.unwrap_or_else(Uuid::new_v4),
+        // Time-ordered (version 7, the time it says it was submitted): new responses
+        // fill the last leaves of the primary key (migration 0025).
+        id: submission
+            .id
+            .unwrap_or_else(|| time_ordered_id(submitted_at)),
         form_id: target.id,
         answers,
         metadata: submission.metadata.clone(),
@@ -174,6 +178,16 @@ pub(super) fn failed_together<T>(error: CoreError, n: usize) -> Vec<Result<T, Co
     let mut outcomes: Vec<_> = std::iter::once(Err(error)).chain(others).collect();
     outcomes.truncate(n);
     outcomes
+}
+
+/// A version 7 UUID of the instant `at` (random below the millisecond).
+fn time_ordered_id(at: DateTime<Utc>) -> Uuid {
+    let secs = u64::try_from(at.timestamp()).unwrap_or(0);
+    Uuid::new_v7(uuid::Timestamp::from_unix(
+        uuid::NoContext,
+        secs,
+        at.timestamp_subsec_nanos(),
+    ))
 }
 
 #[cfg(test)]

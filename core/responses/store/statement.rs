@@ -176,7 +176,7 @@ pub async fn insert_all_if_current(
                INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url,
                                        response_id, payload, max_retries, next_attempt_at,
                                        created_at)
-               SELECT gen_random_uuid(), w.id, w.account_id, w.form_id,
+               SELECT uuid_v7(), w.id, w.account_id, w.form_id,
                       CASE WHEN e.name = ANY(w.events) THEN e.name ELSE e.alias END,
                       w.url, e.response_id,
                       CASE WHEN e.name = ANY(w.events) THEN e.body ELSE e.alias_body END,
