@@ -14,6 +14,7 @@ mod support;
 
 mod auth;
 mod binary;
+mod book;
 mod browser;
 mod clients;
 mod connections;
