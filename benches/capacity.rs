@@ -1,4 +1,4 @@
-//! The measured figures of `docs/capacity.md`: what one response and one delivery cost
+//! The measured figures of `docs/src/running/capacity.md` (the book's Capacity page): what one response and one delivery cost
 //! on disk, in WAL and in CPU seconds, of formsd and of PostgreSQL, so that a
 //! deployment can be sized from rates instead of guesses.
 //!

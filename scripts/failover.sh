@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Failover, measured (README, "Failover"): a primary and its synchronous standby made on
+# Failover, measured (the book, "Read replicas and failover"): a primary and its synchronous standby made on
 # free ports (initdb, pg_basebackup -R; run as postgres when we are root), formsd given
 # three hosts (one down, the standby, the primary), writers creating responses with
 # Idempotency-Key retries (and some without a key), then the primary lost, twice over:

@@ -1,4 +1,4 @@
-//! Failover without losing an acknowledged response (README, "Failover").
+//! Failover without losing an acknowledged response (the book, "Read replicas and failover").
 //!
 //! A primary with a synchronous standby, made here; `formsd` is given three hosts: one
 //! where nothing listens, the standby (read-only), and the primary, so it must find the

@@ -1,4 +1,4 @@
-//! Nothing left behind by deliveries (README "Webhooks", "Operations"): deleting a
+//! Nothing left behind by deliveries (the book's pages "Webhooks" and "Operations"): deleting a
 //! response or a form removes the answers copied into its pending and past deliveries;
 //! deliveries keep no secret and are signed at send time (a form's form.deleted too,
 //! after its subscriptions are gone); settled deliveries and notifications are purged

@@ -1,4 +1,4 @@
-//! SPEC Idempotency for POST /forms and POST /forms/:form_id/responses, with the README
+//! SPEC Idempotency for POST /forms and POST /forms/:form_id/responses, with the book's
 //! decisions: replays are byte-identical and flagged, keys are per account, expire after
 //! --idempotency-ttl, hold under concurrency, only successes are remembered; the gRPC
 //! creates honour `idempotency-key` metadata.

@@ -5,7 +5,7 @@
 //! refused naming it, a hidden required field may be left out); a hidden page hiding its
 //! fields and what hangs on them; bad logic refused at save, naming the property, on
 //! create and on update; conditions kept across an update that keeps ids; and the
-//! README's multi-page example, read from the README itself.
+//! book's multi-page example, read from its page (docs/src/using/pages-and-conditions.md).
 
 use crate::helpers::*;
 use crate::support::*;
@@ -38,7 +38,7 @@ fn order(a: &Value, b: &Value) -> Option<Ordering> {
     }
 }
 
-/// Whether `op value` holds of `answer` (None: unanswered), as the README states it.
+/// Whether `op value` holds of `answer` (None: unanswered), as the book states it.
 fn holds(op: &str, value: &Value, answer: Option<&Value>) -> bool {
     let Some(answer) = answer else {
         // No answer: only "not equal" and "not answered" hold.
@@ -313,7 +313,7 @@ async fn the_matrix_of_conditions_and_the_hidden_and_required_rule() {
 }
 
 #[test]
-fn the_plain_rule_reads_as_the_readme_says() {
+fn the_plain_rule_reads_as_the_book_says() {
     assert!(holds("not_equals", &json!("yes"), None));
     assert!(!holds("greater_than", &json!(3), None));
     assert!(holds("equals", &json!("ada"), Some(&json!(" ADA "))));
@@ -770,32 +770,31 @@ async fn conditions_survive_an_update_that_keeps_ids_and_a_field_depended_on_sta
 }
 
 // ---------------------------------------------------------------------------------------
-// The README's example
+// The book's example
 // ---------------------------------------------------------------------------------------
 
-/// The first ```json block of the README's "Pages and conditions" section.
-fn readme_example() -> Value {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
-    let section = readme
-        .split_once("### Pages and conditions")
-        .expect("the README has a Pages and conditions section")
-        .1;
-    let block = section
+/// The first ```json block of the book's page "Pages and conditions".
+fn book_example() -> Value {
+    let page = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/src/using/pages-and-conditions.md"
+    ))
+    .expect("the book's page docs/src/using/pages-and-conditions.md");
+    let block = page
         .split_once("```json\n")
-        .expect("a JSON example in the section")
+        .expect("a JSON example in the page")
         .1
         .split_once("```")
         .expect("the end of the JSON example")
         .0;
-    serde_json::from_str(block).unwrap_or_else(|e| panic!("the README's example: {e}\n{block}"))
+    serde_json::from_str(block).unwrap_or_else(|e| panic!("the book's example: {e}\n{block}"))
 }
 
 #[tokio::test]
-async fn the_readme_example_creates_and_its_logic_holds() {
+async fn the_book_example_creates_and_its_logic_holds() {
     let app = TestApp::spawn().await;
     let key = app.key(PRO, ALL).await;
-    let body = readme_example();
+    let body = book_example();
     let reply = app.post("/forms", &key, &body).await;
     let form = reply.ok(201)["form"].clone();
     let id = form["id"].as_str().expect("id").to_owned();
@@ -812,7 +811,7 @@ async fn the_readme_example_creates_and_its_logic_holds() {
             .expect("fields")
             .iter()
             .find(|f| f["ref"] == r)
-            .unwrap_or_else(|| panic!("no field {r} in the README's example"))["id"]
+            .unwrap_or_else(|| panic!("no field {r} in the book's example"))["id"]
             .as_str()
             .expect("id")
             .to_owned()

@@ -15,6 +15,7 @@ mod support;
 mod auth;
 mod backlog_claims;
 mod binary;
+mod book;
 mod browser;
 mod clients;
 mod connections;

@@ -1,4 +1,4 @@
-//! Owner notifications (README "Notifications"): a new response to a form with
+//! Owner notifications (the book, "Operations"): a new response to a form with
 //! `notifications_enabled` mails the owner through a real SMTP server on loopback (the
 //! sink of smtp_sink.rs): title, time, answers by label, text and escaped HTML, nothing
 //! secret; a relay that is down gets the mail once it is back, exactly once; a response

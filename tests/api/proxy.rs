@@ -1,5 +1,5 @@
-//! Behind the README's own nginx (Debian's `nginx`, started by the test with the
-//! configuration blocks the README shows, only its ports, certificate files and
+//! Behind the book's own nginx (Debian's `nginx`, started by the test with the
+//! configuration blocks its page "Behind a proxy" shows, only its ports, certificate files and
 //! upstream addresses replaced): a client cannot choose the address it is throttled
 //! under, neither with its own `Forwarded` or `X-Forwarded-For` on the REST port nor with
 //! `x-client-ip` metadata on the gRPC port.
@@ -18,12 +18,13 @@ use std::time::{Duration, Instant};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const NGINX: &str = "/usr/sbin/nginx";
 
-/// The README's nginx blocks (every fenced `nginx` block of its proxy section).
-fn readme_blocks() -> String {
-    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).expect("README");
+/// The book's nginx blocks (every fenced `nginx` block of its page "Behind a proxy").
+fn book_blocks() -> String {
+    let page = Path::new(ROOT).join("docs/src/running/proxies.md");
+    let text = std::fs::read_to_string(&page).expect("the book's page docs/src/running/proxies.md");
     let mut blocks = String::new();
     let mut inside = false;
-    for line in readme.lines() {
+    for line in text.lines() {
         match (inside, line.trim_end()) {
             (false, "```nginx") => inside = true,
             (true, "```") => inside = false,
@@ -36,7 +37,7 @@ fn readme_blocks() -> String {
     }
     assert!(
         blocks.contains("grpc_pass"),
-        "the README shows the gRPC proxy"
+        "the book's proxy page shows the gRPC proxy"
     );
     blocks
 }
@@ -64,7 +65,7 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-/// nginx with the README's blocks in front of `app`, on free ports of loopback.
+/// nginx with the book's blocks in front of `app`, on free ports of loopback.
 async fn nginx_in_front_of(app: &TestApp) -> Option<Nginx> {
     if !Path::new(NGINX).exists() {
         assert!(
@@ -82,7 +83,7 @@ async fn nginx_in_front_of(app: &TestApp) -> Option<Nginx> {
     let (https, grpcs) = (free_port(), free_port());
     let http_addr = app.server.http_addr.expect("REST address").to_string();
     let grpc_addr = app.server.grpc_addr.expect("gRPC address").to_string();
-    let servers = readme_blocks()
+    let servers = book_blocks()
         .replace("listen 443 ssl;", &format!("listen 127.0.0.1:{https} ssl;"))
         .replace(
             "listen 50443 ssl http2;",
@@ -148,12 +149,12 @@ fn visitor(nginx: &Nginx) -> reqwest::Client {
         .expect("HTTPS client")
 }
 
-/// Finding 3: a client chose its own address behind the README's proxy: by its own
+/// Finding 3: a client chose its own address behind the book's proxy: by its own
 /// `Forwarded` on the REST port (which the edge preferred to the `X-Forwarded-For` the
 /// proxy set), and by `x-client-ip` metadata on the gRPC port (believed from any trusted
 /// peer, and passed on unchanged by `grpc_pass`).
 #[tokio::test]
-async fn behind_the_readmes_nginx_a_client_cannot_choose_its_address() {
+async fn behind_the_books_nginx_a_client_cannot_choose_its_address() {
     let app = TestApp::spawn_with(&[
         "--trusted-proxies",
         "127.0.0.1",

@@ -1,4 +1,4 @@
-//! SPEC Responses and the README decisions on responses: create (shape, validation,
+//! SPEC Responses and the book's decisions on responses: create (shape, validation,
 //! closing rules, monthly quota), list (page mode, cursor mode, keyset paging while rows
 //! arrive, a full export), get and delete; and the same service over gRPC.
 

@@ -1,4 +1,4 @@
-//! SPEC Webhooks and Events with the README decisions: subscriptions (shape, validation,
+//! SPEC Webhooks and Events with the book's decisions: subscriptions (shape, validation,
 //! SSRF guard, scopes), and delivery to a real receiver on loopback: payloads and both
 //! signatures, every event, alias and routing rules, retries and the operator's retry,
 //! time-outs, a crash of the delivering process, two instances on one database, account
