@@ -17,7 +17,7 @@ pub(crate) struct DbArgs {
     /// A streaming-replication standby of the database that may serve reads (`serve`
     /// only; repeat the flag for several; the variable takes them space-separated). A
     /// read goes to one only once it has replayed every write acknowledged before the
-    /// read arrived; else the primary serves it (see the README).
+    /// read arrived; else the primary serves it (see the book: Running, read replicas).
     #[arg(
         long,
         env = "FORMS_DATABASE_REPLICA_URLS",
@@ -108,7 +108,7 @@ pub(crate) struct ServeArgs {
     pub metrics_addr: Option<SocketAddr>,
     /// PEM certificate chain (the server's certificate first) to serve HTTPS and gRPC
     /// over TLS, with --tls-key; read again when it changes. Unset: plain HTTP and gRPC,
-    /// for a TLS-terminating proxy in front (see the README).
+    /// for a TLS-terminating proxy in front (see the book: Running, proxies).
     #[arg(long, env = "FORMS_TLS_CERT", requires = "tls_key")]
     pub tls_cert: Option<PathBuf>,
     /// PEM private key of --tls-cert (PKCS#8, PKCS#1 or SEC1); read again when it changes.

@@ -59,7 +59,7 @@ enum Command {
 
 /// The request path allocates and frees many small buffers (headers, messages, JSON,
 /// log lines) across threads; glibc's allocator spent about 15% of a GET's CPU on
-/// them, mimalloc a fraction of that (see the README's benchmark).
+/// them, mimalloc a fraction of that (see the book's benchmark records).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -25,7 +25,7 @@
 //! `pool_takes_writes`), and [`PROBE_EVERY_WHILE_DOWN`] to notice the new primary.
 //!
 //! No acknowledged write is lost only if the standby had it before it was acknowledged:
-//! that is the servers' synchronous replication (README, "Failover"), not ours.
+//! that is the servers' synchronous replication (the book, docs/src/running/replicas-and-failover.md), not ours.
 
 use super::reachable::{PROBE_DEADLINE, PROBE_EVERY, PROBE_EVERY_WHILE_DOWN, pool_takes_writes};
 use super::store;

@@ -32,7 +32,7 @@ pub(crate) const SETTING: &str = "proof_of_work";
 pub(crate) const ALGORITHM: &str = "SHA-256";
 /// The largest secret number: a browser tries on average half of them, 50,000
 /// SHA-256 hashes (tens of milliseconds in a desktop Chromium, a few hundred at most on
-/// a phone; see the README), and a robot pays as much for each submission.
+/// a phone; see the book, docs/src/using/hosted-pages.md), and a robot pays as much for each submission.
 pub(crate) const MAX_NUMBER: u64 = 100_000;
 /// How long a challenge may be used: long enough for a form filled in one sitting (the
 /// page solves it when it loads); an older one is refused, and the page shown again

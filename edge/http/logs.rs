@@ -3,8 +3,8 @@
 //! writer thread takes the whole buffer every `FLUSH_INTERVAL`, or sooner once it holds
 //! `WAKE_BYTES`. So a busy process makes one write (and one wake-up of whoever reads
 //! stderr) for many lines, and the thread that logs wakes nobody per line: a channel
-//! with a wake-up per line cost about a seventh of a REST GET's CPU (see the README's
-//! benchmark). A request never waits on a slow stderr: past `MAX_BYTES` waiting, lines
+//! with a wake-up per line cost about a seventh of a REST GET's CPU (see the book's
+//! benchmark records). A request never waits on a slow stderr: past `MAX_BYTES` waiting, lines
 //! are dropped and counted (`formsd_log_lines_dropped_total`). On shutdown (the guard
 //! dropped) what waits is written, and any line logged after is written at once: no
 //! line is lost.

@@ -121,7 +121,7 @@ export type FormField = Message<"forms.v1.FormField"> & {
    * One of: short_text, long_text, textarea, email, number, file_upload,
    * single_choice, dropdown, multiple_choice, rating, scale, date, url, phone, checkbox,
    * hidden, page_break. What an answer of each kind is: see `FieldOption` and the
-   * README. A page_break is not a question: it starts a new page, titled by its label,
+   * book (docs/src/using/field-kinds.md). A page_break is not a question: it starts a new page, titled by its label,
    * shown when its `show_if` holds.
    *
    * @generated from field: string type = 2;
