@@ -56,6 +56,9 @@ async fn an_owner_builds_a_three_page_survey_with_a_condition_in_the_builder() {
     assert_eq!(seen["previewFollows"], true, "{seen:#}");
     assert_eq!(seen["stateBeforeSave"], "Not saved yet");
     assert_eq!(seen["stateAfterSave"], "Saved");
+    // Saved as it was typed, without a click, the focus and caret left where they were.
+    assert_eq!(seen["autosaved"], true, "{seen:#}");
+    assert_eq!(seen["focusAfterAutosave"], "Company name", "{seen:#}");
     let refusal = seen["refusal"].as_str().unwrap_or("");
     assert!(
         refusal.starts_with("Not saved: ") && refusal.contains("label is required"),

@@ -137,9 +137,19 @@ try {
   result.previewFollows = await page.locator('#preview [data-pv-label]', { hasText: 'Company name' }).first()
     .waitFor({ state: 'attached', timeout: 5000 }).then(() => true, () => false);
   result.stateBeforeSave = (await page.locator('[data-editor] [data-save-state]').textContent()).trim();
-  await click(page.getByRole('button', { name: 'Save question' }));
+  // No click on Save: the question saves itself once the typing stops, and the focus
+  // stays in the box with the caret at its end.
   await saved();
   result.stateAfterSave = (await page.locator('[data-editor] [data-save-state]').textContent()).trim();
+  result.focusAfterAutosave = await page.evaluate(() => {
+    const el = document.activeElement;
+    return el && el.name === 'label' && el.selectionStart === el.value.length ? el.value : null;
+  });
+  result.autosaved = await page.evaluate(async (url) => {
+    const html = await (await fetch(url, { credentials: 'same-origin' })).text();
+    return [...new DOMParser().parseFromString(html, 'text/html').querySelectorAll('#question-list .q-label')]
+      .some((a) => a.textContent.trim() === 'Company name');
+  }, builder);
   // A refused save keeps what was typed and says why.
   const label = page.locator('[data-editor] input[name=label]');
   await label.fill('   ');

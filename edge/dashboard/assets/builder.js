@@ -3,7 +3,9 @@
 // - the builder's posts (forms marked data-builder) and its links (open a question, add
 //   here, close) are sent with fetch and the page's #builder swapped for the answer's,
 //   without a reload; the address follows (history), Back works;
-// - a failed save keeps what was typed and says why, beside the Save button;
+// - the open question saves itself as it is edited (a second after the typing stops, or
+//   when a box is left), without taking the focus or the caret; a failed save keeps what
+//   was typed and says why, beside the Save button (which still saves at once);
 // - the open question's state reads "Not saved yet" / "Saving…" / "Saved";
 // - the preview follows the open question as it is typed;
 // - questions can be dragged by their handle: the new order is posted at once (the
@@ -122,6 +124,8 @@
     }
     if (!form.hasAttribute('data-builder')) return;
     event.preventDefault();
+    clearTimeout(due);
+    due = null;
     var data = new FormData(form, submitter || undefined);
     var action = (submitter && submitter.getAttribute('formaction')) || form.action;
     var focus = null;
@@ -137,12 +141,18 @@
   document.addEventListener('click', function (event) {
     var link = event.target.closest('#builder a.q-label, #builder a.add-here, #builder .q-editor a[href], #builder .palette a[href]');
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
-    if (unsaved && !window.confirm('Leave this question without saving what you typed?')) {
-      event.preventDefault();
-      return;
-    }
     event.preventDefault();
     var focus = link.classList.contains('add-here') ? '#new-label' : null;
+    var editor = $('[data-editor]');
+    // What was typed is saved before the question closes (a refusal keeps it open).
+    if (unsaved && editor) {
+      clearTimeout(due);
+      due = null;
+      saveQuietly(editor).then(function () {
+        if (!unsaved) load(link.href, focus, true);
+      });
+      return;
+    }
     load(link.href, focus, true);
   });
 
@@ -174,15 +184,92 @@
     if (unsaved) { event.preventDefault(); event.returnValue = ''; }
   });
 
-  // Typing in the open question: the state says so, and the preview and the list follow.
+  // Typing in the open question: the state says so, the preview and the list follow, and
+  // a save is due a second after the typing stops.
   document.addEventListener('input', function (event) {
     var form = event.target.closest('#builder form[data-builder]');
     if (!form || form.id === 'add' || form.id === 'move-form') return;
     unsaved = true;
+    edits += 1;
     setState(form, 'Not saved yet', 'unsaved');
     var fid = form.getAttribute('data-editor');
-    if (fid) follow(form, fid);
+    if (fid) {
+      follow(form, fid);
+      if (!halfTyped(form)) autosave(form, 1000);
+    }
   });
+
+  // Leaving a box (or ticking, choosing) saves what it holds, emptied boxes included: an
+  // option emptied and left is removed, as the editor says.
+  document.addEventListener('change', function (event) {
+    var form = event.target.closest('#builder form[data-editor]');
+    if (form && unsaved) autosave(form, 150);
+  });
+
+  // A label or an option box emptied while typing is not saved until it is left: a
+  // pause while retyping must not remove the option (its answers would lose it).
+  function halfTyped(form) {
+    return Array.prototype.some.call(
+      form.querySelectorAll('input[name=label], input[name=option_label]'),
+      function (input) { return input.value.trim() === ''; });
+  }
+
+  var due = null;
+  var edits = 0;
+  function autosave(form, delay) {
+    clearTimeout(due);
+    due = setTimeout(function () { due = null; saveQuietly(form); }, delay);
+  }
+
+  // Posts the open question in the background. The answer's page is swapped in only if
+  // nothing was typed meanwhile (else another save follows), and the focus and caret go
+  // back where they were, so typing carries on undisturbed.
+  function saveQuietly(form) {
+    if (!document.body.contains(form)) return Promise.resolve();
+    var sent = edits;
+    setState(form, 'Saving…', '');
+    return fetch(form.action, {
+      method: 'POST', body: new URLSearchParams(new FormData(form)), credentials: 'same-origin',
+      headers: { 'x-builder': '1' },
+    }).then(function (reply) {
+      return reply.text().then(function (html) {
+        if (edits !== sent) { autosave(form, 1000); return; }
+        if (!reply.ok) {
+          var why = reply.status === 422 ? reason(html) : 'the service answered ' + reply.status;
+          if (!/[.!?]$/.test(why)) why += '.';
+          setState(form, 'Not saved: ' + why + ' Change it and try again.', 'failed');
+          return;
+        }
+        var at = caret();
+        swap(html, reply.url, at && at.selector, false);
+        if (at) at.restore();
+        setState($('[data-editor]'), 'Saved', 'saved');
+      });
+    }).catch(function () {
+      setState(form, 'Not saved: no connection to the service. It is tried again when you type.', 'failed');
+    });
+  }
+
+  // Where the focus is in the open question, to be put back after a swap: a selector of
+  // the same box (by name and rank) and its caret.
+  function caret() {
+    var el = document.activeElement;
+    var form = el && el.closest && el.closest('form[data-editor]');
+    if (!form || !el.name) return null;
+    var same = form.querySelectorAll('[name="' + el.name + '"]');
+    var rank = Array.prototype.indexOf.call(same, el);
+    var start = el.selectionStart, end = el.selectionEnd;
+    var selector = '[data-editor] [name="' + el.name + '"]';
+    return {
+      selector: rank === 0 ? selector : null,
+      restore: function () {
+        var box = document.querySelectorAll(selector)[rank];
+        if (!box) return;
+        box.focus({ preventScroll: true });
+        try { if (start != null) box.setSelectionRange(start, end); } catch (e) { /* no caret */ }
+      },
+    };
+  }
 
   function follow(form, fid) {
     var pv = $('[data-pv="' + fid + '"]');
