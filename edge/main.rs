@@ -3,6 +3,7 @@
 //! and `webhooks` are the operator's command line (`cli`), which calls the core's admin
 //! gRPC services in-process.
 
+mod allocator;
 mod app;
 mod cli;
 mod config;
@@ -57,42 +58,12 @@ enum Command {
     Openapi,
 }
 
-/// The request path allocates and frees many small buffers (headers, messages, JSON,
-/// log lines) across threads; glibc's allocator spent about 15% of a GET's CPU on
-/// them, mimalloc a fraction of that (see the book's benchmark records).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// mimalloc's `mi_option_arena_eager_commit` (the same number in its v2 and v3, pinned
-/// by Cargo.lock). By default mimalloc commits its arenas whole on systems that
-/// overcommit, and then gives freed pages back lazily: the idle process held about
-/// 35 MB where it holds 20 MB with commits on demand, at no cost measured in the
-/// benchmark.
-#[cfg(target_os = "linux")]
-const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
-
-/// Sets the allocator's defaults before the first allocation (which reserves an arena,
-/// and which std makes before `main`): run by the loader with the program's other
-/// constructors (their order is the linker's, so this is as early as it can be, not
-/// guaranteed first). `MIMALLOC_ARENA_EAGER_COMMIT` in the environment still wins.
-#[cfg(target_os = "linux")]
-#[used]
-#[unsafe(link_section = ".init_array")]
-static ALLOCATOR_OPTIONS: extern "C" fn() = allocator_options;
-
-#[cfg(target_os = "linux")]
-extern "C" fn allocator_options() {
-    // SAFETY: sets a default of a process-wide option of the allocator (a static),
-    // before any thread of ours runs.
-    unsafe { libmimalloc_sys::mi_option_set_default(ARENA_EAGER_COMMIT, 0) };
-}
-
 #[tokio::main]
 async fn main() {
     // One TLS provider for the whole process (reqwest and sqlx use rustls).
     let _ = rustls::crypto::ring::default_provider().install_default();
     let cli = Cli::parse();
-    let logs = init_logging(cli.log_format);
+    let logs = http::logs::init(cli.log_format);
     let outcome = run(cli).await;
     // Writes out what the log writer still holds.
     drop(logs);
@@ -144,34 +115,6 @@ fn report_ready(app: &Application) {
             "metrics_addr": addr(app.metrics_addr()),
         })
     );
-}
-
-fn init_logging(format: LogFormat) -> http::logs::Guard {
-    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    // PostgreSQL's notices (sqlx logs them at INFO) say nothing to an operator: every
-    // command's start said "relation _sqlx_migrations already exists, skipping". Kept
-    // when RUST_LOG names sqlx itself.
-    if !std::env::var("RUST_LOG").is_ok_and(|v| v.contains("sqlx"))
-        && let Ok(quiet) = "sqlx::postgres::notice=warn".parse()
-    {
-        filter = filter.add_directive(quiet);
-    }
-    // Lines are written by a thread of their own, in batches (see `logs`). A process
-    // that cannot start a thread now would not serve anyway.
-    let (writer, guard) = http::logs::start(std::io::stderr()).unwrap_or_else(|error| {
-        eprintln!("formsd: error: starting the log writer: {error}");
-        std::process::exit(1)
-    });
-    http::logs::set_access(writer.clone(), format);
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(writer);
-    match format {
-        LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().init(),
-    }
-    guard
 }
 
 /// Resolves when SIGINT or SIGTERM arrives.

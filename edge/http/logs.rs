@@ -218,6 +218,36 @@ impl<'a> MakeWriter<'a> for Logs {
     }
 }
 
+/// Starts the process's logging: the filter (`RUST_LOG`, else `info`), the writer
+/// thread, and the line format; the guard writes out what is left when dropped.
+pub(crate) fn init(format: LogFormat) -> Guard {
+    let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // PostgreSQL's notices (sqlx logs them at INFO) say nothing to an operator: every
+    // command's start said "relation _sqlx_migrations already exists, skipping". Kept
+    // when RUST_LOG names sqlx itself.
+    if !std::env::var("RUST_LOG").is_ok_and(|v| v.contains("sqlx"))
+        && let Ok(quiet) = "sqlx::postgres::notice=warn".parse()
+    {
+        filter = filter.add_directive(quiet);
+    }
+    // Lines are written by a thread of their own, in batches (see `logs`). A process
+    // that cannot start a thread now would not serve anyway.
+    let (writer, guard) = start(std::io::stderr()).unwrap_or_else(|error| {
+        eprintln!("formsd: error: starting the log writer: {error}");
+        std::process::exit(1)
+    });
+    set_access(writer.clone(), format);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(writer);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+    guard
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
