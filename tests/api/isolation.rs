@@ -173,6 +173,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "the hosted page's keyboard script compiled into the binary, no data",
     ),
     (
+        "GET /f/assets/back.js",
+        Kind::NotTenant,
+        "the endpoint refusal page's script compiled into the binary, no data; checked: the body names no account's object",
+    ),
+    (
         "GET /f/assets/pow.js",
         Kind::NotTenant,
         "the hosted pages' proof-of-work script compiled into the binary, no data; checked: the body names no account's object",
@@ -1960,6 +1965,7 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
         "GET /f/assets/pow.js",
         "GET /f/assets/conditions.js",
         "GET /f/assets/keys.js",
+        "GET /f/assets/back.js",
         "GET /favicon.ico",
     ] {
         let path = row

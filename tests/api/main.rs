@@ -35,6 +35,7 @@ mod dashboard_webhooks;
 mod endpoint;
 mod endpoint_browser;
 mod endpoint_logic;
+mod endpoint_snippet;
 mod errors;
 mod export;
 mod export_xlsx;
