@@ -31,6 +31,7 @@ mod dashboard_sign_in;
 mod dashboard_summary;
 #[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper
 mod dashboard_support;
+mod dashboard_usage;
 mod dashboard_webhooks;
 mod endpoint;
 mod endpoint_browser;
