@@ -4701,7 +4701,7 @@ async fn owner_rows(m: &mut Matrix, app: &TestApp, channel: &Channel, a: &Tenant
     let text = format!("{:?}", m.grpc_ok(row, "B's account", got));
     m.expect(
         row,
-        text.contains("user-b") && text.contains("b-grpc@example.com"),
+        text.contains(&b.key.account) && text.contains("b-grpc@example.com"),
         || format!("B's address is not B's: {text}"),
     );
     let row = "POST /app/account/notifications";
