@@ -91,6 +91,7 @@ async fn the_share_panels_html_sends_a_conditional_form_from_another_site() {
         format!("{site}/"),
         "a way back to the site: {seen}"
     );
+    assert_eq!(hidden["axe"], serde_json::json!([]), "{seen}");
     // Shown without its answer: refused in words, and back to the page as it was left.
     let refused = &seen["refused"];
     assert_eq!(refused["status"], 422, "{seen}");
@@ -100,6 +101,7 @@ async fn the_share_panels_html_sends_a_conditional_form_from_another_site() {
             .is_some_and(|t| t.contains("Which model? is required") || t.contains("required")),
         "{seen}"
     );
+    assert_eq!(refused["axe"], serde_json::json!([]), "{seen}");
     assert_eq!(refused["backUrl"], format!("{site}/survey"), "{seen}");
     assert_eq!(refused["nameKept"], "Grace Shown", "{seen}");
     assert_eq!(refused["yesKept"], true, "{seen}");

@@ -6,8 +6,23 @@
 //
 //   node tests/browser/endpoint_snippet.mjs <the page's url>
 import { chromium } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 
 const [url] = process.argv.slice(2);
+// With SCREENSHOTS=<dir>, the confirmation and refusal pages are kept there.
+const shots = process.env.SCREENSHOTS;
+// axe-core's serious and critical violations of the page.
+const axe = async (page) => (await new AxeBuilder({ page })
+  .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze())
+  .violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+const shot = async (page, name) => {
+  if (!shots) return;
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+};
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -32,6 +47,8 @@ try {
   await page.getByLabel('No', { exact: true }).check();
   const hidden = { status: await send(page), url: page.url() };
   hidden.back = await page.getByRole('link', { name: 'Back to the site' }).getAttribute('href');
+  hidden.axe = await axe(page);
+  await shot(page, 'endpoint-thanks');
 
   // Shown but empty: refused; "Back to the form" returns with what was typed.
   await page.goto(url);
@@ -39,6 +56,8 @@ try {
   await page.getByLabel('Yes', { exact: true }).check();
   const refused = { status: await send(page) };
   refused.text = (await page.locator('main').textContent()).trim();
+  refused.axe = await axe(page);
+  await shot(page, 'endpoint-refused');
   await Promise.all([
     page.waitForURL(url),
     page.getByRole('link', { name: 'Back to the form' }).click(),
