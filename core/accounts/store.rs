@@ -8,8 +8,10 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 mod identities;
+mod labels;
 pub use identities::{UNCLAIMED, link_identity, unlink_identity};
 pub(crate) use identities::{account_of_identity, identities};
+pub(crate) use labels::{labels, set_label};
 
 /// An account row.
 #[derive(Debug, Clone)]

@@ -11,6 +11,7 @@
 
 pub(crate) mod link_mail;
 pub(crate) mod oidc;
+pub(crate) mod own_webhooks;
 pub(crate) mod owner;
 pub(crate) mod service;
 pub(crate) mod store;

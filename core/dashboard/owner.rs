@@ -1,7 +1,7 @@
 //! `OwnerService`: what only an account's owner does, from a dashboard session. Every
-//! method passes the gate (so it is rate-limited and counted under the account's
-//! session key), needs a dashboard session (`session_of`), and reads or changes the
-//! session's account only.
+//! method passes the gate (so it is rate-limited under the account's session key, and
+//! not counted as API usage), needs a dashboard session (`session_of`), and reads or
+//! changes the session's account only.
 
 use super::service::session_of;
 use super::store;
@@ -9,10 +9,8 @@ use crate::accounts::service::{account_to_pb, key_to_pb, scope_from_pb};
 use crate::accounts::{Scope, Scopes, store as accounts};
 use crate::error::CoreError;
 use crate::gate::{Ctx, Gate};
-use crate::paging::Page;
 use crate::pb::{self, convert::timestamp, owner_service_server::OwnerService};
 use crate::rpc::parse_id;
-use crate::webhooks::{self, service as hooks};
 use chrono::{Days, Utc};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
@@ -25,6 +23,20 @@ pub(crate) struct Owner {
     pub(crate) replicas: crate::db::Replicas,
     /// Webhooks may target private addresses and plain HTTP (`--webhook-allow-private`).
     pub(crate) allow_private: bool,
+}
+
+/// A key's label as given: trimmed, `None` when empty; 1 to 100 characters without
+/// control characters.
+fn label_of(label: Option<&str>) -> Result<Option<&str>, CoreError> {
+    let Some(label) = label.map(str::trim).filter(|l| !l.is_empty()) else {
+        return Ok(None);
+    };
+    if label.chars().count() > 100 || label.chars().any(char::is_control) {
+        return Err(CoreError::validation(
+            "label must be at most 100 characters, without control characters",
+        ));
+    }
+    Ok(Some(label))
 }
 
 /// Most forms one GetFormActivity call may ask about.
@@ -101,6 +113,31 @@ impl Owner {
             monthly_response_limit: limit,
             identities,
             account: Some(account_to_pb(account)),
+            notifications_mailed: Some(self.gate.config().smtp.is_some()),
+        })
+    }
+
+    /// The account's notification address: set (checked as the operator's is), or
+    /// removed when empty.
+    async fn update_account(
+        &self,
+        ctx: &Ctx,
+        req: pb::UpdateOwnAccountRequest,
+    ) -> Result<pb::UpdateOwnAccountResponse, CoreError> {
+        let session = session_of(ctx)?;
+        let change = accounts::AccountChange {
+            email: req
+                .email
+                .map(|e| Some(e.trim().to_owned()).filter(|e| !e.is_empty())),
+            ..Default::default()
+        };
+        let account = accounts::update_account(&self.pool, &session.account_name, &change).await?;
+        // The name and the session's account are one account; checked all the same.
+        if account.id != ctx.caller.account_id {
+            return Err(CoreError::NotFound("account"));
+        }
+        Ok(pb::UpdateOwnAccountResponse {
+            account: Some(account_to_pb(account)),
         })
     }
 
@@ -130,12 +167,14 @@ impl Owner {
         let rows = accounts::own_keys(&self.replicas.read_pool().await, account_id).await?;
         let ids: Vec<_> = rows.iter().map(|r| r.id).collect();
         let last = self.gate.tally().last_used(&self.replicas, &ids).await?;
+        let mut labels = accounts::labels(&self.replicas.read_pool().await, account_id).await?;
         let session = accounts::session_lookup(account_id);
         let keys = rows
             .into_iter()
             .map(|row| pb::OwnKey {
                 last_used_on: last.get(&row.id).map(|d| d.format("%Y-%m-%d").to_string()),
                 session_key: row.lookup == session,
+                label: labels.remove(&row.id),
                 key: Some(key_to_pb(row)),
             })
             .collect();
@@ -148,6 +187,7 @@ impl Owner {
         req: pb::CreateOwnKeyRequest,
     ) -> Result<pb::CreateOwnKeyResponse, CoreError> {
         session_of(ctx)?;
+        let label = label_of(req.label.as_deref())?;
         let scopes = req
             .scopes
             .iter()
@@ -173,6 +213,9 @@ impl Owner {
             expires_at,
         )
         .await?;
+        if label.is_some() {
+            accounts::set_label(&self.pool, account.id, created.key_id, label).await?;
+        }
         let row = accounts::own_key(&self.pool, account.id, created.key_id).await?;
         Ok(pb::CreateOwnKeyResponse {
             secret: created.key,
@@ -222,83 +265,6 @@ impl Owner {
     }
 }
 
-/// The form and webhook a request names, as ids (a malformed one names nothing).
-fn hook_ids(form_id: &str, webhook_id: &str) -> Result<(uuid::Uuid, uuid::Uuid), CoreError> {
-    Ok((parse_id(form_id, "form")?, parse_id(webhook_id, "webhook")?))
-}
-
-/// Webhooks of the session's account: each method first reads the subscription as the
-/// account's (`webhooks::store::get`), so another account's is NotFound before anything
-/// else happens.
-impl Owner {
-    async fn update_webhook(
-        &self,
-        ctx: &Ctx,
-        req: pb::UpdateOwnWebhookRequest,
-    ) -> Result<pb::UpdateOwnWebhookResponse, CoreError> {
-        session_of(ctx)?;
-        let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
-        let mut row = webhooks::store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
-        let new = req.webhook.unwrap_or_default();
-        hooks::apply_mask(&mut row, new, req.update_mask, self.allow_private).await?;
-        let row = webhooks::store::update(&self.pool, &row).await?;
-        Ok(pb::UpdateOwnWebhookResponse {
-            webhook: Some(hooks::webhook_of(row)),
-        })
-    }
-
-    async fn deliveries(
-        &self,
-        ctx: &Ctx,
-        req: pb::ListOwnDeliveriesRequest,
-    ) -> Result<pb::ListOwnDeliveriesResponse, CoreError> {
-        session_of(ctx)?;
-        let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
-        let page = Page::new(req.page, req.per_page)?;
-        let pool = &self.replicas.read_pool().await;
-        let hook = webhooks::store::get(pool, ctx.caller.account_id, form_id, id).await?;
-        Ok(pb::ListOwnDeliveriesResponse {
-            deliveries: hooks::deliveries_page(pool, hook.id, &page).await?,
-        })
-    }
-
-    async fn retry(
-        &self,
-        ctx: &Ctx,
-        req: pb::RetryOwnDeliveryRequest,
-    ) -> Result<pb::RetryOwnDeliveryResponse, CoreError> {
-        session_of(ctx)?;
-        let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
-        let delivery_id = parse_id(&req.delivery_id, "delivery")?;
-        let hook = webhooks::store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
-        Ok(pb::RetryOwnDeliveryResponse {
-            delivery: Some(hooks::retry_delivery(&self.pool, delivery_id, Some(hook.id)).await?),
-        })
-    }
-
-    async fn test_event(
-        &self,
-        ctx: &Ctx,
-        req: pb::SendTestEventRequest,
-    ) -> Result<pb::SendTestEventResponse, CoreError> {
-        session_of(ctx)?;
-        let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
-        let mut tx = self.pool.begin().await?;
-        let row = webhooks::outbox::enqueue_test(
-            &mut tx,
-            ctx.caller.account_id,
-            form_id,
-            id,
-            crate::forms::now_millis(),
-        )
-        .await?;
-        tx.commit().await?;
-        Ok(pb::SendTestEventResponse {
-            delivery: Some(hooks::delivery_of(row)),
-        })
-    }
-}
-
 #[tonic::async_trait]
 impl OwnerService for Owner {
     async fn get_own_account(
@@ -308,6 +274,17 @@ impl OwnerService for Owner {
         self.gate
             .call(req, Some(Scope::Read), |ctx, _msg| async move {
                 self.account(&ctx).await
+            })
+            .await
+    }
+
+    async fn update_own_account(
+        &self,
+        req: Request<pb::UpdateOwnAccountRequest>,
+    ) -> Result<Response<pb::UpdateOwnAccountResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.update_account(&ctx, msg).await
             })
             .await
     }
@@ -396,6 +373,17 @@ impl OwnerService for Owner {
         self.gate
             .call(req, Some(Scope::Admin), |ctx, msg| async move {
                 self.retry(&ctx, msg).await
+            })
+            .await
+    }
+
+    async fn send_own_delivery_now(
+        &self,
+        req: Request<pb::SendOwnDeliveryNowRequest>,
+    ) -> Result<Response<pb::SendOwnDeliveryNowResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, msg| async move {
+                self.send_now(&ctx, msg).await
             })
             .await
     }

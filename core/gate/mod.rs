@@ -277,7 +277,13 @@ impl Gate {
             Ok(admitted) => admitted,
             Err(e) => return unaccounted(e),
         };
-        let day = self.tally.request(row.id);
+        // Usage is the API's: a page of the dashboard is not a request of the account's
+        // session key, which the owner would otherwise see counted among their keys
+        // (calls with the provider's cookie are the API's, and are counted).
+        let charged = caller
+            .dashboard
+            .is_none()
+            .then(|| (row.id, self.tally.request(row.id)));
         // The plan gates the API; the dashboard is every owner's, whatever the plan.
         let verdict = if !plan.has_api_access() && caller.dashboard.is_none() {
             Err(CoreError::PlanRequired)
@@ -299,7 +305,7 @@ impl Gate {
         Admission {
             caller: verdict,
             rate: Some(rate),
-            charged: Some((row.id, day)),
+            charged,
         }
     }
 

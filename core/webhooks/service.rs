@@ -5,6 +5,7 @@ use crate::accounts::Scope;
 use crate::error::CoreError;
 use crate::forms::now_millis;
 use crate::gate::{Ctx, Gate};
+use crate::outbox::DeliveryStatus;
 use crate::paging::Page;
 use crate::pb::{
     self, convert, webhook_admin_service_server::WebhookAdminService,
@@ -155,6 +156,7 @@ fn delivery_to_pb(row: store::DeliveryRow, attempts: Vec<pb::DeliveryAttempt>) -
             .then(|| convert::timestamp(row.next_attempt_at)),
         created_at: Some(convert::timestamp(row.created_at)),
         attempts,
+        body: None,
     }
 }
 
@@ -207,7 +209,17 @@ pub(crate) async fn deliveries_page(
     let attempts = store::list_attempts(pool, &ids).await?;
     Ok(rows
         .into_iter()
-        .map(|row| {
+        .map(|listed| {
+            // The body is the JSON the service wrote: text, unless a byte went astray.
+            let body = String::from_utf8_lossy(&listed.payload).into_owned();
+            let row = store::DeliveryRow {
+                id: listed.id,
+                webhook_id: listed.webhook_id,
+                event: listed.event,
+                status: listed.status,
+                next_attempt_at: listed.next_attempt_at,
+                created_at: listed.created_at,
+            };
             let mine = attempts
                 .iter()
                 .filter(|a| a.delivery_id == row.id)
@@ -219,7 +231,10 @@ pub(crate) async fn deliveries_page(
                     response_body: a.response_body.clone(),
                 })
                 .collect();
-            delivery_to_pb(row, mine)
+            pb::Delivery {
+                body: Some(body),
+                ..delivery_to_pb(row, mine)
+            }
         })
         .collect())
 }
@@ -239,6 +254,31 @@ pub(crate) async fn retry_delivery(
                 "only failed deliveries can be retried; this one is {status}"
             )),
         });
+    };
+    crate::outbox::store::notify(pool, super::outbox::CHANNEL).await?;
+    Ok(delivery_to_pb(row, Vec::new()))
+}
+
+/// Makes pending delivery `id` of subscription `webhook_id` due now (`store::due_now`),
+/// and wakes the dispatchers. NotFound when there is no such delivery; one not pending,
+/// or being attempted at this moment, is a validation error and is left as it is.
+pub(crate) async fn send_now(
+    pool: &PgPool,
+    id: Uuid,
+    webhook_id: Uuid,
+) -> Result<pb::Delivery, CoreError> {
+    let Some(row) = store::due_now(pool, id, webhook_id).await? else {
+        return Err(
+            match store::delivery_status(pool, id, Some(webhook_id)).await? {
+                None => CoreError::NotFound("delivery"),
+                Some(DeliveryStatus::Pending) => CoreError::validation(
+                    "this delivery is being attempted at this moment; see its outcome in the log",
+                ),
+                Some(status) => CoreError::Validation(format!(
+                    "only a delivery waiting for its next attempt can be sent now; this one is {status}"
+                )),
+            },
+        );
     };
     crate::outbox::store::notify(pool, super::outbox::CHANNEL).await?;
     Ok(delivery_to_pb(row, Vec::new()))

@@ -343,17 +343,28 @@ pub struct AttemptRow {
     pub response_body: String,
 }
 
-/// One page of a subscription's deliveries, newest first.
+/// A delivery as lists show it: its row and the body it sends.
+pub struct ListedDelivery {
+    pub id: Uuid,
+    pub webhook_id: Option<Uuid>,
+    pub event: String,
+    pub status: DeliveryStatus,
+    pub next_attempt_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+    pub payload: Vec<u8>,
+}
+
+/// One page of a subscription's deliveries, newest first, with their bodies.
 pub async fn list_deliveries(
     pool: &PgPool,
     webhook_id: Uuid,
     limit: i64,
     offset: i64,
-) -> Result<Vec<DeliveryRow>, CoreError> {
+) -> Result<Vec<ListedDelivery>, CoreError> {
     sqlx::query_as!(
-        DeliveryRow,
+        ListedDelivery,
         r#"SELECT id, webhook_id, event, status AS "status: DeliveryStatus", next_attempt_at,
-                  created_at
+                  created_at, payload
              FROM deliveries
             WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"#,
         webhook_id,
@@ -390,6 +401,30 @@ pub async fn retry_failed(
         r#"UPDATE deliveries SET status = 'pending', next_attempt_at = now(), locked_until = NULL,
                   attempts = 0
             WHERE id = $1 AND status = 'failed' AND ($2::uuid IS NULL OR webhook_id = $2)
+            RETURNING id, webhook_id, event, status AS "status: DeliveryStatus", next_attempt_at,
+                      created_at"#,
+        id,
+        webhook_id
+    )
+    .fetch_optional(pool)
+    .await
+    .map_err(read_error)
+}
+
+/// Makes pending delivery `id` of subscription `webhook_id` due now, unless a worker
+/// holds its lease (it is being attempted): the dispatcher then claims it as any due
+/// delivery, under a lease, so it is never attempted twice at once. `None` when there is
+/// no such pending, unleased delivery.
+pub async fn due_now(
+    pool: &PgPool,
+    id: Uuid,
+    webhook_id: Uuid,
+) -> Result<Option<DeliveryRow>, CoreError> {
+    sqlx::query_as!(
+        DeliveryRow,
+        r#"UPDATE deliveries SET next_attempt_at = now()
+            WHERE id = $1 AND webhook_id = $2 AND status = 'pending'
+              AND (locked_until IS NULL OR locked_until < now())
             RETURNING id, webhook_id, event, status AS "status: DeliveryStatus", next_attempt_at,
                       created_at"#,
         id,

@@ -1,12 +1,15 @@
 //! The account (`/app/account`): plan, rate limit, this month's responses against the
-//! limit, the notification address, and the linked identities with unlink.
+//! limit, the notification address (set here, with a warning in words when no mail
+//! can go out), and the linked identities with unlink.
 
 use super::layout::{self, Section, csrf, when};
 use super::owner::{Owner, Posted, see_other};
+use crate::http::error::reason_of;
 use axum::extract::Query;
+use axum::http::StatusCode;
 use axum::response::Response;
-use forms::pb;
-use maud::html;
+use forms::pb::{self, ErrorReason};
+use maud::{Markup, html};
 use serde::Deserialize;
 
 #[derive(Deserialize, Default)]
@@ -18,6 +21,8 @@ pub(crate) struct DoneQuery {
 fn done_text(done: Option<&str>) -> Option<&'static str> {
     match done? {
         "unlinked" => Some("The identity was unlinked: it no longer signs in to this account."),
+        "address" => Some("The notification address was saved."),
+        "no-address" => Some("The notification address was removed: no notification is mailed."),
         _ => None,
     }
 }
@@ -49,8 +54,75 @@ fn plan_name(plan: i32) -> &'static str {
     }
 }
 
+/// Why owner notifications would not reach anyone, in words; `None` when they would.
+pub(crate) fn notifications_warning(account: &pb::GetOwnAccountResponse) -> Option<&'static str> {
+    let address = account
+        .account
+        .as_ref()
+        .is_some_and(|a| a.email.as_deref().is_some_and(|e| !e.is_empty()));
+    if account.notifications_mailed == Some(false) {
+        Some(
+            "This service sends no email: its operator has not set up a mail server, so no \
+             notification goes out, whatever your forms ask.",
+        )
+    } else if !address {
+        Some(
+            "No notification address is set, so forms that email you each new response send nothing yet.",
+        )
+    } else {
+        None
+    }
+}
+
+/// The notification address and its form; `problem`: what to fix in what was typed.
+fn notifications(
+    owner: &Owner,
+    reply: &pb::GetOwnAccountResponse,
+    typed: Option<(&str, &str)>,
+) -> Markup {
+    let email = reply
+        .account
+        .as_ref()
+        .and_then(|a| a.email.clone())
+        .unwrap_or_default();
+    let (value, problem) = match typed {
+        Some((value, problem)) => (value.to_owned(), Some(problem)),
+        None => (email, None),
+    };
+    let described = if problem.is_some() {
+        "notify-hint notify-error"
+    } else {
+        "notify-hint"
+    };
+    html! {
+        section class="card" aria-labelledby="notify-h" id="notifications" {
+            h2 id="notify-h" { "Notifications" }
+            p { "Forms whose settings say “Email me each new response” mail this address." }
+            @if let Some(warning) = notifications_warning(reply) {
+                p class="warning" role="status" { (warning) }
+            }
+            form method="post" action="/app/account/notifications" {
+                (csrf(&owner.session))
+                label for="notify-email" { "Notification address" }
+                p class="muted hint" id="notify-hint" { "Leave it empty to mail no notification." }
+                @if let Some(problem) = problem {
+                    p class="error field-error" id="notify-error" { (problem) }
+                }
+                input id="notify-email" name="email" type="email" maxlength="254" autocomplete="email" value=(value)
+                    aria-describedby=(described)
+                    aria-invalid=[problem.map(|_| "true")];
+                div class="actions" { button type="submit" { "Save the address" } }
+            }
+        }
+    }
+}
+
 /// `GET /app/account`
 pub(crate) async fn page(owner: Owner, Query(q): Query<DoneQuery>) -> Response {
+    render(&owner, done_text(q.done.as_deref()), None).await
+}
+
+async fn render(owner: &Owner, done: Option<&str>, typed: Option<(&str, &str)>) -> Response {
     let reply = owner
         .state
         .owner()
@@ -60,11 +132,13 @@ pub(crate) async fn page(owner: Owner, Query(q): Query<DoneQuery>) -> Response {
         Ok(reply) => reply.into_inner(),
         Err(status) => return owner.failure(&status),
     };
-    let account = reply.account.unwrap_or_default();
+    let refused = typed.is_some();
+    let section = notifications(owner, &reply, typed);
+    let account = reply.account.clone().unwrap_or_default();
     let used = reply.responses_this_month;
     let body = html! {
         h1 { "Account" }
-        (layout::notice(done_text(q.done.as_deref())))
+        (layout::notice(done))
         dl class="facts" {
             dt { "Name" } dd { (account.name) }
             dt { "Plan" } dd { (plan_name(account.plan)) }
@@ -73,9 +147,8 @@ pub(crate) async fn page(owner: Owner, Query(q): Query<DoneQuery>) -> Response {
                 @if reply.rate_limit_per_minute > 0 { (reply.rate_limit_per_minute) " requests per minute per key" }
                 @else { "No API access on this plan (the dashboard works on every plan)" }
             }
-            dt { "Notification address" }
-            dd { @if let Some(email) = &account.email { (email) } @else { span class="muted" { "None set" } } }
         }
+        (section)
         h2 { "Responses this month" }
         @if let Some(limit) = reply.monthly_response_limit {
             p {
@@ -125,7 +198,41 @@ pub(crate) async fn page(owner: Owner, Query(q): Query<DoneQuery>) -> Response {
             }
         }
     };
-    owner.page("Account", Section::Account, body)
+    let mut response = owner.page("Account", Section::Account, body);
+    if refused {
+        *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+    }
+    response
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Address {
+    #[serde(default)]
+    email: String,
+}
+
+/// `POST /app/account/notifications`: sets the notification address (empty removes
+/// it); a malformed one is shown again with what to fix.
+pub(crate) async fn set_address(owner: Owner, Posted { csrf, form }: Posted<Address>) -> Response {
+    let email = form.email.trim().to_owned();
+    let done = if email.is_empty() {
+        "no-address"
+    } else {
+        "address"
+    };
+    let saved = owner
+        .state
+        .owner()
+        .update_own_account(owner.change(pb::UpdateOwnAccountRequest { email: Some(email) }, &csrf))
+        .await;
+    match saved {
+        Ok(_) => see_other(&format!("/app/account?done={done}#notifications")),
+        Err(status) if reason_of(&status) == Some(ErrorReason::ValidationError) => {
+            let problem = "Write a whole address, such as you@example.com.";
+            render(&owner, None, Some((&form.email, problem))).await
+        }
+        Err(status) => owner.failure(&status),
+    }
 }
 
 #[derive(Deserialize)]

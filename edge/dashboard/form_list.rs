@@ -97,7 +97,7 @@ pub(crate) async fn list(owner: Owner, Query(q): Query<ListQuery>) -> Response {
                 div { button type="submit" { "Create form" } }
             }
         }
-        form method="get" action="/app/forms" class="row" role="search" {
+        form method="get" action="/app/forms" class="row list-filter" role="search" {
             div class="grow" {
                 label for="q" { "Search titles" }
                 input id="q" name="q" type="search" value=(q.q);

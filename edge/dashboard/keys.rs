@@ -94,6 +94,11 @@ fn create_form(owner: &Owner, problem: Option<&str>) -> Markup {
             (layout::problem(problem))
             form method="post" action="/app/keys" {
                 (csrf(&owner.session))
+                div {
+                    label for="key-label" { "Label " span class="muted" { "(optional)" } }
+                    p class="muted hint" id="key-label-hint" { "To tell your keys apart, such as “Website” or “Nightly export”." }
+                    input id="key-label" name="label" type="text" maxlength="100" aria-describedby="key-label-hint";
+                }
                 fieldset {
                     legend { "Scopes" }
                     p class="muted" id="scopes-hint" { "A key without scopes can only read its own usage." }
@@ -153,6 +158,7 @@ fn page(owner: &Owner, keys: &[pb::OwnKey], done: Option<&str>, problem: Option<
                                 tr {
                                     th scope="row" {
                                         @if own.session_key { "Dashboard sessions" }
+                                        @else if let Some(label) = &own.label { (label) " " code class="muted" { (key.prefix) "…" } }
                                         @else { code { (key.prefix) "…" } }
                                     }
                                     td { (scope_names(&key.scopes)) }
@@ -177,6 +183,9 @@ fn page(owner: &Owner, keys: &[pb::OwnKey], done: Option<&str>, problem: Option<
                     }
                 }
             }
+            @if keys.iter().any(|k| k.session_key) {
+                p class="muted" { "“Dashboard sessions” is the key your signed-in pages work under. Browsing the dashboard is not API usage and is not counted in its figures." }
+            }
         }
     };
     let mut response = owner.page("API keys", Section::Keys, body);
@@ -189,6 +198,9 @@ fn page(owner: &Owner, keys: &[pb::OwnKey], done: Option<&str>, problem: Option<
 fn label_of(own: &pb::OwnKey) -> String {
     match (&own.key, own.session_key) {
         (_, true) => "the dashboard sessions' key".to_owned(),
+        (Some(_), false) if own.label.is_some() => {
+            format!("key “{}”", own.label.as_deref().unwrap_or_default())
+        }
         (Some(key), false) => format!("key {}", key.prefix),
         (None, false) => "key".to_owned(),
     }
@@ -196,6 +208,9 @@ fn label_of(own: &pb::OwnKey) -> String {
 
 #[derive(Deserialize)]
 pub(crate) struct NewKey {
+    /// A label to tell the key apart; optional.
+    #[serde(default)]
+    label: String,
     #[serde(default)]
     scopes: Vec<String>,
     #[serde(default)]
@@ -231,7 +246,15 @@ fn parse_new_key(form: &NewKey) -> Result<pb::CreateOwnKeyRequest, &'static str>
             .ok_or("The expiry date is too far away.")?;
         Some(pb::convert::timestamp(end.and_utc()))
     };
-    Ok(pb::CreateOwnKeyRequest { scopes, expires_at })
+    let label = form.label.trim();
+    if label.chars().count() > 100 {
+        return Err("Give the key a shorter label: 100 characters at most.");
+    }
+    Ok(pb::CreateOwnKeyRequest {
+        scopes,
+        expires_at,
+        label: Some(label.to_owned()).filter(|l| !l.is_empty()),
+    })
 }
 
 /// `POST /app/keys`: the reply page shows the secret, once (it is in no URL and no
@@ -246,6 +269,7 @@ pub(crate) async fn create(owner: Owner, Posted { csrf, form }: Posted<NewKey>) 
             };
         }
     };
+    let label = request.label.clone();
     let created = owner
         .state
         .owner()
@@ -261,6 +285,7 @@ pub(crate) async fn create(owner: Owner, Posted { csrf, form }: Posted<NewKey>) 
         .map(|k| scope_names(&k.scopes))
         .unwrap_or_default();
     let body = html! {
+        (layout::crumbs(&[("/app/keys", "API keys")], "New key"))
         h1 { "Your new key" }
         p class="error" role="alert" {
             strong { "Copy it now: it will not be shown again." }
@@ -275,6 +300,7 @@ pub(crate) async fn create(owner: Owner, Posted { csrf, form }: Posted<NewKey>) 
                 span id="new-key-copied" role="status" {}
             }
             dl class="facts" {
+                @if let Some(label) = &label { dt { "Label" } dd { (label) } }
                 dt { "Scopes" } dd { (scopes) }
                 dt { "Expires" }
                 dd { @if let Some(at) = created.key.as_ref().and_then(|k| k.expires_at.as_ref()) { (when(Some(at))) } @else { "never" } }
@@ -322,12 +348,21 @@ pub(crate) async fn usage(owner: Owner, Path(key_id): Path<String>) -> Response 
             part: d.error_count,
         })
         .collect();
+    let plural = |n: i64, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
     let summary = format!(
-        "{} requests and {} errors in the last {} days",
-        usage.total_requests, usage.total_errors, usage.period_days
+        "{} and {} in the last {} days",
+        plural(usage.total_requests, "request", "requests"),
+        plural(usage.total_errors, "error", "errors"),
+        usage.period_days
     );
     let body = html! {
-        p { a href="/app/keys" { "← API keys" } }
+        (layout::crumbs(&[("/app/keys", "API keys")], &title))
         h1 { (title) }
         dl class="facts" {
             dt { "Rate limit" } dd { (usage.rate_limit_per_minute) " requests per minute" }
@@ -386,7 +421,7 @@ pub(crate) async fn confirm_revoke(owner: Owner, Path(key_id): Path<String>) -> 
         return not_found(&owner);
     };
     let body = html! {
-        p { a href="/app/keys" { "← API keys" } }
+        (layout::crumbs(&[("/app/keys", "API keys")], "Revoke"))
         h1 { "Revoke key " code { (key.prefix) "…" } }
         p { "Programs using this key will be refused at once, on every instance. This cannot be undone." }
         form method="post" action={"/app/keys/" (key.id) "/revoke"} class="row" {
@@ -437,6 +472,7 @@ mod tests {
     #[test]
     fn a_new_key_form_is_read_or_says_what_to_fix() {
         let form = |scopes: &[&str], expires: &str| NewKey {
+            label: String::new(),
             scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
             expires: expires.to_owned(),
         };

@@ -1,5 +1,7 @@
-//! The page shell every dashboard page shares (navigation, skip link, sign-out) and the
-//! small pieces pages repeat: status badges, times, notices, the CSRF field.
+//! The page shell every dashboard page shares (navigation, skip link, sign-out), the one
+//! navigation pattern under it (a breadcrumb trail from the section to the page, then a
+//! form's tabs on each page of a form), and the small pieces pages repeat: status
+//! badges, times, notices, the CSRF field.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -48,10 +50,14 @@ pub(crate) fn page(
                     nav class="bar" aria-label="Main" {
                         span class="brand" { "formsd" }
                         @if let Some(session) = session {
-                            (link("/app/forms", "Forms", Section::Forms))
-                            (link("/app/keys", "API keys", Section::Keys))
-                            (link("/app/account", "Account", Section::Account))
-                            form method="post" action="/app/sign-out" {
+                            // One group, so that on a phone the sections take a row
+                            // of their own under the brand and Sign out (app.css).
+                            span class="sections" {
+                                (link("/app/forms", "Forms", Section::Forms))
+                                (link("/app/keys", "API keys", Section::Keys))
+                                (link("/app/account", "Account", Section::Account))
+                            }
+                            form class="sign-out" method="post" action="/app/sign-out" {
                                 (csrf(session))
                                 button type="submit" { "Sign out " span class="visually-hidden" { (session.account_name) } }
                             }
@@ -60,6 +66,47 @@ pub(crate) fn page(
                 }
                 main id="main" tabindex="-1" { (body) }
             }
+        }
+    }
+}
+
+/// The pages of one form, as its tabs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FormTab {
+    Builder,
+    Responses,
+    Summary,
+    Webhooks,
+}
+
+/// The trail from a section to the page: `links` (address, words), then where the
+/// page is (`here`, not a link). The same on every page under the main bar, so that a
+/// person always finds the way up in one place.
+pub(crate) fn crumbs(links: &[(&str, &str)], here: &str) -> Markup {
+    html! {
+        nav class="crumbs" aria-label="Breadcrumb" {
+            ol {
+                @for (href, label) in links { li { a href=(href) { (label) } } }
+                li aria-current="page" { (here) }
+            }
+        }
+    }
+}
+
+/// The tabs of a form's pages, `current` marked. Every page of a form shows them under
+/// its title, even a page deeper than a tab (a response, a webhook), marking the tab it
+/// belongs to.
+pub(crate) fn form_tabs(form_id: &str, current: FormTab) -> Markup {
+    let base = format!("/app/forms/{}", crate::dashboard::results::segment(form_id));
+    let tab = |href: String, label: &str, of: FormTab| {
+        html! { a href=(href) aria-current=[(current == of).then_some("page")] { (label) } }
+    };
+    html! {
+        nav class="subnav" aria-label="Form" {
+            (tab(base.clone(), "Builder", FormTab::Builder))
+            (tab(format!("{base}/responses"), "Responses", FormTab::Responses))
+            (tab(format!("{base}/summary"), "Summary", FormTab::Summary))
+            (tab(format!("{base}/webhooks"), "Webhooks", FormTab::Webhooks))
         }
     }
 }

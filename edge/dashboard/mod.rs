@@ -106,6 +106,7 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
         )
         .route("/account", get(account::page))
         .route("/account/unlink", post(account::unlink))
+        .route("/account/notifications", post(account::set_address))
         .route(
             "/forms/{id}/webhooks",
             get(webhooks::list).post(webhooks::create),
@@ -125,6 +126,10 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
         .route(
             "/forms/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
             post(webhooks::retry),
+        )
+        .route(
+            "/forms/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/send",
+            post(webhooks::send_now),
         )
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state, same_origin_posts))

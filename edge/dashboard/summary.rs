@@ -4,7 +4,7 @@
 //! a funnel; every picture has its figures beside it as text or a table. No script.
 
 use super::chart::{self, Day, Step};
-use super::layout::Section;
+use super::layout::{self, FormTab, Section};
 use super::owner::Owner;
 use super::results::segment;
 use axum::extract::Path;
@@ -263,19 +263,11 @@ pub(crate) async fn page(owner: Owner, Path(form_id): Path<String>) -> Response 
         let rows: Vec<(String, i64)> = values.iter().map(|v| (v.value.clone(), v.count)).collect();
         bars(&rows, counts.completed, label)
     };
+    let form_url = format!("/app/forms/{}", segment(&form.id));
     let body = html! {
-        nav class="crumbs" aria-label="Breadcrumb" {
-            a href="/app/forms" { "Forms" } " / "
-            a href={"/app/forms/" (segment(&form.id))} { (form.title) } " / "
-            span aria-current="page" { "Summary" }
-        }
+        (layout::crumbs(&[("/app/forms", "Forms"), (&form_url, &form.title)], "Summary"))
         h1 { "Summary" span class="visually-hidden" { " of " (form.title) } }
-        nav class="subnav" aria-label="Form" {
-            a href={"/app/forms/" (segment(&form.id))} { "Builder" }
-            a href={"/app/forms/" (segment(&form.id)) "/responses"} { "Responses" }
-            a href={"/app/forms/" (segment(&form.id)) "/summary"} aria-current="page" { "Summary" }
-            a href={"/app/forms/" (segment(&form.id)) "/webhooks"} { "Webhooks" }
-        }
+        (layout::form_tabs(&form.id, FormTab::Summary))
         p {
             strong { (counts.completed) } " completed, "
             strong { (counts.partial) } " unfinished; completion rate "

@@ -264,7 +264,16 @@ impl Reply<'_> {
                 .into_response()
         } else {
             let to = redirect.unwrap_or_else(|| format!("/f/{}/thanks", self.short_id));
-            Redirect::to(&to).into_response()
+            let mut response = Redirect::to(&to).into_response();
+            // The browser's own default, rather than the pages' `same-origin`: a
+            // redirect's policy applies to the request it leads to, and the
+            // confirmation page needs the owner's page (its `Referer`, the origin
+            // only when another site) to offer the way back.
+            response.headers_mut().insert(
+                header::REFERRER_POLICY,
+                HeaderValue::from_static("strict-origin-when-cross-origin"),
+            );
+            response
         };
         with_cors(response, self.origin, true)
     }
@@ -294,7 +303,13 @@ impl Reply<'_> {
     }
 
     fn refused_page(&self, status: &tonic::Status) -> Response {
-        let back = header_str(self.headers, header::REFERER).filter(|r| origin_of(r).is_some());
+        // The way back is offered only to a page of a site the form allows: the core
+        // refused for something else than the origin, which it checked first (the
+        // page's, `Origin` else the `Referer`'s), and the `Referer` is of that origin.
+        let origin = page_origin(self.headers);
+        let back = header_str(self.headers, header::REFERER).filter(|referer| {
+            refused_after_origin(status) && origin.is_some() && origin_of(referer) == origin
+        });
         match reason_of(status) {
             Some(ErrorReason::ValidationError) => {
                 let mut problems: Vec<String> = field_errors(status).into_values().collect();
@@ -359,8 +374,11 @@ impl Reply<'_> {
 pub(crate) async fn thanks(
     State(state): State<AppState>,
     call: Call,
+    headers: HeaderMap,
     PathParams(short_id): PathParams<String>,
 ) -> Response {
+    let back = back_to_site(&state, &call, &headers, &short_id).await;
+    let back = back.as_deref();
     // No nonce: the page's token is not used here.
     let request = call.request(pb::GetHostedFormRequest {
         short_id,
@@ -377,12 +395,33 @@ pub(crate) async fn thanks(
                     Some(prost_types::value::Kind::StringValue(text)) => Some(text),
                     _ => None,
                 });
-            thanks_page(text.as_deref())
+            thanks_page(text.as_deref(), back)
         }
         // The response that closed the form (its last by count or date) is thanked too.
-        Err(status) if reason_of(&status) == Some(ErrorReason::FormClosed) => thanks_page(None),
+        Err(status) if reason_of(&status) == Some(ErrorReason::FormClosed) => {
+            thanks_page(None, back)
+        }
         Err(status) => error_page(&call, &status),
     }
+}
+
+/// The owner's page a visitor came to the confirmation page from: the `Referer` (a
+/// redirect after a post keeps the post's), when it is an `http(s)` page of a site the
+/// form allows, as the core answers.
+async fn back_to_site(
+    state: &AppState,
+    call: &Call,
+    headers: &HeaderMap,
+    short_id: &str,
+) -> Option<String> {
+    let referer = header_str(headers, header::REFERER)?;
+    let origin = origin_of(referer)?;
+    let request = call.request(pb::CheckEndpointOriginRequest {
+        short_id: short_id.to_owned(),
+        origin,
+    });
+    let allowed = state.hosted().check_endpoint_origin(request).await.is_ok();
+    allowed.then(|| referer.to_owned())
 }
 
 /// `GET /f/{short_id}/challenge`: a proof-of-work challenge for an owner's own page,

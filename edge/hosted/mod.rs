@@ -39,7 +39,7 @@ use tonic_types::StatusExt;
 
 pub(crate) use conditions::script as conditions_script;
 pub(crate) use endpoint::{challenge, preflight, thanks};
-pub(crate) use page::{keys_script, page_headers, script};
+pub(crate) use page::{back_script, keys_script, page_headers, script};
 
 /// The page for an error of the core that is not about the answers.
 fn error_page(call: &Call, status: &tonic::Status) -> Response {
@@ -393,7 +393,7 @@ pub(crate) async fn submit(
             let mut response = if let Some(url) = reply.redirect_url.filter(|u| !u.is_empty()) {
                 Redirect::to(&url).into_response()
             } else {
-                thanks_page(reply.confirmation_message.as_deref())
+                thanks_page(reply.confirmation_message.as_deref(), None)
             };
             // Completed: nothing is left to resume.
             if visit.cookie.is_some() || page > 0 {

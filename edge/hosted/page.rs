@@ -4,7 +4,9 @@
 //! the one that applies them (`conditions::SCRIPT_PATH`), on a page with choices, the
 //! key letters (`KEYS_PATH`), both only enhancing a page that works without them; and
 //! on the page of a form that turns `proof_of_work` on, the one that solves its
-//! challenge (`SCRIPT_PATH`; without it the page says the form needs JavaScript).
+//! challenge (`SCRIPT_PATH`; without it the page says the form needs JavaScript); and
+//! on the endpoint's refusal page, the one that makes its link back keep the answers
+//! (`BACK_PATH`).
 //! The message pages (errors, thanks) are drawn here; a form's page in `form`.
 
 use crate::http::state::AppState;
@@ -34,6 +36,10 @@ const SCRIPT: &str = include_str!("assets/pow.js");
 pub(super) const KEYS_PATH: &str = "/f/assets/keys.js";
 /// The key letters' script: A, B, C… choose the options of the focused question.
 const KEYS: &str = include_str!("assets/keys.js");
+/// Where the refusal page's script is served (its route: `router::router`).
+pub(super) const BACK_PATH: &str = "/f/assets/back.js";
+/// The refusal page's script: its link back goes back in the history, answers kept.
+const BACK: &str = include_str!("assets/back.js");
 /// The page's style sheet, inlined (one request less on a phone).
 const STYLE: &str = include_str!("assets/page.css");
 
@@ -60,8 +66,10 @@ pub(super) fn message_page(status: StatusCode, title: &str, text: &str) -> Respo
 }
 
 /// The page after a response is recorded: a check mark, one heading, and the owner's
-/// message under it, else a line of our own (never "Thank you" twice).
-pub(super) fn thanks_page(message: Option<&str>) -> Response {
+/// message under it, else a line of our own (never "Thank you" twice); `back`, the
+/// owner's page a post of their own form came from (endpoint mode), is offered as the
+/// way back to their site.
+pub(super) fn thanks_page(message: Option<&str>, back: Option<&str>) -> Response {
     let text = message.filter(|m| !m.trim().is_empty());
     let body = html! {
         div.card.done {
@@ -70,6 +78,7 @@ pub(super) fn thanks_page(message: Option<&str>) -> Response {
                 Some(text) => { h1 { "Response sent" } p { (text) } }
                 None => { h1 { "Thank you" } p { "Your response was recorded." } }
             }
+            @if let Some(back) = back { p { a href=(back) { "Back to the site" } } }
         }
     };
     let title = if text.is_some() {
@@ -81,8 +90,10 @@ pub(super) fn thanks_page(message: Option<&str>) -> Response {
 }
 
 /// A refused post of an owner's own form (endpoint mode): what went wrong, the
-/// problems one per line, and a link back to the page it came from (`back`, its
-/// `Referer`), where the visitor's browser usually still holds the answers.
+/// problems one per line, and the way back to the page it came from, where the
+/// visitor's browser still holds the answers: `back` (its `Referer`, given only for a
+/// site the form allows) as a link that the page's script turns into the history's
+/// Back, which keeps what was typed; in words when there is no link or no script.
 pub(super) fn refusal_page(
     status: StatusCode,
     title: &str,
@@ -97,8 +108,14 @@ pub(super) fn refusal_page(
             @if !problems.is_empty() {
                 ul { @for problem in problems { li.error { (problem) } } }
             }
-            @if let Some(back) = back { p { a href=(back) { "Back to the form" } } }
+            @if let Some(back) = back {
+                p { a href=(back) data-history-back { "Back to the form" } }
+                p { "Your browser's Back button also returns to it, with your answers as you left them." }
+            } @else {
+                p { "Use your browser's Back button to return to the page you came from." }
+            }
         }
+        script src=(BACK_PATH) {}
     };
     (status, Html(page(title, body))).into_response()
 }
@@ -121,6 +138,11 @@ pub(super) fn served(script: &'static str) -> Response {
         HeaderValue::from_static("public, max-age=3600"),
     );
     response
+}
+
+/// `GET /f/assets/back.js`: the refusal page's script.
+pub(crate) async fn back_script() -> Response {
+    served(BACK)
 }
 
 /// `GET /f/assets/keys.js`: the key letters' script.
@@ -182,9 +204,12 @@ pub(crate) async fn page_headers(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("same-origin"),
-    );
+    // Unless the response chose its own (the endpoint's redirect to its thanks).
+    if !headers.contains_key(header::REFERRER_POLICY) {
+        headers.insert(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        );
+    }
     response
 }

@@ -381,10 +381,9 @@ async fn settings_round_trip_and_empty_boxes_clear_them() {
     assert!(page.text.contains(r#"value="50""#));
     assert!(page.text.contains(r#"value="https://example.com/thanks""#));
     assert!(page.text.contains("Thanks, we got it.</textarea>"));
-    assert!(
-        page.text
-            .contains(r#"name="notifications_enabled" value="on" checked"#)
-    );
+    assert!(page.text.contains(
+        r#"name="notifications_enabled" value="on" aria-describedby="s-notify-hint" checked"#
+    ));
     assert!(
         page.text.contains(
             r#"name="proof_of_work" value="on" aria-describedby="s-pow-hint" checked>Require a proof-of-work check (stops robots without a third party)"#

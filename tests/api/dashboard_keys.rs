@@ -117,7 +117,7 @@ async fn a_key_made_in_the_dashboard_is_shown_once_works_and_is_revoked_everywhe
             assert_eq!(usage.status, 200, "{}", usage.text);
             usage
                 .text
-                .contains("3 requests and 1 errors in the last 90 days")
+                .contains("3 requests and 1 error in the last 90 days")
                 .then_some(usage)
         },
     )
@@ -497,6 +497,7 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
             seconds: unix_now() - 60,
             nanos: 0,
         }),
+        label: None,
     };
     let e = owner
         .create_own_key(dash.grpc(past, true))
@@ -508,6 +509,7 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
             pb::CreateOwnKeyRequest {
                 scopes: vec![99],
                 expires_at: None,
+                label: None,
             },
             true,
         ))

@@ -63,7 +63,7 @@ document.getElementById('contact').addEventListener('submit', async (event) => {
 }
 
 /// Serves `router` on a free port of 127.0.0.1; returns its origin under `localhost`.
-async fn serve(router: axum::Router) -> String {
+pub(crate) async fn serve(router: axum::Router) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("binding a site");

@@ -173,6 +173,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "the hosted page's keyboard script compiled into the binary, no data",
     ),
     (
+        "GET /f/assets/back.js",
+        Kind::NotTenant,
+        "the endpoint refusal page's script compiled into the binary, no data; checked: the body names no account's object",
+    ),
+    (
         "GET /f/assets/pow.js",
         Kind::NotTenant,
         "the hosted pages' proof-of-work script compiled into the binary, no data; checked: the body names no account's object",
@@ -585,6 +590,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "A's delivery, under A's webhook, B's form, and B's webhook; not retried",
     ),
     (
+        "POST /app/forms/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/send",
+        Kind::Foreign,
+        "A's delivery, under A's webhook, B's form, and B's webhook; not made due",
+    ),
+    (
         "GET /app/keys",
         Kind::OwnOnly,
         "B's list shows B's keys only",
@@ -609,6 +619,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "GET /app/account",
         Kind::OwnOnly,
         "B's account page shows B's identities only",
+    ),
+    (
+        "POST /app/account/notifications",
+        Kind::OwnOnly,
+        "sets the session's own account's notification address; checked: B's post changes B's, A's stays",
     ),
     (
         "POST /app/account/unlink",
@@ -667,6 +682,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "A's subject, still linked; an API key is refused",
     ),
     (
+        "forms.v1.OwnerService/UpdateOwnAccount",
+        Kind::OwnOnly,
+        "changes B's own account only; an API key is refused",
+    ),
+    (
         "forms.v1.OwnerService/ListOwnKeys",
         Kind::OwnOnly,
         "B's keys only; an API key is refused",
@@ -700,6 +720,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.OwnerService/RetryOwnDelivery",
         Kind::Foreign,
         "A's delivery under A's webhook, B's form and B's webhook; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/SendOwnDeliveryNow",
+        Kind::Foreign,
+        "A's pending delivery under A's webhook, B's form and B's webhook; an API key is refused",
     ),
     (
         "forms.v1.OwnerService/SendTestEvent",
@@ -1960,6 +1985,7 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
         "GET /f/assets/pow.js",
         "GET /f/assets/conditions.js",
         "GET /f/assets/keys.js",
+        "GET /f/assets/back.js",
         "GET /favicon.ico",
     ] {
         let path = row
@@ -3704,6 +3730,26 @@ fn foreign_dashboard() -> Vec<DashRow> {
             vec![],
         ),
         (
+            "POST /app/forms/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/send",
+            true,
+            |a, me| {
+                [
+                    (&a.form, &a.webhook),
+                    (&me.form, &a.webhook),
+                    (&me.form, &me.webhook),
+                ]
+                .into_iter()
+                .map(|(form, hook)| {
+                    format!(
+                        "/app/forms/{form}/webhooks/{hook}/deliveries/{}/send",
+                        a.delivery
+                    )
+                })
+                .collect()
+            },
+            vec![],
+        ),
+        (
             "GET /app/keys/{key_id}",
             false,
             |a, _| vec![format!("/app/keys/{}", a.key)],
@@ -3738,6 +3784,18 @@ async fn fail_delivery(app: &TestApp, delivery: &str) {
         .execute(&app.pool)
         .await
         .expect("a failed delivery");
+}
+
+/// Makes a delivery pending and due in an hour: waiting, and held by no worker.
+async fn pend_delivery(app: &TestApp, delivery: &str) {
+    sqlx::query(
+        "UPDATE deliveries SET status = 'pending', locked_until = NULL,
+                next_attempt_at = now() + interval '1 hour' WHERE id = $1::uuid",
+    )
+    .bind(delivery)
+    .execute(&app.pool)
+    .await
+    .expect("a pending delivery");
 }
 
 #[allow(clippy::too_many_lines)]
@@ -4033,6 +4091,20 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
         let reply = da.post(path, fields).await;
         m.rest_status(row, "A's session", path, &reply, *status);
     }
+    // A's own pending delivery (not due for an hour: no worker holds it) is sent now.
+    pend_delivery(app, &failed).await;
+    let path = format!(
+        "/app/forms/{}/webhooks/{}/deliveries/{failed}/send",
+        a.form_id, a.webhook_id
+    );
+    let reply = da.post(&path, &[]).await;
+    m.rest_status(
+        "POST /app/forms/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/send",
+        "A's session",
+        &path,
+        &reply,
+        303,
+    );
     let gone = app.get(&format!("/forms/{sf}"), &a.key.key).await;
     m.expect("POST /app/forms/{id}/delete", gone.status == 404, || {
         format!("A's spare form survived its deletion: {}", gone.text)
@@ -4467,6 +4539,43 @@ async fn owner_rows(m: &mut Matrix, app: &TestApp, channel: &Channel, a: &Tenant
         },
     )
     .await;
+    let send = |form: &str, hook: &str, delivery: &str| pb::SendOwnDeliveryNowRequest {
+        form_id: form.to_owned(),
+        webhook_id: hook.to_owned(),
+        delivery_id: delivery.to_owned(),
+    };
+    let pending = a.delivery_ids.last().cloned().unwrap_or_default();
+    pend_delivery(app, &pending).await;
+    owner_foreign(
+        m,
+        "forms.v1.OwnerService/SendOwnDeliveryNow",
+        both,
+        &key,
+        true,
+        vec![
+            (
+                "A's delivery".into(),
+                send(&a.form_id, &a.webhook_id, &pending),
+            ),
+            (
+                "A's delivery under B's form".into(),
+                send(&b.form_id, &a.webhook_id, &pending),
+            ),
+            (
+                "A's delivery under B's webhook".into(),
+                send(&b.form_id, &b.webhook_id, &pending),
+            ),
+        ],
+        (
+            "A's pending delivery".into(),
+            send(&a.form_id, &a.webhook_id, &pending),
+        ),
+        |r| {
+            let mut c = owner.clone();
+            async move { c.send_own_delivery_now(r).await }
+        },
+    )
+    .await;
     let test = |form: &str| pb::SendTestEventRequest {
         form_id: form.to_owned(),
         webhook_id: a.webhook_id.clone(),
@@ -4575,6 +4684,40 @@ async fn owner_rows(m: &mut Matrix, app: &TestApp, channel: &Channel, a: &Tenant
         text.contains("user-b") && !text.contains("user-a") && leaked(&text, &a_ids).is_none(),
         || format!("ISOLATION BUG: B's account shows A's: {text}"),
     );
+    // B's own notification address, by gRPC and by the page; A's stays as it was.
+    let row = "forms.v1.OwnerService/UpdateOwnAccount";
+    let address = |who: &str| pb::UpdateOwnAccountRequest {
+        email: Some(format!("{who}@example.com")),
+    };
+    let got = owner
+        .clone()
+        .update_own_account(key.grpc(address("a-by-key")))
+        .await;
+    key_refused(m, row, "A's account", &got);
+    let got = owner
+        .clone()
+        .update_own_account(db.grpc(address("b-grpc"), true))
+        .await;
+    let text = format!("{:?}", m.grpc_ok(row, "B's account", got));
+    m.expect(
+        row,
+        text.contains(&b.key.account) && text.contains("b-grpc@example.com"),
+        || format!("B's address is not B's: {text}"),
+    );
+    let row = "POST /app/account/notifications";
+    let path = "/app/account/notifications";
+    let reply = db.post(path, &[("email", "b-page@example.com")]).await;
+    m.rest_status(row, "B's session", path, &reply, 303);
+    let a_account = owner
+        .clone()
+        .get_own_account(da.grpc(pb::GetOwnAccountRequest {}, false))
+        .await;
+    let text = format!("{:?}", m.grpc_ok(row, "A's account", a_account));
+    m.expect(
+        row,
+        !text.contains("b-page@") && !text.contains("b-grpc@") && !text.contains("a-by-key@"),
+        || format!("ISOLATION BUG: A's address changed under B's or a key: {text}"),
+    );
     let row = "forms.v1.OwnerService/ListOwnKeys";
     let got = owner
         .clone()
@@ -4604,6 +4747,7 @@ async fn owner_rows(m: &mut Matrix, app: &TestApp, channel: &Channel, a: &Tenant
     let message = pb::CreateOwnKeyRequest {
         scopes: vec![pb::Scope::Read as i32],
         expires_at: None,
+        label: None,
     };
     let a_count = key_count(app, &a.key.account).await;
     let got = owner

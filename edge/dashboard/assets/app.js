@@ -29,6 +29,45 @@
     input.addEventListener('input', sync);
     sync();
   });
+  // Times in the owner's own time zone. The server keeps and shows times in UTC, and
+  // says so; with this script, a date-time box with data-utc shows its time on the
+  // computer's clock and names the zone, and its form sends the zone's offset from UTC
+  // for that date (data-zone-offset), so that what was typed is taken as it was meant.
+  // A <time data-local> shows its moment on the computer's clock too. Pages the
+  // builder replaces in place are zoned again as they arrive.
+  var zone = (window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone) || '';
+  var pad = function (n) { return (n < 10 ? '0' : '') + n; };
+  var zoned = function (root) {
+    root.querySelectorAll('input[data-utc]:not([data-zoned])').forEach(function (input) {
+      input.setAttribute('data-zoned', '');
+      var at = new Date(input.getAttribute('data-utc'));
+      if (input.getAttribute('data-utc') && !isNaN(at)) {
+        input.value = at.getFullYear() + '-' + pad(at.getMonth() + 1) + '-' + pad(at.getDate()) +
+          'T' + pad(at.getHours()) + ':' + pad(at.getMinutes());
+      }
+      var note = document.getElementById(input.getAttribute('data-zone-note'));
+      if (note) note.textContent = 'In your computer\u2019s time zone' + (zone ? ', ' + zone : '') + '.';
+    });
+    root.querySelectorAll('time[data-local]:not([data-zoned])').forEach(function (time) {
+      time.setAttribute('data-zoned', '');
+      var at = new Date(time.getAttribute('datetime'));
+      if (isNaN(at)) return;
+      time.textContent = at.getFullYear() + '-' + pad(at.getMonth() + 1) + '-' + pad(at.getDate()) +
+        ' ' + pad(at.getHours()) + ':' + pad(at.getMinutes()) + (zone ? ' (' + zone + ')' : '');
+    });
+  };
+  zoned(document);
+  new MutationObserver(function () { zoned(document); })
+    .observe(document.body, { childList: true, subtree: true });
+  // In the capture phase: before the builder's script reads the form to send it.
+  document.addEventListener('submit', function (event) {
+    event.target.querySelectorAll('input[data-utc][data-zoned]').forEach(function (input) {
+      var offset = input.form && input.form.querySelector('[data-zone-offset]');
+      if (!offset) return;
+      var local = new Date(input.value);
+      offset.value = input.value && !isNaN(local) ? String(-local.getTimezoneOffset()) : '';
+    });
+  }, true);
   // Live refresh: an element with data-refresh="URL" and data-every="SECONDS" is replaced
   // by the same element of the page at URL, while the page is visible. The page also has
   // a visible Refresh link, which works without this.

@@ -31,7 +31,14 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, closed: bool) 
             p class="muted" {
                 @match status {
                     pb::FormStatus::Published if closed => { "Published, but closed: it does not accept responses." }
-                    pb::FormStatus::Published => { "Published: it accepts responses." }
+                    pb::FormStatus::Published => {
+                        "Published: it accepts responses"
+                        @if let Some(at) = super::settings::closes_at(form) {
+                            // UTC on the page; the script shows it on the owner's clock.
+                            " until " time datetime=(convert::rfc3339(at)) data-local { (at.format("%Y-%m-%d %H:%M UTC")) }
+                        }
+                        "."
+                    }
                     pb::FormStatus::Archived => { "Archived: it does not accept responses; its data is kept." }
                     _ => { "Draft: only you can see it." }
                 }

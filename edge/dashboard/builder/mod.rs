@@ -68,6 +68,8 @@ pub(super) struct View<'a> {
     pub when: Option<&'a str>,
     pub notice: Option<&'a str>,
     pub problem: Option<&'a str>,
+    /// Why notifications would reach no one (the settings say it beside the box).
+    pub mail: Option<&'static str>,
 }
 
 /// A form id from the path: a UUID, else there is no such page.
@@ -169,12 +171,23 @@ pub(crate) async fn page(
 ) -> Response {
     match owner.form(&id).await {
         Ok(form) => {
+            // The account says whether a notification can reach anyone; a page
+            // without that warning is better than no page.
+            let account = owner
+                .state
+                .owner()
+                .get_own_account(owner.request(pb::GetOwnAccountRequest {}))
+                .await;
+            let mail = account.ok().and_then(|reply| {
+                crate::dashboard::account::notifications_warning(&reply.into_inner())
+            });
             let view = View {
                 edit: q.edit.as_deref(),
                 add: q.add,
                 when: q.when.as_deref(),
                 notice: words::done_text(q.done.as_deref()),
                 problem: None,
+                mail,
             };
             owner.page(
                 &form.title,

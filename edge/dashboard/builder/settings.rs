@@ -24,7 +24,7 @@ pub(super) fn closes_at(form: &pb::Form) -> Option<DateTime<Utc>> {
         .map(|at| at.with_timezone(&Utc))
 }
 
-pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
+pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, mail: Option<&str>) -> Markup {
     let settings = settings_of(form);
     let text = |key: &str| {
         settings
@@ -36,6 +36,7 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
     let closes = closes_at(form)
         .map(|at| at.format("%Y-%m-%dT%H:%M").to_string())
         .unwrap_or_default();
+    let closes_utc = closes_at(form).map(convert::rfc3339).unwrap_or_default();
     let cap = settings
         .get("max_responses")
         .and_then(Value::as_u64)
@@ -66,8 +67,13 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
                 fieldset {
                     legend { "Notifications" }
                     label class="inline" {
-                        input type="checkbox" name="notifications_enabled" value="on" checked[notify];
+                        input type="checkbox" name="notifications_enabled" value="on" aria-describedby="s-notify-hint" checked[notify];
                         "Email me each new response"
+                    }
+                    @if let Some(warning) = mail {
+                        p class="warning" id="s-notify-hint" { (warning) " " a href="/app/account#notifications" { "Notification settings" } }
+                    } @else {
+                        p class="muted hint" id="s-notify-hint" { "Mailed to the address on your " a href="/app/account#notifications" { "account page" } "." }
                     }
                 }
                 fieldset {
@@ -80,8 +86,13 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
                         "The visitor's browser solves a small puzzle while they type (well under a second); the form page then needs JavaScript to be sent."
                     }
                 }
-                label for="s-closes" { "Closing date and time, in UTC " span class="muted" { "(no response is accepted from then on)" } }
-                input id="s-closes" name="closes_at" type="datetime-local" value=(closes);
+                label for="s-closes" { "Closing date and time " span class="muted" { "(no response is accepted from then on)" } }
+                // In UTC without script; with it (app.js), on the owner's own clock,
+                // which is how they think of "Friday at 6 pm", with the zone named.
+                p class="muted hint" id="s-closes-zone" { "The date and time are in UTC (Coordinated Universal Time)." }
+                input id="s-closes" name="closes_at" type="datetime-local" value=(closes)
+                    data-utc=(closes_utc) data-zone-note="s-closes-zone" aria-describedby="s-closes-zone";
+                input type="hidden" name="closes_offset" value="" data-zone-offset;
                 label for="s-cap" { "Response cap " span class="muted" { "(the form closes when it holds this many responses)" } }
                 input id="s-cap" name="max_responses" type="number" min="1" step="1" inputmode="numeric" value=(cap);
                 label for="s-origins" { "Allowed origins (one per line) " span class="muted" { "— accept posts from your own site's HTML form, e.g. https://www.example.com" } }
@@ -102,6 +113,10 @@ pub(crate) struct SettingsForm {
     proof_of_work: Option<String>,
     #[serde(default)]
     closes_at: String,
+    /// Minutes east of UTC of the zone the closing date was typed in, for that date
+    /// (the page's script sends it); empty: typed in UTC.
+    #[serde(default)]
+    closes_offset: String,
     #[serde(default)]
     max_responses: String,
     /// One origin a line; the core checks and normalises them.
@@ -142,8 +157,18 @@ fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static s
     } else {
         let at = NaiveDateTime::parse_from_str(closes, "%Y-%m-%dT%H:%M")
             .or_else(|_| NaiveDateTime::parse_from_str(closes, "%Y-%m-%dT%H:%M:%S"))
-            .map_err(|_| "Closing date: give a date and time such as 2030-12-31T18:00 (UTC).")?;
-        Value::String(convert::rfc3339(at.and_utc()))
+            .map_err(|_| "Closing date: give a date and time such as 2030-12-31 18:00.")?;
+        let offset = match posted.closes_offset.trim() {
+            "" => 0,
+            minutes => minutes
+                .parse::<i64>()
+                .ok()
+                .filter(|m| m.abs() <= 18 * 60)
+                .ok_or("Closing date: your time zone could not be read. Reload the page and try again.")?,
+        };
+        Value::String(convert::rfc3339(
+            at.and_utc() - chrono::Duration::minutes(offset),
+        ))
     };
     settings.insert("closes_at".into(), closes);
     let cap = posted.max_responses.trim();
@@ -207,6 +232,7 @@ mod tests {
             notifications_enabled: None,
             proof_of_work: Some("on".into()),
             closes_at: "2030-12-31T18:00".into(),
+            closes_offset: String::new(),
             max_responses: String::new(),
             allowed_origins: " https://www.example.com \r\n\r\nhttp://localhost:8080\n".into(),
         };
@@ -226,6 +252,7 @@ mod tests {
                 notifications_enabled: None,
                 proof_of_work: None,
                 closes_at: String::new(),
+                closes_offset: String::new(),
                 max_responses: String::new(),
                 allowed_origins: String::new(),
             }
@@ -241,5 +268,26 @@ mod tests {
             ..posted
         };
         assert!(settings_from(&bad).is_err());
+    }
+
+    #[test]
+    fn the_closing_date_is_taken_in_the_zone_it_was_typed_in() {
+        let posted = |offset: &str| SettingsForm {
+            confirmation_message: String::new(),
+            redirect_url: String::new(),
+            notifications_enabled: None,
+            proof_of_work: None,
+            closes_at: "2030-12-31T18:00".into(),
+            closes_offset: offset.into(),
+            max_responses: String::new(),
+            allowed_origins: String::new(),
+        };
+        // Paris in winter is UTC+1: 18:00 there is 17:00 UTC; New York's 18:00 is 23:00.
+        let at = |offset| settings_from(&posted(offset)).expect("valid")["closes_at"].clone();
+        assert_eq!(at("60"), "2030-12-31T17:00:00.000Z");
+        assert_eq!(at("-300"), "2030-12-31T23:00:00.000Z");
+        assert_eq!(at(""), "2030-12-31T18:00:00.000Z");
+        assert!(settings_from(&posted("east")).is_err());
+        assert!(settings_from(&posted("5000")).is_err());
     }
 }

@@ -19,7 +19,7 @@ pub(super) fn render(owner: &Owner, form: &pb::Form, origin: &Origin, view: &Vie
     let base = format!("/app/forms/{}", form.id);
     let closed = super::settings::closes_at(form).is_some_and(|at| at <= Utc::now());
     html! {
-        p class="crumbs" { a href="/app/forms" { "Forms" } }
+        (layout::crumbs(&[("/app/forms", "Forms")], &form.title))
         h1 { (form.title) }
         div class="form-head" {
             p class="form-status" {
@@ -30,12 +30,7 @@ pub(super) fn render(owner: &Owner, form: &pb::Form, origin: &Origin, view: &Vie
             (super::lifecycle::section(owner, form, &base, closed))
         }
         @if let Some(description) = &form.description { p class="description" { (description) } }
-        nav class="subnav" aria-label="Form" {
-            a href=(base) aria-current="page" { "Builder" }
-            a href={(base) "/responses"} { "Responses" }
-            a href={(base) "/summary"} { "Summary" }
-            a href={(base) "/webhooks"} { "Webhooks" }
-        }
+        (layout::form_tabs(&form.id, layout::FormTab::Builder))
         div id="builder-notices" {
             (layout::notice(view.notice))
             (layout::problem(view.problem))
@@ -46,7 +41,7 @@ pub(super) fn render(owner: &Owner, form: &pb::Form, origin: &Origin, view: &Vie
                 @if is_published(form) { (share_section(form, origin)) }
                 div class="card folds" {
                     (details_section(owner, form, &base))
-                    (super::settings::section(owner, form, &base))
+                    (super::settings::section(owner, form, &base, view.mail))
                     (super::lifecycle::delete_fold(owner, form, &base))
                 }
             }

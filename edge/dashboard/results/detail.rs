@@ -93,18 +93,18 @@ pub(crate) async fn show(owner: Owner, Path((form_id, id)): Path<(String, String
             .unwrap_or_else(|| "—".to_owned())
     };
     let body = html! {
-        nav class="crumbs" aria-label="Breadcrumb" {
-            a href="/app/forms" { "Forms" } " / "
-            a href={"/app/forms/" (segment(&form.id))} { (form.title) } " / "
-            a href=(inbox) { "Responses" } " / "
-            span aria-current="page" { "Response" }
-        }
+        (layout::crumbs(&[
+            ("/app/forms", "Forms"),
+            (&format!("/app/forms/{}", segment(&form.id)), &form.title),
+            (&inbox, "Responses"),
+        ], "Response"))
         @if unfinished {
             h1 { "Unfinished response, last saved " (at_seconds(response.submitted_at.as_ref())) }
             p { "Reached " (answer::page_title(&form.fields, response.last_page.max(1))) "; not sent yet." }
         } @else {
             h1 { "Response of " (at_seconds(response.submitted_at.as_ref())) }
         }
+        (layout::form_tabs(&form.id, layout::FormTab::Responses))
         section aria-labelledby="answers-h" {
             h2 id="answers-h" { "Answers" }
             dl class="facts" {

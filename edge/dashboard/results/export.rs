@@ -6,7 +6,7 @@
 use super::filter::{Filter, InboxQuery};
 use super::inbox::core_value;
 use super::segment;
-use crate::dashboard::layout::{Section, csrf};
+use crate::dashboard::layout::{self, Section, csrf};
 use crate::dashboard::owner::{Owner, Posted, see_other};
 use crate::http::download;
 use axum::extract::{Path, Query};
@@ -181,11 +181,11 @@ async fn delete(
     if chosen.confirm != "yes" {
         let n = chosen.id.len();
         let body = html! {
-            nav class="crumbs" aria-label="Breadcrumb" {
-                a href="/app/forms" { "Forms" } " / "
-                a href={"/app/forms/" (segment(&form.id))} { (form.title) } " / "
-                a href=(inbox) { "Responses" }
-            }
+            (layout::crumbs(&[
+                ("/app/forms", "Forms"),
+                (&format!("/app/forms/{}", segment(&form.id)), &form.title),
+                (inbox, "Responses"),
+            ], "Delete"))
             h1 { "Delete " (n) @if n == 1 { " response" } @else { " responses" } "?" }
             form method="post" action={(inbox) "/selection"} class="card danger" {
                 (csrf(&owner.session))

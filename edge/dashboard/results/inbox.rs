@@ -193,13 +193,10 @@ fn filter_form(base: &str, form: &pb::Form, q: &InboxQuery, mistake: Option<&Mis
 /// The page's head: breadcrumbs, title, the Finished/Unfinished tabs.
 fn head(form: &pb::Form, base: &str, unfinished: bool) -> Markup {
     html! {
-        nav class="crumbs" aria-label="Breadcrumb" {
-            a href="/app/forms" { "Forms" } " / "
-            a href={"/app/forms/" (segment(&form.id))} { (form.title) } " / "
-            span aria-current="page" { "Responses" }
-        }
+        (layout::crumbs(&[("/app/forms", "Forms"), (&format!("/app/forms/{}", segment(&form.id)), &form.title)], "Responses"))
         h1 { "Responses" span class="visually-hidden" { " to " (form.title) } }
-        nav class="subnav" aria-label="Which responses" {
+        (layout::form_tabs(&form.id, layout::FormTab::Responses))
+        nav class="subnav which" aria-label="Which responses" {
             a href=(base) aria-current=[(!unfinished).then_some("page")] { "Finished" }
             a href={(base) "?show=unfinished"} aria-current=[unfinished.then_some("page")] { "Unfinished" }
         }

@@ -203,7 +203,7 @@ class UpdateWebhookResponse(_message.Message):
     def __init__(self, webhook: _Optional[_Union[_webhooks_pb2.Webhook, _Mapping]] = ...) -> None: ...
 
 class Delivery(_message.Message):
-    __slots__ = ("id", "webhook_id", "event", "status", "next_attempt_at", "created_at", "attempts")
+    __slots__ = ("id", "webhook_id", "event", "status", "next_attempt_at", "created_at", "attempts", "body")
     ID_FIELD_NUMBER: _ClassVar[int]
     WEBHOOK_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
@@ -211,6 +211,7 @@ class Delivery(_message.Message):
     NEXT_ATTEMPT_AT_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
+    BODY_FIELD_NUMBER: _ClassVar[int]
     id: str
     webhook_id: str
     event: str
@@ -218,7 +219,8 @@ class Delivery(_message.Message):
     next_attempt_at: _timestamp_pb2.Timestamp
     created_at: _timestamp_pb2.Timestamp
     attempts: _containers.RepeatedCompositeFieldContainer[DeliveryAttempt]
-    def __init__(self, id: _Optional[str] = ..., webhook_id: _Optional[str] = ..., event: _Optional[str] = ..., status: _Optional[_Union[DeliveryStatus, str]] = ..., next_attempt_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., attempts: _Optional[_Iterable[_Union[DeliveryAttempt, _Mapping]]] = ...) -> None: ...
+    body: str
+    def __init__(self, id: _Optional[str] = ..., webhook_id: _Optional[str] = ..., event: _Optional[str] = ..., status: _Optional[_Union[DeliveryStatus, str]] = ..., next_attempt_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., attempts: _Optional[_Iterable[_Union[DeliveryAttempt, _Mapping]]] = ..., body: _Optional[str] = ...) -> None: ...
 
 class DeliveryAttempt(_message.Message):
     __slots__ = ("attempted_at", "status_code", "duration_ms", "error", "response_body")

@@ -138,18 +138,32 @@ class GetOwnAccountRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class GetOwnAccountResponse(_message.Message):
-    __slots__ = ("account", "rate_limit_per_minute", "responses_this_month", "monthly_response_limit", "identities")
+    __slots__ = ("account", "rate_limit_per_minute", "responses_this_month", "monthly_response_limit", "identities", "notifications_mailed")
     ACCOUNT_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_PER_MINUTE_FIELD_NUMBER: _ClassVar[int]
     RESPONSES_THIS_MONTH_FIELD_NUMBER: _ClassVar[int]
     MONTHLY_RESPONSE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     IDENTITIES_FIELD_NUMBER: _ClassVar[int]
+    NOTIFICATIONS_MAILED_FIELD_NUMBER: _ClassVar[int]
     account: _admin_pb2.Account
     rate_limit_per_minute: int
     responses_this_month: int
     monthly_response_limit: int
     identities: _containers.RepeatedCompositeFieldContainer[LinkedIdentity]
-    def __init__(self, account: _Optional[_Union[_admin_pb2.Account, _Mapping]] = ..., rate_limit_per_minute: _Optional[int] = ..., responses_this_month: _Optional[int] = ..., monthly_response_limit: _Optional[int] = ..., identities: _Optional[_Iterable[_Union[LinkedIdentity, _Mapping]]] = ...) -> None: ...
+    notifications_mailed: bool
+    def __init__(self, account: _Optional[_Union[_admin_pb2.Account, _Mapping]] = ..., rate_limit_per_minute: _Optional[int] = ..., responses_this_month: _Optional[int] = ..., monthly_response_limit: _Optional[int] = ..., identities: _Optional[_Iterable[_Union[LinkedIdentity, _Mapping]]] = ..., notifications_mailed: _Optional[bool] = ...) -> None: ...
+
+class UpdateOwnAccountRequest(_message.Message):
+    __slots__ = ("email",)
+    EMAIL_FIELD_NUMBER: _ClassVar[int]
+    email: str
+    def __init__(self, email: _Optional[str] = ...) -> None: ...
+
+class UpdateOwnAccountResponse(_message.Message):
+    __slots__ = ("account",)
+    ACCOUNT_FIELD_NUMBER: _ClassVar[int]
+    account: _admin_pb2.Account
+    def __init__(self, account: _Optional[_Union[_admin_pb2.Account, _Mapping]] = ...) -> None: ...
 
 class UnlinkOwnIdentityRequest(_message.Message):
     __slots__ = ("subject", "issuer")
@@ -164,14 +178,16 @@ class UnlinkOwnIdentityResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class OwnKey(_message.Message):
-    __slots__ = ("key", "last_used_on", "session_key")
+    __slots__ = ("key", "last_used_on", "session_key", "label")
     KEY_FIELD_NUMBER: _ClassVar[int]
     LAST_USED_ON_FIELD_NUMBER: _ClassVar[int]
     SESSION_KEY_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
     key: _admin_pb2.ApiKey
     last_used_on: str
     session_key: bool
-    def __init__(self, key: _Optional[_Union[_admin_pb2.ApiKey, _Mapping]] = ..., last_used_on: _Optional[str] = ..., session_key: _Optional[bool] = ...) -> None: ...
+    label: str
+    def __init__(self, key: _Optional[_Union[_admin_pb2.ApiKey, _Mapping]] = ..., last_used_on: _Optional[str] = ..., session_key: _Optional[bool] = ..., label: _Optional[str] = ...) -> None: ...
 
 class ListOwnKeysRequest(_message.Message):
     __slots__ = ()
@@ -184,12 +200,14 @@ class ListOwnKeysResponse(_message.Message):
     def __init__(self, keys: _Optional[_Iterable[_Union[OwnKey, _Mapping]]] = ...) -> None: ...
 
 class CreateOwnKeyRequest(_message.Message):
-    __slots__ = ("scopes", "expires_at")
+    __slots__ = ("scopes", "expires_at", "label")
     SCOPES_FIELD_NUMBER: _ClassVar[int]
     EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
     scopes: _containers.RepeatedScalarFieldContainer[_admin_pb2.Scope]
     expires_at: _timestamp_pb2.Timestamp
-    def __init__(self, scopes: _Optional[_Iterable[_Union[_admin_pb2.Scope, str]]] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    label: str
+    def __init__(self, scopes: _Optional[_Iterable[_Union[_admin_pb2.Scope, str]]] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., label: _Optional[str] = ...) -> None: ...
 
 class CreateOwnKeyResponse(_message.Message):
     __slots__ = ("secret", "key")
@@ -272,6 +290,22 @@ class RetryOwnDeliveryRequest(_message.Message):
     def __init__(self, form_id: _Optional[str] = ..., webhook_id: _Optional[str] = ..., delivery_id: _Optional[str] = ...) -> None: ...
 
 class RetryOwnDeliveryResponse(_message.Message):
+    __slots__ = ("delivery",)
+    DELIVERY_FIELD_NUMBER: _ClassVar[int]
+    delivery: _admin_pb2.Delivery
+    def __init__(self, delivery: _Optional[_Union[_admin_pb2.Delivery, _Mapping]] = ...) -> None: ...
+
+class SendOwnDeliveryNowRequest(_message.Message):
+    __slots__ = ("form_id", "webhook_id", "delivery_id")
+    FORM_ID_FIELD_NUMBER: _ClassVar[int]
+    WEBHOOK_ID_FIELD_NUMBER: _ClassVar[int]
+    DELIVERY_ID_FIELD_NUMBER: _ClassVar[int]
+    form_id: str
+    webhook_id: str
+    delivery_id: str
+    def __init__(self, form_id: _Optional[str] = ..., webhook_id: _Optional[str] = ..., delivery_id: _Optional[str] = ...) -> None: ...
+
+class SendOwnDeliveryNowResponse(_message.Message):
     __slots__ = ("delivery",)
     DELIVERY_FIELD_NUMBER: _ClassVar[int]
     delivery: _admin_pb2.Delivery

@@ -491,6 +491,11 @@ class OwnerServiceStub:
                 request_serializer=forms_dot_v1_dot_dashboard__pb2.RevokeOwnKeyRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_dashboard__pb2.RevokeOwnKeyResponse.FromString,
                 _registered_method=True)
+        self.UpdateOwnAccount = channel.unary_unary(
+                '/forms.v1.OwnerService/UpdateOwnAccount',
+                request_serializer=forms_dot_v1_dot_dashboard__pb2.UpdateOwnAccountRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_dashboard__pb2.UpdateOwnAccountResponse.FromString,
+                _registered_method=True)
         self.GetOwnKeyUsage = channel.unary_unary(
                 '/forms.v1.OwnerService/GetOwnKeyUsage',
                 request_serializer=forms_dot_v1_dot_dashboard__pb2.GetOwnKeyUsageRequest.SerializeToString,
@@ -510,6 +515,11 @@ class OwnerServiceStub:
                 '/forms.v1.OwnerService/RetryOwnDelivery',
                 request_serializer=forms_dot_v1_dot_dashboard__pb2.RetryOwnDeliveryRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_dashboard__pb2.RetryOwnDeliveryResponse.FromString,
+                _registered_method=True)
+        self.SendOwnDeliveryNow = channel.unary_unary(
+                '/forms.v1.OwnerService/SendOwnDeliveryNow',
+                request_serializer=forms_dot_v1_dot_dashboard__pb2.SendOwnDeliveryNowRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_dashboard__pb2.SendOwnDeliveryNowResponse.FromString,
                 _registered_method=True)
         self.SendTestEvent = channel.unary_unary(
                 '/forms.v1.OwnerService/SendTestEvent',
@@ -571,8 +581,19 @@ class OwnerServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UpdateOwnAccount(self, request, context):
+        """Changes the account's own settings: the address its notifications are mailed to
+        (`Account.email`). A malformed address answers INVALID_ARGUMENT with reason
+        VALIDATION_ERROR.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetOwnKeyUsage(self, request, context):
-        """Daily requests and errors of a key of the account (the session key included).
+        """Daily requests and errors of a key of the account (the session key included: it
+        counts the API calls made with the provider's session cookie, never the
+        dashboard's own calls, which are not API usage).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -596,6 +617,17 @@ class OwnerServiceServicer:
         """Schedules a failed delivery again, now, with a fresh retry budget. A delivery that
         has not failed (pending or succeeded) is left as it is and the call answers
         INVALID_ARGUMENT with reason VALIDATION_ERROR (as the operator's RetryDelivery).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SendOwnDeliveryNow(self, request, context):
+        """Makes a pending delivery (waiting for its next attempt) due now, in the durable
+        outbox: the dispatcher sends it as it sends any due delivery, one attempt at a time
+        under its lease, so it is never sent twice at once. A delivery being attempted at
+        this moment, or not pending, is left as it is and the call answers INVALID_ARGUMENT
+        with reason VALIDATION_ERROR.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -647,6 +679,11 @@ def add_OwnerServiceServicer_to_server(servicer, server):
                     request_deserializer=forms_dot_v1_dot_dashboard__pb2.RevokeOwnKeyRequest.FromString,
                     response_serializer=forms_dot_v1_dot_dashboard__pb2.RevokeOwnKeyResponse.SerializeToString,
             ),
+            'UpdateOwnAccount': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateOwnAccount,
+                    request_deserializer=forms_dot_v1_dot_dashboard__pb2.UpdateOwnAccountRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_dashboard__pb2.UpdateOwnAccountResponse.SerializeToString,
+            ),
             'GetOwnKeyUsage': grpc.unary_unary_rpc_method_handler(
                     servicer.GetOwnKeyUsage,
                     request_deserializer=forms_dot_v1_dot_dashboard__pb2.GetOwnKeyUsageRequest.FromString,
@@ -666,6 +703,11 @@ def add_OwnerServiceServicer_to_server(servicer, server):
                     servicer.RetryOwnDelivery,
                     request_deserializer=forms_dot_v1_dot_dashboard__pb2.RetryOwnDeliveryRequest.FromString,
                     response_serializer=forms_dot_v1_dot_dashboard__pb2.RetryOwnDeliveryResponse.SerializeToString,
+            ),
+            'SendOwnDeliveryNow': grpc.unary_unary_rpc_method_handler(
+                    servicer.SendOwnDeliveryNow,
+                    request_deserializer=forms_dot_v1_dot_dashboard__pb2.SendOwnDeliveryNowRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_dashboard__pb2.SendOwnDeliveryNowResponse.SerializeToString,
             ),
             'SendTestEvent': grpc.unary_unary_rpc_method_handler(
                     servicer.SendTestEvent,
@@ -828,6 +870,33 @@ class OwnerService:
             _registered_method=True)
 
     @staticmethod
+    def UpdateOwnAccount(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.OwnerService/UpdateOwnAccount',
+            forms_dot_v1_dot_dashboard__pb2.UpdateOwnAccountRequest.SerializeToString,
+            forms_dot_v1_dot_dashboard__pb2.UpdateOwnAccountResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def GetOwnKeyUsage(request,
             target,
             options=(),
@@ -925,6 +994,33 @@ class OwnerService:
             '/forms.v1.OwnerService/RetryOwnDelivery',
             forms_dot_v1_dot_dashboard__pb2.RetryOwnDeliveryRequest.SerializeToString,
             forms_dot_v1_dot_dashboard__pb2.RetryOwnDeliveryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SendOwnDeliveryNow(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.OwnerService/SendOwnDeliveryNow',
+            forms_dot_v1_dot_dashboard__pb2.SendOwnDeliveryNowRequest.SerializeToString,
+            forms_dot_v1_dot_dashboard__pb2.SendOwnDeliveryNowResponse.FromString,
             options,
             channel_credentials,
             insecure,

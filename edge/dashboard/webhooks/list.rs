@@ -1,0 +1,115 @@
+//! The list of a form's webhooks, with the create form, and the secret of one just
+//! created (shown in the reply to the create only).
+
+use super::events::{has_quiz, hook_fields, words};
+use super::hook::active_badge;
+use super::{head, hook_url, list_url};
+use crate::dashboard::layout::{self, Section, csrf, problem};
+use crate::dashboard::owner::Owner;
+use axum::http::StatusCode;
+use axum::response::Response;
+use forms::pb;
+use maud::html;
+
+/// What the create form held, shown again when it was refused.
+pub(super) struct Draft {
+    pub(super) name: String,
+    pub(super) url: String,
+    pub(super) events: Vec<String>,
+}
+
+/// The list page, with a notice, a problem with the create (and what was entered), or
+/// a webhook just created with its secret.
+pub(super) async fn list_page(
+    owner: &Owner,
+    form_id: &str,
+    notice: Option<&str>,
+    refused: Option<(&str, Draft)>,
+    created: Option<pb::Webhook>,
+    status: Option<StatusCode>,
+) -> Response {
+    let form = match owner.form(form_id).await {
+        Ok(form) => form,
+        Err(response) => return response,
+    };
+    let listed = owner
+        .state
+        .webhooks()
+        .list_webhooks(owner.request(pb::ListWebhooksRequest {
+            form_id: form.id.clone(),
+        }))
+        .await;
+    let hooks = match listed {
+        Ok(reply) => reply.into_inner().webhooks,
+        Err(status) => return owner.failure(&status),
+    };
+    let (problem_text, draft) = match refused {
+        Some((text, draft)) => (Some(text), draft),
+        None => (
+            None,
+            Draft {
+                name: String::new(),
+                url: String::new(),
+                events: Vec::new(),
+            },
+        ),
+    };
+    let body = html! {
+        (head(&form, None))
+        (layout::notice(notice))
+        @if let Some(hook) = &created {
+            section class="card created" aria-labelledby="created-heading" {
+                h2 id="created-heading" { "Webhook “" (hook.name) "” created" }
+                p { strong { "Copy its signing secret now: it will not be shown again." }
+                    " Your receiver uses it to check the signature of every delivery." }
+                p {
+                    label for="webhook-secret" { "Signing secret" }
+                    input id="webhook-secret" class="secret" type="text" readonly value=(hook.secret.as_deref().unwrap_or_default());
+                }
+                p class="row" {
+                    button type="button" data-copy="webhook-secret" { "Copy secret" }
+                    span id="webhook-secret-copied" role="status" {}
+                }
+                p { a href=(hook_url(&form.id, &hook.id)) { "Go to the webhook’s page" } }
+            }
+        }
+        @if hooks.is_empty() {
+            p class="muted" { "This form has no webhook yet. Create one below." }
+        } @else {
+            div class="table-wrap" tabindex="0" role="region" aria-label="Webhooks" {
+                table {
+                    thead { tr {
+                        th scope="col" { "Name" }
+                        th scope="col" { "URL" }
+                        th scope="col" { "Sent when" }
+                        th scope="col" { "State" }
+                    } }
+                    tbody {
+                        @for hook in &hooks {
+                            tr {
+                                td { a href=(hook_url(&form.id, &hook.id)) { (hook.name) } }
+                                td class="url" { (hook.url) }
+                                td { (words(&hook.events)) }
+                                td { (active_badge(hook.is_active)) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        section class="card" aria-labelledby="new-heading" {
+            h2 id="new-heading" { "New webhook" }
+            (problem(problem_text))
+            form method="post" action=(list_url(&form.id)) {
+                (csrf(&owner.session))
+                (hook_fields("new", &draft.name, &draft.url, &draft.events, has_quiz(&form)))
+                button type="submit" { "Create webhook" }
+            }
+        }
+    };
+    let mut response = owner.page("Webhooks", Section::Forms, body);
+    if let Some(status) = status {
+        *response.status_mut() = status;
+    }
+    response
+}

@@ -1,0 +1,72 @@
+// The dashboard's pages in Debian's headless Chromium, each at 1280 and at 390 px wide,
+// with a session cookie: axe-core's serious and critical violations, the CSP
+// violations reported, whether the page scrolls sideways, and the layout of the one
+// navigation pattern (the bar's rows, the breadcrumb trail, the form's tabs, the
+// title's lines, the gap between the forms list's filter and its table). Prints JSON;
+// with SCREENSHOTS=<dir>, saves each page there as <name>-<width>.png.
+//
+//   node tests/browser/dashboard_pages.mjs <base url> <cookie name=value> <name=path>...
+import { chromium } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+
+const [base, cookie, ...pages] = process.argv.slice(2);
+const shots = process.env.SCREENSHOTS;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+});
+const seen = {};
+try {
+  for (const width of [1280, 390]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const [name, ...value] = cookie.split('=');
+    await context.addCookies([{ name, value: value.join('='), url: base }]);
+    for (const entry of pages) {
+      const [label, ...path] = entry.split('=');
+      const page = await context.newPage();
+      const csp = [];
+      page.on('console', (m) => { if (m.text().includes('Content Security Policy')) csp.push(m.text()); });
+      const opened = await page.goto(base + path.join('='));
+      const layout = await page.evaluate(() => {
+        const box = (el) => (el ? el.getBoundingClientRect() : null);
+        const brand = box(document.querySelector('header.top .brand'));
+        const out = box(document.querySelector('header.top .sign-out'));
+        const links = [...document.querySelectorAll('header.top .sections a')].map(box);
+        const h1 = document.querySelector('main h1');
+        const lineHeight = h1 ? parseFloat(getComputedStyle(h1).lineHeight) : 0;
+        const filter = box(document.querySelector('.list-filter'));
+        const table = box(document.querySelector('.list-filter ~ .table-wrap'));
+        const tabs = document.querySelector('nav.subnav[aria-label=Form]');
+        return {
+          sideways: document.documentElement.scrollWidth > window.innerWidth,
+          signOutBesideBrand: !!(brand && out && Math.abs(brand.top - out.top) < 8),
+          sectionsOneRow: links.length > 0 && links.every((l) => Math.abs(l.top - links[0].top) < 4),
+          crumbs: [...document.querySelectorAll('nav.crumbs li')].map((li) => li.textContent.trim()),
+          tabs: tabs ? [...tabs.querySelectorAll('a')].map((a) => a.textContent.trim()) : null,
+          currentTab: tabs ? (tabs.querySelector('[aria-current=page]') || {}).textContent || null : null,
+          tabsOneRow: tabs ? [...tabs.querySelectorAll('a')].every((a, _, all) =>
+            Math.abs(a.getBoundingClientRect().top - all[0].getBoundingClientRect().top) < 4) : null,
+          titleLines: h1 && lineHeight ? Math.round(h1.getBoundingClientRect().height / lineHeight) : null,
+          filterGap: filter && table ? Math.round(table.top - filter.bottom) : null,
+        };
+      });
+      const axe = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      if (shots) await page.screenshot({ path: `${shots}/${label}-${width}.png`, fullPage: true });
+      seen[`${label}@${width}`] = {
+        status: opened.status(),
+        axe: axe.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id}:${v.nodes.map((n) => n.target.join(' ')).join(',')}`),
+        csp,
+        ...layout,
+      };
+      await page.close();
+    }
+    await context.close();
+  }
+  console.log(JSON.stringify(seen));
+} finally {
+  await browser.close();
+}
