@@ -2,11 +2,15 @@
 //! `--help`), with their defaults: the one place the service's defaults are written
 //! (the core's settings have none of their own; see `ServeArgs::from_defaults`).
 
+mod values;
+
 use crate::http::tls::TlsFiles;
 use crate::limits::at_least_one;
 use clap::{Args, FromArgMatches, ValueEnum};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+pub(crate) use values::Limit;
+use values::{parse_http_url, parse_issuer, parse_source_list, positive_duration};
 
 /// Where the database is; every command uses it.
 #[derive(Args)]
@@ -335,40 +339,6 @@ pub(crate) struct ServeArgs {
 /// short one would let anyone in with an empty header, or forge sessions.
 const MIN_SECRET_BYTES: usize = 32;
 
-/// An issuer URL, kept exactly as given: the provider's discovery document must name
-/// the same string.
-fn parse_issuer(s: &str) -> Result<String, String> {
-    parse_http_url(s)?;
-    Ok(s.to_owned())
-}
-
-/// An http(s) URL without query or fragment, kept without its trailing slash.
-fn parse_http_url(s: &str) -> Result<String, String> {
-    let url = url::Url::parse(s.trim()).map_err(|e| format!("not a URL: {e}"))?;
-    if !matches!(url.scheme(), "http" | "https")
-        || url.host_str().is_none()
-        || url.query().is_some()
-        || url.fragment().is_some()
-    {
-        return Err("must be an http:// or https:// URL without query or fragment".to_owned());
-    }
-    Ok(url.as_str().trim_end_matches('/').to_owned())
-}
-
-/// A CSP source list: printable ASCII without the separators that would end the
-/// directive (`;`) or the header (`,` starts another policy).
-fn parse_source_list(s: &str) -> Result<String, String> {
-    let s = s.trim();
-    if s.is_empty()
-        || !s
-            .bytes()
-            .all(|b| (0x20..0x7f).contains(&b) && b != b';' && b != b',')
-    {
-        return Err("must be a CSP source list such as 'self' https://example.com".to_owned());
-    }
-    Ok(s.to_owned())
-}
-
 impl ServeArgs {
     /// The settings of `serve` with no flag given (the environment still applies): what
     /// a core run for one operator command is configured with.
@@ -407,43 +377,6 @@ impl ServeArgs {
             }
         }
         Ok(())
-    }
-}
-
-/// A quota: a number, or "unlimited".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Limit(pub Option<i64>);
-
-impl std::str::FromStr for Limit {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        if s.eq_ignore_ascii_case("unlimited") {
-            return Ok(Self(None));
-        }
-        match s.parse::<i64>() {
-            Ok(n) if n >= 0 => Ok(Self(Some(n))),
-            _ => Err(format!(
-                "expected a number of 0 or more, or \"unlimited\", got {s:?}"
-            )),
-        }
-    }
-}
-
-impl std::fmt::Display for Limit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0 {
-            Some(n) => write!(f, "{n}"),
-            None => f.write_str("unlimited"),
-        }
-    }
-}
-
-/// A duration that must be positive (a zero interval would spin).
-fn positive_duration(value: &str) -> Result<humantime::Duration, String> {
-    match value.parse::<humantime::Duration>() {
-        Ok(d) if d.is_zero() => Err("must be more than 0".to_owned()),
-        Ok(d) => Ok(d),
-        Err(e) => Err(e.to_string()),
     }
 }
 
