@@ -7,6 +7,7 @@
 //! challenge (`SCRIPT_PATH`; without it the page says the form needs JavaScript).
 //! The message pages (errors, thanks) are drawn here; a form's page in `form`.
 
+use super::words::Words;
 use crate::http::state::AppState;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -37,11 +38,12 @@ const KEYS: &str = include_str!("assets/keys.js");
 /// The page's style sheet, inlined (one request less on a phone).
 const STYLE: &str = include_str!("assets/page.css");
 
-/// A page: its title, the style sheet, and `body` in the page's column.
-pub(super) fn page(title: &str, body: Markup) -> String {
+/// A page in the language of `words` (its `lang`, and `dir="rtl"` for Arabic): its
+/// title, the style sheet, and `body` in the page's column.
+pub(super) fn page(words: Words, title: &str, body: Markup) -> String {
     html! {
         (DOCTYPE)
-        html lang="en" {
+        html lang=(words.tag()) dir=[(words.dir() == "rtl").then_some("rtl")] {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width,initial-scale=1";
@@ -54,30 +56,31 @@ pub(super) fn page(title: &str, body: Markup) -> String {
     .into_string()
 }
 
-pub(super) fn message_page(status: StatusCode, title: &str, text: &str) -> Response {
+pub(super) fn message_page(words: Words, status: StatusCode, title: &str, text: &str) -> Response {
     let body = html! { div.card { h1 { (title) } p { (text) } } };
-    (status, Html(page(title, body))).into_response()
+    (status, Html(page(words, title, body))).into_response()
 }
 
 /// The page after a response is recorded: a check mark, one heading, and the owner's
 /// message under it, else a line of our own (never "Thank you" twice).
-pub(super) fn thanks_page(message: Option<&str>) -> Response {
+pub(super) fn thanks_page(words: Words, message: Option<&str>) -> Response {
     let text = message.filter(|m| !m.trim().is_empty());
+    let title = words.get(if text.is_some() {
+        "sent-title"
+    } else {
+        "thanks-title"
+    });
     let body = html! {
         div.card.done {
             p.mark aria-hidden="true" { "✓" }
+            h1 { (title) }
             @match text {
-                Some(text) => { h1 { "Response sent" } p { (text) } }
-                None => { h1 { "Thank you" } p { "Your response was recorded." } }
+                Some(text) => p { (text) },
+                None => p { (words.get("thanks-text")) },
             }
         }
     };
-    let title = if text.is_some() {
-        "Response sent"
-    } else {
-        "Thank you"
-    };
-    (StatusCode::OK, Html(page(title, body))).into_response()
+    (StatusCode::OK, Html(page(words, &title, body))).into_response()
 }
 
 /// A refused post of an owner's own form (endpoint mode): what went wrong, the
@@ -100,7 +103,7 @@ pub(super) fn refusal_page(
             @if let Some(back) = back { p { a href=(back) { "Back to the form" } } }
         }
     };
-    (status, Html(page(title, body))).into_response()
+    (status, Html(page(Words::english(), title, body))).into_response()
 }
 
 /// A script compiled into the binary, with the headers every one of them carries.

@@ -9,6 +9,7 @@ use super::nonce::{NONCE_FIELD, NonceHome, nonce};
 use super::page::{
     HONEYPOT_FIELD, NAV_FIELD, PAGE_FIELD, POW_FIELD, RESUME_FIELD, TOKEN_FIELD, message_page,
 };
+use super::words::Words;
 use crate::http::call::Call;
 use crate::http::server::is_body_timeout;
 use crate::http::state::AppState;
@@ -197,9 +198,9 @@ pub(super) struct Unreadable {
 }
 
 impl Unreadable {
-    /// The page that says so.
-    pub(super) fn page(&self) -> Response {
-        message_page(self.status, self.title, &self.text)
+    /// The page that says so (in English: the body was not read, nor its form).
+    pub(super) fn page(&self, words: Words) -> Response {
+        message_page(words, self.status, self.title, &self.text)
     }
 }
 
