@@ -7,8 +7,8 @@ use super::conditions;
 use super::controls::{Control, Filled, question};
 use super::nonce::NONCE_FIELD;
 use super::page::{
-    HONEYPOT_FIELD, KEYS_PATH, NAV_FIELD, PAGE_FIELD, POW_FIELD, RESUME_FIELD, SCRIPT_PATH,
-    TOKEN_FIELD, page,
+    HONEYPOT_FIELD, KEYS_PATH, LANG_FIELD, NAV_FIELD, PAGE_FIELD, POW_FIELD, RESUME_FIELD,
+    SCRIPT_PATH, TOKEN_FIELD, page,
 };
 use super::words::Words;
 use forms::pb;
@@ -174,6 +174,27 @@ fn resume_part(short_id: &str, token: &str, paging: &Paging<'_>) -> Markup {
     }
 }
 
+/// The languages of a form in several, as plain links (`?lang=`), each named in itself;
+/// the one shown is marked, not linked.
+fn switcher(short_id: &str, languages: &[String], words: Words) -> Markup {
+    html! {
+        nav.langs aria-label=(words.get("language")) {
+            ul {
+                @for tag in languages {
+                    @let name = super::words::name_of(tag).unwrap_or(tag.as_str());
+                    li {
+                        @if tag == words.tag() {
+                            span aria-current="true" lang=(tag) { (name) }
+                        } @else {
+                            a href=(page_address(short_id, &format!("lang={tag}"))) lang=(tag) hreflang=(tag) { (name) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Back (when there is a page before) and Next or Submit. Next comes first in the page,
 /// so that Enter in a text box presses it; the style sheet puts Back on the left.
 fn buttons(progress: Option<&pb::HostedProgress>, last: bool, words: Words) -> Markup {
@@ -231,7 +252,10 @@ pub(super) fn form_page(
         }
     });
     let paged = progress.is_some() && (pages > 1 || p_previous(progress));
+    let languages = super::translate::languages(form);
+    let several = languages.len() > 1;
     let body = html! {
+        @if several { (switcher(short_id, &languages, words)) }
         form method="post" action=(action) enctype=(enctype) novalidate
             data-conditions[has_conditions]
             data-pow-algorithm=[pow.map(|c| &c.algorithm)]
@@ -255,6 +279,7 @@ pub(super) fn form_page(
             // arrives.
             input type="hidden" name=(TOKEN_FIELD) value=(token);
             @if let Some(nonce) = nonce { input type="hidden" name=(NONCE_FIELD) value=(nonce); }
+            @if several { input type="hidden" name=(LANG_FIELD) value=(words.tag()); }
             @if pow.is_some() {
                 input type="hidden" name=(POW_FIELD) value="";
                 noscript {
@@ -276,7 +301,11 @@ pub(super) fn form_page(
                 div.nav { button type="submit" { (words.get("submit")) } }
             }
             @if pow.is_some() {
-                p #pow-status .pow role="status" aria-live="polite" {}
+                // The script's notes, in the page's language (it says them in English
+                // on an owner's own page).
+                p #pow-status .pow role="status" aria-live="polite"
+                    data-checking=(words.get("pow-checking")) data-failed=(words.get("pow-failed"))
+                    data-ready=(words.get("pow-ready")) {}
             }
         }
         @if let Some(token) = progress.map(|p| p.resume_token.as_str()).filter(|t| !t.is_empty()) {

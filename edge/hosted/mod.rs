@@ -20,6 +20,7 @@ mod nonce;
 mod page;
 mod posted;
 mod resume;
+mod translate;
 mod words;
 
 use crate::http::call::Call;
@@ -164,6 +165,16 @@ impl Visit {
         chosen.map(Words::for_tag).unwrap_or_default()
     }
 
+    /// The form in the language the visitor sees it in, and the page's words for it.
+    fn localise(&self, form: Option<pb::Form>) -> (Option<pb::Form>, Words) {
+        let words = self.words(form.as_ref());
+        let form = form.map(|mut form| {
+            translate::translate(&mut form, words.tag());
+            form
+        });
+        (form, words)
+    }
+
     fn paging<'p>(&self, progress: Option<&'p pb::HostedProgress>, words: Words) -> Paging<'p> {
         Paging {
             progress,
@@ -244,7 +255,7 @@ pub(crate) async fn show(
                 values,
                 ..Filled::default()
             };
-            let words = visit.words(form.as_ref());
+            let (form, words) = visit.localise(form);
             let mut response = form_reply(
                 &short_id,
                 (form, &start_token, pow_challenge.as_ref()),
@@ -273,7 +284,7 @@ pub(crate) async fn submit(
         return endpoint::submit(&state, &call, &short_id, caller, req).await;
     }
     let headers = req.headers().clone();
-    let visit = Visit::new(query.as_deref().unwrap_or(""), origin, &headers);
+    let mut visit = Visit::new(query.as_deref().unwrap_or(""), origin, &headers);
     let submitted = Submitted {
         state: &state,
         call: &call,
@@ -290,6 +301,11 @@ pub(crate) async fn submit(
         }
     };
     let (nonce, home) = posted.nonce(&headers);
+    // The language the page was in: its refusal and its thanks are in it too.
+    if !posted.language.is_empty() {
+        visit.lang = Some(posted.language.clone());
+    }
+    let language = Some(posted.language.clone()).filter(|tag| !tag.is_empty());
     let Posted {
         values,
         files,
@@ -322,6 +338,7 @@ pub(crate) async fn submit(
         resume_token: resume_token.unwrap_or_default(),
         back,
         pow_solution,
+        language,
     });
     match state.hosted().submit_hosted_form(request).await {
         Ok(reply) => {
@@ -393,7 +410,7 @@ fn refused(
         progress,
         pow_challenge,
     } = page;
-    let words = visit.words(form.as_ref());
+    let (form, words) = visit.localise(form);
     let unprocessable = StatusCode::UNPROCESSABLE_ENTITY;
     let (banner, errors, code) = match crate::http::error::reason_of(status) {
         Some(ErrorReason::ValidationError) => match pow_refusal(status).as_deref() {

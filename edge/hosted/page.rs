@@ -24,6 +24,8 @@ pub(super) const PAGE_FIELD: &str = "_page";
 pub(super) const RESUME_FIELD: &str = "_resume";
 /// Name of the page's buttons (`next`, `back`) on a form with pages.
 pub(super) const NAV_FIELD: &str = "nav";
+/// Hidden field with the language a page of a form in several languages is shown in.
+pub(super) const LANG_FIELD: &str = "_lang";
 /// Hidden field the page's script fills with the solved proof-of-work challenge.
 pub(super) const POW_FIELD: &str = "pow_solution";
 /// Where the proof-of-work script is served (two segments: never a form's address; its

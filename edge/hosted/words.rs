@@ -179,7 +179,7 @@ pub(crate) fn asked(query: &str) -> Option<String> {
 /// page), every language the page speaks, English first.
 pub(crate) fn offered(form: Option<&forms::pb::Form>) -> Vec<String> {
     match form {
-        Some(_) => vec!["en".to_owned()],
+        Some(form) => super::translate::languages(form),
         None => tags().map(str::to_owned).collect(),
     }
 }

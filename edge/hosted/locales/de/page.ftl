@@ -30,6 +30,9 @@ later-copy = Ihr Link zum Fortsetzen
 pow-noscript = Dieses Formular braucht JavaScript, um gesendet zu werden: Ihr Browser löst ein kleines Rätsel, das zeigt, dass er kein Roboter ist, ohne Beteiligung Dritter. Bitte schalten Sie JavaScript für diese Seite ein.
 pow-missing = Dieses Formular braucht JavaScript, um gesendet zu werden: Ihr Browser löst ein kleines Rätsel, das zeigt, dass er kein Roboter ist. Ihre Antworten bleiben erhalten: Bitte schalten Sie JavaScript ein und senden Sie erneut.
 pow-expired = Die Prüfung gegen Roboter auf dieser Seite war abgelaufen oder schon benutzt. Ihre Antworten bleiben erhalten: Bitte senden Sie erneut.
+pow-checking = Es wird geprüft, dass ein Browser und kein Roboter dieses Formular sendet. Absenden ist gleich bereit.
+pow-failed = Diese Seite konnte die Prüfung gegen Roboter nicht abschließen. Bitte laden Sie sie neu.
+pow-ready = Bereit zum Absenden.
 
 ## Nach dem Absenden
 

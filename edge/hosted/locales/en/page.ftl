@@ -37,6 +37,9 @@ later-copy = Your link to continue
 pow-noscript = This form needs JavaScript to be sent: your browser solves a small puzzle that shows it is not a robot, with no third party involved. Please turn JavaScript on for this page.
 pow-missing = This form needs JavaScript to be sent: your browser solves a small puzzle that shows it is not a robot. Your answers are kept: please turn JavaScript on and submit again.
 pow-expired = This page's check against robots had expired or was used already. Your answers are kept: please submit again.
+pow-checking = Checking that a browser, not a robot, sends this form. Submit is ready in a moment.
+pow-failed = This page could not finish its check against robots. Please reload it.
+pow-ready = Ready to submit.
 
 ## After submitting
 

@@ -30,6 +30,9 @@ later-copy = Su enlace para continuar
 pow-noscript = Este formulario necesita JavaScript para enviarse: su navegador resuelve un pequeño acertijo que demuestra que no es un robot, sin terceros. Active JavaScript para esta página.
 pow-missing = Este formulario necesita JavaScript para enviarse: su navegador resuelve un pequeño acertijo que demuestra que no es un robot. Sus respuestas se conservan: active JavaScript y envíe de nuevo.
 pow-expired = La comprobación contra robots de esta página había caducado o ya se había usado. Sus respuestas se conservan: envíe de nuevo.
+pow-checking = Comprobando que envía este formulario un navegador y no un robot. El envío estará listo en un momento.
+pow-failed = Esta página no pudo terminar su comprobación contra robots. Vuelva a cargarla.
+pow-ready = Listo para enviar.
 
 ## Después de enviar
 

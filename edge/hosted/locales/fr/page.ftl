@@ -30,6 +30,9 @@ later-copy = Votre lien pour continuer
 pow-noscript = Ce formulaire a besoin de JavaScript pour être envoyé : votre navigateur résout une petite énigme qui montre qu’il n’est pas un robot, sans aucun tiers. Veuillez activer JavaScript pour cette page.
 pow-missing = Ce formulaire a besoin de JavaScript pour être envoyé : votre navigateur résout une petite énigme qui montre qu’il n’est pas un robot. Vos réponses sont conservées : activez JavaScript et envoyez de nouveau.
 pow-expired = La vérification anti-robots de cette page avait expiré ou a déjà servi. Vos réponses sont conservées : veuillez envoyer de nouveau.
+pow-checking = Vérification que c’est un navigateur, et non un robot, qui envoie ce formulaire. L’envoi sera prêt dans un instant.
+pow-failed = Cette page n’a pas pu terminer sa vérification anti-robots. Veuillez la recharger.
+pow-ready = Prêt à envoyer.
 
 ## Après l’envoi
 

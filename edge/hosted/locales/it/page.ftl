@@ -30,6 +30,9 @@ later-copy = Il tuo link per continuare
 pow-noscript = Questo modulo ha bisogno di JavaScript per essere inviato: il browser risolve un piccolo enigma che dimostra che non è un robot, senza terze parti. Attiva JavaScript per questa pagina.
 pow-missing = Questo modulo ha bisogno di JavaScript per essere inviato: il browser risolve un piccolo enigma che dimostra che non è un robot. Le risposte sono conservate: attiva JavaScript e invia di nuovo.
 pow-expired = Il controllo contro i robot di questa pagina era scaduto o già usato. Le risposte sono conservate: invia di nuovo.
+pow-checking = Verifica che a inviare questo modulo sia un browser e non un robot. L’invio sarà pronto tra un attimo.
+pow-failed = Questa pagina non è riuscita a completare il controllo contro i robot. Ricaricala.
+pow-ready = Pronto per l’invio.
 
 ## Dopo l’invio
 

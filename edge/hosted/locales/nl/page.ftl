@@ -30,6 +30,9 @@ later-copy = Uw link om verder te gaan
 pow-noscript = Dit formulier heeft JavaScript nodig om verstuurd te worden: uw browser lost een kleine puzzel op die laat zien dat hij geen robot is, zonder derde partij. Zet JavaScript aan voor deze pagina.
 pow-missing = Dit formulier heeft JavaScript nodig om verstuurd te worden: uw browser lost een kleine puzzel op die laat zien dat hij geen robot is. Uw antwoorden zijn bewaard: zet JavaScript aan en verstuur opnieuw.
 pow-expired = De controle tegen robots van deze pagina was verlopen of al gebruikt. Uw antwoorden zijn bewaard: verstuur opnieuw.
+pow-checking = Er wordt gecontroleerd dat een browser en geen robot dit formulier verstuurt. Versturen is zo klaar.
+pow-failed = Deze pagina kon de controle tegen robots niet afronden. Laad haar opnieuw.
+pow-ready = Klaar om te versturen.
 
 ## Na het versturen
 

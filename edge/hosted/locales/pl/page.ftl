@@ -31,6 +31,9 @@ later-copy = Twój link do kontynuacji
 pow-noscript = Ten formularz potrzebuje JavaScriptu, aby go wysłać: przeglądarka rozwiązuje małą zagadkę, która pokazuje, że nie jest robotem, bez udziału osób trzecich. Włącz JavaScript dla tej strony.
 pow-missing = Ten formularz potrzebuje JavaScriptu, aby go wysłać: przeglądarka rozwiązuje małą zagadkę, która pokazuje, że nie jest robotem. Twoje odpowiedzi są zachowane: włącz JavaScript i wyślij ponownie.
 pow-expired = Sprawdzenie na tej stronie wygasło albo zostało już użyte. Twoje odpowiedzi są zachowane: wyślij ponownie.
+pow-checking = Sprawdzamy, czy formularz wysyła przeglądarka, a nie robot. Wysyłanie będzie gotowe za chwilę.
+pow-failed = Ta strona nie mogła dokończyć sprawdzenia. Odśwież ją.
+pow-ready = Gotowe do wysłania.
 
 ## Po wysłaniu
 

@@ -30,6 +30,9 @@ later-copy = O seu link para continuar
 pow-noscript = Este formulário precisa de JavaScript para ser enviado: o seu navegador resolve um pequeno enigma que mostra que não é um robô, sem terceiros. Ative o JavaScript nesta página.
 pow-missing = Este formulário precisa de JavaScript para ser enviado: o seu navegador resolve um pequeno enigma que mostra que não é um robô. As suas respostas foram mantidas: ative o JavaScript e envie de novo.
 pow-expired = A verificação contra robôs desta página tinha expirado ou já tinha sido usada. As suas respostas foram mantidas: envie de novo.
+pow-checking = A verificar que é um navegador, e não um robô, a enviar este formulário. O envio estará pronto num instante.
+pow-failed = Esta página não conseguiu concluir a verificação contra robôs. Recarregue-a.
+pow-ready = Pronto para enviar.
 
 ## Depois de enviar
 
