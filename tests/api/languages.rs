@@ -124,11 +124,7 @@ async fn the_page_speaks_the_visitors_language_among_the_forms() {
         .submit(
             &short_id,
             DESKTOP,
-            &[
-                ("_token", &de.token()),
-                ("_lang", "de"),
-                (&format!("{name_id}"), ""),
-            ],
+            &[("_token", &de.token()), ("_lang", "de"), (&name_id, "")],
         )
         .await;
     assert_eq!(refused.status, 422, "{}", refused.html);
@@ -152,7 +148,7 @@ async fn the_page_speaks_the_visitors_language_among_the_forms() {
             &[
                 ("_token", &refused.token()),
                 ("_lang", "de"),
-                (&format!("{name_id}"), "Ada"),
+                (&name_id, "Ada"),
             ],
         )
         .await;
