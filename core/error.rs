@@ -24,8 +24,8 @@ pub struct FieldError {
     pub field: String,
     /// The field's label; empty when the key names no field.
     pub label: String,
-    /// What is wrong, e.g. "is required".
-    pub problem: String,
+    /// What is wrong, e.g. "is required" (with its stable reason, for translations).
+    pub problem: crate::Problem,
 }
 
 impl FieldError {
@@ -324,6 +324,15 @@ impl CoreError {
         if let Self::FieldErrors(errors) = &self {
             for error in errors {
                 metadata.insert(format!("field.{}", error.field), error.for_people());
+                // A page says it in its visitor's language from these.
+                metadata.insert(
+                    format!("reason.{}", error.field),
+                    error.problem.reason.into(),
+                );
+                metadata.insert(
+                    format!("args.{}", error.field),
+                    error.problem.encoded_args(),
+                );
             }
         }
         if let Self::ProofOfWork(refusal) = &self {

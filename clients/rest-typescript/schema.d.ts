@@ -312,6 +312,9 @@ export interface components {
             /** @description At most 200 fields. */
             fields?: components["schemas"]["FieldInput"][];
             settings?: components["schemas"]["Settings"];
+            /** @description The language of the form's own texts; absent: en. */
+            default_language?: string;
+            translations?: components["schemas"]["Translations"];
         };
         /**
          * @description The body of `POST /forms/{form_id}/responses`. A null property counts as absent;
@@ -590,6 +593,13 @@ export interface components {
              * @description Null while the form has never been published.
              */
             published_at: string | null;
+            /**
+             * @description The language of the form's own texts: en (the default), de, fr, es, it, pt,
+             *     nl, pl, ja or ar. Shown only for a form in another language or in several (a
+             *     form in English alone has SPEC's properties only).
+             */
+            default_language?: string | null;
+            translations?: components["schemas"]["Translations"] | null;
         };
         /** @description `data` of a form list. */
         FormList: {
@@ -953,6 +963,18 @@ export interface components {
             newest: components["schemas"]["TextAnswer"][];
         };
         /**
+         * @description A form's texts in further languages, keyed by language tag (one of the languages
+         *     a form may be in, not its default). Each language's object has any of `title`,
+         *     `description`, `confirmation_message`, `redirect_url`, and `fields`: keyed by field
+         *     id (or, on create, its `ref`), each with any of `label`, `placeholder`, `min_label`,
+         *     `max_label` and `options` (option id to label). A text left out is shown in the
+         *     default language; answers are the same in every language (option ids do not
+         *     change).
+         */
+        Translations: {
+            [key: string]: unknown;
+        };
+        /**
          * @description The body of `PUT /forms/{id}`: a partial update, each property absent (kept), or
          *     sent. `description: null` clears the description; `title: null` asks for an empty
          *     title, which the core refuses like any other; `fields`, `settings` and `status`
@@ -968,6 +990,10 @@ export interface components {
             settings?: components["schemas"]["Settings"];
             /** @description Any status may be set, in any order; publishing sets `published_at` once. */
             status?: components["schemas"]["StatusName"];
+            /** @description The language of the form's own texts. */
+            default_language?: string;
+            /** @description Replaces the form's translations whole (`{}` removes them all). */
+            translations?: components["schemas"]["Translations"];
         };
         /** @description The calling key's usage over the last `period_days` days. */
         Usage: {

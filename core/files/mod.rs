@@ -9,6 +9,7 @@
 
 pub(crate) mod store;
 
+use crate::Problem;
 use crate::error::{CoreError, FieldError};
 use crate::forms::{Field, FieldKind};
 use serde_json::{Map, Value, json};
@@ -102,7 +103,7 @@ pub(crate) fn check_all(
             errors.push(FieldError {
                 field: upload.field_id.clone(),
                 label: field.label.clone(),
-                problem: "takes one file".into(),
+                problem: Problem::new("one-file", "takes one file"),
             });
             continue;
         }
@@ -130,43 +131,53 @@ pub(crate) fn not_a_file_field(field_id: &str) -> FieldError {
     FieldError {
         field: field_id.to_owned(),
         label: String::new(),
-        problem: "is not a file field of this form".into(),
+        problem: Problem::new("not-file-field", "is not a file field of this form"),
     }
 }
 
 /// Checks an upload against its field; `Err` says what is wrong, for the visitor.
-pub(crate) fn check(field: &Field, upload: Upload) -> Result<CheckedFile, String> {
+pub(crate) fn check(field: &Field, upload: Upload) -> Result<CheckedFile, Problem> {
     if upload.content.is_empty() {
-        return Err("is an empty file".into());
+        return Err(Problem::new("empty-file", "is an empty file"));
     }
     if upload.content.len() as u64 > max_bytes(field) {
         let max_mb = field.max_size_mb.unwrap_or(DEFAULT_MAX_MB);
-        return Err(format!("must be at most {max_mb} MB"));
+        return Err(
+            Problem::new("file-too-big", format!("must be at most {max_mb} MB")).arg("mb", max_mb),
+        );
     }
-    let claimed = extension(&upload.file_name).ok_or("must have a file extension")?;
+    let claimed = extension(&upload.file_name)
+        .ok_or_else(|| Problem::new("file-extension", "must have a file extension"))?;
     if !field.allowed_types.is_empty()
         && !field.allowed_types.iter().any(|t| same_type(t, &claimed))
     {
-        return Err(format!(
-            "must be one of: {}",
-            field.allowed_types.join(", ")
-        ));
+        let types = field.allowed_types.join(", ");
+        return Err(
+            Problem::new("file-type", format!("must be one of: {types}")).arg("types", types),
+        );
     }
     // The content decides: a renamed executable is not a PDF.
     let content_type = match infer::get(&upload.content) {
         Some(kind) if same_type(kind.extension(), &claimed) => kind.mime_type().to_owned(),
         Some(kind) => {
-            return Err(format!(
-                "looks like a .{} file, not .{claimed}",
-                kind.extension()
-            ));
+            return Err(Problem::new(
+                "file-content",
+                format!("looks like a .{} file, not .{claimed}", kind.extension()),
+            )
+            .arg("claimed", &claimed));
         }
         None if TEXT_TYPES.contains(&claimed.as_str())
             && std::str::from_utf8(&upload.content).is_ok() =>
         {
             "text/plain; charset=utf-8".to_owned()
         }
-        None => return Err(format!("does not look like a .{claimed} file")),
+        None => {
+            return Err(Problem::new(
+                "file-content",
+                format!("does not look like a .{claimed} file"),
+            )
+            .arg("claimed", &claimed));
+        }
     };
     let file_name: String = upload
         .file_name

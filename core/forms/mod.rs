@@ -2,6 +2,7 @@
 //! transport types; `service` adapts it to gRPC and `store` keeps it in PostgreSQL.
 
 pub(crate) mod fields;
+pub(crate) mod languages;
 pub(crate) mod logic;
 pub(crate) mod origins;
 pub(crate) mod service;
@@ -10,6 +11,7 @@ pub(crate) mod store;
 pub(crate) use fields::{
     Field, FieldInput, FieldKind, FieldOption, build_fields, parse_date, quiz_score,
 };
+pub(crate) use languages::{Languages, Translation};
 
 use crate::error::CoreError;
 use chrono::{DateTime, Utc};
@@ -69,6 +71,8 @@ pub(crate) struct Form {
     pub status: FormStatus,
     pub fields: Vec<Field>,
     pub settings: Map<String, Value>,
+    /// Its default language and translations (`languages`).
+    pub languages: Languages,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub published_at: Option<DateTime<Utc>>,
@@ -81,6 +85,7 @@ pub(crate) struct NewForm {
     pub description: Option<String>,
     pub fields: Vec<FieldInput>,
     pub settings: Map<String, Value>,
+    pub languages: Languages,
 }
 
 /// A partial update; `None` keeps a property as it is.
@@ -93,6 +98,9 @@ pub(crate) struct FormChange {
     /// Merged key by key into the stored settings.
     pub settings: Option<Map<String, Value>>,
     pub status: Option<FormStatus>,
+    pub default_language: Option<String>,
+    /// Replaces the translations whole.
+    pub translations: Option<std::collections::BTreeMap<String, Translation>>,
 }
 
 /// Filter of the forms list.
@@ -217,6 +225,9 @@ impl NewForm {
         check_settings(&self.settings)?;
         let mut settings = self.settings;
         normalise_settings(&mut settings);
+        let mut languages = self.languages;
+        languages.check(&fields)?;
+        languages.key_by_id(&fields);
         Ok(Form {
             id: Uuid::new_v4(),
             account_id,
@@ -226,6 +237,7 @@ impl NewForm {
             status: FormStatus::Draft,
             fields,
             settings,
+            languages,
             created_at: now,
             updated_at: now,
             published_at: None,
@@ -247,6 +259,20 @@ impl FormChange {
         }
         if let Some(inputs) = self.fields {
             form.fields = build_fields(inputs, &form.fields)?;
+            // Texts of fields and options that are gone go with them.
+            form.languages.prune(&form.fields);
+        }
+        if self.default_language.is_some() || self.translations.is_some() {
+            let mut languages = form.languages.clone();
+            if let Some(tag) = self.default_language {
+                languages.default = tag;
+            }
+            if let Some(translations) = self.translations {
+                languages.translations = translations;
+            }
+            languages.check(&form.fields)?;
+            languages.key_by_id(&form.fields);
+            form.languages = languages;
         }
         if let Some(settings) = self.settings {
             let mut merged = form.settings.clone();

@@ -98,11 +98,30 @@ pub(crate) fn form_to_pb(form: Form) -> pb::Form {
             })
             .collect(),
         settings: Some(convert::object_to_struct(&form.settings)),
+        default_language: Some(form.languages.default.clone()),
+        translations: Some(translations_to_pb(&form.languages)),
         short_id: form.short_id,
         created_at: Some(convert::timestamp(form.created_at)),
         updated_at: Some(convert::timestamp(form.updated_at)),
         published_at: form.published_at.map(convert::timestamp),
     }
+}
+
+/// A form's translations as the `translations` Struct of its pb message.
+fn translations_to_pb(languages: &super::Languages) -> prost_types::Struct {
+    let value = serde_json::to_value(&languages.translations).unwrap_or_default();
+    match value {
+        serde_json::Value::Object(map) => convert::object_to_struct(&map),
+        _ => prost_types::Struct::default(),
+    }
+}
+
+/// The translations of a request's Struct (absent: none).
+fn translations_from_pb(
+    value: Option<&prost_types::Struct>,
+) -> Result<std::collections::BTreeMap<String, super::Translation>, CoreError> {
+    let object = value.map(convert::struct_to_object).unwrap_or_default();
+    super::languages::translations_from_json(serde_json::Value::Object(object))
 }
 
 fn field_from_pb(i: usize, f: pb::FormField) -> Result<FieldInput, CoreError> {
@@ -223,6 +242,13 @@ impl Forms {
                 .as_ref()
                 .map(convert::struct_to_object)
                 .unwrap_or_default(),
+            languages: super::Languages {
+                default: req
+                    .default_language
+                    .clone()
+                    .unwrap_or_else(|| super::languages::DEFAULT.to_owned()),
+                translations: translations_from_pb(req.translations.as_ref())?,
+            },
         };
         let mut form = new.into_form(account_id, now_millis())?;
         let mut tx = self.pool.begin().await?;
@@ -352,6 +378,16 @@ fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, CoreError> {
                         .unwrap_or_default(),
                 )
             }
+            "default_language" => {
+                change.default_language = Some(
+                    f.default_language
+                        .take()
+                        .unwrap_or_else(|| super::languages::DEFAULT.to_owned()),
+                );
+            }
+            "translations" => {
+                change.translations = Some(translations_from_pb(f.translations.as_ref())?);
+            }
             "status" => {
                 change.status = Some(status_from_pb(f.status)?.ok_or_else(|| {
                     CoreError::validation("status must be one of draft, published, archived")
@@ -359,7 +395,7 @@ fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, CoreError> {
             }
             other => {
                 return Err(CoreError::Validation(format!(
-                    "{other:?} cannot be updated; updatable: title, description, fields, settings, status"
+                    "{other:?} cannot be updated; updatable: title, description, fields, settings, status, default_language, translations"
                 )));
             }
         }

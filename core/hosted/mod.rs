@@ -7,6 +7,7 @@
 mod bounds;
 pub(crate) mod device;
 pub(crate) mod endpoint;
+mod language;
 mod pages;
 pub(crate) mod pow;
 pub(crate) mod store;
@@ -402,8 +403,14 @@ impl HostedFormsService for Hosted {
             resume_token: req.resume_token.clone(),
             page: (req.page > 0).then_some(req.page),
         };
+        let (short_id, language) = (req.short_id.clone(), req.language.clone());
         match self.submit(ip, req).await {
-            Ok(reply) => Ok(Response::new(reply)),
+            Ok(mut reply) => {
+                if let Some(tag) = language {
+                    self.in_language(&short_id, &tag, &mut reply).await;
+                }
+                Ok(Response::new(reply))
+            }
             Err(e) => Err(self.refusal(e, page, &id).await),
         }
     }

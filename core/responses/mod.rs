@@ -15,6 +15,7 @@ pub mod store;
 pub(crate) mod summary;
 pub mod tally;
 
+use crate::Problem;
 use crate::error::{CoreError, FieldError};
 use crate::forms::logic::Visibility;
 use crate::forms::{Field, FieldKind, FormStatus};
@@ -170,7 +171,7 @@ impl TargetForm {
                 errors.push(FieldError {
                     field: key.clone(),
                     label: String::new(),
-                    problem: "is not a field of this form".into(),
+                    problem: Problem::new("unknown-field", "is not a field of this form"),
                 });
             }
         }
@@ -180,10 +181,10 @@ impl TargetForm {
         let mut seen = Visibility::new(&self.fields);
         for (i, field) in self.fields.iter().enumerate() {
             let id = field.id.to_string();
-            let describe = |problem: &str| FieldError {
+            let describe = |problem: Problem| FieldError {
                 field: id.clone(),
                 label: field.label.clone(),
-                problem: problem.to_owned(),
+                problem,
             };
             let shown = seen.shown(i, field);
             let given = uploaded
@@ -191,22 +192,29 @@ impl TargetForm {
                 .or_else(|| answers.get(&id).filter(|v| !is_blank(v)));
             if field.kind == FieldKind::PageBreak {
                 if given.is_some() {
-                    errors.push(describe("is a page break, which takes no answer"));
+                    errors.push(describe(Problem::new(
+                        "page-break",
+                        "is a page break, which takes no answer",
+                    )));
                 }
                 continue;
             }
             if through.is_some_and(|last| seen.page() > last) {
                 if given.is_some() {
-                    errors.push(describe("is on a later page: answer it there"));
+                    errors.push(describe(Problem::new(
+                        "later-page",
+                        "is on a later page: answer it there",
+                    )));
                 }
                 continue;
             }
             if !shown {
                 let unseen = drop_unshown || (field.kind == FieldKind::Hidden && through.is_some());
                 if given.is_some() && !unseen {
-                    errors.push(describe(
+                    errors.push(describe(Problem::new(
+                        "not-shown",
                         "is not shown, given the answers it depends on: send no answer for it",
-                    ));
+                    )));
                 }
                 continue;
             }
@@ -216,14 +224,16 @@ impl TargetForm {
                 continue;
             }
             match given {
-                None if field.required => errors.push(describe("is required")),
+                None if field.required => {
+                    errors.push(describe(Problem::new("required", "is required")))
+                }
                 None => {}
                 Some(value) => match check_answer(field, value) {
                     Ok(value) => {
                         seen.answered(field, &value);
                         out.insert(id, value);
                     }
-                    Err(why) => errors.push(describe(&why)),
+                    Err(why) => errors.push(describe(why)),
                 },
             }
         }
@@ -246,18 +256,22 @@ fn is_blank(value: &Value) -> bool {
 }
 
 /// The rules of each field type; `Err` says what is wrong.
-fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
+fn check_answer(field: &Field, value: &Value) -> Result<Value, Problem> {
     let text = |max: usize| match value {
         Value::String(s) if s.chars().count() <= max => Ok(value.clone()),
-        Value::String(_) => Err(format!("must be at most {max} characters")),
-        _ => Err("must be a string".to_owned()),
+        Value::String(_) => Err(Problem::new(
+            "too-long",
+            format!("must be at most {max} characters"),
+        )
+        .arg("max", max)),
+        _ => Err(Problem::new("not-text", "must be a string")),
     };
     match field.kind {
         FieldKind::ShortText => text(MAX_SHORT_TEXT),
         FieldKind::LongText | FieldKind::Textarea => text(MAX_LONG_TEXT),
         FieldKind::Email => match value {
             Value::String(s) if is_email(s.trim()) => Ok(Value::String(s.trim().to_owned())),
-            _ => Err("must be an email address".to_owned()),
+            _ => Err(Problem::new("email", "must be an email address")),
         },
         FieldKind::Number => {
             let number = match value {
@@ -268,19 +282,19 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
                     .ok()
                     .filter(|n| n.is_finite())
                     .map(crate::pb::convert::number_to_json)
-                    .ok_or_else(|| "must be a number".to_owned()),
-                _ => Err("must be a number".to_owned()),
+                    .ok_or_else(|| Problem::new("number", "must be a number")),
+                _ => Err(Problem::new("number", "must be a number")),
             }?;
             let n = number.as_f64().unwrap_or(f64::NAN);
             if let Some(min) = field.min.as_ref().and_then(Value::as_f64)
                 && n < min
             {
-                return Err(format!("must be at least {min}"));
+                return Err(Problem::new("at-least", format!("must be at least {min}")).arg("min", min));
             }
             if let Some(max) = field.max.as_ref().and_then(Value::as_f64)
                 && n > max
             {
-                return Err(format!("must be at most {max}"));
+                return Err(Problem::new("at-most", format!("must be at most {max}")).arg("max", max));
             }
             Ok(number)
         }
@@ -292,7 +306,7 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
             {
                 Ok(value.clone())
             }
-            _ => Err("must be the URL of the uploaded file".to_owned()),
+            _ => Err(Problem::new("file-url", "must be the URL of the uploaded file")),
         },
         FieldKind::SingleChoice | FieldKind::Dropdown => choice(field, value),
         FieldKind::MultipleChoice => choices(field, value),
@@ -307,7 +321,12 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
             };
             match n {
                 Some(n) if (lo..=hi).contains(&n) => Ok(Value::from(n)),
-                _ => Err(format!("must be a whole number from {lo} to {hi}")),
+                _ => Err(Problem::new(
+                    "whole-number",
+                    format!("must be a whole number from {lo} to {hi}"),
+                )
+                .arg("min", lo)
+                .arg("max", hi)),
             }
         }
         FieldKind::Date => {
@@ -320,42 +339,38 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
                 .as_str()
                 .and_then(|s| crate::forms::parse_date(s.trim()))
             else {
-                return Err("must be a date written YYYY-MM-DD".to_owned());
+                return Err(Problem::new("date", "must be a date written YYYY-MM-DD"));
             };
             if bound(&field.min).is_some_and(|min| date < min) {
-                return Err(format!(
-                    "must not be before {}",
-                    field
-                        .min
-                        .as_ref()
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                ));
+                let min = field.min.as_ref().and_then(Value::as_str).unwrap_or_default();
+                return Err(
+                    Problem::new("not-before", format!("must not be before {min}")).arg("date", min),
+                );
             }
             if bound(&field.max).is_some_and(|max| date > max) {
-                return Err(format!(
-                    "must not be after {}",
-                    field
-                        .max
-                        .as_ref()
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                ));
+                let max = field.max.as_ref().and_then(Value::as_str).unwrap_or_default();
+                return Err(
+                    Problem::new("not-after", format!("must not be after {max}")).arg("date", max),
+                );
             }
             Ok(Value::String(date.format("%Y-%m-%d").to_string()))
         }
         FieldKind::Url => match value {
             Value::String(s) if is_web_url(s.trim()) => Ok(Value::String(s.trim().to_owned())),
-            _ => Err(format!(
-                "must be an http or https address, at most {MAX_URL} characters"
-            )),
+            _ => Err(Problem::new(
+                "url",
+                format!("must be an http or https address, at most {MAX_URL} characters"),
+            )
+            .arg("max", MAX_URL)),
         },
         FieldKind::Phone => match value {
             Value::String(s) => e164(s).map(Value::String).ok_or_else(|| {
-                "must be a phone number in international form, starting with + and the country code"
-                    .to_owned()
+                Problem::new(
+                    "phone",
+                    "must be a phone number in international form, starting with + and the country code",
+                )
             }),
-            _ => Err("must be a phone number".to_owned()),
+            _ => Err(Problem::new("phone", "must be a phone number")),
         },
         FieldKind::Checkbox => {
             let ticked = match value {
@@ -368,20 +383,26 @@ fn check_answer(field: &Field, value: &Value) -> Result<Value, String> {
                 _ => None,
             };
             match ticked {
-                Some(false) if field.required => Err("must be ticked".to_owned()),
+                Some(false) if field.required => Err(Problem::new("ticked", "must be ticked")),
                 Some(b) => Ok(Value::Bool(b)),
-                None => Err("must be true or false".to_owned()),
+                None => Err(Problem::new("not-bool", "must be true or false")),
             }
         }
         FieldKind::Hidden => text(MAX_HIDDEN),
-        FieldKind::PageBreak => Err("is a page break, which takes no answer".to_owned()),
+        FieldKind::PageBreak => Err(Problem::new(
+            "page-break",
+            "is a page break, which takes no answer",
+        )),
     }
 }
 
 /// The "other" text of a choice answer `{"other": text}`, trimmed, 1 to 500 characters.
-fn other_text(field: &Field, value: &Value) -> Result<Value, String> {
+fn other_text(field: &Field, value: &Value) -> Result<Value, Problem> {
     if !field.allow_other {
-        return Err("must be one of the field's option ids".to_owned());
+        return Err(Problem::new(
+            "option",
+            "must be one of the field's option ids",
+        ));
     }
     let text = match value {
         Value::Object(o) if o.len() == 1 => o.get("other").and_then(Value::as_str),
@@ -391,28 +412,35 @@ fn other_text(field: &Field, value: &Value) -> Result<Value, String> {
         Some(t) if !t.is_empty() && t.chars().count() <= MAX_OTHER_TEXT => {
             Ok(serde_json::json!({ "other": t }))
         }
-        _ => Err(format!(
-            "must be an option id or {{\"other\": text}} with 1 to {MAX_OTHER_TEXT} characters"
-        )),
+        _ => Err(Problem::new(
+            "other-text",
+            format!(
+                "must be an option id or {{\"other\": text}} with 1 to {MAX_OTHER_TEXT} characters"
+            ),
+        )
+        .arg("max", MAX_OTHER_TEXT)),
     }
 }
 
 /// single_choice, dropdown: one option id, or "other" text when allowed.
-fn choice(field: &Field, value: &Value) -> Result<Value, String> {
+fn choice(field: &Field, value: &Value) -> Result<Value, Problem> {
     match value {
         Value::String(id) if field.option_label(id.trim()).is_some() => {
             Ok(Value::String(id.trim().to_owned()))
         }
         Value::Object(_) => other_text(field, value),
-        _ => Err("must be one of the field's option ids".to_owned()),
+        _ => Err(Problem::new(
+            "option",
+            "must be one of the field's option ids",
+        )),
     }
 }
 
 /// multiple_choice: distinct option ids (stored in the options' order), at most one
 /// "other" text (stored last), as many as min_selected..max_selected.
-fn choices(field: &Field, value: &Value) -> Result<Value, String> {
+fn choices(field: &Field, value: &Value) -> Result<Value, Problem> {
     let Value::Array(items) = value else {
-        return Err("must be an array of option ids".to_owned());
+        return Err(Problem::new("options", "must be an array of option ids"));
     };
     let mut ticked = std::collections::HashSet::new();
     let mut other = None;
@@ -420,12 +448,25 @@ fn choices(field: &Field, value: &Value) -> Result<Value, String> {
         match item {
             Value::String(id) if field.option_label(id).is_some() => {
                 if !ticked.insert(id.as_str()) {
-                    return Err(format!("lists option {id:?} twice"));
+                    return Err(Problem::new(
+                        "options",
+                        format!("lists option {id:?} twice"),
+                    ));
                 }
             }
             Value::Object(_) if other.is_none() => other = Some(other_text(field, item)?),
-            Value::Object(_) => return Err("has more than one \"other\" answer".to_owned()),
-            _ => return Err("must be an array of the field's option ids".to_owned()),
+            Value::Object(_) => {
+                return Err(Problem::new(
+                    "options",
+                    "has more than one \"other\" answer",
+                ));
+            }
+            _ => {
+                return Err(Problem::new(
+                    "options",
+                    "must be an array of the field's option ids",
+                ));
+            }
         }
     }
     let count = ticked.len() + usize::from(other.is_some());
@@ -436,10 +477,16 @@ fn choices(field: &Field, value: &Value) -> Result<Value, String> {
         .max_selected
         .map_or(usize::MAX, |m| usize::try_from(m).unwrap_or(0));
     if count < min {
-        return Err(format!("must tick at least {min} options"));
+        return Err(
+            Problem::new("tick-at-least", format!("must tick at least {min} options"))
+                .arg("min", min),
+        );
     }
     if count > max {
-        return Err(format!("must tick at most {max} options"));
+        return Err(
+            Problem::new("tick-at-most", format!("must tick at most {max} options"))
+                .arg("max", max),
+        );
     }
     let mut out: Vec<Value> = field
         .options

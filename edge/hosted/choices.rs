@@ -79,7 +79,7 @@ fn group(c: &Control<'_>, radio: bool, inner: Markup) -> Markup {
             aria-describedby=[c.error.map(|_| format!("e-{id}"))] {
             legend {
                 (field.label) (marker(field.required))
-                @if !radio && field.required { span.sr { " (required)" } }
+                @if !radio && field.required { span.sr { " " (c.words.get("required")) } }
             }
             (inner)
             (error_line(id, c.error))
@@ -122,12 +122,12 @@ pub(super) fn cards(c: &Control<'_>, multiple: bool) -> Markup {
                 (card(n, &option.id, &option.label, holds(c.value, &option.id)))
             }
             @if field.allow_other {
-                (card(field.options.len(), OTHER, "Other", other.is_some()))
+                (card(field.options.len(), OTHER, &c.words.get("other"), other.is_some()))
             }
         }
         @if field.allow_other {
             div.other {
-                label for={ "f-" (id) "-other-text" } { "Other (please specify)" }
+                label for={ "f-" (id) "-other-text" } { (c.words.get("other-specify")) }
                 input type="text" id={ "f-" (id) "-other-text" } name={ (id) ":other" }
                     value=(other.unwrap_or_default());
             }
@@ -149,7 +149,7 @@ pub(super) fn stars(c: &Control<'_>) -> Markup {
                         value=(n) checked[holds(c.value, &n.to_string())]
                         autofocus[c.autofocus && n == low];
                     span aria-hidden="true" { "★" }
-                    span.sr { (n) " star" @if n != 1 { "s" } }
+                    span.sr { (c.words.with("stars", &[("n", &n.to_string())])) }
                 }
             }
         }

@@ -2,6 +2,7 @@
 //! control by kind, and its error beside it. Choices are drawn in `choices`.
 
 use super::choices::{self, OTHER, holds, other_text};
+use super::words::Words;
 use forms::pb;
 use maud::{Markup, html};
 use serde_json::Value;
@@ -25,6 +26,8 @@ pub(super) struct Control<'a> {
     pub(super) value: Option<&'a Value>,
     pub(super) error: Option<&'a String>,
     pub(super) autofocus: bool,
+    /// The page's own words ("Other", "Choose…").
+    pub(super) words: Words,
 }
 
 /// A value as the text an input shows.
@@ -145,17 +148,17 @@ fn dropdown(c: &Control<'_>, name: &str) -> Markup {
             aria-invalid=[c.error.map(|_| "true")]
             aria-describedby=[c.error.map(|_| format!("e-{id}"))]
             autofocus[c.autofocus] {
-            option value="" { "Choose…" }
+            option value="" { (c.words.get("choose")) }
             @for option in &field.options {
                 option value=(option.id) selected[holds(c.value, &option.id)] { (option.label) }
             }
             @if field.allow_other {
-                option value=(OTHER) selected[other.is_some()] { "Other" }
+                option value=(OTHER) selected[other.is_some()] { (c.words.get("other")) }
             }
         }
         @if field.allow_other {
             div.other {
-                label for={ "f-" (id) "-other-text" } { "Other (please specify)" }
+                label for={ "f-" (id) "-other-text" } { (c.words.get("other-specify")) }
                 input type="text" id={ "f-" (id) "-other-text" } name={ (id) ":other" }
                     value=(other.unwrap_or_default());
             }

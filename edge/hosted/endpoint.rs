@@ -9,9 +9,10 @@
 //! none on some posts) is taken from its `Referer`'s origin. `Origin: null` (sandboxed
 //! frames, file pages, privacy redirects) is an origin no form lists.
 
+use super::errors::{error_page, field_errors};
 use super::page::{refusal_page, thanks_page};
 use super::posted::{self, Posted, Stop, Submitted, Unreadable};
-use super::{error_page, field_errors};
+use super::words::Words;
 use crate::http::call::Call;
 use crate::http::error::{ApiError, reason_of};
 use crate::http::origin::{is_own, origin_of, page_origin};
@@ -284,7 +285,7 @@ impl Reply<'_> {
     fn refused(&self, status: &tonic::Status) -> Response {
         let allowed = refused_after_origin(status);
         let response = if self.json {
-            let fields = field_errors(status);
+            let fields = field_errors(status, Words::english(), None);
             if fields.is_empty() {
                 ApiError::from_status(status, &self.call.request_id).into_response()
             } else {
@@ -312,7 +313,9 @@ impl Reply<'_> {
         });
         match reason_of(status) {
             Some(ErrorReason::ValidationError) => {
-                let mut problems: Vec<String> = field_errors(status).into_values().collect();
+                let mut problems: Vec<String> = field_errors(status, Words::english(), None)
+                    .into_values()
+                    .collect();
                 problems.sort();
                 if problems.is_empty() {
                     problems.push(status.message().to_owned());
@@ -333,7 +336,7 @@ impl Reply<'_> {
                 &[],
                 back,
             ),
-            _ => error_page(self.call, status),
+            _ => error_page(Words::english(), self.call, status),
         }
     }
 
@@ -363,7 +366,7 @@ impl Reply<'_> {
             };
             error.into_response()
         } else {
-            unreadable.page()
+            unreadable.page(Words::english())
         };
         with_cors(response, self.origin, allowed)
     }
@@ -395,13 +398,13 @@ pub(crate) async fn thanks(
                     Some(prost_types::value::Kind::StringValue(text)) => Some(text),
                     _ => None,
                 });
-            thanks_page(text.as_deref(), back)
+            thanks_page(Words::english(), text.as_deref(), back)
         }
         // The response that closed the form (its last by count or date) is thanked too.
         Err(status) if reason_of(&status) == Some(ErrorReason::FormClosed) => {
-            thanks_page(None, back)
+            thanks_page(Words::english(), None, back)
         }
-        Err(status) => error_page(&call, &status),
+        Err(status) => error_page(Words::english(), &call, &status),
     }
 }
 

@@ -7,9 +7,10 @@ use super::conditions;
 use super::controls::{Control, Filled, question};
 use super::nonce::NONCE_FIELD;
 use super::page::{
-    HONEYPOT_FIELD, KEYS_PATH, NAV_FIELD, PAGE_FIELD, POW_FIELD, RESUME_FIELD, SCRIPT_PATH,
-    TOKEN_FIELD, page,
+    HONEYPOT_FIELD, KEYS_PATH, LANG_FIELD, NAV_FIELD, PAGE_FIELD, POW_FIELD, RESUME_FIELD,
+    SCRIPT_PATH, TOKEN_FIELD, page,
 };
+use super::words::Words;
 use forms::pb;
 use maud::{Markup, html};
 use std::collections::HashSet;
@@ -25,6 +26,11 @@ pub(super) struct Paging<'a> {
     pub(super) query: String,
     /// The origin of the links a visitor copies (`https://forms.example.com`), if known.
     pub(super) origin: Option<String>,
+    /// The page's own words, in the language the form is shown in.
+    pub(super) words: Words,
+    /// The language the visitor asked for with `?lang=`, which a one-page form's post
+    /// carries on (a form with pages carries its whole query).
+    pub(super) lang: Option<String>,
 }
 
 /// The address of a form's page, `/f/{short_id}?query`.
@@ -62,7 +68,12 @@ struct Part<'f> {
 /// question or part with conditions on answers of the same page carries them for the
 /// script, with a hint for pages without it. Returns the HTML and whether any element
 /// has conditions.
-fn questions(form: &pb::Form, shown: &[&pb::FormField], filled: &Filled) -> (Markup, bool) {
+fn questions(
+    form: &pb::Form,
+    shown: &[&pb::FormField],
+    filled: &Filled,
+    words: Words,
+) -> (Markup, bool) {
     let on_page: HashSet<&str> = shown.iter().map(|f| f.id.as_str()).collect();
     let first_error = shown.iter().find(|f| filled.errors.contains_key(&f.id));
     let mut parts = vec![Part {
@@ -105,6 +116,7 @@ fn questions(form: &pb::Form, shown: &[&pb::FormField], filled: &Filled) -> (Mar
             value: filled.values.get(&field.id),
             error: filled.errors.get(&field.id),
             autofocus: first_error.is_some_and(|f| f.id == field.id),
+            words,
         });
         html! {
             @if let Some((data, hint)) = rule {
@@ -149,32 +161,53 @@ fn resume_part(short_id: &str, token: &str, paging: &Paging<'_>) -> Markup {
     }
     let link = page_address(short_id, &query);
     let full = format!("{}{link}", paging.origin.as_deref().unwrap_or(""));
+    let words = paging.words;
     html! {
         section.card aria-labelledby="later" {
-            h2 #later { "Continue later" }
+            h2 #later { (words.get("later-title")) }
             p {
-                "Your answers so far are saved. To come back to this form later or on \
-                 another device, keep this link: " a href=(link) { "Continue later" }
+                (words.get("later-text")) " " a href=(link) { (words.get("later-title")) }
             }
-            label for="resume-link" { "Your link to continue" }
+            label for="resume-link" { (words.get("later-copy")) }
             input #resume-link type="text" readonly value=(full);
+        }
+    }
+}
+
+/// The languages of a form in several, as plain links (`?lang=`), each named in itself;
+/// the one shown is marked, not linked.
+fn switcher(short_id: &str, languages: &[String], words: Words) -> Markup {
+    html! {
+        nav.langs aria-label=(words.get("language")) {
+            ul {
+                @for tag in languages {
+                    @let name = super::words::name_of(tag).unwrap_or(tag.as_str());
+                    li {
+                        @if tag == words.tag() {
+                            span aria-current="true" lang=(tag) { (name) }
+                        } @else {
+                            a href=(page_address(short_id, &format!("lang={tag}"))) lang=(tag) hreflang=(tag) { (name) }
+                        }
+                    }
+                }
+            }
         }
     }
 }
 
 /// Back (when there is a page before) and Next or Submit. Next comes first in the page,
 /// so that Enter in a text box presses it; the style sheet puts Back on the left.
-fn buttons(progress: Option<&pb::HostedProgress>, last: bool) -> Markup {
+fn buttons(progress: Option<&pb::HostedProgress>, last: bool, words: Words) -> Markup {
     html! {
         div.nav {
             @if last {
-                button type="submit" { "Submit" }
+                button type="submit" { (words.get("submit")) }
             } @else {
-                button type="submit" name=(NAV_FIELD) value="next" { "Next" }
+                button type="submit" name=(NAV_FIELD) value="next" { (words.get("next")) }
             }
             @if progress.is_some_and(|p| p.previous_page > 0) {
                 button.secondary type="submit" name=(NAV_FIELD) value="back" formnovalidate {
-                    "Back"
+                    (words.get("back"))
                 }
             }
         }
@@ -198,10 +231,16 @@ pub(super) fn form_page(
     let keys = shown.iter().any(|f| {
         matches!(f.r#type.as_str(), "single_choice" | "multiple_choice") && !f.options.is_empty()
     });
-    let (fields, has_conditions) = questions(form, &shown, filled);
+    let words = paging.words;
+    let (fields, has_conditions) = questions(form, &shown, filled, words);
+    let lang_query = paging
+        .lang
+        .as_ref()
+        .map(|lang| serde_urlencoded::to_string([("lang", lang)]).unwrap_or_default())
+        .unwrap_or_default();
     let action = match progress {
         Some(_) => page_address(short_id, &paging.query),
-        None => page_address(short_id, ""),
+        None => page_address(short_id, &lang_query),
     };
     // The page's number among those this visitor sees (a page hidden by an answer
     // does not count); a core of an older release sends only the form's pages.
@@ -213,7 +252,10 @@ pub(super) fn form_page(
         }
     });
     let paged = progress.is_some() && (pages > 1 || p_previous(progress));
+    let languages = super::translate::languages(form);
+    let several = languages.len() > 1;
     let body = html! {
+        @if several { (switcher(short_id, &languages, words)) }
         form method="post" action=(action) enctype=(enctype) novalidate
             data-conditions[has_conditions]
             data-pow-algorithm=[pow.map(|c| &c.algorithm)]
@@ -223,7 +265,9 @@ pub(super) fn form_page(
             data-pow-signature=[pow.map(|c| &c.signature)] {
             h1 { (form.title) }
             @if pages > 1 {
-                p.steps #steps { "Page " (position) " of " (pages) }
+                p.steps #steps {
+                    (words.with("steps", &[("position", &position.to_string()), ("pages", &pages.to_string())]))
+                }
                 progress value=(position) max=(pages) aria-labelledby="steps" {}
             }
             @if let Some(description) = form.description.as_ref().filter(|_| page_no == 1) {
@@ -235,14 +279,11 @@ pub(super) fn form_page(
             // arrives.
             input type="hidden" name=(TOKEN_FIELD) value=(token);
             @if let Some(nonce) = nonce { input type="hidden" name=(NONCE_FIELD) value=(nonce); }
+            @if several { input type="hidden" name=(LANG_FIELD) value=(words.tag()); }
             @if pow.is_some() {
                 input type="hidden" name=(POW_FIELD) value="";
                 noscript {
-                    p.banner {
-                        "This form needs JavaScript to be sent: your browser solves a small \
-                         puzzle that shows it is not a robot, with no third party involved. \
-                         Please turn JavaScript on for this page."
-                    }
+                    p.banner { (words.get("pow-noscript")) }
                 }
             }
             @if let Some(progress) = progress {
@@ -250,17 +291,21 @@ pub(super) fn form_page(
                 input type="hidden" name=(RESUME_FIELD) value=(progress.resume_token);
             }
             div.hp aria-hidden="true" {
-                label for="hp" { "Leave empty" }
+                label for="hp" { (words.get("leave-empty")) }
                 input #hp name=(HONEYPOT_FIELD) tabindex="-1" autocomplete="off";
             }
             (fields)
             @if paged {
-                (buttons(progress, position >= pages))
+                (buttons(progress, position >= pages, words))
             } @else {
-                div.nav { button type="submit" { "Submit" } }
+                div.nav { button type="submit" { (words.get("submit")) } }
             }
             @if pow.is_some() {
-                p #pow-status .pow role="status" aria-live="polite" {}
+                // The script's notes, in the page's language (it says them in English
+                // on an owner's own page).
+                p #pow-status .pow role="status" aria-live="polite"
+                    data-checking=(words.get("pow-checking")) data-failed=(words.get("pow-failed"))
+                    data-ready=(words.get("pow-ready")) {}
             }
         }
         @if let Some(token) = progress.map(|p| p.resume_token.as_str()).filter(|t| !t.is_empty()) {
@@ -271,11 +316,18 @@ pub(super) fn form_page(
         @if pow.is_some() { script type="module" src=(SCRIPT_PATH) {} }
     };
     let title = if pages > 1 {
-        format!("{} (page {position} of {pages})", form.title)
+        words.with(
+            "steps-title",
+            &[
+                ("title", &form.title),
+                ("position", &position.to_string()),
+                ("pages", &pages.to_string()),
+            ],
+        )
     } else {
         form.title.clone()
     };
-    page(&title, body)
+    page(words, &title, body)
 }
 
 /// Whether the page has one before it (Back is offered even when it is the only page

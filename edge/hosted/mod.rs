@@ -14,14 +14,16 @@ pub(crate) use choices::{OTHER, range_of};
 mod conditions;
 mod controls;
 mod endpoint;
+mod errors;
 mod form;
 mod nonce;
 mod page;
 mod posted;
 mod resume;
+mod translate;
+mod words;
 
 use crate::http::call::Call;
-use crate::http::error::reason_of;
 use crate::http::params::PathParams;
 use crate::http::site::Origin;
 use crate::http::state::AppState;
@@ -29,96 +31,18 @@ use axum::extract::{RawQuery, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use controls::Filled;
+use errors::{error_page, field_errors, pow_refusal};
 use form::{Paging, form_page, page_address};
 use forms::pb::{self, ErrorReason, convert};
 use nonce::{NonceHome, nonce, with_cookie};
-use page::{FormActionOrigin, message_page, thanks_page};
+use page::{FormActionOrigin, thanks_page};
 use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
-use tonic_types::StatusExt;
+use words::Words;
 
 pub(crate) use conditions::script as conditions_script;
 pub(crate) use endpoint::{challenge, preflight, thanks};
 pub(crate) use page::{back_script, keys_script, page_headers, script};
-
-/// The page for an error of the core that is not about the answers.
-fn error_page(call: &Call, status: &tonic::Status) -> Response {
-    let reason = reason_of(status);
-    match reason {
-        // A draft or archived form's page does not exist for visitors, posted to or not.
-        Some(ErrorReason::NotFound | ErrorReason::FormNotPublished) => message_page(
-            StatusCode::NOT_FOUND,
-            "Form not found",
-            "There is no open form at this address.",
-        ),
-        Some(ErrorReason::FormClosed) => message_page(
-            StatusCode::GONE,
-            "This form is closed",
-            "It no longer accepts responses.",
-        ),
-        Some(ErrorReason::ResponseLimitReached) => message_page(
-            StatusCode::FORBIDDEN,
-            "This form is not accepting responses",
-            "Its owner has reached their response limit.",
-        ),
-        Some(ErrorReason::RateLimited) if refused_limit(status).as_deref() == Some("partials") => {
-            message_page(
-                StatusCode::TOO_MANY_REQUESTS,
-                "Your answers could not be saved for later",
-                "This form is holding as many unfinished responses as it can. Go back and \
-                 submit your answers now, or try saving them again later.",
-            )
-        }
-        Some(ErrorReason::RateLimited) => message_page(
-            StatusCode::TOO_MANY_REQUESTS,
-            "Too many submissions",
-            "Please wait a minute and try again.",
-        ),
-        _ => {
-            tracing::error!(
-                request_id = call.request_id,
-                reason = reason.map(ErrorReason::code),
-                message = status.message(),
-                "hosted page failed"
-            );
-            message_page(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Something went wrong",
-                &format!("Please try again shortly (request id {}).", call.request_id),
-            )
-        }
-    }
-}
-
-/// The per-field messages of a VALIDATION_ERROR, by field id: the core sends one
-/// `ErrorInfo` metadata entry per field, keyed `field.<field id>`.
-fn field_errors(status: &tonic::Status) -> HashMap<String, String> {
-    status
-        .get_details_error_info()
-        .map(|info| {
-            info.metadata
-                .into_iter()
-                .filter_map(|(k, v)| k.strip_prefix("field.").map(|id| (id.to_owned(), v)))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Why the core refused a submission's proof of work (`missing`, `invalid`, `expired`,
-/// `spent`): its ErrorInfo metadata entry `proof_of_work`.
-fn pow_refusal(status: &tonic::Status) -> Option<String> {
-    status
-        .get_details_error_info()
-        .and_then(|mut info| info.metadata.remove("proof_of_work"))
-}
-
-/// Which cap refused a rate-limited request, when the core says (`partials`): its
-/// ErrorInfo metadata entry `limit`.
-fn refused_limit(status: &tonic::Status) -> Option<String> {
-    status
-        .get_details_error_info()
-        .and_then(|mut info| info.metadata.remove("limit"))
-}
 
 /// The form's page; `filled` is what a failed submission left (answers, errors,
 /// banner), empty on a first visit; `paging`, the page of a form with pages.
@@ -131,11 +55,7 @@ fn form_reply(
     paging: &Paging<'_>,
 ) -> Response {
     let Some(form) = form else {
-        return message_page(
-            StatusCode::NOT_FOUND,
-            "Form not found",
-            "There is no open form at this address.",
-        );
+        return errors::not_found(paging.words);
     };
     let page_nonce = (home == NonceHome::Page).then_some(nonce);
     let html = form_page(short_id, &form, (token, page_nonce, pow), filled, paging);
@@ -212,19 +132,56 @@ fn prefill(form: &pb::Form, query: &str) -> HashMap<String, serde_json::Value> {
 }
 
 /// How the visitor reached a page: the prefill of its query (without `page` and
-/// `resume`), the origin of links they may copy, and the resume token of their cookie.
+/// `resume`), the origin of links they may copy, the resume token of their cookie, and
+/// the language they asked for (`?lang=`) and accept (`Accept-Language`).
 struct Visit {
     rest: String,
     origin: Option<String>,
     cookie: Option<String>,
+    lang: Option<String>,
+    accept: Option<String>,
 }
 
 impl Visit {
-    fn paging<'p>(&self, progress: Option<&'p pb::HostedProgress>) -> Paging<'p> {
+    fn new(query: &str, origin: Option<String>, headers: &HeaderMap) -> Self {
+        Self {
+            rest: resume::parse(query).rest,
+            origin,
+            cookie: resume::from_cookie(headers),
+            lang: words::asked(query),
+            accept: headers
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned),
+        }
+    }
+
+    /// The page's words: in the language of `form` the visitor sees; without a form
+    /// (its error pages), in the visitor's language among those the page speaks.
+    fn words(&self, form: Option<&pb::Form>) -> Words {
+        let offered = words::offered(form);
+        let offered: Vec<&str> = offered.iter().map(String::as_str).collect();
+        let chosen = words::choose(self.lang.as_deref(), self.accept.as_deref(), &offered);
+        chosen.map(Words::for_tag).unwrap_or_default()
+    }
+
+    /// The form in the language the visitor sees it in, and the page's words for it.
+    fn localise(&self, form: Option<pb::Form>) -> (Option<pb::Form>, Words) {
+        let words = self.words(form.as_ref());
+        let form = form.map(|mut form| {
+            translate::translate(&mut form, words.tag());
+            form
+        });
+        (form, words)
+    }
+
+    fn paging<'p>(&self, progress: Option<&'p pb::HostedProgress>, words: Words) -> Paging<'p> {
         Paging {
             progress,
             query: self.rest.clone(),
             origin: self.origin.clone(),
+            words,
+            lang: self.lang.clone(),
         }
     }
 }
@@ -262,11 +219,7 @@ pub(crate) async fn show(
     let (nonce, home) = nonce(&headers, None);
     let query = query.unwrap_or_default();
     let asked = resume::parse(&query);
-    let visit = Visit {
-        rest: asked.rest,
-        origin,
-        cookie: resume::from_cookie(&headers),
-    };
+    let visit = Visit::new(&query, origin, &headers);
     // A resume link wins over the cookie: it may name a response begun elsewhere.
     let resume_token = asked.resume.or_else(|| visit.cookie.clone());
     let request = call.request(pb::GetHostedFormRequest {
@@ -302,18 +255,19 @@ pub(crate) async fn show(
                 values,
                 ..Filled::default()
             };
+            let (form, words) = visit.localise(form);
             let mut response = form_reply(
                 &short_id,
                 (form, &start_token, pow_challenge.as_ref()),
                 &filled,
                 StatusCode::OK,
                 (&nonce, home),
-                &visit.paging(progress),
+                &visit.paging(progress, words),
             );
             keep_resume(&mut response, &short_id, progress, visit.cookie.as_deref());
             response
         }
-        Err(status) => with_cookie(error_page(&call, &status), &nonce, home),
+        Err(status) => with_cookie(error_page(visit.words(None), &call, &status), &nonce, home),
     }
 }
 
@@ -330,11 +284,7 @@ pub(crate) async fn submit(
         return endpoint::submit(&state, &call, &short_id, caller, req).await;
     }
     let headers = req.headers().clone();
-    let visit = Visit {
-        rest: resume::parse(query.as_deref().unwrap_or("")).rest,
-        origin,
-        cookie: resume::from_cookie(&headers),
-    };
+    let mut visit = Visit::new(query.as_deref().unwrap_or(""), origin, &headers);
     let submitted = Submitted {
         state: &state,
         call: &call,
@@ -344,13 +294,18 @@ pub(crate) async fn submit(
     };
     let posted = match submitted.read(req).await {
         Ok(posted) => posted,
-        Err(Stop::Unreadable(unreadable)) => return unreadable.page(),
+        Err(Stop::Unreadable(unreadable)) => return unreadable.page(visit.words(None)),
         Err(Stop::Refused(status, posted)) => {
             let nonce = posted.nonce(&headers);
             return refused(&call, &short_id, &status, posted.values, nonce, &visit);
         }
     };
     let (nonce, home) = posted.nonce(&headers);
+    // The language the page was in: its refusal and its thanks are in it too.
+    if !posted.language.is_empty() {
+        visit.lang = Some(posted.language.clone());
+    }
+    let language = Some(posted.language.clone()).filter(|tag| !tag.is_empty());
     let Posted {
         values,
         files,
@@ -383,6 +338,7 @@ pub(crate) async fn submit(
         resume_token: resume_token.unwrap_or_default(),
         back,
         pow_solution,
+        language,
     });
     match state.hosted().submit_hosted_form(request).await {
         Ok(reply) => {
@@ -393,7 +349,11 @@ pub(crate) async fn submit(
             let mut response = if let Some(url) = reply.redirect_url.filter(|u| !u.is_empty()) {
                 Redirect::to(&url).into_response()
             } else {
-                thanks_page(reply.confirmation_message.as_deref(), None)
+                thanks_page(
+                    visit.words(None),
+                    reply.confirmation_message.as_deref(),
+                    None,
+                )
             };
             // Completed: nothing is left to resume.
             if visit.cookie.is_some() || page > 0 {
@@ -443,42 +403,10 @@ fn refused(
     (nonce, home): (String, NonceHome),
     visit: &Visit,
 ) -> Response {
-    let (banner, errors, code) = match reason_of(status) {
-        Some(ErrorReason::ValidationError) => match pow_refusal(status).as_deref() {
-            None => (
-                "Please correct the fields marked below.",
-                field_errors(status),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Some("missing") => (
-                "This form needs JavaScript to be sent: your browser solves a small puzzle \
-                 that shows it is not a robot. Your answers are kept: please turn JavaScript \
-                 on and submit again.",
-                HashMap::new(),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Some(_) => (
-                "This page's check against robots had expired or was used already. Your \
-                 answers are kept: please submit again.",
-                HashMap::new(),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-        },
-        Some(ErrorReason::CsrfFailed) => (
-            "This page had expired. Your answers are kept: please submit again.",
-            HashMap::new(),
-            StatusCode::FORBIDDEN,
-        ),
-        _ => return with_cookie(error_page(call, status), &nonce, home),
-    };
     let Some(page) = pb::details::detail::<pb::HostedFormPage>(status) else {
-        // Only a core of an older release refuses without the page.
-        return error_page(call, status);
-    };
-    let filled = Filled {
-        values: posted::decode(&values).into_iter().collect(),
-        errors,
-        banner: Some(banner.to_owned()),
+        // Only a core of an older release refuses without the page; and a refusal that
+        // is not about the answers has none.
+        return with_cookie(error_page(visit.words(None), call, status), &nonce, home);
     };
     let pb::HostedFormPage {
         form,
@@ -486,6 +414,26 @@ fn refused(
         progress,
         pow_challenge,
     } = page;
+    let (form, words) = visit.localise(form);
+    let unprocessable = StatusCode::UNPROCESSABLE_ENTITY;
+    let (banner, errors, code) = match crate::http::error::reason_of(status) {
+        Some(ErrorReason::ValidationError) => match pow_refusal(status).as_deref() {
+            None => (
+                "fix-below",
+                field_errors(status, words, form.as_ref()),
+                unprocessable,
+            ),
+            Some("missing") => ("pow-missing", HashMap::new(), unprocessable),
+            Some(_) => ("pow-expired", HashMap::new(), unprocessable),
+        },
+        Some(ErrorReason::CsrfFailed) => ("page-expired", HashMap::new(), StatusCode::FORBIDDEN),
+        _ => return with_cookie(error_page(words, call, status), &nonce, home),
+    };
+    let filled = Filled {
+        values: posted::decode(&values).into_iter().collect(),
+        errors,
+        banner: Some(words.get(banner)),
+    };
     let progress = progress.as_ref();
     let mut response = form_reply(
         short_id,
@@ -493,7 +441,7 @@ fn refused(
         &filled,
         code,
         (&nonce, home),
-        &visit.paging(progress),
+        &visit.paging(progress, words),
     );
     keep_resume(&mut response, short_id, progress, visit.cookie.as_deref());
     response

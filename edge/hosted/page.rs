@@ -9,6 +9,7 @@
 //! (`BACK_PATH`).
 //! The message pages (errors, thanks) are drawn here; a form's page in `form`.
 
+use super::words::Words;
 use crate::http::state::AppState;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -25,6 +26,8 @@ pub(super) const PAGE_FIELD: &str = "_page";
 pub(super) const RESUME_FIELD: &str = "_resume";
 /// Name of the page's buttons (`next`, `back`) on a form with pages.
 pub(super) const NAV_FIELD: &str = "nav";
+/// Hidden field with the language a page of a form in several languages is shown in.
+pub(super) const LANG_FIELD: &str = "_lang";
 /// Hidden field the page's script fills with the solved proof-of-work challenge.
 pub(super) const POW_FIELD: &str = "pow_solution";
 /// Where the proof-of-work script is served (two segments: never a form's address; its
@@ -43,11 +46,12 @@ const BACK: &str = include_str!("assets/back.js");
 /// The page's style sheet, inlined (one request less on a phone).
 const STYLE: &str = include_str!("assets/page.css");
 
-/// A page: its title, the style sheet, and `body` in the page's column.
-pub(super) fn page(title: &str, body: Markup) -> String {
+/// A page in the language of `words` (its `lang`, and `dir="rtl"` for Arabic): its
+/// title, the style sheet, and `body` in the page's column.
+pub(super) fn page(words: Words, title: &str, body: Markup) -> String {
     html! {
         (DOCTYPE)
-        html lang="en" {
+        html lang=(words.tag()) dir=[(words.dir() == "rtl").then_some("rtl")] {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width,initial-scale=1";
@@ -60,33 +64,34 @@ pub(super) fn page(title: &str, body: Markup) -> String {
     .into_string()
 }
 
-pub(super) fn message_page(status: StatusCode, title: &str, text: &str) -> Response {
+pub(super) fn message_page(words: Words, status: StatusCode, title: &str, text: &str) -> Response {
     let body = html! { div.card { h1 { (title) } p { (text) } } };
-    (status, Html(page(title, body))).into_response()
+    (status, Html(page(words, title, body))).into_response()
 }
 
 /// The page after a response is recorded: a check mark, one heading, and the owner's
 /// message under it, else a line of our own (never "Thank you" twice); `back`, the
 /// owner's page a post of their own form came from (endpoint mode), is offered as the
 /// way back to their site.
-pub(super) fn thanks_page(message: Option<&str>, back: Option<&str>) -> Response {
+pub(super) fn thanks_page(words: Words, message: Option<&str>, back: Option<&str>) -> Response {
     let text = message.filter(|m| !m.trim().is_empty());
+    let title = words.get(if text.is_some() {
+        "sent-title"
+    } else {
+        "thanks-title"
+    });
     let body = html! {
         div.card.done {
             p.mark aria-hidden="true" { "✓" }
+            h1 { (title) }
             @match text {
-                Some(text) => { h1 { "Response sent" } p { (text) } }
-                None => { h1 { "Thank you" } p { "Your response was recorded." } }
+                Some(text) => p { (text) },
+                None => p { (words.get("thanks-text")) },
             }
             @if let Some(back) = back { p { a href=(back) { "Back to the site" } } }
         }
     };
-    let title = if text.is_some() {
-        "Response sent"
-    } else {
-        "Thank you"
-    };
-    (StatusCode::OK, Html(page(title, body))).into_response()
+    (StatusCode::OK, Html(page(words, &title, body))).into_response()
 }
 
 /// A refused post of an owner's own form (endpoint mode): what went wrong, the
@@ -117,7 +122,7 @@ pub(super) fn refusal_page(
         }
         script src=(BACK_PATH) {}
     };
-    (status, Html(page(title, body))).into_response()
+    (status, Html(page(Words::english(), title, body))).into_response()
 }
 
 /// A script compiled into the binary, with the headers every one of them carries.

@@ -7,8 +7,10 @@
 use super::choices::OTHER;
 use super::nonce::{NONCE_FIELD, NonceHome, nonce};
 use super::page::{
-    HONEYPOT_FIELD, NAV_FIELD, PAGE_FIELD, POW_FIELD, RESUME_FIELD, TOKEN_FIELD, message_page,
+    HONEYPOT_FIELD, LANG_FIELD, NAV_FIELD, PAGE_FIELD, POW_FIELD, RESUME_FIELD, TOKEN_FIELD,
+    message_page,
 };
+use super::words::Words;
 use crate::http::call::Call;
 use crate::http::server::is_body_timeout;
 use crate::http::state::AppState;
@@ -56,6 +58,8 @@ pub(super) struct Posted {
     /// The answers of a JSON body (endpoint mode), typed as the API's; `values` is
     /// then empty.
     pub json_answers: Option<Map<String, Value>>,
+    /// The language the page was shown in, when the form has several.
+    pub language: String,
 }
 
 impl Posted {
@@ -89,6 +93,7 @@ impl Posted {
             RESUME_FIELD => self.resume = value,
             NAV_FIELD => self.back = value == "back",
             POW_FIELD => self.pow_solution = value,
+            LANG_FIELD => self.language = value,
             _ => self.values.push((name, value)),
         }
     }
@@ -197,9 +202,9 @@ pub(super) struct Unreadable {
 }
 
 impl Unreadable {
-    /// The page that says so.
-    pub(super) fn page(&self) -> Response {
-        message_page(self.status, self.title, &self.text)
+    /// The page that says so (in English: the body was not read, nor its form).
+    pub(super) fn page(&self, words: Words) -> Response {
+        message_page(words, self.status, self.title, &self.text)
     }
 }
 

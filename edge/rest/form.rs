@@ -37,11 +37,42 @@ pub(crate) struct Form {
     /// Null while the form has never been published.
     #[schema(required = true, format = DateTime)]
     published_at: Option<String>,
+    /// The language of the form's own texts: en (the default), de, fr, es, it, pt,
+    /// nl, pl, ja or ar. Shown only for a form in another language or in several (a
+    /// form in English alone has SPEC's properties only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    default_language: Option<String>,
+    /// The form's texts in further languages (see `Translations`); shown with
+    /// `default_language`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Translations>)]
+    translations: Option<Map<String, Value>>,
 }
+
+/// A form's texts in further languages, keyed by language tag (one of the languages
+/// a form may be in, not its default). Each language's object has any of `title`,
+/// `description`, `confirmation_message`, `redirect_url`, and `fields`: keyed by field
+/// id (or, on create, its `ref`), each with any of `label`, `placeholder`, `min_label`,
+/// `max_label` and `options` (option id to label). A text left out is shown in the
+/// default language; answers are the same in every language (option ids do not
+/// change).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct Translations(Map<String, Value>);
 
 impl From<pb::Form> for Form {
     fn from(form: pb::Form) -> Self {
         let status = pb::FormStatus::try_from(form.status).map_or(StatusName::Draft, status_name);
+        let translations = form
+            .translations
+            .as_ref()
+            .map(convert::struct_to_object)
+            .unwrap_or_default();
+        let default_language = form.default_language.unwrap_or_else(|| "en".to_owned());
+        // Languages are shown once the form uses them.
+        let languages = (default_language != "en" || !translations.is_empty())
+            .then_some((default_language, translations));
+        let (default_language, translations) = languages.unzip();
         Self {
             id: form.id,
             title: form.title,
@@ -57,6 +88,8 @@ impl From<pb::Form> for Form {
             created_at: timestamp(form.created_at.as_ref()),
             updated_at: timestamp(form.updated_at.as_ref()),
             published_at: timestamp(form.published_at.as_ref()),
+            default_language,
+            translations,
         }
     }
 }
@@ -466,6 +499,13 @@ pub(crate) struct CreateFormBody {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<Settings>, nullable = false)]
     settings: Option<Map<String, Value>>,
+    /// The language of the form's own texts; absent: en.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(nullable = false)]
+    default_language: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<Translations>, nullable = false)]
+    translations: Option<Map<String, Value>>,
 }
 
 fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
@@ -474,6 +514,8 @@ fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
         description: body.description,
         fields: body.fields.map(fields_pb).unwrap_or_default(),
         settings: body.settings.as_ref().map(convert::object_to_struct),
+        default_language: body.default_language,
+        translations: body.translations.as_ref().map(convert::object_to_struct),
     }
 }
 
@@ -503,6 +545,14 @@ pub(crate) struct UpdateFormBody {
     #[serde(default, deserialize_with = "present")]
     #[schema(nullable = false)]
     status: Option<StatusName>,
+    /// The language of the form's own texts.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(nullable = false)]
+    default_language: Option<String>,
+    /// Replaces the form's translations whole (`{}` removes them all).
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<Translations>, nullable = false)]
+    translations: Option<Map<String, Value>>,
 }
 
 /// A partial update: the mask names exactly the properties present in the body.
@@ -528,6 +578,14 @@ fn update_request(id: String, body: UpdateFormBody) -> pb::UpdateFormRequest {
     if let Some(status) = body.status {
         form.status = pb::FormStatus::from(status).into();
         paths.push("status");
+    }
+    if let Some(tag) = body.default_language {
+        form.default_language = Some(tag);
+        paths.push("default_language");
+    }
+    if let Some(translations) = body.translations {
+        form.translations = Some(convert::object_to_struct(&translations));
+        paths.push("translations");
     }
     pb::UpdateFormRequest {
         id,

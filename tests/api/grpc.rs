@@ -83,6 +83,13 @@ async fn grpc_client_creates_lists_gets_updates_and_deletes_a_form() {
                 settings: Some(Struct {
                     fields: [("max_responses".to_owned(), number(3.0))].into(),
                 }),
+                // The form in French too (its default stays English).
+                default_language: None,
+                translations: Some(::forms::pb::convert::object_to_struct(
+                    json!({"fr": {"title": "Par gRPC"}})
+                        .as_object()
+                        .expect("object"),
+                )),
             },
             &key,
         ))
@@ -98,6 +105,10 @@ async fn grpc_client_creates_lists_gets_updates_and_deletes_a_form() {
     assert!(form.created_at.is_some() && form.created_at == form.updated_at);
     assert_eq!(form.fields.len(), 1);
     assert_uuid(&form.fields[0].id);
+    assert_eq!(form.default_language.as_deref(), Some("en"));
+    let translations =
+        ::forms::pb::convert::struct_to_object(form.translations.as_ref().expect("translations"));
+    assert_eq!(translations["fr"]["title"], "Par gRPC");
 
     let listed = forms
         .list_forms(with_key(

@@ -61,6 +61,7 @@ mod idempotency;
 mod identity_issuers;
 mod isolation;
 mod lanes;
+mod languages;
 mod limits;
 mod logic;
 mod notifications;

@@ -19,6 +19,7 @@ mod changes;
 mod conditions;
 mod editor;
 mod kinds;
+mod languages;
 mod lifecycle;
 mod list;
 mod palette;

@@ -123,11 +123,11 @@ async function prove(form) {
   const buttons = Array.from(form.querySelectorAll('button[type="submit"]'));
   const say = (text) => { if (status) status.textContent = text; };
   buttons.forEach((button) => { button.disabled = true; });
-  say('Checking that a browser, not a robot, sends this form. Submit is ready in a moment.');
+  say(status?.dataset.checking || 'Checking that a browser, not a robot, sends this form. Submit is ready in a moment.');
   const started = performance.now();
   const number = await solve(powSalt, powChallenge, Number(powMax));
   if (number === null || !input) {
-    say('This page could not finish its check against robots. Please reload it.');
+    say(status?.dataset.failed || 'This page could not finish its check against robots. Please reload it.');
   } else {
     input.value = btoa(JSON.stringify({
       algorithm: powAlgorithm, challenge: powChallenge, number, salt: powSalt, signature: powSignature,
@@ -135,7 +135,7 @@ async function prove(form) {
     // How long it took, for the tests that measure it (nothing reads it otherwise).
     form.dataset.powMs = String(Math.round(performance.now() - started));
     buttons.forEach((button) => { button.disabled = false; });
-    say('Ready to submit.');
+    say(status?.dataset.ready || 'Ready to submit.');
   }
 }
 

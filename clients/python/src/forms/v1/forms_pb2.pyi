@@ -25,7 +25,7 @@ FORM_STATUS_PUBLISHED: FormStatus
 FORM_STATUS_ARCHIVED: FormStatus
 
 class Form(_message.Message):
-    __slots__ = ("id", "title", "description", "status", "fields", "settings", "short_id", "created_at", "updated_at", "published_at")
+    __slots__ = ("id", "title", "description", "status", "fields", "settings", "short_id", "created_at", "updated_at", "published_at", "default_language", "translations")
     ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -36,6 +36,8 @@ class Form(_message.Message):
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     PUBLISHED_AT_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    TRANSLATIONS_FIELD_NUMBER: _ClassVar[int]
     id: str
     title: str
     description: str
@@ -46,7 +48,9 @@ class Form(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     updated_at: _timestamp_pb2.Timestamp
     published_at: _timestamp_pb2.Timestamp
-    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[FormStatus, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., short_id: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    default_language: str
+    translations: _struct_pb2.Struct
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[FormStatus, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., short_id: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_language: _Optional[str] = ..., translations: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class FormField(_message.Message):
     __slots__ = ("id", "type", "label", "required", "placeholder", "allowed_types", "max_size_mb", "correct_answer", "points", "options", "min_selected", "max_selected", "allow_other", "min", "max", "min_label", "max_label", "ref", "show_if")
@@ -141,16 +145,20 @@ class GetFormResponse(_message.Message):
     def __init__(self, form: _Optional[_Union[Form, _Mapping]] = ...) -> None: ...
 
 class CreateFormRequest(_message.Message):
-    __slots__ = ("title", "description", "fields", "settings")
+    __slots__ = ("title", "description", "fields", "settings", "default_language", "translations")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     FIELDS_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    TRANSLATIONS_FIELD_NUMBER: _ClassVar[int]
     title: str
     description: str
     fields: _containers.RepeatedCompositeFieldContainer[FormField]
     settings: _struct_pb2.Struct
-    def __init__(self, title: _Optional[str] = ..., description: _Optional[str] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    default_language: str
+    translations: _struct_pb2.Struct
+    def __init__(self, title: _Optional[str] = ..., description: _Optional[str] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_language: _Optional[str] = ..., translations: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
 
 class CreateFormResponse(_message.Message):
     __slots__ = ("form",)

@@ -67,7 +67,7 @@ class ProofOfWorkChallenge(_message.Message):
     def __init__(self, algorithm: _Optional[str] = ..., challenge: _Optional[str] = ..., salt: _Optional[str] = ..., max_number: _Optional[int] = ..., signature: _Optional[str] = ...) -> None: ...
 
 class SubmitHostedFormRequest(_message.Message):
-    __slots__ = ("short_id", "start_token", "csrf_nonce", "answers", "user_agent", "honeypot_filled", "files", "page", "resume_token", "back", "pow_solution")
+    __slots__ = ("short_id", "start_token", "csrf_nonce", "answers", "user_agent", "honeypot_filled", "files", "page", "resume_token", "back", "pow_solution", "language")
     SHORT_ID_FIELD_NUMBER: _ClassVar[int]
     START_TOKEN_FIELD_NUMBER: _ClassVar[int]
     CSRF_NONCE_FIELD_NUMBER: _ClassVar[int]
@@ -79,6 +79,7 @@ class SubmitHostedFormRequest(_message.Message):
     RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
     BACK_FIELD_NUMBER: _ClassVar[int]
     POW_SOLUTION_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     short_id: str
     start_token: str
     csrf_nonce: str
@@ -90,7 +91,8 @@ class SubmitHostedFormRequest(_message.Message):
     resume_token: str
     back: bool
     pow_solution: str
-    def __init__(self, short_id: _Optional[str] = ..., start_token: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ..., page: _Optional[int] = ..., resume_token: _Optional[str] = ..., back: _Optional[bool] = ..., pow_solution: _Optional[str] = ...) -> None: ...
+    language: str
+    def __init__(self, short_id: _Optional[str] = ..., start_token: _Optional[str] = ..., csrf_nonce: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., user_agent: _Optional[str] = ..., honeypot_filled: _Optional[bool] = ..., files: _Optional[_Iterable[_Union[UploadedFile, _Mapping]]] = ..., page: _Optional[int] = ..., resume_token: _Optional[str] = ..., back: _Optional[bool] = ..., pow_solution: _Optional[str] = ..., language: _Optional[str] = ...) -> None: ...
 
 class UploadedFile(_message.Message):
     __slots__ = ("field_id", "file_name", "content")
