@@ -3,9 +3,11 @@
 
 pub(crate) mod fields;
 pub(crate) mod logic;
+pub(crate) mod logo;
 pub(crate) mod origins;
 pub(crate) mod service;
 pub(crate) mod store;
+pub(crate) mod theme;
 
 pub(crate) use fields::{
     Field, FieldInput, FieldKind, FieldOption, build_fields, parse_date, quiz_score,
@@ -69,6 +71,8 @@ pub(crate) struct Form {
     pub status: FormStatus,
     pub fields: Vec<Field>,
     pub settings: Map<String, Value>,
+    /// The look of its page; None: the service's own.
+    pub theme: Option<theme::Theme>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub published_at: Option<DateTime<Utc>>,
@@ -81,6 +85,8 @@ pub(crate) struct NewForm {
     pub description: Option<String>,
     pub fields: Vec<FieldInput>,
     pub settings: Map<String, Value>,
+    /// Its logo, if sent, is not taken: a logo is uploaded (`SetFormLogo`).
+    pub theme: Option<theme::Theme>,
 }
 
 /// A partial update; `None` keeps a property as it is.
@@ -93,6 +99,8 @@ pub(crate) struct FormChange {
     /// Merged key by key into the stored settings.
     pub settings: Option<Map<String, Value>>,
     pub status: Option<FormStatus>,
+    /// Replaces the theme, keeping its logo; `Some(None)` clears both.
+    pub theme: Option<Option<theme::Theme>>,
 }
 
 /// Filter of the forms list.
@@ -217,6 +225,14 @@ impl NewForm {
         check_settings(&self.settings)?;
         let mut settings = self.settings;
         normalise_settings(&mut settings);
+        let theme = match self.theme {
+            Some(mut theme) => {
+                theme.logo = None;
+                theme.check()?;
+                Some(theme)
+            }
+            None => None,
+        };
         Ok(Form {
             id: Uuid::new_v4(),
             account_id,
@@ -226,6 +242,7 @@ impl NewForm {
             status: FormStatus::Draft,
             fields,
             settings,
+            theme,
             created_at: now,
             updated_at: now,
             published_at: None,
@@ -254,6 +271,16 @@ impl FormChange {
             check_settings(&merged)?;
             normalise_settings(&mut merged);
             form.settings = merged;
+        }
+        if let Some(theme) = self.theme {
+            form.theme = match theme {
+                Some(mut theme) => {
+                    theme.logo = form.theme.take().and_then(|t| t.logo);
+                    theme.check()?;
+                    Some(theme)
+                }
+                None => None,
+            };
         }
         if let Some(status) = self.status {
             if status == FormStatus::Published && form.published_at.is_none() {

@@ -1,6 +1,7 @@
 //! SQL for forms. Every query is scoped to the calling account, so another account's
 //! forms are simply not found.
 
+use super::theme::Theme;
 use super::{Field, Form, FormFilter, FormStatus};
 use crate::db::decode::read_error;
 use crate::error::CoreError;
@@ -14,7 +15,7 @@ use uuid::Uuid;
 
 // Every query names the columns of `FormRow` with the same type annotations:
 // `status AS "status: FormStatus"`, `fields AS "fields: Json<Vec<Field>>"`,
-// `settings AS "settings: Json<Map<String, Value>>"`.
+// `settings AS "settings: Json<Map<String, Value>>"`, `theme AS "theme: Json<Theme>"`.
 
 struct FormRow {
     id: Uuid,
@@ -25,6 +26,7 @@ struct FormRow {
     status: FormStatus,
     fields: Json<Vec<Field>>,
     settings: Json<Map<String, Value>>,
+    theme: Option<Json<Theme>>,
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
     published_at: Option<DateTime<Utc>>,
@@ -41,6 +43,7 @@ impl From<FormRow> for Form {
             status: row.status,
             fields: row.fields.0,
             settings: row.settings.0,
+            theme: row.theme.map(|t| t.0),
             created_at: row.created_at,
             updated_at: row.updated_at,
             published_at: row.published_at,
@@ -66,8 +69,8 @@ pub(crate) async fn insert(
         form.short_id = short_id();
         let inserted = sqlx::query!(
             "INSERT INTO forms (id, account_id, short_id, title, description, status, fields,
-                                settings, created_at, updated_at, published_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                                settings, created_at, updated_at, published_at, theme)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
              ON CONFLICT (short_id) DO NOTHING",
             form.id,
             form.account_id,
@@ -79,7 +82,8 @@ pub(crate) async fn insert(
             Json(&form.settings) as _,
             form.created_at,
             form.updated_at,
-            form.published_at
+            form.published_at,
+            form.theme.as_ref().map(Json) as _
         )
         .execute(&mut **tx)
         .await?
@@ -126,6 +130,7 @@ pub(crate) async fn list(
         r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
+                  theme AS "theme: Json<Theme>",
                   created_at, updated_at, published_at
              FROM forms
             WHERE account_id = $1 AND ($2::text IS NULL OR status = $2)
@@ -154,6 +159,7 @@ pub(crate) async fn get(
         r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
+                  theme AS "theme: Json<Theme>",
                   created_at, updated_at, published_at
              FROM forms WHERE id = $1 AND account_id = $2"#,
         id,
@@ -176,6 +182,7 @@ pub(crate) async fn get_published_by_short_id(
         r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
+                  theme AS "theme: Json<Theme>",
                   created_at, updated_at, published_at, response_count
              FROM forms WHERE short_id = $1 AND status = 'published'"#,
         short_id
@@ -193,6 +200,7 @@ pub(crate) async fn get_published_by_short_id(
             status: r.status,
             fields: r.fields,
             settings: r.settings,
+            theme: r.theme,
             created_at: r.created_at,
             updated_at: r.updated_at,
             published_at: r.published_at,
@@ -212,6 +220,7 @@ pub(crate) async fn get_for_update(
         r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
+                  theme AS "theme: Json<Theme>",
                   created_at, updated_at, published_at
              FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE"#,
         id,
@@ -228,7 +237,7 @@ pub(crate) async fn get_for_update(
 pub(crate) async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Result<(), CoreError> {
     sqlx::query!(
         "UPDATE forms SET title = $2, description = $3, status = $4, fields = $5, settings = $6,
-                          updated_at = $7, published_at = $8
+                          updated_at = $7, published_at = $8, theme = $9
           WHERE id = $1",
         form.id,
         form.title,
@@ -237,7 +246,8 @@ pub(crate) async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Res
         Json(&form.fields) as _,
         Json(&form.settings) as _,
         form.updated_at,
-        form.published_at
+        form.published_at,
+        form.theme.as_ref().map(Json) as _
     )
     .execute(&mut **tx)
     .await?;
@@ -256,6 +266,7 @@ pub(crate) async fn delete(
            RETURNING id, account_id, short_id, title, description, status AS "status: FormStatus",
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
+                  theme AS "theme: Json<Theme>",
                   created_at, updated_at, published_at"#,
         id,
         account_id

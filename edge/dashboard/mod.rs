@@ -75,6 +75,8 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
             post(builder::edit_conditions),
         )
         .route("/forms/{id}/settings", post(builder::settings))
+        .route("/forms/{id}/design", post(builder::design))
+        .route("/forms/{id}/logo", post(builder::logo))
         .route("/forms/{id}/status", post(builder::status))
         .route("/forms/{id}/delete", post(builder::delete))
         .route("/forms/{id}/responses", get(results::inbox))

@@ -2,8 +2,7 @@
 //! Self-contained pages (no external assets), usable without JavaScript (except a form
 //! that turns `proof_of_work` on, whose page solves its challenge with a script served
 //! from the binary, and says so without it). Every rule (CSRF token, honeypot,
-//! throttle, proof of work, validation, pages and conditions) is the core's: this
-//! module renders.
+//! throttle, proof of work, validation, pages, conditions) is the core's; this renders.
 //!
 //! A form with pages is walked with Post/Redirect/Get: each page is posted, the core
 //! saves its answers as a partial response and names the next page, and the visitor
@@ -19,6 +18,7 @@ mod nonce;
 mod page;
 mod posted;
 mod resume;
+mod theme;
 
 use crate::http::call::Call;
 use crate::http::error::reason_of;
@@ -39,7 +39,7 @@ use tonic_types::StatusExt;
 
 pub(crate) use conditions::script as conditions_script;
 pub(crate) use endpoint::{challenge, preflight, thanks};
-pub(crate) use page::{keys_script, page_headers, script};
+pub(crate) use page::{keys_script, logo, page_headers, script, theme_css};
 
 /// The page for an error of the core that is not about the answers.
 fn error_page(call: &Call, status: &tonic::Status) -> Response {

@@ -7,6 +7,7 @@ use crate::http::state::AppState;
 use crate::http::timestamp;
 use crate::rest::pagination::Page;
 use crate::rest::query::{self, Query};
+use crate::rest::theme::Theme;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -37,6 +38,9 @@ pub(crate) struct Form {
     /// Null while the form has never been published.
     #[schema(required = true, format = DateTime)]
     published_at: Option<String>,
+    /// The look of its hosted page; null: the service's own.
+    #[schema(required = true)]
+    theme: Option<Theme>,
 }
 
 impl From<pb::Form> for Form {
@@ -57,6 +61,7 @@ impl From<pb::Form> for Form {
             created_at: timestamp(form.created_at.as_ref()),
             updated_at: timestamp(form.updated_at.as_ref()),
             published_at: timestamp(form.published_at.as_ref()),
+            theme: form.theme.map(Theme::from),
         }
     }
 }
@@ -466,6 +471,10 @@ pub(crate) struct CreateFormBody {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<Settings>, nullable = false)]
     settings: Option<Map<String, Value>>,
+    /// The look of the hosted page (its logo is uploaded apart).
+    #[serde(default, deserialize_with = "present")]
+    #[schema(nullable = false)]
+    theme: Option<Theme>,
 }
 
 fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
@@ -474,6 +483,7 @@ fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
         description: body.description,
         fields: body.fields.map(fields_pb).unwrap_or_default(),
         settings: body.settings.as_ref().map(convert::object_to_struct),
+        theme: body.theme.map(pb::FormTheme::from),
     }
 }
 
@@ -503,6 +513,10 @@ pub(crate) struct UpdateFormBody {
     #[serde(default, deserialize_with = "present")]
     #[schema(nullable = false)]
     status: Option<StatusName>,
+    /// Replaces the theme (its logo is kept); `null` clears it and its logo.
+    #[serde(default)]
+    #[schema(value_type = Option<Theme>)]
+    theme: Patch<Theme>,
 }
 
 /// A partial update: the mask names exactly the properties present in the body.
@@ -528,6 +542,10 @@ fn update_request(id: String, body: UpdateFormBody) -> pb::UpdateFormRequest {
     if let Some(status) = body.status {
         form.status = pb::FormStatus::from(status).into();
         paths.push("status");
+    }
+    if let Some(theme) = body.theme.into_change() {
+        form.theme = theme.map(pb::FormTheme::from);
+        paths.push("theme");
     }
     pb::UpdateFormRequest {
         id,
@@ -593,7 +611,7 @@ pub(crate) struct OneForm {
 }
 
 impl OneForm {
-    fn new(form: Option<pb::Form>) -> Self {
+    pub(crate) fn new(form: Option<pb::Form>) -> Self {
         Self {
             form: form.map(Form::from),
         }

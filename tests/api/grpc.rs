@@ -83,6 +83,7 @@ async fn grpc_client_creates_lists_gets_updates_and_deletes_a_form() {
                 settings: Some(Struct {
                     fields: [("max_responses".to_owned(), number(3.0))].into(),
                 }),
+                theme: None,
             },
             &key,
         ))

@@ -74,6 +74,7 @@ mod stale_replica;
 mod standby;
 mod storm;
 mod summary;
+mod themes;
 mod tls;
 mod tokens;
 mod uploads;

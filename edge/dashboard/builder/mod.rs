@@ -17,10 +17,12 @@
 
 mod changes;
 mod conditions;
+pub(super) mod design;
 mod editor;
 mod kinds;
 mod lifecycle;
 mod list;
+mod logo;
 mod palette;
 mod parse;
 mod preview;
@@ -31,7 +33,9 @@ mod words;
 pub(crate) use changes::{
     add_field, duplicate_field, edit_conditions, edit_field, move_field, remove_field, reorder,
 };
+pub(crate) use design::design;
 pub(crate) use lifecycle::{delete, status};
+pub(crate) use logo::logo;
 pub(crate) use settings::settings;
 pub(crate) use view::details;
 
@@ -68,6 +72,8 @@ pub(super) struct View<'a> {
     pub when: Option<&'a str>,
     pub notice: Option<&'a str>,
     pub problem: Option<&'a str>,
+    /// A design (theme) property the core refused, shown beside its input.
+    pub design: Option<design::Problem<'a>>,
 }
 
 /// A form id from the path: a UUID, else there is no such page.
@@ -175,6 +181,7 @@ pub(crate) async fn page(
                 when: q.when.as_deref(),
                 notice: words::done_text(q.done.as_deref()),
                 problem: None,
+                design: None,
             };
             owner.page(
                 &form.title,
