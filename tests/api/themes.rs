@@ -487,3 +487,129 @@ async fn a_themed_page_in_chromium_light_and_dark() {
         }
     }
 }
+
+#[tokio::test]
+async fn the_builder_sets_the_design_and_shows_a_refused_colour_beside_its_input() {
+    use crate::dashboard_support::{dashboard_app, signed_in};
+    let app = dashboard_app(&[]).await;
+    let d = signed_in(&app, "design-owner").await;
+    let id = d.create_form("Brand check").await;
+    let page = format!("/app/forms/{id}");
+    let design = format!("{page}/design");
+
+    // A yellow accent under white text: refused, beside the accent, what was chosen kept.
+    let refused = d
+        .post(
+            &design,
+            &[
+                ("accent", "#ffd400"),
+                ("background", "#ffffff"),
+                ("appearance", "light"),
+                ("font", "rounded"),
+                ("radius", "12"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    let html = &refused.text;
+    let error_at = html
+        .find(r#"<p class="error" id="design-accent-error">The accent #ffd400 is too light for white button text (1.4:1, needs 4.5:1): try #"#)
+        .unwrap_or_else(|| panic!("no error beside the accent in {html}"));
+    let input_at = html
+        .find(r#"id="design-accent""#)
+        .expect("the accent input");
+    assert!(input_at < error_at, "the error follows its input");
+    assert!(html.contains(r##"value="#ffd400" aria-invalid="true" aria-describedby="design-accent-error design-hint""##), "{html}");
+    assert!(
+        html.contains(r#"<details class="fold" id="design" open>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"<option value="rounded" selected>"#),
+        "{html}"
+    );
+    let rest = app.get(&format!("/forms/{id}"), &d.key).await;
+    assert_eq!(rest.ok(200)["form"]["theme"], Value::Null, "nothing saved");
+
+    // A passing design is saved, and the fold shows it.
+    let saved = d
+        .post(
+            &design,
+            &[
+                ("accent", "#8a3ffc"),
+                ("background", "#fff8e7"),
+                ("appearance", "auto"),
+                ("font", "serif"),
+                ("radius", "16"),
+            ],
+        )
+        .await;
+    assert_eq!(saved.status, 303, "{}", saved.text);
+    let rest = app.get(&format!("/forms/{id}"), &d.key).await;
+    assert_eq!(
+        rest.ok(200)["form"]["theme"],
+        json!({"accent": "#8a3ffc", "background": "#fff8e7", "font": "serif",
+               "radius": 16, "appearance": "auto"})
+    );
+    let shown = d.get(&page).await;
+    assert!(
+        shown
+            .text
+            .contains(r##"id="design-accent" name="accent" type="color" value="#8a3ffc""##),
+        "{}",
+        shown.text
+    );
+    if crate::browser::browser_available() {
+        // The builder with its Design fold (and the preview it colours): axe-clean, no
+        // CSP violation (the preview's colours are set through the CSSOM).
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/axe_page.mjs");
+        let url = format!("{}{page}", d.base);
+        let seen = crate::support::run_browser_script(&[&script, &url, &d.cookie]).await;
+        assert_eq!(seen["status"], 200, "{seen}");
+        assert_eq!(seen["axe"], json!([]), "{seen}");
+        assert_eq!(seen["cspViolations"], json!([]), "{seen}");
+    }
+
+    // The logo, uploaded from the page (multipart), then removed.
+    let boundary = "----design-logo-boundary";
+    let mut body = Vec::new();
+    body.extend_from_slice(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n{}\r\n",
+            d.csrf
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"logo\"; filename=\"logo.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes(),
+    );
+    body.extend_from_slice(PNG);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let uploaded = send(
+        d.client
+            .post(format!("{}{page}/logo", d.base))
+            .header("cookie", &d.cookie)
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .body(body),
+    )
+    .await;
+    assert_eq!(uploaded.status, 303, "{}", uploaded.text);
+    let rest = app.get(&format!("/forms/{id}"), &d.key).await;
+    assert_eq!(
+        rest.ok(200)["form"]["theme"]["logo"]["content_type"],
+        "image/png"
+    );
+    let removed = d.post(&format!("{page}/logo"), &[("remove", "1")]).await;
+    assert_eq!(removed.status, 303, "{}", removed.text);
+    let rest = app.get(&format!("/forms/{id}"), &d.key).await;
+    assert_eq!(rest.ok(200)["form"]["theme"]["logo"], Value::Null);
+
+    // Back to our look.
+    let reset = d.post(&design, &[("reset", "1")]).await;
+    assert_eq!(reset.status, 303, "{}", reset.text);
+    let rest = app.get(&format!("/forms/{id}"), &d.key).await;
+    assert_eq!(rest.ok(200)["form"]["theme"], Value::Null);
+}
