@@ -17,3 +17,7 @@ CREATE TABLE form_logos (
     created_at    timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT form_logos_one_place CHECK ((content IS NULL) <> (object_key IS NULL))
 );
+
+-- The account's default theme: the look of its forms that have none of their own (its
+-- colours, font, corners and appearance; a logo is always a form's own).
+ALTER TABLE accounts ADD COLUMN theme jsonb;

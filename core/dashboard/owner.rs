@@ -100,6 +100,9 @@ impl Owner {
             responses_this_month: responses,
             monthly_response_limit: limit,
             identities,
+            default_theme: super::theme::default_theme(pool, account.id)
+                .await?
+                .map(crate::forms::logo::theme_to_pb),
             account: Some(account_to_pb(account)),
         })
     }
@@ -308,6 +311,17 @@ impl OwnerService for Owner {
         self.gate
             .call(req, Some(Scope::Read), |ctx, _msg| async move {
                 self.account(&ctx).await
+            })
+            .await
+    }
+
+    async fn set_own_default_theme(
+        &self,
+        req: Request<pb::SetOwnDefaultThemeRequest>,
+    ) -> Result<Response<pb::SetOwnDefaultThemeResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Write), |ctx, msg| async move {
+                self.set_default_theme(&ctx, msg).await
             })
             .await
     }

@@ -173,7 +173,8 @@ pub(crate) async fn get(
 }
 
 /// A published form by its public short id (any account), with its response count
-/// (for the closing rules), in one read.
+/// (for the closing rules), in one read. Its theme is its own, else its account's
+/// default: the form as its page shows it (never saved back).
 pub(crate) async fn get_published_by_short_id(
     pool: &PgPool,
     short_id: &str,
@@ -182,7 +183,8 @@ pub(crate) async fn get_published_by_short_id(
         r#"SELECT id, account_id, short_id, title, description, status AS "status: FormStatus",
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
-                  theme AS "theme: Json<Theme>",
+                  COALESCE(theme, (SELECT a.theme FROM accounts a WHERE a.id = forms.account_id))
+                      AS "theme: Json<Theme>",
                   created_at, updated_at, published_at, response_count
              FROM forms WHERE short_id = $1 AND status = 'published'"#,
         short_id

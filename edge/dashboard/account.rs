@@ -1,5 +1,6 @@
 //! The account (`/app/account`): plan, rate limit, this month's responses against the
-//! limit, the notification address, and the linked identities with unlink.
+//! limit, the notification address, the default design of the account's forms
+//! (`account_design`), and the linked identities with unlink.
 
 use super::layout::{self, Section, csrf, when};
 use super::owner::{Owner, Posted, see_other};
@@ -18,6 +19,7 @@ pub(crate) struct DoneQuery {
 fn done_text(done: Option<&str>) -> Option<&'static str> {
     match done? {
         "unlinked" => Some("The identity was unlinked: it no longer signs in to this account."),
+        "design" => Some("The design was saved: your forms without their own show it."),
         _ => None,
     }
 }
@@ -88,6 +90,7 @@ pub(crate) async fn page(owner: Owner, Query(q): Query<DoneQuery>) -> Response {
         } @else {
             p { (used) " responses this month (UTC); your plan has no monthly limit." }
         }
+        div class="card folds" { (super::account_design::section(&owner, reply.default_theme.as_ref())) }
         h2 { "Linked identities" }
         p { "Identity-provider accounts that sign in to this account. Each is one provider's: the same name at another provider is someone else." }
         @if reply.identities.is_empty() {

@@ -9,6 +9,7 @@
 //! style).
 
 mod account;
+mod account_design;
 pub(crate) mod assets;
 mod builder;
 mod chart;
@@ -108,6 +109,7 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
         )
         .route("/account", get(account::page))
         .route("/account/unlink", post(account::unlink))
+        .route("/account/design", post(account_design::design))
         .route(
             "/forms/{id}/webhooks",
             get(webhooks::list).post(webhooks::create),

@@ -660,6 +660,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         Kind::Foreign,
         "A's identity subject, still linked to A",
     ),
+    (
+        "POST /app/account/design",
+        Kind::OwnOnly,
+        "the session's own account's default design; checked: B's gRPC call leaves A's alone",
+    ),
     // gRPC, the dashboard's own services.
     (
         "forms.v1.SessionsService/CreateSignInLink",
@@ -710,6 +715,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.OwnerService/UnlinkOwnIdentity",
         Kind::Foreign,
         "A's subject, still linked; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/SetOwnDefaultTheme",
+        Kind::OwnOnly,
+        "B's own account's default theme, not A's; an API key is refused",
     ),
     (
         "forms.v1.OwnerService/ListOwnKeys",
@@ -4112,6 +4122,12 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
             vec![("subject", "user-a-spare")],
             303,
         ),
+        (
+            "POST /app/account/design",
+            "/app/account/design".to_owned(),
+            vec![("accent", "#14532d")],
+            303,
+        ),
     ];
     for (row, path, fields, status) in &own_posts {
         let reply = da.post(path, fields).await;
@@ -4659,6 +4675,30 @@ async fn owner_rows(m: &mut Matrix, app: &TestApp, channel: &Channel, a: &Tenant
         text.contains("user-b") && !text.contains("user-a") && leaked(&text, &a_ids).is_none(),
         || format!("ISOLATION BUG: B's account shows A's: {text}"),
     );
+    let row = "forms.v1.OwnerService/SetOwnDefaultTheme";
+    let theme = || pb::SetOwnDefaultThemeRequest {
+        theme: Some(pb::FormTheme {
+            accent: Some("#5b21b6".into()),
+            ..Default::default()
+        }),
+    };
+    let got = owner.clone().set_own_default_theme(key.grpc(theme())).await;
+    key_refused(m, row, "A's default theme", &got);
+    let got = owner
+        .clone()
+        .set_own_default_theme(db.grpc(theme(), true))
+        .await;
+    m.grpc_ok(row, "B's default theme", got);
+    let a_has_it = count(
+        app,
+        "SELECT count(*) FROM accounts a JOIN forms f ON f.account_id = a.id
+          WHERE f.id = $1 AND a.theme::text LIKE '%5b21b6%'",
+        &a.form_id,
+    )
+    .await;
+    m.expect(row, a_has_it == 0, || {
+        "ISOLATION BUG: B's default theme reached A's account".to_owned()
+    });
     let row = "forms.v1.OwnerService/ListOwnKeys";
     let got = owner
         .clone()

@@ -613,3 +613,92 @@ async fn the_builder_sets_the_design_and_shows_a_refused_colour_beside_its_input
     let rest = app.get(&format!("/forms/{id}"), &d.key).await;
     assert_eq!(rest.ok(200)["form"]["theme"], Value::Null);
 }
+
+/// The style sheet of a form's theme, as served.
+async fn theme_sheet(app: &TestApp, short_id: &str) -> String {
+    app.client
+        .get(format!("{}/f/{short_id}/theme.css", origin(app)))
+        .send()
+        .await
+        .expect("theme.css")
+        .text()
+        .await
+        .expect("css")
+}
+
+#[tokio::test]
+async fn the_account_default_design_dresses_forms_without_their_own() {
+    use crate::dashboard_support::{dashboard_app, signed_in};
+    let app = dashboard_app(&[]).await;
+    let d = signed_in(&app, "default-design").await;
+    let (_, plain) = themed_form(&app, &d.key, Value::Null).await;
+    let (_, own) = themed_form(&app, &d.key, json!({"accent": "#14532d"})).await;
+    let origin = origin(&app);
+
+    // A failing default is refused beside its input, as a form's design is.
+    let refused = d
+        .post(
+            "/app/account/design",
+            &[
+                ("accent", "#2f6fed"),
+                ("background", "#222222"),
+                ("appearance", "light"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    assert!(
+        refused
+            .text
+            .contains(r#"id="design-background-error">The background #222222 is too dark"#),
+        "{}",
+        refused.text
+    );
+    assert!(!theme_sheet(&app, &plain).await.contains("--accent"));
+
+    let saved = d
+        .post(
+            "/app/account/design",
+            &[
+                ("accent", "#8a3ffc"),
+                ("background", "#fff8e7"),
+                ("appearance", "auto"),
+            ],
+        )
+        .await;
+    assert_eq!(saved.status, 303, "{}", saved.text);
+    let account = d.get("/app/account").await;
+    assert!(
+        account
+            .text
+            .contains(r##"name="accent" type="color" value="#8a3ffc""##),
+        "{}",
+        account.text
+    );
+    // The form without a theme now links one, the account's; the other keeps its own.
+    let html = app
+        .client
+        .get(format!("{origin}/f/{plain}"))
+        .send()
+        .await
+        .expect("page")
+        .text()
+        .await
+        .expect("text");
+    assert!(html.contains(&format!("/f/{plain}/theme.css?v=")), "{html}");
+    let css = theme_sheet(&app, &plain).await;
+    assert!(
+        css.contains("--accent:#8a3ffc;") && css.contains("--surface:#fff8e7;"),
+        "{css}"
+    );
+    let css = theme_sheet(&app, &own).await;
+    assert!(
+        css.contains("--accent:#14532d;") && !css.contains("#8a3ffc"),
+        "{css}"
+    );
+
+    // Cleared: back to our look.
+    let reset = d.post("/app/account/design", &[("reset", "1")]).await;
+    assert_eq!(reset.status, 303, "{}", reset.text);
+    assert!(!theme_sheet(&app, &plain).await.contains("--accent"));
+}

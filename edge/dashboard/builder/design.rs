@@ -45,7 +45,7 @@ pub(crate) struct Problem<'a> {
 }
 
 /// The core's `theme.<property>: <text>` message as a problem beside its input.
-fn problem_of(message: &str) -> Option<Problem<'_>> {
+pub(crate) fn problem_of(message: &str) -> Option<Problem<'_>> {
     let (property, text) = message.strip_prefix("theme.")?.split_once(": ")?;
     Some(Problem { property, text })
 }
@@ -69,8 +69,31 @@ fn select(name: &str, id: &str, options: &[(&str, &str)], chosen: &str) -> Marku
 }
 
 pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, view: &View) -> Markup {
-    let theme = form.theme.clone().unwrap_or_default();
-    let problem = view.design.as_ref();
+    let intro = "Your brand on the form's page.";
+    let action = format!("{base}/design");
+    let logo = super::logo::section(owner, form, base);
+    fold(
+        owner,
+        form.theme.as_ref(),
+        &action,
+        view.design.as_ref(),
+        intro,
+        logo,
+    )
+}
+
+/// The design fold (a form's, or the account's default): its inputs, a refused
+/// property's problem beside its input, and `extra` under them (a form's logo).
+pub(crate) fn fold(
+    owner: &Owner,
+    theme: Option<&pb::FormTheme>,
+    action: &str,
+    problem: Option<&Problem<'_>>,
+    intro: &str,
+    extra: Markup,
+) -> Markup {
+    let reset = theme.is_some();
+    let theme = theme.cloned().unwrap_or_default();
     let error = |property: &str| {
         problem
             .filter(|p| p.property == property)
@@ -86,10 +109,10 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, view: &View) -
     html! {
         details class="fold" id="design" open[problem.is_some()] {
             summary { h2 { "Design" } }
-            form method="post" action={(base) "/design"} data-design {
+            form method="post" action=(action) data-design {
                 (csrf(&owner.session))
                 p class="muted" id="design-hint" {
-                    "Your brand on the form's page. Colours must keep text readable (WCAG AA, 4.5:1): a colour that is too light or too dark is refused with one that works."
+                    (intro) " Colours must keep text readable (WCAG AA, 4.5:1): a colour that is too light or too dark is refused with one that works."
                 }
                 label for="design-accent" { "Accent " span class="muted" { "(buttons and chosen options, under white text)" } }
                 input id="design-accent" name="accent" type="color" value=(accent)
@@ -112,12 +135,12 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, view: &View) -
                 @if let Some(text) = error("radius") { p class="error" { (text) } }
                 div class="actions" {
                     button type="submit" { "Save design" }
-                    @if form.theme.is_some() {
+                    @if reset {
                         button type="submit" class="secondary" name="reset" value="1" { "Back to our look" }
                     }
                 }
             }
-            (super::logo::section(owner, form, base))
+            (extra)
         }
     }
 }
@@ -134,12 +157,12 @@ pub(crate) struct DesignForm {
     radius: String,
     #[serde(default)]
     appearance: String,
-    reset: Option<String>,
+    pub(crate) reset: Option<String>,
 }
 
 /// The posted design as a theme; an empty box leaves its property unset. The values
 /// are the core's to judge, except a radius that is no number at all.
-fn theme_from(posted: &DesignForm) -> Result<pb::FormTheme, &'static str> {
+pub(crate) fn theme_from(posted: &DesignForm) -> Result<pb::FormTheme, &'static str> {
     let text = |s: &str| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
     let radius = match posted.radius.trim() {
         "" => None,

@@ -17,7 +17,7 @@
 
 mod changes;
 mod conditions;
-pub(super) mod design;
+pub(crate) mod design;
 mod editor;
 mod kinds;
 mod lifecycle;

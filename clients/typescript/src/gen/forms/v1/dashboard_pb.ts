@@ -6,6 +6,8 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Account, ApiKey, Delivery, Scope } from "./admin_pb.js";
 import { file_forms_v1_admin } from "./admin_pb.js";
+import type { FormTheme } from "./forms_pb.js";
+import { file_forms_v1_forms } from "./forms_pb.js";
 import type { Usage } from "./usage_pb.js";
 import { file_forms_v1_usage } from "./usage_pb.js";
 import type { Webhook } from "./webhooks_pb.js";
@@ -18,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/dashboard.proto.
  */
 export const file_forms_v1_dashboard: GenFile = /*@__PURE__*/
-  fileDesc("Chhmb3Jtcy92MS9kYXNoYm9hcmQucHJvdG8SCGZvcm1zLnYxIp8BChBEYXNoYm9hcmRTZXNzaW9uEg0KBXRva2VuGAEgASgJEhIKCmNzcmZfdG9rZW4YAiABKAkSEgoKYWNjb3VudF9pZBgDIAEoCRIUCgxhY2NvdW50X25hbWUYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGbWV0aG9kGAYgASgJIioKF0NyZWF0ZVNpZ25JbkxpbmtSZXF1ZXN0Eg8KB2FjY291bnQYASABKAkiWQoYQ3JlYXRlU2lnbkluTGlua1Jlc3BvbnNlEg0KBXRva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjgKFU1haWxTaWduSW5MaW5rUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghiYXNlX3VybBgCIAEoCSIYChZNYWlsU2lnbkluTGlua1Jlc3BvbnNlIigKF1JlZGVlbVNpZ25JbkxpbmtSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIkcKGFJlZGVlbVNpZ25JbkxpbmtSZXNwb25zZRIrCgdzZXNzaW9uGAEgASgLMhouZm9ybXMudjEuRGFzaGJvYXJkU2Vzc2lvbiIhCh9TaWduSW5XaXRoUHJvdmlkZXJDb29raWVSZXF1ZXN0Ik8KIFNpZ25JbldpdGhQcm92aWRlckNvb2tpZVJlc3BvbnNlEisKB3Nlc3Npb24YASABKAsyGi5mb3Jtcy52MS5EYXNoYm9hcmRTZXNzaW9uIi4KFkJlZ2luT2lkY1NpZ25JblJlcXVlc3QSFAoMcmVkaXJlY3RfdXJpGAEgASgJIkMKF0JlZ2luT2lkY1NpZ25JblJlc3BvbnNlEhkKEWF1dGhvcml6YXRpb25fdXJsGAEgASgJEg0KBXN0YXRlGAIgASgJIjYKF0ZpbmlzaE9pZGNTaWduSW5SZXF1ZXN0Eg0KBXN0YXRlGAEgASgJEgwKBGNvZGUYAiABKAkiRwoYRmluaXNoT2lkY1NpZ25JblJlc3BvbnNlEisKB3Nlc3Npb24YASABKAsyGi5mb3Jtcy52MS5EYXNoYm9hcmRTZXNzaW9uIhMKEUdldFNlc3Npb25SZXF1ZXN0IkEKEkdldFNlc3Npb25SZXNwb25zZRIrCgdzZXNzaW9uGAEgASgLMhouZm9ybXMudjEuRGFzaGJvYXJkU2Vzc2lvbiITChFFbmRTZXNzaW9uUmVxdWVzdCIUChJFbmRTZXNzaW9uUmVzcG9uc2UiYQoOTGlua2VkSWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIuCgpjcmVhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZpc3N1ZXIYAyABKAkiFgoUR2V0T3duQWNjb3VudFJlcXVlc3Qi5gEKFUdldE93bkFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuZm9ybXMudjEuQWNjb3VudBIdChVyYXRlX2xpbWl0X3Blcl9taW51dGUYAiABKAUSHAoUcmVzcG9uc2VzX3RoaXNfbW9udGgYAyABKAMSIwoWbW9udGhseV9yZXNwb25zZV9saW1pdBgEIAEoA0gAiAEBEiwKCmlkZW50aXRpZXMYBSADKAsyGC5mb3Jtcy52MS5MaW5rZWRJZGVudGl0eUIZChdfbW9udGhseV9yZXNwb25zZV9saW1pdCJLChhVbmxpbmtPd25JZGVudGl0eVJlcXVlc3QSDwoHc3ViamVjdBgBIAEoCRITCgZpc3N1ZXIYAiABKAlIAIgBAUIJCgdfaXNzdWVyIhsKGVVubGlua093bklkZW50aXR5UmVzcG9uc2UiaAoGT3duS2V5Eh0KA2tleRgBIAEoCzIQLmZvcm1zLnYxLkFwaUtleRIZCgxsYXN0X3VzZWRfb24YAiABKAlIAIgBARITCgtzZXNzaW9uX2tleRgDIAEoCEIPCg1fbGFzdF91c2VkX29uIhQKEkxpc3RPd25LZXlzUmVxdWVzdCI1ChNMaXN0T3duS2V5c1Jlc3BvbnNlEh4KBGtleXMYASADKAsyEC5mb3Jtcy52MS5Pd25LZXkicgoTQ3JlYXRlT3duS2V5UmVxdWVzdBIfCgZzY29wZXMYASADKA4yDy5mb3Jtcy52MS5TY29wZRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEoECAMQBFIEbmFtZSJFChRDcmVhdGVPd25LZXlSZXNwb25zZRIOCgZzZWNyZXQYASABKAkSHQoDa2V5GAIgASgLMhAuZm9ybXMudjEuQXBpS2V5IiUKE1Jldm9rZU93bktleVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJIjUKFFJldm9rZU93bktleVJlc3BvbnNlEh0KA2tleRgBIAEoCzIQLmZvcm1zLnYxLkFwaUtleSJDChVHZXRPd25LZXlVc2FnZVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJEhEKBGRheXMYAiABKAVIAIgBAUIHCgVfZGF5cyI4ChZHZXRPd25LZXlVc2FnZVJlc3BvbnNlEh4KBXVzYWdlGAEgASgLMg8uZm9ybXMudjEuVXNhZ2UikwEKF1VwZGF0ZU93bldlYmhvb2tSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRIiCgd3ZWJob29rGAMgASgLMhEuZm9ybXMudjEuV2ViaG9vaxIvCgt1cGRhdGVfbWFzaxgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2siPgoYVXBkYXRlT3duV2ViaG9va1Jlc3BvbnNlEiIKB3dlYmhvb2sYASABKAsyES5mb3Jtcy52MS5XZWJob29rIn8KGExpc3RPd25EZWxpdmVyaWVzUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhIKCndlYmhvb2tfaWQYAiABKAkSEQoEcGFnZRgDIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAQgASgFSAGIAQFCBwoFX3BhZ2VCCwoJX3Blcl9wYWdlIkMKGUxpc3RPd25EZWxpdmVyaWVzUmVzcG9uc2USJgoKZGVsaXZlcmllcxgBIAMoCzISLmZvcm1zLnYxLkRlbGl2ZXJ5IlMKF1JldHJ5T3duRGVsaXZlcnlSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRITCgtkZWxpdmVyeV9pZBgDIAEoCSJAChhSZXRyeU93bkRlbGl2ZXJ5UmVzcG9uc2USJAoIZGVsaXZlcnkYASABKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSI7ChRTZW5kVGVzdEV2ZW50UmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhIKCndlYmhvb2tfaWQYAiABKAkiPQoVU2VuZFRlc3RFdmVudFJlc3BvbnNlEiQKCGRlbGl2ZXJ5GAEgASgLMhIuZm9ybXMudjEuRGVsaXZlcnkiRgoWR2V0Rm9ybUFjdGl2aXR5UmVxdWVzdBIQCghmb3JtX2lkcxgBIAMoCRIRCgRkYXlzGAIgASgFSACIAQFCBwoFX2RheXMiQAoXR2V0Rm9ybUFjdGl2aXR5UmVzcG9uc2USJQoFZm9ybXMYASADKAsyFi5mb3Jtcy52MS5Gb3JtQWN0aXZpdHkifAoMRm9ybUFjdGl2aXR5Eg8KB2Zvcm1faWQYASABKAkSFgoOcmVzcG9uc2VfY291bnQYAiABKAMSNAoQbGFzdF9yZXNwb25zZV9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFZGFpbHkYBCADKAMy1AUKD1Nlc3Npb25zU2VydmljZRJZChBDcmVhdGVTaWduSW5MaW5rEiEuZm9ybXMudjEuQ3JlYXRlU2lnbkluTGlua1JlcXVlc3QaIi5mb3Jtcy52MS5DcmVhdGVTaWduSW5MaW5rUmVzcG9uc2USUwoOTWFpbFNpZ25JbkxpbmsSHy5mb3Jtcy52MS5NYWlsU2lnbkluTGlua1JlcXVlc3QaIC5mb3Jtcy52MS5NYWlsU2lnbkluTGlua1Jlc3BvbnNlElkKEFJlZGVlbVNpZ25JbkxpbmsSIS5mb3Jtcy52MS5SZWRlZW1TaWduSW5MaW5rUmVxdWVzdBoiLmZvcm1zLnYxLlJlZGVlbVNpZ25JbkxpbmtSZXNwb25zZRJxChhTaWduSW5XaXRoUHJvdmlkZXJDb29raWUSKS5mb3Jtcy52MS5TaWduSW5XaXRoUHJvdmlkZXJDb29raWVSZXF1ZXN0GiouZm9ybXMudjEuU2lnbkluV2l0aFByb3ZpZGVyQ29va2llUmVzcG9uc2USVgoPQmVnaW5PaWRjU2lnbkluEiAuZm9ybXMudjEuQmVnaW5PaWRjU2lnbkluUmVxdWVzdBohLmZvcm1zLnYxLkJlZ2luT2lkY1NpZ25JblJlc3BvbnNlElkKEEZpbmlzaE9pZGNTaWduSW4SIS5mb3Jtcy52MS5GaW5pc2hPaWRjU2lnbkluUmVxdWVzdBoiLmZvcm1zLnYxLkZpbmlzaE9pZGNTaWduSW5SZXNwb25zZRJHCgpHZXRTZXNzaW9uEhsuZm9ybXMudjEuR2V0U2Vzc2lvblJlcXVlc3QaHC5mb3Jtcy52MS5HZXRTZXNzaW9uUmVzcG9uc2USRwoKRW5kU2Vzc2lvbhIbLmZvcm1zLnYxLkVuZFNlc3Npb25SZXF1ZXN0GhwuZm9ybXMudjEuRW5kU2Vzc2lvblJlc3BvbnNlMrsHCgxPd25lclNlcnZpY2USUAoNR2V0T3duQWNjb3VudBIeLmZvcm1zLnYxLkdldE93bkFjY291bnRSZXF1ZXN0Gh8uZm9ybXMudjEuR2V0T3duQWNjb3VudFJlc3BvbnNlElwKEVVubGlua093bklkZW50aXR5EiIuZm9ybXMudjEuVW5saW5rT3duSWRlbnRpdHlSZXF1ZXN0GiMuZm9ybXMudjEuVW5saW5rT3duSWRlbnRpdHlSZXNwb25zZRJKCgtMaXN0T3duS2V5cxIcLmZvcm1zLnYxLkxpc3RPd25LZXlzUmVxdWVzdBodLmZvcm1zLnYxLkxpc3RPd25LZXlzUmVzcG9uc2USTQoMQ3JlYXRlT3duS2V5Eh0uZm9ybXMudjEuQ3JlYXRlT3duS2V5UmVxdWVzdBoeLmZvcm1zLnYxLkNyZWF0ZU93bktleVJlc3BvbnNlEk0KDFJldm9rZU93bktleRIdLmZvcm1zLnYxLlJldm9rZU93bktleVJlcXVlc3QaHi5mb3Jtcy52MS5SZXZva2VPd25LZXlSZXNwb25zZRJTCg5HZXRPd25LZXlVc2FnZRIfLmZvcm1zLnYxLkdldE93bktleVVzYWdlUmVxdWVzdBogLmZvcm1zLnYxLkdldE93bktleVVzYWdlUmVzcG9uc2USWQoQVXBkYXRlT3duV2ViaG9vaxIhLmZvcm1zLnYxLlVwZGF0ZU93bldlYmhvb2tSZXF1ZXN0GiIuZm9ybXMudjEuVXBkYXRlT3duV2ViaG9va1Jlc3BvbnNlElwKEUxpc3RPd25EZWxpdmVyaWVzEiIuZm9ybXMudjEuTGlzdE93bkRlbGl2ZXJpZXNSZXF1ZXN0GiMuZm9ybXMudjEuTGlzdE93bkRlbGl2ZXJpZXNSZXNwb25zZRJZChBSZXRyeU93bkRlbGl2ZXJ5EiEuZm9ybXMudjEuUmV0cnlPd25EZWxpdmVyeVJlcXVlc3QaIi5mb3Jtcy52MS5SZXRyeU93bkRlbGl2ZXJ5UmVzcG9uc2USUAoNU2VuZFRlc3RFdmVudBIeLmZvcm1zLnYxLlNlbmRUZXN0RXZlbnRSZXF1ZXN0Gh8uZm9ybXMudjEuU2VuZFRlc3RFdmVudFJlc3BvbnNlElYKD0dldEZvcm1BY3Rpdml0eRIgLmZvcm1zLnYxLkdldEZvcm1BY3Rpdml0eVJlcXVlc3QaIS5mb3Jtcy52MS5HZXRGb3JtQWN0aXZpdHlSZXNwb25zZWIGcHJvdG8z", [file_forms_v1_admin, file_forms_v1_usage, file_forms_v1_webhooks, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("Chhmb3Jtcy92MS9kYXNoYm9hcmQucHJvdG8SCGZvcm1zLnYxIp8BChBEYXNoYm9hcmRTZXNzaW9uEg0KBXRva2VuGAEgASgJEhIKCmNzcmZfdG9rZW4YAiABKAkSEgoKYWNjb3VudF9pZBgDIAEoCRIUCgxhY2NvdW50X25hbWUYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGbWV0aG9kGAYgASgJIioKF0NyZWF0ZVNpZ25JbkxpbmtSZXF1ZXN0Eg8KB2FjY291bnQYASABKAkiWQoYQ3JlYXRlU2lnbkluTGlua1Jlc3BvbnNlEg0KBXRva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjgKFU1haWxTaWduSW5MaW5rUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghiYXNlX3VybBgCIAEoCSIYChZNYWlsU2lnbkluTGlua1Jlc3BvbnNlIigKF1JlZGVlbVNpZ25JbkxpbmtSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIkcKGFJlZGVlbVNpZ25JbkxpbmtSZXNwb25zZRIrCgdzZXNzaW9uGAEgASgLMhouZm9ybXMudjEuRGFzaGJvYXJkU2Vzc2lvbiIhCh9TaWduSW5XaXRoUHJvdmlkZXJDb29raWVSZXF1ZXN0Ik8KIFNpZ25JbldpdGhQcm92aWRlckNvb2tpZVJlc3BvbnNlEisKB3Nlc3Npb24YASABKAsyGi5mb3Jtcy52MS5EYXNoYm9hcmRTZXNzaW9uIi4KFkJlZ2luT2lkY1NpZ25JblJlcXVlc3QSFAoMcmVkaXJlY3RfdXJpGAEgASgJIkMKF0JlZ2luT2lkY1NpZ25JblJlc3BvbnNlEhkKEWF1dGhvcml6YXRpb25fdXJsGAEgASgJEg0KBXN0YXRlGAIgASgJIjYKF0ZpbmlzaE9pZGNTaWduSW5SZXF1ZXN0Eg0KBXN0YXRlGAEgASgJEgwKBGNvZGUYAiABKAkiRwoYRmluaXNoT2lkY1NpZ25JblJlc3BvbnNlEisKB3Nlc3Npb24YASABKAsyGi5mb3Jtcy52MS5EYXNoYm9hcmRTZXNzaW9uIhMKEUdldFNlc3Npb25SZXF1ZXN0IkEKEkdldFNlc3Npb25SZXNwb25zZRIrCgdzZXNzaW9uGAEgASgLMhouZm9ybXMudjEuRGFzaGJvYXJkU2Vzc2lvbiITChFFbmRTZXNzaW9uUmVxdWVzdCIUChJFbmRTZXNzaW9uUmVzcG9uc2UiYQoOTGlua2VkSWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIuCgpjcmVhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZpc3N1ZXIYAyABKAkiFgoUR2V0T3duQWNjb3VudFJlcXVlc3QiqQIKFUdldE93bkFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuZm9ybXMudjEuQWNjb3VudBIdChVyYXRlX2xpbWl0X3Blcl9taW51dGUYAiABKAUSHAoUcmVzcG9uc2VzX3RoaXNfbW9udGgYAyABKAMSIwoWbW9udGhseV9yZXNwb25zZV9saW1pdBgEIAEoA0gAiAEBEiwKCmlkZW50aXRpZXMYBSADKAsyGC5mb3Jtcy52MS5MaW5rZWRJZGVudGl0eRIvCg1kZWZhdWx0X3RoZW1lGAYgASgLMhMuZm9ybXMudjEuRm9ybVRoZW1lSAGIAQFCGQoXX21vbnRobHlfcmVzcG9uc2VfbGltaXRCEAoOX2RlZmF1bHRfdGhlbWUiTgoZU2V0T3duRGVmYXVsdFRoZW1lUmVxdWVzdBInCgV0aGVtZRgBIAEoCzITLmZvcm1zLnYxLkZvcm1UaGVtZUgAiAEBQggKBl90aGVtZSJPChpTZXRPd25EZWZhdWx0VGhlbWVSZXNwb25zZRInCgV0aGVtZRgBIAEoCzITLmZvcm1zLnYxLkZvcm1UaGVtZUgAiAEBQggKBl90aGVtZSJLChhVbmxpbmtPd25JZGVudGl0eVJlcXVlc3QSDwoHc3ViamVjdBgBIAEoCRITCgZpc3N1ZXIYAiABKAlIAIgBAUIJCgdfaXNzdWVyIhsKGVVubGlua093bklkZW50aXR5UmVzcG9uc2UiaAoGT3duS2V5Eh0KA2tleRgBIAEoCzIQLmZvcm1zLnYxLkFwaUtleRIZCgxsYXN0X3VzZWRfb24YAiABKAlIAIgBARITCgtzZXNzaW9uX2tleRgDIAEoCEIPCg1fbGFzdF91c2VkX29uIhQKEkxpc3RPd25LZXlzUmVxdWVzdCI1ChNMaXN0T3duS2V5c1Jlc3BvbnNlEh4KBGtleXMYASADKAsyEC5mb3Jtcy52MS5Pd25LZXkicgoTQ3JlYXRlT3duS2V5UmVxdWVzdBIfCgZzY29wZXMYASADKA4yDy5mb3Jtcy52MS5TY29wZRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEoECAMQBFIEbmFtZSJFChRDcmVhdGVPd25LZXlSZXNwb25zZRIOCgZzZWNyZXQYASABKAkSHQoDa2V5GAIgASgLMhAuZm9ybXMudjEuQXBpS2V5IiUKE1Jldm9rZU93bktleVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJIjUKFFJldm9rZU93bktleVJlc3BvbnNlEh0KA2tleRgBIAEoCzIQLmZvcm1zLnYxLkFwaUtleSJDChVHZXRPd25LZXlVc2FnZVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJEhEKBGRheXMYAiABKAVIAIgBAUIHCgVfZGF5cyI4ChZHZXRPd25LZXlVc2FnZVJlc3BvbnNlEh4KBXVzYWdlGAEgASgLMg8uZm9ybXMudjEuVXNhZ2UikwEKF1VwZGF0ZU93bldlYmhvb2tSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRIiCgd3ZWJob29rGAMgASgLMhEuZm9ybXMudjEuV2ViaG9vaxIvCgt1cGRhdGVfbWFzaxgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2siPgoYVXBkYXRlT3duV2ViaG9va1Jlc3BvbnNlEiIKB3dlYmhvb2sYASABKAsyES5mb3Jtcy52MS5XZWJob29rIn8KGExpc3RPd25EZWxpdmVyaWVzUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhIKCndlYmhvb2tfaWQYAiABKAkSEQoEcGFnZRgDIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAQgASgFSAGIAQFCBwoFX3BhZ2VCCwoJX3Blcl9wYWdlIkMKGUxpc3RPd25EZWxpdmVyaWVzUmVzcG9uc2USJgoKZGVsaXZlcmllcxgBIAMoCzISLmZvcm1zLnYxLkRlbGl2ZXJ5IlMKF1JldHJ5T3duRGVsaXZlcnlSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRITCgtkZWxpdmVyeV9pZBgDIAEoCSJAChhSZXRyeU93bkRlbGl2ZXJ5UmVzcG9uc2USJAoIZGVsaXZlcnkYASABKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSI7ChRTZW5kVGVzdEV2ZW50UmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhIKCndlYmhvb2tfaWQYAiABKAkiPQoVU2VuZFRlc3RFdmVudFJlc3BvbnNlEiQKCGRlbGl2ZXJ5GAEgASgLMhIuZm9ybXMudjEuRGVsaXZlcnkiRgoWR2V0Rm9ybUFjdGl2aXR5UmVxdWVzdBIQCghmb3JtX2lkcxgBIAMoCRIRCgRkYXlzGAIgASgFSACIAQFCBwoFX2RheXMiQAoXR2V0Rm9ybUFjdGl2aXR5UmVzcG9uc2USJQoFZm9ybXMYASADKAsyFi5mb3Jtcy52MS5Gb3JtQWN0aXZpdHkifAoMRm9ybUFjdGl2aXR5Eg8KB2Zvcm1faWQYASABKAkSFgoOcmVzcG9uc2VfY291bnQYAiABKAMSNAoQbGFzdF9yZXNwb25zZV9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFZGFpbHkYBCADKAMy1AUKD1Nlc3Npb25zU2VydmljZRJZChBDcmVhdGVTaWduSW5MaW5rEiEuZm9ybXMudjEuQ3JlYXRlU2lnbkluTGlua1JlcXVlc3QaIi5mb3Jtcy52MS5DcmVhdGVTaWduSW5MaW5rUmVzcG9uc2USUwoOTWFpbFNpZ25JbkxpbmsSHy5mb3Jtcy52MS5NYWlsU2lnbkluTGlua1JlcXVlc3QaIC5mb3Jtcy52MS5NYWlsU2lnbkluTGlua1Jlc3BvbnNlElkKEFJlZGVlbVNpZ25JbkxpbmsSIS5mb3Jtcy52MS5SZWRlZW1TaWduSW5MaW5rUmVxdWVzdBoiLmZvcm1zLnYxLlJlZGVlbVNpZ25JbkxpbmtSZXNwb25zZRJxChhTaWduSW5XaXRoUHJvdmlkZXJDb29raWUSKS5mb3Jtcy52MS5TaWduSW5XaXRoUHJvdmlkZXJDb29raWVSZXF1ZXN0GiouZm9ybXMudjEuU2lnbkluV2l0aFByb3ZpZGVyQ29va2llUmVzcG9uc2USVgoPQmVnaW5PaWRjU2lnbkluEiAuZm9ybXMudjEuQmVnaW5PaWRjU2lnbkluUmVxdWVzdBohLmZvcm1zLnYxLkJlZ2luT2lkY1NpZ25JblJlc3BvbnNlElkKEEZpbmlzaE9pZGNTaWduSW4SIS5mb3Jtcy52MS5GaW5pc2hPaWRjU2lnbkluUmVxdWVzdBoiLmZvcm1zLnYxLkZpbmlzaE9pZGNTaWduSW5SZXNwb25zZRJHCgpHZXRTZXNzaW9uEhsuZm9ybXMudjEuR2V0U2Vzc2lvblJlcXVlc3QaHC5mb3Jtcy52MS5HZXRTZXNzaW9uUmVzcG9uc2USRwoKRW5kU2Vzc2lvbhIbLmZvcm1zLnYxLkVuZFNlc3Npb25SZXF1ZXN0GhwuZm9ybXMudjEuRW5kU2Vzc2lvblJlc3BvbnNlMpwICgxPd25lclNlcnZpY2USUAoNR2V0T3duQWNjb3VudBIeLmZvcm1zLnYxLkdldE93bkFjY291bnRSZXF1ZXN0Gh8uZm9ybXMudjEuR2V0T3duQWNjb3VudFJlc3BvbnNlElwKEVVubGlua093bklkZW50aXR5EiIuZm9ybXMudjEuVW5saW5rT3duSWRlbnRpdHlSZXF1ZXN0GiMuZm9ybXMudjEuVW5saW5rT3duSWRlbnRpdHlSZXNwb25zZRJfChJTZXRPd25EZWZhdWx0VGhlbWUSIy5mb3Jtcy52MS5TZXRPd25EZWZhdWx0VGhlbWVSZXF1ZXN0GiQuZm9ybXMudjEuU2V0T3duRGVmYXVsdFRoZW1lUmVzcG9uc2USSgoLTGlzdE93bktleXMSHC5mb3Jtcy52MS5MaXN0T3duS2V5c1JlcXVlc3QaHS5mb3Jtcy52MS5MaXN0T3duS2V5c1Jlc3BvbnNlEk0KDENyZWF0ZU93bktleRIdLmZvcm1zLnYxLkNyZWF0ZU93bktleVJlcXVlc3QaHi5mb3Jtcy52MS5DcmVhdGVPd25LZXlSZXNwb25zZRJNCgxSZXZva2VPd25LZXkSHS5mb3Jtcy52MS5SZXZva2VPd25LZXlSZXF1ZXN0Gh4uZm9ybXMudjEuUmV2b2tlT3duS2V5UmVzcG9uc2USUwoOR2V0T3duS2V5VXNhZ2USHy5mb3Jtcy52MS5HZXRPd25LZXlVc2FnZVJlcXVlc3QaIC5mb3Jtcy52MS5HZXRPd25LZXlVc2FnZVJlc3BvbnNlElkKEFVwZGF0ZU93bldlYmhvb2sSIS5mb3Jtcy52MS5VcGRhdGVPd25XZWJob29rUmVxdWVzdBoiLmZvcm1zLnYxLlVwZGF0ZU93bldlYmhvb2tSZXNwb25zZRJcChFMaXN0T3duRGVsaXZlcmllcxIiLmZvcm1zLnYxLkxpc3RPd25EZWxpdmVyaWVzUmVxdWVzdBojLmZvcm1zLnYxLkxpc3RPd25EZWxpdmVyaWVzUmVzcG9uc2USWQoQUmV0cnlPd25EZWxpdmVyeRIhLmZvcm1zLnYxLlJldHJ5T3duRGVsaXZlcnlSZXF1ZXN0GiIuZm9ybXMudjEuUmV0cnlPd25EZWxpdmVyeVJlc3BvbnNlElAKDVNlbmRUZXN0RXZlbnQSHi5mb3Jtcy52MS5TZW5kVGVzdEV2ZW50UmVxdWVzdBofLmZvcm1zLnYxLlNlbmRUZXN0RXZlbnRSZXNwb25zZRJWCg9HZXRGb3JtQWN0aXZpdHkSIC5mb3Jtcy52MS5HZXRGb3JtQWN0aXZpdHlSZXF1ZXN0GiEuZm9ybXMudjEuR2V0Rm9ybUFjdGl2aXR5UmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_admin, file_forms_v1_forms, file_forms_v1_usage, file_forms_v1_webhooks, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * A dashboard session, as its sign-in returns it.
@@ -506,6 +508,13 @@ export type GetOwnAccountResponse = Message<"forms.v1.GetOwnAccountResponse"> & 
    * @generated from field: repeated forms.v1.LinkedIdentity identities = 5;
    */
   identities: LinkedIdentity[];
+
+  /**
+   * The look of the account's forms that have no theme of their own; absent: ours.
+   *
+   * @generated from field: optional forms.v1.FormTheme default_theme = 6;
+   */
+  defaultTheme?: FormTheme | undefined;
 };
 
 /**
@@ -514,6 +523,49 @@ export type GetOwnAccountResponse = Message<"forms.v1.GetOwnAccountResponse"> & 
  */
 export const GetOwnAccountResponseSchema: GenMessage<GetOwnAccountResponse> = /*@__PURE__*/
   messageDesc(file_forms_v1_dashboard, 19);
+
+/**
+ * Request of SetOwnDefaultTheme.
+ *
+ * @generated from message forms.v1.SetOwnDefaultThemeRequest
+ */
+export type SetOwnDefaultThemeRequest = Message<"forms.v1.SetOwnDefaultThemeRequest"> & {
+  /**
+   * The default theme (checked as a form's theme is; its logo is ignored: a logo is a
+   * form's own); absent clears it.
+   *
+   * @generated from field: optional forms.v1.FormTheme theme = 1;
+   */
+  theme?: FormTheme | undefined;
+};
+
+/**
+ * Describes the message forms.v1.SetOwnDefaultThemeRequest.
+ * Use `create(SetOwnDefaultThemeRequestSchema)` to create a new message.
+ */
+export const SetOwnDefaultThemeRequestSchema: GenMessage<SetOwnDefaultThemeRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_dashboard, 20);
+
+/**
+ * Reply of SetOwnDefaultTheme.
+ *
+ * @generated from message forms.v1.SetOwnDefaultThemeResponse
+ */
+export type SetOwnDefaultThemeResponse = Message<"forms.v1.SetOwnDefaultThemeResponse"> & {
+  /**
+   * The default theme as stored; absent when cleared.
+   *
+   * @generated from field: optional forms.v1.FormTheme theme = 1;
+   */
+  theme?: FormTheme | undefined;
+};
+
+/**
+ * Describes the message forms.v1.SetOwnDefaultThemeResponse.
+ * Use `create(SetOwnDefaultThemeResponseSchema)` to create a new message.
+ */
+export const SetOwnDefaultThemeResponseSchema: GenMessage<SetOwnDefaultThemeResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_dashboard, 21);
 
 /**
  * Request of UnlinkOwnIdentity.
@@ -543,7 +595,7 @@ export type UnlinkOwnIdentityRequest = Message<"forms.v1.UnlinkOwnIdentityReques
  * Use `create(UnlinkOwnIdentityRequestSchema)` to create a new message.
  */
 export const UnlinkOwnIdentityRequestSchema: GenMessage<UnlinkOwnIdentityRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 20);
+  messageDesc(file_forms_v1_dashboard, 22);
 
 /**
  * Reply of UnlinkOwnIdentity.
@@ -558,7 +610,7 @@ export type UnlinkOwnIdentityResponse = Message<"forms.v1.UnlinkOwnIdentityRespo
  * Use `create(UnlinkOwnIdentityResponseSchema)` to create a new message.
  */
 export const UnlinkOwnIdentityResponseSchema: GenMessage<UnlinkOwnIdentityResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 21);
+  messageDesc(file_forms_v1_dashboard, 23);
 
 /**
  * An API key as its owner sees it.
@@ -595,7 +647,7 @@ export type OwnKey = Message<"forms.v1.OwnKey"> & {
  * Use `create(OwnKeySchema)` to create a new message.
  */
 export const OwnKeySchema: GenMessage<OwnKey> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 22);
+  messageDesc(file_forms_v1_dashboard, 24);
 
 /**
  * Request of ListOwnKeys.
@@ -610,7 +662,7 @@ export type ListOwnKeysRequest = Message<"forms.v1.ListOwnKeysRequest"> & {
  * Use `create(ListOwnKeysRequestSchema)` to create a new message.
  */
 export const ListOwnKeysRequestSchema: GenMessage<ListOwnKeysRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 23);
+  messageDesc(file_forms_v1_dashboard, 25);
 
 /**
  * Reply of ListOwnKeys.
@@ -631,7 +683,7 @@ export type ListOwnKeysResponse = Message<"forms.v1.ListOwnKeysResponse"> & {
  * Use `create(ListOwnKeysResponseSchema)` to create a new message.
  */
 export const ListOwnKeysResponseSchema: GenMessage<ListOwnKeysResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 24);
+  messageDesc(file_forms_v1_dashboard, 26);
 
 /**
  * Request of CreateOwnKey.
@@ -659,7 +711,7 @@ export type CreateOwnKeyRequest = Message<"forms.v1.CreateOwnKeyRequest"> & {
  * Use `create(CreateOwnKeyRequestSchema)` to create a new message.
  */
 export const CreateOwnKeyRequestSchema: GenMessage<CreateOwnKeyRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 25);
+  messageDesc(file_forms_v1_dashboard, 27);
 
 /**
  * Reply of CreateOwnKey.
@@ -687,7 +739,7 @@ export type CreateOwnKeyResponse = Message<"forms.v1.CreateOwnKeyResponse"> & {
  * Use `create(CreateOwnKeyResponseSchema)` to create a new message.
  */
 export const CreateOwnKeyResponseSchema: GenMessage<CreateOwnKeyResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 26);
+  messageDesc(file_forms_v1_dashboard, 28);
 
 /**
  * Request of RevokeOwnKey.
@@ -708,7 +760,7 @@ export type RevokeOwnKeyRequest = Message<"forms.v1.RevokeOwnKeyRequest"> & {
  * Use `create(RevokeOwnKeyRequestSchema)` to create a new message.
  */
 export const RevokeOwnKeyRequestSchema: GenMessage<RevokeOwnKeyRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 27);
+  messageDesc(file_forms_v1_dashboard, 29);
 
 /**
  * Reply of RevokeOwnKey.
@@ -729,7 +781,7 @@ export type RevokeOwnKeyResponse = Message<"forms.v1.RevokeOwnKeyResponse"> & {
  * Use `create(RevokeOwnKeyResponseSchema)` to create a new message.
  */
 export const RevokeOwnKeyResponseSchema: GenMessage<RevokeOwnKeyResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 28);
+  messageDesc(file_forms_v1_dashboard, 30);
 
 /**
  * Request of GetOwnKeyUsage.
@@ -758,7 +810,7 @@ export type GetOwnKeyUsageRequest = Message<"forms.v1.GetOwnKeyUsageRequest"> & 
  * Use `create(GetOwnKeyUsageRequestSchema)` to create a new message.
  */
 export const GetOwnKeyUsageRequestSchema: GenMessage<GetOwnKeyUsageRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 29);
+  messageDesc(file_forms_v1_dashboard, 31);
 
 /**
  * Reply of GetOwnKeyUsage.
@@ -779,7 +831,7 @@ export type GetOwnKeyUsageResponse = Message<"forms.v1.GetOwnKeyUsageResponse"> 
  * Use `create(GetOwnKeyUsageResponseSchema)` to create a new message.
  */
 export const GetOwnKeyUsageResponseSchema: GenMessage<GetOwnKeyUsageResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 30);
+  messageDesc(file_forms_v1_dashboard, 32);
 
 /**
  * Request of UpdateOwnWebhook.
@@ -821,7 +873,7 @@ export type UpdateOwnWebhookRequest = Message<"forms.v1.UpdateOwnWebhookRequest"
  * Use `create(UpdateOwnWebhookRequestSchema)` to create a new message.
  */
 export const UpdateOwnWebhookRequestSchema: GenMessage<UpdateOwnWebhookRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 31);
+  messageDesc(file_forms_v1_dashboard, 33);
 
 /**
  * Reply of UpdateOwnWebhook.
@@ -842,7 +894,7 @@ export type UpdateOwnWebhookResponse = Message<"forms.v1.UpdateOwnWebhookRespons
  * Use `create(UpdateOwnWebhookResponseSchema)` to create a new message.
  */
 export const UpdateOwnWebhookResponseSchema: GenMessage<UpdateOwnWebhookResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 32);
+  messageDesc(file_forms_v1_dashboard, 34);
 
 /**
  * Request of ListOwnDeliveries.
@@ -884,7 +936,7 @@ export type ListOwnDeliveriesRequest = Message<"forms.v1.ListOwnDeliveriesReques
  * Use `create(ListOwnDeliveriesRequestSchema)` to create a new message.
  */
 export const ListOwnDeliveriesRequestSchema: GenMessage<ListOwnDeliveriesRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 33);
+  messageDesc(file_forms_v1_dashboard, 35);
 
 /**
  * Reply of ListOwnDeliveries.
@@ -905,7 +957,7 @@ export type ListOwnDeliveriesResponse = Message<"forms.v1.ListOwnDeliveriesRespo
  * Use `create(ListOwnDeliveriesResponseSchema)` to create a new message.
  */
 export const ListOwnDeliveriesResponseSchema: GenMessage<ListOwnDeliveriesResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 34);
+  messageDesc(file_forms_v1_dashboard, 36);
 
 /**
  * Request of RetryOwnDelivery.
@@ -940,7 +992,7 @@ export type RetryOwnDeliveryRequest = Message<"forms.v1.RetryOwnDeliveryRequest"
  * Use `create(RetryOwnDeliveryRequestSchema)` to create a new message.
  */
 export const RetryOwnDeliveryRequestSchema: GenMessage<RetryOwnDeliveryRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 35);
+  messageDesc(file_forms_v1_dashboard, 37);
 
 /**
  * Reply of RetryOwnDelivery.
@@ -961,7 +1013,7 @@ export type RetryOwnDeliveryResponse = Message<"forms.v1.RetryOwnDeliveryRespons
  * Use `create(RetryOwnDeliveryResponseSchema)` to create a new message.
  */
 export const RetryOwnDeliveryResponseSchema: GenMessage<RetryOwnDeliveryResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 36);
+  messageDesc(file_forms_v1_dashboard, 38);
 
 /**
  * Request of SendTestEvent.
@@ -989,7 +1041,7 @@ export type SendTestEventRequest = Message<"forms.v1.SendTestEventRequest"> & {
  * Use `create(SendTestEventRequestSchema)` to create a new message.
  */
 export const SendTestEventRequestSchema: GenMessage<SendTestEventRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 37);
+  messageDesc(file_forms_v1_dashboard, 39);
 
 /**
  * Reply of SendTestEvent.
@@ -1010,7 +1062,7 @@ export type SendTestEventResponse = Message<"forms.v1.SendTestEventResponse"> & 
  * Use `create(SendTestEventResponseSchema)` to create a new message.
  */
 export const SendTestEventResponseSchema: GenMessage<SendTestEventResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 38);
+  messageDesc(file_forms_v1_dashboard, 40);
 
 /**
  * Request of GetFormActivity.
@@ -1038,7 +1090,7 @@ export type GetFormActivityRequest = Message<"forms.v1.GetFormActivityRequest"> 
  * Use `create(GetFormActivityRequestSchema)` to create a new message.
  */
 export const GetFormActivityRequestSchema: GenMessage<GetFormActivityRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 39);
+  messageDesc(file_forms_v1_dashboard, 41);
 
 /**
  * Reply of GetFormActivity.
@@ -1059,7 +1111,7 @@ export type GetFormActivityResponse = Message<"forms.v1.GetFormActivityResponse"
  * Use `create(GetFormActivityResponseSchema)` to create a new message.
  */
 export const GetFormActivityResponseSchema: GenMessage<GetFormActivityResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 40);
+  messageDesc(file_forms_v1_dashboard, 42);
 
 /**
  * Response counts of one form.
@@ -1101,7 +1153,7 @@ export type FormActivity = Message<"forms.v1.FormActivity"> & {
  * Use `create(FormActivitySchema)` to create a new message.
  */
 export const FormActivitySchema: GenMessage<FormActivity> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 41);
+  messageDesc(file_forms_v1_dashboard, 43);
 
 /**
  * Sign-in to the owners' dashboard, and the sessions it opens.
@@ -1240,6 +1292,18 @@ export const OwnerService: GenService<{
     methodKind: "unary";
     input: typeof UnlinkOwnIdentityRequestSchema;
     output: typeof UnlinkOwnIdentityResponseSchema;
+  },
+  /**
+   * Sets (or clears) the account's default theme: the look of its forms without a
+   * theme of their own. Refusals as UpdateForm's for a theme (VALIDATION_ERROR, with a
+   * colour to choose instead).
+   *
+   * @generated from rpc forms.v1.OwnerService.SetOwnDefaultTheme
+   */
+  setOwnDefaultTheme: {
+    methodKind: "unary";
+    input: typeof SetOwnDefaultThemeRequestSchema;
+    output: typeof SetOwnDefaultThemeResponseSchema;
   },
   /**
    * The account's API keys (never their secrets), newest first, with their last use.
