@@ -568,6 +568,19 @@ async fn the_builder_sets_the_design_and_shows_a_refused_colour_beside_its_input
         assert_eq!(seen["status"], 200, "{seen}");
         assert_eq!(seen["axe"], json!([]), "{seen}");
         assert_eq!(seen["cspViolations"], json!([]), "{seen}");
+        // The preview follows the Design fold's inputs as they change (script).
+        let shots = concat!(env!("CARGO_MANIFEST_DIR"), "/target/theme-shots");
+        std::fs::create_dir_all(shots).expect("shots dir");
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/design.mjs");
+        let seen = crate::support::run_browser_script(&[&script, &url, &d.cookie, &shots]).await;
+        eprintln!("{seen:#}");
+        assert_eq!(seen["cspViolations"], json!([]), "{seen}");
+        for run in seen["runs"].as_array().expect("runs") {
+            assert_eq!(run["button"], "rgb(15, 118, 110)", "{run}");
+            assert_eq!(run["background"], "rgb(16, 33, 58)", "{run}");
+            assert_eq!(run["text"], "rgb(230, 233, 239)", "{run}");
+            assert_eq!(run["radius"], "20px", "{run}");
+        }
     }
 
     // The logo, uploaded from the page (multipart), then removed.
