@@ -616,7 +616,7 @@ export interface components {
              * @description Null while the form has never been published.
              */
             published_at: string | null;
-            theme: components["schemas"]["Theme"] | null;
+            theme?: components["schemas"]["Theme"] | null;
         };
         /** @description `data` of a form list. */
         FormList: {

@@ -281,16 +281,19 @@ impl Forms {
         }
         // Events commit with the change (transactional outbox).
         if !changed.is_empty() {
-            let data = json!({
+            let mut data = json!({
                 "formId": form.id,
                 "title": form.title,
                 "status": form.status.as_str(),
                 "changed": changed,
                 "fields": form.fields,
                 "settings": form.settings,
-                "theme": form.theme,
                 "updatedAt": convert::rfc3339(now),
             });
+            // The theme only when it changed: the payload of other changes stays as it was.
+            if changed.contains(&"theme") {
+                data["theme"] = json!(form.theme);
+            }
             outbox::enqueue(&mut tx, event("form.updated", &form, data, now)).await?;
         }
         if !was_published && form.status == FormStatus::Published {

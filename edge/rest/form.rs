@@ -38,8 +38,9 @@ pub(crate) struct Form {
     /// Null while the form has never been published.
     #[schema(required = true, format = DateTime)]
     published_at: Option<String>,
-    /// The look of its hosted page; null: the service's own.
-    #[schema(required = true)]
+    /// The look of its hosted page; left out while the form has none (the service's
+    /// own look), so that an unthemed form keeps SPEC's exact shape.
+    #[serde(skip_serializing_if = "Option::is_none")]
     theme: Option<Theme>,
 }
 
