@@ -6,14 +6,14 @@
 use crate::hosted;
 use crate::http::call::{Call, RequestId};
 use crate::http::state::AppState;
-use crate::rest::{docs, export, form, responses, summary, usage, webhooks};
+use crate::rest::{docs, export, form, responses, summary, theme, usage, webhooks};
 use ::forms::pb;
 use axum::Router;
 use axum::extract::{MatchedPath, OriginalUri, Request, State};
 use axum::http::{HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get};
+use axum::routing::{delete, get, put};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -39,6 +39,10 @@ pub(crate) fn router(state: AppState) -> Router {
         .route(
             "/forms/{form_id}/responses/{id}/files/{file_id}",
             get(responses::file),
+        )
+        .route(
+            "/forms/{form_id}/logo",
+            put(theme::put_logo).delete(theme::delete_logo),
         )
         .route("/forms/{form_id}/summary", get(summary::get))
         .route(
@@ -66,6 +70,9 @@ pub(crate) fn router(state: AppState) -> Router {
                 )),
         )
         .route("/f/{short_id}/challenge", get(hosted::challenge))
+        // The form's theme and logo: cached by the version in the page's links.
+        .route("/f/{short_id}/theme.css", get(hosted::theme_css))
+        .route("/f/{short_id}/logo", get(hosted::logo))
         .route(
             "/f/{short_id}/thanks",
             get(hosted::thanks).layer(middleware::from_fn_with_state(

@@ -56,6 +56,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{form_id}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a form's logo
+         * @description Scope: write. The request's body is the image: PNG, JPEG, WebP or SVG, at most 512 KB, recognised by its content. It replaces the logo before it.
+         */
+        put: operations["setFormLogo"];
+        post?: never;
+        /**
+         * Remove a form's logo
+         * @description Scope: write. The page shows no logo any more.
+         */
+        delete: operations["deleteFormLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forms/{form_id}/responses": {
         parameters: {
             query?: never;
@@ -315,6 +339,8 @@ export interface components {
             /** @description The language of the form's own texts; absent: en. */
             default_language?: string;
             translations?: components["schemas"]["Translations"];
+            /** @description The look of the hosted page (its logo is uploaded apart). */
+            theme?: components["schemas"]["Theme"];
         };
         /**
          * @description The body of `POST /forms/{form_id}/responses`. A null property counts as absent;
@@ -600,6 +626,7 @@ export interface components {
              */
             default_language?: string | null;
             translations?: components["schemas"]["Translations"] | null;
+            theme?: components["schemas"]["Theme"] | null;
         };
         /** @description `data` of a form list. */
         FormList: {
@@ -963,6 +990,40 @@ export interface components {
             newest: components["schemas"]["TextAnswer"][];
         };
         /**
+         * @description The look of the form's hosted page; every property is optional (not set: the
+         *     service's own look). Colours are checked against WCAG AA when saved: the page's text
+         *     on `background` and the buttons' white text on `accent` need 4.5:1, and a colour that
+         *     fails is refused with one that passes.
+         */
+        Theme: {
+            /**
+             * @description Buttons, checked options and focus, `#rrggbb`.
+             * @example #2f6fed
+             */
+            accent?: string | null;
+            /**
+             * @description The form's card behind its text, `#rrggbb` (the light appearance's, or the dark
+             *     one's when `appearance` is `dark`).
+             * @example #ffffff
+             */
+            background?: string | null;
+            /**
+             * @description A system typeface: `system`, `humanist`, `serif`, `rounded` or `mono`.
+             * @example system
+             */
+            font?: string | null;
+            /**
+             * Format: int32
+             * @description Corner radius in CSS pixels, 0 to 24 (default 8).
+             */
+            radius?: number | null;
+            /**
+             * @description `light` (default), `dark`, or `auto` (the visitor's device chooses).
+             * @example auto
+             */
+            appearance?: string | null;
+        };
+        /**
          * @description A form's texts in further languages, keyed by language tag (one of the languages
          *     a form may be in, not its default). Each language's object has any of `title`,
          *     `description`, `confirmation_message`, `redirect_url`, and `fields`: keyed by field
@@ -994,6 +1055,7 @@ export interface components {
             default_language?: string;
             /** @description Replaces the form's translations whole (`{}` removes them all). */
             translations?: components["schemas"]["Translations"];
+            theme?: components["schemas"]["Theme"] | null;
         };
         /** @description The calling key's usage over the last `period_days` days. */
         Usage: {
@@ -1477,6 +1539,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["UnauthenticatedOrKeyInvalid"];
+            403: components["responses"]["PlanRequiredOrInsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setFormLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The form's id. */
+                form_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": number[];
+            };
+        };
+        responses: {
+            /** @description The form, its theme naming the logo */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_OneForm"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedOrKeyInvalid"];
+            403: components["responses"]["PlanRequiredOrInsufficientScope"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteFormLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The form's id. */
+                form_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form without a logo */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_OneForm"];
+                };
             };
             401: components["responses"]["UnauthenticatedOrKeyInvalid"];
             403: components["responses"]["PlanRequiredOrInsufficientScope"];

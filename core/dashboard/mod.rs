@@ -15,6 +15,7 @@ pub(crate) mod own_webhooks;
 pub(crate) mod owner;
 pub(crate) mod service;
 pub(crate) mod store;
+mod theme;
 pub(crate) mod throttle;
 
 pub(crate) use crate::crypto::{digest, new_token};

@@ -112,6 +112,9 @@ impl Owner {
             responses_this_month: responses,
             monthly_response_limit: limit,
             identities,
+            default_theme: super::theme::default_theme(pool, account.id)
+                .await?
+                .map(crate::forms::logo::theme_to_pb),
             account: Some(account_to_pb(account)),
             notifications_mailed: Some(self.gate.config().smtp.is_some()),
         })
@@ -285,6 +288,17 @@ impl OwnerService for Owner {
         self.gate
             .call(req, Some(Scope::Admin), |ctx, msg| async move {
                 self.update_account(&ctx, msg).await
+            })
+            .await
+    }
+
+    async fn set_own_default_theme(
+        &self,
+        req: Request<pb::SetOwnDefaultThemeRequest>,
+    ) -> Result<Response<pb::SetOwnDefaultThemeResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Write), |ctx, msg| async move {
+                self.set_default_theme(&ctx, msg).await
             })
             .await
     }

@@ -4,9 +4,11 @@
 pub(crate) mod fields;
 pub(crate) mod languages;
 pub(crate) mod logic;
+pub(crate) mod logo;
 pub(crate) mod origins;
 pub(crate) mod service;
 pub(crate) mod store;
+pub(crate) mod theme;
 
 pub(crate) use fields::{
     Field, FieldInput, FieldKind, FieldOption, build_fields, parse_date, quiz_score,
@@ -73,6 +75,8 @@ pub(crate) struct Form {
     pub settings: Map<String, Value>,
     /// Its default language and translations (`languages`).
     pub languages: Languages,
+    /// The look of its page; None: the service's own.
+    pub theme: Option<theme::Theme>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub published_at: Option<DateTime<Utc>>,
@@ -86,6 +90,8 @@ pub(crate) struct NewForm {
     pub fields: Vec<FieldInput>,
     pub settings: Map<String, Value>,
     pub languages: Languages,
+    /// Its logo, if sent, is not taken: a logo is uploaded (`SetFormLogo`).
+    pub theme: Option<theme::Theme>,
 }
 
 /// A partial update; `None` keeps a property as it is.
@@ -101,6 +107,8 @@ pub(crate) struct FormChange {
     pub default_language: Option<String>,
     /// Replaces the translations whole.
     pub translations: Option<std::collections::BTreeMap<String, Translation>>,
+    /// Replaces the theme, keeping its logo; `Some(None)` clears both.
+    pub theme: Option<Option<theme::Theme>>,
 }
 
 /// Filter of the forms list.
@@ -228,6 +236,14 @@ impl NewForm {
         let mut languages = self.languages;
         languages.check(&fields)?;
         languages.key_by_id(&fields);
+        let theme = match self.theme {
+            Some(mut theme) => {
+                theme.logo = None;
+                theme.check()?;
+                Some(theme)
+            }
+            None => None,
+        };
         Ok(Form {
             id: Uuid::new_v4(),
             account_id,
@@ -238,6 +254,7 @@ impl NewForm {
             fields,
             settings,
             languages,
+            theme,
             created_at: now,
             updated_at: now,
             published_at: None,
@@ -280,6 +297,16 @@ impl FormChange {
             check_settings(&merged)?;
             normalise_settings(&mut merged);
             form.settings = merged;
+        }
+        if let Some(theme) = self.theme {
+            form.theme = match theme {
+                Some(mut theme) => {
+                    theme.logo = form.theme.take().and_then(|t| t.logo);
+                    theme.check()?;
+                    Some(theme)
+                }
+                None => None,
+            };
         }
         if let Some(status) = self.status {
             if status == FormStatus::Published && form.published_at.is_none() {

@@ -1,5 +1,6 @@
 //! gRPC adapter of the forms domain: pb messages in, domain calls, pb messages out.
 
+use super::logo::{self, theme_from_pb, theme_to_pb};
 use super::{FieldInput, Form, FormChange, FormFilter, FormStatus, NewForm, now_millis, store};
 use crate::accounts::Scope;
 use crate::db::lanes::Lanes;
@@ -100,6 +101,7 @@ pub(crate) fn form_to_pb(form: Form) -> pb::Form {
         settings: Some(convert::object_to_struct(&form.settings)),
         default_language: Some(form.languages.default.clone()),
         translations: Some(translations_to_pb(&form.languages)),
+        theme: form.theme.map(theme_to_pb),
         short_id: form.short_id,
         created_at: Some(convert::timestamp(form.created_at)),
         updated_at: Some(convert::timestamp(form.updated_at)),
@@ -249,6 +251,7 @@ impl Forms {
                     .unwrap_or_else(|| super::languages::DEFAULT.to_owned()),
                 translations: translations_from_pb(req.translations.as_ref())?,
             },
+            theme: req.theme.clone().map(theme_from_pb),
         };
         let mut form = new.into_form(account_id, now_millis())?;
         let mut tx = self.pool.begin().await?;
@@ -281,20 +284,30 @@ impl Forms {
         if change.settings.is_some() {
             changed.push("settings");
         }
+        if change.theme.is_some() {
+            changed.push("theme");
+        }
         let now = now_millis();
         let mut tx = self.pool.begin().await?;
         let mut form = store::get_for_update(&mut tx, ctx.caller.account_id, id).await?;
         let was_published = form.status == FormStatus::Published;
         let fields_before = form.fields.clone();
+        let clears_theme = matches!(change.theme, Some(None));
         change.apply(&mut form, now)?;
         store::save(&mut tx, &form).await?;
+        // A cleared theme takes its logo with it.
+        let logo_object = if clears_theme {
+            logo::remove(&mut tx, form.id).await?
+        } else {
+            None
+        };
         if form.fields != fields_before {
             // The stored summary was tallied with the old fields (kinds, pages).
             crate::responses::store::summary::reset(&mut tx, form.id).await?;
         }
         // Events commit with the change (transactional outbox).
         if !changed.is_empty() {
-            let data = json!({
+            let mut data = json!({
                 "formId": form.id,
                 "title": form.title,
                 "status": form.status.as_str(),
@@ -303,6 +316,10 @@ impl Forms {
                 "settings": form.settings,
                 "updatedAt": convert::rfc3339(now),
             });
+            // The theme only when it changed: the payload of other changes stays as it was.
+            if changed.contains(&"theme") {
+                data["theme"] = json!(form.theme);
+            }
             outbox::enqueue(&mut tx, event("form.updated", &form, data, now)).await?;
         }
         if !was_published && form.status == FormStatus::Published {
@@ -315,6 +332,9 @@ impl Forms {
             outbox::enqueue(&mut tx, event("form.published", &form, data, now)).await?;
         }
         tx.commit().await?;
+        self.file_store
+            .remove(logo_object.into_iter().collect())
+            .await;
         Ok(pb::UpdateFormResponse {
             form: Some(form_to_pb(form)),
         })
@@ -336,11 +356,57 @@ impl Forms {
         outbox::enqueue(&mut tx, event("form.deleted", &form, data, now)).await?;
         crate::webhooks::store::retire_form_webhooks(&mut tx, id).await?;
         crate::webhooks::store::remove_form_answers(&mut tx, id).await?;
-        let objects = FileStore::keys_of(&mut tx, id, None).await?;
+        let mut objects = FileStore::keys_of(&mut tx, id, None).await?;
+        objects.extend(logo::remove(&mut tx, id).await?);
         store::delete(&mut tx, ctx.caller.account_id, id).await?;
         tx.commit().await?;
         self.file_store.remove(objects).await;
         Ok(pb::DeleteFormResponse {})
+    }
+}
+
+impl Forms {
+    /// Sets or removes a form's logo, naming it in the form's theme (a form without a
+    /// theme gets one with only the logo).
+    async fn set_logo(
+        &self,
+        ctx: Ctx,
+        req: pb::SetFormLogoRequest,
+    ) -> Result<pb::SetFormLogoResponse, CoreError> {
+        let id = parse_id(&req.id, "form")?;
+        let now = now_millis();
+        let mut tx = self.pool.begin().await?;
+        // The form first: another account's form is not found, whatever was sent.
+        let mut form = store::get_for_update(&mut tx, ctx.caller.account_id, id).await?;
+        if !req.remove {
+            super::theme::logo_type(&req.content)?;
+        }
+        let mut theme = form.theme.take().unwrap_or_default();
+        let replaced = if req.remove {
+            theme.logo = None;
+            logo::remove(&mut tx, id).await?
+        } else {
+            let stored = logo::put(&self.file_store, &mut tx, id, req.content).await?;
+            theme.logo = Some(stored.logo);
+            stored.replaced
+        };
+        form.theme = (theme != super::theme::Theme::default()).then_some(theme);
+        form.updated_at = now;
+        store::save(&mut tx, &form).await?;
+        let data = json!({
+            "formId": form.id,
+            "title": form.title,
+            "status": form.status.as_str(),
+            "changed": ["theme"],
+            "theme": form.theme,
+            "updatedAt": convert::rfc3339(now),
+        });
+        outbox::enqueue(&mut tx, event("form.updated", &form, data, now)).await?;
+        tx.commit().await?;
+        self.file_store.remove(replaced.into_iter().collect()).await;
+        Ok(pb::SetFormLogoResponse {
+            form: Some(form_to_pb(form)),
+        })
     }
 }
 
@@ -388,6 +454,7 @@ fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, CoreError> {
             "translations" => {
                 change.translations = Some(translations_from_pb(f.translations.as_ref())?);
             }
+            "theme" => change.theme = Some(f.theme.take().map(theme_from_pb)),
             "status" => {
                 change.status = Some(status_from_pb(f.status)?.ok_or_else(|| {
                     CoreError::validation("status must be one of draft, published, archived")
@@ -395,7 +462,7 @@ fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, CoreError> {
             }
             other => {
                 return Err(CoreError::Validation(format!(
-                    "{other:?} cannot be updated; updatable: title, description, fields, settings, status, default_language, translations"
+                    "{other:?} cannot be updated; updatable: title, description, fields, settings, status, default_language, translations, theme"
                 )));
             }
         }
@@ -443,6 +510,14 @@ impl FormsService for Forms {
     ) -> Result<Response<pb::DeleteFormResponse>, Status> {
         self.gate
             .call(req, Some(Scope::Admin), |ctx, m| self.delete(ctx, m))
+            .await
+    }
+    async fn set_form_logo(
+        &self,
+        req: Request<pb::SetFormLogoRequest>,
+    ) -> Result<Response<pb::SetFormLogoResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Write), |ctx, m| self.set_logo(ctx, m))
             .await
     }
 }

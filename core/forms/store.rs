@@ -1,6 +1,7 @@
 //! SQL for forms. Every query is scoped to the calling account, so another account's
 //! forms are simply not found.
 
+use super::theme::Theme;
 use super::{Field, Form, FormFilter, FormStatus, Languages};
 use crate::db::decode::read_error;
 use crate::error::CoreError;
@@ -15,7 +16,7 @@ use uuid::Uuid;
 // Every query names the columns of `FormRow` with the same type annotations:
 // `status AS "status: FormStatus"`, `fields AS "fields: Json<Vec<Field>>"`,
 // `settings AS "settings: Json<Map<String, Value>>"`,
-// `languages AS "languages: Json<Languages>"`.
+// `languages AS "languages: Json<Languages>"`, `theme AS "theme: Json<Theme>"`.
 
 struct FormRow {
     id: Uuid,
@@ -27,6 +28,7 @@ struct FormRow {
     fields: Json<Vec<Field>>,
     settings: Json<Map<String, Value>>,
     languages: Json<Languages>,
+    theme: Option<Json<Theme>>,
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
     published_at: Option<DateTime<Utc>>,
@@ -44,6 +46,7 @@ impl From<FormRow> for Form {
             fields: row.fields.0,
             settings: row.settings.0,
             languages: row.languages.0,
+            theme: row.theme.map(|t| t.0),
             created_at: row.created_at,
             updated_at: row.updated_at,
             published_at: row.published_at,
@@ -69,8 +72,9 @@ pub(crate) async fn insert(
         form.short_id = short_id();
         let inserted = sqlx::query!(
             "INSERT INTO forms (id, account_id, short_id, title, description, status, fields,
-                                settings, created_at, updated_at, published_at, languages)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                                settings, created_at, updated_at, published_at, languages,
+                                theme)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
              ON CONFLICT (short_id) DO NOTHING",
             form.id,
             form.account_id,
@@ -83,7 +87,8 @@ pub(crate) async fn insert(
             form.created_at,
             form.updated_at,
             form.published_at,
-            Json(&form.languages) as _
+            Json(&form.languages) as _,
+            form.theme.as_ref().map(Json) as _
         )
         .execute(&mut **tx)
         .await?
@@ -131,6 +136,7 @@ pub(crate) async fn list(
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
                   languages AS "languages: Json<Languages>",
+                  theme AS "theme: Json<Theme>",
                   created_at, updated_at, published_at
              FROM forms
             WHERE account_id = $1 AND ($2::text IS NULL OR status = $2)
@@ -160,6 +166,7 @@ pub(crate) async fn get(
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
                   languages AS "languages: Json<Languages>",
+                  theme AS "theme: Json<Theme>",
                   created_at, updated_at, published_at
              FROM forms WHERE id = $1 AND account_id = $2"#,
         id,
@@ -173,7 +180,8 @@ pub(crate) async fn get(
 }
 
 /// A published form by its public short id (any account), with its response count
-/// (for the closing rules), in one read.
+/// (for the closing rules), in one read. Its theme is its own, else its account's
+/// default: the form as its page shows it (never saved back).
 pub(crate) async fn get_published_by_short_id(
     pool: &PgPool,
     short_id: &str,
@@ -183,6 +191,8 @@ pub(crate) async fn get_published_by_short_id(
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
                   languages AS "languages: Json<Languages>",
+                  COALESCE(theme, (SELECT a.theme FROM accounts a WHERE a.id = forms.account_id))
+                      AS "theme: Json<Theme>",
                   created_at, updated_at, published_at, response_count
              FROM forms WHERE short_id = $1 AND status = 'published'"#,
         short_id
@@ -201,6 +211,7 @@ pub(crate) async fn get_published_by_short_id(
             fields: r.fields,
             settings: r.settings,
             languages: r.languages,
+            theme: r.theme,
             created_at: r.created_at,
             updated_at: r.updated_at,
             published_at: r.published_at,
@@ -221,6 +232,7 @@ pub(crate) async fn get_for_update(
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
                   languages AS "languages: Json<Languages>",
+                  theme AS "theme: Json<Theme>",
                   created_at, updated_at, published_at
              FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE"#,
         id,
@@ -237,7 +249,7 @@ pub(crate) async fn get_for_update(
 pub(crate) async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Result<(), CoreError> {
     sqlx::query!(
         "UPDATE forms SET title = $2, description = $3, status = $4, fields = $5, settings = $6,
-                          updated_at = $7, published_at = $8, languages = $9
+                          updated_at = $7, published_at = $8, languages = $9, theme = $10
           WHERE id = $1",
         form.id,
         form.title,
@@ -247,7 +259,8 @@ pub(crate) async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Res
         Json(&form.settings) as _,
         form.updated_at,
         form.published_at,
-        Json(&form.languages) as _
+        Json(&form.languages) as _,
+        form.theme.as_ref().map(Json) as _
     )
     .execute(&mut **tx)
     .await?;
@@ -267,6 +280,7 @@ pub(crate) async fn delete(
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
                   languages AS "languages: Json<Languages>",
+                  theme AS "theme: Json<Theme>",
                   created_at, updated_at, published_at"#,
         id,
         account_id

@@ -11,13 +11,13 @@ mod language;
 mod pages;
 pub(crate) mod pow;
 pub(crate) mod store;
+mod theme;
 pub(crate) mod throttle;
 pub(crate) mod token;
 
 use crate::config::CoreConfig;
 use crate::error::{CoreError, ProofOfWorkRefusal};
-use crate::files::store::FileStore;
-use crate::files::{self, Staged, Upload};
+use crate::files::{self, Staged, Upload, store::FileStore};
 use crate::forms::{FieldKind, Form, now_millis, service::form_to_pb, store as forms_store};
 use crate::gate;
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
@@ -459,6 +459,22 @@ impl HostedFormsService for Hosted {
             .await
             .map(Response::new)
             .map_err(|e| e.into_status(&id))
+    }
+    async fn get_hosted_theme(
+        &self,
+        req: Request<pb::GetHostedThemeRequest>,
+    ) -> Result<Response<pb::GetHostedThemeResponse>, Status> {
+        let id = gate::request_id(req.metadata());
+        let reply = self.theme(&req.into_inner().short_id).await;
+        reply.map(Response::new).map_err(|e| e.into_status(&id))
+    }
+    async fn get_hosted_logo(
+        &self,
+        req: Request<pb::GetHostedLogoRequest>,
+    ) -> Result<Response<pb::GetHostedLogoResponse>, Status> {
+        let id = gate::request_id(req.metadata());
+        let reply = self.logo(&req.into_inner().short_id).await;
+        reply.map(Response::new).map_err(|e| e.into_status(&id))
     }
 }
 

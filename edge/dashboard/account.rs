@@ -1,6 +1,7 @@
 //! The account (`/app/account`): plan, rate limit, this month's responses against the
 //! limit, the notification address (set here, with a warning in words when no mail
-//! can go out), and the linked identities with unlink.
+//! can go out), the default design of the account's forms (`account_design`), and the
+//! linked identities with unlink.
 
 use super::layout::{self, Section, csrf, when};
 use super::owner::{Owner, Posted, see_other};
@@ -23,6 +24,7 @@ fn done_text(done: Option<&str>) -> Option<&'static str> {
         "unlinked" => Some("The identity was unlinked: it no longer signs in to this account."),
         "address" => Some("The notification address was saved."),
         "no-address" => Some("The notification address was removed: no notification is mailed."),
+        "design" => Some("The design was saved: your forms without their own show it."),
         _ => None,
     }
 }
@@ -161,6 +163,7 @@ async fn render(owner: &Owner, done: Option<&str>, typed: Option<(&str, &str)>) 
         } @else {
             p { (used) " responses this month (UTC); your plan has no monthly limit." }
         }
+        div class="card folds" { (super::account_design::section(owner, reply.default_theme.as_ref())) }
         h2 { "Linked identities" }
         p { "Identity-provider accounts that sign in to this account. Each is one provider's: the same name at another provider is someone else." }
         @if reply.identities.is_empty() {

@@ -9,6 +9,7 @@
 //! style).
 
 mod account;
+mod account_design;
 pub(crate) mod assets;
 mod builder;
 mod chart;
@@ -75,6 +76,8 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
             post(builder::edit_conditions),
         )
         .route("/forms/{id}/settings", post(builder::settings))
+        .route("/forms/{id}/design", post(builder::design))
+        .route("/forms/{id}/logo", post(builder::logo))
         .route("/forms/{id}/status", post(builder::status))
         .route("/forms/{id}/delete", post(builder::delete))
         .route("/forms/{id}/responses", get(results::inbox))
@@ -107,6 +110,7 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
         .route("/account", get(account::page))
         .route("/account/unlink", post(account::unlink))
         .route("/account/notifications", post(account::set_address))
+        .route("/account/design", post(account_design::design))
         .route(
             "/forms/{id}/webhooks",
             get(webhooks::list).post(webhooks::create),

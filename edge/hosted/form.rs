@@ -8,8 +8,9 @@ use super::controls::{Control, Filled, question};
 use super::nonce::NONCE_FIELD;
 use super::page::{
     HONEYPOT_FIELD, KEYS_PATH, LANG_FIELD, NAV_FIELD, PAGE_FIELD, POW_FIELD, RESUME_FIELD,
-    SCRIPT_PATH, TOKEN_FIELD, page,
+    SCRIPT_PATH, TOKEN_FIELD, themed_page,
 };
+use super::theme;
 use super::words::Words;
 use forms::pb;
 use maud::{Markup, html};
@@ -254,6 +255,7 @@ pub(super) fn form_page(
     let paged = progress.is_some() && (pages > 1 || p_previous(progress));
     let languages = super::translate::languages(form);
     let several = languages.len() > 1;
+    let links = theme::links(short_id, form.theme.as_ref());
     let body = html! {
         @if several { (switcher(short_id, &languages, words)) }
         form method="post" action=(action) enctype=(enctype) novalidate
@@ -263,6 +265,9 @@ pub(super) fn form_page(
             data-pow-salt=[pow.map(|c| &c.salt)]
             data-pow-max=[pow.map(|c| c.max_number)]
             data-pow-signature=[pow.map(|c| &c.signature)] {
+            @if let Some(src) = links.as_ref().and_then(|l| l.logo.as_deref()) {
+                img.logo src=(src) alt=(form.title) height="64";
+            }
             h1 { (form.title) }
             @if pages > 1 {
                 p.steps #steps {
@@ -327,7 +332,8 @@ pub(super) fn form_page(
     } else {
         form.title.clone()
     };
-    page(words, &title, body)
+    let stylesheet = links.as_ref().map(|l| l.stylesheet.as_str());
+    themed_page(words, &title, stylesheet, body)
 }
 
 /// Whether the page has one before it (Back is offered even when it is the only page

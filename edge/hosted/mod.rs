@@ -2,8 +2,7 @@
 //! Self-contained pages (no external assets), usable without JavaScript (except a form
 //! that turns `proof_of_work` on, whose page solves its challenge with a script served
 //! from the binary, and says so without it). Every rule (CSRF token, honeypot,
-//! throttle, proof of work, validation, pages and conditions) is the core's: this
-//! module renders.
+//! throttle, proof of work, validation, pages, conditions) is the core's; this renders.
 //!
 //! A form with pages is walked with Post/Redirect/Get: each page is posted, the core
 //! saves its answers as a partial response and names the next page, and the visitor
@@ -20,6 +19,7 @@ mod nonce;
 mod page;
 mod posted;
 mod resume;
+mod theme;
 mod translate;
 mod words;
 
@@ -42,7 +42,7 @@ use words::Words;
 
 pub(crate) use conditions::script as conditions_script;
 pub(crate) use endpoint::{challenge, preflight, thanks};
-pub(crate) use page::{back_script, keys_script, page_headers, script};
+pub(crate) use page::{back_script, keys_script, logo, page_headers, script, theme_css};
 
 /// The form's page; `filled` is what a failed submission left (answers, errors,
 /// banner), empty on a first visit; `paging`, the page of a form with pages.

@@ -16,6 +16,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use maud::{DOCTYPE, Markup, html};
 
+pub(crate) use super::theme::{logo, theme_css};
+
 /// Hidden field with the page's start token.
 pub(super) const TOKEN_FIELD: &str = "_token";
 /// Honeypot: invisible to people, tempting to robots.
@@ -49,6 +51,12 @@ const STYLE: &str = include_str!("assets/page.css");
 /// A page in the language of `words` (its `lang`, and `dir="rtl"` for Arabic): its
 /// title, the style sheet, and `body` in the page's column.
 pub(super) fn page(words: Words, title: &str, body: Markup) -> String {
+    themed_page(words, title, None, body)
+}
+
+/// A page in a form's theme: its style sheet (`theme::stylesheet`) after ours, whose
+/// variables it sets.
+pub(super) fn themed_page(words: Words, title: &str, theme: Option<&str>, body: Markup) -> String {
     html! {
         (DOCTYPE)
         html lang=(words.tag()) dir=[(words.dir() == "rtl").then_some("rtl")] {
@@ -57,6 +65,7 @@ pub(super) fn page(words: Words, title: &str, body: Markup) -> String {
                 meta name="viewport" content="width=device-width,initial-scale=1";
                 title { (title) }
                 style { (maud::PreEscaped(STYLE)) }
+                @if let Some(href) = theme { link rel="stylesheet" href=(href); }
             }
             body { main { (body) } }
         }
@@ -184,7 +193,8 @@ static STYLE_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 });
 
 /// The headers of every hosted page: a Content-Security-Policy that allows the page's
-/// own style sheet, scripts of its own origin (the conditions' and the proof of work's) and posts to
+/// own style sheet and those of its origin (a form's theme), images of its origin (a
+/// theme's logo), scripts of its own origin (the conditions' and the proof of work's) and posts to
 /// itself (or its redirect) and nothing else, who may frame it (`--frame-ancestors`),
 /// no MIME sniffing, no referrer to other sites.
 pub(crate) async fn page_headers(
@@ -198,7 +208,7 @@ pub(crate) async fn page_headers(
         _ => "'self'".to_owned(),
     };
     let policy = format!(
-        "default-src 'none'; script-src 'self'; style-src {}; form-action {form_action}; base-uri 'none'; frame-ancestors {}",
+        "default-src 'none'; script-src 'self'; style-src 'self' {}; img-src 'self'; form-action {form_action}; base-uri 'none'; frame-ancestors {}",
         *STYLE_HASH, state.frame_ancestors
     );
     let headers = response.headers_mut();

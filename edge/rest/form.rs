@@ -7,6 +7,7 @@ use crate::http::state::AppState;
 use crate::http::timestamp;
 use crate::rest::pagination::Page;
 use crate::rest::query::{self, Query};
+use crate::rest::theme::Theme;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -47,6 +48,10 @@ pub(crate) struct Form {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Translations>)]
     translations: Option<Map<String, Value>>,
+    /// The look of its hosted page; left out while the form has none (the service's
+    /// own look), so that an unthemed form keeps SPEC's exact shape.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    theme: Option<Theme>,
 }
 
 /// A form's texts in further languages, keyed by language tag (one of the languages
@@ -90,6 +95,7 @@ impl From<pb::Form> for Form {
             published_at: timestamp(form.published_at.as_ref()),
             default_language,
             translations,
+            theme: form.theme.map(Theme::from),
         }
     }
 }
@@ -506,6 +512,10 @@ pub(crate) struct CreateFormBody {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<Translations>, nullable = false)]
     translations: Option<Map<String, Value>>,
+    /// The look of the hosted page (its logo is uploaded apart).
+    #[serde(default, deserialize_with = "present")]
+    #[schema(nullable = false)]
+    theme: Option<Theme>,
 }
 
 fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
@@ -516,6 +526,7 @@ fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
         settings: body.settings.as_ref().map(convert::object_to_struct),
         default_language: body.default_language,
         translations: body.translations.as_ref().map(convert::object_to_struct),
+        theme: body.theme.map(pb::FormTheme::from),
     }
 }
 
@@ -553,6 +564,10 @@ pub(crate) struct UpdateFormBody {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<Translations>, nullable = false)]
     translations: Option<Map<String, Value>>,
+    /// Replaces the theme (its logo is kept); `null` clears it and its logo.
+    #[serde(default)]
+    #[schema(value_type = Option<Theme>)]
+    theme: Patch<Theme>,
 }
 
 /// A partial update: the mask names exactly the properties present in the body.
@@ -586,6 +601,10 @@ fn update_request(id: String, body: UpdateFormBody) -> pb::UpdateFormRequest {
     if let Some(translations) = body.translations {
         form.translations = Some(convert::object_to_struct(&translations));
         paths.push("translations");
+    }
+    if let Some(theme) = body.theme.into_change() {
+        form.theme = theme.map(pb::FormTheme::from);
+        paths.push("theme");
     }
     pb::UpdateFormRequest {
         id,
@@ -651,7 +670,7 @@ pub(crate) struct OneForm {
 }
 
 impl OneForm {
-    fn new(form: Option<pb::Form>) -> Self {
+    pub(crate) fn new(form: Option<pb::Form>) -> Self {
         Self {
             form: form.map(Form::from),
         }

@@ -10,5 +10,6 @@ pub(crate) mod pagination;
 pub(crate) mod query;
 pub(crate) mod responses;
 pub(crate) mod summary;
+pub(crate) mod theme;
 pub(crate) mod usage;
 pub(crate) mod webhooks;

@@ -9,7 +9,7 @@
 
 use crate::http::error::status_of;
 use crate::rest::pagination::Page;
-use crate::rest::{export, form, responses, summary, usage, webhooks};
+use crate::rest::{export, form, responses, summary, theme, usage, webhooks};
 use forms::pb::ErrorReason;
 use std::collections::BTreeMap;
 use utoipa::openapi::header::HeaderBuilder;
@@ -36,6 +36,7 @@ use utoipa::{Modify, OpenApi};
     ),
     paths(
         form::list, form::create, form::get, form::update, form::delete,
+        theme::put_logo, theme::delete_logo,
         responses::list, responses::create, responses::get, responses::delete,
         responses::file, export::export, summary::get,
         webhooks::list, webhooks::create, webhooks::delete,
@@ -68,6 +69,8 @@ fn errors_of(operation_id: &str) -> &'static [ErrorReason] {
         "listForms" | "getUsage" => &[ValidationError],
         "getForm" | "deleteForm" | "getResponse" | "deleteResponse" | "getResponseFile"
         | "listWebhooks" | "deleteWebhook" => &[NotFound],
+        "setFormLogo" => &[NotFound, PayloadTooLarge, RequestTimeout, ValidationError],
+        "deleteFormLogo" => &[NotFound],
         "listResponses" | "exportResponses" | "getFormSummary" => &[NotFound, ValidationError],
         "createForm" => BODY,
         "updateForm" | "createWebhook" => &[

@@ -90,6 +90,7 @@ async fn grpc_client_creates_lists_gets_updates_and_deletes_a_form() {
                         .as_object()
                         .expect("object"),
                 )),
+                theme: None,
             },
             &key,
         ))

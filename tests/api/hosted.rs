@@ -630,7 +630,9 @@ async fn pages_carry_a_content_security_policy_and_no_sniffing() {
     let headers = page_headers(&s.app, &format!("/f/{}", s.short_id())).await;
     let csp = headers["content-security-policy"].to_str().expect("ascii");
     assert!(csp.starts_with("default-src 'none'; "), "{csp}");
-    assert!(csp.contains("style-src 'sha256-"), "{csp}");
+    // Our inline sheet by its hash, and a form's theme from our own origin.
+    assert!(csp.contains("style-src 'self' 'sha256-"), "{csp}");
+    assert!(csp.contains("img-src 'self';"), "{csp}");
     assert!(!csp.contains("unsafe"), "{csp}");
     // Posts go to the page itself, and may lead on to the form's redirect.
     assert!(

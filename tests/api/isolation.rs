@@ -117,6 +117,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "A's form (with and without a window)",
     ),
     (
+        "PUT /api/v1/forms/{form_id}/logo",
+        Kind::Foreign,
+        "A's form, its theme's logo unchanged",
+    ),
+    (
+        "DELETE /api/v1/forms/{form_id}/logo",
+        Kind::Foreign,
+        "A's form, its theme's logo still there",
+    ),
+    (
         "GET /api/v1/forms/{form_id}/webhooks",
         Kind::Foreign,
         "A's form",
@@ -166,6 +176,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "OPTIONS /f/{short_id}",
         Kind::NotTenant,
         "CORS preflight by the form's own allowed origins, no credentials; checked: A's origin is allowed on A's form whoever asks, and gets no CORS header on A's draft even with B's credentials",
+    ),
+    (
+        "GET /f/{short_id}/theme.css",
+        Kind::NotTenant,
+        "a published form's public style sheet, no credentials; checked: A's draft's is 404 even with B's credentials",
+    ),
+    (
+        "GET /f/{short_id}/logo",
+        Kind::NotTenant,
+        "a published form's public logo, no credentials; checked: A's draft's is 404 even with B's credentials",
     ),
     (
         "GET /f/assets/keys.js",
@@ -230,6 +250,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.FormsService/DeleteForm",
         Kind::Foreign,
         "A's form, still there",
+    ),
+    (
+        "forms.v1.FormsService/SetFormLogo",
+        Kind::Foreign,
+        "A's form, its logo unchanged",
     ),
     (
         "forms.v1.ResponsesService/ListResponses",
@@ -301,6 +326,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.HostedFormsService/SubmitHostedForm",
         Kind::NotTenant,
         "public submission; checked: with B's credentials the response still goes to A's form only",
+    ),
+    (
+        "forms.v1.HostedFormsService/GetHostedTheme",
+        Kind::NotTenant,
+        "public, by short id of a published form; checked: A's draft is NOT_FOUND even with B's credentials",
+    ),
+    (
+        "forms.v1.HostedFormsService/GetHostedLogo",
+        Kind::NotTenant,
+        "public, by short id of a published form; checked: A's draft is NOT_FOUND even with B's credentials",
     ),
     (
         "forms.v1.HostedFormsService/CheckEndpointOrigin",
@@ -500,6 +535,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "A's form, unchanged after",
     ),
     (
+        "POST /app/forms/{id}/design",
+        Kind::Foreign,
+        "A's form, its theme unchanged",
+    ),
+    (
+        "POST /app/forms/{id}/logo",
+        Kind::Foreign,
+        "A's form, its logo unchanged",
+    ),
+    (
         "POST /app/forms/{id}/status",
         Kind::Foreign,
         "A's form, still published",
@@ -630,6 +675,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         Kind::Foreign,
         "A's identity subject, still linked to A",
     ),
+    (
+        "POST /app/account/design",
+        Kind::OwnOnly,
+        "the session's own account's default design; checked: B's gRPC call leaves A's alone",
+    ),
     // gRPC, the dashboard's own services.
     (
         "forms.v1.SessionsService/CreateSignInLink",
@@ -685,6 +735,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.OwnerService/UpdateOwnAccount",
         Kind::OwnOnly,
         "changes B's own account only; an API key is refused",
+    ),
+    (
+        "forms.v1.OwnerService/SetOwnDefaultTheme",
+        Kind::OwnOnly,
+        "B's own account's default theme, not A's; an API key is refused",
     ),
     (
         "forms.v1.OwnerService/ListOwnKeys",
@@ -1688,6 +1743,18 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
             None,
         ),
         (
+            "PUT /api/v1/forms/{form_id}/logo",
+            Method::PUT,
+            |a, _| vec![format!("/forms/{}/logo", a.form_id)],
+            None,
+        ),
+        (
+            "DELETE /api/v1/forms/{form_id}/logo",
+            Method::DELETE,
+            |a, _| vec![format!("/forms/{}/logo", a.form_id)],
+            None,
+        ),
+        (
             "GET /api/v1/forms/{form_id}/summary",
             Method::GET,
             |a, _| {
@@ -1768,6 +1835,8 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
                     ),
                     201,
                 ),
+                // An image, not JSON: `theme_rows`.
+                "PUT /api/v1/forms/{form_id}/logo" => continue,
                 _ if is_delete => continue,
                 _ => (path, None, 200),
             };
@@ -2080,6 +2149,7 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
 
     // -- gRPC.
     grpc_rows(&mut m, &app, &channel, &hosted, &a, &b, &strangers).await;
+    theme_rows(&mut m, &app, &channel, &origin, &a, &strangers).await;
 
     // -- The dashboard: its pages and posts, and its gRPC services.
     dashboard_rows(&mut m, &app, &a, &b).await;
@@ -3544,6 +3614,18 @@ fn foreign_dashboard() -> Vec<DashRow> {
             ],
         ),
         (
+            "POST /app/forms/{id}/design",
+            true,
+            |a, _| vec![format!("/app/forms/{}/design", a.form)],
+            vec![("accent", "#14532d"), ("appearance", "dark")],
+        ),
+        (
+            "POST /app/forms/{id}/logo",
+            true,
+            |a, _| vec![format!("/app/forms/{}/logo", a.form)],
+            vec![("remove", "1")],
+        ),
+        (
             "POST /app/forms/{id}/status",
             true,
             |a, _| vec![format!("/app/forms/{}/status", a.form)],
@@ -4016,6 +4098,18 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
             303,
         ),
         (
+            "POST /app/forms/{id}/design",
+            format!("/app/forms/{sf}/design"),
+            vec![("accent", "#14532d")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/logo",
+            format!("/app/forms/{sf}/logo"),
+            vec![("remove", "1")],
+            303,
+        ),
+        (
             "POST /app/forms/{id}/status",
             format!("/app/forms/{sf}/status"),
             vec![("action", "archive")],
@@ -4084,6 +4178,12 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
             "POST /app/account/unlink",
             "/app/account/unlink".to_owned(),
             vec![("subject", "user-a-spare")],
+            303,
+        ),
+        (
+            "POST /app/account/design",
+            "/app/account/design".to_owned(),
+            vec![("accent", "#14532d")],
             303,
         ),
     ];
@@ -4718,6 +4818,30 @@ async fn owner_rows(m: &mut Matrix, app: &TestApp, channel: &Channel, a: &Tenant
         !text.contains("b-page@") && !text.contains("b-grpc@") && !text.contains("a-by-key@"),
         || format!("ISOLATION BUG: A's address changed under B's or a key: {text}"),
     );
+    let row = "forms.v1.OwnerService/SetOwnDefaultTheme";
+    let theme = || pb::SetOwnDefaultThemeRequest {
+        theme: Some(pb::FormTheme {
+            accent: Some("#5b21b6".into()),
+            ..Default::default()
+        }),
+    };
+    let got = owner.clone().set_own_default_theme(key.grpc(theme())).await;
+    key_refused(m, row, "A's default theme", &got);
+    let got = owner
+        .clone()
+        .set_own_default_theme(db.grpc(theme(), true))
+        .await;
+    m.grpc_ok(row, "B's default theme", got);
+    let a_has_it = count(
+        app,
+        "SELECT count(*) FROM accounts a JOIN forms f ON f.account_id = a.id
+          WHERE f.id = $1 AND a.theme::text LIKE '%5b21b6%'",
+        &a.form_id,
+    )
+    .await;
+    m.expect(row, a_has_it == 0, || {
+        "ISOLATION BUG: B's default theme reached A's account".to_owned()
+    });
     let row = "forms.v1.OwnerService/ListOwnKeys";
     let got = owner
         .clone()
@@ -4974,4 +5098,144 @@ async fn sessions_rows(
             format!("B's EndSession ended {who}'s session: {got:?}")
         });
     }
+}
+
+/// A form's theme and logo: strangers cannot set or remove A's logo (over REST or gRPC);
+/// the public style sheet and logo of A's published form are anyone's, its draft's are
+/// no one's, whatever the credentials.
+async fn theme_rows(
+    m: &mut Matrix,
+    app: &TestApp,
+    channel: &Channel,
+    origin: &str,
+    a: &Tenant,
+    strangers: &[(&str, Cred, &Tenant)],
+) {
+    let forms = FormsServiceClient::new(channel.clone());
+    let mut hosted = HostedFormsServiceClient::new(channel.clone());
+    let client = http_client();
+    // A's own upload (the owner's positive control of the REST row).
+    let row = "PUT /api/v1/forms/{form_id}/logo";
+    let path = format!("/forms/{}/logo", a.form_id);
+    let reply = send(
+        a.key_cred()
+            .rest(app.request(Method::PUT, &path))
+            .body(crate::uploads::PNG.to_vec()),
+    )
+    .await;
+    m.rest_status(row, "A", &path, &reply, 200);
+    // Strangers over gRPC, then A, which removes nothing of anyone else's.
+    grpc_foreign(
+        m,
+        "forms.v1.FormsService/SetFormLogo",
+        a,
+        strangers,
+        false,
+        |cred, a, _| {
+            let mut c = forms.clone();
+            let id = a.form_id.clone();
+            async move {
+                let message = pb::SetFormLogoRequest {
+                    id: id.clone(),
+                    content: crate::uploads::PNG.to_vec(),
+                    remove: false,
+                };
+                (
+                    format!("form {id}"),
+                    c.set_form_logo(cred.grpc(message)).await,
+                )
+            }
+        },
+    )
+    .await;
+    // A's logo survived every stranger: served from A's published form to anyone.
+    let logo = client
+        .get(format!("{origin}/f/{}/logo", a.short_id))
+        .send()
+        .await
+        .expect("logo");
+    let status = logo.status();
+    let bytes = logo.bytes().await.unwrap_or_default();
+    m.expect(
+        "GET /f/{short_id}/logo",
+        status == 200 && bytes.as_ref() == crate::uploads::PNG,
+        || format!("A's logo after strangers' calls: {status}"),
+    );
+    let sheet = client
+        .get(format!("{origin}/f/{}/theme.css", a.short_id))
+        .send()
+        .await
+        .expect("theme.css");
+    let status = sheet.status();
+    m.expect("GET /f/{short_id}/theme.css", status == 200, || {
+        format!("A's published form's theme: {status}")
+    });
+    for (who, cred, _) in strangers {
+        for (row, file) in [
+            ("GET /f/{short_id}/theme.css", "theme.css"),
+            ("GET /f/{short_id}/logo", "logo"),
+        ] {
+            let url = format!("{origin}/f/{}/{file}", a.draft_short_id);
+            let draft = cred.rest(client.get(&url)).send().await.expect("draft");
+            let status = draft.status();
+            m.expect(row, status == 404, || {
+                format!("ISOLATION BUG: A's draft's {file} as {who}: {status}")
+            });
+        }
+        let theme = hosted
+            .get_hosted_theme(cred.grpc(pb::GetHostedThemeRequest {
+                short_id: a.draft_short_id.clone(),
+            }))
+            .await;
+        m.grpc_not_found(
+            "forms.v1.HostedFormsService/GetHostedTheme",
+            who,
+            "A's draft",
+            &theme,
+        );
+        let logo = hosted
+            .get_hosted_logo(cred.grpc(pb::GetHostedLogoRequest {
+                short_id: a.draft_short_id.clone(),
+            }))
+            .await;
+        m.grpc_not_found(
+            "forms.v1.HostedFormsService/GetHostedLogo",
+            who,
+            "A's draft",
+            &logo,
+        );
+    }
+    let theme = hosted
+        .get_hosted_theme(pb::GetHostedThemeRequest {
+            short_id: a.short_id.clone(),
+        })
+        .await;
+    m.grpc_ok(
+        "forms.v1.HostedFormsService/GetHostedTheme",
+        "A's published form",
+        theme,
+    );
+    let logo = hosted
+        .get_hosted_logo(pb::GetHostedLogoRequest {
+            short_id: a.short_id.clone(),
+        })
+        .await;
+    m.grpc_ok(
+        "forms.v1.HostedFormsService/GetHostedLogo",
+        "A's published form",
+        logo,
+    );
+    // A removes its own logo, over gRPC and over REST.
+    let removed = forms
+        .clone()
+        .set_form_logo(a.key_cred().grpc(pb::SetFormLogoRequest {
+            id: a.form_id.clone(),
+            content: Vec::new(),
+            remove: true,
+        }))
+        .await;
+    m.grpc_ok("forms.v1.FormsService/SetFormLogo", "A's form", removed);
+    let row = "DELETE /api/v1/forms/{form_id}/logo";
+    let reply = rest(app, &a.key_cred(), Method::DELETE, &path, None).await;
+    m.rest_status(row, "A", &path, &reply, 200);
 }

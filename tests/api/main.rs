@@ -84,6 +84,7 @@ mod stale_replica;
 mod standby;
 mod storm;
 mod summary;
+mod themes;
 mod time_ordered_ids;
 mod tls;
 mod tokens;

@@ -9,7 +9,8 @@
 // - the open question's state reads "Not saved yet" / "Saving…" / "Saved";
 // - the preview follows the open question as it is typed;
 // - questions can be dragged by their handle: the new order is posted at once (the
-//   Move up / Move down buttons stay the keyboard's way).
+//   Move up / Move down buttons stay the keyboard's way);
+// - the preview takes the design's colours, typeface and corners as they are chosen.
 (function () {
   'use strict';
   if (!document.getElementById('builder') || !window.fetch || !window.DOMParser) return;
@@ -37,6 +38,7 @@
       if (fresh && old) old.replaceWith(document.adoptNode(fresh));
     });
     open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
+    design();
     if (url) {
       if (push) history.pushState({ builder: true }, '', url);
       else history.replaceState({ builder: true }, '', url);
@@ -357,4 +359,34 @@
     list.querySelectorAll(':scope > li.q').forEach(function (q) { body.append('order', q.getAttribute('data-field')); });
     send(null, list.getAttribute('data-order'), body, '#q-' + li.getAttribute('data-field') + ' .q-label');
   });
+
+  // The design fold's choices on the preview, through CSS variables set with the CSSOM
+  // (the pages' CSP forbids style attributes in markup, not this). The typefaces are the
+  // hosted page's (edge/hosted/theme.rs).
+  var FONTS = {
+    system: 'system-ui,sans-serif',
+    humanist: "Seravek,'Gill Sans Nova',Ubuntu,Calibri,'DejaVu Sans',sans-serif",
+    serif: "Charter,'Bitstream Charter','Sitka Text',Cambria,Georgia,serif",
+    rounded: "ui-rounded,'SF Pro Rounded',Nunito,'Arial Rounded MT',system-ui,sans-serif",
+    mono: "ui-monospace,'SF Mono',Menlo,Consolas,'DejaVu Sans Mono',monospace"
+  };
+  function design() {
+    var form = $('form[data-design]');
+    var preview = $('.static-preview');
+    if (!form || !preview) return;
+    var value = function (name) { var el = form.elements[name]; return el ? el.value : ''; };
+    var radius = Math.max(0, Math.min(24, parseInt(value('radius'), 10) || 0));
+    preview.classList.add('themed');
+    preview.classList.toggle('themed-dark', value('appearance') === 'dark');
+    preview.style.setProperty('--pv-accent', value('accent'));
+    preview.style.setProperty('--pv-bg', value('background'));
+    preview.style.setProperty('--pv-font', FONTS[value('font')] || FONTS.system);
+    preview.style.setProperty('--pv-radius', radius + 'px');
+  }
+  ['input', 'change'].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      if (event.target.closest && event.target.closest('form[data-design]')) design();
+    });
+  });
+  design();
 })();

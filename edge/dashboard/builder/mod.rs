@@ -17,11 +17,13 @@
 
 mod changes;
 mod conditions;
+pub(crate) mod design;
 mod editor;
 mod kinds;
 mod languages;
 mod lifecycle;
 mod list;
+mod logo;
 mod palette;
 mod parse;
 mod preview;
@@ -32,7 +34,9 @@ mod words;
 pub(crate) use changes::{
     add_field, duplicate_field, edit_conditions, edit_field, move_field, remove_field, reorder,
 };
+pub(crate) use design::design;
 pub(crate) use lifecycle::{delete, status};
+pub(crate) use logo::logo;
 pub(crate) use settings::settings;
 pub(crate) use view::details;
 
@@ -71,6 +75,8 @@ pub(super) struct View<'a> {
     pub problem: Option<&'a str>,
     /// Why notifications would reach no one (the settings say it beside the box).
     pub mail: Option<&'static str>,
+    /// A design (theme) property the core refused, shown beside its input.
+    pub design: Option<design::Problem<'a>>,
 }
 
 /// A form id from the path: a UUID, else there is no such page.
@@ -189,6 +195,7 @@ pub(crate) async fn page(
                 notice: words::done_text(q.done.as_deref()),
                 problem: None,
                 mail,
+                design: None,
             };
             owner.page(
                 &form.title,

@@ -70,6 +70,8 @@ pub(super) fn preview_section(form: &pb::Form) -> Markup {
                         div class="pv-field" data-pv=(field.id) { (preview_field(field)) }
                     }
                 }
+                // The page's button, in the design's accent.
+                p class="pv-submit" { span class="pv-button" aria-hidden="true" { "Submit" } }
             }
             @if is_published(form) {
                 details class="live-form" {

@@ -43,6 +43,7 @@ pub(super) fn render(owner: &Owner, form: &pb::Form, origin: &Origin, view: &Vie
                     (details_section(owner, form, &base))
                     (super::settings::section(owner, form, &base, view.mail))
                     (super::languages::section(form))
+                    (super::design::section(owner, form, &base, view))
                     (super::lifecycle::delete_fold(owner, form, &base))
                 }
             }

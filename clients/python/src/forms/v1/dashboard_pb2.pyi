@@ -1,6 +1,7 @@
 import datetime
 
 from forms.v1 import admin_pb2 as _admin_pb2
+from forms.v1 import forms_pb2 as _forms_pb2
 from forms.v1 import usage_pb2 as _usage_pb2
 from forms.v1 import webhooks_pb2 as _webhooks_pb2
 from google.protobuf import field_mask_pb2 as _field_mask_pb2
@@ -138,20 +139,22 @@ class GetOwnAccountRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class GetOwnAccountResponse(_message.Message):
-    __slots__ = ("account", "rate_limit_per_minute", "responses_this_month", "monthly_response_limit", "identities", "notifications_mailed")
+    __slots__ = ("account", "rate_limit_per_minute", "responses_this_month", "monthly_response_limit", "identities", "notifications_mailed", "default_theme")
     ACCOUNT_FIELD_NUMBER: _ClassVar[int]
     RATE_LIMIT_PER_MINUTE_FIELD_NUMBER: _ClassVar[int]
     RESPONSES_THIS_MONTH_FIELD_NUMBER: _ClassVar[int]
     MONTHLY_RESPONSE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     IDENTITIES_FIELD_NUMBER: _ClassVar[int]
     NOTIFICATIONS_MAILED_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_THEME_FIELD_NUMBER: _ClassVar[int]
     account: _admin_pb2.Account
     rate_limit_per_minute: int
     responses_this_month: int
     monthly_response_limit: int
     identities: _containers.RepeatedCompositeFieldContainer[LinkedIdentity]
     notifications_mailed: bool
-    def __init__(self, account: _Optional[_Union[_admin_pb2.Account, _Mapping]] = ..., rate_limit_per_minute: _Optional[int] = ..., responses_this_month: _Optional[int] = ..., monthly_response_limit: _Optional[int] = ..., identities: _Optional[_Iterable[_Union[LinkedIdentity, _Mapping]]] = ..., notifications_mailed: _Optional[bool] = ...) -> None: ...
+    default_theme: _forms_pb2.FormTheme
+    def __init__(self, account: _Optional[_Union[_admin_pb2.Account, _Mapping]] = ..., rate_limit_per_minute: _Optional[int] = ..., responses_this_month: _Optional[int] = ..., monthly_response_limit: _Optional[int] = ..., identities: _Optional[_Iterable[_Union[LinkedIdentity, _Mapping]]] = ..., notifications_mailed: _Optional[bool] = ..., default_theme: _Optional[_Union[_forms_pb2.FormTheme, _Mapping]] = ...) -> None: ...
 
 class UpdateOwnAccountRequest(_message.Message):
     __slots__ = ("email",)
@@ -164,6 +167,18 @@ class UpdateOwnAccountResponse(_message.Message):
     ACCOUNT_FIELD_NUMBER: _ClassVar[int]
     account: _admin_pb2.Account
     def __init__(self, account: _Optional[_Union[_admin_pb2.Account, _Mapping]] = ...) -> None: ...
+
+class SetOwnDefaultThemeRequest(_message.Message):
+    __slots__ = ("theme",)
+    THEME_FIELD_NUMBER: _ClassVar[int]
+    theme: _forms_pb2.FormTheme
+    def __init__(self, theme: _Optional[_Union[_forms_pb2.FormTheme, _Mapping]] = ...) -> None: ...
+
+class SetOwnDefaultThemeResponse(_message.Message):
+    __slots__ = ("theme",)
+    THEME_FIELD_NUMBER: _ClassVar[int]
+    theme: _forms_pb2.FormTheme
+    def __init__(self, theme: _Optional[_Union[_forms_pb2.FormTheme, _Mapping]] = ...) -> None: ...
 
 class UnlinkOwnIdentityRequest(_message.Message):
     __slots__ = ("subject", "issuer")

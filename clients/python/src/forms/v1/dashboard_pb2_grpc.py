@@ -476,6 +476,11 @@ class OwnerServiceStub:
                 request_serializer=forms_dot_v1_dot_dashboard__pb2.UnlinkOwnIdentityRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_dashboard__pb2.UnlinkOwnIdentityResponse.FromString,
                 _registered_method=True)
+        self.SetOwnDefaultTheme = channel.unary_unary(
+                '/forms.v1.OwnerService/SetOwnDefaultTheme',
+                request_serializer=forms_dot_v1_dot_dashboard__pb2.SetOwnDefaultThemeRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_dashboard__pb2.SetOwnDefaultThemeResponse.FromString,
+                _registered_method=True)
         self.ListOwnKeys = channel.unary_unary(
                 '/forms.v1.OwnerService/ListOwnKeys',
                 request_serializer=forms_dot_v1_dot_dashboard__pb2.ListOwnKeysRequest.SerializeToString,
@@ -549,6 +554,15 @@ class OwnerServiceServicer:
 
     def UnlinkOwnIdentity(self, request, context):
         """Unlinks an identity-provider subject from the account.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetOwnDefaultTheme(self, request, context):
+        """Sets (or clears) the account's default theme: the look of its forms without a
+        theme of their own. Refusals as UpdateForm's for a theme (VALIDATION_ERROR, with a
+        colour to choose instead).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -664,6 +678,11 @@ def add_OwnerServiceServicer_to_server(servicer, server):
                     request_deserializer=forms_dot_v1_dot_dashboard__pb2.UnlinkOwnIdentityRequest.FromString,
                     response_serializer=forms_dot_v1_dot_dashboard__pb2.UnlinkOwnIdentityResponse.SerializeToString,
             ),
+            'SetOwnDefaultTheme': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetOwnDefaultTheme,
+                    request_deserializer=forms_dot_v1_dot_dashboard__pb2.SetOwnDefaultThemeRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_dashboard__pb2.SetOwnDefaultThemeResponse.SerializeToString,
+            ),
             'ListOwnKeys': grpc.unary_unary_rpc_method_handler(
                     servicer.ListOwnKeys,
                     request_deserializer=forms_dot_v1_dot_dashboard__pb2.ListOwnKeysRequest.FromString,
@@ -778,6 +797,33 @@ class OwnerService:
             '/forms.v1.OwnerService/UnlinkOwnIdentity',
             forms_dot_v1_dot_dashboard__pb2.UnlinkOwnIdentityRequest.SerializeToString,
             forms_dot_v1_dot_dashboard__pb2.UnlinkOwnIdentityResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetOwnDefaultTheme(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.OwnerService/SetOwnDefaultTheme',
+            forms_dot_v1_dot_dashboard__pb2.SetOwnDefaultThemeRequest.SerializeToString,
+            forms_dot_v1_dot_dashboard__pb2.SetOwnDefaultThemeResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -25,7 +25,7 @@ FORM_STATUS_PUBLISHED: FormStatus
 FORM_STATUS_ARCHIVED: FormStatus
 
 class Form(_message.Message):
-    __slots__ = ("id", "title", "description", "status", "fields", "settings", "short_id", "created_at", "updated_at", "published_at", "default_language", "translations")
+    __slots__ = ("id", "title", "description", "status", "fields", "settings", "short_id", "created_at", "updated_at", "published_at", "default_language", "translations", "theme")
     ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -38,6 +38,7 @@ class Form(_message.Message):
     PUBLISHED_AT_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     TRANSLATIONS_FIELD_NUMBER: _ClassVar[int]
+    THEME_FIELD_NUMBER: _ClassVar[int]
     id: str
     title: str
     description: str
@@ -50,7 +51,34 @@ class Form(_message.Message):
     published_at: _timestamp_pb2.Timestamp
     default_language: str
     translations: _struct_pb2.Struct
-    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[FormStatus, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., short_id: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_language: _Optional[str] = ..., translations: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    theme: FormTheme
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[FormStatus, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., short_id: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_language: _Optional[str] = ..., translations: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., theme: _Optional[_Union[FormTheme, _Mapping]] = ...) -> None: ...
+
+class FormTheme(_message.Message):
+    __slots__ = ("accent", "background", "font", "radius", "appearance", "logo")
+    ACCENT_FIELD_NUMBER: _ClassVar[int]
+    BACKGROUND_FIELD_NUMBER: _ClassVar[int]
+    FONT_FIELD_NUMBER: _ClassVar[int]
+    RADIUS_FIELD_NUMBER: _ClassVar[int]
+    APPEARANCE_FIELD_NUMBER: _ClassVar[int]
+    LOGO_FIELD_NUMBER: _ClassVar[int]
+    accent: str
+    background: str
+    font: str
+    radius: int
+    appearance: str
+    logo: FormLogo
+    def __init__(self, accent: _Optional[str] = ..., background: _Optional[str] = ..., font: _Optional[str] = ..., radius: _Optional[int] = ..., appearance: _Optional[str] = ..., logo: _Optional[_Union[FormLogo, _Mapping]] = ...) -> None: ...
+
+class FormLogo(_message.Message):
+    __slots__ = ("id", "content_type", "size")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_TYPE_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    content_type: str
+    size: int
+    def __init__(self, id: _Optional[str] = ..., content_type: _Optional[str] = ..., size: _Optional[int] = ...) -> None: ...
 
 class FormField(_message.Message):
     __slots__ = ("id", "type", "label", "required", "placeholder", "allowed_types", "max_size_mb", "correct_answer", "points", "options", "min_selected", "max_selected", "allow_other", "min", "max", "min_label", "max_label", "ref", "show_if")
@@ -145,20 +173,22 @@ class GetFormResponse(_message.Message):
     def __init__(self, form: _Optional[_Union[Form, _Mapping]] = ...) -> None: ...
 
 class CreateFormRequest(_message.Message):
-    __slots__ = ("title", "description", "fields", "settings", "default_language", "translations")
+    __slots__ = ("title", "description", "fields", "settings", "default_language", "translations", "theme")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     FIELDS_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     TRANSLATIONS_FIELD_NUMBER: _ClassVar[int]
+    THEME_FIELD_NUMBER: _ClassVar[int]
     title: str
     description: str
     fields: _containers.RepeatedCompositeFieldContainer[FormField]
     settings: _struct_pb2.Struct
     default_language: str
     translations: _struct_pb2.Struct
-    def __init__(self, title: _Optional[str] = ..., description: _Optional[str] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_language: _Optional[str] = ..., translations: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ...) -> None: ...
+    theme: FormTheme
+    def __init__(self, title: _Optional[str] = ..., description: _Optional[str] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_language: _Optional[str] = ..., translations: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., theme: _Optional[_Union[FormTheme, _Mapping]] = ...) -> None: ...
 
 class CreateFormResponse(_message.Message):
     __slots__ = ("form",)
@@ -191,3 +221,19 @@ class DeleteFormRequest(_message.Message):
 class DeleteFormResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class SetFormLogoRequest(_message.Message):
+    __slots__ = ("id", "content", "remove")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    REMOVE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    content: bytes
+    remove: bool
+    def __init__(self, id: _Optional[str] = ..., content: _Optional[bytes] = ..., remove: _Optional[bool] = ...) -> None: ...
+
+class SetFormLogoResponse(_message.Message):
+    __slots__ = ("form",)
+    FORM_FIELD_NUMBER: _ClassVar[int]
+    form: Form
+    def __init__(self, form: _Optional[_Union[Form, _Mapping]] = ...) -> None: ...

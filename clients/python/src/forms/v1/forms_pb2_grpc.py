@@ -66,6 +66,11 @@ class FormsServiceStub:
                 request_serializer=forms_dot_v1_dot_forms__pb2.DeleteFormRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_forms__pb2.DeleteFormResponse.FromString,
                 _registered_method=True)
+        self.SetFormLogo = channel.unary_unary(
+                '/forms.v1.FormsService/SetFormLogo',
+                request_serializer=forms_dot_v1_dot_forms__pb2.SetFormLogoRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_forms__pb2.SetFormLogoResponse.FromString,
+                _registered_method=True)
 
 
 class FormsServiceServicer:
@@ -113,6 +118,14 @@ class FormsServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetFormLogo(self, request, context):
+        """Sets (or removes) the logo of a form's theme: a PNG, JPEG, WebP or SVG image of at
+        most 512 KiB, recognised by its content. Scope: write.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FormsServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -140,6 +153,11 @@ def add_FormsServiceServicer_to_server(servicer, server):
                     servicer.DeleteForm,
                     request_deserializer=forms_dot_v1_dot_forms__pb2.DeleteFormRequest.FromString,
                     response_serializer=forms_dot_v1_dot_forms__pb2.DeleteFormResponse.SerializeToString,
+            ),
+            'SetFormLogo': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetFormLogo,
+                    request_deserializer=forms_dot_v1_dot_forms__pb2.SetFormLogoRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_forms__pb2.SetFormLogoResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -284,6 +302,33 @@ class FormsService:
             '/forms.v1.FormsService/DeleteForm',
             forms_dot_v1_dot_forms__pb2.DeleteFormRequest.SerializeToString,
             forms_dot_v1_dot_forms__pb2.DeleteFormResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetFormLogo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.FormsService/SetFormLogo',
+            forms_dot_v1_dot_forms__pb2.SetFormLogoRequest.SerializeToString,
+            forms_dot_v1_dot_forms__pb2.SetFormLogoResponse.FromString,
             options,
             channel_credentials,
             insecure,

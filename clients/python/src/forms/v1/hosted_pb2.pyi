@@ -227,3 +227,31 @@ class GetEndpointChallengeResponse(_message.Message):
     CHALLENGE_FIELD_NUMBER: _ClassVar[int]
     challenge: ProofOfWorkChallenge
     def __init__(self, challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ...) -> None: ...
+
+class GetHostedThemeRequest(_message.Message):
+    __slots__ = ("short_id",)
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    def __init__(self, short_id: _Optional[str] = ...) -> None: ...
+
+class GetHostedThemeResponse(_message.Message):
+    __slots__ = ("theme",)
+    THEME_FIELD_NUMBER: _ClassVar[int]
+    theme: _forms_pb2.FormTheme
+    def __init__(self, theme: _Optional[_Union[_forms_pb2.FormTheme, _Mapping]] = ...) -> None: ...
+
+class GetHostedLogoRequest(_message.Message):
+    __slots__ = ("short_id",)
+    SHORT_ID_FIELD_NUMBER: _ClassVar[int]
+    short_id: str
+    def __init__(self, short_id: _Optional[str] = ...) -> None: ...
+
+class GetHostedLogoResponse(_message.Message):
+    __slots__ = ("id", "content_type", "content")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_TYPE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    content_type: str
+    content: bytes
+    def __init__(self, id: _Optional[str] = ..., content_type: _Optional[str] = ..., content: _Optional[bytes] = ...) -> None: ...

@@ -71,6 +71,16 @@ class HostedFormsServiceStub:
                 request_serializer=forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeResponse.FromString,
                 _registered_method=True)
+        self.GetHostedTheme = channel.unary_unary(
+                '/forms.v1.HostedFormsService/GetHostedTheme',
+                request_serializer=forms_dot_v1_dot_hosted__pb2.GetHostedThemeRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_hosted__pb2.GetHostedThemeResponse.FromString,
+                _registered_method=True)
+        self.GetHostedLogo = channel.unary_unary(
+                '/forms.v1.HostedFormsService/GetHostedLogo',
+                request_serializer=forms_dot_v1_dot_hosted__pb2.GetHostedLogoRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_hosted__pb2.GetHostedLogoResponse.FromString,
+                _registered_method=True)
 
 
 class HostedFormsServiceServicer:
@@ -151,6 +161,21 @@ class HostedFormsServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetHostedTheme(self, request, context):
+        """The theme of a published form, for its style sheet: NOT_FOUND as GetHostedForm,
+        but a closed form still has its look (its page says it is closed).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetHostedLogo(self, request, context):
+        """The logo of a published form's theme, for its page: NOT_FOUND without one.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HostedFormsServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -188,6 +213,16 @@ def add_HostedFormsServiceServicer_to_server(servicer, server):
                     servicer.GetEndpointChallenge,
                     request_deserializer=forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeRequest.FromString,
                     response_serializer=forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeResponse.SerializeToString,
+            ),
+            'GetHostedTheme': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetHostedTheme,
+                    request_deserializer=forms_dot_v1_dot_hosted__pb2.GetHostedThemeRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_hosted__pb2.GetHostedThemeResponse.SerializeToString,
+            ),
+            'GetHostedLogo': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetHostedLogo,
+                    request_deserializer=forms_dot_v1_dot_hosted__pb2.GetHostedLogoRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_hosted__pb2.GetHostedLogoResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -381,6 +416,60 @@ class HostedFormsService:
             '/forms.v1.HostedFormsService/GetEndpointChallenge',
             forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeRequest.SerializeToString,
             forms_dot_v1_dot_hosted__pb2.GetEndpointChallengeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetHostedTheme(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.HostedFormsService/GetHostedTheme',
+            forms_dot_v1_dot_hosted__pb2.GetHostedThemeRequest.SerializeToString,
+            forms_dot_v1_dot_hosted__pb2.GetHostedThemeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetHostedLogo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.HostedFormsService/GetHostedLogo',
+            forms_dot_v1_dot_hosted__pb2.GetHostedLogoRequest.SerializeToString,
+            forms_dot_v1_dot_hosted__pb2.GetHostedLogoResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -6,6 +6,8 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Account, ApiKey, Delivery, Scope } from "./admin_pb.js";
 import { file_forms_v1_admin } from "./admin_pb.js";
+import type { FormTheme } from "./forms_pb.js";
+import { file_forms_v1_forms } from "./forms_pb.js";
 import type { Usage } from "./usage_pb.js";
 import { file_forms_v1_usage } from "./usage_pb.js";
 import type { Webhook } from "./webhooks_pb.js";
@@ -18,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/dashboard.proto.
  */
 export const file_forms_v1_dashboard: GenFile = /*@__PURE__*/
-  fileDesc("Chhmb3Jtcy92MS9kYXNoYm9hcmQucHJvdG8SCGZvcm1zLnYxIp8BChBEYXNoYm9hcmRTZXNzaW9uEg0KBXRva2VuGAEgASgJEhIKCmNzcmZfdG9rZW4YAiABKAkSEgoKYWNjb3VudF9pZBgDIAEoCRIUCgxhY2NvdW50X25hbWUYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGbWV0aG9kGAYgASgJIioKF0NyZWF0ZVNpZ25JbkxpbmtSZXF1ZXN0Eg8KB2FjY291bnQYASABKAkiWQoYQ3JlYXRlU2lnbkluTGlua1Jlc3BvbnNlEg0KBXRva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjgKFU1haWxTaWduSW5MaW5rUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghiYXNlX3VybBgCIAEoCSIYChZNYWlsU2lnbkluTGlua1Jlc3BvbnNlIigKF1JlZGVlbVNpZ25JbkxpbmtSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIkcKGFJlZGVlbVNpZ25JbkxpbmtSZXNwb25zZRIrCgdzZXNzaW9uGAEgASgLMhouZm9ybXMudjEuRGFzaGJvYXJkU2Vzc2lvbiIhCh9TaWduSW5XaXRoUHJvdmlkZXJDb29raWVSZXF1ZXN0Ik8KIFNpZ25JbldpdGhQcm92aWRlckNvb2tpZVJlc3BvbnNlEisKB3Nlc3Npb24YASABKAsyGi5mb3Jtcy52MS5EYXNoYm9hcmRTZXNzaW9uIi4KFkJlZ2luT2lkY1NpZ25JblJlcXVlc3QSFAoMcmVkaXJlY3RfdXJpGAEgASgJIkMKF0JlZ2luT2lkY1NpZ25JblJlc3BvbnNlEhkKEWF1dGhvcml6YXRpb25fdXJsGAEgASgJEg0KBXN0YXRlGAIgASgJIjYKF0ZpbmlzaE9pZGNTaWduSW5SZXF1ZXN0Eg0KBXN0YXRlGAEgASgJEgwKBGNvZGUYAiABKAkiRwoYRmluaXNoT2lkY1NpZ25JblJlc3BvbnNlEisKB3Nlc3Npb24YASABKAsyGi5mb3Jtcy52MS5EYXNoYm9hcmRTZXNzaW9uIhMKEUdldFNlc3Npb25SZXF1ZXN0IkEKEkdldFNlc3Npb25SZXNwb25zZRIrCgdzZXNzaW9uGAEgASgLMhouZm9ybXMudjEuRGFzaGJvYXJkU2Vzc2lvbiITChFFbmRTZXNzaW9uUmVxdWVzdCIUChJFbmRTZXNzaW9uUmVzcG9uc2UiYQoOTGlua2VkSWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIuCgpjcmVhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZpc3N1ZXIYAyABKAkiFgoUR2V0T3duQWNjb3VudFJlcXVlc3QiogIKFUdldE93bkFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuZm9ybXMudjEuQWNjb3VudBIdChVyYXRlX2xpbWl0X3Blcl9taW51dGUYAiABKAUSHAoUcmVzcG9uc2VzX3RoaXNfbW9udGgYAyABKAMSIwoWbW9udGhseV9yZXNwb25zZV9saW1pdBgEIAEoA0gAiAEBEiwKCmlkZW50aXRpZXMYBSADKAsyGC5mb3Jtcy52MS5MaW5rZWRJZGVudGl0eRIhChRub3RpZmljYXRpb25zX21haWxlZBgGIAEoCEgBiAEBQhkKF19tb250aGx5X3Jlc3BvbnNlX2xpbWl0QhcKFV9ub3RpZmljYXRpb25zX21haWxlZCI3ChdVcGRhdGVPd25BY2NvdW50UmVxdWVzdBISCgVlbWFpbBgBIAEoCUgAiAEBQggKBl9lbWFpbCI+ChhVcGRhdGVPd25BY2NvdW50UmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmZvcm1zLnYxLkFjY291bnQiSwoYVW5saW5rT3duSWRlbnRpdHlSZXF1ZXN0Eg8KB3N1YmplY3QYASABKAkSEwoGaXNzdWVyGAIgASgJSACIAQFCCQoHX2lzc3VlciIbChlVbmxpbmtPd25JZGVudGl0eVJlc3BvbnNlIoYBCgZPd25LZXkSHQoDa2V5GAEgASgLMhAuZm9ybXMudjEuQXBpS2V5EhkKDGxhc3RfdXNlZF9vbhgCIAEoCUgAiAEBEhMKC3Nlc3Npb25fa2V5GAMgASgIEhIKBWxhYmVsGAQgASgJSAGIAQFCDwoNX2xhc3RfdXNlZF9vbkIICgZfbGFiZWwiFAoSTGlzdE93bktleXNSZXF1ZXN0IjUKE0xpc3RPd25LZXlzUmVzcG9uc2USHgoEa2V5cxgBIAMoCzIQLmZvcm1zLnYxLk93bktleSKQAQoTQ3JlYXRlT3duS2V5UmVxdWVzdBIfCgZzY29wZXMYASADKA4yDy5mb3Jtcy52MS5TY29wZRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgVsYWJlbBgEIAEoCUgAiAEBQggKBl9sYWJlbEoECAMQBFIEbmFtZSJFChRDcmVhdGVPd25LZXlSZXNwb25zZRIOCgZzZWNyZXQYASABKAkSHQoDa2V5GAIgASgLMhAuZm9ybXMudjEuQXBpS2V5IiUKE1Jldm9rZU93bktleVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJIjUKFFJldm9rZU93bktleVJlc3BvbnNlEh0KA2tleRgBIAEoCzIQLmZvcm1zLnYxLkFwaUtleSJDChVHZXRPd25LZXlVc2FnZVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJEhEKBGRheXMYAiABKAVIAIgBAUIHCgVfZGF5cyI4ChZHZXRPd25LZXlVc2FnZVJlc3BvbnNlEh4KBXVzYWdlGAEgASgLMg8uZm9ybXMudjEuVXNhZ2UikwEKF1VwZGF0ZU93bldlYmhvb2tSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRIiCgd3ZWJob29rGAMgASgLMhEuZm9ybXMudjEuV2ViaG9vaxIvCgt1cGRhdGVfbWFzaxgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2siPgoYVXBkYXRlT3duV2ViaG9va1Jlc3BvbnNlEiIKB3dlYmhvb2sYASABKAsyES5mb3Jtcy52MS5XZWJob29rIn8KGExpc3RPd25EZWxpdmVyaWVzUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhIKCndlYmhvb2tfaWQYAiABKAkSEQoEcGFnZRgDIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAQgASgFSAGIAQFCBwoFX3BhZ2VCCwoJX3Blcl9wYWdlIkMKGUxpc3RPd25EZWxpdmVyaWVzUmVzcG9uc2USJgoKZGVsaXZlcmllcxgBIAMoCzISLmZvcm1zLnYxLkRlbGl2ZXJ5IlMKF1JldHJ5T3duRGVsaXZlcnlSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRITCgtkZWxpdmVyeV9pZBgDIAEoCSJAChhSZXRyeU93bkRlbGl2ZXJ5UmVzcG9uc2USJAoIZGVsaXZlcnkYASABKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSJVChlTZW5kT3duRGVsaXZlcnlOb3dSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRITCgtkZWxpdmVyeV9pZBgDIAEoCSJCChpTZW5kT3duRGVsaXZlcnlOb3dSZXNwb25zZRIkCghkZWxpdmVyeRgBIAEoCzISLmZvcm1zLnYxLkRlbGl2ZXJ5IjsKFFNlbmRUZXN0RXZlbnRSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCSI9ChVTZW5kVGVzdEV2ZW50UmVzcG9uc2USJAoIZGVsaXZlcnkYASABKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSJGChZHZXRGb3JtQWN0aXZpdHlSZXF1ZXN0EhAKCGZvcm1faWRzGAEgAygJEhEKBGRheXMYAiABKAVIAIgBAUIHCgVfZGF5cyJAChdHZXRGb3JtQWN0aXZpdHlSZXNwb25zZRIlCgVmb3JtcxgBIAMoCzIWLmZvcm1zLnYxLkZvcm1BY3Rpdml0eSJ8CgxGb3JtQWN0aXZpdHkSDwoHZm9ybV9pZBgBIAEoCRIWCg5yZXNwb25zZV9jb3VudBgCIAEoAxI0ChBsYXN0X3Jlc3BvbnNlX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVkYWlseRgEIAMoAzLUBQoPU2Vzc2lvbnNTZXJ2aWNlElkKEENyZWF0ZVNpZ25JbkxpbmsSIS5mb3Jtcy52MS5DcmVhdGVTaWduSW5MaW5rUmVxdWVzdBoiLmZvcm1zLnYxLkNyZWF0ZVNpZ25JbkxpbmtSZXNwb25zZRJTCg5NYWlsU2lnbkluTGluaxIfLmZvcm1zLnYxLk1haWxTaWduSW5MaW5rUmVxdWVzdBogLmZvcm1zLnYxLk1haWxTaWduSW5MaW5rUmVzcG9uc2USWQoQUmVkZWVtU2lnbkluTGluaxIhLmZvcm1zLnYxLlJlZGVlbVNpZ25JbkxpbmtSZXF1ZXN0GiIuZm9ybXMudjEuUmVkZWVtU2lnbkluTGlua1Jlc3BvbnNlEnEKGFNpZ25JbldpdGhQcm92aWRlckNvb2tpZRIpLmZvcm1zLnYxLlNpZ25JbldpdGhQcm92aWRlckNvb2tpZVJlcXVlc3QaKi5mb3Jtcy52MS5TaWduSW5XaXRoUHJvdmlkZXJDb29raWVSZXNwb25zZRJWCg9CZWdpbk9pZGNTaWduSW4SIC5mb3Jtcy52MS5CZWdpbk9pZGNTaWduSW5SZXF1ZXN0GiEuZm9ybXMudjEuQmVnaW5PaWRjU2lnbkluUmVzcG9uc2USWQoQRmluaXNoT2lkY1NpZ25JbhIhLmZvcm1zLnYxLkZpbmlzaE9pZGNTaWduSW5SZXF1ZXN0GiIuZm9ybXMudjEuRmluaXNoT2lkY1NpZ25JblJlc3BvbnNlEkcKCkdldFNlc3Npb24SGy5mb3Jtcy52MS5HZXRTZXNzaW9uUmVxdWVzdBocLmZvcm1zLnYxLkdldFNlc3Npb25SZXNwb25zZRJHCgpFbmRTZXNzaW9uEhsuZm9ybXMudjEuRW5kU2Vzc2lvblJlcXVlc3QaHC5mb3Jtcy52MS5FbmRTZXNzaW9uUmVzcG9uc2Uy9wgKDE93bmVyU2VydmljZRJQCg1HZXRPd25BY2NvdW50Eh4uZm9ybXMudjEuR2V0T3duQWNjb3VudFJlcXVlc3QaHy5mb3Jtcy52MS5HZXRPd25BY2NvdW50UmVzcG9uc2USXAoRVW5saW5rT3duSWRlbnRpdHkSIi5mb3Jtcy52MS5VbmxpbmtPd25JZGVudGl0eVJlcXVlc3QaIy5mb3Jtcy52MS5VbmxpbmtPd25JZGVudGl0eVJlc3BvbnNlEkoKC0xpc3RPd25LZXlzEhwuZm9ybXMudjEuTGlzdE93bktleXNSZXF1ZXN0Gh0uZm9ybXMudjEuTGlzdE93bktleXNSZXNwb25zZRJNCgxDcmVhdGVPd25LZXkSHS5mb3Jtcy52MS5DcmVhdGVPd25LZXlSZXF1ZXN0Gh4uZm9ybXMudjEuQ3JlYXRlT3duS2V5UmVzcG9uc2USTQoMUmV2b2tlT3duS2V5Eh0uZm9ybXMudjEuUmV2b2tlT3duS2V5UmVxdWVzdBoeLmZvcm1zLnYxLlJldm9rZU93bktleVJlc3BvbnNlElkKEFVwZGF0ZU93bkFjY291bnQSIS5mb3Jtcy52MS5VcGRhdGVPd25BY2NvdW50UmVxdWVzdBoiLmZvcm1zLnYxLlVwZGF0ZU93bkFjY291bnRSZXNwb25zZRJTCg5HZXRPd25LZXlVc2FnZRIfLmZvcm1zLnYxLkdldE93bktleVVzYWdlUmVxdWVzdBogLmZvcm1zLnYxLkdldE93bktleVVzYWdlUmVzcG9uc2USWQoQVXBkYXRlT3duV2ViaG9vaxIhLmZvcm1zLnYxLlVwZGF0ZU93bldlYmhvb2tSZXF1ZXN0GiIuZm9ybXMudjEuVXBkYXRlT3duV2ViaG9va1Jlc3BvbnNlElwKEUxpc3RPd25EZWxpdmVyaWVzEiIuZm9ybXMudjEuTGlzdE93bkRlbGl2ZXJpZXNSZXF1ZXN0GiMuZm9ybXMudjEuTGlzdE93bkRlbGl2ZXJpZXNSZXNwb25zZRJZChBSZXRyeU93bkRlbGl2ZXJ5EiEuZm9ybXMudjEuUmV0cnlPd25EZWxpdmVyeVJlcXVlc3QaIi5mb3Jtcy52MS5SZXRyeU93bkRlbGl2ZXJ5UmVzcG9uc2USXwoSU2VuZE93bkRlbGl2ZXJ5Tm93EiMuZm9ybXMudjEuU2VuZE93bkRlbGl2ZXJ5Tm93UmVxdWVzdBokLmZvcm1zLnYxLlNlbmRPd25EZWxpdmVyeU5vd1Jlc3BvbnNlElAKDVNlbmRUZXN0RXZlbnQSHi5mb3Jtcy52MS5TZW5kVGVzdEV2ZW50UmVxdWVzdBofLmZvcm1zLnYxLlNlbmRUZXN0RXZlbnRSZXNwb25zZRJWCg9HZXRGb3JtQWN0aXZpdHkSIC5mb3Jtcy52MS5HZXRGb3JtQWN0aXZpdHlSZXF1ZXN0GiEuZm9ybXMudjEuR2V0Rm9ybUFjdGl2aXR5UmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_admin, file_forms_v1_usage, file_forms_v1_webhooks, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
+  fileDesc("Chhmb3Jtcy92MS9kYXNoYm9hcmQucHJvdG8SCGZvcm1zLnYxIp8BChBEYXNoYm9hcmRTZXNzaW9uEg0KBXRva2VuGAEgASgJEhIKCmNzcmZfdG9rZW4YAiABKAkSEgoKYWNjb3VudF9pZBgDIAEoCRIUCgxhY2NvdW50X25hbWUYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGbWV0aG9kGAYgASgJIioKF0NyZWF0ZVNpZ25JbkxpbmtSZXF1ZXN0Eg8KB2FjY291bnQYASABKAkiWQoYQ3JlYXRlU2lnbkluTGlua1Jlc3BvbnNlEg0KBXRva2VuGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjgKFU1haWxTaWduSW5MaW5rUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghiYXNlX3VybBgCIAEoCSIYChZNYWlsU2lnbkluTGlua1Jlc3BvbnNlIigKF1JlZGVlbVNpZ25JbkxpbmtSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIkcKGFJlZGVlbVNpZ25JbkxpbmtSZXNwb25zZRIrCgdzZXNzaW9uGAEgASgLMhouZm9ybXMudjEuRGFzaGJvYXJkU2Vzc2lvbiIhCh9TaWduSW5XaXRoUHJvdmlkZXJDb29raWVSZXF1ZXN0Ik8KIFNpZ25JbldpdGhQcm92aWRlckNvb2tpZVJlc3BvbnNlEisKB3Nlc3Npb24YASABKAsyGi5mb3Jtcy52MS5EYXNoYm9hcmRTZXNzaW9uIi4KFkJlZ2luT2lkY1NpZ25JblJlcXVlc3QSFAoMcmVkaXJlY3RfdXJpGAEgASgJIkMKF0JlZ2luT2lkY1NpZ25JblJlc3BvbnNlEhkKEWF1dGhvcml6YXRpb25fdXJsGAEgASgJEg0KBXN0YXRlGAIgASgJIjYKF0ZpbmlzaE9pZGNTaWduSW5SZXF1ZXN0Eg0KBXN0YXRlGAEgASgJEgwKBGNvZGUYAiABKAkiRwoYRmluaXNoT2lkY1NpZ25JblJlc3BvbnNlEisKB3Nlc3Npb24YASABKAsyGi5mb3Jtcy52MS5EYXNoYm9hcmRTZXNzaW9uIhMKEUdldFNlc3Npb25SZXF1ZXN0IkEKEkdldFNlc3Npb25SZXNwb25zZRIrCgdzZXNzaW9uGAEgASgLMhouZm9ybXMudjEuRGFzaGJvYXJkU2Vzc2lvbiITChFFbmRTZXNzaW9uUmVxdWVzdCIUChJFbmRTZXNzaW9uUmVzcG9uc2UiYQoOTGlua2VkSWRlbnRpdHkSDwoHc3ViamVjdBgBIAEoCRIuCgpjcmVhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZpc3N1ZXIYAyABKAkiFgoUR2V0T3duQWNjb3VudFJlcXVlc3Qi5QIKFUdldE93bkFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuZm9ybXMudjEuQWNjb3VudBIdChVyYXRlX2xpbWl0X3Blcl9taW51dGUYAiABKAUSHAoUcmVzcG9uc2VzX3RoaXNfbW9udGgYAyABKAMSIwoWbW9udGhseV9yZXNwb25zZV9saW1pdBgEIAEoA0gAiAEBEiwKCmlkZW50aXRpZXMYBSADKAsyGC5mb3Jtcy52MS5MaW5rZWRJZGVudGl0eRIhChRub3RpZmljYXRpb25zX21haWxlZBgGIAEoCEgBiAEBEi8KDWRlZmF1bHRfdGhlbWUYByABKAsyEy5mb3Jtcy52MS5Gb3JtVGhlbWVIAogBAUIZChdfbW9udGhseV9yZXNwb25zZV9saW1pdEIXChVfbm90aWZpY2F0aW9uc19tYWlsZWRCEAoOX2RlZmF1bHRfdGhlbWUiNwoXVXBkYXRlT3duQWNjb3VudFJlcXVlc3QSEgoFZW1haWwYASABKAlIAIgBAUIICgZfZW1haWwiPgoYVXBkYXRlT3duQWNjb3VudFJlc3BvbnNlEiIKB2FjY291bnQYASABKAsyES5mb3Jtcy52MS5BY2NvdW50Ik4KGVNldE93bkRlZmF1bHRUaGVtZVJlcXVlc3QSJwoFdGhlbWUYASABKAsyEy5mb3Jtcy52MS5Gb3JtVGhlbWVIAIgBAUIICgZfdGhlbWUiTwoaU2V0T3duRGVmYXVsdFRoZW1lUmVzcG9uc2USJwoFdGhlbWUYASABKAsyEy5mb3Jtcy52MS5Gb3JtVGhlbWVIAIgBAUIICgZfdGhlbWUiSwoYVW5saW5rT3duSWRlbnRpdHlSZXF1ZXN0Eg8KB3N1YmplY3QYASABKAkSEwoGaXNzdWVyGAIgASgJSACIAQFCCQoHX2lzc3VlciIbChlVbmxpbmtPd25JZGVudGl0eVJlc3BvbnNlIoYBCgZPd25LZXkSHQoDa2V5GAEgASgLMhAuZm9ybXMudjEuQXBpS2V5EhkKDGxhc3RfdXNlZF9vbhgCIAEoCUgAiAEBEhMKC3Nlc3Npb25fa2V5GAMgASgIEhIKBWxhYmVsGAQgASgJSAGIAQFCDwoNX2xhc3RfdXNlZF9vbkIICgZfbGFiZWwiFAoSTGlzdE93bktleXNSZXF1ZXN0IjUKE0xpc3RPd25LZXlzUmVzcG9uc2USHgoEa2V5cxgBIAMoCzIQLmZvcm1zLnYxLk93bktleSKQAQoTQ3JlYXRlT3duS2V5UmVxdWVzdBIfCgZzY29wZXMYASADKA4yDy5mb3Jtcy52MS5TY29wZRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgVsYWJlbBgEIAEoCUgAiAEBQggKBl9sYWJlbEoECAMQBFIEbmFtZSJFChRDcmVhdGVPd25LZXlSZXNwb25zZRIOCgZzZWNyZXQYASABKAkSHQoDa2V5GAIgASgLMhAuZm9ybXMudjEuQXBpS2V5IiUKE1Jldm9rZU93bktleVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJIjUKFFJldm9rZU93bktleVJlc3BvbnNlEh0KA2tleRgBIAEoCzIQLmZvcm1zLnYxLkFwaUtleSJDChVHZXRPd25LZXlVc2FnZVJlcXVlc3QSDgoGa2V5X2lkGAEgASgJEhEKBGRheXMYAiABKAVIAIgBAUIHCgVfZGF5cyI4ChZHZXRPd25LZXlVc2FnZVJlc3BvbnNlEh4KBXVzYWdlGAEgASgLMg8uZm9ybXMudjEuVXNhZ2UikwEKF1VwZGF0ZU93bldlYmhvb2tSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRIiCgd3ZWJob29rGAMgASgLMhEuZm9ybXMudjEuV2ViaG9vaxIvCgt1cGRhdGVfbWFzaxgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2siPgoYVXBkYXRlT3duV2ViaG9va1Jlc3BvbnNlEiIKB3dlYmhvb2sYASABKAsyES5mb3Jtcy52MS5XZWJob29rIn8KGExpc3RPd25EZWxpdmVyaWVzUmVxdWVzdBIPCgdmb3JtX2lkGAEgASgJEhIKCndlYmhvb2tfaWQYAiABKAkSEQoEcGFnZRgDIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAQgASgFSAGIAQFCBwoFX3BhZ2VCCwoJX3Blcl9wYWdlIkMKGUxpc3RPd25EZWxpdmVyaWVzUmVzcG9uc2USJgoKZGVsaXZlcmllcxgBIAMoCzISLmZvcm1zLnYxLkRlbGl2ZXJ5IlMKF1JldHJ5T3duRGVsaXZlcnlSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRITCgtkZWxpdmVyeV9pZBgDIAEoCSJAChhSZXRyeU93bkRlbGl2ZXJ5UmVzcG9uc2USJAoIZGVsaXZlcnkYASABKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSJVChlTZW5kT3duRGVsaXZlcnlOb3dSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCRITCgtkZWxpdmVyeV9pZBgDIAEoCSJCChpTZW5kT3duRGVsaXZlcnlOb3dSZXNwb25zZRIkCghkZWxpdmVyeRgBIAEoCzISLmZvcm1zLnYxLkRlbGl2ZXJ5IjsKFFNlbmRUZXN0RXZlbnRSZXF1ZXN0Eg8KB2Zvcm1faWQYASABKAkSEgoKd2ViaG9va19pZBgCIAEoCSI9ChVTZW5kVGVzdEV2ZW50UmVzcG9uc2USJAoIZGVsaXZlcnkYASABKAsyEi5mb3Jtcy52MS5EZWxpdmVyeSJGChZHZXRGb3JtQWN0aXZpdHlSZXF1ZXN0EhAKCGZvcm1faWRzGAEgAygJEhEKBGRheXMYAiABKAVIAIgBAUIHCgVfZGF5cyJAChdHZXRGb3JtQWN0aXZpdHlSZXNwb25zZRIlCgVmb3JtcxgBIAMoCzIWLmZvcm1zLnYxLkZvcm1BY3Rpdml0eSJ8CgxGb3JtQWN0aXZpdHkSDwoHZm9ybV9pZBgBIAEoCRIWCg5yZXNwb25zZV9jb3VudBgCIAEoAxI0ChBsYXN0X3Jlc3BvbnNlX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVkYWlseRgEIAMoAzLUBQoPU2Vzc2lvbnNTZXJ2aWNlElkKEENyZWF0ZVNpZ25JbkxpbmsSIS5mb3Jtcy52MS5DcmVhdGVTaWduSW5MaW5rUmVxdWVzdBoiLmZvcm1zLnYxLkNyZWF0ZVNpZ25JbkxpbmtSZXNwb25zZRJTCg5NYWlsU2lnbkluTGluaxIfLmZvcm1zLnYxLk1haWxTaWduSW5MaW5rUmVxdWVzdBogLmZvcm1zLnYxLk1haWxTaWduSW5MaW5rUmVzcG9uc2USWQoQUmVkZWVtU2lnbkluTGluaxIhLmZvcm1zLnYxLlJlZGVlbVNpZ25JbkxpbmtSZXF1ZXN0GiIuZm9ybXMudjEuUmVkZWVtU2lnbkluTGlua1Jlc3BvbnNlEnEKGFNpZ25JbldpdGhQcm92aWRlckNvb2tpZRIpLmZvcm1zLnYxLlNpZ25JbldpdGhQcm92aWRlckNvb2tpZVJlcXVlc3QaKi5mb3Jtcy52MS5TaWduSW5XaXRoUHJvdmlkZXJDb29raWVSZXNwb25zZRJWCg9CZWdpbk9pZGNTaWduSW4SIC5mb3Jtcy52MS5CZWdpbk9pZGNTaWduSW5SZXF1ZXN0GiEuZm9ybXMudjEuQmVnaW5PaWRjU2lnbkluUmVzcG9uc2USWQoQRmluaXNoT2lkY1NpZ25JbhIhLmZvcm1zLnYxLkZpbmlzaE9pZGNTaWduSW5SZXF1ZXN0GiIuZm9ybXMudjEuRmluaXNoT2lkY1NpZ25JblJlc3BvbnNlEkcKCkdldFNlc3Npb24SGy5mb3Jtcy52MS5HZXRTZXNzaW9uUmVxdWVzdBocLmZvcm1zLnYxLkdldFNlc3Npb25SZXNwb25zZRJHCgpFbmRTZXNzaW9uEhsuZm9ybXMudjEuRW5kU2Vzc2lvblJlcXVlc3QaHC5mb3Jtcy52MS5FbmRTZXNzaW9uUmVzcG9uc2Uy2AkKDE93bmVyU2VydmljZRJQCg1HZXRPd25BY2NvdW50Eh4uZm9ybXMudjEuR2V0T3duQWNjb3VudFJlcXVlc3QaHy5mb3Jtcy52MS5HZXRPd25BY2NvdW50UmVzcG9uc2USXAoRVW5saW5rT3duSWRlbnRpdHkSIi5mb3Jtcy52MS5VbmxpbmtPd25JZGVudGl0eVJlcXVlc3QaIy5mb3Jtcy52MS5VbmxpbmtPd25JZGVudGl0eVJlc3BvbnNlEl8KElNldE93bkRlZmF1bHRUaGVtZRIjLmZvcm1zLnYxLlNldE93bkRlZmF1bHRUaGVtZVJlcXVlc3QaJC5mb3Jtcy52MS5TZXRPd25EZWZhdWx0VGhlbWVSZXNwb25zZRJKCgtMaXN0T3duS2V5cxIcLmZvcm1zLnYxLkxpc3RPd25LZXlzUmVxdWVzdBodLmZvcm1zLnYxLkxpc3RPd25LZXlzUmVzcG9uc2USTQoMQ3JlYXRlT3duS2V5Eh0uZm9ybXMudjEuQ3JlYXRlT3duS2V5UmVxdWVzdBoeLmZvcm1zLnYxLkNyZWF0ZU93bktleVJlc3BvbnNlEk0KDFJldm9rZU93bktleRIdLmZvcm1zLnYxLlJldm9rZU93bktleVJlcXVlc3QaHi5mb3Jtcy52MS5SZXZva2VPd25LZXlSZXNwb25zZRJZChBVcGRhdGVPd25BY2NvdW50EiEuZm9ybXMudjEuVXBkYXRlT3duQWNjb3VudFJlcXVlc3QaIi5mb3Jtcy52MS5VcGRhdGVPd25BY2NvdW50UmVzcG9uc2USUwoOR2V0T3duS2V5VXNhZ2USHy5mb3Jtcy52MS5HZXRPd25LZXlVc2FnZVJlcXVlc3QaIC5mb3Jtcy52MS5HZXRPd25LZXlVc2FnZVJlc3BvbnNlElkKEFVwZGF0ZU93bldlYmhvb2sSIS5mb3Jtcy52MS5VcGRhdGVPd25XZWJob29rUmVxdWVzdBoiLmZvcm1zLnYxLlVwZGF0ZU93bldlYmhvb2tSZXNwb25zZRJcChFMaXN0T3duRGVsaXZlcmllcxIiLmZvcm1zLnYxLkxpc3RPd25EZWxpdmVyaWVzUmVxdWVzdBojLmZvcm1zLnYxLkxpc3RPd25EZWxpdmVyaWVzUmVzcG9uc2USWQoQUmV0cnlPd25EZWxpdmVyeRIhLmZvcm1zLnYxLlJldHJ5T3duRGVsaXZlcnlSZXF1ZXN0GiIuZm9ybXMudjEuUmV0cnlPd25EZWxpdmVyeVJlc3BvbnNlEl8KElNlbmRPd25EZWxpdmVyeU5vdxIjLmZvcm1zLnYxLlNlbmRPd25EZWxpdmVyeU5vd1JlcXVlc3QaJC5mb3Jtcy52MS5TZW5kT3duRGVsaXZlcnlOb3dSZXNwb25zZRJQCg1TZW5kVGVzdEV2ZW50Eh4uZm9ybXMudjEuU2VuZFRlc3RFdmVudFJlcXVlc3QaHy5mb3Jtcy52MS5TZW5kVGVzdEV2ZW50UmVzcG9uc2USVgoPR2V0Rm9ybUFjdGl2aXR5EiAuZm9ybXMudjEuR2V0Rm9ybUFjdGl2aXR5UmVxdWVzdBohLmZvcm1zLnYxLkdldEZvcm1BY3Rpdml0eVJlc3BvbnNlYgZwcm90bzM", [file_forms_v1_admin, file_forms_v1_forms, file_forms_v1_usage, file_forms_v1_webhooks, file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * A dashboard session, as its sign-in returns it.
@@ -514,6 +516,13 @@ export type GetOwnAccountResponse = Message<"forms.v1.GetOwnAccountResponse"> & 
    * @generated from field: optional bool notifications_mailed = 6;
    */
   notificationsMailed?: boolean | undefined;
+
+  /**
+   * The look of the account's forms that have no theme of their own; absent: ours.
+   *
+   * @generated from field: optional forms.v1.FormTheme default_theme = 7;
+   */
+  defaultTheme?: FormTheme | undefined;
 };
 
 /**
@@ -567,6 +576,49 @@ export const UpdateOwnAccountResponseSchema: GenMessage<UpdateOwnAccountResponse
   messageDesc(file_forms_v1_dashboard, 21);
 
 /**
+ * Request of SetOwnDefaultTheme.
+ *
+ * @generated from message forms.v1.SetOwnDefaultThemeRequest
+ */
+export type SetOwnDefaultThemeRequest = Message<"forms.v1.SetOwnDefaultThemeRequest"> & {
+  /**
+   * The default theme (checked as a form's theme is; its logo is ignored: a logo is a
+   * form's own); absent clears it.
+   *
+   * @generated from field: optional forms.v1.FormTheme theme = 1;
+   */
+  theme?: FormTheme | undefined;
+};
+
+/**
+ * Describes the message forms.v1.SetOwnDefaultThemeRequest.
+ * Use `create(SetOwnDefaultThemeRequestSchema)` to create a new message.
+ */
+export const SetOwnDefaultThemeRequestSchema: GenMessage<SetOwnDefaultThemeRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_dashboard, 22);
+
+/**
+ * Reply of SetOwnDefaultTheme.
+ *
+ * @generated from message forms.v1.SetOwnDefaultThemeResponse
+ */
+export type SetOwnDefaultThemeResponse = Message<"forms.v1.SetOwnDefaultThemeResponse"> & {
+  /**
+   * The default theme as stored; absent when cleared.
+   *
+   * @generated from field: optional forms.v1.FormTheme theme = 1;
+   */
+  theme?: FormTheme | undefined;
+};
+
+/**
+ * Describes the message forms.v1.SetOwnDefaultThemeResponse.
+ * Use `create(SetOwnDefaultThemeResponseSchema)` to create a new message.
+ */
+export const SetOwnDefaultThemeResponseSchema: GenMessage<SetOwnDefaultThemeResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_dashboard, 23);
+
+/**
  * Request of UnlinkOwnIdentity.
  *
  * @generated from message forms.v1.UnlinkOwnIdentityRequest
@@ -594,7 +646,7 @@ export type UnlinkOwnIdentityRequest = Message<"forms.v1.UnlinkOwnIdentityReques
  * Use `create(UnlinkOwnIdentityRequestSchema)` to create a new message.
  */
 export const UnlinkOwnIdentityRequestSchema: GenMessage<UnlinkOwnIdentityRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 22);
+  messageDesc(file_forms_v1_dashboard, 24);
 
 /**
  * Reply of UnlinkOwnIdentity.
@@ -609,7 +661,7 @@ export type UnlinkOwnIdentityResponse = Message<"forms.v1.UnlinkOwnIdentityRespo
  * Use `create(UnlinkOwnIdentityResponseSchema)` to create a new message.
  */
 export const UnlinkOwnIdentityResponseSchema: GenMessage<UnlinkOwnIdentityResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 23);
+  messageDesc(file_forms_v1_dashboard, 25);
 
 /**
  * An API key as its owner sees it.
@@ -653,7 +705,7 @@ export type OwnKey = Message<"forms.v1.OwnKey"> & {
  * Use `create(OwnKeySchema)` to create a new message.
  */
 export const OwnKeySchema: GenMessage<OwnKey> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 24);
+  messageDesc(file_forms_v1_dashboard, 26);
 
 /**
  * Request of ListOwnKeys.
@@ -668,7 +720,7 @@ export type ListOwnKeysRequest = Message<"forms.v1.ListOwnKeysRequest"> & {
  * Use `create(ListOwnKeysRequestSchema)` to create a new message.
  */
 export const ListOwnKeysRequestSchema: GenMessage<ListOwnKeysRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 25);
+  messageDesc(file_forms_v1_dashboard, 27);
 
 /**
  * Reply of ListOwnKeys.
@@ -689,7 +741,7 @@ export type ListOwnKeysResponse = Message<"forms.v1.ListOwnKeysResponse"> & {
  * Use `create(ListOwnKeysResponseSchema)` to create a new message.
  */
 export const ListOwnKeysResponseSchema: GenMessage<ListOwnKeysResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 26);
+  messageDesc(file_forms_v1_dashboard, 28);
 
 /**
  * Request of CreateOwnKey.
@@ -725,7 +777,7 @@ export type CreateOwnKeyRequest = Message<"forms.v1.CreateOwnKeyRequest"> & {
  * Use `create(CreateOwnKeyRequestSchema)` to create a new message.
  */
 export const CreateOwnKeyRequestSchema: GenMessage<CreateOwnKeyRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 27);
+  messageDesc(file_forms_v1_dashboard, 29);
 
 /**
  * Reply of CreateOwnKey.
@@ -753,7 +805,7 @@ export type CreateOwnKeyResponse = Message<"forms.v1.CreateOwnKeyResponse"> & {
  * Use `create(CreateOwnKeyResponseSchema)` to create a new message.
  */
 export const CreateOwnKeyResponseSchema: GenMessage<CreateOwnKeyResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 28);
+  messageDesc(file_forms_v1_dashboard, 30);
 
 /**
  * Request of RevokeOwnKey.
@@ -774,7 +826,7 @@ export type RevokeOwnKeyRequest = Message<"forms.v1.RevokeOwnKeyRequest"> & {
  * Use `create(RevokeOwnKeyRequestSchema)` to create a new message.
  */
 export const RevokeOwnKeyRequestSchema: GenMessage<RevokeOwnKeyRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 29);
+  messageDesc(file_forms_v1_dashboard, 31);
 
 /**
  * Reply of RevokeOwnKey.
@@ -795,7 +847,7 @@ export type RevokeOwnKeyResponse = Message<"forms.v1.RevokeOwnKeyResponse"> & {
  * Use `create(RevokeOwnKeyResponseSchema)` to create a new message.
  */
 export const RevokeOwnKeyResponseSchema: GenMessage<RevokeOwnKeyResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 30);
+  messageDesc(file_forms_v1_dashboard, 32);
 
 /**
  * Request of GetOwnKeyUsage.
@@ -824,7 +876,7 @@ export type GetOwnKeyUsageRequest = Message<"forms.v1.GetOwnKeyUsageRequest"> & 
  * Use `create(GetOwnKeyUsageRequestSchema)` to create a new message.
  */
 export const GetOwnKeyUsageRequestSchema: GenMessage<GetOwnKeyUsageRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 31);
+  messageDesc(file_forms_v1_dashboard, 33);
 
 /**
  * Reply of GetOwnKeyUsage.
@@ -845,7 +897,7 @@ export type GetOwnKeyUsageResponse = Message<"forms.v1.GetOwnKeyUsageResponse"> 
  * Use `create(GetOwnKeyUsageResponseSchema)` to create a new message.
  */
 export const GetOwnKeyUsageResponseSchema: GenMessage<GetOwnKeyUsageResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 32);
+  messageDesc(file_forms_v1_dashboard, 34);
 
 /**
  * Request of UpdateOwnWebhook.
@@ -887,7 +939,7 @@ export type UpdateOwnWebhookRequest = Message<"forms.v1.UpdateOwnWebhookRequest"
  * Use `create(UpdateOwnWebhookRequestSchema)` to create a new message.
  */
 export const UpdateOwnWebhookRequestSchema: GenMessage<UpdateOwnWebhookRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 33);
+  messageDesc(file_forms_v1_dashboard, 35);
 
 /**
  * Reply of UpdateOwnWebhook.
@@ -908,7 +960,7 @@ export type UpdateOwnWebhookResponse = Message<"forms.v1.UpdateOwnWebhookRespons
  * Use `create(UpdateOwnWebhookResponseSchema)` to create a new message.
  */
 export const UpdateOwnWebhookResponseSchema: GenMessage<UpdateOwnWebhookResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 34);
+  messageDesc(file_forms_v1_dashboard, 36);
 
 /**
  * Request of ListOwnDeliveries.
@@ -950,7 +1002,7 @@ export type ListOwnDeliveriesRequest = Message<"forms.v1.ListOwnDeliveriesReques
  * Use `create(ListOwnDeliveriesRequestSchema)` to create a new message.
  */
 export const ListOwnDeliveriesRequestSchema: GenMessage<ListOwnDeliveriesRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 35);
+  messageDesc(file_forms_v1_dashboard, 37);
 
 /**
  * Reply of ListOwnDeliveries.
@@ -971,7 +1023,7 @@ export type ListOwnDeliveriesResponse = Message<"forms.v1.ListOwnDeliveriesRespo
  * Use `create(ListOwnDeliveriesResponseSchema)` to create a new message.
  */
 export const ListOwnDeliveriesResponseSchema: GenMessage<ListOwnDeliveriesResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 36);
+  messageDesc(file_forms_v1_dashboard, 38);
 
 /**
  * Request of RetryOwnDelivery.
@@ -1006,7 +1058,7 @@ export type RetryOwnDeliveryRequest = Message<"forms.v1.RetryOwnDeliveryRequest"
  * Use `create(RetryOwnDeliveryRequestSchema)` to create a new message.
  */
 export const RetryOwnDeliveryRequestSchema: GenMessage<RetryOwnDeliveryRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 37);
+  messageDesc(file_forms_v1_dashboard, 39);
 
 /**
  * Reply of RetryOwnDelivery.
@@ -1027,7 +1079,7 @@ export type RetryOwnDeliveryResponse = Message<"forms.v1.RetryOwnDeliveryRespons
  * Use `create(RetryOwnDeliveryResponseSchema)` to create a new message.
  */
 export const RetryOwnDeliveryResponseSchema: GenMessage<RetryOwnDeliveryResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 38);
+  messageDesc(file_forms_v1_dashboard, 40);
 
 /**
  * Request of SendOwnDeliveryNow.
@@ -1062,7 +1114,7 @@ export type SendOwnDeliveryNowRequest = Message<"forms.v1.SendOwnDeliveryNowRequ
  * Use `create(SendOwnDeliveryNowRequestSchema)` to create a new message.
  */
 export const SendOwnDeliveryNowRequestSchema: GenMessage<SendOwnDeliveryNowRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 39);
+  messageDesc(file_forms_v1_dashboard, 41);
 
 /**
  * Reply of SendOwnDeliveryNow.
@@ -1083,7 +1135,7 @@ export type SendOwnDeliveryNowResponse = Message<"forms.v1.SendOwnDeliveryNowRes
  * Use `create(SendOwnDeliveryNowResponseSchema)` to create a new message.
  */
 export const SendOwnDeliveryNowResponseSchema: GenMessage<SendOwnDeliveryNowResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 40);
+  messageDesc(file_forms_v1_dashboard, 42);
 
 /**
  * Request of SendTestEvent.
@@ -1111,7 +1163,7 @@ export type SendTestEventRequest = Message<"forms.v1.SendTestEventRequest"> & {
  * Use `create(SendTestEventRequestSchema)` to create a new message.
  */
 export const SendTestEventRequestSchema: GenMessage<SendTestEventRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 41);
+  messageDesc(file_forms_v1_dashboard, 43);
 
 /**
  * Reply of SendTestEvent.
@@ -1132,7 +1184,7 @@ export type SendTestEventResponse = Message<"forms.v1.SendTestEventResponse"> & 
  * Use `create(SendTestEventResponseSchema)` to create a new message.
  */
 export const SendTestEventResponseSchema: GenMessage<SendTestEventResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 42);
+  messageDesc(file_forms_v1_dashboard, 44);
 
 /**
  * Request of GetFormActivity.
@@ -1160,7 +1212,7 @@ export type GetFormActivityRequest = Message<"forms.v1.GetFormActivityRequest"> 
  * Use `create(GetFormActivityRequestSchema)` to create a new message.
  */
 export const GetFormActivityRequestSchema: GenMessage<GetFormActivityRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 43);
+  messageDesc(file_forms_v1_dashboard, 45);
 
 /**
  * Reply of GetFormActivity.
@@ -1181,7 +1233,7 @@ export type GetFormActivityResponse = Message<"forms.v1.GetFormActivityResponse"
  * Use `create(GetFormActivityResponseSchema)` to create a new message.
  */
 export const GetFormActivityResponseSchema: GenMessage<GetFormActivityResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 44);
+  messageDesc(file_forms_v1_dashboard, 46);
 
 /**
  * Response counts of one form.
@@ -1223,7 +1275,7 @@ export type FormActivity = Message<"forms.v1.FormActivity"> & {
  * Use `create(FormActivitySchema)` to create a new message.
  */
 export const FormActivitySchema: GenMessage<FormActivity> = /*@__PURE__*/
-  messageDesc(file_forms_v1_dashboard, 45);
+  messageDesc(file_forms_v1_dashboard, 47);
 
 /**
  * Sign-in to the owners' dashboard, and the sessions it opens.
@@ -1362,6 +1414,18 @@ export const OwnerService: GenService<{
     methodKind: "unary";
     input: typeof UnlinkOwnIdentityRequestSchema;
     output: typeof UnlinkOwnIdentityResponseSchema;
+  },
+  /**
+   * Sets (or clears) the account's default theme: the look of its forms without a
+   * theme of their own. Refusals as UpdateForm's for a theme (VALIDATION_ERROR, with a
+   * colour to choose instead).
+   *
+   * @generated from rpc forms.v1.OwnerService.SetOwnDefaultTheme
+   */
+  setOwnDefaultTheme: {
+    methodKind: "unary";
+    input: typeof SetOwnDefaultThemeRequestSchema;
+    output: typeof SetOwnDefaultThemeResponseSchema;
   },
   /**
    * The account's API keys (never their secrets), newest first, with their last use.

@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/forms.proto.
  */
 export const file_forms_v1_forms: GenFile = /*@__PURE__*/
-  fileDesc("ChRmb3Jtcy92MS9mb3Jtcy5wcm90bxIIZm9ybXMudjEiyAMKBEZvcm0SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSGAoLZGVzY3JpcHRpb24YAyABKAlIAIgBARIkCgZzdGF0dXMYBCABKA4yFC5mb3Jtcy52MS5Gb3JtU3RhdHVzEiMKBmZpZWxkcxgFIAMoCzITLmZvcm1zLnYxLkZvcm1GaWVsZBIpCghzZXR0aW5ncxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEAoIc2hvcnRfaWQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMcHVibGlzaGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChBkZWZhdWx0X2xhbmd1YWdlGAsgASgJSAGIAQESLQoMdHJhbnNsYXRpb25zGAwgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIOCgxfZGVzY3JpcHRpb25CEwoRX2RlZmF1bHRfbGFuZ3VhZ2Ui7AQKCUZvcm1GaWVsZBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg0KBWxhYmVsGAMgASgJEhAKCHJlcXVpcmVkGAQgASgIEhgKC3BsYWNlaG9sZGVyGAUgASgJSACIAQESFQoNYWxsb3dlZF90eXBlcxgGIAMoCRIYCgttYXhfc2l6ZV9tYhgHIAEoAUgBiAEBEi4KDmNvcnJlY3RfYW5zd2VyGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhMKBnBvaW50cxgJIAEoBUgCiAEBEiYKB29wdGlvbnMYCiADKAsyFS5mb3Jtcy52MS5GaWVsZE9wdGlvbhIZCgxtaW5fc2VsZWN0ZWQYCyABKAVIA4gBARIZCgxtYXhfc2VsZWN0ZWQYDCABKAVIBIgBARITCgthbGxvd19vdGhlchgNIAEoCBIjCgNtaW4YDiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSIwoDbWF4GA8gASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhYKCW1pbl9sYWJlbBgQIAEoCUgFiAEBEhYKCW1heF9sYWJlbBgRIAEoCUgGiAEBEhAKA3JlZhgSIAEoCUgHiAEBEiQKB3Nob3dfaWYYEyADKAsyEy5mb3Jtcy52MS5Db25kaXRpb25CDgoMX3BsYWNlaG9sZGVyQg4KDF9tYXhfc2l6ZV9tYkIJCgdfcG9pbnRzQg8KDV9taW5fc2VsZWN0ZWRCDwoNX21heF9zZWxlY3RlZEIMCgpfbWluX2xhYmVsQgwKCl9tYXhfbGFiZWxCBgoEX3JlZiJNCglDb25kaXRpb24SDQoFZmllbGQYASABKAkSCgoCb3AYAiABKAkSJQoFdmFsdWUYAyABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUiKAoLRmllbGRPcHRpb24SCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkiiAEKEExpc3RGb3Jtc1JlcXVlc3QSEQoEcGFnZRgBIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAIgASgFSAGIAQESJAoGc3RhdHVzGAMgASgOMhQuZm9ybXMudjEuRm9ybVN0YXR1cxIOCgZzZWFyY2gYBCABKAlCBwoFX3BhZ2VCCwoJX3Blcl9wYWdlImAKEUxpc3RGb3Jtc1Jlc3BvbnNlEh0KBWZvcm1zGAEgAygLMg4uZm9ybXMudjEuRm9ybRIsCgpwYWdpbmF0aW9uGAIgASgLMhguZm9ybXMudjEuUGFnZVBhZ2luYXRpb24iHAoOR2V0Rm9ybVJlcXVlc3QSCgoCaWQYASABKAkiLwoPR2V0Rm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtIv8BChFDcmVhdGVGb3JtUmVxdWVzdBINCgV0aXRsZRgBIAEoCRIYCgtkZXNjcmlwdGlvbhgCIAEoCUgAiAEBEiMKBmZpZWxkcxgDIAMoCzITLmZvcm1zLnYxLkZvcm1GaWVsZBIpCghzZXR0aW5ncxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSHQoQZGVmYXVsdF9sYW5ndWFnZRgFIAEoCUgBiAEBEi0KDHRyYW5zbGF0aW9ucxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCDgoMX2Rlc2NyaXB0aW9uQhMKEV9kZWZhdWx0X2xhbmd1YWdlIjIKEkNyZWF0ZUZvcm1SZXNwb25zZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybSJuChFVcGRhdGVGb3JtUmVxdWVzdBIKCgJpZBgBIAEoCRIcCgRmb3JtGAIgASgLMg4uZm9ybXMudjEuRm9ybRIvCgt1cGRhdGVfbWFzaxgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2siMgoSVXBkYXRlRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtIh8KEURlbGV0ZUZvcm1SZXF1ZXN0EgoKAmlkGAEgASgJIhQKEkRlbGV0ZUZvcm1SZXNwb25zZSp1CgpGb3JtU3RhdHVzEhsKF0ZPUk1fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFQoRRk9STV9TVEFUVVNfRFJBRlQQARIZChVGT1JNX1NUQVRVU19QVUJMSVNIRUQQAhIYChRGT1JNX1NUQVRVU19BUkNISVZFRBADMu8CCgxGb3Jtc1NlcnZpY2USRAoJTGlzdEZvcm1zEhouZm9ybXMudjEuTGlzdEZvcm1zUmVxdWVzdBobLmZvcm1zLnYxLkxpc3RGb3Jtc1Jlc3BvbnNlEj4KB0dldEZvcm0SGC5mb3Jtcy52MS5HZXRGb3JtUmVxdWVzdBoZLmZvcm1zLnYxLkdldEZvcm1SZXNwb25zZRJHCgpDcmVhdGVGb3JtEhsuZm9ybXMudjEuQ3JlYXRlRm9ybVJlcXVlc3QaHC5mb3Jtcy52MS5DcmVhdGVGb3JtUmVzcG9uc2USRwoKVXBkYXRlRm9ybRIbLmZvcm1zLnYxLlVwZGF0ZUZvcm1SZXF1ZXN0GhwuZm9ybXMudjEuVXBkYXRlRm9ybVJlc3BvbnNlEkcKCkRlbGV0ZUZvcm0SGy5mb3Jtcy52MS5EZWxldGVGb3JtUmVxdWVzdBocLmZvcm1zLnYxLkRlbGV0ZUZvcm1SZXNwb25zZWIGcHJvdG8z", [file_forms_v1_common, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChRmb3Jtcy92MS9mb3Jtcy5wcm90bxIIZm9ybXMudjEi+wMKBEZvcm0SCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSGAoLZGVzY3JpcHRpb24YAyABKAlIAIgBARIkCgZzdGF0dXMYBCABKA4yFC5mb3Jtcy52MS5Gb3JtU3RhdHVzEiMKBmZpZWxkcxgFIAMoCzITLmZvcm1zLnYxLkZvcm1GaWVsZBIpCghzZXR0aW5ncxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEAoIc2hvcnRfaWQYByABKAkSLgoKY3JlYXRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMcHVibGlzaGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChBkZWZhdWx0X2xhbmd1YWdlGAsgASgJSAGIAQESLQoMdHJhbnNsYXRpb25zGAwgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBInCgV0aGVtZRgNIAEoCzITLmZvcm1zLnYxLkZvcm1UaGVtZUgCiAEBQg4KDF9kZXNjcmlwdGlvbkITChFfZGVmYXVsdF9sYW5ndWFnZUIICgZfdGhlbWUi5wEKCUZvcm1UaGVtZRITCgZhY2NlbnQYASABKAlIAIgBARIXCgpiYWNrZ3JvdW5kGAIgASgJSAGIAQESEQoEZm9udBgDIAEoCUgCiAEBEhMKBnJhZGl1cxgEIAEoBUgDiAEBEhcKCmFwcGVhcmFuY2UYBSABKAlIBIgBARIlCgRsb2dvGAYgASgLMhIuZm9ybXMudjEuRm9ybUxvZ29IBYgBAUIJCgdfYWNjZW50Qg0KC19iYWNrZ3JvdW5kQgcKBV9mb250QgkKB19yYWRpdXNCDQoLX2FwcGVhcmFuY2VCBwoFX2xvZ28iOgoIRm9ybUxvZ28SCgoCaWQYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEgwKBHNpemUYAyABKAMi7AQKCUZvcm1GaWVsZBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg0KBWxhYmVsGAMgASgJEhAKCHJlcXVpcmVkGAQgASgIEhgKC3BsYWNlaG9sZGVyGAUgASgJSACIAQESFQoNYWxsb3dlZF90eXBlcxgGIAMoCRIYCgttYXhfc2l6ZV9tYhgHIAEoAUgBiAEBEi4KDmNvcnJlY3RfYW5zd2VyGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhMKBnBvaW50cxgJIAEoBUgCiAEBEiYKB29wdGlvbnMYCiADKAsyFS5mb3Jtcy52MS5GaWVsZE9wdGlvbhIZCgxtaW5fc2VsZWN0ZWQYCyABKAVIA4gBARIZCgxtYXhfc2VsZWN0ZWQYDCABKAVIBIgBARITCgthbGxvd19vdGhlchgNIAEoCBIjCgNtaW4YDiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSIwoDbWF4GA8gASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEhYKCW1pbl9sYWJlbBgQIAEoCUgFiAEBEhYKCW1heF9sYWJlbBgRIAEoCUgGiAEBEhAKA3JlZhgSIAEoCUgHiAEBEiQKB3Nob3dfaWYYEyADKAsyEy5mb3Jtcy52MS5Db25kaXRpb25CDgoMX3BsYWNlaG9sZGVyQg4KDF9tYXhfc2l6ZV9tYkIJCgdfcG9pbnRzQg8KDV9taW5fc2VsZWN0ZWRCDwoNX21heF9zZWxlY3RlZEIMCgpfbWluX2xhYmVsQgwKCl9tYXhfbGFiZWxCBgoEX3JlZiJNCglDb25kaXRpb24SDQoFZmllbGQYASABKAkSCgoCb3AYAiABKAkSJQoFdmFsdWUYAyABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUiKAoLRmllbGRPcHRpb24SCgoCaWQYASABKAkSDQoFbGFiZWwYAiABKAkiiAEKEExpc3RGb3Jtc1JlcXVlc3QSEQoEcGFnZRgBIAEoBUgAiAEBEhUKCHBlcl9wYWdlGAIgASgFSAGIAQESJAoGc3RhdHVzGAMgASgOMhQuZm9ybXMudjEuRm9ybVN0YXR1cxIOCgZzZWFyY2gYBCABKAlCBwoFX3BhZ2VCCwoJX3Blcl9wYWdlImAKEUxpc3RGb3Jtc1Jlc3BvbnNlEh0KBWZvcm1zGAEgAygLMg4uZm9ybXMudjEuRm9ybRIsCgpwYWdpbmF0aW9uGAIgASgLMhguZm9ybXMudjEuUGFnZVBhZ2luYXRpb24iHAoOR2V0Rm9ybVJlcXVlc3QSCgoCaWQYASABKAkiLwoPR2V0Rm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtIrICChFDcmVhdGVGb3JtUmVxdWVzdBINCgV0aXRsZRgBIAEoCRIYCgtkZXNjcmlwdGlvbhgCIAEoCUgAiAEBEiMKBmZpZWxkcxgDIAMoCzITLmZvcm1zLnYxLkZvcm1GaWVsZBIpCghzZXR0aW5ncxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSHQoQZGVmYXVsdF9sYW5ndWFnZRgFIAEoCUgBiAEBEi0KDHRyYW5zbGF0aW9ucxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoFdGhlbWUYByABKAsyEy5mb3Jtcy52MS5Gb3JtVGhlbWVIAogBAUIOCgxfZGVzY3JpcHRpb25CEwoRX2RlZmF1bHRfbGFuZ3VhZ2VCCAoGX3RoZW1lIjIKEkNyZWF0ZUZvcm1SZXNwb25zZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybSJuChFVcGRhdGVGb3JtUmVxdWVzdBIKCgJpZBgBIAEoCRIcCgRmb3JtGAIgASgLMg4uZm9ybXMudjEuRm9ybRIvCgt1cGRhdGVfbWFzaxgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2siMgoSVXBkYXRlRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtIh8KEURlbGV0ZUZvcm1SZXF1ZXN0EgoKAmlkGAEgASgJIhQKEkRlbGV0ZUZvcm1SZXNwb25zZSJBChJTZXRGb3JtTG9nb1JlcXVlc3QSCgoCaWQYASABKAkSDwoHY29udGVudBgCIAEoDBIOCgZyZW1vdmUYAyABKAgiMwoTU2V0Rm9ybUxvZ29SZXNwb25zZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybSp1CgpGb3JtU3RhdHVzEhsKF0ZPUk1fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFQoRRk9STV9TVEFUVVNfRFJBRlQQARIZChVGT1JNX1NUQVRVU19QVUJMSVNIRUQQAhIYChRGT1JNX1NUQVRVU19BUkNISVZFRBADMrsDCgxGb3Jtc1NlcnZpY2USRAoJTGlzdEZvcm1zEhouZm9ybXMudjEuTGlzdEZvcm1zUmVxdWVzdBobLmZvcm1zLnYxLkxpc3RGb3Jtc1Jlc3BvbnNlEj4KB0dldEZvcm0SGC5mb3Jtcy52MS5HZXRGb3JtUmVxdWVzdBoZLmZvcm1zLnYxLkdldEZvcm1SZXNwb25zZRJHCgpDcmVhdGVGb3JtEhsuZm9ybXMudjEuQ3JlYXRlRm9ybVJlcXVlc3QaHC5mb3Jtcy52MS5DcmVhdGVGb3JtUmVzcG9uc2USRwoKVXBkYXRlRm9ybRIbLmZvcm1zLnYxLlVwZGF0ZUZvcm1SZXF1ZXN0GhwuZm9ybXMudjEuVXBkYXRlRm9ybVJlc3BvbnNlEkcKCkRlbGV0ZUZvcm0SGy5mb3Jtcy52MS5EZWxldGVGb3JtUmVxdWVzdBocLmZvcm1zLnYxLkRlbGV0ZUZvcm1SZXNwb25zZRJKCgtTZXRGb3JtTG9nbxIcLmZvcm1zLnYxLlNldEZvcm1Mb2dvUmVxdWVzdBodLmZvcm1zLnYxLlNldEZvcm1Mb2dvUmVzcG9uc2ViBnByb3RvMw", [file_forms_v1_common, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * A form definition.
@@ -113,6 +113,13 @@ export type Form = Message<"forms.v1.Form"> & {
    * @generated from field: google.protobuf.Struct translations = 12;
    */
   translations?: JsonObject | undefined;
+
+  /**
+   * The look of the form's page; absent: the service's own look.
+   *
+   * @generated from field: optional forms.v1.FormTheme theme = 13;
+   */
+  theme?: FormTheme | undefined;
 };
 
 /**
@@ -121,6 +128,105 @@ export type Form = Message<"forms.v1.Form"> & {
  */
 export const FormSchema: GenMessage<Form> = /*@__PURE__*/
   messageDesc(file_forms_v1_forms, 0);
+
+/**
+ * The look of a form's page: the owner's brand. Every property is optional; one not
+ * set keeps the service's own look. Colours are checked when saved against WCAG AA
+ * (4.5:1): the page's text on the background, in each appearance the theme allows, and
+ * the white text of buttons on the accent; a colour that fails is refused with one to
+ * choose instead.
+ *
+ * @generated from message forms.v1.FormTheme
+ */
+export type FormTheme = Message<"forms.v1.FormTheme"> & {
+  /**
+   * Colour of buttons, checked options and focus, `#rrggbb`.
+   *
+   * @generated from field: optional string accent = 1;
+   */
+  accent?: string | undefined;
+
+  /**
+   * Colour of the form's card, behind its text, `#rrggbb`: in the light appearance (or
+   * the dark one, for a theme whose appearance is dark).
+   *
+   * @generated from field: optional string background = 2;
+   */
+  background?: string | undefined;
+
+  /**
+   * The typeface, one of the system's: system (the default), humanist, serif,
+   * rounded, mono. No web fonts are loaded.
+   *
+   * @generated from field: optional string font = 3;
+   */
+  font?: string | undefined;
+
+  /**
+   * Corner radius of the card, inputs and buttons, in CSS pixels, 0 to 24 (default 8).
+   *
+   * @generated from field: optional int32 radius = 4;
+   */
+  radius?: number | undefined;
+
+  /**
+   * light (the default), dark, or auto (the visitor's device chooses; `background`
+   * then colours the light appearance).
+   *
+   * @generated from field: optional string appearance = 5;
+   */
+  appearance?: string | undefined;
+
+  /**
+   * The logo shown above the form: set by SetFormLogo (or the REST `logo` route), read
+   * only here. Its id changes with each upload.
+   *
+   * @generated from field: optional forms.v1.FormLogo logo = 6;
+   */
+  logo?: FormLogo | undefined;
+};
+
+/**
+ * Describes the message forms.v1.FormTheme.
+ * Use `create(FormThemeSchema)` to create a new message.
+ */
+export const FormThemeSchema: GenMessage<FormTheme> = /*@__PURE__*/
+  messageDesc(file_forms_v1_forms, 1);
+
+/**
+ * A form's logo, as its theme names it.
+ *
+ * @generated from message forms.v1.FormLogo
+ */
+export type FormLogo = Message<"forms.v1.FormLogo"> & {
+  /**
+   * Changes with each upload: the page's link to the image carries it.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * image/png, image/jpeg, image/webp or image/svg+xml.
+   *
+   * @generated from field: string content_type = 2;
+   */
+  contentType: string;
+
+  /**
+   * Size of the image in bytes.
+   *
+   * @generated from field: int64 size = 3;
+   */
+  size: bigint;
+};
+
+/**
+ * Describes the message forms.v1.FormLogo.
+ * Use `create(FormLogoSchema)` to create a new message.
+ */
+export const FormLogoSchema: GenMessage<FormLogo> = /*@__PURE__*/
+  messageDesc(file_forms_v1_forms, 2);
 
 /**
  * One field of a form.
@@ -280,7 +386,7 @@ export type FormField = Message<"forms.v1.FormField"> & {
  * Use `create(FormFieldSchema)` to create a new message.
  */
 export const FormFieldSchema: GenMessage<FormField> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 1);
+  messageDesc(file_forms_v1_forms, 3);
 
 /**
  * A condition on the answer to an earlier field of the form.
@@ -320,7 +426,7 @@ export type Condition = Message<"forms.v1.Condition"> & {
  * Use `create(ConditionSchema)` to create a new message.
  */
 export const ConditionSchema: GenMessage<Condition> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 2);
+  messageDesc(file_forms_v1_forms, 4);
 
 /**
  * One option of a choice field.
@@ -348,7 +454,7 @@ export type FieldOption = Message<"forms.v1.FieldOption"> & {
  * Use `create(FieldOptionSchema)` to create a new message.
  */
 export const FieldOptionSchema: GenMessage<FieldOption> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 3);
+  messageDesc(file_forms_v1_forms, 5);
 
 /**
  * Request of ListForms.
@@ -390,7 +496,7 @@ export type ListFormsRequest = Message<"forms.v1.ListFormsRequest"> & {
  * Use `create(ListFormsRequestSchema)` to create a new message.
  */
 export const ListFormsRequestSchema: GenMessage<ListFormsRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 4);
+  messageDesc(file_forms_v1_forms, 6);
 
 /**
  * Reply of ListForms.
@@ -418,7 +524,7 @@ export type ListFormsResponse = Message<"forms.v1.ListFormsResponse"> & {
  * Use `create(ListFormsResponseSchema)` to create a new message.
  */
 export const ListFormsResponseSchema: GenMessage<ListFormsResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 5);
+  messageDesc(file_forms_v1_forms, 7);
 
 /**
  * Request of GetForm.
@@ -439,7 +545,7 @@ export type GetFormRequest = Message<"forms.v1.GetFormRequest"> & {
  * Use `create(GetFormRequestSchema)` to create a new message.
  */
 export const GetFormRequestSchema: GenMessage<GetFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 6);
+  messageDesc(file_forms_v1_forms, 8);
 
 /**
  * Reply of GetForm.
@@ -460,7 +566,7 @@ export type GetFormResponse = Message<"forms.v1.GetFormResponse"> & {
  * Use `create(GetFormResponseSchema)` to create a new message.
  */
 export const GetFormResponseSchema: GenMessage<GetFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 7);
+  messageDesc(file_forms_v1_forms, 9);
 
 /**
  * Request of CreateForm.
@@ -509,6 +615,13 @@ export type CreateFormRequest = Message<"forms.v1.CreateFormRequest"> & {
    * @generated from field: google.protobuf.Struct translations = 6;
    */
   translations?: JsonObject | undefined;
+
+  /**
+   * Optional theme (its `logo` is ignored: see SetFormLogo).
+   *
+   * @generated from field: optional forms.v1.FormTheme theme = 7;
+   */
+  theme?: FormTheme | undefined;
 };
 
 /**
@@ -516,7 +629,7 @@ export type CreateFormRequest = Message<"forms.v1.CreateFormRequest"> & {
  * Use `create(CreateFormRequestSchema)` to create a new message.
  */
 export const CreateFormRequestSchema: GenMessage<CreateFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 8);
+  messageDesc(file_forms_v1_forms, 10);
 
 /**
  * Reply of CreateForm.
@@ -537,7 +650,7 @@ export type CreateFormResponse = Message<"forms.v1.CreateFormResponse"> & {
  * Use `create(CreateFormResponseSchema)` to create a new message.
  */
 export const CreateFormResponseSchema: GenMessage<CreateFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 9);
+  messageDesc(file_forms_v1_forms, 11);
 
 /**
  * Request of UpdateForm.
@@ -561,8 +674,9 @@ export type UpdateFormRequest = Message<"forms.v1.UpdateFormRequest"> & {
 
   /**
    * Paths to change: any of title, description, fields, settings, status,
-   * default_language, translations. `settings` merges key by key: keys not sent keep
-   * their values; `translations` is replaced whole.
+   * default_language, translations, theme. `settings` merges key by key: keys not sent
+   * keep their values; `translations` is replaced whole. `theme` replaces the theme (its
+   * logo is kept); a `theme` path with no theme set clears it (and its logo).
    * A `description` path with no description set clears it.
    *
    * @generated from field: google.protobuf.FieldMask update_mask = 3;
@@ -575,7 +689,7 @@ export type UpdateFormRequest = Message<"forms.v1.UpdateFormRequest"> & {
  * Use `create(UpdateFormRequestSchema)` to create a new message.
  */
 export const UpdateFormRequestSchema: GenMessage<UpdateFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 10);
+  messageDesc(file_forms_v1_forms, 12);
 
 /**
  * Reply of UpdateForm.
@@ -596,7 +710,7 @@ export type UpdateFormResponse = Message<"forms.v1.UpdateFormResponse"> & {
  * Use `create(UpdateFormResponseSchema)` to create a new message.
  */
 export const UpdateFormResponseSchema: GenMessage<UpdateFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 11);
+  messageDesc(file_forms_v1_forms, 13);
 
 /**
  * Request of DeleteForm.
@@ -617,7 +731,7 @@ export type DeleteFormRequest = Message<"forms.v1.DeleteFormRequest"> & {
  * Use `create(DeleteFormRequestSchema)` to create a new message.
  */
 export const DeleteFormRequestSchema: GenMessage<DeleteFormRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 12);
+  messageDesc(file_forms_v1_forms, 14);
 
 /**
  * Reply of DeleteForm.
@@ -632,7 +746,63 @@ export type DeleteFormResponse = Message<"forms.v1.DeleteFormResponse"> & {
  * Use `create(DeleteFormResponseSchema)` to create a new message.
  */
 export const DeleteFormResponseSchema: GenMessage<DeleteFormResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_forms, 13);
+  messageDesc(file_forms_v1_forms, 15);
+
+/**
+ * Request of SetFormLogo.
+ *
+ * @generated from message forms.v1.SetFormLogoRequest
+ */
+export type SetFormLogoRequest = Message<"forms.v1.SetFormLogoRequest"> & {
+  /**
+   * Form UUID.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The image's bytes (required unless `remove`).
+   *
+   * @generated from field: bytes content = 2;
+   */
+  content: Uint8Array;
+
+  /**
+   * Removes the logo instead (`content` is then ignored).
+   *
+   * @generated from field: bool remove = 3;
+   */
+  remove: boolean;
+};
+
+/**
+ * Describes the message forms.v1.SetFormLogoRequest.
+ * Use `create(SetFormLogoRequestSchema)` to create a new message.
+ */
+export const SetFormLogoRequestSchema: GenMessage<SetFormLogoRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_forms, 16);
+
+/**
+ * Reply of SetFormLogo.
+ *
+ * @generated from message forms.v1.SetFormLogoResponse
+ */
+export type SetFormLogoResponse = Message<"forms.v1.SetFormLogoResponse"> & {
+  /**
+   * The whole form, its theme naming the new logo.
+   *
+   * @generated from field: forms.v1.Form form = 1;
+   */
+  form?: Form | undefined;
+};
+
+/**
+ * Describes the message forms.v1.SetFormLogoResponse.
+ * Use `create(SetFormLogoResponseSchema)` to create a new message.
+ */
+export const SetFormLogoResponseSchema: GenMessage<SetFormLogoResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_forms, 17);
 
 /**
  * Lifecycle state of a form.
@@ -736,6 +906,17 @@ export const FormsService: GenService<{
     methodKind: "unary";
     input: typeof DeleteFormRequestSchema;
     output: typeof DeleteFormResponseSchema;
+  },
+  /**
+   * Sets (or removes) the logo of a form's theme: a PNG, JPEG, WebP or SVG image of at
+   * most 512 KiB, recognised by its content. Scope: write.
+   *
+   * @generated from rpc forms.v1.FormsService.SetFormLogo
+   */
+  setFormLogo: {
+    methodKind: "unary";
+    input: typeof SetFormLogoRequestSchema;
+    output: typeof SetFormLogoResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_forms_v1_forms, 0);

@@ -4,7 +4,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Form } from "./forms_pb.js";
+import type { Form, FormTheme } from "./forms_pb.js";
 import { file_forms_v1_forms } from "./forms_pb.js";
 import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/hosted.proto.
  */
 export const file_forms_v1_hosted: GenFile = /*@__PURE__*/
-  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIm4KFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkSFAoMcmVzdW1lX3Rva2VuGAMgASgJEhEKBHBhZ2UYBCABKAVIAIgBAUIHCgVfcGFnZSKtAQoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJEjUKDXBvd19jaGFsbGVuZ2UYAyABKAsyHi5mb3Jtcy52MS5Qcm9vZk9mV29ya0NoYWxsZW5nZRIqCghwcm9ncmVzcxgEIAEoCzIYLmZvcm1zLnYxLkhvc3RlZFByb2dyZXNzIsABCg5Ib3N0ZWRQcm9ncmVzcxIMCgRwYWdlGAEgASgFEhIKCnBhZ2VfY291bnQYAiABKAUSDgoGZmllbGRzGAMgAygJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKDHJlc3VtZV90b2tlbhgFIAEoCRIVCg1wcmV2aW91c19wYWdlGAYgASgFEhAKCHBvc2l0aW9uGAcgASgFEhMKC3Nob3duX2NvdW50GAggASgFInEKFFByb29mT2ZXb3JrQ2hhbGxlbmdlEhEKCWFsZ29yaXRobRgBIAEoCRIRCgljaGFsbGVuZ2UYAiABKAkSDAoEc2FsdBgDIAEoCRISCgptYXhfbnVtYmVyGAQgASgEEhEKCXNpZ25hdHVyZRgFIAEoCSK+AgoXU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSEwoLc3RhcnRfdG9rZW4YAiABKAkSEgoKY3NyZl9ub25jZRgDIAEoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgp1c2VyX2FnZW50GAUgASgJEhcKD2hvbmV5cG90X2ZpbGxlZBgGIAEoCBIlCgVmaWxlcxgHIAMoCzIWLmZvcm1zLnYxLlVwbG9hZGVkRmlsZRIMCgRwYWdlGAggASgFEhQKDHJlc3VtZV90b2tlbhgJIAEoCRIMCgRiYWNrGAogASgIEhQKDHBvd19zb2x1dGlvbhgNIAEoCRIVCghsYW5ndWFnZRgOIAEoCUgAiAEBQgsKCV9sYW5ndWFnZSJECgxVcGxvYWRlZEZpbGUSEAoIZmllbGRfaWQYASABKAkSEQoJZmlsZV9uYW1lGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiWQocQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJIk4KHUFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlEi0KC2ZpbGVfZmllbGRzGAEgAygLMhguZm9ybXMudjEuRmlsZUZpZWxkTGltaXQiNQoORmlsZUZpZWxkTGltaXQSEAoIZmllbGRfaWQYASABKAkSEQoJbWF4X2J5dGVzGAIgASgEIsMBChhTdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USEwoLcmVzcG9uc2VfaWQYASABKAkSIQoUY29uZmlybWF0aW9uX21lc3NhZ2UYAiABKAlIAIgBARIZCgxyZWRpcmVjdF91cmwYAyABKAlIAYgBARIqCghwcm9ncmVzcxgEIAEoCzIYLmZvcm1zLnYxLkhvc3RlZFByb2dyZXNzQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIqYBCg5Ib3N0ZWRGb3JtUGFnZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybRITCgtzdGFydF90b2tlbhgCIAEoCRI1Cg1wb3dfY2hhbGxlbmdlGAMgASgLMh4uZm9ybXMudjEuUHJvb2ZPZldvcmtDaGFsbGVuZ2USKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzcyI4Cg5FbmRwb2ludENhbGxlchIOCgZvcmlnaW4YASABKAkSFgoOc2VjX2ZldGNoX3NpdGUYAiABKAki6QEKF1N1Ym1pdFRvRW5kcG9pbnRSZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEigKBmNhbGxlchgCIAEoCzIYLmZvcm1zLnYxLkVuZHBvaW50Q2FsbGVyEigKB2Fuc3dlcnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBCABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAUgASgIEiUKBWZpbGVzGAYgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlEhQKDHBvd19zb2x1dGlvbhgHIAEoCSKXAQoYU3VibWl0VG9FbmRwb2ludFJlc3BvbnNlEhMKC3Jlc3BvbnNlX2lkGAEgASgJEiEKFGNvbmZpcm1hdGlvbl9tZXNzYWdlGAIgASgJSACIAQESGQoMcmVkaXJlY3RfdXJsGAMgASgJSAGIAQFCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwiXAoeQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEigKBmNhbGxlchgCIAEoCzIYLmZvcm1zLnYxLkVuZHBvaW50Q2FsbGVyIlAKH0FkbWl0RW5kcG9pbnRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI+ChpDaGVja0VuZHBvaW50T3JpZ2luUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRIOCgZvcmlnaW4YAiABKAkiHQobQ2hlY2tFbmRwb2ludE9yaWdpblJlc3BvbnNlIlkKG0dldEVuZHBvaW50Q2hhbGxlbmdlUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRIoCgZjYWxsZXIYAiABKAsyGC5mb3Jtcy52MS5FbmRwb2ludENhbGxlciJRChxHZXRFbmRwb2ludENoYWxsZW5nZVJlc3BvbnNlEjEKCWNoYWxsZW5nZRgBIAEoCzIeLmZvcm1zLnYxLlByb29mT2ZXb3JrQ2hhbGxlbmdlMsEFChJIb3N0ZWRGb3Jtc1NlcnZpY2USUAoNR2V0SG9zdGVkRm9ybRIeLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXF1ZXN0Gh8uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlc3BvbnNlElkKEFN1Ym1pdEhvc3RlZEZvcm0SIS5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVxdWVzdBoiLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXNwb25zZRJoChVBZG1pdEhvc3RlZFN1Ym1pc3Npb24SJi5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXF1ZXN0GicuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVzcG9uc2USWQoQU3VibWl0VG9FbmRwb2ludBIhLmZvcm1zLnYxLlN1Ym1pdFRvRW5kcG9pbnRSZXF1ZXN0GiIuZm9ybXMudjEuU3VibWl0VG9FbmRwb2ludFJlc3BvbnNlEm4KF0FkbWl0RW5kcG9pbnRTdWJtaXNzaW9uEiguZm9ybXMudjEuQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXF1ZXN0GikuZm9ybXMudjEuQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXNwb25zZRJiChNDaGVja0VuZHBvaW50T3JpZ2luEiQuZm9ybXMudjEuQ2hlY2tFbmRwb2ludE9yaWdpblJlcXVlc3QaJS5mb3Jtcy52MS5DaGVja0VuZHBvaW50T3JpZ2luUmVzcG9uc2USZQoUR2V0RW5kcG9pbnRDaGFsbGVuZ2USJS5mb3Jtcy52MS5HZXRFbmRwb2ludENoYWxsZW5nZVJlcXVlc3QaJi5mb3Jtcy52MS5HZXRFbmRwb2ludENoYWxsZW5nZVJlc3BvbnNlYgZwcm90bzM", [file_forms_v1_forms, file_google_protobuf_struct]);
+  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIm4KFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkSFAoMcmVzdW1lX3Rva2VuGAMgASgJEhEKBHBhZ2UYBCABKAVIAIgBAUIHCgVfcGFnZSKtAQoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJEjUKDXBvd19jaGFsbGVuZ2UYAyABKAsyHi5mb3Jtcy52MS5Qcm9vZk9mV29ya0NoYWxsZW5nZRIqCghwcm9ncmVzcxgEIAEoCzIYLmZvcm1zLnYxLkhvc3RlZFByb2dyZXNzIsABCg5Ib3N0ZWRQcm9ncmVzcxIMCgRwYWdlGAEgASgFEhIKCnBhZ2VfY291bnQYAiABKAUSDgoGZmllbGRzGAMgAygJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKDHJlc3VtZV90b2tlbhgFIAEoCRIVCg1wcmV2aW91c19wYWdlGAYgASgFEhAKCHBvc2l0aW9uGAcgASgFEhMKC3Nob3duX2NvdW50GAggASgFInEKFFByb29mT2ZXb3JrQ2hhbGxlbmdlEhEKCWFsZ29yaXRobRgBIAEoCRIRCgljaGFsbGVuZ2UYAiABKAkSDAoEc2FsdBgDIAEoCRISCgptYXhfbnVtYmVyGAQgASgEEhEKCXNpZ25hdHVyZRgFIAEoCSK+AgoXU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSEwoLc3RhcnRfdG9rZW4YAiABKAkSEgoKY3NyZl9ub25jZRgDIAEoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgp1c2VyX2FnZW50GAUgASgJEhcKD2hvbmV5cG90X2ZpbGxlZBgGIAEoCBIlCgVmaWxlcxgHIAMoCzIWLmZvcm1zLnYxLlVwbG9hZGVkRmlsZRIMCgRwYWdlGAggASgFEhQKDHJlc3VtZV90b2tlbhgJIAEoCRIMCgRiYWNrGAogASgIEhQKDHBvd19zb2x1dGlvbhgNIAEoCRIVCghsYW5ndWFnZRgOIAEoCUgAiAEBQgsKCV9sYW5ndWFnZSJECgxVcGxvYWRlZEZpbGUSEAoIZmllbGRfaWQYASABKAkSEQoJZmlsZV9uYW1lGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiWQocQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJIk4KHUFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlEi0KC2ZpbGVfZmllbGRzGAEgAygLMhguZm9ybXMudjEuRmlsZUZpZWxkTGltaXQiNQoORmlsZUZpZWxkTGltaXQSEAoIZmllbGRfaWQYASABKAkSEQoJbWF4X2J5dGVzGAIgASgEIsMBChhTdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USEwoLcmVzcG9uc2VfaWQYASABKAkSIQoUY29uZmlybWF0aW9uX21lc3NhZ2UYAiABKAlIAIgBARIZCgxyZWRpcmVjdF91cmwYAyABKAlIAYgBARIqCghwcm9ncmVzcxgEIAEoCzIYLmZvcm1zLnYxLkhvc3RlZFByb2dyZXNzQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIqYBCg5Ib3N0ZWRGb3JtUGFnZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybRITCgtzdGFydF90b2tlbhgCIAEoCRI1Cg1wb3dfY2hhbGxlbmdlGAMgASgLMh4uZm9ybXMudjEuUHJvb2ZPZldvcmtDaGFsbGVuZ2USKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzcyI4Cg5FbmRwb2ludENhbGxlchIOCgZvcmlnaW4YASABKAkSFgoOc2VjX2ZldGNoX3NpdGUYAiABKAki6QEKF1N1Ym1pdFRvRW5kcG9pbnRSZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEigKBmNhbGxlchgCIAEoCzIYLmZvcm1zLnYxLkVuZHBvaW50Q2FsbGVyEigKB2Fuc3dlcnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBCABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAUgASgIEiUKBWZpbGVzGAYgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlEhQKDHBvd19zb2x1dGlvbhgHIAEoCSKXAQoYU3VibWl0VG9FbmRwb2ludFJlc3BvbnNlEhMKC3Jlc3BvbnNlX2lkGAEgASgJEiEKFGNvbmZpcm1hdGlvbl9tZXNzYWdlGAIgASgJSACIAQESGQoMcmVkaXJlY3RfdXJsGAMgASgJSAGIAQFCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwiXAoeQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEigKBmNhbGxlchgCIAEoCzIYLmZvcm1zLnYxLkVuZHBvaW50Q2FsbGVyIlAKH0FkbWl0RW5kcG9pbnRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI+ChpDaGVja0VuZHBvaW50T3JpZ2luUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRIOCgZvcmlnaW4YAiABKAkiHQobQ2hlY2tFbmRwb2ludE9yaWdpblJlc3BvbnNlIlkKG0dldEVuZHBvaW50Q2hhbGxlbmdlUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRIoCgZjYWxsZXIYAiABKAsyGC5mb3Jtcy52MS5FbmRwb2ludENhbGxlciJRChxHZXRFbmRwb2ludENoYWxsZW5nZVJlc3BvbnNlEjEKCWNoYWxsZW5nZRgBIAEoCzIeLmZvcm1zLnYxLlByb29mT2ZXb3JrQ2hhbGxlbmdlIikKFUdldEhvc3RlZFRoZW1lUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCSJLChZHZXRIb3N0ZWRUaGVtZVJlc3BvbnNlEicKBXRoZW1lGAEgASgLMhMuZm9ybXMudjEuRm9ybVRoZW1lSACIAQFCCAoGX3RoZW1lIigKFEdldEhvc3RlZExvZ29SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJIkoKFUdldEhvc3RlZExvZ29SZXNwb25zZRIKCgJpZBgBIAEoCRIUCgxjb250ZW50X3R5cGUYAiABKAkSDwoHY29udGVudBgDIAEoDDLoBgoSSG9zdGVkRm9ybXNTZXJ2aWNlElAKDUdldEhvc3RlZEZvcm0SHi5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVxdWVzdBofLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXNwb25zZRJZChBTdWJtaXRIb3N0ZWRGb3JtEiEuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QaIi5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USaAoVQWRtaXRIb3N0ZWRTdWJtaXNzaW9uEiYuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBonLmZvcm1zLnYxLkFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlElkKEFN1Ym1pdFRvRW5kcG9pbnQSIS5mb3Jtcy52MS5TdWJtaXRUb0VuZHBvaW50UmVxdWVzdBoiLmZvcm1zLnYxLlN1Ym1pdFRvRW5kcG9pbnRSZXNwb25zZRJuChdBZG1pdEVuZHBvaW50U3VibWlzc2lvbhIoLmZvcm1zLnYxLkFkbWl0RW5kcG9pbnRTdWJtaXNzaW9uUmVxdWVzdBopLmZvcm1zLnYxLkFkbWl0RW5kcG9pbnRTdWJtaXNzaW9uUmVzcG9uc2USYgoTQ2hlY2tFbmRwb2ludE9yaWdpbhIkLmZvcm1zLnYxLkNoZWNrRW5kcG9pbnRPcmlnaW5SZXF1ZXN0GiUuZm9ybXMudjEuQ2hlY2tFbmRwb2ludE9yaWdpblJlc3BvbnNlEmUKFEdldEVuZHBvaW50Q2hhbGxlbmdlEiUuZm9ybXMudjEuR2V0RW5kcG9pbnRDaGFsbGVuZ2VSZXF1ZXN0GiYuZm9ybXMudjEuR2V0RW5kcG9pbnRDaGFsbGVuZ2VSZXNwb25zZRJTCg5HZXRIb3N0ZWRUaGVtZRIfLmZvcm1zLnYxLkdldEhvc3RlZFRoZW1lUmVxdWVzdBogLmZvcm1zLnYxLkdldEhvc3RlZFRoZW1lUmVzcG9uc2USUAoNR2V0SG9zdGVkTG9nbxIeLmZvcm1zLnYxLkdldEhvc3RlZExvZ29SZXF1ZXN0Gh8uZm9ybXMudjEuR2V0SG9zdGVkTG9nb1Jlc3BvbnNlYgZwcm90bzM", [file_forms_v1_forms, file_google_protobuf_struct]);
 
 /**
  * Request of GetHostedForm.
@@ -824,6 +824,104 @@ export const GetEndpointChallengeResponseSchema: GenMessage<GetEndpointChallenge
   messageDesc(file_forms_v1_hosted, 19);
 
 /**
+ * Request of GetHostedTheme.
+ *
+ * @generated from message forms.v1.GetHostedThemeRequest
+ */
+export type GetHostedThemeRequest = Message<"forms.v1.GetHostedThemeRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+};
+
+/**
+ * Describes the message forms.v1.GetHostedThemeRequest.
+ * Use `create(GetHostedThemeRequestSchema)` to create a new message.
+ */
+export const GetHostedThemeRequestSchema: GenMessage<GetHostedThemeRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 20);
+
+/**
+ * Reply of GetHostedTheme.
+ *
+ * @generated from message forms.v1.GetHostedThemeResponse
+ */
+export type GetHostedThemeResponse = Message<"forms.v1.GetHostedThemeResponse"> & {
+  /**
+   * The form's theme; absent: the service's own look.
+   *
+   * @generated from field: optional forms.v1.FormTheme theme = 1;
+   */
+  theme?: FormTheme | undefined;
+};
+
+/**
+ * Describes the message forms.v1.GetHostedThemeResponse.
+ * Use `create(GetHostedThemeResponseSchema)` to create a new message.
+ */
+export const GetHostedThemeResponseSchema: GenMessage<GetHostedThemeResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 21);
+
+/**
+ * Request of GetHostedLogo.
+ *
+ * @generated from message forms.v1.GetHostedLogoRequest
+ */
+export type GetHostedLogoRequest = Message<"forms.v1.GetHostedLogoRequest"> & {
+  /**
+   * The form's short id.
+   *
+   * @generated from field: string short_id = 1;
+   */
+  shortId: string;
+};
+
+/**
+ * Describes the message forms.v1.GetHostedLogoRequest.
+ * Use `create(GetHostedLogoRequestSchema)` to create a new message.
+ */
+export const GetHostedLogoRequestSchema: GenMessage<GetHostedLogoRequest> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 22);
+
+/**
+ * Reply of GetHostedLogo.
+ *
+ * @generated from message forms.v1.GetHostedLogoResponse
+ */
+export type GetHostedLogoResponse = Message<"forms.v1.GetHostedLogoResponse"> & {
+  /**
+   * The logo's id (as the theme names it).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * image/png, image/jpeg, image/webp or image/svg+xml.
+   *
+   * @generated from field: string content_type = 2;
+   */
+  contentType: string;
+
+  /**
+   * The image.
+   *
+   * @generated from field: bytes content = 3;
+   */
+  content: Uint8Array;
+};
+
+/**
+ * Describes the message forms.v1.GetHostedLogoResponse.
+ * Use `create(GetHostedLogoResponseSchema)` to create a new message.
+ */
+export const GetHostedLogoResponseSchema: GenMessage<GetHostedLogoResponse> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 23);
+
+/**
  * Hosted form pages: what a visitor's browser needs, without an API key. Used by the
  * edge's `/f/{short_id}` pages. Submissions are throttled per client IP.
  *
@@ -923,6 +1021,27 @@ export const HostedFormsService: GenService<{
     methodKind: "unary";
     input: typeof GetEndpointChallengeRequestSchema;
     output: typeof GetEndpointChallengeResponseSchema;
+  },
+  /**
+   * The theme of a published form, for its style sheet: NOT_FOUND as GetHostedForm,
+   * but a closed form still has its look (its page says it is closed).
+   *
+   * @generated from rpc forms.v1.HostedFormsService.GetHostedTheme
+   */
+  getHostedTheme: {
+    methodKind: "unary";
+    input: typeof GetHostedThemeRequestSchema;
+    output: typeof GetHostedThemeResponseSchema;
+  },
+  /**
+   * The logo of a published form's theme, for its page: NOT_FOUND without one.
+   *
+   * @generated from rpc forms.v1.HostedFormsService.GetHostedLogo
+   */
+  getHostedLogo: {
+    methodKind: "unary";
+    input: typeof GetHostedLogoRequestSchema;
+    output: typeof GetHostedLogoResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_forms_v1_hosted, 0);
