@@ -50,6 +50,7 @@
 //! standby of the primary. Reads are counted by where they ran
 //! (`formsd_db_reads_total`).
 
+mod connection;
 mod lineage;
 mod state;
 
@@ -58,6 +59,7 @@ pub(crate) use lineage::Lineage;
 use super::lanes::Lanes;
 use super::shared::Shared;
 use super::store::{Replay, replay_position, wal_position};
+use connection::{connected, idle_since_down, label};
 use lineage::{lineage_of, mismatch};
 use sqlx::PgPool;
 use sqlx::postgres::PgConnectOptions;
@@ -381,31 +383,6 @@ impl Replica {
     }
 }
 
-/// Checks a new connection to a replica. A connection does not outlive its server, so a
-/// new one may reach a server that restarted (or another at the same address) since a
-/// read was sent here for a position it has not replayed (a standby restarted replays
-/// again from its last restart point). Such a server serves nothing: the connection is
-/// refused (the pool tries again until its acquire timeout, and the probe finds the
-/// replica down), and what was seen of the replica is forgotten, until it has replayed
-/// that far again. Without this, a replica restarted between two probes would serve the
-/// reads sent by its last seen position, short of writes they must see.
-async fn connected(
-    conn: &mut sqlx::PgConnection,
-    state: &State,
-    ports: &[u16],
-) -> Result<(), sqlx::Error> {
-    super::nodelay::set_on_peers_at(ports);
-    let replayed = replay_position(&mut *conn).await?.replayed;
-    if state.may_serve(replayed) {
-        return Ok(());
-    }
-    state.went_back(replayed.unwrap_or(0));
-    Err(sqlx::Error::Protocol(format!(
-        "the replica has replayed {} bytes of WAL, short of reads already sent to it: it serves again once it has replayed as far",
-        replayed.map_or_else(|| "no".to_owned(), |r| r.to_string())
-    )))
-}
-
 /// The first replica, looking from `start` round the ring, whose position `seen`
 /// (`None`: down) reaches `target`.
 fn first_reaching(seen: &[Option<Lsn>], start: usize, target: Lsn) -> Option<usize> {
@@ -421,22 +398,6 @@ fn rotation(count: usize, start: usize) -> impl Iterator<Item = usize> {
 /// Bytes of WAL a replica has still to replay to reach the primary's position.
 fn lag(primary: Lsn, replayed: Lsn) -> i64 {
     primary.saturating_sub(replayed).max(0)
-}
-
-/// Whether a connection idle for `idle_for` went idle before its replica was last
-/// found down (`since_down` ago): then it may have died with the replica.
-fn idle_since_down(since_down: Option<Duration>, idle_for: Duration) -> bool {
-    since_down.is_some_and(|since| since <= idle_for)
-}
-
-/// `host:port` of a replica (the socket directory for a unix socket); no user, no
-/// password.
-fn label(connect: &PgConnectOptions) -> String {
-    let host = match connect.get_socket() {
-        Some(dir) => dir.display().to_string(),
-        None => connect.get_host().to_owned(),
-    };
-    format!("{host}:{}", connect.get_port())
 }
 
 #[cfg(test)]

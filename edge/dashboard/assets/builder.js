@@ -128,8 +128,20 @@
     event.preventDefault();
     clearTimeout(due);
     due = null;
-    var data = new FormData(form, submitter || undefined);
     var action = (submitter && submitter.getAttribute('formaction')) || form.action;
+    if (saving) {
+      // A background save is on its way: the question is saved once, after it.
+      var own = form.hasAttribute('data-editor') && action === form.action;
+      saving.then(function () {
+        var now = own ? $('[data-editor]') : form;
+        if (!now || !document.body.contains(now)) return;
+        if (own && !unsaved) { setState(now, 'Saved', 'saved'); return; }
+        send(now, own ? now.action : action,
+          new URLSearchParams(new FormData(now, own ? undefined : submitter || undefined)), null);
+      });
+      return;
+    }
+    var data = new FormData(form, submitter || undefined);
     var focus = null;
     if (submitter && submitter.classList.contains('q-move')) {
       // Keep the focus on the moved question's arrow, so that it can move again.
@@ -218,6 +230,7 @@
 
   var due = null;
   var edits = 0;
+  var saving = null;
   function autosave(form, delay) {
     clearTimeout(due);
     due = setTimeout(function () { due = null; saveQuietly(form); }, delay);
@@ -228,9 +241,11 @@
   // back where they were, so typing carries on undisturbed.
   function saveQuietly(form) {
     if (!document.body.contains(form)) return Promise.resolve();
+    // One save at a time: two posts of the same new options would add them twice.
+    if (saving) return saving.then(function () { return saveQuietly($('[data-editor]') || form); });
     var sent = edits;
     setState(form, 'Saving…', '');
-    return fetch(form.action, {
+    saving = fetch(form.action, {
       method: 'POST', body: new URLSearchParams(new FormData(form)), credentials: 'same-origin',
       headers: { 'x-builder': '1' },
     }).then(function (reply) {
@@ -249,7 +264,8 @@
       });
     }).catch(function () {
       setState(form, 'Not saved: no connection to the service. It is tried again when you type.', 'failed');
-    });
+    }).then(function () { saving = null; });
+    return saving;
   }
 
   // Where the focus is in the open question, to be put back after a swap: a selector of
