@@ -112,7 +112,7 @@ impl Owner {
             responses_this_month: responses,
             monthly_response_limit: limit,
             identities,
-            default_theme: super::theme::default_theme(pool, account.id)
+            default_theme: super::store::default_theme(pool, account.id)
                 .await?
                 .map(crate::forms::logo::theme_to_pb),
             account: Some(account_to_pb(account)),

@@ -3,8 +3,10 @@
 use super::Method;
 use crate::accounts::Plan;
 use crate::error::CoreError;
+use crate::forms::theme::Theme;
 use chrono::{DateTime, NaiveDate, Utc};
-use sqlx::PgPool;
+use sqlx::types::Json;
+use sqlx::{PgExecutor, PgPool};
 use std::time::Duration;
 use uuid::Uuid;
 
@@ -293,4 +295,35 @@ pub(crate) async fn activity(
                 .collect(),
         })
         .collect())
+}
+
+/// The account's default theme, if it has one.
+pub(super) async fn default_theme(
+    db: impl PgExecutor<'_>,
+    account_id: Uuid,
+) -> Result<Option<Theme>, CoreError> {
+    let theme = sqlx::query_scalar!(
+        r#"SELECT theme AS "theme: Json<Theme>" FROM accounts WHERE id = $1"#,
+        account_id
+    )
+    .fetch_optional(db)
+    .await?
+    .flatten();
+    Ok(theme.map(|t| t.0))
+}
+
+/// Sets (or, with `None`, clears) the account's default theme.
+pub(super) async fn set_default_theme(
+    db: impl PgExecutor<'_>,
+    account_id: Uuid,
+    theme: Option<&Theme>,
+) -> Result<(), CoreError> {
+    sqlx::query!(
+        "UPDATE accounts SET theme = $2 WHERE id = $1",
+        account_id,
+        theme.map(Json) as _
+    )
+    .execute(db)
+    .await?;
+    Ok(())
 }

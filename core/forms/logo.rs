@@ -7,6 +7,7 @@
 //! copy of the old one is never shown. The old one's object goes after the commit (a
 //! crash in between leaves an unreferenced object, never a row without its object).
 
+use super::store;
 use super::theme::{LogoRef, Theme, logo_type};
 use crate::error::CoreError;
 use crate::files::store::FileStore;
@@ -50,18 +51,14 @@ pub(crate) async fn put(
             (None, Some(key.to_string()))
         }
     };
-    sqlx::query!(
-        "INSERT INTO form_logos (form_id, id, content_type, size, content, object_key)
-         VALUES ($1, $2, $3, $4, $5, $6)",
-        form_id,
+    let row = store::LogoRow {
         id,
         content_type,
         size,
         content,
-        object_key
-    )
-    .execute(&mut **tx)
-    .await?;
+        object_key,
+    };
+    store::insert_logo(tx, form_id, row).await?;
     Ok(StoredLogo {
         logo: LogoRef {
             id,
@@ -78,13 +75,7 @@ pub(crate) async fn remove(
     tx: &mut Transaction<'_, Postgres>,
     form_id: Uuid,
 ) -> Result<Option<String>, CoreError> {
-    let key = sqlx::query_scalar!(
-        "DELETE FROM form_logos WHERE form_id = $1 RETURNING object_key",
-        form_id
-    )
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(key.flatten())
+    store::delete_logo(tx, form_id).await
 }
 
 /// The logo of a form: its id, type and bytes; None without one.
@@ -93,13 +84,7 @@ pub(crate) async fn get(
     pool: &PgPool,
     form_id: Uuid,
 ) -> Result<Option<(Uuid, String, Vec<u8>)>, CoreError> {
-    let Some(row) = sqlx::query!(
-        "SELECT id, content_type, content, object_key FROM form_logos WHERE form_id = $1",
-        form_id
-    )
-    .fetch_optional(pool)
-    .await?
-    else {
+    let Some(row) = store::logo(pool, form_id).await? else {
         return Ok(None);
     };
     let bytes = match (row.content, row.object_key, files) {

@@ -292,6 +292,76 @@ pub(crate) async fn delete(
     .ok_or(CoreError::NotFound("form"))
 }
 
+/// A form's logo as stored: its bytes in the row, or the key of its object.
+pub(crate) struct LogoRow<'a> {
+    pub id: Uuid,
+    pub content_type: &'a str,
+    pub size: i64,
+    pub content: Option<Vec<u8>>,
+    pub object_key: Option<String>,
+}
+
+/// Stores a form's logo row (the form's row is locked by the caller).
+pub(crate) async fn insert_logo(
+    tx: &mut Transaction<'_, Postgres>,
+    form_id: Uuid,
+    logo: LogoRow<'_>,
+) -> Result<(), CoreError> {
+    let LogoRow {
+        id,
+        content_type,
+        size,
+        content,
+        object_key,
+    } = logo;
+    sqlx::query!(
+        "INSERT INTO form_logos (form_id, id, content_type, size, content, object_key)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+        form_id,
+        id,
+        content_type,
+        size,
+        content,
+        object_key
+    )
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Removes a form's logo row; its object key, if any.
+pub(crate) async fn delete_logo(
+    tx: &mut Transaction<'_, Postgres>,
+    form_id: Uuid,
+) -> Result<Option<String>, CoreError> {
+    let key = sqlx::query_scalar!(
+        "DELETE FROM form_logos WHERE form_id = $1 RETURNING object_key",
+        form_id
+    )
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(key.flatten())
+}
+
+/// A form's logo row: id, type, bytes (or object key); None without one.
+pub(crate) async fn logo(pool: &PgPool, form_id: Uuid) -> Result<Option<LogoRowRead>, CoreError> {
+    Ok(sqlx::query_as!(
+        LogoRowRead,
+        "SELECT id, content_type, content, object_key FROM form_logos WHERE form_id = $1",
+        form_id
+    )
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// A logo row as read.
+pub(crate) struct LogoRowRead {
+    pub id: Uuid,
+    pub content_type: String,
+    pub content: Option<Vec<u8>>,
+    pub object_key: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

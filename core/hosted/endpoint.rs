@@ -71,7 +71,7 @@ fn by_id(fields: &[Field], answers: Map<String, Value>) -> Map<String, Value> {
 
 /// The reply to a stored (or a robot's dropped) submission, from the form's settings.
 fn reply(settings: &Map<String, Value>, response_id: String) -> pb::SubmitToEndpointResponse {
-    let c = super::confirmation(settings, response_id);
+    let c = super::pages::confirmation(settings, response_id);
     pb::SubmitToEndpointResponse {
         response_id: c.response_id,
         confirmation_message: c.confirmation_message,

@@ -170,7 +170,7 @@ impl Hosted {
         self.throttles.submit(ip)?;
         let now = now_millis();
         let (form_id, started_at) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
-        let reply = confirmation;
+        let reply = pages::confirmation;
         // Work that needs no lock comes first: a robot's submission is answered, and
         // files are checked and written, before the form's row is locked.
         let mut staged = Staged::default();
@@ -286,25 +286,6 @@ fn uploads(files: Vec<pb::UploadedFile>) -> Vec<Upload> {
             content: f.content,
         })
         .collect()
-}
-
-/// The reply to a stored (or a robot's dropped) submission, from the form's settings.
-pub(crate) fn confirmation(
-    settings: &Map<String, serde_json::Value>,
-    response_id: String,
-) -> pb::SubmitHostedFormResponse {
-    let text = |name| {
-        settings
-            .get(name)
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned)
-    };
-    pb::SubmitHostedFormResponse {
-        response_id,
-        confirmation_message: text("confirmation_message"),
-        redirect_url: text("redirect_url"),
-        progress: None,
-    }
 }
 
 impl Hosted {

@@ -6,7 +6,7 @@
 //! A form without page breaks or conditions has no progress: its page is the single
 //! page it always was, posted whole.
 
-use super::{Hosted, confirmation};
+use super::Hosted;
 use crate::crypto;
 use crate::error::CoreError;
 use crate::files::Staged;
@@ -369,5 +369,24 @@ impl Hosted {
             .ok()
             .and_then(|keep| Utc::now().checked_add_signed(keep))
             .unwrap_or(DateTime::<Utc>::MAX_UTC)
+    }
+}
+
+/// The reply to a stored (or a robot's dropped) submission, from the form's settings.
+pub(crate) fn confirmation(
+    settings: &Map<String, serde_json::Value>,
+    response_id: String,
+) -> pb::SubmitHostedFormResponse {
+    let text = |name| {
+        settings
+            .get(name)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    };
+    pb::SubmitHostedFormResponse {
+        response_id,
+        confirmation_message: text("confirmation_message"),
+        redirect_url: text("redirect_url"),
+        progress: None,
     }
 }
