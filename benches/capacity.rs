@@ -20,7 +20,7 @@
 //! BENCH_PRELOAD (0) responses are written by SQL first, to measure creates against a
 //! table of that size.
 //!
-//! Needs `wrk`. Run: `cargo bench --bench capacity` (DATABASE_URL as for the tests).
+//! Needs `wrk`. Run: `cargo bench --bench capacity` (on a server of its own with production settings: see `common::production_server`).
 
 // Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
 #![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
@@ -372,6 +372,7 @@ async fn receiver(received: Arc<AtomicU64>) -> String {
 
 #[tokio::main]
 async fn main() {
+    common::production_server().await;
     let clients = common::env_num("BENCH_CLIENTS", 32);
     let secs = common::env_num("BENCH_SECONDS", 20);
     let tick: f64 = run(Command::new("getconf").arg("CLK_TCK"))

@@ -5,7 +5,7 @@
 //! SQL (as the hot-path benchmark does), with their per-day counters filled by the same
 //! statement triggers as any insert.
 //!
-//! Run: `cargo bench --bench dashboard` (DATABASE_URL as for the tests).
+//! Run: `cargo bench --bench dashboard` (on a server of its own with production settings: see `common::production_server`).
 
 // Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
 #![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
@@ -91,6 +91,7 @@ fn next_link(html: &str) -> Option<String> {
 
 #[tokio::main]
 async fn main() {
+    common::production_server().await;
     let rows = common::env_num("BENCH_ROWS", 1_000_000);
     let samples = common::env_num("BENCH_SAMPLES", 400);
     let app =

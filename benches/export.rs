@@ -7,7 +7,7 @@
 //! its time to the first byte: the file is written whole first). Rows: BENCH_ROWS
 //! (100,000).
 //!
-//! Run: `cargo bench --bench export` (DATABASE_URL as for the tests; a release build).
+//! Run: `cargo bench --bench export` (on a server of its own with production settings: see `common::production_server`; a release build).
 
 // Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
 #![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
@@ -119,6 +119,7 @@ fn psql_copy(app: &TestApp, form_id: &str, rows: usize) -> Duration {
 
 #[tokio::main]
 async fn main() {
+    common::production_server().await;
     let rows = common::env_num("BENCH_ROWS", 100_000);
     let app = TestApp::spawn_with(&["--enterprise-rate-limit", "1000000"]).await;
     let pid = app.server.child.id().expect("formsd pid");

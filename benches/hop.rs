@@ -3,7 +3,7 @@
 //! core` (a real gRPC connection on loopback). Prints requests per second, median
 //! latency, and the ratio. Requests: BENCH_REQUESTS (5,000), BENCH_CONCURRENCY (16).
 //!
-//! Run: `cargo bench --bench hop` (DATABASE_URL as for the tests).
+//! Run: `cargo bench --bench hop` (on a server of its own with production settings: see `common::production_server`).
 
 // Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
 #![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
@@ -55,6 +55,7 @@ async fn drive(
 
 #[tokio::main]
 async fn main() {
+    common::production_server().await;
     let n = common::env_num("BENCH_REQUESTS", 5_000);
     let concurrency = common::env_num("BENCH_CONCURRENCY", 16);
     let limit = ["--enterprise-rate-limit", "100000000"];

@@ -20,7 +20,7 @@
 //!   bound of memory.
 //!
 //! Needs `wrk`, `h2load` (nghttp2-client) and `pgbench` on the PATH.
-//! Run: `cargo bench --bench hot_path` (DATABASE_URL as for the tests).
+//! Run: `cargo bench --bench hot_path` (on a server of its own with production settings: see `common::production_server`).
 
 // Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
 #![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
@@ -301,6 +301,7 @@ fn kind_answers(form: &serde_json::Value) -> serde_json::Value {
 
 #[tokio::main]
 async fn main() {
+    common::production_server().await;
     let clients = common::env_num("BENCH_CLIENTS", 32);
     let secs = common::env_num("BENCH_SECONDS", 8);
     let dir = tempfile::tempdir().expect("temp dir");

@@ -17,7 +17,7 @@
 //! then brings the stored tallies up to date, and the table is vacuumed and analyzed.
 //!
 //! Needs `wrk` and `pgbench` on the PATH.
-//! Run: `cargo bench --bench insights` (DATABASE_URL as for the tests).
+//! Run: `cargo bench --bench insights` (on a server of its own with production settings: see `common::production_server`).
 
 // Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
 #![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
@@ -353,6 +353,7 @@ fn load_average() -> String {
 
 #[tokio::main]
 async fn main() {
+    common::production_server().await;
     let samples = common::env_num("BENCH_SAMPLES", 200);
     let clients = common::env_num("BENCH_CLIENTS", 32);
     let secs = common::env_num("BENCH_SECONDS", 8);

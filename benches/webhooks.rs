@@ -15,11 +15,16 @@
 //!    percent (40) of that rate: on a machine where the creates alone take every core,
 //!    as step 1's do here, the first run cannot also deliver, and the second shows the
 //!    delay where the cores suffice.
-//! 4. Fairness: how long one tenant's events wait while another tenant's backlog of
+//! 4. A backlog under stale statistics: BENCH_STALE_BACKLOG (100,000) pending
+//!    deliveries made by SQL after the table was analysed with none pending (as a
+//!    receiver's outage leaves them, before autovacuum's next analyse), drained by a
+//!    fresh instance; then the same backlog again, analysed first [stale >= 0.8x fresh;
+//!    stale >= 0.5x the receiver's bare rate from step 2].
+//! 5. Fairness: how long one tenant's events wait while another tenant's backlog of
 //!    BENCH_SLOW_BACKLOG (30) deliveries to a receiver taking 3 s each is worked, with 4
 //!    slots per process and at most 2 for one account.
 //!
-//! Run: `cargo bench --bench webhooks` (DATABASE_URL as for the tests; `wrk` and
+//! Run: `cargo bench --bench webhooks` (on a server of its own with production settings: see `common::production_server`; `wrk` and
 //! `pgbench` on the PATH). BENCH_CLIENTS (32), BENCH_SECONDS (8).
 
 // Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
@@ -162,6 +167,7 @@ UPDATE deliveries d SET status = 'succeeded', attempts = d.attempts + 1, locked_
 
 #[tokio::main]
 async fn main() {
+    common::production_server().await;
     let clients = common::env_num("BENCH_CLIENTS", 32);
     let secs = common::env_num("BENCH_SECONDS", 8);
     let sustained_secs = common::env_num("BENCH_SUSTAINED_SECONDS", 20);
@@ -321,7 +327,78 @@ async fn main() {
         sustained(&app, &tenants, &receipts, (hooked, part), sustained_secs).await;
     }
     drop(app);
+    stale_statistics(&db, bare_receiver).await;
     fairness().await;
+}
+
+/// Step 4: the drain rate of a backlog the planner's statistics do not know of, against
+/// the same backlog once analysed.
+async fn stale_statistics(db: &Arc<TestDb>, bare_receiver: f64) {
+    let size = common::env_num("BENCH_STALE_BACKLOG", 100_000) as i64;
+    let pool = db_pool(&db.url).await;
+    let mut rates = Vec::new();
+    for fresh in [false, true] {
+        let count = Arc::new(AtomicUsize::new(0));
+        let hook = receiver(Arc::default(), count.clone(), Duration::ZERO).await;
+        // Statistics taken with nothing pending, and no analyse of the table until the
+        // backlog is drained (autovacuum would otherwise catch up within a minute).
+        sqlx::query("ALTER TABLE deliveries SET (autovacuum_enabled = false)")
+            .execute(&pool)
+            .await
+            .expect("autovacuum off for deliveries");
+        sqlx::query("VACUUM ANALYZE deliveries")
+            .execute(&pool)
+            .await
+            .expect("vacuum");
+        sqlx::query(
+            "INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url,
+                                     response_id, payload, max_retries, next_attempt_at,
+                                     created_at)
+             SELECT uuid_v7(), d.webhook_id, d.account_id, d.form_id, d.event, $2,
+                    d.response_id, d.payload, d.max_retries, now(), now()
+               FROM generate_series(1, $1) g
+               CROSS JOIN LATERAL (SELECT * FROM deliveries
+                                    WHERE status = 'succeeded' LIMIT 1 OFFSET (g % 64)) d",
+        )
+        .bind(size)
+        .bind(&hook)
+        .execute(&pool)
+        .await
+        .expect("a backlog");
+        if fresh {
+            sqlx::query("ANALYZE deliveries")
+                .execute(&pool)
+                .await
+                .expect("analyse");
+        }
+        let app = TestApp::spawn_on(db.clone(), common::UNLIMITED).await;
+        let started = Instant::now();
+        let deadline = started + Duration::from_secs(600);
+        while (count.load(Ordering::Relaxed) as i64) < size && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let rate = count.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64();
+        drop(app);
+        sqlx::query("ALTER TABLE deliveries RESET (autovacuum_enabled)")
+            .execute(&pool)
+            .await
+            .expect("autovacuum back");
+        println!(
+            "backlog of {size}, statistics {}: {} delivered at {rate:.0}/s",
+            if fresh { "fresh" } else { "stale" },
+            count.load(Ordering::Relaxed)
+        );
+        rates.push(rate);
+    }
+    let (stale, fresh) = (rates[0], rates[1]);
+    println!(
+        "stale statistics: {:.2}x the fresh drain (target >= 0.8x: {}), {:.2}x the receiver \
+         (target >= 0.5x: {})",
+        stale / fresh,
+        met(stale / fresh >= 0.8),
+        stale / bare_receiver,
+        met(stale / bare_receiver >= 0.5)
+    );
 }
 
 /// Creates at `part` of `step1` (step 1's rate with webhooks) per second over the

@@ -8,9 +8,69 @@
 #[path = "../../tests/api/helpers.rs"]
 pub mod helpers;
 
+use sqlx::Connection;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
+
+/// The server every benchmark measures on, chosen before anything else runs: one with
+/// the settings a production server has (`forms::db::embedded::settings`), never the
+/// machine's own test server, which runs without autovacuum. `BENCH_DATABASE_URL` names
+/// a server to use, which must have those settings; without it the benchmark starts a
+/// cluster of its own under `target/bench-pg` with them (reused by later runs and left
+/// running, like the tests' private cluster). A server that differs is refused, saying
+/// how. `DATABASE_URL` is not read: the tests' server is not the benchmarks'.
+pub async fn production_server() -> String {
+    use forms::db::embedded::{EmbeddedPostgres, settings};
+    let url = match std::env::var("BENCH_DATABASE_URL") {
+        Ok(url) if !url.trim().is_empty() => url,
+        _ => {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-pg");
+            let pg = EmbeddedPostgres::start(&dir)
+                .await
+                .unwrap_or_else(|e| panic!("starting the benchmarks' cluster in {dir:?}: {e}"));
+            pg.url()
+        }
+    };
+    let mut conn = sqlx::PgConnection::connect(&url)
+        .await
+        .unwrap_or_else(|e| panic!("connecting to the benchmarks' server: {e}"));
+    let mut shown = Vec::new();
+    for (name, _) in settings::PRODUCTION {
+        let value: String = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SHOW {name}")))
+            .fetch_one(&mut conn)
+            .await
+            .unwrap_or_else(|e| panic!("SHOW {name}: {e}"));
+        shown.push(value);
+    }
+    let differences = settings::differences(&shown);
+    assert!(
+        differences.is_empty(),
+        "refusing to measure on this server: {}. Benchmarks measure on a server with the \
+         settings of production (the book's Capacity page): start it with them, or unset \
+         BENCH_DATABASE_URL so that the benchmark starts its own (a cluster left running in \
+         target/bench-pg from before: stop it with pg_ctl -D target/bench-pg/pgdata stop).",
+        differences.join(", ")
+    );
+    println!(
+        "server: {} ({})",
+        if std::env::var("BENCH_DATABASE_URL").is_ok_and(|u| !u.trim().is_empty()) {
+            "BENCH_DATABASE_URL"
+        } else {
+            "the benchmarks' own cluster in target/bench-pg"
+        },
+        settings::PRODUCTION
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert!(
+        helpers::use_server(url.clone()),
+        "production_server() must run before anything uses the database"
+    );
+    url
+}
 
 /// Flags of an instance whose limits stay out of a benchmark's way: no rate limit or
 /// response quota to hit, a pool of 40, webhooks to loopback receivers allowed.

@@ -647,6 +647,11 @@ export interface components {
             browsers: components["schemas"]["ValueCount"][];
             /** @description Completed responses per OS family, most first. */
             operating_systems: components["schemas"]["ValueCount"][];
+            /**
+             * @description Completed responses per language answered in (`unknown` for none: API-created
+             *     responses and forms in one language), most first.
+             */
+            languages: components["schemas"]["ValueCount"][];
             /** @description One per field in the form's order (page breaks are left out). */
             fields: components["schemas"]["FieldSummary"][];
             /** @description How many reached each page; empty for a form without page breaks. */
@@ -760,6 +765,12 @@ export interface components {
              * @description The last page the respondent reached (1 for a form without pages).
              */
             last_page: number;
+            /**
+             * @description The language of the hosted page it was answered on (one of the form's
+             *     languages, e.g. `de`); null for API-created responses, endpoint submissions and
+             *     forms in one language (whose language is the form's `default_language`).
+             */
+            language: string | null;
         };
         /** @description `data` of a response list. */
         ResponseList: {
@@ -1675,6 +1686,8 @@ export interface operations {
                 browser?: string;
                 /** @description Only responses from this operating system (e.g. `iOS`), ignoring case. */
                 os?: string;
+                /** @description Only responses answered in this language (e.g. `de`), ignoring case. */
+                language?: string;
             };
             header?: never;
             path: {
@@ -1909,6 +1922,8 @@ export interface operations {
                 browser?: string;
                 /** @description Only responses from this operating system (e.g. `iOS`), ignoring case. */
                 os?: string;
+                /** @description Only responses answered in this language (e.g. `de`), ignoring case. */
+                language?: string;
             };
             header?: never;
             path: {
@@ -1987,6 +2002,8 @@ export interface operations {
                 browser?: string;
                 /** @description Only responses from this operating system (e.g. `iOS`), ignoring case. */
                 os?: string;
+                /** @description Only responses answered in this language (e.g. `de`), ignoring case. */
+                language?: string;
             };
             header?: never;
             path: {

@@ -277,3 +277,33 @@ impl FileStore {
         }
     }
 }
+
+/// A staged file still waiting for its response.
+pub(crate) struct Waiting {
+    pub id: Uuid,
+    pub field_id: String,
+    pub file_name: String,
+    pub content_type: String,
+    pub size: i64,
+}
+
+/// The files among `ids` still staged (unattached, their wait not over), their wait
+/// now at least until `until`: the files a refused page keeps for its next post
+/// (`hosted::kept`). A file whose wait is over is left to the sweep, and not returned.
+pub(crate) async fn keep_staged(
+    pool: &PgPool,
+    ids: &[Uuid],
+    until: chrono::DateTime<chrono::Utc>,
+) -> Result<Vec<Waiting>, CoreError> {
+    let rows = sqlx::query_as!(
+        Waiting,
+        "UPDATE response_files SET staged_until = greatest(staged_until, $2)
+          WHERE id = ANY($1) AND response_id IS NULL AND staged_until > now()
+          RETURNING id, field_id, file_name, content_type, size",
+        ids,
+        until
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows)
+}

@@ -217,6 +217,8 @@ impl Hosted {
             // and what the visitor answered to a question they would not have been
             // shown is dropped, not refused.
             drop_unshown: true,
+            // The owner's own page: its language is not known.
+            language: None,
         };
         let stored = self
             .batcher

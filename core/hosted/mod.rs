@@ -7,6 +7,7 @@
 mod bounds;
 pub(crate) mod device;
 pub(crate) mod endpoint;
+mod kept;
 mod language;
 mod pages;
 pub(crate) mod pow;
@@ -22,7 +23,7 @@ use crate::forms::{FieldKind, Form, now_millis, service::form_to_pb, store as fo
 use crate::gate;
 use crate::pb::{self, convert, hosted_forms_service_server::HostedFormsService};
 use crate::responses::TargetForm;
-use crate::responses::create::{Batcher, Source, Submission};
+use crate::responses::create::{Batcher, Source, Submission, language_tag};
 use pow::Pow;
 use serde_json::Map;
 use sqlx::PgPool;
@@ -165,11 +166,18 @@ impl Hosted {
     async fn submit(
         &self,
         ip: IpAddr,
-        req: pb::SubmitHostedFormRequest,
-    ) -> Result<pb::SubmitHostedFormResponse, CoreError> {
+        mut req: pb::SubmitHostedFormRequest,
+    ) -> Result<pb::SubmitHostedFormResponse, kept::Refused> {
         self.throttles.submit(ip)?;
         let now = now_millis();
         let (form_id, started_at) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
+        let mut answers = req
+            .answers
+            .take()
+            .as_ref()
+            .map(convert::struct_to_object)
+            .unwrap_or_default();
+        let kept = kept::take_tokens(&mut answers);
         let reply = pages::confirmation;
         // Work that needs no lock comes first: a robot's submission is answered, and
         // files are checked and written, before the form's row is locked.
@@ -181,7 +189,7 @@ impl Hosted {
         if req.honeypot_filled || !req.files.is_empty() || paged {
             let (form, count) = self.published(&req.short_id).await?;
             if form.id != form_id {
-                return Err(CoreError::CsrfFailed);
+                return Err(CoreError::CsrfFailed.into());
             }
             if req.honeypot_filled {
                 // A robot filled the hidden field: answer as if all went well, store nothing.
@@ -203,7 +211,7 @@ impl Hosted {
                     .as_ref()
                     .is_some_and(|(form, _)| pow::required(&form.settings))
             {
-                return Err(CoreError::ProofOfWork(ProofOfWorkRefusal::Missing));
+                return Err(CoreError::ProofOfWork(ProofOfWorkRefusal::Missing).into());
             }
             false
         } else {
@@ -214,44 +222,40 @@ impl Hosted {
         if let Some((form, count)) = read {
             if paged {
                 Self::check_open(&form, count, now)?;
-                let staged = self
+                let mut staged = self
                     .stage(&form.fields, uploads(req.files), self.page_files_until())
                     .await?;
-                let ids = staged.ids.clone();
+                self.add_kept(&mut staged, kept, form_id, &req.csrf_nonce)
+                    .await?;
+                let held = staged.clone();
                 let post = pages::PagePost {
                     page: usize::try_from(req.page).unwrap_or(0),
                     back: req.back,
                     resume_token: req.resume_token,
-                    answers: req
-                        .answers
-                        .as_ref()
-                        .map(convert::struct_to_object)
-                        .unwrap_or_default(),
+                    answers,
                     staged,
                     started_at,
                     device: device::parse(&req.user_agent),
                     proven,
                     visitor: self.visitors.of(ip),
+                    language: language_tag(req.language),
                 };
-                let reply = self.submit_page(form, post).await;
-                if reply.is_err() {
-                    self.file_store.unstage(&self.pool, &ids).await;
-                }
-                return reply;
+                return match self.submit_page(form, post).await {
+                    Ok(reply) => Ok(reply),
+                    Err(e) => Err(self.refused(e, &held, form_id, &req.csrf_nonce).await),
+                };
             }
             staged = self
                 .stage(&form.fields, uploads(req.files), self.grace_until())
                 .await?;
         }
-        let ids = staged.ids.clone();
+        self.add_kept(&mut staged, kept, form_id, &req.csrf_nonce)
+            .await?;
+        let held = staged.clone();
         let device = device::parse(&req.user_agent);
         let submission = Submission {
             id: None,
-            answers: req
-                .answers
-                .as_ref()
-                .map(convert::struct_to_object)
-                .unwrap_or_default(),
+            answers,
             metadata: Map::new(),
             device_type: device.device_type,
             browser: device.browser,
@@ -263,16 +267,12 @@ impl Hosted {
             },
             files: staged,
             drop_unshown: false,
+            language: language_tag(req.language),
         };
-        let stored = self
-            .batcher
-            .submit(form_id, submission)
-            .await
-            .map(|stored| reply(&stored.settings, stored.response.id.to_string()));
-        if stored.is_err() {
-            self.file_store.unstage(&self.pool, &ids).await;
+        match self.batcher.submit(form_id, submission).await {
+            Ok(stored) => Ok(reply(&stored.settings, stored.response.id.to_string())),
+            Err(e) => Err(self.refused(e, &held, form_id, &req.csrf_nonce).await),
         }
-        stored
     }
 }
 
@@ -365,7 +365,7 @@ impl HostedFormsService for Hosted {
         };
         match self.admit(ip, req).await {
             Ok(reply) => Ok(Response::new(reply)),
-            Err(e) => Err(self.refusal(e, page, &id).await),
+            Err(e) => Err(self.refusal(e.into(), page, &id).await),
         }
     }
 
@@ -392,7 +392,7 @@ impl HostedFormsService for Hosted {
                 }
                 Ok(Response::new(reply))
             }
-            Err(e) => Err(self.refusal(e, page, &id).await),
+            Err(refused) => Err(self.refusal(refused, page, &id).await),
         }
     }
 
@@ -463,7 +463,13 @@ impl Hosted {
     /// The status of a refused admission or submission. When the visitor is to see the
     /// page again, answers kept, it carries what the page needs, so that the edge makes
     /// one call, not two.
-    async fn refusal(&self, error: CoreError, page: pb::GetHostedFormRequest, id: &str) -> Status {
+    async fn refusal(
+        &self,
+        refused: kept::Refused,
+        page: pb::GetHostedFormRequest,
+        id: &str,
+    ) -> Status {
+        let kept::Refused { error, kept } = refused;
         match error {
             refusal @ (CoreError::Validation(_)
             | CoreError::UnstorableText
@@ -476,6 +482,7 @@ impl Hosted {
                         start_token: page.start_token,
                         pow_challenge: page.pow_challenge,
                         progress: page.progress,
+                        kept_files: kept,
                     };
                     pb::details::with_detail(refusal.into_status(id), &page)
                 }

@@ -35,6 +35,8 @@ pub(super) struct PagePost {
     pub proven: bool,
     /// Who posts it (`bounds::Visitors`).
     pub visitor: Vec<u8>,
+    /// The language the page was shown in (`submission::language_tag`).
+    pub language: Option<String>,
 }
 
 /// Whether `form` is shown page by page (it has page breaks or conditions).
@@ -212,6 +214,7 @@ impl Hosted {
                     answers: files,
                 },
                 drop_unshown: false,
+                language: post.language.clone(),
             };
             return match partial {
                 Some(partial) => self.complete(&form, partial.id, submission).await,
@@ -265,6 +268,7 @@ impl Hosted {
                     started_at: post.started_at,
                     completed: false,
                     visitor: None,
+                    language: None,
                 },
                 crypto::new_token(),
                 None,
@@ -274,6 +278,7 @@ impl Hosted {
             answers,
             file_ids,
             page: i32::try_from(next).unwrap_or(i32::MAX),
+            language: post.language.clone(),
             ..partial
         };
         let digest = crypto::digest(&token);

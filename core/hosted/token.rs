@@ -76,11 +76,63 @@ impl Tokens {
         }
         Ok((form_id, started_at))
     }
+
+    /// The token by which a refused page keeps `file_id` for its next post: it names
+    /// the file, and only the visitor whose nonce the page carries may attach it to
+    /// `form_id`'s response (a token seen elsewhere is worth nothing without the
+    /// visitor's cookie).
+    pub(crate) fn keep_file(&self, file_id: Uuid, form_id: Uuid, nonce: &str) -> String {
+        let mut bytes = Vec::with_capacity(16 + MAC_LEN);
+        bytes.extend_from_slice(file_id.as_bytes());
+        let tag = self.file_tag(file_id, form_id, nonce);
+        bytes.extend_from_slice(&tag[..MAC_LEN]);
+        URL_SAFE_NO_PAD.encode(bytes)
+    }
+
+    /// The file a [`Tokens::keep_file`] token names, if it was made for this form and
+    /// visitor.
+    pub(crate) fn kept_file(&self, token: &str, form_id: Uuid, nonce: &str) -> Option<Uuid> {
+        let bytes = URL_SAFE_NO_PAD.decode(token.trim()).ok()?;
+        if bytes.len() != 16 + MAC_LEN || nonce.is_empty() {
+            return None;
+        }
+        let (id, tag) = bytes.split_at(16);
+        let file_id = Uuid::from_slice(id).ok()?;
+        let expected = self.file_tag(file_id, form_id, nonce);
+        crate::crypto::same(&expected[..MAC_LEN], tag).then_some(file_id)
+    }
+
+    fn file_tag(&self, file_id: Uuid, form_id: Uuid, nonce: &str) -> [u8; 32] {
+        hmac_sha256(
+            &self.key,
+            &[
+                b"kept-file",
+                file_id.as_bytes(),
+                form_id.as_bytes(),
+                &nonce_digest(nonce),
+            ],
+        )
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kept_file_is_the_visitors_on_its_form_only() {
+        let tokens = Tokens::new(b"k".to_vec());
+        let (file, form) = (Uuid::new_v4(), Uuid::new_v4());
+        let token = tokens.keep_file(file, form, "nonce");
+        assert_eq!(tokens.kept_file(&token, form, "nonce"), Some(file));
+        assert_eq!(tokens.kept_file(&token, form, "other"), None);
+        assert_eq!(tokens.kept_file(&token, Uuid::new_v4(), "nonce"), None);
+        assert_eq!(
+            Tokens::new(b"j".to_vec()).kept_file(&token, form, "nonce"),
+            None
+        );
+        assert_eq!(tokens.kept_file("not a token", form, "nonce"), None);
+    }
 
     #[test]
     fn tokens_bind_form_time_and_nonce() {

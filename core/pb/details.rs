@@ -59,6 +59,7 @@ mod tests {
             start_token: "token".to_owned(),
             pow_challenge: None,
             progress: None,
+            kept_files: Vec::new(),
         };
         let status = with_detail(status, &page);
         assert_eq!(status.code(), tonic::Code::InvalidArgument);

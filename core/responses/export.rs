@@ -55,6 +55,7 @@ pub struct ExportRow {
     pub completion_time_seconds: Option<i64>,
     /// A partial response's page (`None`: a completed response).
     pub page: Option<i32>,
+    pub language: Option<String>,
 }
 
 /// The columns of a CSV export before the form's fields.
@@ -68,6 +69,10 @@ pub(crate) const CSV_LEADING_COLUMNS: [&str; 8] = [
     "OS",
     "Metadata",
 ];
+
+/// The last column of a CSV or XLSX export: the language the response was answered in.
+/// Last, so that the columns people and scripts already read keep their places.
+pub(crate) const LANGUAGE_COLUMN: &str = "Language";
 
 /// Writes one export file, row by row, into an internal buffer taken with `take`.
 pub(crate) struct Encoder {
@@ -166,6 +171,7 @@ fn cells<'a>(
                 .map(|(id, field)| readable_cell(field, answers.get(id))),
         )
         .chain(trailing.into_iter().flatten())
+        .chain([optional_text(r.language.as_deref())])
         .collect()
 }
 
@@ -180,6 +186,7 @@ fn header_row(fields: &[Field], statuses: bool) -> Vec<String> {
     if statuses {
         header.extend(["Status".to_owned(), "Last page".to_owned()]);
     }
+    header.push(LANGUAGE_COLUMN.to_owned());
     header
 }
 
@@ -367,7 +374,12 @@ fn ndjson_line(
     )
     .map_err(internal)?;
     serde_json::to_writer(&mut *buf, &r.completion_time_seconds).map_err(internal)?;
-    write!(buf, r#","status":"{status}","last_page":{page}"#).map_err(internal)?;
+    write!(
+        buf,
+        r#","status":"{status}","last_page":{page},"language":"#
+    )
+    .map_err(internal)?;
+    serde_json::to_writer(&mut *buf, &r.language).map_err(internal)?;
     buf.extend_from_slice(b"}\n");
     Ok(())
 }
@@ -377,6 +389,7 @@ fn ndjson_line(
 pub(crate) fn column_labels(fields: &[Field]) -> Vec<String> {
     let mut used: HashSet<String> = CSV_LEADING_COLUMNS
         .iter()
+        .chain(&[LANGUAGE_COLUMN])
         .map(|c| (*c).to_owned())
         .collect();
     fields
@@ -578,6 +591,7 @@ mod tests {
             submitted_at: at,
             completion_time_seconds: Some(12),
             page: None,
+            language: Some("de".to_owned()),
         }
     }
 
@@ -648,7 +662,8 @@ mod tests {
                    "answers": {"f": "Ada\nLovelace"}, "metadata": {"source": "api"},
                    "device_type": null, "browser": "Firefox \"beta\"", "os": null,
                    "started_at": "2026-09-21T14:13:20.123Z", "submitted_at": "2026-09-21T14:13:20.123Z",
-                   "completion_time_seconds": 12, "status": "completed", "last_page": 1})
+                   "completion_time_seconds": 12, "status": "completed", "last_page": 1,
+                   "language": "de"})
         );
         // A partial's line says so, at its page.
         let partial = ExportRow {
@@ -676,12 +691,12 @@ mod tests {
         let (header, rest) = text.split_once("\r\n").expect("header line");
         assert_eq!(
             header,
-            "Response ID,Submitted at,Started at,Completion time (seconds),Device type,Browser,OS,Metadata,Name,Notes"
+            "Response ID,Submitted at,Started at,Completion time (seconds),Device type,Browser,OS,Metadata,Name,Notes,Language"
         );
         assert_eq!(
             rest,
             format!(
-                "{},2026-09-21T14:13:20.123Z,2026-09-21T14:13:20.123Z,12,,\"Firefox \"\"beta\"\"\",,\"{{\"\"source\"\": \"\"api\"\"}}\",\"Ada, \"\"the\"\" first\",\"'=2+2\r\nline\"\r\n",
+                "{},2026-09-21T14:13:20.123Z,2026-09-21T14:13:20.123Z,12,,\"Firefox \"\"beta\"\"\",,\"{{\"\"source\"\": \"\"api\"\"}}\",\"Ada, \"\"the\"\" first\",\"'=2+2\r\nline\",de\r\n",
                 r.id
             )
         );

@@ -39,6 +39,7 @@ pub struct Filter {
     pub device_type: Option<String>,
     pub browser: Option<String>,
     pub os: Option<String>,
+    pub language: Option<String>,
 }
 
 impl Filter {
@@ -131,6 +132,7 @@ pub(crate) fn parse(f: Option<&pb::ResponseFilter>, fields: &[Field]) -> Result<
         device_type: name(&f.device_type, "device_type")?,
         browser: name(&f.browser, "browser")?,
         os: name(&f.os, "os")?,
+        language: name(&f.language, "language")?,
     })
 }
 

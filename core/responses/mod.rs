@@ -55,6 +55,9 @@ pub struct Response {
     pub completion_time_seconds: Option<i64>,
     /// A partial response (`partial`): the page it is at; `None` for a completed one.
     pub partial_page: Option<i32>,
+    /// The language of the hosted page it was answered on (one of the form's
+    /// languages); `None` over the API and for forms in one language.
+    pub language: Option<String>,
 }
 
 /// What the create path needs of a form, read under its row lock.

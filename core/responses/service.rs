@@ -62,6 +62,7 @@ pub(crate) fn response_to_pb(r: Response) -> pb::FormResponse {
         }
         .into(),
         last_page: r.partial_page.unwrap_or(1),
+        language: r.language,
     }
 }
 
@@ -415,6 +416,7 @@ fn api_submission(
         from: Source::Api { account_id },
         files: Staged::default(),
         drop_unshown: false,
+        language: None,
     };
     Ok((form_id, submission))
 }

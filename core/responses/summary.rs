@@ -81,6 +81,7 @@ pub(crate) async fn summarize(
         device_types: shares(&tally.device_types),
         browsers: shares(&tally.browsers),
         operating_systems: shares(&tally.operating_systems),
+        languages: shares(&tally.languages),
         fields: field_summaries(fields, &tally.fields, newest),
         pages: drop_off(fields, &tally, &partials),
     })

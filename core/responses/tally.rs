@@ -26,6 +26,7 @@ pub struct TallyRow {
     pub os: Option<String>,
     pub submitted_at: DateTime<Utc>,
     pub completion_time_seconds: Option<i64>,
+    pub language: Option<String>,
 }
 
 /// The figures of a set of completed responses.
@@ -39,6 +40,10 @@ pub struct Tally {
     pub device_types: BTreeMap<String, i64>,
     pub browsers: BTreeMap<String, i64>,
     pub operating_systems: BTreeMap<String, i64>,
+    /// Per language answered in (`unknown`: none recorded). Missing from the tallies
+    /// stored before languages were recorded, which migration 0044 dropped.
+    #[serde(default)]
+    pub languages: BTreeMap<String, i64>,
     /// Per answered field id.
     pub fields: BTreeMap<String, FieldTally>,
     /// How many reached each page (1-based; forms with pages).
@@ -131,6 +136,7 @@ impl Tally {
         bump(&mut self.device_types, row.device_type.as_deref(), 1);
         bump(&mut self.browsers, row.browser.as_deref(), 1);
         bump(&mut self.operating_systems, row.os.as_deref(), 1);
+        bump(&mut self.languages, row.language.as_deref(), 1);
         for (key, value) in row.answers.iter() {
             if value.is_null() {
                 continue;
@@ -158,6 +164,7 @@ impl Tally {
             (&mut self.device_types, &other.device_types),
             (&mut self.browsers, &other.browsers),
             (&mut self.operating_systems, &other.operating_systems),
+            (&mut self.languages, &other.languages),
         ] {
             for (k, n) in from {
                 *to.entry(k.clone()).or_default() += n;
@@ -292,6 +299,7 @@ mod tests {
             os: None,
             submitted_at: DateTime::from_timestamp(day * 86_400, 0).unwrap_or_default(),
             completion_time_seconds: seconds,
+            language: Some("de".into()),
         }
     }
 

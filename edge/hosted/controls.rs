@@ -109,6 +109,9 @@ fn labelled(c: &Control<'_>) -> Markup {
         types.join(",")
     });
     let described = c.error.map(|_| format!("e-{id}"));
+    // A file a refused page kept: chosen already, so the input is not required again.
+    let kept = (kind == "file").then(|| kept_file(c)).flatten();
+    let required = field.required && kept.is_none();
     let control = match field.r#type.as_str() {
         "long_text" | "textarea" => html! {
             textarea id={ "f-" (id) } name=(name)
@@ -122,7 +125,7 @@ fn labelled(c: &Control<'_>) -> Markup {
             input type=(kind) id={ "f-" (id) } name=(name)
                 step=[(kind == "number").then_some("any")] inputmode=[inputmode]
                 autocomplete=[autocomplete] accept=[accept] min=[min] max=[max]
-                required[field.required] aria-required=[field.required.then_some("true")]
+                required[required] aria-required=[required.then_some("true")]
                 placeholder=[field.placeholder.as_deref().filter(|_| kind != "file")]
                 aria-invalid=[c.error.map(|_| "true")] aria-describedby=[described]
                 autofocus[c.autofocus] value=[(kind != "file").then_some(value)];
@@ -132,8 +135,38 @@ fn labelled(c: &Control<'_>) -> Markup {
         div.field {
             label for={ "f-" (id) } { (field.label) (marker(field.required)) }
             (control)
+            @if let Some(kept) = kept { (kept) }
             (error_line(id, c.error))
         }
+    }
+}
+
+/// The box that keeps a file a refused page kept (ticked; untick it to send none), when
+/// the field's value is one: `{"kept": token, "name", "size"}`. A file chosen in the
+/// input above replaces it.
+fn kept_file(c: &Control<'_>) -> Option<Markup> {
+    let kept = c.value?;
+    let token = kept.get("kept")?.as_str()?;
+    let name = kept.get("name").and_then(Value::as_str).unwrap_or_default();
+    let size = kept.get("size").and_then(Value::as_i64).unwrap_or_default();
+    let id = &c.field.id;
+    let words = c
+        .words
+        .with("file-kept", &[("name", name), ("size", &size_text(size))]);
+    Some(html! {
+        label.check.picked for={ "k-" (id) } {
+            input type="checkbox" id={ "k-" (id) } name={ (id) ":kept" } value=(token) checked;
+            span { (words) }
+        }
+    })
+}
+
+/// A file's size as people read it: bytes, KB or MB (of 1,024).
+fn size_text(bytes: i64) -> String {
+    match bytes {
+        ..1_024 => format!("{bytes} B"),
+        ..1_048_576 => format!("{} KB", (bytes + 512) / 1_024),
+        _ => format!("{:.1} MB", bytes as f64 / 1_048_576.0),
     }
 }
 

@@ -413,6 +413,7 @@ fn refused(
         start_token,
         progress,
         pow_challenge,
+        kept_files,
     } = page;
     let (form, words) = visit.localise(form);
     let unprocessable = StatusCode::UNPROCESSABLE_ENTITY;
@@ -429,8 +430,17 @@ fn refused(
         Some(ErrorReason::CsrfFailed) => ("page-expired", HashMap::new(), StatusCode::FORBIDDEN),
         _ => return with_cookie(error_page(words, call, status), &nonce, home),
     };
+    let mut values: HashMap<String, serde_json::Value> =
+        posted::decode(&values).into_iter().collect();
+    // The files the core kept for the page's next post, shown as chosen.
+    for kept in kept_files {
+        values.insert(
+            kept.field_id,
+            serde_json::json!({"kept": kept.token, "name": kept.file_name, "size": kept.size}),
+        );
+    }
     let filled = Filled {
-        values: posted::decode(&values).into_iter().collect(),
+        values,
         errors,
         banner: Some(words.get(banner)),
     };

@@ -113,7 +113,9 @@ impl Posted {
 /// - `<id>:other`: the free text of the "Other" choice (`{"other": text}`), taken when
 ///   "Other" is chosen or when its text is filled in;
 /// - `<id>:int`: a rating or scale, an integer;
-/// - `<id>:bool`: a ticked checkbox (`true`; unticked: absent).
+/// - `<id>:bool`: a ticked checkbox (`true`; unticked: absent);
+/// - `<id>:kept`: the token of a file a refused page kept, its box still ticked
+///   (`{"kept": token}`; unticked: absent, and the file is not attached).
 ///
 /// A value that is not what its suffix says is passed on as text, for the core to name
 /// the field in its error.
@@ -150,6 +152,10 @@ pub(super) fn decode(pairs: &[(String, String)]) -> Map<String, Value> {
             }
             "bool" => {
                 answers.insert(id.to_owned(), Value::Bool(true));
+            }
+            // A file a refused page kept, still ticked (`hosted::kept` in the core).
+            "kept" => {
+                answers.insert(id.to_owned(), json!({ "kept": value }));
             }
             "" | "one" => {
                 answers.insert(id.to_owned(), Value::String(value.clone()));

@@ -40,6 +40,8 @@ pub(crate) struct FilterQuery {
     browser: Option<String>,
     /// Only responses from this operating system (e.g. `iOS`), ignoring case.
     os: Option<String>,
+    /// Only responses answered in this language (e.g. `de`), ignoring case.
+    language: Option<String>,
 }
 
 /// The conditions on one field's answer.
@@ -84,6 +86,7 @@ impl FilterQuery {
             device_type: self.device_type.unwrap_or_default(),
             browser: self.browser.unwrap_or_default(),
             os: self.os.unwrap_or_default(),
+            language: self.language.unwrap_or_default(),
             ids: Vec::new(),
         };
         (filter != pb::ResponseFilter::default()).then_some(filter)

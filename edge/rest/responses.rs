@@ -51,6 +51,11 @@ pub(crate) struct FormResponse {
     /// The last page the respondent reached (1 for a form without pages).
     #[schema(minimum = 1)]
     last_page: i32,
+    /// The language of the hosted page it was answered on (one of the form's
+    /// languages, e.g. `de`); null for API-created responses, endpoint submissions and
+    /// forms in one language (whose language is the form's `default_language`).
+    #[schema(required = true)]
+    language: Option<String>,
 }
 
 /// Whether a response is complete.
@@ -111,6 +116,7 @@ impl From<pb::FormResponse> for FormResponse {
             completion_time_seconds: r.completion_time_seconds,
             status,
             last_page: r.last_page.max(1),
+            language: r.language,
         }
     }
 }

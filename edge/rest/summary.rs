@@ -62,6 +62,9 @@ pub(crate) struct FormSummary {
     browsers: Vec<ValueCount>,
     /// Completed responses per OS family, most first.
     operating_systems: Vec<ValueCount>,
+    /// Completed responses per language answered in (`unknown` for none: API-created
+    /// responses and forms in one language), most first.
+    languages: Vec<ValueCount>,
     /// One per field in the form's order (page breaks are left out).
     fields: Vec<FieldSummary>,
     /// How many reached each page; empty for a form without page breaks.
@@ -365,6 +368,7 @@ impl From<pb::FormSummary> for FormSummary {
             device_types: value_counts(s.device_types),
             browsers: value_counts(s.browsers),
             operating_systems: value_counts(s.operating_systems),
+            languages: value_counts(s.languages),
             fields: s.fields.into_iter().map(FieldSummary::from).collect(),
             pages: s
                 .pages

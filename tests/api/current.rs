@@ -561,6 +561,7 @@ async fn one_statement_counts_an_accounts_responses_in_each_month_against_that_m
             submitted_at: now,
             completion_time_seconds: None,
             partial_page: None,
+            language: None,
         };
         entries.push(IfCurrent {
             form_id,

@@ -31,26 +31,37 @@ const STARTUP_TIMEOUT: Duration = DB_START_TIMEOUT.saturating_add(Duration::from
 // Databases
 // ---------------------------------------------------------------------------------------
 
-/// The server the tests use: FORMS_TEST_DATABASE_URL, else DATABASE_URL, else a private
-/// cluster under target/test-pg (started once, reused by later runs, left running).
+/// The server of [`admin_url`], once chosen.
+static ADMIN_URL: OnceCell<String> = OnceCell::const_new();
+
+/// Makes `url` the server [`admin_url`] names, before anything asked for it: the
+/// benchmarks measure on a server of their own (`benches/common`). False when a server
+/// was chosen already.
+pub fn use_server(url: String) -> bool {
+    ADMIN_URL.set(url).is_ok()
+}
+
+/// The server the tests use: the one given to [`use_server`], else
+/// FORMS_TEST_DATABASE_URL, else DATABASE_URL, else a private cluster under
+/// target/test-pg (started once, reused by later runs, left running).
 pub async fn admin_url() -> &'static str {
-    static URL: OnceCell<String> = OnceCell::const_new();
-    URL.get_or_init(|| async {
-        for var in ["FORMS_TEST_DATABASE_URL", "DATABASE_URL"] {
-            if let Ok(url) = std::env::var(var)
-                && !url.trim().is_empty()
-            {
-                return url;
+    ADMIN_URL
+        .get_or_init(|| async {
+            for var in ["FORMS_TEST_DATABASE_URL", "DATABASE_URL"] {
+                if let Ok(url) = std::env::var(var)
+                    && !url.trim().is_empty()
+                {
+                    return url;
+                }
             }
-        }
-        let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/target/test-pg"));
-        let pg = forms::db::embedded::EmbeddedPostgres::start(dir)
-            .await
-            .unwrap_or_else(|e| panic!("starting the embedded test cluster in {dir:?}: {e}"));
-        // Deliberately not stopped: later test processes reuse it.
-        pg.url()
-    })
-    .await
+            let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/target/test-pg"));
+            let pg = forms::db::embedded::EmbeddedPostgres::start(dir)
+                .await
+                .unwrap_or_else(|e| panic!("starting the embedded test cluster in {dir:?}: {e}"));
+            // Deliberately not stopped: later test processes reuse it.
+            pg.url()
+        })
+        .await
 }
 
 /// [`admin_url`], also remembered for use outside async code (drops).

@@ -3,9 +3,9 @@
 //! fourth, for teams, skipped): every choice's target is at least 44×44 px (the 0-10
 //! scale's 24×44, all eleven on one line), "Other"'s box waits for "Other", Back then
 //! Next keeps what was typed, the progress never skips a number and the thank-you page
-//! says it once. (A file chosen before a refused Submit is not kept yet: the script
-//! reports what it saw as `fileAfterRefusal`, unchecked here.) Screenshots of a page of
-//! every kind and of the thank-you page go to `target/screenshots/`.
+//! says it once, and a file chosen before a refused Submit is kept without being chosen
+//! again. Screenshots of a page of every kind and of the thank-you page go to
+//! `target/screenshots/`.
 
 use crate::hosted_pages::Paged;
 use crate::support::*;
@@ -99,6 +99,10 @@ async fn chromium_at_phone_width_answers_every_kind_with_a_thumb() {
         ]),
         "{seen}"
     );
+    // The file chosen before the refused Submit: named on the refused page, ticked to
+    // keep, and the response's without choosing it again.
+    let kept = seen["fileAfterRefusal"].as_str().unwrap_or_default();
+    assert!(kept.contains("Keep the file you chose: cv.png"), "{seen}");
     let thanks = seen["thanks"]["text"].as_str().unwrap_or_default();
     assert_eq!(thanks.matches("Thank").count(), 1, "thanked once: {seen}");
 
@@ -111,6 +115,7 @@ async fn chromium_at_phone_width_answers_every_kind_with_a_thumb() {
         "{answers}"
     );
     assert_eq!(answers[p.id("How was it?")], json!(4), "{answers}");
+    assert_eq!(answers[p.id("CV")]["name"], "cv.png", "{answers}");
     assert_eq!(
         answers[p.id("Would you recommend us?")],
         json!(9),

@@ -1,7 +1,8 @@
 //! A form in several languages (issue 32 §2): its languages set over REST, the hosted
 //! page in the visitor's language (`?lang=`, else `Accept-Language` among the form's,
 //! else its default) with its own words in that language too, right to left for
-//! Arabic, and unknown languages refused in SPEC's envelope.
+//! Arabic, and unknown languages refused in SPEC's envelope; the language each response
+//! was answered in, in the API, its filter, the summary and the exports.
 
 use crate::helpers::*;
 use crate::hosted::{DESKTOP, Page, Visitor};
@@ -287,4 +288,115 @@ async fn chromium_at_phone_width_shows_the_arabic_page_mirrored() {
         assert_eq!(page["axe"], json!([]), "{page}");
         assert_eq!(page["cspViolations"], json!([]), "{page}");
     }
+}
+
+#[tokio::test]
+async fn the_response_records_the_language_it_was_answered_in() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = form_in_three(&app, &key).await;
+    let (form_id, short_id) = (
+        form["id"].as_str().expect("id").to_owned(),
+        form["short_id"].as_str().expect("short id").to_owned(),
+    );
+    let name_id = form["fields"][0]["id"]
+        .as_str()
+        .expect("field id")
+        .to_owned();
+    let mut visitor = Visitor::new(&app);
+    // Answered in German, twice in Arabic, once with a language a tampered page made up,
+    // and once over the API.
+    for (query, lang, name) in [
+        ("?lang=de", "de", "Ada"),
+        ("?lang=ar", "ar", "Ali"),
+        ("?lang=ar", "ar", "Amal"),
+        ("", "<b>x</b>", "Eve"),
+    ] {
+        let page = open(&mut visitor, &short_id, query, None).await;
+        let done = visitor
+            .submit(
+                &short_id,
+                DESKTOP,
+                &[("_token", &page.token()), ("_lang", lang), (&name_id, name)],
+            )
+            .await;
+        assert_eq!(done.status, 200, "{}", done.html);
+    }
+    app.post(
+        &format!("/forms/{form_id}/responses"),
+        &key,
+        &json!({"answers": {&name_id: "Api"}}),
+    )
+    .await
+    .ok(201);
+
+    // Each response says its language; the made-up one and the API's have none.
+    let listed = app
+        .get(&format!("/forms/{form_id}/responses?per_page=10"), &key)
+        .await
+        .ok(200)
+        .clone();
+    let language_of = |name: &str| {
+        listed["responses"]
+            .as_array()
+            .expect("responses")
+            .iter()
+            .find(|r| r["answers"][&name_id] == name)
+            .map(|r| r["language"].clone())
+            .unwrap_or_else(|| panic!("{name} not listed: {listed}"))
+    };
+    assert_eq!(language_of("Ada"), "de");
+    assert_eq!(language_of("Ali"), "ar");
+    assert_eq!(language_of("Eve"), Value::Null);
+    assert_eq!(language_of("Api"), Value::Null);
+
+    // A filter by language, ignoring case.
+    let arabic = app
+        .get(&format!("/forms/{form_id}/responses?language=AR"), &key)
+        .await
+        .ok(200)
+        .clone();
+    let names: Vec<&Value> = arabic["responses"]
+        .as_array()
+        .expect("responses")
+        .iter()
+        .map(|r| &r["answers"][&name_id])
+        .collect();
+    assert_eq!(names, [&json!("Amal"), &json!("Ali")], "{arabic}");
+
+    // The summary counts them per language.
+    let summary = app
+        .get(&format!("/forms/{form_id}/summary"), &key)
+        .await
+        .ok(200)
+        .clone();
+    assert_eq!(
+        summary["summary"]["languages"],
+        json!([{"value": "ar", "count": 2}, {"value": "unknown", "count": 2},
+               {"value": "de", "count": 1}]),
+        "{summary}"
+    );
+
+    // Exports carry it: NDJSON as the list does, CSV and XLSX in a last column.
+    let ndjson = app
+        .get(
+            &format!("/forms/{form_id}/responses/export?language=de"),
+            &key,
+        )
+        .await;
+    let line: Value = serde_json::from_str(ndjson.text.trim()).expect("one NDJSON line");
+    assert_eq!(line["language"], "de", "{}", ndjson.text);
+    let csv = app
+        .get(
+            &format!("/forms/{form_id}/responses/export?format=csv&language=de"),
+            &key,
+        )
+        .await;
+    let mut lines = csv.text.lines();
+    assert!(
+        lines.next().expect("header").ends_with(",Language"),
+        "{}",
+        csv.text
+    );
+    assert!(lines.next().expect("row").ends_with(",de"), "{}", csv.text);
 }

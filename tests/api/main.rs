@@ -60,6 +60,7 @@ mod hygiene;
 mod idempotency;
 mod identity_issuers;
 mod isolation;
+mod kept_files;
 mod lanes;
 mod languages;
 mod limits;

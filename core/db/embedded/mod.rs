@@ -26,6 +26,7 @@ mod files;
 mod host;
 mod owner;
 mod report;
+pub mod settings;
 
 use host::{
     RunAs, can_traverse, check_path_chars, chown, find_bin_dir, own_entry, resolve,
@@ -416,9 +417,10 @@ impl EmbeddedPostgres {
         // guarantees the path contains no quote. The port is explicit so that
         // a PGPORT in our environment cannot rename the socket.
         let server_opts = format!(
-            "-c listen_addresses='' -c unix_socket_directories='{}' -c port={}",
+            "-c listen_addresses='' -c unix_socket_directories='{}' -c port={} {}",
             self.socket_dir.display(),
-            self.port
+            self.port,
+            settings::as_options()
         );
         let mut cmd = self.command("pg_ctl");
         cmd.arg("start")

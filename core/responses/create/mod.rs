@@ -23,7 +23,7 @@ mod snapshot;
 mod statement;
 mod submission;
 
-pub(crate) use submission::{Outcome, Source, Stored, Submission};
+pub(crate) use submission::{Outcome, Source, Stored, Submission, language_tag};
 
 use crate::config::CoreConfig;
 use crate::db::lanes::Lanes;

@@ -250,6 +250,7 @@ mod tests {
             submitted_at: Utc::now(),
             completion_time_seconds: None,
             partial_page: None,
+            language: None,
         }
     }
 
@@ -308,6 +309,7 @@ mod tests {
                 answers: Map::new(),
             },
             drop_unshown: false,
+            language: None,
         };
         let plain = locked(json!({}), false);
         assert!(writes_only_the_response(&plain, &submission(vec![])));

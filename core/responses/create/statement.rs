@@ -207,6 +207,7 @@ mod tests {
             submitted_at: Utc::now(),
             completion_time_seconds: None,
             partial_page: None,
+            language: None,
         };
         IfCurrent {
             form_id,

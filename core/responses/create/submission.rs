@@ -80,6 +80,8 @@ pub(crate) struct Submission {
     /// Whether answers to questions the other answers hide are dropped instead of
     /// refused: the owner's own HTML form (endpoint mode) shows every question.
     pub drop_unshown: bool,
+    /// The language of the page it was answered on (`language_tag` checked it).
+    pub language: Option<String>,
 }
 
 /// The response `submission` makes on the form as `locked` holds it, and the quota it
@@ -144,6 +146,7 @@ pub(super) fn respond(
             .started_at
             .map(|_| (submitted_at - started_at).num_seconds()),
         partial_page: None,
+        language: submission.language.clone(),
     };
     let quota = Quota {
         account_id: target.account_id,
@@ -180,6 +183,18 @@ pub(super) fn failed_together<T>(error: CoreError, n: usize) -> Vec<Result<T, Co
     outcomes
 }
 
+/// The language a page says it was shown in, kept when it has the shape of a language
+/// tag (`de`, `pt-BR`, at most 35 characters, the longest a form's languages take);
+/// anything else (a tampered page, a client of its own) is not recorded.
+pub(crate) fn language_tag(sent: Option<String>) -> Option<String> {
+    sent.map(|tag| tag.trim().to_owned()).filter(|tag| {
+        !tag.is_empty()
+            && tag.len() <= 35
+            && tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !tag.starts_with('-')
+    })
+}
+
 /// A version 7 UUID of the instant `at` (random below the millisecond).
 fn time_ordered_id(at: DateTime<Utc>) -> Uuid {
     let secs = u64::try_from(at.timestamp()).unwrap_or(0);
@@ -194,6 +209,17 @@ fn time_ordered_id(at: DateTime<Utc>) -> Uuid {
 mod tests {
     use super::*;
     use crate::pb::ErrorReason;
+
+    #[test]
+    fn only_a_language_tag_is_recorded() {
+        let tag = |s: &str| language_tag(Some(s.into()));
+        assert_eq!(tag(" de "), Some("de".into()));
+        assert_eq!(tag("pt-BR"), Some("pt-BR".into()));
+        for bad in ["", "-de", "de_DE", "<b>", &"a".repeat(36)] {
+            assert_eq!(tag(bad), None, "{bad:?}");
+        }
+        assert_eq!(language_tag(None), None);
+    }
 
     #[test]
     fn what_fails_together_gets_one_verdict() {

@@ -38,6 +38,7 @@ struct ResponseRow {
     submitted_at: DateTime<Utc>,
     completion_time_seconds: Option<i64>,
     page: Option<i32>,
+    language: Option<String>,
 }
 
 impl From<ResponseRow> for Response {
@@ -54,6 +55,7 @@ impl From<ResponseRow> for Response {
             submitted_at: r.submitted_at,
             completion_time_seconds: r.completion_time_seconds,
             partial_page: r.page,
+            language: r.language,
         }
     }
 }
@@ -262,9 +264,10 @@ pub async fn insert_counted(
              RETURNING 1
          )
          INSERT INTO responses (id, form_id, answers, metadata, device_type, browser, os,
-                                started_at, submitted_at, completion_time_seconds, search)
+                                started_at, submitted_at, completion_time_seconds, search,
+                                language)
          SELECT $1::uuid, $2::uuid, $3::jsonb, $4::jsonb, $5::text, $6::text, $7::text,
-                $8::timestamptz, $9::timestamptz, $10::bigint, $14::text
+                $8::timestamptz, $9::timestamptz, $10::bigint, $14::text, $15::text
            FROM quota",
         r.id,
         r.form_id,
@@ -279,7 +282,8 @@ pub async fn insert_counted(
         quota.account_id,
         quota.month,
         quota.limit.unwrap_or(i64::MAX),
-        crate::responses::search::text_of(&r.answers)
+        crate::responses::search::text_of(&r.answers),
+        r.language.as_deref()
     )
     .execute(&mut **tx)
     .await?
@@ -335,7 +339,7 @@ pub async fn list(
 ) -> Result<Vec<Response>, CoreError> {
     let mut s = Statement::new(
         "SELECT r.id, r.form_id, r.answers, r.metadata, r.device_type, r.browser, r.os, \
-         r.started_at, r.submitted_at, r.completion_time_seconds, ",
+         r.started_at, r.submitted_at, r.completion_time_seconds, r.language, ",
     );
     s.push(sel.page_column());
     sel.push_from(&mut s);
@@ -372,6 +376,7 @@ pub async fn get_with_partial(
                   r.metadata AS "metadata!: Json<Map<String, Value>>", r.device_type,
                   r.browser, r.os, r.started_at AS "started_at!",
                   r.submitted_at AS "submitted_at!", r.completion_time_seconds, r.page,
+                  r.language,
                   CASE WHEN f.fields @> '[{"type": "page_break"}]' THEN f.fields END
                       AS "fields: Json<Vec<Field>>"
              FROM responses_with_partial r JOIN forms f ON f.id = r.form_id
@@ -395,6 +400,7 @@ pub async fn get_with_partial(
         submitted_at: row.submitted_at,
         completion_time_seconds: row.completion_time_seconds,
         page: row.page,
+        language: row.language,
     });
     Ok((response, row.fields.map(|f| f.0)))
 }
@@ -448,7 +454,7 @@ pub fn export_rows<'t>(
     let mut s = Statement::new(
         "SELECT r.id, r.form_id, r.answers::text AS answers, r.metadata::text AS metadata, \
          r.device_type, r.browser, r.os, r.started_at, r.submitted_at, \
-         r.completion_time_seconds, ",
+         r.completion_time_seconds, r.language, ",
     );
     s.push(sel.page_column());
     sel.push_from(&mut s);

@@ -38,6 +38,8 @@ pub(crate) struct Partial {
     pub completed: bool,
     /// Who saved it last (a keyed digest of their address, `hosted::bounds`).
     pub visitor: Option<Vec<u8>>,
+    /// The language of the page last saved.
+    pub language: Option<String>,
 }
 
 /// What a save names a partial by: the digest of its resume token, the digest it had
@@ -57,7 +59,7 @@ pub(crate) async fn find(
 ) -> Result<Option<Partial>, CoreError> {
     let row = sqlx::query!(
         r#"SELECT id, form_id, answers AS "answers: Json<Map<String, Value>>", file_ids,
-                  page, device_type, browser, os, started_at, visitor,
+                  page, device_type, browser, os, started_at, visitor, language,
                   completed_at IS NOT NULL AS "completed!"
              FROM partial_responses WHERE resume_digest = $1 AND form_id = $2"#,
         digest,
@@ -77,6 +79,7 @@ pub(crate) async fn find(
         started_at: r.started_at,
         completed: r.completed,
         visitor: r.visitor,
+        language: r.language,
     }))
 }
 
@@ -168,12 +171,13 @@ pub(crate) async fn save(
            )
            INSERT INTO partial_responses (id, form_id, resume_digest, answers, file_ids, page,
                                          device_type, browser, os, started_at, saved_at,
-                                         updated_at, visitor)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $13)
+                                         updated_at, visitor, language)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $13, $15)
            ON CONFLICT (id) DO UPDATE
               SET answers = EXCLUDED.answers, file_ids = EXCLUDED.file_ids,
                   page = EXCLUDED.page, updated_at = EXCLUDED.updated_at,
-                  resume_digest = EXCLUDED.resume_digest, visitor = EXCLUDED.visitor
+                  resume_digest = EXCLUDED.resume_digest, visitor = EXCLUDED.visitor,
+                  language = EXCLUDED.language
             WHERE partial_responses.completed_at IS NULL
               AND partial_responses.resume_digest = coalesce($14, EXCLUDED.resume_digest)"#,
         partial.id,
@@ -189,7 +193,8 @@ pub(crate) async fn save(
         now,
         files_until,
         keys.visitor,
-        keys.before
+        keys.before,
+        partial.language
     )
     .execute(db)
     .await?;

@@ -231,6 +231,7 @@ impl Selection<'_> {
             ("device_type", &f.device_type),
             ("browser", &f.browser),
             ("os", &f.os),
+            ("language", &f.language),
         ] {
             if let Some(value) = value {
                 s.push(" AND lower(r.")

@@ -104,6 +104,7 @@ pub async fn insert_all_if_current(
     let submitted = column(forms, |r| r.submitted_at);
     let completion = column(forms, |r| r.completion_time_seconds);
     let search = column(forms, |r| crate::responses::search::text_of(&r.answers));
+    let languages = column(forms, |r| r.language.as_deref());
     let hooked: Vec<bool> = forms.iter().map(|f| f.has_webhooks).collect();
     // A row per event.
     let events = || forms.iter().flat_map(|f| &f.events);
@@ -159,13 +160,14 @@ pub async fn insert_all_if_current(
            ), inserted AS (
                INSERT INTO responses (id, form_id, answers, metadata, device_type, browser,
                                       os, started_at, submitted_at, completion_time_seconds,
-                                      search)
+                                      search, language)
                SELECT r.* FROM unnest($11::uuid[], $12::uuid[], $13::jsonb[], $14::jsonb[],
                                       $15::text[], $16::text[], $17::text[],
                                       $18::timestamptz[], $19::timestamptz[], $20::bigint[],
-                                      $21::text[])
+                                      $21::text[], $30::text[])
                         AS r(id, form_id, answers, metadata, device_type, browser, os,
-                             started_at, submitted_at, completion_time_seconds, search)
+                             started_at, submitted_at, completion_time_seconds, search,
+                             language)
                 WHERE r.form_id IN (SELECT form_id FROM stored)
            ), advanced AS (
                UPDATE forms f SET response_count = s.response_count + s.added,
@@ -220,7 +222,8 @@ pub async fn insert_all_if_current(
         &aliases as _,
         &bodies as _,
         &alias_bodies as _,
-        &event_times
+        &event_times,
+        &languages as _
     )
     .fetch_all(db)
     .await?;

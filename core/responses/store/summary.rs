@@ -97,7 +97,7 @@ pub fn completed_rows<'c>(
     use tokio_stream::StreamExt;
     let mut s = Statement::new(
         "SELECT r.answers, r.device_type, r.browser, r.os, r.submitted_at, \
-         r.completion_time_seconds",
+         r.completion_time_seconds, r.language",
     );
     sel.push_from(&mut s);
     s.push(" ORDER BY r.submitted_at ASC, r.id ASC");

@@ -141,16 +141,30 @@ class SubmitHostedFormResponse(_message.Message):
     def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...
 
 class HostedFormPage(_message.Message):
-    __slots__ = ("form", "start_token", "pow_challenge", "progress")
+    __slots__ = ("form", "start_token", "pow_challenge", "progress", "kept_files")
     FORM_FIELD_NUMBER: _ClassVar[int]
     START_TOKEN_FIELD_NUMBER: _ClassVar[int]
     POW_CHALLENGE_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    KEPT_FILES_FIELD_NUMBER: _ClassVar[int]
     form: _forms_pb2.Form
     start_token: str
     pow_challenge: ProofOfWorkChallenge
     progress: HostedProgress
-    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., pow_challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...
+    kept_files: _containers.RepeatedCompositeFieldContainer[KeptFile]
+    def __init__(self, form: _Optional[_Union[_forms_pb2.Form, _Mapping]] = ..., start_token: _Optional[str] = ..., pow_challenge: _Optional[_Union[ProofOfWorkChallenge, _Mapping]] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ..., kept_files: _Optional[_Iterable[_Union[KeptFile, _Mapping]]] = ...) -> None: ...
+
+class KeptFile(_message.Message):
+    __slots__ = ("field_id", "token", "file_name", "size")
+    FIELD_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    FILE_NAME_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    field_id: str
+    token: str
+    file_name: str
+    size: int
+    def __init__(self, field_id: _Optional[str] = ..., token: _Optional[str] = ..., file_name: _Optional[str] = ..., size: _Optional[int] = ...) -> None: ...
 
 class EndpointCaller(_message.Message):
     __slots__ = ("origin", "sec_fetch_site")

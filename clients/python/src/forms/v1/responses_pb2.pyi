@@ -76,7 +76,7 @@ ANSWER_OPERATOR_GREATER_THAN: AnswerOperator
 ANSWER_OPERATOR_LESS_THAN: AnswerOperator
 
 class FormResponse(_message.Message):
-    __slots__ = ("id", "form_id", "answers", "metadata", "device_type", "browser", "os", "started_at", "submitted_at", "completion_time_seconds", "status", "last_page")
+    __slots__ = ("id", "form_id", "answers", "metadata", "device_type", "browser", "os", "started_at", "submitted_at", "completion_time_seconds", "status", "last_page", "language")
     ID_FIELD_NUMBER: _ClassVar[int]
     FORM_ID_FIELD_NUMBER: _ClassVar[int]
     ANSWERS_FIELD_NUMBER: _ClassVar[int]
@@ -89,6 +89,7 @@ class FormResponse(_message.Message):
     COMPLETION_TIME_SECONDS_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     LAST_PAGE_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     id: str
     form_id: str
     answers: _struct_pb2.Struct
@@ -101,10 +102,11 @@ class FormResponse(_message.Message):
     completion_time_seconds: int
     status: ResponseStatus
     last_page: int
-    def __init__(self, id: _Optional[str] = ..., form_id: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ..., started_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., submitted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., completion_time_seconds: _Optional[int] = ..., status: _Optional[_Union[ResponseStatus, str]] = ..., last_page: _Optional[int] = ...) -> None: ...
+    language: str
+    def __init__(self, id: _Optional[str] = ..., form_id: _Optional[str] = ..., answers: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ..., started_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., submitted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., completion_time_seconds: _Optional[int] = ..., status: _Optional[_Union[ResponseStatus, str]] = ..., last_page: _Optional[int] = ..., language: _Optional[str] = ...) -> None: ...
 
 class ResponseFilter(_message.Message):
-    __slots__ = ("q", "answers", "source", "device_type", "browser", "os", "ids")
+    __slots__ = ("q", "answers", "source", "device_type", "browser", "os", "ids", "language")
     Q_FIELD_NUMBER: _ClassVar[int]
     ANSWERS_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
@@ -112,6 +114,7 @@ class ResponseFilter(_message.Message):
     BROWSER_FIELD_NUMBER: _ClassVar[int]
     OS_FIELD_NUMBER: _ClassVar[int]
     IDS_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     q: str
     answers: _containers.RepeatedCompositeFieldContainer[AnswerFilter]
     source: ResponseSource
@@ -119,7 +122,8 @@ class ResponseFilter(_message.Message):
     browser: str
     os: str
     ids: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, q: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[AnswerFilter, _Mapping]]] = ..., source: _Optional[_Union[ResponseSource, str]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ..., ids: _Optional[_Iterable[str]] = ...) -> None: ...
+    language: str
+    def __init__(self, q: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[AnswerFilter, _Mapping]]] = ..., source: _Optional[_Union[ResponseSource, str]] = ..., device_type: _Optional[str] = ..., browser: _Optional[str] = ..., os: _Optional[str] = ..., ids: _Optional[_Iterable[str]] = ..., language: _Optional[str] = ...) -> None: ...
 
 class AnswerFilter(_message.Message):
     __slots__ = ("field", "operator", "values")
@@ -266,7 +270,7 @@ class GetFormSummaryResponse(_message.Message):
     def __init__(self, summary: _Optional[_Union[FormSummary, _Mapping]] = ...) -> None: ...
 
 class FormSummary(_message.Message):
-    __slots__ = ("counts", "completion_time", "device_types", "browsers", "operating_systems", "fields", "pages")
+    __slots__ = ("counts", "completion_time", "device_types", "browsers", "operating_systems", "fields", "pages", "languages")
     COUNTS_FIELD_NUMBER: _ClassVar[int]
     COMPLETION_TIME_FIELD_NUMBER: _ClassVar[int]
     DEVICE_TYPES_FIELD_NUMBER: _ClassVar[int]
@@ -274,6 +278,7 @@ class FormSummary(_message.Message):
     OPERATING_SYSTEMS_FIELD_NUMBER: _ClassVar[int]
     FIELDS_FIELD_NUMBER: _ClassVar[int]
     PAGES_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGES_FIELD_NUMBER: _ClassVar[int]
     counts: SummaryCounts
     completion_time: CompletionTime
     device_types: _containers.RepeatedCompositeFieldContainer[ValueCount]
@@ -281,7 +286,8 @@ class FormSummary(_message.Message):
     operating_systems: _containers.RepeatedCompositeFieldContainer[ValueCount]
     fields: _containers.RepeatedCompositeFieldContainer[FieldSummary]
     pages: _containers.RepeatedCompositeFieldContainer[PageReach]
-    def __init__(self, counts: _Optional[_Union[SummaryCounts, _Mapping]] = ..., completion_time: _Optional[_Union[CompletionTime, _Mapping]] = ..., device_types: _Optional[_Iterable[_Union[ValueCount, _Mapping]]] = ..., browsers: _Optional[_Iterable[_Union[ValueCount, _Mapping]]] = ..., operating_systems: _Optional[_Iterable[_Union[ValueCount, _Mapping]]] = ..., fields: _Optional[_Iterable[_Union[FieldSummary, _Mapping]]] = ..., pages: _Optional[_Iterable[_Union[PageReach, _Mapping]]] = ...) -> None: ...
+    languages: _containers.RepeatedCompositeFieldContainer[ValueCount]
+    def __init__(self, counts: _Optional[_Union[SummaryCounts, _Mapping]] = ..., completion_time: _Optional[_Union[CompletionTime, _Mapping]] = ..., device_types: _Optional[_Iterable[_Union[ValueCount, _Mapping]]] = ..., browsers: _Optional[_Iterable[_Union[ValueCount, _Mapping]]] = ..., operating_systems: _Optional[_Iterable[_Union[ValueCount, _Mapping]]] = ..., fields: _Optional[_Iterable[_Union[FieldSummary, _Mapping]]] = ..., pages: _Optional[_Iterable[_Union[PageReach, _Mapping]]] = ..., languages: _Optional[_Iterable[_Union[ValueCount, _Mapping]]] = ...) -> None: ...
 
 class SummaryCounts(_message.Message):
     __slots__ = ("completed", "partial", "completion_rate", "per_day", "per_hour")

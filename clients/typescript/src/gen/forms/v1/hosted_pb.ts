@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file forms/v1/hosted.proto.
  */
 export const file_forms_v1_hosted: GenFile = /*@__PURE__*/
-  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIm4KFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkSFAoMcmVzdW1lX3Rva2VuGAMgASgJEhEKBHBhZ2UYBCABKAVIAIgBAUIHCgVfcGFnZSKtAQoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJEjUKDXBvd19jaGFsbGVuZ2UYAyABKAsyHi5mb3Jtcy52MS5Qcm9vZk9mV29ya0NoYWxsZW5nZRIqCghwcm9ncmVzcxgEIAEoCzIYLmZvcm1zLnYxLkhvc3RlZFByb2dyZXNzIsABCg5Ib3N0ZWRQcm9ncmVzcxIMCgRwYWdlGAEgASgFEhIKCnBhZ2VfY291bnQYAiABKAUSDgoGZmllbGRzGAMgAygJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKDHJlc3VtZV90b2tlbhgFIAEoCRIVCg1wcmV2aW91c19wYWdlGAYgASgFEhAKCHBvc2l0aW9uGAcgASgFEhMKC3Nob3duX2NvdW50GAggASgFInEKFFByb29mT2ZXb3JrQ2hhbGxlbmdlEhEKCWFsZ29yaXRobRgBIAEoCRIRCgljaGFsbGVuZ2UYAiABKAkSDAoEc2FsdBgDIAEoCRISCgptYXhfbnVtYmVyGAQgASgEEhEKCXNpZ25hdHVyZRgFIAEoCSK+AgoXU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSEwoLc3RhcnRfdG9rZW4YAiABKAkSEgoKY3NyZl9ub25jZRgDIAEoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgp1c2VyX2FnZW50GAUgASgJEhcKD2hvbmV5cG90X2ZpbGxlZBgGIAEoCBIlCgVmaWxlcxgHIAMoCzIWLmZvcm1zLnYxLlVwbG9hZGVkRmlsZRIMCgRwYWdlGAggASgFEhQKDHJlc3VtZV90b2tlbhgJIAEoCRIMCgRiYWNrGAogASgIEhQKDHBvd19zb2x1dGlvbhgNIAEoCRIVCghsYW5ndWFnZRgOIAEoCUgAiAEBQgsKCV9sYW5ndWFnZSJECgxVcGxvYWRlZEZpbGUSEAoIZmllbGRfaWQYASABKAkSEQoJZmlsZV9uYW1lGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiWQocQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJIk4KHUFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlEi0KC2ZpbGVfZmllbGRzGAEgAygLMhguZm9ybXMudjEuRmlsZUZpZWxkTGltaXQiNQoORmlsZUZpZWxkTGltaXQSEAoIZmllbGRfaWQYASABKAkSEQoJbWF4X2J5dGVzGAIgASgEIsMBChhTdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USEwoLcmVzcG9uc2VfaWQYASABKAkSIQoUY29uZmlybWF0aW9uX21lc3NhZ2UYAiABKAlIAIgBARIZCgxyZWRpcmVjdF91cmwYAyABKAlIAYgBARIqCghwcm9ncmVzcxgEIAEoCzIYLmZvcm1zLnYxLkhvc3RlZFByb2dyZXNzQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIqYBCg5Ib3N0ZWRGb3JtUGFnZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybRITCgtzdGFydF90b2tlbhgCIAEoCRI1Cg1wb3dfY2hhbGxlbmdlGAMgASgLMh4uZm9ybXMudjEuUHJvb2ZPZldvcmtDaGFsbGVuZ2USKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzcyI4Cg5FbmRwb2ludENhbGxlchIOCgZvcmlnaW4YASABKAkSFgoOc2VjX2ZldGNoX3NpdGUYAiABKAki6QEKF1N1Ym1pdFRvRW5kcG9pbnRSZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEigKBmNhbGxlchgCIAEoCzIYLmZvcm1zLnYxLkVuZHBvaW50Q2FsbGVyEigKB2Fuc3dlcnMYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhIKCnVzZXJfYWdlbnQYBCABKAkSFwoPaG9uZXlwb3RfZmlsbGVkGAUgASgIEiUKBWZpbGVzGAYgAygLMhYuZm9ybXMudjEuVXBsb2FkZWRGaWxlEhQKDHBvd19zb2x1dGlvbhgHIAEoCSKXAQoYU3VibWl0VG9FbmRwb2ludFJlc3BvbnNlEhMKC3Jlc3BvbnNlX2lkGAEgASgJEiEKFGNvbmZpcm1hdGlvbl9tZXNzYWdlGAIgASgJSACIAQESGQoMcmVkaXJlY3RfdXJsGAMgASgJSAGIAQFCFwoVX2NvbmZpcm1hdGlvbl9tZXNzYWdlQg8KDV9yZWRpcmVjdF91cmwiXAoeQWRtaXRFbmRwb2ludFN1Ym1pc3Npb25SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEigKBmNhbGxlchgCIAEoCzIYLmZvcm1zLnYxLkVuZHBvaW50Q2FsbGVyIlAKH0FkbWl0RW5kcG9pbnRTdWJtaXNzaW9uUmVzcG9uc2USLQoLZmlsZV9maWVsZHMYASADKAsyGC5mb3Jtcy52MS5GaWxlRmllbGRMaW1pdCI+ChpDaGVja0VuZHBvaW50T3JpZ2luUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRIOCgZvcmlnaW4YAiABKAkiHQobQ2hlY2tFbmRwb2ludE9yaWdpblJlc3BvbnNlIlkKG0dldEVuZHBvaW50Q2hhbGxlbmdlUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRIoCgZjYWxsZXIYAiABKAsyGC5mb3Jtcy52MS5FbmRwb2ludENhbGxlciJRChxHZXRFbmRwb2ludENoYWxsZW5nZVJlc3BvbnNlEjEKCWNoYWxsZW5nZRgBIAEoCzIeLmZvcm1zLnYxLlByb29mT2ZXb3JrQ2hhbGxlbmdlIikKFUdldEhvc3RlZFRoZW1lUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCSJLChZHZXRIb3N0ZWRUaGVtZVJlc3BvbnNlEicKBXRoZW1lGAEgASgLMhMuZm9ybXMudjEuRm9ybVRoZW1lSACIAQFCCAoGX3RoZW1lIigKFEdldEhvc3RlZExvZ29SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJIkoKFUdldEhvc3RlZExvZ29SZXNwb25zZRIKCgJpZBgBIAEoCRIUCgxjb250ZW50X3R5cGUYAiABKAkSDwoHY29udGVudBgDIAEoDDLoBgoSSG9zdGVkRm9ybXNTZXJ2aWNlElAKDUdldEhvc3RlZEZvcm0SHi5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVxdWVzdBofLmZvcm1zLnYxLkdldEhvc3RlZEZvcm1SZXNwb25zZRJZChBTdWJtaXRIb3N0ZWRGb3JtEiEuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QaIi5mb3Jtcy52MS5TdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USaAoVQWRtaXRIb3N0ZWRTdWJtaXNzaW9uEiYuZm9ybXMudjEuQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBonLmZvcm1zLnYxLkFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlElkKEFN1Ym1pdFRvRW5kcG9pbnQSIS5mb3Jtcy52MS5TdWJtaXRUb0VuZHBvaW50UmVxdWVzdBoiLmZvcm1zLnYxLlN1Ym1pdFRvRW5kcG9pbnRSZXNwb25zZRJuChdBZG1pdEVuZHBvaW50U3VibWlzc2lvbhIoLmZvcm1zLnYxLkFkbWl0RW5kcG9pbnRTdWJtaXNzaW9uUmVxdWVzdBopLmZvcm1zLnYxLkFkbWl0RW5kcG9pbnRTdWJtaXNzaW9uUmVzcG9uc2USYgoTQ2hlY2tFbmRwb2ludE9yaWdpbhIkLmZvcm1zLnYxLkNoZWNrRW5kcG9pbnRPcmlnaW5SZXF1ZXN0GiUuZm9ybXMudjEuQ2hlY2tFbmRwb2ludE9yaWdpblJlc3BvbnNlEmUKFEdldEVuZHBvaW50Q2hhbGxlbmdlEiUuZm9ybXMudjEuR2V0RW5kcG9pbnRDaGFsbGVuZ2VSZXF1ZXN0GiYuZm9ybXMudjEuR2V0RW5kcG9pbnRDaGFsbGVuZ2VSZXNwb25zZRJTCg5HZXRIb3N0ZWRUaGVtZRIfLmZvcm1zLnYxLkdldEhvc3RlZFRoZW1lUmVxdWVzdBogLmZvcm1zLnYxLkdldEhvc3RlZFRoZW1lUmVzcG9uc2USUAoNR2V0SG9zdGVkTG9nbxIeLmZvcm1zLnYxLkdldEhvc3RlZExvZ29SZXF1ZXN0Gh8uZm9ybXMudjEuR2V0SG9zdGVkTG9nb1Jlc3BvbnNlYgZwcm90bzM", [file_forms_v1_forms, file_google_protobuf_struct]);
+  fileDesc("ChVmb3Jtcy92MS9ob3N0ZWQucHJvdG8SCGZvcm1zLnYxIm4KFEdldEhvc3RlZEZvcm1SZXF1ZXN0EhAKCHNob3J0X2lkGAEgASgJEhIKCmNzcmZfbm9uY2UYAiABKAkSFAoMcmVzdW1lX3Rva2VuGAMgASgJEhEKBHBhZ2UYBCABKAVIAIgBAUIHCgVfcGFnZSKtAQoVR2V0SG9zdGVkRm9ybVJlc3BvbnNlEhwKBGZvcm0YASABKAsyDi5mb3Jtcy52MS5Gb3JtEhMKC3N0YXJ0X3Rva2VuGAIgASgJEjUKDXBvd19jaGFsbGVuZ2UYAyABKAsyHi5mb3Jtcy52MS5Qcm9vZk9mV29ya0NoYWxsZW5nZRIqCghwcm9ncmVzcxgEIAEoCzIYLmZvcm1zLnYxLkhvc3RlZFByb2dyZXNzIsABCg5Ib3N0ZWRQcm9ncmVzcxIMCgRwYWdlGAEgASgFEhIKCnBhZ2VfY291bnQYAiABKAUSDgoGZmllbGRzGAMgAygJEigKB2Fuc3dlcnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKDHJlc3VtZV90b2tlbhgFIAEoCRIVCg1wcmV2aW91c19wYWdlGAYgASgFEhAKCHBvc2l0aW9uGAcgASgFEhMKC3Nob3duX2NvdW50GAggASgFInEKFFByb29mT2ZXb3JrQ2hhbGxlbmdlEhEKCWFsZ29yaXRobRgBIAEoCRIRCgljaGFsbGVuZ2UYAiABKAkSDAoEc2FsdBgDIAEoCRISCgptYXhfbnVtYmVyGAQgASgEEhEKCXNpZ25hdHVyZRgFIAEoCSK+AgoXU3VibWl0SG9zdGVkRm9ybVJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSEwoLc3RhcnRfdG9rZW4YAiABKAkSEgoKY3NyZl9ub25jZRgDIAEoCRIoCgdhbnN3ZXJzGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgp1c2VyX2FnZW50GAUgASgJEhcKD2hvbmV5cG90X2ZpbGxlZBgGIAEoCBIlCgVmaWxlcxgHIAMoCzIWLmZvcm1zLnYxLlVwbG9hZGVkRmlsZRIMCgRwYWdlGAggASgFEhQKDHJlc3VtZV90b2tlbhgJIAEoCRIMCgRiYWNrGAogASgIEhQKDHBvd19zb2x1dGlvbhgNIAEoCRIVCghsYW5ndWFnZRgOIAEoCUgAiAEBQgsKCV9sYW5ndWFnZSJECgxVcGxvYWRlZEZpbGUSEAoIZmllbGRfaWQYASABKAkSEQoJZmlsZV9uYW1lGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiWQocQWRtaXRIb3N0ZWRTdWJtaXNzaW9uUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRITCgtzdGFydF90b2tlbhgCIAEoCRISCgpjc3JmX25vbmNlGAMgASgJIk4KHUFkbWl0SG9zdGVkU3VibWlzc2lvblJlc3BvbnNlEi0KC2ZpbGVfZmllbGRzGAEgAygLMhguZm9ybXMudjEuRmlsZUZpZWxkTGltaXQiNQoORmlsZUZpZWxkTGltaXQSEAoIZmllbGRfaWQYASABKAkSEQoJbWF4X2J5dGVzGAIgASgEIsMBChhTdWJtaXRIb3N0ZWRGb3JtUmVzcG9uc2USEwoLcmVzcG9uc2VfaWQYASABKAkSIQoUY29uZmlybWF0aW9uX21lc3NhZ2UYAiABKAlIAIgBARIZCgxyZWRpcmVjdF91cmwYAyABKAlIAYgBARIqCghwcm9ncmVzcxgEIAEoCzIYLmZvcm1zLnYxLkhvc3RlZFByb2dyZXNzQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIs4BCg5Ib3N0ZWRGb3JtUGFnZRIcCgRmb3JtGAEgASgLMg4uZm9ybXMudjEuRm9ybRITCgtzdGFydF90b2tlbhgCIAEoCRI1Cg1wb3dfY2hhbGxlbmdlGAMgASgLMh4uZm9ybXMudjEuUHJvb2ZPZldvcmtDaGFsbGVuZ2USKgoIcHJvZ3Jlc3MYBCABKAsyGC5mb3Jtcy52MS5Ib3N0ZWRQcm9ncmVzcxImCgprZXB0X2ZpbGVzGFAgAygLMhIuZm9ybXMudjEuS2VwdEZpbGUiTAoIS2VwdEZpbGUSEAoIZmllbGRfaWQYASABKAkSDQoFdG9rZW4YAiABKAkSEQoJZmlsZV9uYW1lGAMgASgJEgwKBHNpemUYBCABKAMiOAoORW5kcG9pbnRDYWxsZXISDgoGb3JpZ2luGAEgASgJEhYKDnNlY19mZXRjaF9zaXRlGAIgASgJIukBChdTdWJtaXRUb0VuZHBvaW50UmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRIoCgZjYWxsZXIYAiABKAsyGC5mb3Jtcy52MS5FbmRwb2ludENhbGxlchIoCgdhbnN3ZXJzGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgp1c2VyX2FnZW50GAQgASgJEhcKD2hvbmV5cG90X2ZpbGxlZBgFIAEoCBIlCgVmaWxlcxgGIAMoCzIWLmZvcm1zLnYxLlVwbG9hZGVkRmlsZRIUCgxwb3dfc29sdXRpb24YByABKAkilwEKGFN1Ym1pdFRvRW5kcG9pbnRSZXNwb25zZRITCgtyZXNwb25zZV9pZBgBIAEoCRIhChRjb25maXJtYXRpb25fbWVzc2FnZRgCIAEoCUgAiAEBEhkKDHJlZGlyZWN0X3VybBgDIAEoCUgBiAEBQhcKFV9jb25maXJtYXRpb25fbWVzc2FnZUIPCg1fcmVkaXJlY3RfdXJsIlwKHkFkbWl0RW5kcG9pbnRTdWJtaXNzaW9uUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCRIoCgZjYWxsZXIYAiABKAsyGC5mb3Jtcy52MS5FbmRwb2ludENhbGxlciJQCh9BZG1pdEVuZHBvaW50U3VibWlzc2lvblJlc3BvbnNlEi0KC2ZpbGVfZmllbGRzGAEgAygLMhguZm9ybXMudjEuRmlsZUZpZWxkTGltaXQiPgoaQ2hlY2tFbmRwb2ludE9yaWdpblJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSDgoGb3JpZ2luGAIgASgJIh0KG0NoZWNrRW5kcG9pbnRPcmlnaW5SZXNwb25zZSJZChtHZXRFbmRwb2ludENoYWxsZW5nZVJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkSKAoGY2FsbGVyGAIgASgLMhguZm9ybXMudjEuRW5kcG9pbnRDYWxsZXIiUQocR2V0RW5kcG9pbnRDaGFsbGVuZ2VSZXNwb25zZRIxCgljaGFsbGVuZ2UYASABKAsyHi5mb3Jtcy52MS5Qcm9vZk9mV29ya0NoYWxsZW5nZSIpChVHZXRIb3N0ZWRUaGVtZVJlcXVlc3QSEAoIc2hvcnRfaWQYASABKAkiSwoWR2V0SG9zdGVkVGhlbWVSZXNwb25zZRInCgV0aGVtZRgBIAEoCzITLmZvcm1zLnYxLkZvcm1UaGVtZUgAiAEBQggKBl90aGVtZSIoChRHZXRIb3N0ZWRMb2dvUmVxdWVzdBIQCghzaG9ydF9pZBgBIAEoCSJKChVHZXRIb3N0ZWRMb2dvUmVzcG9uc2USCgoCaWQYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwy6AYKEkhvc3RlZEZvcm1zU2VydmljZRJQCg1HZXRIb3N0ZWRGb3JtEh4uZm9ybXMudjEuR2V0SG9zdGVkRm9ybVJlcXVlc3QaHy5mb3Jtcy52MS5HZXRIb3N0ZWRGb3JtUmVzcG9uc2USWQoQU3VibWl0SG9zdGVkRm9ybRIhLmZvcm1zLnYxLlN1Ym1pdEhvc3RlZEZvcm1SZXF1ZXN0GiIuZm9ybXMudjEuU3VibWl0SG9zdGVkRm9ybVJlc3BvbnNlEmgKFUFkbWl0SG9zdGVkU3VibWlzc2lvbhImLmZvcm1zLnYxLkFkbWl0SG9zdGVkU3VibWlzc2lvblJlcXVlc3QaJy5mb3Jtcy52MS5BZG1pdEhvc3RlZFN1Ym1pc3Npb25SZXNwb25zZRJZChBTdWJtaXRUb0VuZHBvaW50EiEuZm9ybXMudjEuU3VibWl0VG9FbmRwb2ludFJlcXVlc3QaIi5mb3Jtcy52MS5TdWJtaXRUb0VuZHBvaW50UmVzcG9uc2USbgoXQWRtaXRFbmRwb2ludFN1Ym1pc3Npb24SKC5mb3Jtcy52MS5BZG1pdEVuZHBvaW50U3VibWlzc2lvblJlcXVlc3QaKS5mb3Jtcy52MS5BZG1pdEVuZHBvaW50U3VibWlzc2lvblJlc3BvbnNlEmIKE0NoZWNrRW5kcG9pbnRPcmlnaW4SJC5mb3Jtcy52MS5DaGVja0VuZHBvaW50T3JpZ2luUmVxdWVzdBolLmZvcm1zLnYxLkNoZWNrRW5kcG9pbnRPcmlnaW5SZXNwb25zZRJlChRHZXRFbmRwb2ludENoYWxsZW5nZRIlLmZvcm1zLnYxLkdldEVuZHBvaW50Q2hhbGxlbmdlUmVxdWVzdBomLmZvcm1zLnYxLkdldEVuZHBvaW50Q2hhbGxlbmdlUmVzcG9uc2USUwoOR2V0SG9zdGVkVGhlbWUSHy5mb3Jtcy52MS5HZXRIb3N0ZWRUaGVtZVJlcXVlc3QaIC5mb3Jtcy52MS5HZXRIb3N0ZWRUaGVtZVJlc3BvbnNlElAKDUdldEhvc3RlZExvZ28SHi5mb3Jtcy52MS5HZXRIb3N0ZWRMb2dvUmVxdWVzdBofLmZvcm1zLnYxLkdldEhvc3RlZExvZ29SZXNwb25zZWIGcHJvdG8z", [file_forms_v1_forms, file_google_protobuf_struct]);
 
 /**
  * Request of GetHostedForm.
@@ -541,6 +541,16 @@ export type HostedFormPage = Message<"forms.v1.HostedFormPage"> & {
    * @generated from field: forms.v1.HostedProgress progress = 4;
    */
   progress?: HostedProgress | undefined;
+
+  /**
+   * The files the refused submission carried, kept for the next post of the page
+   * (a browser never fills a file input again): each is attached to the response
+   * when that post sends its token as the field's answer, `{"kept": token}`, and no
+   * new file for the field. Kept for as long as the refused page may be sent (a day).
+   *
+   * @generated from field: repeated forms.v1.KeptFile kept_files = 80;
+   */
+  keptFiles: KeptFile[];
 };
 
 /**
@@ -549,6 +559,49 @@ export type HostedFormPage = Message<"forms.v1.HostedFormPage"> & {
  */
 export const HostedFormPageSchema: GenMessage<HostedFormPage> = /*@__PURE__*/
   messageDesc(file_forms_v1_hosted, 10);
+
+/**
+ * A file a refused page keeps for its next post.
+ *
+ * @generated from message forms.v1.KeptFile
+ */
+export type KeptFile = Message<"forms.v1.KeptFile"> & {
+  /**
+   * The file_upload field it answers.
+   *
+   * @generated from field: string field_id = 1;
+   */
+  fieldId: string;
+
+  /**
+   * What the next post sends as the field's answer, `{"kept": token}`; bound to the
+   * form and to the visitor's `csrf_nonce`.
+   *
+   * @generated from field: string token = 2;
+   */
+  token: string;
+
+  /**
+   * The file's name as the visitor's device gave it.
+   *
+   * @generated from field: string file_name = 3;
+   */
+  fileName: string;
+
+  /**
+   * Its size in bytes.
+   *
+   * @generated from field: int64 size = 4;
+   */
+  size: bigint;
+};
+
+/**
+ * Describes the message forms.v1.KeptFile.
+ * Use `create(KeptFileSchema)` to create a new message.
+ */
+export const KeptFileSchema: GenMessage<KeptFile> = /*@__PURE__*/
+  messageDesc(file_forms_v1_hosted, 11);
 
 /**
  * Where an endpoint submission comes from, as the browser told it.
@@ -579,7 +632,7 @@ export type EndpointCaller = Message<"forms.v1.EndpointCaller"> & {
  * Use `create(EndpointCallerSchema)` to create a new message.
  */
 export const EndpointCallerSchema: GenMessage<EndpointCaller> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 11);
+  messageDesc(file_forms_v1_hosted, 12);
 
 /**
  * Request of SubmitToEndpoint.
@@ -644,7 +697,7 @@ export type SubmitToEndpointRequest = Message<"forms.v1.SubmitToEndpointRequest"
  * Use `create(SubmitToEndpointRequestSchema)` to create a new message.
  */
 export const SubmitToEndpointRequestSchema: GenMessage<SubmitToEndpointRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 12);
+  messageDesc(file_forms_v1_hosted, 13);
 
 /**
  * Reply of SubmitToEndpoint.
@@ -680,7 +733,7 @@ export type SubmitToEndpointResponse = Message<"forms.v1.SubmitToEndpointRespons
  * Use `create(SubmitToEndpointResponseSchema)` to create a new message.
  */
 export const SubmitToEndpointResponseSchema: GenMessage<SubmitToEndpointResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 13);
+  messageDesc(file_forms_v1_hosted, 14);
 
 /**
  * Request of AdmitEndpointSubmission.
@@ -708,7 +761,7 @@ export type AdmitEndpointSubmissionRequest = Message<"forms.v1.AdmitEndpointSubm
  * Use `create(AdmitEndpointSubmissionRequestSchema)` to create a new message.
  */
 export const AdmitEndpointSubmissionRequestSchema: GenMessage<AdmitEndpointSubmissionRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 14);
+  messageDesc(file_forms_v1_hosted, 15);
 
 /**
  * Reply of AdmitEndpointSubmission: the form's file fields and their limits.
@@ -729,7 +782,7 @@ export type AdmitEndpointSubmissionResponse = Message<"forms.v1.AdmitEndpointSub
  * Use `create(AdmitEndpointSubmissionResponseSchema)` to create a new message.
  */
 export const AdmitEndpointSubmissionResponseSchema: GenMessage<AdmitEndpointSubmissionResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 15);
+  messageDesc(file_forms_v1_hosted, 16);
 
 /**
  * Request of CheckEndpointOrigin.
@@ -757,7 +810,7 @@ export type CheckEndpointOriginRequest = Message<"forms.v1.CheckEndpointOriginRe
  * Use `create(CheckEndpointOriginRequestSchema)` to create a new message.
  */
 export const CheckEndpointOriginRequestSchema: GenMessage<CheckEndpointOriginRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 16);
+  messageDesc(file_forms_v1_hosted, 17);
 
 /**
  * Reply of CheckEndpointOrigin: the origin is allowed (a refusal is an error).
@@ -772,7 +825,7 @@ export type CheckEndpointOriginResponse = Message<"forms.v1.CheckEndpointOriginR
  * Use `create(CheckEndpointOriginResponseSchema)` to create a new message.
  */
 export const CheckEndpointOriginResponseSchema: GenMessage<CheckEndpointOriginResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 17);
+  messageDesc(file_forms_v1_hosted, 18);
 
 /**
  * Request of GetEndpointChallenge.
@@ -800,7 +853,7 @@ export type GetEndpointChallengeRequest = Message<"forms.v1.GetEndpointChallenge
  * Use `create(GetEndpointChallengeRequestSchema)` to create a new message.
  */
 export const GetEndpointChallengeRequestSchema: GenMessage<GetEndpointChallengeRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 18);
+  messageDesc(file_forms_v1_hosted, 19);
 
 /**
  * Reply of GetEndpointChallenge.
@@ -821,7 +874,7 @@ export type GetEndpointChallengeResponse = Message<"forms.v1.GetEndpointChalleng
  * Use `create(GetEndpointChallengeResponseSchema)` to create a new message.
  */
 export const GetEndpointChallengeResponseSchema: GenMessage<GetEndpointChallengeResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 19);
+  messageDesc(file_forms_v1_hosted, 20);
 
 /**
  * Request of GetHostedTheme.
@@ -842,7 +895,7 @@ export type GetHostedThemeRequest = Message<"forms.v1.GetHostedThemeRequest"> & 
  * Use `create(GetHostedThemeRequestSchema)` to create a new message.
  */
 export const GetHostedThemeRequestSchema: GenMessage<GetHostedThemeRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 20);
+  messageDesc(file_forms_v1_hosted, 21);
 
 /**
  * Reply of GetHostedTheme.
@@ -863,7 +916,7 @@ export type GetHostedThemeResponse = Message<"forms.v1.GetHostedThemeResponse"> 
  * Use `create(GetHostedThemeResponseSchema)` to create a new message.
  */
 export const GetHostedThemeResponseSchema: GenMessage<GetHostedThemeResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 21);
+  messageDesc(file_forms_v1_hosted, 22);
 
 /**
  * Request of GetHostedLogo.
@@ -884,7 +937,7 @@ export type GetHostedLogoRequest = Message<"forms.v1.GetHostedLogoRequest"> & {
  * Use `create(GetHostedLogoRequestSchema)` to create a new message.
  */
 export const GetHostedLogoRequestSchema: GenMessage<GetHostedLogoRequest> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 22);
+  messageDesc(file_forms_v1_hosted, 23);
 
 /**
  * Reply of GetHostedLogo.
@@ -919,7 +972,7 @@ export type GetHostedLogoResponse = Message<"forms.v1.GetHostedLogoResponse"> & 
  * Use `create(GetHostedLogoResponseSchema)` to create a new message.
  */
 export const GetHostedLogoResponseSchema: GenMessage<GetHostedLogoResponse> = /*@__PURE__*/
-  messageDesc(file_forms_v1_hosted, 23);
+  messageDesc(file_forms_v1_hosted, 24);
 
 /**
  * Hosted form pages: what a visitor's browser needs, without an API key. Used by the
