@@ -163,10 +163,12 @@ fn kept_file(c: &Control<'_>) -> Option<Markup> {
 
 /// A file's size as people read it: bytes, KB or MB (of 1,024).
 fn size_text(bytes: i64) -> String {
-    match bytes {
-        ..1_024 => format!("{bytes} B"),
-        ..1_048_576 => format!("{} KB", (bytes + 512) / 1_024),
-        _ => format!("{:.1} MB", bytes as f64 / 1_048_576.0),
+    if bytes < 1_024 {
+        format!("{bytes} B")
+    } else if bytes < 1_048_576 {
+        format!("{} KB", (bytes + 512) / 1_024)
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1_048_576.0)
     }
 }
 
