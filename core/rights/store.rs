@@ -244,13 +244,13 @@ pub(crate) async fn delete_idempotency_replies(
     account_id: Uuid,
     ids: &[Uuid],
 ) -> Result<u64, CoreError> {
-    let names: Vec<Vec<u8>> = ids.iter().map(|id| id.to_string().into_bytes()).collect();
     Ok(sqlx::query!(
         "DELETE FROM idempotency_keys k
           WHERE k.account_id = $1 AND k.reply IS NOT NULL
-            AND EXISTS (SELECT 1 FROM unnest($2::bytea[]) n WHERE position(n IN k.reply) > 0)",
+            AND EXISTS (SELECT 1 FROM unnest($2::uuid[]) n
+                         WHERE position(convert_to(n::text, 'UTF8') IN k.reply) > 0)",
         account_id,
-        &names[..]
+        ids
     )
     .execute(&mut **tx)
     .await?
@@ -260,8 +260,8 @@ pub(crate) async fn delete_idempotency_replies(
 /// Bounds how long `tx` waits for a lock: a purge's batch gives up (and is taken again
 /// by the next round) rather than queue creates behind it.
 pub(crate) async fn bound_lock_wait(tx: &mut Transaction<'_, Postgres>) -> Result<(), CoreError> {
-    sqlx::query!("SET LOCAL lock_timeout = '2s'")
-        .execute(&mut **tx)
+    sqlx::query_scalar!("SELECT set_config('lock_timeout', '2s', true)")
+        .fetch_one(&mut **tx)
         .await?;
     Ok(())
 }

@@ -81,7 +81,7 @@ pub(crate) struct Erase {
 }
 
 /// `POST /app/account/erasure`: without `confirm`, the matches; with it, the erasure.
-pub(crate) async fn erase(owner: Owner, Posted { csrf, form }: Posted<Erase>) -> Response {
+pub(crate) async fn erase(owner: Owner, Posted { csrf: token, form }: Posted<Erase>) -> Response {
     let dry_run = form.confirm != "yes";
     let reply = owner
         .state
@@ -91,7 +91,7 @@ pub(crate) async fn erase(owner: Owner, Posted { csrf, form }: Posted<Erase>) ->
                 value: form.value.clone(),
                 dry_run,
             },
-            &csrf,
+            &token,
         ))
         .await;
     let reply = match reply {
@@ -120,7 +120,7 @@ pub(crate) async fn erase(owner: Owner, Posted { csrf, form }: Posted<Erase>) ->
         h1 { "Erase a respondent" }
         (finder(&owner, &form.value, None))
         h2 id="matches-h" {
-            @match n { 0 => "No response holds it", 1 => "1 response holds it", _ => (n) " responses hold it" }
+            @match n { 0 => { "No response holds it" } 1 => { "1 response holds it" } _ => { (n) " responses hold it" } }
         }
         @if n > 0 {
             (matches(&reply))

@@ -267,7 +267,8 @@ async fn holders(app: &TestApp, needle: &str) -> Vec<(String, String, i64)> {
             format!("\"{column}\"::text")
         };
         let sql = format!("SELECT count(*) FROM \"{table}\" WHERE lower({value}) LIKE $1");
-        let (n,): (i64,) = sqlx::query_as(&sql)
+        // Names from the catalogue, quoted; the value is bound.
+        let (n,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(sql.clone()))
             .bind(&pattern)
             .fetch_one(&app.pool)
             .await
