@@ -126,7 +126,7 @@ pub(crate) async fn erase(owner: Owner, Posted { csrf: token, form }: Posted<Era
             (matches(&reply))
             section class="card danger" aria-labelledby="confirm-h" {
                 h2 id="confirm-h" { "Erase them" }
-                p { "These responses, their files and unfinished pages are deleted for good, with the answers kept in webhook deliveries." }
+                p { "These responses, their files and unfinished pages are deleted for good, and so are the copies of their answers held for webhooks." }
                 p class="muted" { (NOT_RETROACTIVE) }
                 form method="post" action="/app/account/erasure" {
                     (csrf(&owner.session))

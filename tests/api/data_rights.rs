@@ -420,3 +420,44 @@ async fn an_erasure_leaves_no_copy_of_the_value_in_the_account() {
     let again = app.post("/erasures", &key, &json!({"value": VALUE})).await;
     assert_eq!(again.ok(200)["responses"], json!([]));
 }
+
+#[tokio::test]
+async fn the_dashboard_finds_and_erases_a_respondent_in_chromium() {
+    let app = TestApp::spawn().await;
+    let key = app.new_key(PRO, ALL).await;
+    let d = crate::dashboard_support::signed_in(&app, &key.account).await;
+    let form = published_form(&app, &key.key, contact_fields(), Value::Null).await;
+    let f = field_ids(&form);
+    let path = format!("/forms/{}/responses", str_of(&form, "id"));
+    for (name, email) in [("Ann", "ann@example.org"), ("Ann again", "ANN@example.org"), ("Ben", "ben@example.org")] {
+        app.post(&path, &key.key, &json!({"answers": {f[0].clone(): name, f[1].clone(): email}}))
+            .await
+            .ok(201);
+    }
+    // Without script: the dry run lists two, the confirmation erases them.
+    let listed = d
+        .post("/app/account/erasure", &[("value", "ann@example.org")])
+        .await;
+    assert_eq!(listed.status, 200, "{}", listed.text);
+    assert!(listed.text.contains("2 responses hold it"), "{}", listed.text);
+    let total = |reply: Reply| reply.ok(200)["pagination"]["total"].clone();
+    assert_eq!(total(app.get(&path, &key.key).await), 3, "a dry run deletes nothing");
+    if !crate::browser::browser_available() {
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/erasure.mjs");
+    let output = tokio::process::Command::new("node")
+        .args([script, &d.base, &d.cookie, "ann@example.org"])
+        .output()
+        .await
+        .expect("running node");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let seen: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(seen["found390"], 2, "{seen}");
+    assert_eq!(seen["found1280"], 2, "{seen}");
+    assert_eq!(seen["notice"], "2 responses were erased.", "{seen}");
+    assert_eq!(seen["axe"], json!([]), "{seen}");
+    assert_eq!(seen["cspViolations"], json!([]), "{seen}");
+    assert_eq!(seen["sideways"], json!([]), "{seen}");
+    assert_eq!(total(app.get(&path, &key.key).await), 1, "Ben stays");
+}
