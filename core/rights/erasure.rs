@@ -54,10 +54,7 @@ pub(crate) async fn erase(
             "value must be at most {MAX_VALUE} characters"
         )));
     }
-    let pattern = format!(
-        "%{}%",
-        like_escaped(&crate::responses::search::fold(value))
-    );
+    let pattern = format!("%{}%", like_escaped(&crate::responses::search::fold(value)));
     let needle = Needle {
         pattern: &pattern,
         value,

@@ -180,11 +180,7 @@ async fn responses_past_retention_go_with_their_files_and_younger_ones_stay() {
     // Another instance, whose first round runs at its start.
     let mut cmd = formsd_command();
     cmd.env("RUST_LOG", "debug");
-    let server = Formsd::start_with(
-        cmd,
-        &serve_args(&db.url, &["--file-store-url", &url]),
-    )
-    .await;
+    let server = Formsd::start_with(cmd, &serve_args(&db.url, &["--file-store-url", &url])).await;
     let purging = TestApp::from_parts(server, Arc::clone(&db)).await;
     assert!(
         purging.logs().wait_for("form retention applied").await,
@@ -202,7 +198,11 @@ async fn responses_past_retention_go_with_their_files_and_younger_ones_stay() {
         .await
         .ok(200);
     assert_eq!(files_of(&app, &ancient).await, 1);
-    assert_eq!(stored(dir.path()), 2, "the old response's object is deleted");
+    assert_eq!(
+        stored(dir.path()),
+        2,
+        "the old response's object is deleted"
+    );
     let list = app
         .get(&format!("/forms/{retained_id}/responses"), &key)
         .await;
@@ -304,9 +304,15 @@ async fn an_erasure_leaves_no_copy_of_the_value_in_the_account() {
             .header("idempotency-key", uuid::Uuid::new_v4().to_string())
             .json(&json!({"answers": answers}))
     };
-    let alice = send(create(json!({f[0].clone(): "Alice", f[1].clone(): "Alice.Rights@Example.com"}))).await;
+    let alice = send(create(
+        json!({f[0].clone(): "Alice", f[1].clone(): "Alice.Rights@Example.com"}),
+    ))
+    .await;
     let alice = str_of(&alice.ok(201)["response"], "id");
-    let bob = send(create(json!({f[0].clone(): "Bob", f[1].clone(): "bob@example.com"}))).await;
+    let bob = send(create(
+        json!({f[0].clone(): "Bob", f[1].clone(): "bob@example.com"}),
+    ))
+    .await;
     let bob = str_of(&bob.ok(201)["response"], "id");
     // Her address as a plain text answer of another form, and a partial of a third.
     let notes = published_form(
@@ -346,9 +352,7 @@ async fn an_erasure_leaves_no_copy_of_the_value_in_the_account() {
     )
     .await
     .ok(201);
-    receiver
-        .wait_for("/hook", 2, Duration::from_secs(20))
-        .await;
+    receiver.wait_for("/hook", 2, Duration::from_secs(20)).await;
 
     // The dry run lists her three and deletes nothing; so does one over gRPC.
     let dry = app
@@ -363,7 +367,10 @@ async fn an_erasure_leaves_no_copy_of_the_value_in_the_account() {
         .map(|r| (str_of(r, "status"), str_of(r, "form_title")))
         .collect();
     assert_eq!(listed.len(), 3, "{dry}");
-    assert!(listed.contains(&("partial".into(), "Contact".into())), "{listed:?}");
+    assert!(
+        listed.contains(&("partial".into(), "Contact".into())),
+        "{listed:?}"
+    );
     assert!(str_of(&dry, "not_retroactive").contains("already delivered"));
     let mut responses = ResponsesServiceClient::new(channel(&app).await);
     let by_grpc = responses
@@ -429,19 +436,35 @@ async fn the_dashboard_finds_and_erases_a_respondent_in_chromium() {
     let form = published_form(&app, &key.key, contact_fields(), Value::Null).await;
     let f = field_ids(&form);
     let path = format!("/forms/{}/responses", str_of(&form, "id"));
-    for (name, email) in [("Ann", "ann@example.org"), ("Ann again", "ANN@example.org"), ("Ben", "ben@example.org")] {
-        app.post(&path, &key.key, &json!({"answers": {f[0].clone(): name, f[1].clone(): email}}))
-            .await
-            .ok(201);
+    for (name, email) in [
+        ("Ann", "ann@example.org"),
+        ("Ann again", "ANN@example.org"),
+        ("Ben", "ben@example.org"),
+    ] {
+        app.post(
+            &path,
+            &key.key,
+            &json!({"answers": {f[0].clone(): name, f[1].clone(): email}}),
+        )
+        .await
+        .ok(201);
     }
     // Without script: the dry run lists two, the confirmation erases them.
     let listed = d
         .post("/app/account/erasure", &[("value", "ann@example.org")])
         .await;
     assert_eq!(listed.status, 200, "{}", listed.text);
-    assert!(listed.text.contains("2 responses hold it"), "{}", listed.text);
+    assert!(
+        listed.text.contains("2 responses hold it"),
+        "{}",
+        listed.text
+    );
     let total = |reply: Reply| reply.ok(200)["pagination"]["total"].clone();
-    assert_eq!(total(app.get(&path, &key.key).await), 3, "a dry run deletes nothing");
+    assert_eq!(
+        total(app.get(&path, &key.key).await),
+        3,
+        "a dry run deletes nothing"
+    );
     if !crate::browser::browser_available() {
         return;
     }
@@ -451,7 +474,11 @@ async fn the_dashboard_finds_and_erases_a_respondent_in_chromium() {
         .output()
         .await
         .expect("running node");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let seen: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(seen["found390"], 2, "{seen}");
     assert_eq!(seen["found1280"], 2, "{seen}");

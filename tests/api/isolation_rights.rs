@@ -52,7 +52,10 @@ pub(super) async fn erasure_rows(
     let path = format!("/forms/{}/responses/{}", a.form_id, a.response_id);
     let still = app.get(&path, &a.key.key).await;
     m.expect(rest_row, still.status == 200, || {
-        format!("ISOLATION BUG: a stranger's erasure deleted A's response: {}", still.text)
+        format!(
+            "ISOLATION BUG: a stranger's erasure deleted A's response: {}",
+            still.text
+        )
     });
     let body = json!({"value": value, "dry_run": true});
     let own = rest(app, &a.key_cred(), Method::POST, "/erasures", Some(&body)).await;
@@ -79,24 +82,43 @@ pub(super) async fn erasure_rows(
     let db = signed_in(app, &b.key.account).await;
     let da = signed_in(app, &a.key.account).await;
     let page = db.get("/app/account/erasure").await;
-    m.rest_status("GET /app/account/erasure", "B's session", "/app/account/erasure", &page, 200);
-    m.expect("GET /app/account/erasure", !page.text.contains(&a.form_id), || {
-        format!("B's erasure page names A's form: {}", page.text)
-    });
+    m.rest_status(
+        "GET /app/account/erasure",
+        "B's session",
+        "/app/account/erasure",
+        &page,
+        200,
+    );
+    m.expect(
+        "GET /app/account/erasure",
+        !page.text.contains(&a.form_id),
+        || format!("B's erasure page names A's form: {}", page.text),
+    );
     let post_row = "POST /app/account/erasure";
     for confirm in ["", "yes"] {
         let reply = db
-            .post("/app/account/erasure", &[("value", &value), ("confirm", confirm)])
+            .post(
+                "/app/account/erasure",
+                &[("value", &value), ("confirm", confirm)],
+            )
             .await;
         m.expect(
             post_row,
             !reply.text.contains(&a.response_id) && !reply.text.contains(&a.form_id),
-            || format!("ISOLATION BUG: B's session erased or saw A's: {}", reply.text),
+            || {
+                format!(
+                    "ISOLATION BUG: B's session erased or saw A's: {}",
+                    reply.text
+                )
+            },
         );
     }
     let still = app.get(&path, &a.key.key).await;
     m.expect(post_row, still.status == 200, || {
-        format!("ISOLATION BUG: B's session erased A's response: {}", still.text)
+        format!(
+            "ISOLATION BUG: B's session erased A's response: {}",
+            still.text
+        )
     });
     let own = da.post("/app/account/erasure", &[("value", &value)]).await;
     m.rest_status(post_row, "A's session", "/app/account/erasure", &own, 200);
