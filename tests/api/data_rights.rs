@@ -449,6 +449,30 @@ async fn the_dashboard_finds_and_erases_a_respondent_in_chromium() {
         .await
         .ok(201);
     }
+    // Retention set in the builder's settings, shown on the responses page, cleared.
+    let form_id = str_of(&form, "id");
+    let settings = format!("/app/forms/{form_id}/settings");
+    let saved = d.post(&settings, &[("retention_days", "14")]).await;
+    assert_eq!(saved.status, 303, "{}", saved.text);
+    let read = app.get(&format!("/forms/{form_id}"), &key.key).await;
+    assert_eq!(read.ok(200)["form"]["retention_days"], 14);
+    let inbox = d.get(&format!("/app/forms/{form_id}/responses")).await;
+    assert!(
+        inbox.text.contains("Responses are kept 14 days"),
+        "{}",
+        inbox.text
+    );
+    let refused = d.post(&settings, &[("retention_days", "0")]).await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    let cleared = d.post(&settings, &[("retention_days", "")]).await;
+    assert_eq!(cleared.status, 303, "{}", cleared.text);
+    let read = app.get(&format!("/forms/{form_id}"), &key.key).await;
+    assert!(
+        read.ok(200)["form"].get("retention_days").is_none(),
+        "{}",
+        read.text
+    );
+
     // Without script: the dry run lists two, the confirmation erases them.
     let listed = d
         .post("/app/account/erasure", &[("value", "ann@example.org")])

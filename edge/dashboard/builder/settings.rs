@@ -128,21 +128,19 @@ pub(crate) struct SettingsForm {
     /// One origin a line; the core checks and normalises them.
     #[serde(default)]
     allowed_origins: String,
-    /// Days responses are kept; empty: until deleted. Absent (a page from before the
-    /// box): left as it is.
-    retention_days: Option<String>,
+    /// Days responses are kept; empty (or absent, as every box): until deleted.
+    #[serde(default)]
+    retention_days: String,
 }
 
-/// The posted retention: `None` leaves it, `Some(None)` clears it.
-fn retention_from(posted: &SettingsForm) -> Result<Option<Option<i32>>, &'static str> {
-    let Some(days) = posted.retention_days.as_deref().map(str::trim) else {
-        return Ok(None);
-    };
+/// The posted retention; `None` keeps responses until deleted.
+fn retention_from(posted: &SettingsForm) -> Result<Option<i32>, &'static str> {
+    let days = posted.retention_days.trim();
     if days.is_empty() {
-        return Ok(Some(None));
+        return Ok(None);
     }
     days.parse::<i32>()
-        .map(|d| Some(Some(d)))
+        .map(Some)
         .map_err(|_| "Keep responses for: write a whole number of days, or leave it empty.")
 }
 
@@ -240,15 +238,10 @@ pub(crate) async fn settings(
     let form = pb::Form {
         id: id.clone(),
         settings: Some(convert::object_to_struct(&settings)),
-        retention_days: retention.flatten(),
+        retention_days: retention,
         ..Default::default()
     };
-    let paths: &[&str] = if retention.is_some() {
-        &["settings", "retention_days"]
-    } else {
-        &["settings"]
-    };
-    let result = update(&owner, &csrf, form, paths).await;
+    let result = update(&owner, &csrf, form, &["settings", "retention_days"]).await;
     after(&owner, &id, &origin, result, "settings", "#settings", None).await
 }
 
@@ -267,9 +260,9 @@ mod tests {
             closes_offset: String::new(),
             max_responses: String::new(),
             allowed_origins: " https://www.example.com \r\n\r\nhttp://localhost:8080\n".into(),
-            retention_days: Some(" 30 ".into()),
+            retention_days: " 30 ".into(),
         };
-        assert_eq!(retention_from(&posted), Ok(Some(Some(30))));
+        assert_eq!(retention_from(&posted), Ok(Some(30)));
         let settings = settings_from(&posted).expect("valid");
         assert_eq!(
             settings["allowed_origins"],
@@ -289,10 +282,10 @@ mod tests {
                 closes_offset: String::new(),
                 max_responses: String::new(),
                 allowed_origins: String::new(),
-                retention_days: Some(String::new()),
+                retention_days: String::new(),
             }
         };
-        assert_eq!(retention_from(&none), Ok(Some(None)));
+        assert_eq!(retention_from(&none), Ok(None));
         assert_eq!(
             settings_from(&none).expect("valid")["allowed_origins"],
             Value::Null
@@ -317,7 +310,7 @@ mod tests {
             closes_offset: offset.into(),
             max_responses: String::new(),
             allowed_origins: String::new(),
-            retention_days: None,
+            retention_days: String::new(),
         };
         // Paris in winter is UTC+1: 18:00 there is 17:00 UTC; New York's 18:00 is 23:00.
         let at = |offset| settings_from(&posted(offset)).expect("valid")["closes_at"].clone();
