@@ -8,8 +8,8 @@
 //! any delete, is recounted at most once an hour. Deletes run in batches of
 //! [`BATCH`] rows, each its own short transaction that takes the form's row (the lock
 //! every create of the form takes) only at its end, for a moment, and gives up on it
-//! after a bounded wait (the next round takes the batch again): creates never wait
-//! behind a purge.
+//! after a bounded wait (the next round takes the batch again): a create of the form
+//! waits at most for a batch's last statements and commit, never for its deletes.
 
 use super::store;
 use crate::error::CoreError;
