@@ -29,6 +29,7 @@ mod lru;
 mod outbox;
 mod paging;
 mod problem;
+mod rights;
 mod rpc;
 mod secrets;
 mod server;

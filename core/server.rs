@@ -450,6 +450,7 @@ impl Core {
         let ttl = self.config.idempotency_ttl;
         let retention = self.config.delivery_retention;
         let partial_retention = self.config.partial_retention;
+        let files = self.file_store.clone();
         let rollups = self.pool.clone();
         tokio::spawn(async move {
             // Summaries add up the responses since the last rollup: keep that short.
@@ -502,6 +503,22 @@ impl Core {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(purged = n, "partial responses past retention"),
                     Err(error) => tracing::warn!(%error, "purging partial responses"),
+                }
+                // Last, so that its line (always logged) ends the round.
+                match crate::rights::retention::purge(&pool, &files).await {
+                    Ok(purged) if purged.responses + purged.partials > 0 => tracing::info!(
+                        forms = purged.forms,
+                        responses = purged.responses,
+                        partials = purged.partials,
+                        "form retention applied"
+                    ),
+                    Ok(purged) => tracing::debug!(
+                        forms = purged.forms,
+                        responses = purged.responses,
+                        partials = purged.partials,
+                        "form retention applied"
+                    ),
+                    Err(error) => tracing::warn!(%error, "applying form retention"),
                 }
             }
         })

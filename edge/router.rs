@@ -6,14 +6,14 @@
 use crate::hosted;
 use crate::http::call::{Call, RequestId};
 use crate::http::state::AppState;
-use crate::rest::{docs, export, form, responses, summary, theme, usage, webhooks};
+use crate::rest::{docs, erasures, export, form, responses, summary, theme, usage, webhooks};
 use ::forms::pb;
 use axum::Router;
 use axum::extract::{MatchedPath, OriginalUri, Request, State};
 use axum::http::{HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, put};
+use axum::routing::{delete, get, post, put};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -51,6 +51,7 @@ pub(crate) fn router(state: AppState) -> Router {
         )
         .route("/forms/{form_id}/webhooks/{id}", delete(webhooks::delete))
         .route("/usage", get(usage::get))
+        .route("/erasures", post(erasures::create))
         .route("/openapi.json", get(docs::openapi_json))
         .route("/docs", get(docs::to_index))
         .route("/docs/{*file}", get(docs::asset))

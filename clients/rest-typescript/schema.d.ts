@@ -252,6 +252,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a respondent
+         * @description Scope: admin. Finds every response (and partial response) of the account whose answers hold `value` and, unless `dry_run`, deletes them with their files, partial responses and the copies of their answers in webhook deliveries and idempotency records. Not retroactive for webhooks already delivered or exports already downloaded.
+         */
+        post: operations["createErasure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -326,6 +346,16 @@ export interface components {
          * @enum {string}
          */
         ConditionOp: "equals" | "not_equals" | "any_of" | "contains" | "answered" | "not_answered" | "greater_than" | "less_than";
+        /** @description The body of `POST /erasures`. */
+        CreateErasure: {
+            /**
+             * @description The value to find in answers: an email address (matched whatever its case) or
+             *     any other text (matched exactly), 1 to 1000 characters, trimmed.
+             */
+            value: string;
+            /** @description Only list the matches; delete nothing. Default false. */
+            dry_run?: boolean | null;
+        };
         /**
          * @description The body of `POST /forms`. A missing or null title is left to the core, which
          *     requires one; `fields` and `settings` may be left out but not sent as null.
@@ -341,6 +371,11 @@ export interface components {
             translations?: components["schemas"]["Translations"];
             /** @description The look of the hosted page (its logo is uploaded apart). */
             theme?: components["schemas"]["Theme"];
+            /**
+             * Format: int32
+             * @description Days responses are kept (1 to 36500); absent or null: until deleted.
+             */
+            retention_days?: number | null;
         };
         /**
          * @description The body of `POST /forms/{form_id}/responses`. A null property counts as absent;
@@ -407,6 +442,32 @@ export interface components {
             completed: number;
             /** Format: int64 */
             partial: number;
+        };
+        /** @description A response found by an erasure. */
+        ErasedResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            form_id: string;
+            form_title: string;
+            /**
+             * Format: date-time
+             * @description When it was submitted (a partial response: when its first page was saved).
+             */
+            submitted_at: string;
+            /** @description `completed` or `partial`. */
+            status: string;
+        };
+        /** @description `data` of an erasure. */
+        Erasure: {
+            /** @description The responses found, oldest first (at most 1000). */
+            responses: components["schemas"]["ErasedResponse"][];
+            /** @description Whether they were deleted: false for a dry run. */
+            erased: boolean;
+            /** @description More were found than listed: call again for the rest. */
+            truncated: boolean;
+            /** @description What the erasure cannot reach. */
+            not_retroactive: string;
         };
         /** @description The error envelope of every failed request. */
         Error: {
@@ -627,6 +688,13 @@ export interface components {
             default_language?: string | null;
             translations?: components["schemas"]["Translations"] | null;
             theme?: components["schemas"]["Theme"] | null;
+            /**
+             * Format: int32
+             * @description Days its responses are kept: older ones (by `submitted_at`) are deleted with
+             *     their files within the hour after they turn that old. Left out while responses
+             *     are kept until deleted (SPEC's shape).
+             */
+            retention_days?: number;
         };
         /** @description `data` of a form list. */
         FormList: {
@@ -856,6 +924,25 @@ export interface components {
          * @description The success envelope of SPEC, `{success: true, data}`; the documented shape of every
          *     2xx body (see `openapi`).
          */
+        Success_Erasure: {
+            /** @description Always true. */
+            success: boolean;
+            /** @description `data` of an erasure. */
+            data: {
+                /** @description The responses found, oldest first (at most 1000). */
+                responses: components["schemas"]["ErasedResponse"][];
+                /** @description Whether they were deleted: false for a dry run. */
+                erased: boolean;
+                /** @description More were found than listed: call again for the rest. */
+                truncated: boolean;
+                /** @description What the erasure cannot reach. */
+                not_retroactive: string;
+            };
+        };
+        /**
+         * @description The success envelope of SPEC, `{success: true, data}`; the documented shape of every
+         *     2xx body (see `openapi`).
+         */
         Success_FormList: {
             /** @description Always true. */
             success: boolean;
@@ -1067,6 +1154,11 @@ export interface components {
             /** @description Replaces the form's translations whole (`{}` removes them all). */
             translations?: components["schemas"]["Translations"];
             theme?: components["schemas"]["Theme"] | null;
+            /**
+             * Format: int32
+             * @description Days responses are kept (1 to 36500); `null`: until deleted.
+             */
+            retention_days?: number | null;
         };
         /** @description The calling key's usage over the last `period_days` days. */
         Usage: {
@@ -2170,6 +2262,43 @@ export interface operations {
             };
             401: components["responses"]["UnauthenticatedOrKeyInvalid"];
             403: components["responses"]["PlanRequired"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateErasure"];
+            };
+        };
+        responses: {
+            /** @description What was found (and erased) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_Erasure"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedOrKeyInvalid"];
+            403: components["responses"]["PlanRequiredOrInsufficientScope"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];

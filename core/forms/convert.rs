@@ -77,6 +77,7 @@ pub(crate) fn form_to_pb(form: Form) -> pb::Form {
         default_language: Some(form.languages.default.clone()),
         translations: Some(translations_to_pb(&form.languages)),
         theme: form.theme.map(theme_to_pb),
+        retention_days: form.retention_days,
         short_id: form.short_id,
         created_at: Some(convert::timestamp(form.created_at)),
         updated_at: Some(convert::timestamp(form.updated_at)),
@@ -185,6 +186,7 @@ pub(super) fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, C
                 change.translations = Some(translations_from_pb(f.translations.as_ref())?);
             }
             "theme" => change.theme = Some(f.theme.take().map(theme_from_pb)),
+            "retention_days" => change.retention_days = Some(f.retention_days.take()),
             "status" => {
                 change.status = Some(status_from_pb(f.status)?.ok_or_else(|| {
                     CoreError::validation("status must be one of draft, published, archived")
@@ -192,7 +194,7 @@ pub(super) fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, C
             }
             other => {
                 return Err(CoreError::Validation(format!(
-                    "{other:?} cannot be updated; updatable: title, description, fields, settings, status, default_language, translations, theme"
+                    "{other:?} cannot be updated; updatable: title, description, fields, settings, status, default_language, translations, theme, retention_days"
                 )));
             }
         }

@@ -78,6 +78,8 @@ pub(crate) struct Form {
     pub languages: Languages,
     /// The look of its page; None: the service's own.
     pub theme: Option<theme::Theme>,
+    /// Days its responses are kept; None: until deleted (see `crate::rights`).
+    pub retention_days: Option<i32>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub published_at: Option<DateTime<Utc>>,
@@ -93,6 +95,7 @@ pub(crate) struct NewForm {
     pub languages: Languages,
     /// Its logo, if sent, is not taken: a logo is uploaded (`SetFormLogo`).
     pub theme: Option<theme::Theme>,
+    pub retention_days: Option<i32>,
 }
 
 /// A partial update; `None` keeps a property as it is.
@@ -110,6 +113,8 @@ pub(crate) struct FormChange {
     pub translations: Option<std::collections::BTreeMap<String, Translation>>,
     /// Replaces the theme, keeping its logo; `Some(None)` clears both.
     pub theme: Option<Option<theme::Theme>>,
+    /// `Some(None)` keeps responses until deleted.
+    pub retention_days: Option<Option<i32>>,
 }
 
 /// Filter of the forms list.
@@ -237,6 +242,7 @@ impl NewForm {
         let mut languages = self.languages;
         languages.check(&fields)?;
         languages.key_by_id(&fields);
+        crate::rights::check_retention(self.retention_days)?;
         let theme = match self.theme {
             Some(mut theme) => {
                 theme.logo = None;
@@ -256,6 +262,7 @@ impl NewForm {
             settings,
             languages,
             theme,
+            retention_days: self.retention_days,
             created_at: now,
             updated_at: now,
             published_at: None,
@@ -308,6 +315,10 @@ impl FormChange {
                 }
                 None => None,
             };
+        }
+        if let Some(days) = self.retention_days {
+            crate::rights::check_retention(days)?;
+            form.retention_days = days;
         }
         if let Some(status) = self.status {
             if status == FormStatus::Published && form.published_at.is_none() {

@@ -104,6 +104,7 @@ impl Forms {
                 translations: translations_from_pb(req.translations.as_ref())?,
             },
             theme: req.theme.clone().map(theme_from_pb),
+            retention_days: req.retention_days,
         };
         let mut form = new.into_form(account_id, now_millis())?;
         let mut tx = self.pool.begin().await?;

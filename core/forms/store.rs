@@ -16,7 +16,8 @@ use uuid::Uuid;
 // Every query names the columns of `FormRow` with the same type annotations:
 // `status AS "status: FormStatus"`, `fields AS "fields: Json<Vec<Field>>"`,
 // `settings AS "settings: Json<Map<String, Value>>"`,
-// `languages AS "languages: Json<Languages>"`, `theme AS "theme: Json<Theme>"`.
+// `languages AS "languages: Json<Languages>"`, `theme AS "theme: Json<Theme>"`,
+// `retention_days`.
 
 struct FormRow {
     id: Uuid,
@@ -29,6 +30,7 @@ struct FormRow {
     settings: Json<Map<String, Value>>,
     languages: Json<Languages>,
     theme: Option<Json<Theme>>,
+    retention_days: Option<i32>,
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
     published_at: Option<DateTime<Utc>>,
@@ -47,6 +49,7 @@ impl From<FormRow> for Form {
             settings: row.settings.0,
             languages: row.languages.0,
             theme: row.theme.map(|t| t.0),
+            retention_days: row.retention_days,
             created_at: row.created_at,
             updated_at: row.updated_at,
             published_at: row.published_at,
@@ -73,8 +76,8 @@ pub(crate) async fn insert(
         let inserted = sqlx::query!(
             "INSERT INTO forms (id, account_id, short_id, title, description, status, fields,
                                 settings, created_at, updated_at, published_at, languages,
-                                theme)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                                theme, retention_days)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
              ON CONFLICT (short_id) DO NOTHING",
             form.id,
             form.account_id,
@@ -88,7 +91,8 @@ pub(crate) async fn insert(
             form.updated_at,
             form.published_at,
             Json(&form.languages) as _,
-            form.theme.as_ref().map(Json) as _
+            form.theme.as_ref().map(Json) as _,
+            form.retention_days
         )
         .execute(&mut **tx)
         .await?
@@ -136,7 +140,7 @@ pub(crate) async fn list(
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
                   languages AS "languages: Json<Languages>",
-                  theme AS "theme: Json<Theme>",
+                  theme AS "theme: Json<Theme>", retention_days,
                   created_at, updated_at, published_at
              FROM forms
             WHERE account_id = $1 AND ($2::text IS NULL OR status = $2)
@@ -166,7 +170,7 @@ pub(crate) async fn get(
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
                   languages AS "languages: Json<Languages>",
-                  theme AS "theme: Json<Theme>",
+                  theme AS "theme: Json<Theme>", retention_days,
                   created_at, updated_at, published_at
              FROM forms WHERE id = $1 AND account_id = $2"#,
         id,
@@ -193,7 +197,7 @@ pub(crate) async fn get_published_by_short_id(
                   languages AS "languages: Json<Languages>",
                   COALESCE(theme, (SELECT a.theme FROM accounts a WHERE a.id = forms.account_id))
                       AS "theme: Json<Theme>",
-                  created_at, updated_at, published_at, response_count
+                  retention_days, created_at, updated_at, published_at, response_count
              FROM forms WHERE short_id = $1 AND status = 'published'"#,
         short_id
     )
@@ -212,6 +216,7 @@ pub(crate) async fn get_published_by_short_id(
             settings: r.settings,
             languages: r.languages,
             theme: r.theme,
+            retention_days: r.retention_days,
             created_at: r.created_at,
             updated_at: r.updated_at,
             published_at: r.published_at,
@@ -232,7 +237,7 @@ pub(crate) async fn get_for_update(
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
                   languages AS "languages: Json<Languages>",
-                  theme AS "theme: Json<Theme>",
+                  theme AS "theme: Json<Theme>", retention_days,
                   created_at, updated_at, published_at
              FROM forms WHERE id = $1 AND account_id = $2 FOR UPDATE"#,
         id,
@@ -249,7 +254,8 @@ pub(crate) async fn get_for_update(
 pub(crate) async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Result<(), CoreError> {
     sqlx::query!(
         "UPDATE forms SET title = $2, description = $3, status = $4, fields = $5, settings = $6,
-                          updated_at = $7, published_at = $8, languages = $9, theme = $10
+                          updated_at = $7, published_at = $8, languages = $9, theme = $10,
+                          retention_days = $11
           WHERE id = $1",
         form.id,
         form.title,
@@ -260,7 +266,8 @@ pub(crate) async fn save(tx: &mut Transaction<'_, Postgres>, form: &Form) -> Res
         form.updated_at,
         form.published_at,
         Json(&form.languages) as _,
-        form.theme.as_ref().map(Json) as _
+        form.theme.as_ref().map(Json) as _,
+        form.retention_days
     )
     .execute(&mut **tx)
     .await?;
@@ -280,7 +287,7 @@ pub(crate) async fn delete(
                   fields AS "fields: Json<Vec<Field>>",
                   settings AS "settings: Json<Map<String, Value>>",
                   languages AS "languages: Json<Languages>",
-                  theme AS "theme: Json<Theme>",
+                  theme AS "theme: Json<Theme>", retention_days,
                   created_at, updated_at, published_at"#,
         id,
         account_id

@@ -386,6 +386,25 @@ impl ResponsesService for Responses {
             .call(req, Some(Scope::Admin), |ctx, m| self.delete(ctx, m))
             .await
     }
+    async fn erase_respondent(
+        &self,
+        req: Request<pb::EraseRespondentRequest>,
+    ) -> Result<GrpcResponse<pb::EraseRespondentResponse>, Status> {
+        self.gate
+            .call(req, Some(Scope::Admin), |ctx, m| async move {
+                let account_id = ctx.caller.account_id;
+                let done = crate::rights::erasure::erase(
+                    &self.pool,
+                    &self.file_store,
+                    account_id,
+                    &m.value,
+                    m.dry_run,
+                )
+                .await?;
+                Ok(crate::rights::erasure_to_pb(done))
+            })
+            .await
+    }
 }
 
 /// The form and the submission of an API create.

@@ -164,6 +164,8 @@ async fn render(owner: &Owner, done: Option<&str>, typed: Option<(&str, &str)>) 
             p { (used) " responses this month (UTC); your plan has no monthly limit." }
         }
         div class="card folds" { (super::account_design::section(owner, reply.default_theme.as_ref())) }
+        h2 { "Data rights" }
+        p { "Someone asked you to delete what they sent? " a href="/app/account/erasure" { "Erase a respondent" } " finds their responses in all your forms and deletes them. Each form's settings can also delete its responses after a number of days." }
         h2 { "Linked identities" }
         p { "Identity-provider accounts that sign in to this account. Each is one provider's: the same name at another provider is someone else." }
         @if reply.identities.is_empty() {

@@ -13,6 +13,7 @@ mod account_design;
 pub(crate) mod assets;
 mod builder;
 mod chart;
+mod erasure;
 mod form_list;
 mod keys;
 mod layout;
@@ -111,6 +112,7 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
         .route("/account/unlink", post(account::unlink))
         .route("/account/notifications", post(account::set_address))
         .route("/account/design", post(account_design::design))
+        .route("/account/erasure", get(erasure::page).post(erasure::erase))
         .route(
             "/forms/{id}/webhooks",
             get(webhooks::list).post(webhooks::create),

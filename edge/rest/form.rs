@@ -52,6 +52,12 @@ pub(crate) struct Form {
     /// own look), so that an unthemed form keeps SPEC's exact shape.
     #[serde(skip_serializing_if = "Option::is_none")]
     theme: Option<Theme>,
+    /// Days its responses are kept: older ones (by `submitted_at`) are deleted with
+    /// their files within the hour after they turn that old. Left out while responses
+    /// are kept until deleted (SPEC's shape).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 36500, nullable = false)]
+    retention_days: Option<i32>,
 }
 
 /// A form's texts in further languages, keyed by language tag (one of the languages
@@ -96,6 +102,7 @@ impl From<pb::Form> for Form {
             default_language,
             translations,
             theme: form.theme.map(Theme::from),
+            retention_days: form.retention_days,
         }
     }
 }
@@ -516,6 +523,10 @@ pub(crate) struct CreateFormBody {
     #[serde(default, deserialize_with = "present")]
     #[schema(nullable = false)]
     theme: Option<Theme>,
+    /// Days responses are kept (1 to 36500); absent or null: until deleted.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 36500)]
+    retention_days: Option<i32>,
 }
 
 fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
@@ -527,6 +538,7 @@ fn create_request(body: CreateFormBody) -> pb::CreateFormRequest {
         default_language: body.default_language,
         translations: body.translations.as_ref().map(convert::object_to_struct),
         theme: body.theme.map(pb::FormTheme::from),
+        retention_days: body.retention_days,
     }
 }
 
@@ -568,6 +580,10 @@ pub(crate) struct UpdateFormBody {
     #[serde(default)]
     #[schema(value_type = Option<Theme>)]
     theme: Patch<Theme>,
+    /// Days responses are kept (1 to 36500); `null`: until deleted.
+    #[serde(default)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 36500)]
+    retention_days: Patch<i32>,
 }
 
 /// A partial update: the mask names exactly the properties present in the body.
@@ -605,6 +621,10 @@ fn update_request(id: String, body: UpdateFormBody) -> pb::UpdateFormRequest {
     if let Some(theme) = body.theme.into_change() {
         form.theme = theme.map(pb::FormTheme::from);
         paths.push("theme");
+    }
+    if let Some(days) = body.retention_days.into_change() {
+        form.retention_days = days;
+        paths.push("retention_days");
     }
     pb::UpdateFormRequest {
         id,

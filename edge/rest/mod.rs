@@ -2,6 +2,7 @@
 //! themselves are assembled, with the other edges', in `crate::router`.
 
 pub(crate) mod docs;
+pub(crate) mod erasures;
 pub(crate) mod export;
 pub(crate) mod filter;
 pub(crate) mod form;

@@ -9,7 +9,7 @@
 
 use crate::http::error::status_of;
 use crate::rest::pagination::Page;
-use crate::rest::{export, form, responses, summary, theme, usage, webhooks};
+use crate::rest::{erasures, export, form, responses, summary, theme, usage, webhooks};
 use forms::pb::ErrorReason;
 use std::collections::BTreeMap;
 use utoipa::openapi::header::HeaderBuilder;
@@ -41,6 +41,7 @@ use utoipa::{Modify, OpenApi};
         responses::file, export::export, summary::get,
         webhooks::list, webhooks::create, webhooks::delete,
         usage::get,
+        erasures::create,
     ),
     components(schemas(Page, crate::rest::filter::AnswerConditions)),
     tags(
@@ -72,7 +73,7 @@ fn errors_of(operation_id: &str) -> &'static [ErrorReason] {
         "setFormLogo" => &[NotFound, PayloadTooLarge, RequestTimeout, ValidationError],
         "deleteFormLogo" => &[NotFound],
         "listResponses" | "exportResponses" | "getFormSummary" => &[NotFound, ValidationError],
-        "createForm" => BODY,
+        "createForm" | "createErasure" => BODY,
         "updateForm" | "createWebhook" => &[
             NotFound,
             UnsupportedMediaType,

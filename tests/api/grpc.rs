@@ -91,6 +91,7 @@ async fn grpc_client_creates_lists_gets_updates_and_deletes_a_form() {
                         .expect("object"),
                 )),
                 theme: None,
+                retention_days: None,
             },
             &key,
         ))

@@ -31,6 +31,9 @@ use tonic::transport::Channel;
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
 
+#[path = "isolation_rights.rs"]
+mod rights;
+
 const SESSION_SECRET: &str = "isolation-session-secret-of-32-bytes-or-more";
 const UA: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 const NONCE: &str = "0123456789abcdef0123456789abcdef";
@@ -145,6 +148,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "GET /api/v1/usage",
         Kind::OwnOnly,
         "usage shows the caller's key only",
+    ),
+    (
+        "POST /api/v1/erasures",
+        Kind::OwnOnly,
+        "takes a value, not an id: finds and erases the caller's own responses only; checked: a value of A's response finds nothing for strangers (dry run and real), A's response stays, A's dry run finds it",
     ),
     // Hosted pages.
     (
@@ -275,6 +283,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.ResponsesService/DeleteResponse",
         Kind::Foreign,
         "A's response under A's and B's form",
+    ),
+    (
+        "forms.v1.ResponsesService/EraseRespondent",
+        Kind::OwnOnly,
+        "takes a value, not an id: the caller's own responses only; checked as POST /api/v1/erasures",
     ),
     (
         "forms.v1.ResponsesService/GetResponseFile",
@@ -674,6 +687,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "POST /app/account/unlink",
         Kind::Foreign,
         "A's identity subject, still linked to A",
+    ),
+    (
+        "GET /app/account/erasure",
+        Kind::OwnOnly,
+        "a form to type a value into; checked: B's page names nothing of A's",
+    ),
+    (
+        "POST /app/account/erasure",
+        Kind::OwnOnly,
+        "the session's own account's responses only; checked: B's session finds and erases nothing of A's, A's finds A's",
     ),
     (
         "POST /app/account/design",
@@ -2150,6 +2173,7 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
     // -- gRPC.
     grpc_rows(&mut m, &app, &channel, &hosted, &a, &b, &strangers).await;
     theme_rows(&mut m, &app, &channel, &origin, &a, &strangers).await;
+    rights::erasure_rows(&mut m, &app, &channel, &a, &b, &strangers).await;
 
     // -- The dashboard: its pages and posts, and its gRPC services.
     dashboard_rows(&mut m, &app, &a, &b).await;

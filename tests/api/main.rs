@@ -39,6 +39,7 @@ mod dashboard_summary;
 mod dashboard_support;
 mod dashboard_usage;
 mod dashboard_webhooks;
+mod data_rights;
 mod endpoint;
 mod endpoint_browser;
 mod endpoint_logic;

@@ -42,6 +42,10 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, mail: Option<&
         .and_then(Value::as_u64)
         .map(|n| n.to_string())
         .unwrap_or_default();
+    let retention = form
+        .retention_days
+        .map(|d| d.to_string())
+        .unwrap_or_default();
     let notify = settings.get("notifications_enabled") == Some(&Value::Bool(true));
     let pow = settings.get("proof_of_work") == Some(&Value::Bool(true));
     let origins = settings
@@ -95,6 +99,8 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, mail: Option<&
                 input type="hidden" name="closes_offset" value="" data-zone-offset;
                 label for="s-cap" { "Response cap " span class="muted" { "(the form closes when it holds this many responses)" } }
                 input id="s-cap" name="max_responses" type="number" min="1" step="1" inputmode="numeric" value=(cap);
+                label for="s-retention" { "Keep responses for (days) " span class="muted" { "— older ones are deleted automatically with their files; empty: kept until you delete them" } }
+                input id="s-retention" name="retention_days" type="number" min="1" max="36500" step="1" inputmode="numeric" value=(retention);
                 label for="s-origins" { "Allowed origins (one per line) " span class="muted" { "— accept posts from your own site's HTML form, e.g. https://www.example.com" } }
                 textarea id="s-origins" name="allowed_origins" rows="3" spellcheck="false" autocapitalize="off" { (origins) }
                 div class="actions" { button type="submit" { "Save settings" } }
@@ -122,6 +128,20 @@ pub(crate) struct SettingsForm {
     /// One origin a line; the core checks and normalises them.
     #[serde(default)]
     allowed_origins: String,
+    /// Days responses are kept; empty (or absent, as every box): until deleted.
+    #[serde(default)]
+    retention_days: String,
+}
+
+/// The posted retention; `None` keeps responses until deleted.
+fn retention_from(posted: &SettingsForm) -> Result<Option<i32>, &'static str> {
+    let days = posted.retention_days.trim();
+    if days.is_empty() {
+        return Ok(None);
+    }
+    days.parse::<i32>()
+        .map(Some)
+        .map_err(|_| "Keep responses for: write a whole number of days, or leave it empty.")
 }
 
 /// The posted settings as the core's keys; an empty box clears its key. Values that
@@ -211,12 +231,17 @@ pub(crate) async fn settings(
         Ok(settings) => settings,
         Err(problem) => return refused(&owner, &id, &origin, None, problem).await,
     };
+    let retention = match retention_from(&posted) {
+        Ok(retention) => retention,
+        Err(problem) => return refused(&owner, &id, &origin, None, problem).await,
+    };
     let form = pb::Form {
         id: id.clone(),
         settings: Some(convert::object_to_struct(&settings)),
+        retention_days: retention,
         ..Default::default()
     };
-    let result = update(&owner, &csrf, form, &["settings"]).await;
+    let result = update(&owner, &csrf, form, &["settings", "retention_days"]).await;
     after(&owner, &id, &origin, result, "settings", "#settings", None).await
 }
 
@@ -235,7 +260,9 @@ mod tests {
             closes_offset: String::new(),
             max_responses: String::new(),
             allowed_origins: " https://www.example.com \r\n\r\nhttp://localhost:8080\n".into(),
+            retention_days: " 30 ".into(),
         };
+        assert_eq!(retention_from(&posted), Ok(Some(30)));
         let settings = settings_from(&posted).expect("valid");
         assert_eq!(
             settings["allowed_origins"],
@@ -255,8 +282,10 @@ mod tests {
                 closes_offset: String::new(),
                 max_responses: String::new(),
                 allowed_origins: String::new(),
+                retention_days: String::new(),
             }
         };
+        assert_eq!(retention_from(&none), Ok(None));
         assert_eq!(
             settings_from(&none).expect("valid")["allowed_origins"],
             Value::Null
@@ -281,6 +310,7 @@ mod tests {
             closes_offset: offset.into(),
             max_responses: String::new(),
             allowed_origins: String::new(),
+            retention_days: String::new(),
         };
         // Paris in winter is UTC+1: 18:00 there is 17:00 UTC; New York's 18:00 is 23:00.
         let at = |offset| settings_from(&posted(offset)).expect("valid")["closes_at"].clone();

@@ -196,6 +196,13 @@ fn head(form: &pb::Form, base: &str, unfinished: bool) -> Markup {
         (layout::crumbs(&[("/app/forms", "Forms"), (&format!("/app/forms/{}", segment(&form.id)), &form.title)], "Responses"))
         h1 { "Responses" span class="visually-hidden" { " to " (form.title) } }
         (layout::form_tabs(&form.id, layout::FormTab::Responses))
+        @if let Some(days) = form.retention_days {
+            p class="muted" id="retention" {
+                "Responses are kept " (days) (if days == 1 { " day" } else { " days" })
+                ": older ones are deleted automatically, with their files. "
+                a href={"/app/forms/" (segment(&form.id)) "#settings"} { "Change in Settings" }
+            }
+        }
         nav class="subnav which" aria-label="Which responses" {
             a href=(base) aria-current=[(!unfinished).then_some("page")] { "Finished" }
             a href={(base) "?show=unfinished"} aria-current=[unfinished.then_some("page")] { "Unfinished" }

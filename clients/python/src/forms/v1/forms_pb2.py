@@ -28,51 +28,51 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x66orms/v1/forms.proto\x12\x08\x66orms.v1\x1a\x15\x66orms/v1/common.proto\x1a google/protobuf/field_mask.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xff\x04\n\x04\x46orm\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n\x05title\x18\x02 \x01(\tR\x05title\x12%\n\x0b\x64\x65scription\x18\x03 \x01(\tH\x00R\x0b\x64\x65scription\x88\x01\x01\x12,\n\x06status\x18\x04 \x01(\x0e\x32\x14.forms.v1.FormStatusR\x06status\x12+\n\x06\x66ields\x18\x05 \x03(\x0b\x32\x13.forms.v1.FormFieldR\x06\x66ields\x12\x33\n\x08settings\x18\x06 \x01(\x0b\x32\x17.google.protobuf.StructR\x08settings\x12\x19\n\x08short_id\x18\x07 \x01(\tR\x07shortId\x12\x39\n\ncreated_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12=\n\x0cpublished_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x0bpublishedAt\x12.\n\x10\x64\x65\x66\x61ult_language\x18\x0b \x01(\tH\x01R\x0f\x64\x65\x66\x61ultLanguage\x88\x01\x01\x12;\n\x0ctranslations\x18\x0c \x01(\x0b\x32\x17.google.protobuf.StructR\x0ctranslations\x12.\n\x05theme\x18\r \x01(\x0b\x32\x13.forms.v1.FormThemeH\x02R\x05theme\x88\x01\x01\x42\x0e\n\x0c_descriptionB\x13\n\x11_default_languageB\x08\n\x06_theme\"\x9b\x02\n\tFormTheme\x12\x1b\n\x06\x61\x63\x63\x65nt\x18\x01 \x01(\tH\x00R\x06\x61\x63\x63\x65nt\x88\x01\x01\x12#\n\nbackground\x18\x02 \x01(\tH\x01R\nbackground\x88\x01\x01\x12\x17\n\x04\x66ont\x18\x03 \x01(\tH\x02R\x04\x66ont\x88\x01\x01\x12\x1b\n\x06radius\x18\x04 \x01(\x05H\x03R\x06radius\x88\x01\x01\x12#\n\nappearance\x18\x05 \x01(\tH\x04R\nappearance\x88\x01\x01\x12+\n\x04logo\x18\x06 \x01(\x0b\x32\x12.forms.v1.FormLogoH\x05R\x04logo\x88\x01\x01\x42\t\n\x07_accentB\r\n\x0b_backgroundB\x07\n\x05_fontB\t\n\x07_radiusB\r\n\x0b_appearanceB\x07\n\x05_logo\"Q\n\x08\x46ormLogo\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12!\n\x0c\x63ontent_type\x18\x02 \x01(\tR\x0b\x63ontentType\x12\x12\n\x04size\x18\x03 \x01(\x03R\x04size\"\x9e\x06\n\tFormField\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04type\x18\x02 \x01(\tR\x04type\x12\x14\n\x05label\x18\x03 \x01(\tR\x05label\x12\x1a\n\x08required\x18\x04 \x01(\x08R\x08required\x12%\n\x0bplaceholder\x18\x05 \x01(\tH\x00R\x0bplaceholder\x88\x01\x01\x12#\n\rallowed_types\x18\x06 \x03(\tR\x0c\x61llowedTypes\x12#\n\x0bmax_size_mb\x18\x07 \x01(\x01H\x01R\tmaxSizeMb\x88\x01\x01\x12=\n\x0e\x63orrect_answer\x18\x08 \x01(\x0b\x32\x16.google.protobuf.ValueR\rcorrectAnswer\x12\x1b\n\x06points\x18\t \x01(\x05H\x02R\x06points\x88\x01\x01\x12/\n\x07options\x18\n \x03(\x0b\x32\x15.forms.v1.FieldOptionR\x07options\x12&\n\x0cmin_selected\x18\x0b \x01(\x05H\x03R\x0bminSelected\x88\x01\x01\x12&\n\x0cmax_selected\x18\x0c \x01(\x05H\x04R\x0bmaxSelected\x88\x01\x01\x12\x1f\n\x0b\x61llow_other\x18\r \x01(\x08R\nallowOther\x12(\n\x03min\x18\x0e \x01(\x0b\x32\x16.google.protobuf.ValueR\x03min\x12(\n\x03max\x18\x0f \x01(\x0b\x32\x16.google.protobuf.ValueR\x03max\x12 \n\tmin_label\x18\x10 \x01(\tH\x05R\x08minLabel\x88\x01\x01\x12 \n\tmax_label\x18\x11 \x01(\tH\x06R\x08maxLabel\x88\x01\x01\x12\x15\n\x03ref\x18\x12 \x01(\tH\x07R\x03ref\x88\x01\x01\x12,\n\x07show_if\x18\x13 \x03(\x0b\x32\x13.forms.v1.ConditionR\x06showIfB\x0e\n\x0c_placeholderB\x0e\n\x0c_max_size_mbB\t\n\x07_pointsB\x0f\n\r_min_selectedB\x0f\n\r_max_selectedB\x0c\n\n_min_labelB\x0c\n\n_max_labelB\x06\n\x04_ref\"_\n\tCondition\x12\x14\n\x05\x66ield\x18\x01 \x01(\tR\x05\x66ield\x12\x0e\n\x02op\x18\x02 \x01(\tR\x02op\x12,\n\x05value\x18\x03 \x01(\x0b\x32\x16.google.protobuf.ValueR\x05value\"3\n\x0b\x46ieldOption\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n\x05label\x18\x02 \x01(\tR\x05label\"\xa7\x01\n\x10ListFormsRequest\x12\x17\n\x04page\x18\x01 \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x1e\n\x08per_page\x18\x02 \x01(\x05H\x01R\x07perPage\x88\x01\x01\x12,\n\x06status\x18\x03 \x01(\x0e\x32\x14.forms.v1.FormStatusR\x06status\x12\x16\n\x06search\x18\x04 \x01(\tR\x06searchB\x07\n\x05_pageB\x0b\n\t_per_page\"s\n\x11ListFormsResponse\x12$\n\x05\x66orms\x18\x01 \x03(\x0b\x32\x0e.forms.v1.FormR\x05\x66orms\x12\x38\n\npagination\x18\x02 \x01(\x0b\x32\x18.forms.v1.PagePaginationR\npagination\" \n\x0eGetFormRequest\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\"5\n\x0fGetFormResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\"\xfe\x02\n\x11\x43reateFormRequest\x12\x14\n\x05title\x18\x01 \x01(\tR\x05title\x12%\n\x0b\x64\x65scription\x18\x02 \x01(\tH\x00R\x0b\x64\x65scription\x88\x01\x01\x12+\n\x06\x66ields\x18\x03 \x03(\x0b\x32\x13.forms.v1.FormFieldR\x06\x66ields\x12\x33\n\x08settings\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x08settings\x12.\n\x10\x64\x65\x66\x61ult_language\x18\x05 \x01(\tH\x01R\x0f\x64\x65\x66\x61ultLanguage\x88\x01\x01\x12;\n\x0ctranslations\x18\x06 \x01(\x0b\x32\x17.google.protobuf.StructR\x0ctranslations\x12.\n\x05theme\x18\x07 \x01(\x0b\x32\x13.forms.v1.FormThemeH\x02R\x05theme\x88\x01\x01\x42\x0e\n\x0c_descriptionB\x13\n\x11_default_languageB\x08\n\x06_theme\"8\n\x12\x43reateFormResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\"\x84\x01\n\x11UpdateFormRequest\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\"\n\x04\x66orm\x18\x02 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\x12;\n\x0bupdate_mask\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskR\nupdateMask\"8\n\x12UpdateFormResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\"#\n\x11\x44\x65leteFormRequest\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\"\x14\n\x12\x44\x65leteFormResponse\"V\n\x12SetFormLogoRequest\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n\x07\x63ontent\x18\x02 \x01(\x0cR\x07\x63ontent\x12\x16\n\x06remove\x18\x03 \x01(\x08R\x06remove\"9\n\x13SetFormLogoResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm*u\n\nFormStatus\x12\x1b\n\x17\x46ORM_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11\x46ORM_STATUS_DRAFT\x10\x01\x12\x19\n\x15\x46ORM_STATUS_PUBLISHED\x10\x02\x12\x18\n\x14\x46ORM_STATUS_ARCHIVED\x10\x03\x32\xbb\x03\n\x0c\x46ormsService\x12\x44\n\tListForms\x12\x1a.forms.v1.ListFormsRequest\x1a\x1b.forms.v1.ListFormsResponse\x12>\n\x07GetForm\x12\x18.forms.v1.GetFormRequest\x1a\x19.forms.v1.GetFormResponse\x12G\n\nCreateForm\x12\x1b.forms.v1.CreateFormRequest\x1a\x1c.forms.v1.CreateFormResponse\x12G\n\nUpdateForm\x12\x1b.forms.v1.UpdateFormRequest\x1a\x1c.forms.v1.UpdateFormResponse\x12G\n\nDeleteForm\x12\x1b.forms.v1.DeleteFormRequest\x1a\x1c.forms.v1.DeleteFormResponse\x12J\n\x0bSetFormLogo\x12\x1c.forms.v1.SetFormLogoRequest\x1a\x1d.forms.v1.SetFormLogoResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x66orms/v1/forms.proto\x12\x08\x66orms.v1\x1a\x15\x66orms/v1/common.proto\x1a google/protobuf/field_mask.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbe\x05\n\x04\x46orm\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n\x05title\x18\x02 \x01(\tR\x05title\x12%\n\x0b\x64\x65scription\x18\x03 \x01(\tH\x00R\x0b\x64\x65scription\x88\x01\x01\x12,\n\x06status\x18\x04 \x01(\x0e\x32\x14.forms.v1.FormStatusR\x06status\x12+\n\x06\x66ields\x18\x05 \x03(\x0b\x32\x13.forms.v1.FormFieldR\x06\x66ields\x12\x33\n\x08settings\x18\x06 \x01(\x0b\x32\x17.google.protobuf.StructR\x08settings\x12\x19\n\x08short_id\x18\x07 \x01(\tR\x07shortId\x12\x39\n\ncreated_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x39\n\nupdated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.TimestampR\tupdatedAt\x12=\n\x0cpublished_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x0bpublishedAt\x12.\n\x10\x64\x65\x66\x61ult_language\x18\x0b \x01(\tH\x01R\x0f\x64\x65\x66\x61ultLanguage\x88\x01\x01\x12;\n\x0ctranslations\x18\x0c \x01(\x0b\x32\x17.google.protobuf.StructR\x0ctranslations\x12.\n\x05theme\x18\r \x01(\x0b\x32\x13.forms.v1.FormThemeH\x02R\x05theme\x88\x01\x01\x12*\n\x0eretention_days\x18\x32 \x01(\x05H\x03R\rretentionDays\x88\x01\x01\x42\x0e\n\x0c_descriptionB\x13\n\x11_default_languageB\x08\n\x06_themeB\x11\n\x0f_retention_days\"\x9b\x02\n\tFormTheme\x12\x1b\n\x06\x61\x63\x63\x65nt\x18\x01 \x01(\tH\x00R\x06\x61\x63\x63\x65nt\x88\x01\x01\x12#\n\nbackground\x18\x02 \x01(\tH\x01R\nbackground\x88\x01\x01\x12\x17\n\x04\x66ont\x18\x03 \x01(\tH\x02R\x04\x66ont\x88\x01\x01\x12\x1b\n\x06radius\x18\x04 \x01(\x05H\x03R\x06radius\x88\x01\x01\x12#\n\nappearance\x18\x05 \x01(\tH\x04R\nappearance\x88\x01\x01\x12+\n\x04logo\x18\x06 \x01(\x0b\x32\x12.forms.v1.FormLogoH\x05R\x04logo\x88\x01\x01\x42\t\n\x07_accentB\r\n\x0b_backgroundB\x07\n\x05_fontB\t\n\x07_radiusB\r\n\x0b_appearanceB\x07\n\x05_logo\"Q\n\x08\x46ormLogo\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12!\n\x0c\x63ontent_type\x18\x02 \x01(\tR\x0b\x63ontentType\x12\x12\n\x04size\x18\x03 \x01(\x03R\x04size\"\x9e\x06\n\tFormField\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04type\x18\x02 \x01(\tR\x04type\x12\x14\n\x05label\x18\x03 \x01(\tR\x05label\x12\x1a\n\x08required\x18\x04 \x01(\x08R\x08required\x12%\n\x0bplaceholder\x18\x05 \x01(\tH\x00R\x0bplaceholder\x88\x01\x01\x12#\n\rallowed_types\x18\x06 \x03(\tR\x0c\x61llowedTypes\x12#\n\x0bmax_size_mb\x18\x07 \x01(\x01H\x01R\tmaxSizeMb\x88\x01\x01\x12=\n\x0e\x63orrect_answer\x18\x08 \x01(\x0b\x32\x16.google.protobuf.ValueR\rcorrectAnswer\x12\x1b\n\x06points\x18\t \x01(\x05H\x02R\x06points\x88\x01\x01\x12/\n\x07options\x18\n \x03(\x0b\x32\x15.forms.v1.FieldOptionR\x07options\x12&\n\x0cmin_selected\x18\x0b \x01(\x05H\x03R\x0bminSelected\x88\x01\x01\x12&\n\x0cmax_selected\x18\x0c \x01(\x05H\x04R\x0bmaxSelected\x88\x01\x01\x12\x1f\n\x0b\x61llow_other\x18\r \x01(\x08R\nallowOther\x12(\n\x03min\x18\x0e \x01(\x0b\x32\x16.google.protobuf.ValueR\x03min\x12(\n\x03max\x18\x0f \x01(\x0b\x32\x16.google.protobuf.ValueR\x03max\x12 \n\tmin_label\x18\x10 \x01(\tH\x05R\x08minLabel\x88\x01\x01\x12 \n\tmax_label\x18\x11 \x01(\tH\x06R\x08maxLabel\x88\x01\x01\x12\x15\n\x03ref\x18\x12 \x01(\tH\x07R\x03ref\x88\x01\x01\x12,\n\x07show_if\x18\x13 \x03(\x0b\x32\x13.forms.v1.ConditionR\x06showIfB\x0e\n\x0c_placeholderB\x0e\n\x0c_max_size_mbB\t\n\x07_pointsB\x0f\n\r_min_selectedB\x0f\n\r_max_selectedB\x0c\n\n_min_labelB\x0c\n\n_max_labelB\x06\n\x04_ref\"_\n\tCondition\x12\x14\n\x05\x66ield\x18\x01 \x01(\tR\x05\x66ield\x12\x0e\n\x02op\x18\x02 \x01(\tR\x02op\x12,\n\x05value\x18\x03 \x01(\x0b\x32\x16.google.protobuf.ValueR\x05value\"3\n\x0b\x46ieldOption\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n\x05label\x18\x02 \x01(\tR\x05label\"\xa7\x01\n\x10ListFormsRequest\x12\x17\n\x04page\x18\x01 \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x1e\n\x08per_page\x18\x02 \x01(\x05H\x01R\x07perPage\x88\x01\x01\x12,\n\x06status\x18\x03 \x01(\x0e\x32\x14.forms.v1.FormStatusR\x06status\x12\x16\n\x06search\x18\x04 \x01(\tR\x06searchB\x07\n\x05_pageB\x0b\n\t_per_page\"s\n\x11ListFormsResponse\x12$\n\x05\x66orms\x18\x01 \x03(\x0b\x32\x0e.forms.v1.FormR\x05\x66orms\x12\x38\n\npagination\x18\x02 \x01(\x0b\x32\x18.forms.v1.PagePaginationR\npagination\" \n\x0eGetFormRequest\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\"5\n\x0fGetFormResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\"\xbd\x03\n\x11\x43reateFormRequest\x12\x14\n\x05title\x18\x01 \x01(\tR\x05title\x12%\n\x0b\x64\x65scription\x18\x02 \x01(\tH\x00R\x0b\x64\x65scription\x88\x01\x01\x12+\n\x06\x66ields\x18\x03 \x03(\x0b\x32\x13.forms.v1.FormFieldR\x06\x66ields\x12\x33\n\x08settings\x18\x04 \x01(\x0b\x32\x17.google.protobuf.StructR\x08settings\x12.\n\x10\x64\x65\x66\x61ult_language\x18\x05 \x01(\tH\x01R\x0f\x64\x65\x66\x61ultLanguage\x88\x01\x01\x12;\n\x0ctranslations\x18\x06 \x01(\x0b\x32\x17.google.protobuf.StructR\x0ctranslations\x12.\n\x05theme\x18\x07 \x01(\x0b\x32\x13.forms.v1.FormThemeH\x02R\x05theme\x88\x01\x01\x12*\n\x0eretention_days\x18\x32 \x01(\x05H\x03R\rretentionDays\x88\x01\x01\x42\x0e\n\x0c_descriptionB\x13\n\x11_default_languageB\x08\n\x06_themeB\x11\n\x0f_retention_days\"8\n\x12\x43reateFormResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\"\x84\x01\n\x11UpdateFormRequest\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\"\n\x04\x66orm\x18\x02 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\x12;\n\x0bupdate_mask\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.FieldMaskR\nupdateMask\"8\n\x12UpdateFormResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm\"#\n\x11\x44\x65leteFormRequest\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\"\x14\n\x12\x44\x65leteFormResponse\"V\n\x12SetFormLogoRequest\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n\x07\x63ontent\x18\x02 \x01(\x0cR\x07\x63ontent\x12\x16\n\x06remove\x18\x03 \x01(\x08R\x06remove\"9\n\x13SetFormLogoResponse\x12\"\n\x04\x66orm\x18\x01 \x01(\x0b\x32\x0e.forms.v1.FormR\x04\x66orm*u\n\nFormStatus\x12\x1b\n\x17\x46ORM_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11\x46ORM_STATUS_DRAFT\x10\x01\x12\x19\n\x15\x46ORM_STATUS_PUBLISHED\x10\x02\x12\x18\n\x14\x46ORM_STATUS_ARCHIVED\x10\x03\x32\xbb\x03\n\x0c\x46ormsService\x12\x44\n\tListForms\x12\x1a.forms.v1.ListFormsRequest\x1a\x1b.forms.v1.ListFormsResponse\x12>\n\x07GetForm\x12\x18.forms.v1.GetFormRequest\x1a\x19.forms.v1.GetFormResponse\x12G\n\nCreateForm\x12\x1b.forms.v1.CreateFormRequest\x1a\x1c.forms.v1.CreateFormResponse\x12G\n\nUpdateForm\x12\x1b.forms.v1.UpdateFormRequest\x1a\x1c.forms.v1.UpdateFormResponse\x12G\n\nDeleteForm\x12\x1b.forms.v1.DeleteFormRequest\x1a\x1c.forms.v1.DeleteFormResponse\x12J\n\x0bSetFormLogo\x12\x1c.forms.v1.SetFormLogoRequest\x1a\x1d.forms.v1.SetFormLogoResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'forms.v1.forms_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_FORMSTATUS']._serialized_start=3334
-  _globals['_FORMSTATUS']._serialized_end=3451
+  _globals['_FORMSTATUS']._serialized_start=3460
+  _globals['_FORMSTATUS']._serialized_end=3577
   _globals['_FORM']._serialized_start=155
-  _globals['_FORM']._serialized_end=794
-  _globals['_FORMTHEME']._serialized_start=797
-  _globals['_FORMTHEME']._serialized_end=1080
-  _globals['_FORMLOGO']._serialized_start=1082
-  _globals['_FORMLOGO']._serialized_end=1163
-  _globals['_FORMFIELD']._serialized_start=1166
-  _globals['_FORMFIELD']._serialized_end=1964
-  _globals['_CONDITION']._serialized_start=1966
-  _globals['_CONDITION']._serialized_end=2061
-  _globals['_FIELDOPTION']._serialized_start=2063
-  _globals['_FIELDOPTION']._serialized_end=2114
-  _globals['_LISTFORMSREQUEST']._serialized_start=2117
-  _globals['_LISTFORMSREQUEST']._serialized_end=2284
-  _globals['_LISTFORMSRESPONSE']._serialized_start=2286
-  _globals['_LISTFORMSRESPONSE']._serialized_end=2401
-  _globals['_GETFORMREQUEST']._serialized_start=2403
-  _globals['_GETFORMREQUEST']._serialized_end=2435
-  _globals['_GETFORMRESPONSE']._serialized_start=2437
-  _globals['_GETFORMRESPONSE']._serialized_end=2490
-  _globals['_CREATEFORMREQUEST']._serialized_start=2493
-  _globals['_CREATEFORMREQUEST']._serialized_end=2875
-  _globals['_CREATEFORMRESPONSE']._serialized_start=2877
-  _globals['_CREATEFORMRESPONSE']._serialized_end=2933
-  _globals['_UPDATEFORMREQUEST']._serialized_start=2936
-  _globals['_UPDATEFORMREQUEST']._serialized_end=3068
-  _globals['_UPDATEFORMRESPONSE']._serialized_start=3070
-  _globals['_UPDATEFORMRESPONSE']._serialized_end=3126
-  _globals['_DELETEFORMREQUEST']._serialized_start=3128
-  _globals['_DELETEFORMREQUEST']._serialized_end=3163
-  _globals['_DELETEFORMRESPONSE']._serialized_start=3165
-  _globals['_DELETEFORMRESPONSE']._serialized_end=3185
-  _globals['_SETFORMLOGOREQUEST']._serialized_start=3187
-  _globals['_SETFORMLOGOREQUEST']._serialized_end=3273
-  _globals['_SETFORMLOGORESPONSE']._serialized_start=3275
-  _globals['_SETFORMLOGORESPONSE']._serialized_end=3332
-  _globals['_FORMSSERVICE']._serialized_start=3454
-  _globals['_FORMSSERVICE']._serialized_end=3897
+  _globals['_FORM']._serialized_end=857
+  _globals['_FORMTHEME']._serialized_start=860
+  _globals['_FORMTHEME']._serialized_end=1143
+  _globals['_FORMLOGO']._serialized_start=1145
+  _globals['_FORMLOGO']._serialized_end=1226
+  _globals['_FORMFIELD']._serialized_start=1229
+  _globals['_FORMFIELD']._serialized_end=2027
+  _globals['_CONDITION']._serialized_start=2029
+  _globals['_CONDITION']._serialized_end=2124
+  _globals['_FIELDOPTION']._serialized_start=2126
+  _globals['_FIELDOPTION']._serialized_end=2177
+  _globals['_LISTFORMSREQUEST']._serialized_start=2180
+  _globals['_LISTFORMSREQUEST']._serialized_end=2347
+  _globals['_LISTFORMSRESPONSE']._serialized_start=2349
+  _globals['_LISTFORMSRESPONSE']._serialized_end=2464
+  _globals['_GETFORMREQUEST']._serialized_start=2466
+  _globals['_GETFORMREQUEST']._serialized_end=2498
+  _globals['_GETFORMRESPONSE']._serialized_start=2500
+  _globals['_GETFORMRESPONSE']._serialized_end=2553
+  _globals['_CREATEFORMREQUEST']._serialized_start=2556
+  _globals['_CREATEFORMREQUEST']._serialized_end=3001
+  _globals['_CREATEFORMRESPONSE']._serialized_start=3003
+  _globals['_CREATEFORMRESPONSE']._serialized_end=3059
+  _globals['_UPDATEFORMREQUEST']._serialized_start=3062
+  _globals['_UPDATEFORMREQUEST']._serialized_end=3194
+  _globals['_UPDATEFORMRESPONSE']._serialized_start=3196
+  _globals['_UPDATEFORMRESPONSE']._serialized_end=3252
+  _globals['_DELETEFORMREQUEST']._serialized_start=3254
+  _globals['_DELETEFORMREQUEST']._serialized_end=3289
+  _globals['_DELETEFORMRESPONSE']._serialized_start=3291
+  _globals['_DELETEFORMRESPONSE']._serialized_end=3311
+  _globals['_SETFORMLOGOREQUEST']._serialized_start=3313
+  _globals['_SETFORMLOGOREQUEST']._serialized_end=3399
+  _globals['_SETFORMLOGORESPONSE']._serialized_start=3401
+  _globals['_SETFORMLOGORESPONSE']._serialized_end=3458
+  _globals['_FORMSSERVICE']._serialized_start=3580
+  _globals['_FORMSSERVICE']._serialized_end=4023
 # @@protoc_insertion_point(module_scope)

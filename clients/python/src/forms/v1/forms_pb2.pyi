@@ -25,7 +25,7 @@ FORM_STATUS_PUBLISHED: FormStatus
 FORM_STATUS_ARCHIVED: FormStatus
 
 class Form(_message.Message):
-    __slots__ = ("id", "title", "description", "status", "fields", "settings", "short_id", "created_at", "updated_at", "published_at", "default_language", "translations", "theme")
+    __slots__ = ("id", "title", "description", "status", "fields", "settings", "short_id", "created_at", "updated_at", "published_at", "default_language", "translations", "theme", "retention_days")
     ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -39,6 +39,7 @@ class Form(_message.Message):
     DEFAULT_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     TRANSLATIONS_FIELD_NUMBER: _ClassVar[int]
     THEME_FIELD_NUMBER: _ClassVar[int]
+    RETENTION_DAYS_FIELD_NUMBER: _ClassVar[int]
     id: str
     title: str
     description: str
@@ -52,7 +53,8 @@ class Form(_message.Message):
     default_language: str
     translations: _struct_pb2.Struct
     theme: FormTheme
-    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[FormStatus, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., short_id: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_language: _Optional[str] = ..., translations: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., theme: _Optional[_Union[FormTheme, _Mapping]] = ...) -> None: ...
+    retention_days: int
+    def __init__(self, id: _Optional[str] = ..., title: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[FormStatus, str]] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., short_id: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., published_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_language: _Optional[str] = ..., translations: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., theme: _Optional[_Union[FormTheme, _Mapping]] = ..., retention_days: _Optional[int] = ...) -> None: ...
 
 class FormTheme(_message.Message):
     __slots__ = ("accent", "background", "font", "radius", "appearance", "logo")
@@ -173,7 +175,7 @@ class GetFormResponse(_message.Message):
     def __init__(self, form: _Optional[_Union[Form, _Mapping]] = ...) -> None: ...
 
 class CreateFormRequest(_message.Message):
-    __slots__ = ("title", "description", "fields", "settings", "default_language", "translations", "theme")
+    __slots__ = ("title", "description", "fields", "settings", "default_language", "translations", "theme", "retention_days")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     FIELDS_FIELD_NUMBER: _ClassVar[int]
@@ -181,6 +183,7 @@ class CreateFormRequest(_message.Message):
     DEFAULT_LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     TRANSLATIONS_FIELD_NUMBER: _ClassVar[int]
     THEME_FIELD_NUMBER: _ClassVar[int]
+    RETENTION_DAYS_FIELD_NUMBER: _ClassVar[int]
     title: str
     description: str
     fields: _containers.RepeatedCompositeFieldContainer[FormField]
@@ -188,7 +191,8 @@ class CreateFormRequest(_message.Message):
     default_language: str
     translations: _struct_pb2.Struct
     theme: FormTheme
-    def __init__(self, title: _Optional[str] = ..., description: _Optional[str] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_language: _Optional[str] = ..., translations: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., theme: _Optional[_Union[FormTheme, _Mapping]] = ...) -> None: ...
+    retention_days: int
+    def __init__(self, title: _Optional[str] = ..., description: _Optional[str] = ..., fields: _Optional[_Iterable[_Union[FormField, _Mapping]]] = ..., settings: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., default_language: _Optional[str] = ..., translations: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., theme: _Optional[_Union[FormTheme, _Mapping]] = ..., retention_days: _Optional[int] = ...) -> None: ...
 
 class CreateFormResponse(_message.Message):
     __slots__ = ("form",)

@@ -450,3 +450,35 @@ class PageReach(_message.Message):
     title: str
     reached: int
     def __init__(self, page: _Optional[int] = ..., title: _Optional[str] = ..., reached: _Optional[int] = ...) -> None: ...
+
+class EraseRespondentRequest(_message.Message):
+    __slots__ = ("value", "dry_run")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    DRY_RUN_FIELD_NUMBER: _ClassVar[int]
+    value: str
+    dry_run: bool
+    def __init__(self, value: _Optional[str] = ..., dry_run: _Optional[bool] = ...) -> None: ...
+
+class ErasedResponse(_message.Message):
+    __slots__ = ("id", "form_id", "form_title", "submitted_at", "status")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    FORM_ID_FIELD_NUMBER: _ClassVar[int]
+    FORM_TITLE_FIELD_NUMBER: _ClassVar[int]
+    SUBMITTED_AT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    form_id: str
+    form_title: str
+    submitted_at: _timestamp_pb2.Timestamp
+    status: ResponseStatus
+    def __init__(self, id: _Optional[str] = ..., form_id: _Optional[str] = ..., form_title: _Optional[str] = ..., submitted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[ResponseStatus, str]] = ...) -> None: ...
+
+class EraseRespondentResponse(_message.Message):
+    __slots__ = ("matches", "erased", "truncated")
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    ERASED_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[ErasedResponse]
+    erased: bool
+    truncated: bool
+    def __init__(self, matches: _Optional[_Iterable[_Union[ErasedResponse, _Mapping]]] = ..., erased: _Optional[bool] = ..., truncated: _Optional[bool] = ...) -> None: ...

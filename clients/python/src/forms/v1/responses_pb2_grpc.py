@@ -71,6 +71,11 @@ class ResponsesServiceStub:
                 request_serializer=forms_dot_v1_dot_responses__pb2.GetFormSummaryRequest.SerializeToString,
                 response_deserializer=forms_dot_v1_dot_responses__pb2.GetFormSummaryResponse.FromString,
                 _registered_method=True)
+        self.EraseRespondent = channel.unary_unary(
+                '/forms.v1.ResponsesService/EraseRespondent',
+                request_serializer=forms_dot_v1_dot_responses__pb2.EraseRespondentRequest.SerializeToString,
+                response_deserializer=forms_dot_v1_dot_responses__pb2.EraseRespondentResponse.FromString,
+                _registered_method=True)
 
 
 class ResponsesServiceServicer:
@@ -139,6 +144,17 @@ class ResponsesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EraseRespondent(self, request, context):
+        """Finds every response, finished or partial, of the caller's account whose answers
+        hold a value (a respondent's address, name, ...) and, unless `dry_run`, deletes
+        them with their files, partials and every copy the service holds (the answers in
+        webhook deliveries, idempotency records). Scope: admin. Not retroactive: webhooks
+        already delivered and exports already downloaded keep what they carried.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ResponsesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -176,6 +192,11 @@ def add_ResponsesServiceServicer_to_server(servicer, server):
                     servicer.GetFormSummary,
                     request_deserializer=forms_dot_v1_dot_responses__pb2.GetFormSummaryRequest.FromString,
                     response_serializer=forms_dot_v1_dot_responses__pb2.GetFormSummaryResponse.SerializeToString,
+            ),
+            'EraseRespondent': grpc.unary_unary_rpc_method_handler(
+                    servicer.EraseRespondent,
+                    request_deserializer=forms_dot_v1_dot_responses__pb2.EraseRespondentRequest.FromString,
+                    response_serializer=forms_dot_v1_dot_responses__pb2.EraseRespondentResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -369,6 +390,33 @@ class ResponsesService:
             '/forms.v1.ResponsesService/GetFormSummary',
             forms_dot_v1_dot_responses__pb2.GetFormSummaryRequest.SerializeToString,
             forms_dot_v1_dot_responses__pb2.GetFormSummaryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EraseRespondent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/forms.v1.ResponsesService/EraseRespondent',
+            forms_dot_v1_dot_responses__pb2.EraseRespondentRequest.SerializeToString,
+            forms_dot_v1_dot_responses__pb2.EraseRespondentResponse.FromString,
             options,
             channel_credentials,
             insecure,
