@@ -16,6 +16,7 @@ pub mod telemetry;
 pub mod usage;
 pub mod webhooks;
 
+mod audit;
 mod crypto;
 mod dashboard;
 mod error;

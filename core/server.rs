@@ -272,6 +272,14 @@ impl Core {
             replicas: self.replicas.clone(),
             allow_private,
         };
+        let audit = crate::audit::service::Audit {
+            gate: self.gate.clone(),
+            pool: self.pool.clone(),
+        };
+        let audit_admin = crate::audit::service::AuditAdmin {
+            pool: self.pool.clone(),
+            auth: auth.clone(),
+        };
         let (api, hosted) = decoding_limits(&self.config);
         let mut builder = Routes::builder();
         builder
@@ -298,6 +306,8 @@ impl Core {
             )
             .add_service(SessionsServiceServer::new(sessions).max_decoding_message_size(api))
             .add_service(OwnerServiceServer::new(owner).max_decoding_message_size(api))
+            .add_service(pb::audit_service_server::AuditServiceServer::new(audit))
+            .add_service(pb::audit_admin_service_server::AuditAdminServiceServer::new(audit_admin))
             .add_service(health)
             .add_service(reflection().build_v1()?)
             .add_service(reflection().build_v1alpha()?);
@@ -450,6 +460,7 @@ impl Core {
         let ttl = self.config.idempotency_ttl;
         let retention = self.config.delivery_retention;
         let partial_retention = self.config.partial_retention;
+        let audit_retention = self.config.audit_retention;
         let rollups = self.pool.clone();
         tokio::spawn(async move {
             // Summaries add up the responses since the last rollup: keep that short.
@@ -502,6 +513,11 @@ impl Core {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(purged = n, "partial responses past retention"),
                     Err(error) => tracing::warn!(%error, "purging partial responses"),
+                }
+                match crate::audit::retention::purge(&pool, audit_retention).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(purged = n, "audit entries past retention"),
+                    Err(error) => tracing::warn!(%error, "purging audit entries"),
                 }
             }
         })

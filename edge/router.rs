@@ -6,7 +6,7 @@
 use crate::hosted;
 use crate::http::call::{Call, RequestId};
 use crate::http::state::AppState;
-use crate::rest::{docs, export, form, responses, summary, theme, usage, webhooks};
+use crate::rest::{audit, docs, export, form, responses, summary, theme, usage, webhooks};
 use ::forms::pb;
 use axum::Router;
 use axum::extract::{MatchedPath, OriginalUri, Request, State};
@@ -51,6 +51,8 @@ pub(crate) fn router(state: AppState) -> Router {
         )
         .route("/forms/{form_id}/webhooks/{id}", delete(webhooks::delete))
         .route("/usage", get(usage::get))
+        .route("/audit", get(audit::list))
+        .route("/audit/export", get(audit::export))
         .route("/openapi.json", get(docs::openapi_json))
         .route("/docs", get(docs::to_index))
         .route("/docs/{*file}", get(docs::asset))
