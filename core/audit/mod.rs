@@ -19,7 +19,7 @@ pub(crate) mod service;
 pub(crate) mod store;
 pub(crate) mod verify;
 
-pub(crate) use actor::{Actor, ActorKind};
+pub(crate) use actor::Actor;
 
 use crate::error::CoreError;
 use sqlx::PgConnection;
