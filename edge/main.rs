@@ -17,8 +17,8 @@ mod router;
 use app::{Application, Error};
 use clap::{Parser, Subcommand};
 use cli::{
-    accounts::AccountsCommand, audit::AuditCommand, keys::KeysCommand, notifications::NotificationsCommand,
-    webhooks::WebhooksCommand,
+    accounts::AccountsCommand, audit::AuditCommand, keys::KeysCommand,
+    notifications::NotificationsCommand, webhooks::WebhooksCommand,
 };
 use config::{DbArgs, LogFormat, ServeArgs};
 

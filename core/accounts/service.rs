@@ -239,8 +239,15 @@ impl AdminService for Admin {
             let account = store::unlink_identity(&mut tx, &req.name, issuer, &req.subject).await?;
             let actor = actor.on_account(account.id);
             let target = Target::account(account.id);
-            audit::record(&mut tx, &actor, "UnlinkIdentity", &target, &["identities"], Done)
-                .await?;
+            audit::record(
+                &mut tx,
+                &actor,
+                "UnlinkIdentity",
+                &target,
+                &["identities"],
+                Done,
+            )
+            .await?;
             tx.commit().await?;
             Ok(pb::UnlinkIdentityResponse {
                 account: Some(account_to_pb(account)),
@@ -262,8 +269,15 @@ impl AdminService for Admin {
             let account = store::link_identity(&mut tx, &req.name, issuer, &req.subject).await?;
             let actor = actor.on_account(account.id);
             let target = Target::account(account.id);
-            audit::record(&mut tx, &actor, "LinkIdentity", &target, &["identities"], Done)
-                .await?;
+            audit::record(
+                &mut tx,
+                &actor,
+                "LinkIdentity",
+                &target,
+                &["identities"],
+                Done,
+            )
+            .await?;
             tx.commit().await?;
             Ok(pb::LinkIdentityResponse {
                 account: Some(account_to_pb(account)),

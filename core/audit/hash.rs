@@ -70,7 +70,11 @@ pub(crate) fn of(entry: &Entry) -> Vec<u8> {
     put(&mut h, entry.target_kind.as_bytes());
     put(&mut h, entry.target_id.as_bytes());
     put_id(&mut h, entry.form_id);
-    h.update(u64::try_from(entry.changed.len()).unwrap_or(u64::MAX).to_be_bytes());
+    h.update(
+        u64::try_from(entry.changed.len())
+            .unwrap_or(u64::MAX)
+            .to_be_bytes(),
+    );
     for name in &entry.changed {
         put(&mut h, name.as_bytes());
     }

@@ -6,7 +6,9 @@ use super::verify;
 use crate::accounts::Scope;
 use crate::error::CoreError;
 use crate::gate::{Ctx, Gate};
-use crate::pb::{self, audit_admin_service_server::AuditAdminService, audit_service_server::AuditService};
+use crate::pb::{
+    self, audit_admin_service_server::AuditAdminService, audit_service_server::AuditService,
+};
 use crate::rpc::{AdminAuth, reply};
 use sqlx::PgPool;
 use tonic::{Request, Response, Status};
@@ -204,7 +206,8 @@ impl Audit {
     ) -> Result<ExportStream, CoreError> {
         let mut filter = filter_of(Filters::from(&req), "")?;
         let (sender, receiver) = tokio::sync::mpsc::channel(EXPORT_DEPTH);
-        let (pool, account_id, request_id) = (self.pool.clone(), ctx.caller.account_id, ctx.request_id);
+        let (pool, account_id, request_id) =
+            (self.pool.clone(), ctx.caller.account_id, ctx.request_id);
         tokio::spawn(async move {
             loop {
                 let page = match store::list(&pool, account_id, &filter, EXPORT_PAGE).await {
@@ -231,7 +234,9 @@ impl Audit {
                 }
             }
         });
-        Ok(Box::pin(tokio_stream::wrappers::ReceiverStream::new(receiver)))
+        Ok(Box::pin(tokio_stream::wrappers::ReceiverStream::new(
+            receiver,
+        )))
     }
 }
 

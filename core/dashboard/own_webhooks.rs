@@ -32,7 +32,15 @@ impl Owner {
         let mut tx = self.pool.begin().await?;
         let row = webhooks::store::update(&mut *tx, &row).await?;
         let target = audit::Target::webhook(id, Some(form_id));
-        audit::record(&mut tx, &ctx.actor, "UpdateOwnWebhook", &target, &changed, Done).await?;
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "UpdateOwnWebhook",
+            &target,
+            &changed,
+            Done,
+        )
+        .await?;
         tx.commit().await?;
         Ok(pb::UpdateOwnWebhookResponse {
             webhook: Some(hooks::webhook_of(row)),

@@ -143,7 +143,15 @@ impl Owner {
         }
         let target = Target::account(account.id);
         let changed = change.names();
-        audit::record(&mut tx, &ctx.actor, "UpdateOwnAccount", &target, &changed, Done).await?;
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "UpdateOwnAccount",
+            &target,
+            &changed,
+            Done,
+        )
+        .await?;
         tx.commit().await?;
         Ok(pb::UpdateOwnAccountResponse {
             account: Some(account_to_pb(account)),
@@ -170,7 +178,15 @@ impl Owner {
         }
         let target = Target::account(account.id);
         let changed = ["identities"];
-        audit::record(&mut tx, &ctx.actor, "UnlinkOwnIdentity", &target, &changed, Done).await?;
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "UnlinkOwnIdentity",
+            &target,
+            &changed,
+            Done,
+        )
+        .await?;
         tx.commit().await?;
         Ok(pb::UnlinkOwnIdentityResponse {})
     }

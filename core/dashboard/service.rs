@@ -3,9 +3,9 @@
 use super::throttle::SignInThrottle;
 use super::{LINK_LIFETIME, Method, digest, new_token, store};
 use crate::accounts::store::account_of_identity;
+use crate::audit::{self, Actor, Outcome::Done, Outcome::Refused};
 use crate::config::CoreConfig;
 use crate::error::CoreError;
-use crate::audit::{self, Actor, Outcome::Done, Outcome::Refused};
 use crate::gate::{Ctx, Dashboard, Gate, client_ip, user_agent};
 use crate::pb::{self, convert::timestamp, sessions_service_server::SessionsService};
 use crate::rpc::{AdminAuth, reply};
@@ -110,7 +110,10 @@ impl Sessions {
         let mut tx = self.pool.begin().await?;
         let expires =
             store::create_link(&mut *tx, account.id, &digest(&token), LINK_LIFETIME).await?;
-        let (actor, target) = (operator.on_account(account.id), audit::Target::account(account.id));
+        let (actor, target) = (
+            operator.on_account(account.id),
+            audit::Target::account(account.id),
+        );
         audit::record(&mut tx, &actor, "CreateSignInLink", &target, &[], Done).await?;
         tx.commit().await?;
         Ok(pb::CreateSignInLinkResponse {
@@ -274,7 +277,9 @@ impl SessionsService for Sessions {
     ) -> Result<Response<pb::SignInWithProviderCookieResponse>, Status> {
         let (ip, visitor) = (self.client(&req), self.visitor(&req));
         let session = self.with_cookie((ip, &visitor), req.metadata()).await;
-        let session = self.audited(&visitor, "SignInWithProviderCookie", session).await;
+        let session = self
+            .audited(&visitor, "SignInWithProviderCookie", session)
+            .await;
         reply(session.map(|s| pb::SignInWithProviderCookieResponse { session: Some(s) }))
     }
 

@@ -105,7 +105,10 @@ pub(crate) async fn touch(pool: &PgPool, session_id: Uuid) -> Result<(), CoreErr
 }
 
 /// Ends a session.
-pub(crate) async fn end_session(pool: impl PgExecutor<'_>, session_id: Uuid) -> Result<(), CoreError> {
+pub(crate) async fn end_session(
+    pool: impl PgExecutor<'_>,
+    session_id: Uuid,
+) -> Result<(), CoreError> {
     sqlx::query!(
         "UPDATE dashboard_sessions SET ended_at = now() WHERE id = $1 AND ended_at IS NULL",
         session_id

@@ -29,7 +29,15 @@ impl Owner {
         store::set_default_theme(&mut *tx, ctx.caller.account_id, theme.as_ref()).await?;
         let target = Target::account(ctx.caller.account_id);
         let changed = ["default_theme"];
-        audit::record(&mut tx, &ctx.actor, "SetOwnDefaultTheme", &target, &changed, Done).await?;
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "SetOwnDefaultTheme",
+            &target,
+            &changed,
+            Done,
+        )
+        .await?;
         tx.commit().await?;
         Ok(pb::SetOwnDefaultThemeResponse {
             theme: theme.map(theme_to_pb),

@@ -217,8 +217,15 @@ impl Forms {
         let mut objects = FileStore::keys_of(&mut tx, id, None).await?;
         objects.extend(logo::remove(&mut tx, id).await?);
         store::delete(&mut tx, ctx.caller.account_id, id).await?;
-        audit::record(&mut tx, &ctx.actor, "DeleteForm", &audit::Target::form(id), &[], Done)
-            .await?;
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "DeleteForm",
+            &audit::Target::form(id),
+            &[],
+            Done,
+        )
+        .await?;
         tx.commit().await?;
         self.file_store.remove(objects).await;
         Ok(pb::DeleteFormResponse {})

@@ -233,8 +233,15 @@ impl Responses {
         // An export changes nothing: its entry is written on its own, on the primary,
         // once the form is found and the request is valid.
         let target = audit::Target::form(form_id);
-        audit::record_alone(&self.pool, &ctx.actor, "ExportResponses", &target, &[], Done)
-            .await?;
+        audit::record_alone(
+            &self.pool,
+            &ctx.actor,
+            "ExportResponses",
+            &target,
+            &[],
+            Done,
+        )
+        .await?;
         let (sender, receiver) = tokio::sync::mpsc::channel(export::CHANNEL_DEPTH + 1);
         let stall = self.config.exports.stall_timeout;
         tokio::spawn(

@@ -92,7 +92,15 @@ impl Webhooks {
         .await?;
         let target = audit::Target::webhook(row.id, Some(form_id));
         let changed = ["name", "url", "events", "secret"];
-        audit::record(&mut tx, &ctx.actor, "CreateWebhook", &target, &changed, Done).await?;
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "CreateWebhook",
+            &target,
+            &changed,
+            Done,
+        )
+        .await?;
         tx.commit().await?;
         Ok(pb::CreateWebhookResponse {
             webhook: Some(webhook_to_pb(row, Some(secret))),

@@ -54,7 +54,12 @@ fn older_href(q: &AuditQuery, cursor: &str) -> String {
     let query: Vec<String> = pairs
         .iter()
         .filter(|(_, v)| !v.is_empty())
-        .map(|(k, v)| format!("{k}={}", percent_encoding::utf8_percent_encode(v.trim(), percent_encoding::NON_ALPHANUMERIC)))
+        .map(|(k, v)| {
+            format!(
+                "{k}={}",
+                percent_encoding::utf8_percent_encode(v.trim(), percent_encoding::NON_ALPHANUMERIC)
+            )
+        })
         .collect();
     format!("/app/audit?{}", query.join("&"))
 }

@@ -10,8 +10,8 @@
 
 mod account;
 mod account_design;
-mod audit;
 pub(crate) mod assets;
+mod audit;
 mod builder;
 mod chart;
 mod form_list;

@@ -137,7 +137,10 @@ pub(crate) async fn list(
         since: filter.since,
         until: filter.until,
     };
-    let result = state.audit().list_audit_entries(call.request(request)).await;
+    let result = state
+        .audit()
+        .list_audit_entries(call.request(request))
+        .await;
     call.reply(result, StatusCode::OK, |r| AuditPage {
         entries: r.entries.into_iter().map(AuditEntry::from).collect(),
         next_cursor: Some(r.next_cursor).filter(|c| !c.is_empty()),

@@ -5,9 +5,9 @@
 //! entry and what is left still verifies.
 
 use crate::dashboard_support::{browser, sign_in_link, signed_in, token_of};
-use forms::accounts::Scope;
 use crate::helpers::*;
 use crate::support::*;
+use forms::accounts::Scope;
 use serde_json::{Value, json};
 use std::process::Stdio;
 
@@ -40,7 +40,10 @@ async fn trail(app: &TestApp, key: &str, query: &str) -> Vec<Value> {
 async fn updated_form(app: &TestApp) -> (TestKey, String) {
     let key = app.new_key(PRO, ALL).await;
     let form = app
-        .create_form(&key.key, &json!({"title": "Audited", "fields": contact_fields()}))
+        .create_form(
+            &key.key,
+            &json!({"title": "Audited", "fields": contact_fields()}),
+        )
         .await;
     let id = form["id"].as_str().expect("form id").to_owned();
     let reply = send(
@@ -87,7 +90,9 @@ async fn a_form_update_is_listed_with_its_key_and_address_over_rest_and_on_the_p
     let first = first.ok(200);
     assert_eq!(first["entries"][0]["action"], "UpdateForm");
     let cursor = first["next_cursor"].as_str().expect("a next page");
-    let second = app.get(&format!("/audit?limit=1&cursor={cursor}"), &key.key).await;
+    let second = app
+        .get(&format!("/audit?limit=1&cursor={cursor}"), &key.key)
+        .await;
     assert_eq!(second.ok(200)["entries"][0]["action"], "CreateForm");
     // The export: the same entries, one JSON object a line.
     let export = app.get("/audit/export", &key.key).await;
@@ -100,7 +105,9 @@ async fn a_form_update_is_listed_with_its_key_and_address_over_rest_and_on_the_p
     assert_eq!(lines.len(), 2, "{}", export.text);
     assert_eq!(lines[0]["actor_key_id"], key.key_id.to_string());
     // Reading the trail takes the admin scope.
-    let writer = app.key_for(&key.account, PRO, &[Scope::Read, Scope::Write]).await;
+    let writer = app
+        .key_for(&key.account, PRO, &[Scope::Read, Scope::Write])
+        .await;
     app.get("/audit", &writer.key)
         .await
         .error(403, "INSUFFICIENT_SCOPE");
@@ -109,14 +116,24 @@ async fn a_form_update_is_listed_with_its_key_and_address_over_rest_and_on_the_p
     let dashboard = signed_in(&app, &key.account).await;
     let page = dashboard.get(&format!("/app/audit?form={form_id}")).await;
     assert_eq!(page.status, 200, "{}", page.text);
-    for expected in ["UpdateForm", &key.key_id.to_string(), "127.0.0.1", "audit-test/1.0"] {
+    for expected in [
+        "UpdateForm",
+        &key.key_id.to_string(),
+        "127.0.0.1",
+        "audit-test/1.0",
+    ] {
         assert!(page.text.contains(expected), "{expected} not on the page");
     }
     // The dashboard sign-in itself is an entry of the account, by its session.
     let signed = trail(&app, &key.key, "action=RedeemSignInLink").await;
     assert_eq!(signed.len(), 1, "{signed:?}");
     assert_eq!(signed[0]["actor_kind"], "visitor");
-    assert!(!signed[0]["actor_session_id"].as_str().unwrap_or_default().is_empty());
+    assert!(
+        !signed[0]["actor_session_id"]
+            .as_str()
+            .unwrap_or_default()
+            .is_empty()
+    );
 }
 
 /// Entries of `account`'s chain, by number.
@@ -194,7 +211,15 @@ async fn secrets_and_answers_never_reach_the_trail() {
     // A key made by the operator's command: its entry names it by id only.
     let printed = formsd_cli(
         &app.db.url,
-        &["keys", "create", "--account", &account, "--scopes", "read,write,admin", "--json"],
+        &[
+            "keys",
+            "create",
+            "--account",
+            &account,
+            "--scopes",
+            "read,write,admin",
+            "--json",
+        ],
     )
     .await;
     let created: Value = serde_json::from_str(printed.trim()).expect("JSON");
@@ -259,7 +284,10 @@ async fn secrets_and_answers_never_reach_the_trail() {
         "DeleteResponse",
         "CreateSignInLink",
     ] {
-        assert!(actions.iter().any(|a| a == expected), "no {expected}: {actions:?}");
+        assert!(
+            actions.iter().any(|a| a == expected),
+            "no {expected}: {actions:?}"
+        );
     }
     let refused: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM audit_entries
@@ -293,29 +321,50 @@ async fn another_account_never_sees_the_trail() {
     let app = TestApp::spawn().await;
     let (a, form_id) = updated_form(&app).await;
     let b = app.new_key(PRO, ALL).await;
-    for query in ["", "limit=500", &format!("form_id={form_id}"), &format!("actor={}", a.key_id)] {
+    for query in [
+        "",
+        "limit=500",
+        &format!("form_id={form_id}"),
+        &format!("actor={}", a.key_id),
+    ] {
         let reply = app.get(&format!("/audit?{query}"), &b.key).await;
         let text = reply.text.clone();
-        assert!(reply.ok(200)["entries"].as_array().expect("entries").is_empty(), "{text}");
+        assert!(
+            reply.ok(200)["entries"]
+                .as_array()
+                .expect("entries")
+                .is_empty(),
+            "{text}"
+        );
         assert!(!text.contains(&form_id));
     }
-    let export = app.get(&format!("/audit/export?form_id={form_id}"), &b.key).await;
+    let export = app
+        .get(&format!("/audit/export?form_id={form_id}"), &b.key)
+        .await;
     assert_eq!(export.status, 200);
     assert!(export.text.is_empty(), "{}", export.text);
     let page = signed_in(&app, &b.account).await.get("/app/audit").await;
     assert_eq!(page.status, 200);
     assert!(!page.text.contains(&form_id) && !page.text.contains(&a.key_id.to_string()));
     // A's own trail holds A's form: the control.
-    assert!(!trail(&app, &a.key, &format!("form_id={form_id}")).await.is_empty());
+    assert!(
+        !trail(&app, &a.key, &format!("form_id={form_id}"))
+            .await
+            .is_empty()
+    );
 }
 
 #[tokio::test]
 async fn retention_purges_backdated_entries_and_the_rest_still_verifies() {
     let app = TestApp::spawn().await;
     let (key, form_id) = updated_form(&app).await;
-    app.put(&format!("/forms/{form_id}"), &key.key, &json!({"title": "Third"}))
-        .await
-        .ok(200);
+    app.put(
+        &format!("/forms/{form_id}"),
+        &key.key,
+        &json!({"title": "Third"}),
+    )
+    .await
+    .ok(200);
     assert_eq!(seqs(&app, &key).await, vec![1, 2, 3]);
     // The first two entries, made old as the months would.
     let mut tx = app.pool.begin().await.expect("transaction");
@@ -331,7 +380,10 @@ async fn retention_purges_backdated_entries_and_the_rest_still_verifies() {
     // Another instance, whose first purge round runs at start (default retention: 1 year).
     let purging = TestApp::spawn_on(app.db.clone(), &[]).await;
     assert!(
-        purging.logs().wait_for("audit entries past retention").await,
+        purging
+            .logs()
+            .wait_for("audit entries past retention")
+            .await,
         "no purge logged"
     );
     let purged = purging

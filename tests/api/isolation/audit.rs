@@ -41,7 +41,10 @@ pub(super) async fn audit_rows(
                 let reply = rest(app, cred, Method::GET, &path, None).await;
                 m.rest_status(row, who, &path, &reply, 200);
                 m.expect(row, !shows_any(&reply.text, &ids), || {
-                    format!("ISOLATION BUG: {who}'s trail at {path} shows A's: {}", reply.text)
+                    format!(
+                        "ISOLATION BUG: {who}'s trail at {path} shows A's: {}",
+                        reply.text
+                    )
                 });
             }
         }
@@ -62,7 +65,10 @@ pub(super) async fn audit_rows(
     };
     for (who, cred, _) in strangers {
         for form_id in ["", a.form_id.as_str()] {
-            let result = audit.clone().list_audit_entries(cred.grpc(listing(form_id))).await;
+            let result = audit
+                .clone()
+                .list_audit_entries(cred.grpc(listing(form_id)))
+                .await;
             if let Some(reply) = m.grpc_ok(row, who, result) {
                 let text = format!("{reply:?}");
                 m.expect(row, !shows_any(&text, &ids), || {
@@ -86,7 +92,10 @@ pub(super) async fn audit_rows(
         form_id: form_id.to_owned(),
         ..Default::default()
     };
-    let read_all = |result: Result<tonic::Response<tonic::Streaming<pb::ExportAuditEntriesResponse>>, Status>| async move {
+    let read_all = |result: Result<
+        tonic::Response<tonic::Streaming<pb::ExportAuditEntriesResponse>>,
+        Status,
+    >| async move {
         let mut text = String::new();
         let mut stream = result?.into_inner();
         while let Some(chunk) = stream.next().await {
@@ -96,7 +105,10 @@ pub(super) async fn audit_rows(
     };
     for (who, cred, _) in strangers {
         for form_id in ["", a.form_id.as_str()] {
-            let result = audit.clone().export_audit_entries(cred.grpc(export(form_id))).await;
+            let result = audit
+                .clone()
+                .export_audit_entries(cred.grpc(export(form_id)))
+                .await;
             if let Some(text) = m.grpc_ok(row, who, read_all(result).await) {
                 m.expect(row, !shows_any(&text, &ids), || {
                     format!("ISOLATION BUG: {who}'s ExportAuditEntries shows A's: {text}")
@@ -121,7 +133,10 @@ pub(super) async fn audit_rows(
         strangers,
         |md| {
             let mut c = AuditAdminServiceClient::new(channel.clone());
-            async move { c.verify_audit_trail(with_md(pb::VerifyAuditTrailRequest {}, md)).await }
+            async move {
+                c.verify_audit_trail(with_md(pb::VerifyAuditTrailRequest {}, md))
+                    .await
+            }
         },
     )
     .await;
@@ -131,17 +146,28 @@ pub(super) async fn audit_rows(
         signed_in(app, &a.key.account).await,
         signed_in(app, &b.key.account).await,
     );
-    for path in ["/app/audit".to_owned(), format!("/app/audit?form={}", a.form_id)] {
+    for path in [
+        "/app/audit".to_owned(),
+        format!("/app/audit?form={}", a.form_id),
+    ] {
         let page = db.get(&path).await;
         m.rest_status(row, "B's dashboard session", &path, &page, 200);
-        m.expect(row, !shows_any(&page.text, &ids), || {
-            format!("ISOLATION BUG: B's audit page {path} shows A's: {}", page.text)
+        // The filter's own field shows what B typed: not a leak.
+        let shown = page.text.replace(&format!("value=\"{}\"", a.form_id), "");
+        m.expect(row, !shows_any(&shown, &ids), || {
+            format!(
+                "ISOLATION BUG: B's audit page {path} shows A's: {}",
+                page.text
+            )
         });
     }
     let path = format!("/app/audit?form={}", a.form_id);
     let page = da.get(&path).await;
     m.rest_status(row, "A's dashboard session", &path, &page, 200);
     m.expect(row, page.text.contains(&a.form_id), || {
-        format!("positive control: A's audit page lacks A's form: {}", page.text)
+        format!(
+            "positive control: A's audit page lacks A's form: {}",
+            page.text
+        )
     });
 }
