@@ -71,7 +71,11 @@ fn who(e: &pb::AuditEntry) -> Markup {
             "key" => { "API key " code { (e.actor_key_id) } }
             "session" => { "Dashboard session " code { (e.actor_session_id) } }
             "operator" => { "Operator" }
-            _ => { "Someone signing in" }
+            // A sign-in names the session it opened; a refused one, nobody.
+            _ => {
+                @if e.actor_session_id.is_empty() { "Someone signing in" }
+                @else { "Signed in: session " code { (e.actor_session_id) } }
+            }
         }
     }
 }
