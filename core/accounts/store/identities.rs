@@ -44,7 +44,7 @@ pub async fn link_identity(
     let account = find_account(&mut *tx, account).await?;
     let issuer = match issuer {
         Some(issuer) => issuer.to_owned(),
-        None => only_issuer_of(&mut *tx, subject).await?,
+        None => only_issuer_of(&mut tx, subject).await?,
     };
     sqlx::query!(
         "INSERT INTO account_identities (issuer, subject, account_id) VALUES ($1, $2, $3)
@@ -56,7 +56,7 @@ pub async fn link_identity(
     .execute(&mut *tx)
     .await?;
     // Sessions the identity opened on the account it was linked to before end now.
-    end_sessions(&mut *tx, &[issuer], subject, account.id, true).await?;
+    end_sessions(&mut tx, &[issuer], subject, account.id, true).await?;
     // Linking is the operator's way back after revoking the account's session key: the
     // revoked key is kept (its usage history with it) under a retired lookup, and the
     // next sign-in gets a fresh one.
@@ -118,7 +118,7 @@ pub async fn unlink_identity(
     if removed.is_empty() {
         return Err(CoreError::NotFound("identity"));
     }
-    end_sessions(&mut *tx, &removed, subject, account.id, false).await?;
+    end_sessions(&mut tx, &removed, subject, account.id, false).await?;
     tx.commit().await?;
     Ok(account)
 }
