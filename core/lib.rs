@@ -25,6 +25,7 @@ mod forms;
 mod gate;
 mod gateway;
 mod hosted;
+mod housekeeping;
 mod idempotency;
 mod lru;
 mod outbox;

@@ -13,7 +13,6 @@ use crate::forms::service::Forms;
 use crate::gate::Gate;
 use crate::gateway::Gateway;
 use crate::hosted::Hosted;
-use crate::idempotency;
 use crate::notifications::service::NotificationAdmin;
 use crate::notifications::smtp::Mailer;
 use crate::notifications::worker::Notifier;
@@ -457,10 +456,7 @@ impl Core {
         let hosted = self.hosted.clone();
         let sign_in = self.sign_in.clone();
         let pool = self.pool.clone();
-        let ttl = self.config.idempotency_ttl;
-        let retention = self.config.delivery_retention;
-        let partial_retention = self.config.partial_retention;
-        let audit_retention = self.config.audit_retention;
+        let config = self.config.clone();
         let rollups = self.pool.clone();
         tokio::spawn(async move {
             // Summaries add up the responses since the last rollup: keep that short.
@@ -482,43 +478,7 @@ impl Core {
                 leases.retain_current();
                 hosted.retain_recent();
                 sign_in.retain_recent();
-                match crate::dashboard::store::purge(&pool).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::debug!(purged = n, "ended dashboard sessions and links"),
-                    Err(error) => tracing::warn!(%error, "purging dashboard sessions"),
-                }
-                match crate::hosted::store::purge(&pool).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::debug!(purged = n, "expired proof-of-work challenges"),
-                    Err(error) => tracing::warn!(%error, "purging spent proof-of-work challenges"),
-                }
-                match idempotency::purge(&pool, ttl).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::debug!(purged = n, "expired idempotency keys"),
-                    Err(error) => tracing::warn!(%error, "purging idempotency keys"),
-                }
-                match crate::usage::store::purge_flushes(&pool, crate::usage::tally::FLUSH_IDS_KEPT)
-                    .await
-                {
-                    Ok(0) => {}
-                    Ok(n) => tracing::debug!(purged = n, "usage flush ids"),
-                    Err(error) => tracing::warn!(%error, "purging usage flush ids"),
-                }
-                match crate::outbox::retention::purge(&pool, retention).await {
-                    Ok(purged) if purged == Default::default() => {}
-                    Ok(purged) => tracing::info!(?purged, "purged settled deliveries"),
-                    Err(error) => tracing::warn!(%error, "purging settled deliveries"),
-                }
-                match crate::responses::store::partial::purge(&pool, partial_retention).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::info!(purged = n, "partial responses past retention"),
-                    Err(error) => tracing::warn!(%error, "purging partial responses"),
-                }
-                match crate::audit::retention::purge(&pool, audit_retention).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::info!(purged = n, "audit entries past retention"),
-                    Err(error) => tracing::warn!(%error, "purging audit entries"),
-                }
+                crate::housekeeping::purge_round(&pool, &config).await;
             }
         })
     }
