@@ -15,6 +15,7 @@ const PROTOS: &[&str] = &[
     "forms/v1/admin.proto",
     "forms/v1/hosted.proto",
     "forms/v1/dashboard.proto",
+    "forms/v1/audit.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

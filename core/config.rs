@@ -69,6 +69,8 @@ pub struct CoreConfig {
     /// How long an unfinished partial response (a multi-page form left half way) is
     /// kept after its last saved page.
     pub partial_retention: Duration,
+    /// How long audit trail entries are kept.
+    pub audit_retention: Duration,
     /// How many exports may be open at once, and how long one waits for its reader.
     pub exports: ExportLimits,
     /// How many reads whose cost the caller chooses may run at once, and how long.

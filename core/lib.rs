@@ -16,6 +16,7 @@ pub mod telemetry;
 pub mod usage;
 pub mod webhooks;
 
+mod audit;
 mod crypto;
 mod dashboard;
 mod error;
@@ -24,6 +25,7 @@ mod forms;
 mod gate;
 mod gateway;
 mod hosted;
+mod housekeeping;
 mod idempotency;
 mod lru;
 mod outbox;

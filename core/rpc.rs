@@ -28,6 +28,16 @@ pub(crate) struct AdminAuth {
 }
 
 impl AdminAuth {
+    /// The operator as the audit trail names them, with the client's address and user
+    /// agent (the in-process `formsd ...` commands: an unspecified address).
+    pub(crate) fn actor<T>(&self, req: &Request<T>) -> crate::audit::Actor {
+        let secret = self.config.edge_secret.as_deref();
+        crate::audit::Actor::operator(
+            crate::gate::client_ip(req, secret),
+            &crate::gate::user_agent(req, secret),
+        )
+    }
+
     /// Checks the operator token in constant time (over digests, so lengths leak nothing).
     pub(crate) fn check<T>(&self, req: &Request<T>) -> Result<(), Status> {
         let presented = req

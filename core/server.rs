@@ -13,7 +13,6 @@ use crate::forms::service::Forms;
 use crate::gate::Gate;
 use crate::gateway::Gateway;
 use crate::hosted::Hosted;
-use crate::idempotency;
 use crate::notifications::service::NotificationAdmin;
 use crate::notifications::smtp::Mailer;
 use crate::notifications::worker::Notifier;
@@ -272,6 +271,14 @@ impl Core {
             replicas: self.replicas.clone(),
             allow_private,
         };
+        let audit = crate::audit::service::Audit {
+            gate: self.gate.clone(),
+            pool: self.pool.clone(),
+        };
+        let audit_admin = crate::audit::service::AuditAdmin {
+            pool: self.pool.clone(),
+            auth: auth.clone(),
+        };
         let (api, hosted) = decoding_limits(&self.config);
         let mut builder = Routes::builder();
         builder
@@ -298,6 +305,8 @@ impl Core {
             )
             .add_service(SessionsServiceServer::new(sessions).max_decoding_message_size(api))
             .add_service(OwnerServiceServer::new(owner).max_decoding_message_size(api))
+            .add_service(pb::audit_service_server::AuditServiceServer::new(audit))
+            .add_service(pb::audit_admin_service_server::AuditAdminServiceServer::new(audit_admin))
             .add_service(health)
             .add_service(reflection().build_v1()?)
             .add_service(reflection().build_v1alpha()?);
@@ -447,9 +456,7 @@ impl Core {
         let hosted = self.hosted.clone();
         let sign_in = self.sign_in.clone();
         let pool = self.pool.clone();
-        let ttl = self.config.idempotency_ttl;
-        let retention = self.config.delivery_retention;
-        let partial_retention = self.config.partial_retention;
+        let config = self.config.clone();
         let files = self.file_store.clone();
         let rollups = self.pool.clone();
         tokio::spawn(async move {
@@ -472,54 +479,7 @@ impl Core {
                 leases.retain_current();
                 hosted.retain_recent();
                 sign_in.retain_recent();
-                match crate::dashboard::store::purge(&pool).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::debug!(purged = n, "ended dashboard sessions and links"),
-                    Err(error) => tracing::warn!(%error, "purging dashboard sessions"),
-                }
-                match crate::hosted::store::purge(&pool).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::debug!(purged = n, "expired proof-of-work challenges"),
-                    Err(error) => tracing::warn!(%error, "purging spent proof-of-work challenges"),
-                }
-                match idempotency::purge(&pool, ttl).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::debug!(purged = n, "expired idempotency keys"),
-                    Err(error) => tracing::warn!(%error, "purging idempotency keys"),
-                }
-                match crate::usage::store::purge_flushes(&pool, crate::usage::tally::FLUSH_IDS_KEPT)
-                    .await
-                {
-                    Ok(0) => {}
-                    Ok(n) => tracing::debug!(purged = n, "usage flush ids"),
-                    Err(error) => tracing::warn!(%error, "purging usage flush ids"),
-                }
-                match crate::outbox::retention::purge(&pool, retention).await {
-                    Ok(purged) if purged == Default::default() => {}
-                    Ok(purged) => tracing::info!(?purged, "purged settled deliveries"),
-                    Err(error) => tracing::warn!(%error, "purging settled deliveries"),
-                }
-                match crate::responses::store::partial::purge(&pool, partial_retention).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::info!(purged = n, "partial responses past retention"),
-                    Err(error) => tracing::warn!(%error, "purging partial responses"),
-                }
-                // Last, so that its line (always logged) ends the round.
-                match crate::rights::retention::purge(&pool, &files).await {
-                    Ok(purged) if purged.responses + purged.partials > 0 => tracing::info!(
-                        forms = purged.forms,
-                        responses = purged.responses,
-                        partials = purged.partials,
-                        "form retention applied"
-                    ),
-                    Ok(purged) => tracing::debug!(
-                        forms = purged.forms,
-                        responses = purged.responses,
-                        partials = purged.partials,
-                        "form retention applied"
-                    ),
-                    Err(error) => tracing::warn!(%error, "applying form retention"),
-                }
+                crate::housekeeping::purge_round(&pool, &config, &files).await;
             }
         })
     }

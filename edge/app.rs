@@ -382,6 +382,7 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         max_upload_bytes: args.max_upload_bytes,
         staged_file_grace: args.limits.staged_file_grace.into(),
         partial_retention: args.limits.partial_retention.into(),
+        audit_retention: args.limits.audit_retention.into(),
         exports: ExportLimits {
             per_account: args.limits.exports_per_account,
             per_instance: args.limits.exports_per_instance,

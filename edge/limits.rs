@@ -40,6 +40,10 @@ pub(crate) struct LimitArgs {
     /// page (it can be resumed until then; it never counts as a response).
     #[arg(long, env = "FORMS_PARTIAL_RETENTION", default_value = "30d")]
     pub partial_retention: humantime::Duration,
+    /// How long audit trail entries are kept (purged by a job every minute, oldest
+    /// first, in batches; `formsd audit verify` checks what is left).
+    #[arg(long, env = "FORMS_AUDIT_RETENTION", default_value = "365d")]
+    pub audit_retention: humantime::Duration,
     /// Unfinished partial responses (multi-page forms left half way) one form may
     /// have waiting; a new one over it is refused (429 RATE_LIMITED to the page).
     #[arg(long, env = "FORMS_PARTIALS_PER_FORM", default_value_t = 10_000, value_parser = at_least_one_i64)]

@@ -17,8 +17,8 @@ mod router;
 use app::{Application, Error};
 use clap::{Parser, Subcommand};
 use cli::{
-    accounts::AccountsCommand, keys::KeysCommand, notifications::NotificationsCommand,
-    webhooks::WebhooksCommand,
+    accounts::AccountsCommand, audit::AuditCommand, keys::KeysCommand,
+    notifications::NotificationsCommand, webhooks::WebhooksCommand,
 };
 use config::{DbArgs, LogFormat, ServeArgs};
 
@@ -54,6 +54,9 @@ enum Command {
     /// Look at owner notifications (mails for new responses).
     #[command(subcommand)]
     Notifications(NotificationsCommand),
+    /// Check the audit trail.
+    #[command(subcommand)]
+    Audit(AuditCommand),
     /// Print the OpenAPI document of the REST API (the one served at /api/v1/openapi.json).
     Openapi,
 }
@@ -94,6 +97,7 @@ async fn run(cli: Cli) -> Result<(), Error> {
             })
             .await
         }
+        Command::Audit(cmd) => cli::run(&cli.db, false, |admin| cli::audit::run(admin, cmd)).await,
         Command::Openapi => {
             println!("{}", rest::openapi::document().to_pretty_json()?);
             Ok(())

@@ -6,7 +6,9 @@
 use crate::hosted;
 use crate::http::call::{Call, RequestId};
 use crate::http::state::AppState;
-use crate::rest::{docs, erasures, export, form, responses, summary, theme, usage, webhooks};
+use crate::rest::{
+    audit, docs, erasures, export, form, responses, summary, theme, usage, webhooks,
+};
 use ::forms::pb;
 use axum::Router;
 use axum::extract::{MatchedPath, OriginalUri, Request, State};
@@ -52,6 +54,8 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/forms/{form_id}/webhooks/{id}", delete(webhooks::delete))
         .route("/usage", get(usage::get))
         .route("/erasures", post(erasures::create))
+        .route("/audit", get(audit::list))
+        .route("/audit/export", get(audit::export))
         .route("/openapi.json", get(docs::openapi_json))
         .route("/docs", get(docs::to_index))
         .route("/docs/{*file}", get(docs::asset))

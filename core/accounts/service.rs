@@ -1,6 +1,7 @@
 //! AdminService: accounts and keys for operators, behind the operator token.
 
 use super::{Plan, Scope, Scopes, store};
+use crate::audit::{self, Outcome::Done, Target};
 use crate::error::CoreError;
 use crate::pb::{self, admin_service_server::AdminService, convert};
 use crate::rpc::{AdminAuth, parse_id, reply};
@@ -100,6 +101,7 @@ impl AdminService for Admin {
         req: Request<pb::UpdateAccountRequest>,
     ) -> Result<Response<pb::UpdateAccountResponse>, Status> {
         self.auth.check(&req)?;
+        let actor = self.auth.actor(&req);
         let req = req.into_inner();
         let result = async {
             let account = req.account.unwrap_or_default();
@@ -124,7 +126,13 @@ impl AdminService for Admin {
                     }
                 }
             }
-            let row = store::update_account(&self.pool, &req.name, &change).await?;
+            let mut tx = self.pool.begin().await?;
+            let row = store::update_account(&mut *tx, &req.name, &change).await?;
+            let target = Target::account(row.id);
+            let changed = change.names();
+            let actor = actor.on_account(row.id);
+            audit::record(&mut tx, &actor, "UpdateAccount", &target, &changed, Done).await?;
+            tx.commit().await?;
             self.keys.forget_account(row.id);
             Ok(pb::UpdateAccountResponse {
                 account: Some(account_to_pb(row)),
@@ -139,6 +147,7 @@ impl AdminService for Admin {
         req: Request<pb::CreateKeyRequest>,
     ) -> Result<Response<pb::CreateKeyResponse>, Status> {
         self.auth.check(&req)?;
+        let actor = self.auth.actor(&req);
         let req = req.into_inner();
         let result = async {
             let scopes = req
@@ -156,14 +165,19 @@ impl AdminService for Admin {
                 None => None,
             };
             let plan = plan_from_pb(req.plan)?;
+            let mut tx = self.pool.begin().await?;
             let created = store::create_key(
-                &self.pool,
+                &mut tx,
                 &req.account,
                 plan,
                 &Scopes::new(scopes),
                 expires_at,
             )
             .await?;
+            let target = Target::key(created.key_id);
+            let actor = actor.on_account(created.account_id);
+            audit::record(&mut tx, &actor, "CreateKey", &target, &["scopes"], Done).await?;
+            tx.commit().await?;
             Ok(pb::CreateKeyResponse {
                 key: created.key,
                 key_id: created.key_id.to_string(),
@@ -179,9 +193,15 @@ impl AdminService for Admin {
         req: Request<pb::RevokeKeyRequest>,
     ) -> Result<Response<pb::RevokeKeyResponse>, Status> {
         self.auth.check(&req)?;
+        let actor = self.auth.actor(&req);
         let key_id = req.into_inner().key_id;
         let result = async {
-            let row = store::revoke_key(&self.pool, parse_id(&key_id, "key")?).await?;
+            let mut tx = self.pool.begin().await?;
+            let row = store::revoke_key(&mut *tx, parse_id(&key_id, "key")?).await?;
+            let actor = actor.on_account(row.account_id);
+            let target = Target::key(row.id);
+            audit::record(&mut tx, &actor, "RevokeKey", &target, &["revoked_at"], Done).await?;
+            tx.commit().await?;
             self.keys.forget_key(&row.lookup);
             Ok(pb::RevokeKeyResponse {
                 key: Some(key_to_pb(row)),
@@ -211,14 +231,29 @@ impl AdminService for Admin {
         req: Request<pb::UnlinkIdentityRequest>,
     ) -> Result<Response<pb::UnlinkIdentityResponse>, Status> {
         self.auth.check(&req)?;
+        let actor = self.auth.actor(&req);
         let req = req.into_inner();
-        reply(
-            store::unlink_identity(&self.pool, &req.name, req.issuer.as_deref(), &req.subject)
-                .await
-                .map(|a| pb::UnlinkIdentityResponse {
-                    account: Some(account_to_pb(a)),
-                }),
-        )
+        let result = async {
+            let mut tx = self.pool.begin().await?;
+            let issuer = req.issuer.as_deref();
+            let account = store::unlink_identity(&mut tx, &req.name, issuer, &req.subject).await?;
+            let actor = actor.on_account(account.id);
+            let target = Target::account(account.id);
+            audit::record(
+                &mut tx,
+                &actor,
+                "UnlinkIdentity",
+                &target,
+                &["identities"],
+                Done,
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(pb::UnlinkIdentityResponse {
+                account: Some(account_to_pb(account)),
+            })
+        };
+        reply(result.await)
     }
 
     async fn link_identity(
@@ -226,13 +261,28 @@ impl AdminService for Admin {
         req: Request<pb::LinkIdentityRequest>,
     ) -> Result<Response<pb::LinkIdentityResponse>, Status> {
         self.auth.check(&req)?;
+        let actor = self.auth.actor(&req);
         let req = req.into_inner();
-        reply(
-            store::link_identity(&self.pool, &req.name, req.issuer.as_deref(), &req.subject)
-                .await
-                .map(|a| pb::LinkIdentityResponse {
-                    account: Some(account_to_pb(a)),
-                }),
-        )
+        let result = async {
+            let mut tx = self.pool.begin().await?;
+            let issuer = req.issuer.as_deref();
+            let account = store::link_identity(&mut tx, &req.name, issuer, &req.subject).await?;
+            let actor = actor.on_account(account.id);
+            let target = Target::account(account.id);
+            audit::record(
+                &mut tx,
+                &actor,
+                "LinkIdentity",
+                &target,
+                &["identities"],
+                Done,
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(pb::LinkIdentityResponse {
+                account: Some(account_to_pb(account)),
+            })
+        };
+        reply(result.await)
     }
 }

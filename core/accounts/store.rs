@@ -4,7 +4,7 @@ use super::{Plan, Scopes, keys};
 use crate::db::decode::read_error;
 use crate::error::CoreError;
 use chrono::{DateTime, Utc};
-use sqlx::PgPool;
+use sqlx::{PgExecutor, PgPool};
 use uuid::Uuid;
 
 mod identities;
@@ -75,14 +75,14 @@ pub async fn find_key_by_lookup(
     .map_err(read_error)
 }
 
-pub async fn find_account(pool: &PgPool, name: &str) -> Result<AccountRow, CoreError> {
+pub async fn find_account(db: impl PgExecutor<'_>, name: &str) -> Result<AccountRow, CoreError> {
     sqlx::query_as!(
         AccountRow,
         r#"SELECT id, name, plan AS "plan: Plan", response_limit, created_at, email
              FROM accounts WHERE name = $1"#,
         name
     )
-    .fetch_optional(pool)
+    .fetch_optional(db)
     .await
     .map_err(read_error)?
     .ok_or(CoreError::NotFound("account"))
@@ -106,7 +106,7 @@ fn check_account_name(name: &str) -> Result<(), CoreError> {
 /// Creates a key for `account`, creating the account (with `plan`, default pro) if it
 /// does not exist. An existing account keeps its plan.
 pub async fn create_key(
-    pool: &PgPool,
+    db: impl sqlx::Acquire<'_, Database = sqlx::Postgres>,
     account: &str,
     plan: Option<Plan>,
     scopes: &Scopes,
@@ -114,7 +114,9 @@ pub async fn create_key(
 ) -> Result<CreatedKey, CoreError> {
     // A key without scopes is a usage-only key: reading usage needs no scope (SPEC).
     check_account_name(account)?;
-    let mut tx = pool.begin().await?;
+    // A transaction of its own, or a savepoint in the caller's (whose audit entry
+    // commits with the key).
+    let mut tx = db.begin().await?;
     sqlx::query!(
         "INSERT INTO accounts (id, name, plan) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING",
         Uuid::now_v7(),
@@ -149,14 +151,14 @@ pub async fn create_key(
 }
 
 /// Revokes a key (idempotent: revoking twice keeps the first time).
-pub async fn revoke_key(pool: &PgPool, key_id: Uuid) -> Result<KeyRow, CoreError> {
+pub async fn revoke_key(db: impl PgExecutor<'_>, key_id: Uuid) -> Result<KeyRow, CoreError> {
     sqlx::query_as!(
         KeyRow,
         "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1
          RETURNING id, account_id, lookup, digest, scopes, created_at, expires_at, revoked_at",
         key_id
     )
-    .fetch_optional(pool)
+    .fetch_optional(db)
     .await?
     .ok_or(CoreError::NotFound("key"))
 }
@@ -184,8 +186,22 @@ pub struct AccountChange {
     pub email: Option<Option<String>>,
 }
 
+impl AccountChange {
+    /// The names of the properties the change sets, for the audit trail.
+    pub fn names(&self) -> Vec<&'static str> {
+        [
+            ("plan", self.plan.is_some()),
+            ("response_limit", self.response_limit.is_some()),
+            ("email", self.email.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, set)| set.then_some(name))
+        .collect()
+    }
+}
+
 pub async fn update_account(
-    pool: &PgPool,
+    db: impl PgExecutor<'_>,
     name: &str,
     change: &AccountChange,
 ) -> Result<AccountRow, CoreError> {
@@ -212,7 +228,7 @@ pub async fn update_account(
         change.email.is_some(),
         change.email.clone().flatten()
     )
-    .fetch_optional(pool)
+    .fetch_optional(db)
     .await
     .map_err(read_error)?
     .ok_or(CoreError::NotFound("account"))
@@ -236,7 +252,7 @@ pub async fn session_key(
 /// Makes the account's session key if it has none; its lookup. Dashboard sessions and
 /// provider-cookie sign-ins share it.
 pub(crate) async fn ensure_session_key(
-    pool: &PgPool,
+    pool: impl PgExecutor<'_>,
     account_id: Uuid,
 ) -> Result<String, CoreError> {
     let lookup = format!("session-{account_id}");
@@ -330,7 +346,7 @@ pub(crate) async fn own_key(
 /// another account's key and for session keys. The update's trigger tells every
 /// instance to forget the key (migration 0009).
 pub(crate) async fn revoke_own_key(
-    pool: &PgPool,
+    db: impl PgExecutor<'_>,
     account_id: Uuid,
     key_id: Uuid,
 ) -> Result<KeyRow, CoreError> {
@@ -342,7 +358,7 @@ pub(crate) async fn revoke_own_key(
         key_id,
         account_id
     )
-    .fetch_optional(pool)
+    .fetch_optional(db)
     .await?
     .ok_or(CoreError::NotFound("key"))
 }

@@ -5,6 +5,7 @@
 
 use super::owner::Owner;
 use super::service::session_of;
+use crate::audit::{self, Outcome::Done};
 use crate::error::CoreError;
 use crate::gate::Ctx;
 use crate::paging::Page;
@@ -27,8 +28,20 @@ impl Owner {
         let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
         let mut row = webhooks::store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
         let new = req.webhook.unwrap_or_default();
-        hooks::apply_mask(&mut row, new, req.update_mask, self.allow_private).await?;
-        let row = webhooks::store::update(&self.pool, &row).await?;
+        let changed = hooks::apply_mask(&mut row, new, req.update_mask, self.allow_private).await?;
+        let mut tx = self.pool.begin().await?;
+        let row = webhooks::store::update(&mut *tx, &row).await?;
+        let target = audit::Target::webhook(id, Some(form_id));
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "UpdateOwnWebhook",
+            &target,
+            &changed,
+            Done,
+        )
+        .await?;
+        tx.commit().await?;
         Ok(pb::UpdateOwnWebhookResponse {
             webhook: Some(hooks::webhook_of(row)),
         })
@@ -58,8 +71,11 @@ impl Owner {
         let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
         let delivery_id = parse_id(&req.delivery_id, "delivery")?;
         let hook = webhooks::store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
+        let by = (&ctx.actor, "RetryOwnDelivery");
         Ok(pb::RetryOwnDeliveryResponse {
-            delivery: Some(hooks::retry_delivery(&self.pool, delivery_id, Some(hook.id)).await?),
+            delivery: Some(
+                hooks::retry_delivery(&self.pool, by, delivery_id, Some(hook.id)).await?,
+            ),
         })
     }
 
@@ -73,7 +89,7 @@ impl Owner {
         let delivery_id = parse_id(&req.delivery_id, "delivery")?;
         let hook = webhooks::store::get(&self.pool, ctx.caller.account_id, form_id, id).await?;
         Ok(pb::SendOwnDeliveryNowResponse {
-            delivery: Some(hooks::send_now(&self.pool, delivery_id, hook.id).await?),
+            delivery: Some(hooks::send_now(&self.pool, &ctx.actor, delivery_id, hook.id).await?),
         })
     }
 
@@ -93,6 +109,8 @@ impl Owner {
             crate::forms::now_millis(),
         )
         .await?;
+        let target = audit::Target::webhook(id, Some(form_id));
+        audit::record(&mut tx, &ctx.actor, "SendTestEvent", &target, &[], Done).await?;
         tx.commit().await?;
         Ok(pb::SendTestEventResponse {
             delivery: Some(hooks::delivery_of(row)),

@@ -7,6 +7,7 @@ use super::service::session_of;
 use super::store;
 use crate::accounts::service::{account_to_pb, key_to_pb, scope_from_pb};
 use crate::accounts::{Scope, Scopes, store as accounts};
+use crate::audit::{self, Outcome::Done, Target};
 use crate::error::CoreError;
 use crate::gate::{Ctx, Gate};
 use crate::pb::{self, convert::timestamp, owner_service_server::OwnerService};
@@ -134,11 +135,24 @@ impl Owner {
                 .map(|e| Some(e.trim().to_owned()).filter(|e| !e.is_empty())),
             ..Default::default()
         };
-        let account = accounts::update_account(&self.pool, &session.account_name, &change).await?;
+        let mut tx = self.pool.begin().await?;
+        let account = accounts::update_account(&mut *tx, &session.account_name, &change).await?;
         // The name and the session's account are one account; checked all the same.
         if account.id != ctx.caller.account_id {
             return Err(CoreError::NotFound("account"));
         }
+        let target = Target::account(account.id);
+        let changed = change.names();
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "UpdateOwnAccount",
+            &target,
+            &changed,
+            Done,
+        )
+        .await?;
+        tx.commit().await?;
         Ok(pb::UpdateOwnAccountResponse {
             account: Some(account_to_pb(account)),
         })
@@ -150,8 +164,9 @@ impl Owner {
         req: pb::UnlinkOwnIdentityRequest,
     ) -> Result<pb::UnlinkOwnIdentityResponse, CoreError> {
         let session = session_of(ctx)?;
+        let mut tx = self.pool.begin().await?;
         let account = accounts::unlink_identity(
-            &self.pool,
+            &mut tx,
             &session.account_name,
             req.issuer.as_deref(),
             &req.subject,
@@ -161,6 +176,18 @@ impl Owner {
         if account.id != ctx.caller.account_id {
             return Err(CoreError::NotFound("identity"));
         }
+        let target = Target::account(account.id);
+        let changed = ["identities"];
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "UnlinkOwnIdentity",
+            &target,
+            &changed,
+            Done,
+        )
+        .await?;
+        tx.commit().await?;
         Ok(pb::UnlinkOwnIdentityResponse {})
     }
 
@@ -208,17 +235,24 @@ impl Owner {
             None => None,
         };
         let account = accounts::account_by_id(&self.pool, ctx.caller.account_id).await?;
+        // The key, its label and its entry commit together.
+        let mut tx = self.pool.begin().await?;
         let created = accounts::create_key(
-            &self.pool,
+            &mut tx,
             &account.name,
             None,
             &Scopes::new(scopes),
             expires_at,
         )
         .await?;
+        let mut changed = vec!["scopes"];
         if label.is_some() {
-            accounts::set_label(&self.pool, account.id, created.key_id, label).await?;
+            accounts::set_label(&mut *tx, account.id, created.key_id, label).await?;
+            changed.push("label");
         }
+        let target = Target::key(created.key_id);
+        audit::record(&mut tx, &ctx.actor, "CreateOwnKey", &target, &changed, Done).await?;
+        tx.commit().await?;
         let row = accounts::own_key(&self.pool, account.id, created.key_id).await?;
         Ok(pb::CreateOwnKeyResponse {
             secret: created.key,
@@ -239,7 +273,11 @@ impl Owner {
                 "the dashboard's session key cannot be revoked here: sign out to end a session",
             ));
         }
-        let row = accounts::revoke_own_key(&self.pool, ctx.caller.account_id, key_id).await?;
+        let mut tx = self.pool.begin().await?;
+        let row = accounts::revoke_own_key(&mut *tx, ctx.caller.account_id, key_id).await?;
+        let (target, changed) = (Target::key(key_id), ["revoked_at"]);
+        audit::record(&mut tx, &ctx.actor, "RevokeOwnKey", &target, &changed, Done).await?;
+        tx.commit().await?;
         // This instance forgets it now; the others hear of it from the update's NOTIFY.
         self.gate.keys().forget_key(&row.lookup);
         Ok(pb::RevokeOwnKeyResponse {

@@ -3,9 +3,10 @@
 use super::throttle::SignInThrottle;
 use super::{LINK_LIFETIME, Method, digest, new_token, store};
 use crate::accounts::store::account_of_identity;
+use crate::audit::{self, Actor, Outcome::Done, Outcome::Refused};
 use crate::config::CoreConfig;
 use crate::error::CoreError;
-use crate::gate::{Ctx, Dashboard, Gate, client_ip};
+use crate::gate::{Ctx, Dashboard, Gate, client_ip, user_agent};
 use crate::pb::{self, convert::timestamp, sessions_service_server::SessionsService};
 use crate::rpc::{AdminAuth, reply};
 use sqlx::PgPool;
@@ -40,24 +41,54 @@ impl Sessions {
         client_ip(req, self.config.edge_secret.as_deref())
     }
 
+    /// Whoever attempts a sign-in, as the audit trail names them until it succeeds.
+    fn visitor<T>(&self, req: &Request<T>) -> Actor {
+        let agent = user_agent(req, self.config.edge_secret.as_deref());
+        Actor::visitor(self.client(req), &agent)
+    }
+
+    /// Records a sign-in attempt refused for its credential (a link unknown or spent,
+    /// an identity linked to no account), in a transaction of its own: nothing else
+    /// changed. Attempts refused by the throttle are not recorded (they are what a
+    /// flood looks like, and the throttle already counts them).
+    async fn audited<T>(
+        &self,
+        visitor: &Actor,
+        action: &'static str,
+        result: Result<T, CoreError>,
+    ) -> Result<T, CoreError> {
+        if let Err(CoreError::KeyInvalid) = &result {
+            let nothing = audit::Target::nothing();
+            audit::record_alone(&self.pool, visitor, action, &nothing, &[], Refused).await?;
+        }
+        result
+    }
+
     /// Opens a session of `account_id`, signed in by `identity` (`None` for a link),
-    /// once the attempt is within the account's allowance.
+    /// once the attempt is within the account's allowance; the sign-in is recorded in
+    /// the account's trail with the session.
     async fn open(
         &self,
+        (visitor, action): (&Actor, &'static str),
         account_id: Uuid,
         method: Method,
         identity: Option<store::Identity<'_>>,
     ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.at_account(account_id)?;
         let token = new_token();
+        let mut tx = self.pool.begin().await?;
         let session = store::create_session(
-            &self.pool,
+            &mut tx,
             account_id,
             &digest(&token),
             (method, identity),
             self.config.dashboard.lifetime,
         )
         .await?;
+        let actor = visitor.in_session(account_id, session.session_id);
+        let target = audit::Target::session(session.session_id);
+        audit::record(&mut tx, &actor, action, &target, &[], Done).await?;
+        tx.commit().await?;
         tracing::info!(account_id = %account_id, session_id = %session.session_id, method = method.as_str(), "dashboard sign-in");
         Ok(pb::DashboardSession {
             csrf_token: super::csrf_of(&token),
@@ -71,25 +102,38 @@ impl Sessions {
 
     async fn create_link(
         &self,
+        operator: Actor,
         req: pb::CreateSignInLinkRequest,
     ) -> Result<pb::CreateSignInLinkResponse, CoreError> {
         let account = crate::accounts::store::find_account(&self.pool, &req.account).await?;
         let token = new_token();
+        let mut tx = self.pool.begin().await?;
         let expires =
-            store::create_link(&self.pool, account.id, &digest(&token), LINK_LIFETIME).await?;
+            store::create_link(&mut *tx, account.id, &digest(&token), LINK_LIFETIME).await?;
+        let (actor, target) = (
+            operator.on_account(account.id),
+            audit::Target::account(account.id),
+        );
+        audit::record(&mut tx, &actor, "CreateSignInLink", &target, &[], Done).await?;
+        tx.commit().await?;
         Ok(pb::CreateSignInLinkResponse {
             token,
             expires_at: Some(timestamp(expires)),
         })
     }
 
-    async fn redeem(&self, ip: IpAddr, token: &str) -> Result<pb::DashboardSession, CoreError> {
+    async fn redeem(
+        &self,
+        (ip, visitor): (IpAddr, &Actor),
+        token: &str,
+    ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.from_ip(ip)?;
         let digest = digest(token);
         let account = store::redeem_link(&self.pool, &digest)
             .await?
             .ok_or(CoreError::KeyInvalid)?;
-        let opened = self.open(account, Method::Link, None).await;
+        let by = (visitor, "RedeemSignInLink");
+        let opened = self.open(by, account, Method::Link, None).await;
         if let Err(CoreError::RateLimited { .. }) = &opened {
             store::give_back_link(&self.pool, &digest).await?;
         }
@@ -120,7 +164,7 @@ impl Sessions {
 
     async fn finish_oidc(
         &self,
-        ip: IpAddr,
+        (ip, visitor): (IpAddr, &Actor),
         req: &pb::FinishOidcSignInRequest,
     ) -> Result<pb::DashboardSession, CoreError> {
         let provider = self.oidc.as_ref().ok_or(CoreError::KeyInvalid)?;
@@ -136,7 +180,8 @@ impl Sessions {
             tracing::info!("OpenID sign-in refused: the subject is not linked to an account");
             return Err(CoreError::KeyInvalid);
         };
-        self.open(account, Method::Oidc, Some(identity)).await
+        let by = (visitor, "FinishOidcSignIn");
+        self.open(by, account, Method::Oidc, Some(identity)).await
     }
 
     /// Mails a sign-in link to the account with address `email`, if there is one. The
@@ -158,7 +203,7 @@ impl Sessions {
 
     async fn with_cookie(
         &self,
-        ip: IpAddr,
+        (ip, visitor): (IpAddr, &Actor),
         md: &tonic::metadata::MetadataMap,
     ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.from_ip(ip)?;
@@ -176,7 +221,8 @@ impl Sessions {
         let account = account_of_identity(&self.pool, identity.issuer, &subject)
             .await?
             .ok_or(CoreError::KeyInvalid)?;
-        self.open(account, Method::Cookie, Some(identity)).await
+        let by = (visitor, "SignInWithProviderCookie");
+        self.open(by, account, Method::Cookie, Some(identity)).await
     }
 }
 
@@ -200,7 +246,8 @@ impl SessionsService for Sessions {
         req: Request<pb::CreateSignInLinkRequest>,
     ) -> Result<Response<pb::CreateSignInLinkResponse>, Status> {
         self.auth.check(&req)?;
-        reply(self.create_link(req.into_inner()).await)
+        let operator = self.auth.actor(&req);
+        reply(self.create_link(operator, req.into_inner()).await)
     }
 
     async fn mail_sign_in_link(
@@ -218,8 +265,9 @@ impl SessionsService for Sessions {
         &self,
         req: Request<pb::RedeemSignInLinkRequest>,
     ) -> Result<Response<pb::RedeemSignInLinkResponse>, Status> {
-        let ip = self.client(&req);
-        let session = self.redeem(ip, &req.into_inner().token).await;
+        let (ip, visitor) = (self.client(&req), self.visitor(&req));
+        let session = self.redeem((ip, &visitor), &req.into_inner().token).await;
+        let session = self.audited(&visitor, "RedeemSignInLink", session).await;
         reply(session.map(|s| pb::RedeemSignInLinkResponse { session: Some(s) }))
     }
 
@@ -227,8 +275,11 @@ impl SessionsService for Sessions {
         &self,
         req: Request<pb::SignInWithProviderCookieRequest>,
     ) -> Result<Response<pb::SignInWithProviderCookieResponse>, Status> {
-        let ip = self.client(&req);
-        let session = self.with_cookie(ip, req.metadata()).await;
+        let (ip, visitor) = (self.client(&req), self.visitor(&req));
+        let session = self.with_cookie((ip, &visitor), req.metadata()).await;
+        let session = self
+            .audited(&visitor, "SignInWithProviderCookie", session)
+            .await;
         reply(session.map(|s| pb::SignInWithProviderCookieResponse { session: Some(s) }))
     }
 
@@ -246,8 +297,9 @@ impl SessionsService for Sessions {
         &self,
         req: Request<pb::FinishOidcSignInRequest>,
     ) -> Result<Response<pb::FinishOidcSignInResponse>, Status> {
-        let ip = self.client(&req);
-        let session = self.finish_oidc(ip, req.get_ref()).await;
+        let (ip, visitor) = (self.client(&req), self.visitor(&req));
+        let session = self.finish_oidc((ip, &visitor), req.get_ref()).await;
+        let session = self.audited(&visitor, "FinishOidcSignIn", session).await;
         reply(session.map(|s| pb::FinishOidcSignInResponse { session: Some(s) }))
     }
 
@@ -275,7 +327,11 @@ impl SessionsService for Sessions {
                 Some(crate::accounts::Scope::Write),
                 |ctx, _| async move {
                     let session = session_of(&ctx)?;
-                    store::end_session(&pool, session.session_id).await?;
+                    let mut tx = pool.begin().await?;
+                    store::end_session(&mut *tx, session.session_id).await?;
+                    let target = audit::Target::session(session.session_id);
+                    audit::record(&mut tx, &ctx.actor, "EndSession", &target, &[], Done).await?;
+                    tx.commit().await?;
                     tracing::info!(session_id = %session.session_id, "dashboard sign-out");
                     Ok(pb::EndSessionResponse {})
                 },

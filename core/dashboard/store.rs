@@ -40,13 +40,13 @@ fn seconds(d: Duration) -> f64 {
 /// issuer and subject, `None` for a one-time link), with which it ends; the account's
 /// session key is made if it has none.
 pub(crate) async fn create_session(
-    pool: &PgPool,
+    tx: &mut sqlx::PgConnection,
     account_id: Uuid,
     digest: &[u8],
     (method, identity): (Method, Option<Identity<'_>>),
     lifetime: Duration,
 ) -> Result<LiveSession, CoreError> {
-    crate::accounts::store::ensure_session_key(pool, account_id).await?;
+    crate::accounts::store::ensure_session_key(&mut *tx, account_id).await?;
     let id = Uuid::now_v7();
     let (issuer, subject) = identity.map_or(("", None), |i| (i.issuer, Some(i.subject)));
     sqlx::query!(
@@ -61,9 +61,9 @@ pub(crate) async fn create_session(
         subject,
         seconds(lifetime)
     )
-    .execute(pool)
+    .execute(&mut *tx)
     .await?;
-    find_session(pool, digest, lifetime)
+    find_session(&mut *tx, digest, lifetime)
         .await?
         .ok_or_else(|| CoreError::Internal("a session just opened is not live".into()))
 }
@@ -71,7 +71,7 @@ pub(crate) async fn create_session(
 /// The live session of a token's digest: not ended, not past its lifetime, used
 /// within `idle`.
 pub(crate) async fn find_session(
-    pool: &PgPool,
+    pool: impl PgExecutor<'_>,
     digest: &[u8],
     idle: Duration,
 ) -> Result<Option<LiveSession>, CoreError> {
@@ -105,7 +105,10 @@ pub(crate) async fn touch(pool: &PgPool, session_id: Uuid) -> Result<(), CoreErr
 }
 
 /// Ends a session.
-pub(crate) async fn end_session(pool: &PgPool, session_id: Uuid) -> Result<(), CoreError> {
+pub(crate) async fn end_session(
+    pool: impl PgExecutor<'_>,
+    session_id: Uuid,
+) -> Result<(), CoreError> {
     sqlx::query!(
         "UPDATE dashboard_sessions SET ended_at = now() WHERE id = $1 AND ended_at IS NULL",
         session_id
@@ -129,7 +132,7 @@ pub(crate) async fn give_back_link(pool: &PgPool, digest: &[u8]) -> Result<(), C
 
 /// Stores a one-time sign-in link of an account.
 pub(crate) async fn create_link(
-    pool: &PgPool,
+    pool: impl PgExecutor<'_>,
     account_id: Uuid,
     digest: &[u8],
     lifetime: Duration,

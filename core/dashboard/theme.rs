@@ -5,6 +5,7 @@
 use super::owner::Owner;
 use super::service::session_of;
 use super::store;
+use crate::audit::{self, Outcome::Done, Target};
 use crate::error::CoreError;
 use crate::forms::logo::{theme_from_pb, theme_to_pb};
 use crate::gate::Ctx;
@@ -24,7 +25,20 @@ impl Owner {
             }
             None => None,
         };
-        store::set_default_theme(&self.pool, ctx.caller.account_id, theme.as_ref()).await?;
+        let mut tx = self.pool.begin().await?;
+        store::set_default_theme(&mut *tx, ctx.caller.account_id, theme.as_ref()).await?;
+        let target = Target::account(ctx.caller.account_id);
+        let changed = ["default_theme"];
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "SetOwnDefaultTheme",
+            &target,
+            &changed,
+            Done,
+        )
+        .await?;
+        tx.commit().await?;
         Ok(pb::SetOwnDefaultThemeResponse {
             theme: theme.map(theme_to_pb),
         })

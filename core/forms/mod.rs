@@ -117,6 +117,25 @@ pub(crate) struct FormChange {
     pub retention_days: Option<Option<i32>>,
 }
 
+impl FormChange {
+    /// The names of the properties the change sets, for the audit trail.
+    pub(crate) fn names(&self) -> Vec<&'static str> {
+        [
+            ("title", self.title.is_some()),
+            ("description", self.description.is_some()),
+            ("fields", self.fields.is_some()),
+            ("settings", self.settings.is_some()),
+            ("status", self.status.is_some()),
+            ("default_language", self.default_language.is_some()),
+            ("translations", self.translations.is_some()),
+            ("theme", self.theme.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, set)| set.then_some(name))
+        .collect()
+    }
+}
+
 /// Filter of the forms list.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FormFilter {

@@ -5,6 +5,7 @@ use super::convert::{change_from_pb, fields_from_pb, status_from_pb, translation
 use super::logo::{self, theme_from_pb};
 use super::{Form, FormFilter, FormStatus, NewForm, now_millis, store};
 use crate::accounts::Scope;
+use crate::audit::{self, Outcome::Done};
 use crate::db::lanes::Lanes;
 use crate::db::shared::Shared;
 use crate::error::CoreError;
@@ -115,6 +116,8 @@ impl Forms {
             return Ok((replay, true));
         }
         store::insert(&mut tx, &mut form).await?;
+        let target = audit::Target::form(form.id);
+        audit::record(&mut tx, &ctx.actor, "CreateForm", &target, &[], Done).await?;
         let reply = pb::CreateFormResponse {
             form: Some(form_to_pb(form)),
         };
@@ -130,6 +133,7 @@ impl Forms {
     ) -> Result<pb::UpdateFormResponse, CoreError> {
         let id = parse_id(&req.id, "form")?;
         let change = change_from_pb(req)?;
+        let audited = change.names();
         let mut changed = Vec::new();
         if change.fields.is_some() {
             changed.push("fields");
@@ -184,6 +188,8 @@ impl Forms {
             });
             outbox::enqueue(&mut tx, event("form.published", &form, data, now)).await?;
         }
+        let target = audit::Target::form(form.id);
+        audit::record(&mut tx, &ctx.actor, "UpdateForm", &target, &audited, Done).await?;
         tx.commit().await?;
         self.file_store
             .remove(logo_object.into_iter().collect())
@@ -212,6 +218,15 @@ impl Forms {
         let mut objects = FileStore::keys_of(&mut tx, id, None).await?;
         objects.extend(logo::remove(&mut tx, id).await?);
         store::delete(&mut tx, ctx.caller.account_id, id).await?;
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "DeleteForm",
+            &audit::Target::form(id),
+            &[],
+            Done,
+        )
+        .await?;
         tx.commit().await?;
         self.file_store.remove(objects).await;
         Ok(pb::DeleteFormResponse {})
@@ -255,6 +270,8 @@ impl Forms {
             "updatedAt": convert::rfc3339(now),
         });
         outbox::enqueue(&mut tx, event("form.updated", &form, data, now)).await?;
+        let target = audit::Target::form(id);
+        audit::record(&mut tx, &ctx.actor, "SetFormLogo", &target, &["logo"], Done).await?;
         tx.commit().await?;
         self.file_store.remove(replaced.into_iter().collect()).await;
         Ok(pb::SetFormLogoResponse {

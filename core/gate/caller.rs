@@ -14,7 +14,7 @@ use tonic::metadata::MetadataMap;
 use uuid::Uuid;
 
 use super::keys::KeyCache;
-use super::{CLIENT_IP, EDGE_SECRET, REQUEST_ID};
+use super::{CLIENT_IP, CLIENT_USER_AGENT, EDGE_SECRET, REQUEST_ID};
 
 /// Who is calling, once authenticated.
 #[derive(Debug, Clone)]
@@ -190,16 +190,34 @@ pub(crate) fn request_id(md: &MetadataMap) -> String {
 /// clients' metadata through unchanged).
 pub(crate) fn client_ip<T>(req: &Request<T>, edge_secret: Option<&str>) -> IpAddr {
     let peer = req.remote_addr().map(|addr| addr.ip());
-    let proven = || {
-        edge_secret
-            .zip(metadata_str(req.metadata(), EDGE_SECRET))
-            .is_some_and(|(secret, shown)| crate::crypto::same(secret.as_bytes(), shown.as_bytes()))
-    };
-    let trusted = peer.is_none() || proven();
+    let trusted = from_edge(req, edge_secret);
     let claimed = || metadata_str(req.metadata(), CLIENT_IP).and_then(|ip| ip.parse().ok());
     trusted
         .then(claimed)
         .flatten()
         .or(peer)
         .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+}
+
+/// Whether a call comes from one of our edges: in-process, or showing the edge secret.
+fn from_edge<T>(req: &Request<T>, edge_secret: Option<&str>) -> bool {
+    let proven = || {
+        edge_secret
+            .zip(metadata_str(req.metadata(), EDGE_SECRET))
+            .is_some_and(|(secret, shown)| crate::crypto::same(secret.as_bytes(), shown.as_bytes()))
+    };
+    req.remote_addr().is_none() || proven()
+}
+
+/// The end client's user agent, for the audit trail: the edge's
+/// `x-client-user-agent` when the call comes from one of our edges (as `client_ip`),
+/// else the gRPC client's own `user-agent`.
+pub(crate) fn user_agent<T>(req: &Request<T>, edge_secret: Option<&str>) -> String {
+    let md = req.metadata();
+    let edge = from_edge(req, edge_secret)
+        .then(|| metadata_str(md, CLIENT_USER_AGENT))
+        .flatten();
+    edge.or_else(|| metadata_str(md, "user-agent"))
+        .unwrap_or_default()
+        .to_owned()
 }

@@ -17,7 +17,7 @@ mod limits;
 pub(crate) mod store;
 
 pub(crate) use caller::{Caller, Dashboard};
-pub(crate) use caller::{client_ip, request_id};
+pub(crate) use caller::{client_ip, request_id, user_agent};
 pub(crate) use limits::AuthGuard;
 pub(crate) use limits::throttle_key;
 
@@ -41,6 +41,8 @@ use uuid::Uuid;
 
 /// Metadata the edge (or any client) sets to name the end client's IP address.
 pub(crate) const CLIENT_IP: &str = "x-client-ip";
+/// Metadata the edge sets to name the end client's user agent (believed as CLIENT_IP).
+pub(crate) const CLIENT_USER_AGENT: &str = "x-client-user-agent";
 pub(crate) use crate::pb::metadata::EDGE_SECRET;
 pub(crate) use crate::telemetry::REQUEST_ID;
 /// Metadata carrying the idempotency key of a create.
@@ -50,6 +52,8 @@ pub(crate) const IDEMPOTENCY_KEY: &str = "idempotency-key";
 #[derive(Debug, Clone)]
 pub(crate) struct Ctx {
     pub caller: Caller,
+    /// The caller as the audit trail names it, with its address and user agent.
+    pub actor: crate::audit::Actor,
     pub request_id: String,
     pub idempotency_key: Option<String>,
 }
@@ -185,6 +189,7 @@ impl Gate {
     {
         let request_id = request_id(req.metadata());
         let ip = client_ip(&req, self.config.edge_secret.as_deref());
+        let agent = user_agent(&req, self.config.edge_secret.as_deref());
         let idempotency_key = metadata_str(req.metadata(), IDEMPOTENCY_KEY).map(str::to_owned);
         // While the database is known not to answer, nothing waits for a connection;
         // and a server found refusing connections meanwhile ends the wait of this
@@ -201,6 +206,7 @@ impl Gate {
         let outcome = match admission.caller {
             Ok(caller) => {
                 let ctx = Ctx {
+                    actor: crate::audit::Actor::of_caller(&caller, ip, &agent),
                     caller,
                     request_id: request_id.clone(),
                     idempotency_key,

@@ -9,6 +9,7 @@ use super::store::{self, Selection, Statuses, Window};
 use super::summary;
 use super::{Response, api_metadata};
 use crate::accounts::Scope;
+use crate::audit::{self, Outcome::Done};
 use crate::config::CoreConfig;
 use crate::error::CoreError;
 use crate::files::Staged;
@@ -191,6 +192,8 @@ impl Responses {
         let objects = FileStore::keys_of(&mut tx, form_id, Some(id)).await?;
         store::delete(&mut tx, ctx.caller.account_id, form_id, id).await?;
         crate::webhooks::store::remove_response_answers(&mut tx, form_id, id).await?;
+        let target = audit::Target::response(form_id, id);
+        audit::record(&mut tx, &ctx.actor, "DeleteResponse", &target, &[], Done).await?;
         tx.commit().await?;
         self.file_store.remove(objects).await;
         Ok(pb::DeleteResponseResponse {})
@@ -228,6 +231,18 @@ impl Responses {
         } else {
             Encoder::with_statuses(format, &fields)?
         };
+        // An export changes nothing: its entry is written on its own, on the primary,
+        // once the form is found and the request is valid.
+        let target = audit::Target::form(form_id);
+        audit::record_alone(
+            &self.pool,
+            &ctx.actor,
+            "ExportResponses",
+            &target,
+            &[],
+            Done,
+        )
+        .await?;
         let (sender, receiver) = tokio::sync::mpsc::channel(export::CHANNEL_DEPTH + 1);
         let stall = self.config.exports.stall_timeout;
         tokio::spawn(
@@ -392,11 +407,10 @@ impl ResponsesService for Responses {
     ) -> Result<GrpcResponse<pb::EraseRespondentResponse>, Status> {
         self.gate
             .call(req, Some(Scope::Admin), |ctx, m| async move {
-                let account_id = ctx.caller.account_id;
                 let done = crate::rights::erasure::erase(
                     &self.pool,
                     &self.file_store,
-                    account_id,
+                    &ctx.actor,
                     &m.value,
                     m.dry_run,
                 )

@@ -41,10 +41,13 @@ fn like_escaped(text: &str) -> String {
 pub(crate) async fn erase(
     pool: &PgPool,
     files: &FileStore,
-    account_id: Uuid,
+    actor: &crate::audit::Actor,
     value: &str,
     dry_run: bool,
 ) -> Result<Erasure, CoreError> {
+    let account_id = actor
+        .account_id
+        .ok_or_else(|| CoreError::Internal("an erasure without an account".into()))?;
     let value = value.trim();
     if value.is_empty() {
         return Err(CoreError::validation("value is required"));
@@ -89,8 +92,19 @@ pub(crate) async fn erase(
     }
     let ids: Vec<Uuid> = matches.iter().map(|m| m.id).collect();
     store::delete_idempotency_replies(&mut tx, account_id, &ids).await?;
-    // audit: erasure — record here, in this transaction, who erased how many responses
-    // of which forms (`forms`, `deleted.responses`, `deleted.partials`); never `value`.
+    // In the trail, in this transaction: who erased responses of which forms (an entry
+    // per form), never the value.
+    for form_id in &forms {
+        crate::audit::record(
+            &mut tx,
+            actor,
+            "EraseRespondent",
+            &crate::audit::Target::form(*form_id),
+            &["responses"],
+            crate::audit::Outcome::Done,
+        )
+        .await?;
+    }
     tx.commit().await?;
     tracing::info!(
         %account_id,

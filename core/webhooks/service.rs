@@ -2,6 +2,7 @@
 
 use super::{check_events, check_name, signing, store, target};
 use crate::accounts::Scope;
+use crate::audit::{self, Actor, Outcome::Done};
 use crate::error::CoreError;
 use crate::forms::now_millis;
 use crate::gate::{Ctx, Gate};
@@ -89,6 +90,17 @@ impl Webhooks {
             now_millis(),
         )
         .await?;
+        let target = audit::Target::webhook(row.id, Some(form_id));
+        let changed = ["name", "url", "events", "secret"];
+        audit::record(
+            &mut tx,
+            &ctx.actor,
+            "CreateWebhook",
+            &target,
+            &changed,
+            Done,
+        )
+        .await?;
         tx.commit().await?;
         Ok(pb::CreateWebhookResponse {
             webhook: Some(webhook_to_pb(row, Some(secret))),
@@ -104,6 +116,8 @@ impl Webhooks {
         let id = parse_id(&req.id, "webhook")?;
         let mut tx = self.pool.begin().await?;
         store::delete(&mut tx, ctx.caller.account_id, form_id, id).await?;
+        let target = audit::Target::webhook(id, Some(form_id));
+        audit::record(&mut tx, &ctx.actor, "DeleteWebhook", &target, &[], Done).await?;
         tx.commit().await?;
         Ok(pb::DeleteWebhookResponse {})
     }
@@ -167,8 +181,16 @@ pub(crate) async fn apply_mask(
     new: pb::Webhook,
     mask: Option<prost_types::FieldMask>,
     allow_private: bool,
-) -> Result<(), CoreError> {
+) -> Result<Vec<&'static str>, CoreError> {
+    let mut changed = Vec::new();
     for path in mask.map(|m| m.paths).unwrap_or_default() {
+        changed.push(match path.as_str() {
+            "name" => "name",
+            "url" => "url",
+            "events" => "events",
+            "is_active" => "is_active",
+            _ => "",
+        });
         match path.as_str() {
             "name" => {
                 check_name(&new.name)?;
@@ -189,7 +211,9 @@ pub(crate) async fn apply_mask(
         }
     }
     row.updated_at = now_millis();
-    Ok(())
+    changed.sort_unstable();
+    changed.dedup();
+    Ok(changed)
 }
 
 /// A subscription as replies show it, without its secret.
@@ -244,10 +268,13 @@ pub(crate) async fn deliveries_page(
 /// validation error (INVALID_ARGUMENT, VALIDATION_ERROR) and is left as it is.
 pub(crate) async fn retry_delivery(
     pool: &PgPool,
+    (actor, action): (&Actor, &'static str),
     id: Uuid,
     webhook_id: Option<Uuid>,
 ) -> Result<pb::Delivery, CoreError> {
-    let Some(row) = store::retry_failed(pool, id, webhook_id).await? else {
+    let mut tx = pool.begin().await?;
+    let Some(row) = store::retry_failed(&mut *tx, id, webhook_id).await? else {
+        drop(tx);
         return Err(match store::delivery_status(pool, id, webhook_id).await? {
             None => CoreError::NotFound("delivery"),
             Some(status) => CoreError::Validation(format!(
@@ -255,8 +282,28 @@ pub(crate) async fn retry_delivery(
             )),
         });
     };
+    record_delivery(&mut tx, actor, action, id).await?;
+    tx.commit().await?;
     crate::outbox::store::notify(pool, super::outbox::CHANNEL).await?;
     Ok(delivery_to_pb(row, Vec::new()))
+}
+
+/// Records an action on delivery `id` in the chain of its account (an operator's
+/// actor names none).
+async fn record_delivery(
+    tx: &mut sqlx::PgConnection,
+    actor: &Actor,
+    action: &'static str,
+    id: Uuid,
+) -> Result<(), CoreError> {
+    let actor = match actor.account_id {
+        Some(_) => actor.clone(),
+        None => match store::account_of_delivery(&mut *tx, id).await? {
+            Some(account) => actor.on_account(account),
+            None => actor.clone(),
+        },
+    };
+    audit::record(tx, &actor, action, &audit::Target::delivery(id), &[], Done).await
 }
 
 /// Makes pending delivery `id` of subscription `webhook_id` due now (`store::due_now`),
@@ -264,10 +311,13 @@ pub(crate) async fn retry_delivery(
 /// or being attempted at this moment, is a validation error and is left as it is.
 pub(crate) async fn send_now(
     pool: &PgPool,
+    actor: &Actor,
     id: Uuid,
     webhook_id: Uuid,
 ) -> Result<pb::Delivery, CoreError> {
-    let Some(row) = store::due_now(pool, id, webhook_id).await? else {
+    let mut tx = pool.begin().await?;
+    let Some(row) = store::due_now(&mut *tx, id, webhook_id).await? else {
+        drop(tx);
         return Err(
             match store::delivery_status(pool, id, Some(webhook_id)).await? {
                 None => CoreError::NotFound("delivery"),
@@ -280,6 +330,8 @@ pub(crate) async fn send_now(
             },
         );
     };
+    record_delivery(&mut tx, actor, "SendOwnDeliveryNow", id).await?;
+    tx.commit().await?;
     crate::outbox::store::notify(pool, super::outbox::CHANNEL).await?;
     Ok(delivery_to_pb(row, Vec::new()))
 }
@@ -292,18 +344,27 @@ pub(crate) fn delivery_of(row: store::DeliveryRow) -> pb::Delivery {
 impl WebhookAdmin {
     async fn update(
         &self,
+        actor: Actor,
         req: pb::UpdateWebhookRequest,
     ) -> Result<pb::UpdateWebhookResponse, CoreError> {
         let id = parse_id(&req.id, "webhook")?;
         let mut row = store::get_any(&self.pool, id).await?;
-        apply_mask(
+        let changed = apply_mask(
             &mut row,
             req.webhook.unwrap_or_default(),
             req.update_mask,
             self.allow_private,
         )
         .await?;
-        let row = store::update(&self.pool, &row).await?;
+        let mut tx = self.pool.begin().await?;
+        let row = store::update(&mut *tx, &row).await?;
+        let actor = match store::account_of_webhook(&mut *tx, id).await? {
+            Some(account) => actor.on_account(account),
+            None => actor,
+        };
+        let target = audit::Target::webhook(id, Some(row.form_id));
+        audit::record(&mut tx, &actor, "UpdateWebhook", &target, &changed, Done).await?;
+        tx.commit().await?;
         Ok(pb::UpdateWebhookResponse {
             webhook: Some(webhook_to_pb(row, None)),
         })
@@ -322,11 +383,13 @@ impl WebhookAdmin {
 
     async fn retry(
         &self,
+        actor: Actor,
         req: pb::RetryDeliveryRequest,
     ) -> Result<pb::RetryDeliveryResponse, CoreError> {
         let id = parse_id(&req.id, "delivery")?;
+        let by = (&actor, "RetryDelivery");
         Ok(pb::RetryDeliveryResponse {
-            delivery: Some(retry_delivery(&self.pool, id, None).await?),
+            delivery: Some(retry_delivery(&self.pool, by, id, None).await?),
         })
     }
 }
@@ -338,7 +401,8 @@ impl WebhookAdminService for WebhookAdmin {
         req: Request<pb::UpdateWebhookRequest>,
     ) -> Result<Response<pb::UpdateWebhookResponse>, Status> {
         self.auth.check(&req)?;
-        crate::rpc::reply(self.update(req.into_inner()).await)
+        let actor = self.auth.actor(&req);
+        crate::rpc::reply(self.update(actor, req.into_inner()).await)
     }
     async fn list_deliveries(
         &self,
@@ -352,6 +416,7 @@ impl WebhookAdminService for WebhookAdmin {
         req: Request<pb::RetryDeliveryRequest>,
     ) -> Result<Response<pb::RetryDeliveryResponse>, Status> {
         self.auth.check(&req)?;
-        crate::rpc::reply(self.retry(req.into_inner()).await)
+        let actor = self.auth.actor(&req);
+        crate::rpc::reply(self.retry(actor, req.into_inner()).await)
     }
 }

@@ -392,7 +392,7 @@ pub async fn list_attempts(pool: &PgPool, ids: &[Uuid]) -> Result<Vec<AttemptRow
 /// is no failed delivery `id` (of subscription `webhook_id`, when given: the dashboard
 /// names the owner's subscription, operators none).
 pub async fn retry_failed(
-    pool: &PgPool,
+    db: impl PgExecutor<'_>,
     id: Uuid,
     webhook_id: Option<Uuid>,
 ) -> Result<Option<DeliveryRow>, CoreError> {
@@ -406,7 +406,7 @@ pub async fn retry_failed(
         id,
         webhook_id
     )
-    .fetch_optional(pool)
+    .fetch_optional(db)
     .await
     .map_err(read_error)
 }
@@ -416,7 +416,7 @@ pub async fn retry_failed(
 /// delivery, under a lease, so it is never attempted twice at once. `None` when there is
 /// no such pending, unleased delivery.
 pub async fn due_now(
-    pool: &PgPool,
+    db: impl PgExecutor<'_>,
     id: Uuid,
     webhook_id: Uuid,
 ) -> Result<Option<DeliveryRow>, CoreError> {
@@ -430,9 +430,33 @@ pub async fn due_now(
         id,
         webhook_id
     )
-    .fetch_optional(pool)
+    .fetch_optional(db)
     .await
     .map_err(read_error)
+}
+
+/// The account of subscription `id` (for the audit trail of an operator's edit).
+pub async fn account_of_webhook(
+    db: impl PgExecutor<'_>,
+    id: Uuid,
+) -> Result<Option<Uuid>, CoreError> {
+    Ok(
+        sqlx::query_scalar!("SELECT account_id FROM webhooks WHERE id = $1", id)
+            .fetch_optional(db)
+            .await?,
+    )
+}
+
+/// The account of delivery `id` (for the audit trail of an operator's retry).
+pub async fn account_of_delivery(
+    db: impl PgExecutor<'_>,
+    id: Uuid,
+) -> Result<Option<Uuid>, CoreError> {
+    Ok(
+        sqlx::query_scalar!("SELECT account_id FROM deliveries WHERE id = $1", id)
+            .fetch_optional(db)
+            .await?,
+    )
 }
 
 /// The status of delivery `id` (of subscription `webhook_id`, when given), if it exists.

@@ -3,6 +3,7 @@
 //! accounts and webhooks (expiry, update masks, defaults) exist once, in the core.
 
 pub(crate) mod accounts;
+pub(crate) mod audit;
 pub(crate) mod keys;
 pub(crate) mod notifications;
 pub(crate) mod webhooks;
@@ -11,6 +12,7 @@ use crate::app::{Error, Operator};
 use crate::config::DbArgs;
 use crate::http::state::Transport;
 use forms::pb::admin_service_client::AdminServiceClient;
+use forms::pb::audit_admin_service_client::AuditAdminServiceClient;
 use forms::pb::notification_admin_service_client::NotificationAdminServiceClient;
 use forms::pb::sessions_service_client::SessionsServiceClient;
 use forms::pb::webhook_admin_service_client::WebhookAdminServiceClient;
@@ -25,6 +27,10 @@ pub(crate) struct Admin {
 impl Admin {
     pub(crate) fn accounts(&self) -> AdminServiceClient<Transport> {
         AdminServiceClient::new(self.transport.clone())
+    }
+
+    pub(crate) fn audit(&self) -> AuditAdminServiceClient<Transport> {
+        AuditAdminServiceClient::new(self.transport.clone())
     }
 
     pub(crate) fn sessions(&self) -> SessionsServiceClient<Transport> {

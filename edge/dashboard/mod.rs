@@ -11,6 +11,7 @@
 mod account;
 mod account_design;
 pub(crate) mod assets;
+mod audit;
 mod builder;
 mod chart;
 mod erasure;
@@ -109,6 +110,7 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
             get(keys::confirm_revoke).post(keys::revoke),
         )
         .route("/account", get(account::page))
+        .route("/audit", get(audit::page))
         .route("/account/unlink", post(account::unlink))
         .route("/account/notifications", post(account::set_address))
         .route("/account/design", post(account_design::design))

@@ -75,6 +75,7 @@ pub(crate) fn metadata(parts: &Parts, session: Option<&str>) -> MetadataMap {
     {
         md.insert("x-client-ip", value);
     }
+    crate::http::call::pass_user_agent(&parts.headers, &mut md);
     if let Some(token) = session
         && let Ok(value) = MetadataValue::try_from(token)
     {

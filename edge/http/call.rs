@@ -68,7 +68,17 @@ fn metadata(headers: &HeaderMap, request_id: &str, client_ip: Option<&str>) -> M
     {
         md.insert("x-client-ip", value);
     }
+    pass_user_agent(headers, &mut md);
     md
+}
+
+/// The client's user agent, for the core's audit trail (believed from an edge only).
+pub(crate) fn pass_user_agent(headers: &HeaderMap, md: &mut MetadataMap) {
+    if let Some(agent) = headers.get(axum::http::header::USER_AGENT)
+        && let Ok(value) = MetadataValue::try_from(agent.as_bytes())
+    {
+        md.insert("x-client-user-agent", value);
+    }
 }
 
 impl Call {

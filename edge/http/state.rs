@@ -62,6 +62,10 @@ impl AppState {
         HostedFormsServiceClient::new(self.core.clone()).max_encoding_message_size(MAX_FILE_MESSAGE)
     }
 
+    pub(crate) fn audit(&self) -> forms::pb::audit_service_client::AuditServiceClient<Transport> {
+        forms::pb::audit_service_client::AuditServiceClient::new(self.core.clone())
+    }
+
     pub(crate) fn usage(&self) -> UsageServiceClient<Transport> {
         UsageServiceClient::new(self.core.clone())
     }

@@ -1,6 +1,7 @@
 //! The REST surface of SPEC.md under `/api/v1`, one module per resource. The routes
 //! themselves are assembled, with the other edges', in `crate::router`.
 
+pub(crate) mod audit;
 pub(crate) mod docs;
 pub(crate) mod erasures;
 pub(crate) mod export;

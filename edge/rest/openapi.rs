@@ -9,7 +9,7 @@
 
 use crate::http::error::status_of;
 use crate::rest::pagination::Page;
-use crate::rest::{erasures, export, form, responses, summary, theme, usage, webhooks};
+use crate::rest::{audit, erasures, export, form, responses, summary, theme, usage, webhooks};
 use forms::pb::ErrorReason;
 use std::collections::BTreeMap;
 use utoipa::openapi::header::HeaderBuilder;
@@ -42,6 +42,7 @@ use utoipa::{Modify, OpenApi};
         webhooks::list, webhooks::create, webhooks::delete,
         usage::get,
         erasures::create,
+        audit::list, audit::export,
     ),
     components(schemas(Page, crate::rest::filter::AnswerConditions)),
     tags(
@@ -49,6 +50,7 @@ use utoipa::{Modify, OpenApi};
         (name = "responses", description = "Submissions to a form"),
         (name = "webhooks", description = "Signed callbacks on a form's events"),
         (name = "usage", description = "The calling key's own usage"),
+        (name = "audit", description = "The account's audit trail: who changed what, when, from where"),
     ),
     modifiers(&Contract),
 )]

@@ -86,6 +86,7 @@ fn pages(
         ("keys", "/app/keys".to_owned(), None),
         ("key", format!("/app/keys/{key}"), None),
         ("account", "/app/account".to_owned(), None),
+        ("audit", "/app/audit".to_owned(), None),
     ]
 }
 

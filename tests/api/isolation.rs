@@ -8,6 +8,8 @@
 //! refuses API keys. A route or method without a row, or a row without a route, fails
 //! the test.
 
+mod audit;
+
 use crate::dashboard_support::{Dashboard, signed_in};
 use crate::helpers::*;
 use crate::support::*;
@@ -153,6 +155,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "POST /api/v1/erasures",
         Kind::OwnOnly,
         "takes a value, not an id: finds and erases the caller's own responses only; checked: a value of A's response finds nothing for strangers (dry run and real), A's response stays, A's dry run finds it",
+    ),
+    (
+        "GET /api/v1/audit",
+        Kind::OwnOnly,
+        "B's trail holds nothing of A's, even filtered by A's form (isolation/audit.rs)",
+    ),
+    (
+        "GET /api/v1/audit/export",
+        Kind::OwnOnly,
+        "B's export holds nothing of A's, even filtered by A's form",
     ),
     // Hosted pages.
     (
@@ -324,6 +336,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         Kind::OwnOnly,
         "usage shows the caller's key only",
     ),
+    (
+        "forms.v1.AuditService/ListAuditEntries",
+        Kind::OwnOnly,
+        "the caller's account's chain only: B's holds nothing of A's, even filtered by A's form",
+    ),
+    (
+        "forms.v1.AuditService/ExportAuditEntries",
+        Kind::OwnOnly,
+        "as ListAuditEntries",
+    ),
     // gRPC, not tenant-scoped.
     (
         "forms.v1.HostedFormsService/GetHostedForm",
@@ -429,6 +451,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.NotificationAdminService/ListNotifications",
         Kind::NotTenant,
         "operator token only; as above",
+    ),
+    (
+        "forms.v1.AuditAdminService/VerifyAuditTrail",
+        Kind::NotTenant,
+        "operator token only: walks every chain; as above",
     ),
     // The dashboard, under /app (read from edge/dashboard/mod.rs), with B's session.
     (
@@ -677,6 +704,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "GET /app/account",
         Kind::OwnOnly,
         "B's account page shows B's identities only",
+    ),
+    (
+        "GET /app/audit",
+        Kind::OwnOnly,
+        "B's audit page shows nothing of A's, even filtered by A's form",
     ),
     (
         "POST /app/account/notifications",
@@ -2179,6 +2211,7 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
     dashboard_rows(&mut m, &app, &a, &b).await;
     owner_rows(&mut m, &app, &channel, &a, &b).await;
     sessions_rows(&mut m, &app, &channel, &token, &a, &b, &strangers).await;
+    audit::audit_rows(&mut m, &app, &channel, &token, (&a, &b), &strangers).await;
 
     // -- A's objects survived every attempt.
     let form = app.get(&format!("/forms/{a_form}"), &a.key.key).await;

@@ -12,6 +12,7 @@
 mod helpers;
 mod support;
 
+mod audit;
 mod auth;
 mod backlog_claims;
 mod binary;

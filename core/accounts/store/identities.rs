@@ -28,7 +28,7 @@ fn check_subject(subject: &str) -> Result<(), CoreError> {
 /// when it has several: the caller must say which), or, when it has none, an unclaimed
 /// one is linked. Present (even empty): exactly that identity.
 pub async fn link_identity(
-    pool: &PgPool,
+    db: impl sqlx::Acquire<'_, Database = sqlx::Postgres>,
     account: &str,
     issuer: Option<&str>,
     subject: &str,
@@ -39,8 +39,9 @@ pub async fn link_identity(
             "issuer must be at most 2048 characters",
         ));
     }
-    let account = find_account(pool, account).await?;
-    let mut tx = pool.begin().await?;
+    // A transaction of its own, or a savepoint in the caller's.
+    let mut tx = db.begin().await?;
+    let account = find_account(&mut *tx, account).await?;
     let issuer = match issuer {
         Some(issuer) => issuer.to_owned(),
         None => only_issuer_of(&mut tx, subject).await?,
@@ -95,13 +96,14 @@ async fn only_issuer_of(tx: &mut PgConnection, subject: &str) -> Result<String, 
 /// account (the provider would otherwise claim it at its next sign-in). Empty: the
 /// unclaimed one only. Absent: every identity of the subject on the account.
 pub async fn unlink_identity(
-    pool: &PgPool,
+    db: impl sqlx::Acquire<'_, Database = sqlx::Postgres>,
     account: &str,
     issuer: Option<&str>,
     subject: &str,
 ) -> Result<AccountRow, CoreError> {
-    let account = find_account(pool, account).await?;
-    let mut tx = pool.begin().await?;
+    // A transaction of its own, or a savepoint in the caller's.
+    let mut tx = db.begin().await?;
+    let account = find_account(&mut *tx, account).await?;
     let removed = sqlx::query_scalar!(
         "DELETE FROM account_identities
           WHERE subject = $1 AND account_id = $2

@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 /// Sets the label of key `key_id` of `account_id` (`None` removes it).
 pub(crate) async fn set_label(
-    pool: &PgPool,
+    db: impl sqlx::PgExecutor<'_>,
     account_id: Uuid,
     key_id: Uuid,
     label: Option<&str>,
@@ -19,7 +19,7 @@ pub(crate) async fn set_label(
         account_id,
         label
     )
-    .execute(pool)
+    .execute(db)
     .await?;
     Ok(())
 }
