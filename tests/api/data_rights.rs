@@ -424,6 +424,20 @@ async fn an_erasure_leaves_no_copy_of_the_value_in_the_account() {
         ],
         "copies left after the erasure"
     );
+    // The trail names the erasure, an entry per form whose responses went (the value is
+    // in none of its rows: `holders` searched them above).
+    let trail = app
+        .get("/audit?action=EraseRespondent", &key)
+        .await
+        .ok(200)
+        .clone();
+    let erased_forms: std::collections::BTreeSet<&str> = trail["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter_map(|e| e["form_id"].as_str())
+        .collect();
+    assert_eq!(erased_forms.len(), 2, "{trail}");
     let again = app.post("/erasures", &key, &json!({"value": VALUE})).await;
     assert_eq!(again.ok(200)["responses"], json!([]));
 }
