@@ -233,13 +233,20 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
         .collect();
     assert_eq!(rows.len(), 10);
     assert_eq!(rows[0]["form_id"], form_id.as_str());
+    // A filter the download can not take leads back to the inbox, filter kept, where
+    // what to fix is said beside it (never a raw error page).
+    let refused = dashboard
+        .get(&format!("{inbox}/export.csv?since=nope&q=x"))
+        .await;
+    assert_eq!(refused.status, 303, "{}", refused.text);
     assert_eq!(
-        dashboard
-            .get(&format!("{inbox}/export.csv?since=nope"))
-            .await
-            .status,
-        422
+        refused.header("location"),
+        format!("{inbox}?since=nope&q=x")
     );
+    let page = dashboard.get(&refused.header("location")).await;
+    assert_eq!(page.status, 422);
+    assert!(page.text.contains("id=\"since-error\""), "{}", page.text);
+    assert!(page.text.contains("value=\"nope\""), "{}", page.text);
 
     // A form without responses says so.
     let empty = published_form(&app, &key, contact_fields(), Value::Null).await;

@@ -38,6 +38,7 @@ pub(crate) use design::design;
 pub(crate) use lifecycle::{delete, status};
 pub(crate) use logo::logo;
 pub(crate) use settings::settings;
+pub(crate) use words::humane;
 pub(crate) use view::details;
 
 use super::layout::Section;
