@@ -100,7 +100,10 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
         assert!(
             html.contains(&format!(
                 "<th scope=\"col\" title=\"{label}\"><span class=\"clamp\">{label}</span></th>"
-            )) || label == "Submitted" && html.contains("<th scope=\"col\">Submitted</th>"),
+            )) || label == "Submitted"
+                && html.contains(
+                    "<th scope=\"col\">Submitted (<span data-zone-name>UTC</span>)</th>"
+                ),
             "{label}"
         );
     }
@@ -112,9 +115,13 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
     assert!(html.contains(&format!("href=\"{inbox}/export.csv\"")));
     assert!(html.contains(&format!("href=\"{inbox}/export.ndjson\"")));
     assert_eq!(people(&html), (5..30).rev().collect::<Vec<_>>());
+    // Times with seconds, in UTC as sent (the column names the zone; the page's script
+    // shows them on the computer's clock).
     assert!(
-        html.contains("2026-01-03 01:29:00 UTC"),
-        "times with seconds"
+        html.contains(
+            "<time datetime=\"2026-01-03T01:29:00.000Z\" data-local=\"bare\" data-seconds>2026-01-03 01:29:00</time>"
+        ),
+        "times with seconds: {html}"
     );
 
     // Keyset pages of 7: every response once, newest first, then Previous goes back.
@@ -570,8 +577,11 @@ async fn the_inbox_searches_answers_and_downloads_what_it_shows() {
     assert_eq!(page.status, 422, "{}", page.text.clone());
     assert!(
         page.text
-            .contains("id=\"value-error\">For “Age”, enter a number")
+            .contains("id=\"value-error\" role=\"alert\">For “Age”, enter a number")
     );
     let page = dashboard.get(&format!("{inbox}?field={age}&op=gte")).await;
-    assert!(page.text.contains("id=\"value-error\">Give a value"));
+    assert!(
+        page.text
+            .contains("id=\"value-error\" role=\"alert\">Give a value")
+    );
 }

@@ -25,8 +25,9 @@ pub(crate) async fn export_csv(
     owner: Owner,
     path: Path<String>,
     query: Query<InboxQuery>,
+    raw: RawQuery,
 ) -> Response {
-    export(owner, path, query, pb::ExportFormat::Csv).await
+    export(owner, path, query, raw, pb::ExportFormat::Csv).await
 }
 
 /// `GET /app/forms/{id}/responses/export.ndjson`
@@ -34,8 +35,9 @@ pub(crate) async fn export_ndjson(
     owner: Owner,
     path: Path<String>,
     query: Query<InboxQuery>,
+    raw: RawQuery,
 ) -> Response {
-    export(owner, path, query, pb::ExportFormat::Ndjson).await
+    export(owner, path, query, raw, pb::ExportFormat::Ndjson).await
 }
 
 /// `GET /app/forms/{id}/responses/export.xlsx`
@@ -43,8 +45,9 @@ pub(crate) async fn export_xlsx(
     owner: Owner,
     path: Path<String>,
     query: Query<InboxQuery>,
+    raw: RawQuery,
 ) -> Response {
-    export(owner, path, query, pb::ExportFormat::Xlsx).await
+    export(owner, path, query, raw, pb::ExportFormat::Xlsx).await
 }
 
 /// A page saying what to fix, with the way back to the inbox.
