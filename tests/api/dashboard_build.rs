@@ -57,7 +57,8 @@ async fn an_owner_builds_a_three_page_survey_with_a_condition_in_the_builder() {
     assert_eq!(seen["undoFocused"], true, "{seen:#}");
     assert_eq!(seen["backAfterUndo"], true, "{seen:#}");
     assert_eq!(seen["keptOnServer"], true, "{seen:#}");
-    assert_eq!(seen["removalStatus"], 200, "{seen:#}");
+    // Sent as the button would send it: 303 back to the builder.
+    assert_eq!(seen["removalStatus"], 303, "{seen:#}");
     assert_eq!(seen["goneAfterDelete"], true, "{seen:#}");
     assert_eq!(seen["questions"], 20, "18 questions and 2 page breaks");
 
