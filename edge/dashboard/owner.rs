@@ -277,14 +277,19 @@ pub(crate) fn failure(
 fn plain_refusal(message: &str) -> String {
     let text = crate::dashboard::builder::humane(message);
     let speaks_api = text.contains(['[', '{', '_', '='])
-        || text.split(|c: char| !c.is_ascii_hexdigit() && c != '-').any(|w| w.len() >= 32);
+        || text
+            .split(|c: char| !c.is_ascii_hexdigit() && c != '-')
+            .any(|w| w.len() >= 32);
     if text.trim().is_empty() || speaks_api {
         "This could not be done as it was sent. Go back, check what you entered and try again."
             .to_owned()
     } else {
         let text = text.trim().trim_end_matches('.');
         let mut chars = text.chars();
-        let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
+        let first = chars
+            .next()
+            .map(|c| c.to_uppercase().collect::<String>())
+            .unwrap_or_default();
         format!("This could not be done: {first}{}.", chars.as_str())
     }
 }

@@ -310,9 +310,17 @@ async fn the_builder_adds_reorders_edits_and_removes_fields_keeping_their_ids() 
         "{}",
         asked.text
     );
-    assert!(asked.text.contains(r#"name="confirm" value="yes""#), "{}", asked.text);
+    assert!(
+        asked.text.contains(r#"name="confirm" value="yes""#),
+        "{}",
+        asked.text
+    );
     assert!(asked.text.contains(">Keep it</a>"), "{}", asked.text);
-    assert!(asked.text.contains("answers already given to it stay"), "{}", asked.text);
+    assert!(
+        asked.text.contains("answers already given to it stay"),
+        "{}",
+        asked.text
+    );
     assert_eq!(
         rest_form(&d, &app, &id).await["fields"]
             .as_array()
@@ -708,7 +716,10 @@ async fn a_post_without_the_sessions_csrf_token_changes_nothing() {
                 vec![("kind", "number"), ("label", "Age")],
             ),
             (format!("{base}/fields/{field}"), vec![("label", "Changed")]),
-            (format!("{base}/fields/{field}/remove"), vec![("confirm", "yes")]),
+            (
+                format!("{base}/fields/{field}/remove"),
+                vec![("confirm", "yes")],
+            ),
             (format!("{base}/details"), vec![("title", "Changed")]),
             (format!("{base}/settings"), vec![("max_responses", "3")]),
             (format!("{base}/status"), vec![("action", "publish")]),
@@ -773,7 +784,10 @@ async fn another_accounts_session_finds_no_such_form() {
             format!("{base}/fields/{field}/move"),
             vec![("direction", "down")],
         ),
-        (format!("{base}/fields/{field}/remove"), vec![("confirm", "yes")]),
+        (
+            format!("{base}/fields/{field}/remove"),
+            vec![("confirm", "yes")],
+        ),
         (format!("{base}/details"), vec![("title", "Changed")]),
         (format!("{base}/settings"), vec![("max_responses", "3")]),
         (format!("{base}/status"), vec![("action", "archive")]),

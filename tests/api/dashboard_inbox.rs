@@ -101,9 +101,8 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
             html.contains(&format!(
                 "<th scope=\"col\" title=\"{label}\"><span class=\"clamp\">{label}</span></th>"
             )) || label == "Submitted"
-                && html.contains(
-                    "<th scope=\"col\">Submitted (<span data-zone-name>UTC</span>)</th>"
-                ),
+                && html
+                    .contains("<th scope=\"col\">Submitted (<span data-zone-name>UTC</span>)</th>"),
             "{label}"
         );
     }

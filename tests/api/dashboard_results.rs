@@ -474,7 +474,8 @@ async fn a_filter_mistake_is_shown_beside_its_input_in_words_keeping_what_was_ty
     // A date that is none, beside the date, as typed.
     let page = d.get(&format!("{inbox}?since=yesterday")).await;
     assert!(
-        page.text.contains("id=\"since-error\" role=\"alert\">Enter the From date"),
+        page.text
+            .contains("id=\"since-error\" role=\"alert\">Enter the From date"),
         "{}",
         page.text
     );

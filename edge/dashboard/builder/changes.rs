@@ -312,7 +312,10 @@ pub(crate) async fn remove_field(
 
 /// The question's deletion, to confirm: what goes, Delete, or keep it.
 fn confirm_removal(owner: &Owner, form: &pb::Form, field: &pb::FormField) -> Response {
-    let base = format!("/app/forms/{}", crate::dashboard::results::segment(&form.id));
+    let base = format!(
+        "/app/forms/{}",
+        crate::dashboard::results::segment(&form.id)
+    );
     let fid = crate::dashboard::results::segment(&field.id);
     let what = if field.r#type == "page_break" {
         "page break"

@@ -38,8 +38,8 @@ pub(crate) use design::design;
 pub(crate) use lifecycle::{delete, status};
 pub(crate) use logo::logo;
 pub(crate) use settings::settings;
-pub(crate) use words::humane;
 pub(crate) use view::details;
+pub(crate) use words::humane;
 
 use super::layout::Section;
 use super::owner::{Owner, see_other};

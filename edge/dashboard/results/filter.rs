@@ -360,7 +360,10 @@ mod tests {
         let (since, until) = filter.bounds();
         // Midnight in a zone an hour east of UTC is 23:00 UTC the day before.
         assert_eq!(since.expect("since").seconds, 1_769_817_600 - 3_600 - 1);
-        assert_eq!(until.expect("until").seconds, 1_769_817_600 + 86_400 - 3_600);
+        assert_eq!(
+            until.expect("until").seconds,
+            1_769_817_600 + 86_400 - 3_600
+        );
         assert!(filter.pairs().contains(&("tz", "60".to_owned())));
         for bad in ["east", "900", "-841"] {
             let refused = Filter::parse(&InboxQuery {
