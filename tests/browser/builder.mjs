@@ -63,7 +63,7 @@ const result = {
 let step = 'start';
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  var [name, ...value] = cookie.split('=');
+  const [name, ...value] = cookie.split('=');
   await context.addCookies([{ name, value: value.join('='), url: origin }]);
   const page = await context.newPage();
   page.on('console', (m) => {
@@ -311,44 +311,6 @@ try {
   await look('condition', `${builder}?edit=${pro}`);
   result.fullLoadsWhileBuilding = fullLoads;
   await scan(step);
-  result.steps.push(step);
-
-  step = 'without JavaScript, deleting asks first; on a touch screen, Add here shows';
-  const plain = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
-  await plain.addCookies([{ name, value: value.join('='), url: origin }]);
-  const noScript = await plain.newPage();
-  globalThis.lastPage = noScript;
-  const phoneId = await page.locator('#question-list > li.q', { hasText: 'Phone' }).first().getAttribute('data-field');
-  await noScript.goto(`${builder}?edit=${phoneId}#q-${phoneId}`);
-  await noScript.locator(`#q-${phoneId}`).getByRole('button', { name: 'Delete “Phone”' }).click();
-  await noScript.waitForLoadState('load');
-  result.confirmTitle = (await noScript.locator('main h1').textContent()).trim();
-  const confirmAxe = await new AxeBuilder({ page: noScript }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  result.axe['confirm-delete'] = confirmAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  const confirmText = await noScript.evaluate(() => document.body.innerText);
-  if (forbiddenIn(confirmText).length) result.forbidden['confirm-delete'] = forbiddenIn(confirmText);
-  await noScript.screenshot({ path: path.join(shots, 'confirm-delete-1280.png'), fullPage: true });
-  await noScript.setViewportSize({ width: 390, height: 844 });
-  result.overflow['confirm-delete'] = await noScript.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  await noScript.screenshot({ path: path.join(shots, 'confirm-delete-390.png'), fullPage: true });
-  // "Keep it" leads back with the question still there.
-  await noScript.getByRole('link', { name: 'Keep it' }).click();
-  result.keptAfterKeepIt = await noScript.locator(`#q-${phoneId}`).count() === 1;
-  await plain.close();
-  const touch = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-  await touch.addCookies([{ name, value: value.join('='), url: origin }]);
-  const thumb = await touch.newPage();
-  globalThis.lastPage = thumb;
-  await thumb.goto(builder);
-  result.addHereOnTouch = await thumb.evaluate(() => [...document.querySelectorAll('#question-list a.add-here')]
-    .map((a) => { const box = a.getBoundingClientRect(); return getComputedStyle(a).opacity === '1' && box.height >= 24 ? 1 : 0; })
-    .reduce((sum, n) => sum + n, 0));
-  result.overflow.touch = await thumb.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  await thumb.screenshot({ path: path.join(shots, 'builder-touch-390.png'), fullPage: true });
-  await thumb.evaluate(() => document.getElementById('preview')?.scrollIntoView({ block: 'start' }));
-  await thumb.screenshot({ path: path.join(shots, 'builder-touch-390-preview.png') });
-  await touch.close();
   result.steps.push(step);
 } catch (e) {
   result.failedStep = step;
