@@ -249,7 +249,7 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
         refused.header("location"),
         format!("{inbox}?since=nope&q=x")
     );
-    let page = dashboard.get(&refused.header("location")).await;
+    let page = dashboard.get(refused.header("location")).await;
     assert_eq!(page.status, 422);
     assert!(page.text.contains("id=\"since-error\""), "{}", page.text);
     assert!(page.text.contains("value=\"nope\""), "{}", page.text);
