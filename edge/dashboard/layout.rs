@@ -123,12 +123,48 @@ pub(crate) fn reply(status: StatusCode, markup: Markup) -> Response {
     (status, markup).into_response()
 }
 
-/// A timestamp for people: `2026-11-24 09:30 UTC`.
-pub(crate) fn when(ts: Option<&prost_types::Timestamp>) -> String {
-    ts.and_then(forms::pb::convert::datetime).map_or_else(
-        || "—".to_owned(),
-        |at| at.format("%Y-%m-%d %H:%M UTC").to_string(),
-    )
+/// A moment for people, as text: `2026-11-24 09:30 UTC` (with `seconds`,
+/// `…09:30:12 UTC`). For attributes (an `aria-label`), where no script reaches; the
+/// text of a page uses [`moment`].
+pub(crate) fn moment_text(ts: Option<&prost_types::Timestamp>, seconds: bool) -> String {
+    let format = if seconds {
+        "%Y-%m-%d %H:%M:%S UTC"
+    } else {
+        "%Y-%m-%d %H:%M UTC"
+    };
+    ts.and_then(forms::pb::convert::datetime)
+        .map_or_else(|| "—".to_owned(), |at| at.format(format).to_string())
+}
+
+/// A moment for people, in the owner's own time zone: a `<time>` holding the moment in
+/// UTC, saying so (what a browser without script shows), which app.js rewrites on the
+/// computer's clock with the zone's name (`2026-11-24 10:30 (Europe/Berlin)`). `bare`
+/// leaves the zone out, for a table whose column heading names it ([`zone_name`]).
+pub(crate) fn moment(ts: Option<&prost_types::Timestamp>, seconds: bool, bare: bool) -> Markup {
+    let Some(at) = ts.and_then(forms::pb::convert::datetime) else {
+        return html! { "—" };
+    };
+    let format = match (seconds, bare) {
+        (true, false) => "%Y-%m-%d %H:%M:%S UTC",
+        (true, true) => "%Y-%m-%d %H:%M:%S",
+        (false, false) => "%Y-%m-%d %H:%M UTC",
+        (false, true) => "%Y-%m-%d %H:%M",
+    };
+    html! {
+        time datetime=(forms::pb::convert::rfc3339(at)) data-local=(if bare { "bare" } else { "" })
+            data-seconds[seconds] { (at.format(format)) }
+    }
+}
+
+/// A timestamp for people, to the minute, in the owner's zone (see [`moment`]).
+pub(crate) fn when(ts: Option<&prost_types::Timestamp>) -> Markup {
+    moment(ts, false, false)
+}
+
+/// The name of the zone times are shown in: `UTC`, which app.js replaces by the
+/// computer's zone (for column headings over [`moment`]s that leave it out).
+pub(crate) fn zone_name() -> Markup {
+    html! { span data-zone-name { "UTC" } }
 }
 
 /// A form's status, as a word and a badge.

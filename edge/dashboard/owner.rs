@@ -218,12 +218,21 @@ pub(crate) fn failure(
             "This page has expired",
             "Nothing was changed. Go back, reload the page and try again.".to_owned(),
         ),
-        Some(
-            ErrorReason::ValidationError | ErrorReason::FormNotPublished | ErrorReason::FormClosed,
-        ) => (
+        Some(ErrorReason::FormNotPublished) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "The form is not published",
+            "Nothing was changed: publish the form on its Builder page first, then try again."
+                .to_owned(),
+        ),
+        Some(ErrorReason::FormClosed) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "The form is closed",
+            "Nothing was changed: the form takes no more responses.".to_owned(),
+        ),
+        Some(ErrorReason::ValidationError) => (
             StatusCode::UNPROCESSABLE_ENTITY,
             "That did not work",
-            status.message().to_owned(),
+            plain_refusal(status.message()),
         ),
         Some(ErrorReason::RateLimited) => (
             StatusCode::TOO_MANY_REQUESTS,
@@ -245,16 +254,45 @@ pub(crate) fn failure(
             (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "Something went wrong",
-                format!("Please try again shortly (request id {request_id})."),
+                "Nothing was changed. Please try again shortly.".to_owned(),
             )
         }
     };
+    let support = code == StatusCode::INTERNAL_SERVER_ERROR && !request_id.is_empty();
     let body = html! {
         h1 { (title) }
         p class="error" role="alert" { (text) }
+        // The request's id finds the service's note of it; folded, as no one reads it
+        // but the person who runs the service.
+        @if support {
+            details { summary { "Details for the service's operator" } p { "Request id: " code { (request_id) } } }
+        }
         p { a href="/app/forms" { "Back to your forms" } }
     };
     layout::reply(code, layout::page(title, Section::None, session, body))
+}
+
+/// The core's refusal in the page's words: its field paths named as the builder names
+/// them; a message that still speaks the API (paths, brackets, ids, snake_case names)
+/// gives way to a plain sentence.
+fn plain_refusal(message: &str) -> String {
+    let text = crate::dashboard::builder::humane(message);
+    let speaks_api = text.contains(['[', '{', '_', '='])
+        || text
+            .split(|c: char| !c.is_ascii_hexdigit() && c != '-')
+            .any(|w| w.len() >= 32);
+    if text.trim().is_empty() || speaks_api {
+        "This could not be done as it was sent. Go back, check what you entered and try again."
+            .to_owned()
+    } else {
+        let text = text.trim().trim_end_matches('.');
+        let mut chars = text.chars();
+        let first = chars
+            .next()
+            .map(|c| c.to_uppercase().collect::<String>())
+            .unwrap_or_default();
+        format!("This could not be done: {first}{}.", chars.as_str())
+    }
 }
 
 /// A posted form (`application/x-www-form-urlencoded`; repeated names make lists),
@@ -283,10 +321,12 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Posted<T> {
         match (form, csrf) {
             (Ok(form), Ok(csrf)) => Ok(Self { csrf, form }),
             (Err(e), _) | (_, Err(e)) => {
+                // The parser's words name the page's inner field names: not for people.
+                tracing::debug!(error = %e, "dashboard form not read");
                 let body = html! {
                     h1 { "That form could not be read" }
-                    p class="error" role="alert" { (e.to_string()) }
-                    p { "Go back and check what you entered." }
+                    p class="error" role="alert" { "Something in what was sent is missing or not as the page makes it. Nothing was changed." }
+                    p { "Go back, reload the page and enter it again." }
                 };
                 Err(layout::reply(
                     StatusCode::UNPROCESSABLE_ENTITY,

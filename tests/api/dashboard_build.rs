@@ -4,8 +4,9 @@
 //! prints the clicks and keystrokes that took and the page's height at 1280 px wide,
 //! collapsed; it fails on a full page load while building, on a page taller than two
 //! screens (1,800 px at 1280), on a serious or critical axe-core violation, on sideways
-//! scrolling at 390 px and on a CSP violation. Then the form is read back through the
-//! REST API: what the page showed is what was saved. Screenshots land in
+//! scrolling at 390 px, on a CSP violation, and on ids or API syntax in the words of
+//! any step or view (issue 31 §5); a question deleted is undone, then deleted. Then
+//! the form is read back through the REST API: what the page showed is what was saved. Screenshots land in
 //! `target/builder-screenshots/`.
 
 use crate::browser::browser_available;
@@ -46,7 +47,19 @@ async fn an_owner_builds_a_three_page_survey_with_a_condition_in_the_builder() {
         seen["failedStep"],
         seen["error"]
     );
-    assert_eq!(seen["steps"].as_array().map(Vec::len), Some(7), "{seen:#}");
+    assert_eq!(seen["steps"].as_array().map(Vec::len), Some(8), "{seen:#}");
+    // No id, API syntax or operator name in the words of any step or view (§5).
+    assert_eq!(seen["forbidden"], json!({}), "{seen:#}");
+    // A deleted question leaves at once with an Undo (focused); undone, it is back and
+    // was never deleted; deleted again and left, the deletion is sent.
+    assert_eq!(seen["toast"], "“Temporary” was deleted. Undo", "{seen:#}");
+    assert_eq!(seen["hiddenAfterDelete"], true, "{seen:#}");
+    assert_eq!(seen["undoFocused"], true, "{seen:#}");
+    assert_eq!(seen["backAfterUndo"], true, "{seen:#}");
+    assert_eq!(seen["keptOnServer"], true, "{seen:#}");
+    // Sent as the button would send it: 303 back to the builder.
+    assert_eq!(seen["removalStatus"], 303, "{seen:#}");
+    assert_eq!(seen["goneAfterDelete"], true, "{seen:#}");
     assert_eq!(seen["questions"], 20, "18 questions and 2 page breaks");
 
     // With JavaScript on, adding, editing, conditions and moves never reload the page.

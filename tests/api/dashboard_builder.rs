@@ -299,9 +299,40 @@ async fn the_builder_adds_reorders_edits_and_removes_fields_keeping_their_ids() 
         Some(4)
     );
 
-    // Remove: the others keep their ids and order.
-    let removed = d
+    // Remove: first a page that asks (without script, nothing goes unasked), saying
+    // what goes, with a way to keep it; nothing removed yet.
+    let asked = d
         .post(&format!("{page_path}/fields/{name}/remove"), &[])
+        .await;
+    assert_eq!(asked.status, 200, "{}", asked.text);
+    assert!(
+        asked.text.contains("<h1>Delete the question “"),
+        "{}",
+        asked.text
+    );
+    assert!(
+        asked.text.contains(r#"name="confirm" value="yes""#),
+        "{}",
+        asked.text
+    );
+    assert!(asked.text.contains(">Keep it</a>"), "{}", asked.text);
+    assert!(
+        asked.text.contains("answers already given to it stay"),
+        "{}",
+        asked.text
+    );
+    assert_eq!(
+        rest_form(&d, &app, &id).await["fields"]
+            .as_array()
+            .map(Vec::len),
+        Some(4)
+    );
+    // Confirmed: the others keep their ids and order.
+    let removed = d
+        .post(
+            &format!("{page_path}/fields/{name}/remove"),
+            &[("confirm", "yes")],
+        )
         .await;
     assert_done(&removed, &id, "field-removed");
     let form = rest_form(&d, &app, &id).await;
@@ -309,7 +340,10 @@ async fn the_builder_adds_reorders_edits_and_removes_fields_keeping_their_ids() 
     assert_eq!(id_of(&form, "Age"), *age);
     // A field that is no longer there is not found.
     let gone = d
-        .post(&format!("{page_path}/fields/{name}/remove"), &[])
+        .post(
+            &format!("{page_path}/fields/{name}/remove"),
+            &[("confirm", "yes")],
+        )
         .await;
     assert_eq!(gone.status, 404);
 
@@ -682,7 +716,10 @@ async fn a_post_without_the_sessions_csrf_token_changes_nothing() {
                 vec![("kind", "number"), ("label", "Age")],
             ),
             (format!("{base}/fields/{field}"), vec![("label", "Changed")]),
-            (format!("{base}/fields/{field}/remove"), vec![]),
+            (
+                format!("{base}/fields/{field}/remove"),
+                vec![("confirm", "yes")],
+            ),
             (format!("{base}/details"), vec![("title", "Changed")]),
             (format!("{base}/settings"), vec![("max_responses", "3")]),
             (format!("{base}/status"), vec![("action", "publish")]),
@@ -747,7 +784,10 @@ async fn another_accounts_session_finds_no_such_form() {
             format!("{base}/fields/{field}/move"),
             vec![("direction", "down")],
         ),
-        (format!("{base}/fields/{field}/remove"), vec![]),
+        (
+            format!("{base}/fields/{field}/remove"),
+            vec![("confirm", "yes")],
+        ),
         (format!("{base}/details"), vec![("title", "Changed")]),
         (format!("{base}/settings"), vec![("max_responses", "3")]),
         (format!("{base}/status"), vec![("action", "archive")]),

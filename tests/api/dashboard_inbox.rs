@@ -100,7 +100,9 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
         assert!(
             html.contains(&format!(
                 "<th scope=\"col\" title=\"{label}\"><span class=\"clamp\">{label}</span></th>"
-            )) || label == "Submitted" && html.contains("<th scope=\"col\">Submitted</th>"),
+            )) || label == "Submitted"
+                && html
+                    .contains("<th scope=\"col\">Submitted (<span data-zone-name>UTC</span>)</th>"),
             "{label}"
         );
     }
@@ -112,9 +114,13 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
     assert!(html.contains(&format!("href=\"{inbox}/export.csv\"")));
     assert!(html.contains(&format!("href=\"{inbox}/export.ndjson\"")));
     assert_eq!(people(&html), (5..30).rev().collect::<Vec<_>>());
+    // Times with seconds, in UTC as sent (the column names the zone; the page's script
+    // shows them on the computer's clock).
     assert!(
-        html.contains("2026-01-03 01:29:00 UTC"),
-        "times with seconds"
+        html.contains(
+            "<time datetime=\"2026-01-03T01:29:00.000Z\" data-local=\"bare\" data-seconds>2026-01-03 01:29:00</time>"
+        ),
+        "times with seconds: {html}"
     );
 
     // Keyset pages of 7: every response once, newest first, then Previous goes back.
@@ -233,13 +239,20 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
         .collect();
     assert_eq!(rows.len(), 10);
     assert_eq!(rows[0]["form_id"], form_id.as_str());
+    // A filter the download can not take leads back to the inbox, filter kept, where
+    // what to fix is said beside it (never a raw error page).
+    let refused = dashboard
+        .get(&format!("{inbox}/export.csv?since=nope&q=x"))
+        .await;
+    assert_eq!(refused.status, 303, "{}", refused.text);
     assert_eq!(
-        dashboard
-            .get(&format!("{inbox}/export.csv?since=nope"))
-            .await
-            .status,
-        422
+        refused.header("location"),
+        format!("{inbox}?since=nope&q=x")
     );
+    let page = dashboard.get(refused.header("location")).await;
+    assert_eq!(page.status, 422);
+    assert!(page.text.contains("id=\"since-error\""), "{}", page.text);
+    assert!(page.text.contains("value=\"nope\""), "{}", page.text);
 
     // A form without responses says so.
     let empty = published_form(&app, &key, contact_fields(), Value::Null).await;
@@ -563,8 +576,11 @@ async fn the_inbox_searches_answers_and_downloads_what_it_shows() {
     assert_eq!(page.status, 422, "{}", page.text.clone());
     assert!(
         page.text
-            .contains("id=\"value-error\">For “Age”, enter a number")
+            .contains("id=\"value-error\" role=\"alert\">For “Age”, enter a number")
     );
     let page = dashboard.get(&format!("{inbox}?field={age}&op=gte")).await;
-    assert!(page.text.contains("id=\"value-error\">Give a value"));
+    assert!(
+        page.text
+            .contains("id=\"value-error\" role=\"alert\">Give a value")
+    );
 }

@@ -254,7 +254,10 @@ async fn the_builder_adds_a_page_break_a_ref_and_conditions() {
     assert!(bad_ref.text.contains("Field 3: ref must be"));
     // Removing the question the page's condition reads is refused, naming the condition.
     let removed = d
-        .post(&format!("{page_path}/fields/{car}/remove"), &[])
+        .post(
+            &format!("{page_path}/fields/{car}/remove"),
+            &[("confirm", "yes")],
+        )
         .await;
     assert_eq!(removed.status, 422, "{}", removed.text);
     assert!(

@@ -3,8 +3,8 @@
 //! form's tabs with the page's own marked. In Chromium at 1280 and 390 px
 //! (`tests/browser/dashboard_pages.mjs`): axe-clean, CSP-clean, no sideways scroll, the
 //! bar in deliberate rows at 390 (brand and Sign out, then the sections), the tabs on
-//! one row, a long title on at most 3 lines, and a gap between the forms list's filter
-//! and its table. Against the real binary, with a long-titled form, a response and a
+//! one row, a long title on at most 3 lines, a gap between the forms list's filter and
+//! its table, and no id or API syntax in any page's visible words. Against the real binary, with a long-titled form, a response and a
 //! webhook. `SCREENSHOTS=<dir>` keeps the pictures.
 
 use crate::browser::browser_available;
@@ -153,6 +153,8 @@ async fn the_pages_read_well_at_1280_and_390_in_chromium() {
             assert_eq!(at["status"], 200, "{name}@{width}: {at}");
             assert_eq!(at["axe"], json!([]), "{name}@{width}: {at}");
             assert_eq!(at["csp"], json!([]), "{name}@{width}: {at}");
+            // No id or API syntax in the words of any page (issue 31 §5).
+            assert_eq!(at["forbidden"], json!([]), "{name}@{width}: {at}");
             assert_eq!(
                 at["sideways"], false,
                 "{name}@{width} scrolls sideways: {at}"

@@ -444,7 +444,7 @@ async fn a_filter_mistake_is_shown_beside_its_input_in_words_keeping_what_was_ty
     assert_eq!(page.status, 422, "{}", page.text);
     let html = page.text.clone();
     for shown in [
-        "<p class=\"error field-error\" id=\"value-error\">For “How happy are you?”, enter a number of stars, such as 4.</p>",
+        "<p class=\"error field-error\" id=\"value-error\" role=\"alert\">For “How happy are you?”, enter a number of stars, such as 4.</p>",
         "aria-invalid=\"true\" aria-describedby=\"value-error\"",
         "value=\"lots\"",
         "value=\"ada\"",
@@ -467,14 +467,15 @@ async fn a_filter_mistake_is_shown_beside_its_input_in_words_keeping_what_was_ty
         .await;
     assert!(
         page.text
-            .contains("id=\"op-error\">“How happy are you?” can not be compared with “contains”"),
+            .contains("id=\"op-error\" role=\"alert\">“How happy are you?” can not be compared with “contains”"),
         "{}",
         page.text
     );
     // A date that is none, beside the date, as typed.
     let page = d.get(&format!("{inbox}?since=yesterday")).await;
     assert!(
-        page.text.contains("id=\"since-error\">Enter the From date"),
+        page.text
+            .contains("id=\"since-error\" role=\"alert\">Enter the From date"),
         "{}",
         page.text
     );

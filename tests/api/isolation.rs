@@ -4145,7 +4145,7 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
         (
             "POST /app/forms/{id}/fields/{field_id}/remove",
             format!("/app/forms/{sf}/fields/{f1}/remove"),
-            vec![],
+            vec![("confirm", "yes")],
             303,
         ),
         (

@@ -44,6 +44,13 @@ const SURVEY = [
   ['long_text', 'What should we build next?', false],
 ];
 
+// What no one should read on a page (issue 31 §5): option ids, the REST query's syntax,
+// operator and kind names, UUIDs (link addresses are not text, and are not scanned).
+const FORBIDDEN = [/opt_[0-9a-z]/, /answers\[/, /\[(gte|lte|gt|lt|eq|in)\]/,
+  /\b(greater_than|less_than|not_equals|any_of|none_of|not_answered|not_contains|page_break|short_text|long_text|single_choice|multiple_choice|file_upload)\b/,
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i];
+const forbiddenIn = (text) => FORBIDDEN.flatMap((re) => (text.match(re) ? [text.match(re)[0]] : []));
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -51,7 +58,7 @@ const browser = await chromium.launch({
 });
 const result = {
   clicks: 0, keystrokes: 0, fullLoads: 0, cspViolations: [], axe: {}, overflow: {},
-  heights: {}, shots: [], steps: [],
+  heights: {}, shots: [], steps: [], forbidden: {},
 };
 let step = 'start';
 try {
@@ -64,6 +71,11 @@ try {
   });
   page.on('pageerror', (e) => { result.scriptErrors = (result.scriptErrors || []).concat(String(e)); });
   globalThis.lastPage = page;
+  // After each step and on each view: the words on the page that no one should read.
+  const scan = async (name) => {
+    const found = forbiddenIn(await page.evaluate(() => document.body.innerText));
+    if (found.length) result.forbidden[name] = found;
+  };
   const click = async (locator) => { result.clicks += 1; await locator.click(); };
   const type = async (locator, text) => {
     await locator.click();
@@ -96,6 +108,7 @@ try {
   // From here on, every full page load is counted: adding and editing must not reload.
   page.on('load', () => { result.fullLoads += 1; });
   await page.evaluate(() => { window.builderSession = 'same page'; });
+  await scan(step);
   result.steps.push(step);
 
   step = 'add the questions from the palette';
@@ -128,6 +141,7 @@ try {
     }
   }
   result.questions = await questions();
+  await scan(step);
   result.steps.push(step);
 
   step = 'edit one question without reloading';
@@ -161,6 +175,7 @@ try {
   await label.fill('Company name');
   await page.getByRole('button', { name: 'Save question' }).click();
   await saved();
+  await scan(step);
   result.steps.push(step);
 
   step = 'a condition: Pro features only if Plan is Pro';
@@ -177,6 +192,7 @@ try {
   await row.locator('[data-for-ops] select').selectOption({ label: 'Pro' });
   await click(page.getByRole('button', { name: 'Save conditions' }));
   await page.locator(`#q-${proId} .q-when`, { hasText: 'Shown only if “Plan” is “Pro”.' }).waitFor({ timeout: 10000 });
+  await scan(step);
   result.steps.push(step);
 
   step = 'move a question up twice by keyboard';
@@ -195,6 +211,7 @@ try {
     const labels = [...document.querySelectorAll('#question-list .q-label')].map((a) => a.textContent.trim());
     return labels.indexOf('Your website') === labels.indexOf('Pro features') - 1;
   });
+  await scan(step);
   result.steps.push(step);
 
   step = 'drag a question by its handle';
@@ -211,6 +228,44 @@ try {
   }, null, { timeout: 10000 });
   result.order = await page.locator('#question-list .q-label').allTextContents();
   result.sameDocument = await page.evaluate(() => window.builderSession === 'same page');
+  await scan(step);
+  result.steps.push(step);
+
+  step = 'delete a question, undo it, delete it again';
+  await type(page.locator('#new-label'), 'Temporary');
+  await click(page.locator('#add button[name=kind][value=short_text]'));
+  await page.waitForFunction(() => document.querySelectorAll('#question-list > li.q').length === 21);
+  const temporary = page.locator('#question-list > li.q', { has: page.locator('a.q-label', { hasText: 'Temporary' }) });
+  const temporaryId = await temporary.getAttribute('data-field');
+  const onServer = () => page.evaluate(async (url) => {
+    const html = await (await fetch(url, { credentials: 'same-origin' })).text();
+    return [...new DOMParser().parseFromString(html, 'text/html').querySelectorAll('#question-list .q-label')]
+      .some((a) => a.textContent.trim() === 'Temporary');
+  }, builder);
+  const deleteButton = page.locator(`#q-${temporaryId}`).getByRole('button', { name: 'Delete “Temporary”' });
+  await click(deleteButton);
+  await page.locator('.toast').waitFor();
+  result.toast = (await page.locator('.toast').innerText()).replace(/\s+/g, ' ').trim();
+  result.hiddenAfterDelete = await temporary.isHidden();
+  result.undoFocused = await page.evaluate(() => document.activeElement?.textContent === 'Undo');
+  await page.screenshot({ path: path.join(shots, 'builder-undo-1280.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(shots, 'builder-undo-390.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  result.shots.push(path.join(shots, 'builder-undo-1280.png'), path.join(shots, 'builder-undo-390.png'));
+  await page.keyboard.press('Enter');
+  result.keystrokes += 1;
+  result.backAfterUndo = await temporary.isVisible();
+  result.keptOnServer = await onServer();
+  // Deleted again, and the owner carries on: the deletion is sent.
+  await click(deleteButton);
+  await page.locator('.toast').waitFor();
+  const removal = page.waitForResponse((r) => r.url().endsWith('/remove') && r.request().method() === 'POST', { timeout: 20000 });
+  await click(page.locator('#questions-h'));
+  result.removalStatus = (await removal).status();
+  await page.waitForFunction(() => !document.querySelector('.toast'));
+  result.goneAfterDelete = !(await onServer()) && (await questions()) === 20;
+  await scan(step);
   result.steps.push(step);
 
   step = 'look at the builder, collapsed and with a question open, at 1280 and 390';
@@ -221,6 +276,7 @@ try {
     result.axe[name] = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
     result.heights[`${name}-1280`] = await page.evaluate(() => document.documentElement.scrollHeight);
+    await scan(`view ${name}`);
     const wide = path.join(shots, `builder-${name}-1280.png`);
     await page.screenshot({ path: wide, fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
@@ -254,6 +310,7 @@ try {
   const pro = await page.locator('#question-list > li.q', { hasText: 'Pro features' }).first().getAttribute('data-field');
   await look('condition', `${builder}?edit=${pro}`);
   result.fullLoadsWhileBuilding = fullLoads;
+  await scan(step);
   result.steps.push(step);
 } catch (e) {
   result.failedStep = step;

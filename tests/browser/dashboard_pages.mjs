@@ -2,7 +2,8 @@
 // with a session cookie: axe-core's serious and critical violations, the CSP
 // violations reported, whether the page scrolls sideways, and the layout of the one
 // navigation pattern (the bar's rows, the breadcrumb trail, the form's tabs, the
-// title's lines, the gap between the forms list's filter and its table). Prints JSON;
+// title's lines, the gap between the forms list's filter and its table), and the ids
+// or API syntax in its visible words (there should be none). Prints JSON;
 // with SCREENSHOTS=<dir>, saves each page there as <name>-<width>.png.
 //
 //   node tests/browser/dashboard_pages.mjs <base url> <cookie name=value> <name=path>...
@@ -16,6 +17,11 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
 });
+// What no one should read on a page (issue 31 §5): option ids, the REST query's syntax,
+// operator and kind names, UUIDs (link addresses are not text, and are not scanned).
+const FORBIDDEN = [/opt_[0-9a-z]/, /answers\[/, /\[(gte|lte|gt|lt|eq|in)\]/,
+  /\b(greater_than|less_than|not_equals|any_of|none_of|not_answered|not_contains|page_break|short_text|long_text|single_choice|multiple_choice|file_upload)\b/,
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i];
 const seen = {};
 try {
   for (const width of [1280, 390]) {
@@ -49,8 +55,12 @@ try {
             Math.abs(a.getBoundingClientRect().top - all[0].getBoundingClientRect().top) < 4) : null,
           titleLines: h1 && lineHeight ? Math.round(h1.getBoundingClientRect().height / lineHeight) : null,
           filterGap: filter && table ? Math.round(table.top - filter.bottom) : null,
+          text: document.body.innerText,
         };
       });
+      const text = layout.text;
+      delete layout.text;
+      layout.forbidden = FORBIDDEN.flatMap((re) => (text.match(re) ? [text.match(re)[0]] : []));
       const axe = await new AxeBuilder({ page })
         .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
       if (shots) await page.screenshot({ path: `${shots}/${label}-${width}.png`, fullPage: true });

@@ -52,8 +52,22 @@
       time.setAttribute('data-zoned', '');
       var at = new Date(time.getAttribute('datetime'));
       if (isNaN(at)) return;
+      var bare = time.getAttribute('data-local') === 'bare';
       time.textContent = at.getFullYear() + '-' + pad(at.getMonth() + 1) + '-' + pad(at.getDate()) +
-        ' ' + pad(at.getHours()) + ':' + pad(at.getMinutes()) + (zone ? ' (' + zone + ')' : '');
+        ' ' + pad(at.getHours()) + ':' + pad(at.getMinutes()) +
+        (time.hasAttribute('data-seconds') ? ':' + pad(at.getSeconds()) : '') +
+        (zone && !bare ? ' (' + zone + ')' : '');
+    });
+    // A column heading's zone, over times that leave it out.
+    root.querySelectorAll('[data-zone-name]:not([data-zoned])').forEach(function (name) {
+      name.setAttribute('data-zoned', '');
+      if (zone) name.textContent = zone;
+    });
+    // Date filters: the days are the computer's, not UTC's; the form sends the zone's
+    // offset from UTC (minutes east, as of the first day asked) in its data-day-zone box.
+    root.querySelectorAll('[data-day-zone-note]:not([data-zoned])').forEach(function (note) {
+      note.setAttribute('data-zoned', '');
+      if (zone) note.textContent = 'Days in your computer\u2019s time zone, ' + zone + '.';
     });
   };
   zoned(document);
@@ -67,6 +81,14 @@
       var local = new Date(input.value);
       offset.value = input.value && !isNaN(local) ? String(-local.getTimezoneOffset()) : '';
     });
+    var dayZone = event.target.querySelector('input[data-day-zone]');
+    if (dayZone) {
+      var first = ['since', 'until'].map(function (name) {
+        var box = event.target.querySelector('input[name=' + name + ']');
+        return box && box.value ? new Date(box.value + 'T12:00') : null;
+      }).filter(function (d) { return d && !isNaN(d); })[0] || new Date();
+      dayZone.value = String(-first.getTimezoneOffset());
+    }
   }, true);
   // Live refresh: an element with data-refresh="URL" and data-every="SECONDS" is replaced
   // by the same element of the page at URL, while the page is visible. The page also has

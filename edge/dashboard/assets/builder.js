@@ -10,7 +10,9 @@
 // - the preview follows the open question as it is typed;
 // - questions can be dragged by their handle: the new order is posted at once (the
 //   Move up / Move down buttons stay the keyboard's way);
-// - the preview takes the design's colours, typeface and corners as they are chosen.
+// - the preview takes the design's colours, typeface and corners as they are chosen;
+// - a deleted question leaves at once with an Undo for a few seconds, and only then is
+//   the deletion sent (without the script, the service asks to confirm instead).
 (function () {
   'use strict';
   if (!document.getElementById('builder') || !window.fetch || !window.DOMParser) return;
@@ -18,6 +20,19 @@
   var unsaved = false;
 
   function $(selector, from) { return (from || document).querySelector(selector); }
+  function el(tag, cls, text) {
+    var made = document.createElement(tag);
+    made.className = cls;
+    made.textContent = text;
+    return made;
+  }
+  // An error in the builder's notices (replaced by the next page swapped in).
+  function alertBox(text) {
+    var notices = document.getElementById('builder-notices');
+    if (!notices) return;
+    notices.innerHTML = '';
+    notices.appendChild(el('p', 'error', text)).setAttribute('role', 'alert');
+  }
 
   function setState(form, text, kind) {
     var state = form && $('[data-save-state]', form);
@@ -97,17 +112,7 @@
         var why = reply.status === 422 ? reason(html) : 'the service answered ' + reply.status;
         if (!/[.!?]$/.test(why)) why += '.';
         setState(form, 'Not saved: ' + why + ' Change it and try again.', 'failed');
-        if (!form || !$('[data-save-state]', form)) {
-          var notices = document.getElementById('builder-notices');
-          if (notices) {
-            notices.innerHTML = '';
-            var p = document.createElement('p');
-            p.className = 'error';
-            p.setAttribute('role', 'alert');
-            p.textContent = 'Not saved: ' + why;
-            notices.appendChild(p);
-          }
-        }
+        if (!form || !$('[data-save-state]', form)) alertBox('Not saved: ' + why);
       });
     }).catch(function () {
       setState(form, 'Not saved: no connection to the service. Try again.', 'failed');
@@ -126,6 +131,8 @@
     }
     if (!form.hasAttribute('data-builder')) return;
     event.preventDefault();
+    if (form.hasAttribute('data-remove')) { removeWithUndo(form); return; }
+    commitRemoval(false);
     clearTimeout(due);
     due = null;
     var action = (submitter && submitter.getAttribute('formaction')) || form.action;
@@ -157,6 +164,7 @@
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
     var focus = link.classList.contains('add-here') ? '#new-label' : null;
+    if (pending) { commitRemoval(false).then(function () { load(link.href, focus, true); }); return; }
     var editor = $('[data-editor]');
     // What was typed is saved before the question closes (a refusal keeps it open).
     if (unsaved && editor) {
@@ -193,7 +201,10 @@
     });
   }
 
-  window.addEventListener('popstate', function () { load(location.href, null, false); });
+  window.addEventListener('popstate', function () {
+    commitRemoval(false).then(function () { load(location.href, null, false); });
+  });
+  window.addEventListener('pagehide', function () { commitRemoval(true); });
   window.addEventListener('beforeunload', function (event) {
     if (unsaved) { event.preventDefault(); event.returnValue = ''; }
   });
@@ -314,16 +325,16 @@
     if (more) more.value.split('\n').forEach(function (l) { if (l.trim()) labels.push(l.trim()); });
     if (list) {
       var type = list.getAttribute('data-pv-options');
-      list.textContent = '';
+      // Cards as the hosted page draws them; "Other" stays last.
+      var other = $('[data-pv-other]', list);
+      list.querySelectorAll('label:not([data-pv-other])').forEach(function (l) { l.remove(); });
       labels.forEach(function (text) {
-        var l = document.createElement('label');
-        l.className = 'inline';
-        var i = document.createElement('input');
+        var l = list.insertBefore(el('label', 'opt', ''), other);
+        var i = l.appendChild(el('input', '', ''));
         i.type = type;
         i.name = 'pv-' + fid;
-        l.appendChild(i);
-        l.appendChild(document.createTextNode(text));
-        list.appendChild(l);
+        l.appendChild(el('span', 'box', ''));
+        l.appendChild(el('span', '', text));
       });
     } else if (select) {
       select.textContent = '';
@@ -371,10 +382,91 @@
     var list = document.getElementById('question-list');
     var moveForm = document.getElementById('move-form');
     if (!list || !moveForm) return;
+    commitRemoval(false);
     var body = new URLSearchParams(new FormData(moveForm));
-    list.querySelectorAll(':scope > li.q').forEach(function (q) { body.append('order', q.getAttribute('data-field')); });
-    send(null, list.getAttribute('data-order'), body, '#q-' + li.getAttribute('data-field') + ' .q-label');
+    list.querySelectorAll(':scope > li.q:not([hidden])').forEach(function (q) { body.append('order', q.getAttribute('data-field')); });
+    var order = function () {
+      send(null, list.getAttribute('data-order'), body, '#q-' + li.getAttribute('data-field') + ' .q-label');
+    };
+    if (saving) saving.then(order); else order();
   });
+
+  // Deleting a question: its line and its preview leave at once and a note offers Undo
+  // (focused, so that Enter undoes); the deletion is posted after UNDO_MS, or at once
+  // when another change is made or the page is left. It is not swapped in (another
+  // question may be open by then): its line and preview are removed.
+  var UNDO_MS = 8000;
+  var pending = null;
+  function removeWithUndo(form) {
+    commitRemoval(false);
+    var li = form.closest('li[data-field]');
+    if (!li) return;
+    var fid = li.getAttribute('data-field');
+    var pv = $('[data-pv="' + fid + '"]');
+    clearTimeout(due);
+    due = null;
+    unsaved = false;
+    li.hidden = true;
+    if (pv) pv.hidden = true;
+    var toast = el('div', 'toast', '');
+    toast.setAttribute('role', 'status');
+    toast.appendChild(el('span', '', '\u201c' + form.getAttribute('data-remove') + '\u201d was deleted.'));
+    var undo = toast.appendChild(el('button', 'secondary', 'Undo'));
+    undo.type = 'button';
+    document.body.appendChild(toast);
+    var entry = { form: form, li: li, pv: pv, toast: toast, timer: null };
+    // Not while the note has the focus or the pointer: the owner may be about to undo.
+    var later = function () {
+      entry.timer = setTimeout(function () {
+        if (pending !== entry) return;
+        if (toast.matches(':hover, :focus-within')) later(); else commitRemoval(false);
+      }, UNDO_MS);
+    };
+    later();
+    undo.addEventListener('click', function () {
+      if (pending !== entry) return;
+      pending = null;
+      clearTimeout(entry.timer);
+      toast.remove();
+      li.hidden = false;
+      if (pv) pv.hidden = false;
+      var label = $('.q-label', li);
+      if (label) label.focus();
+    });
+    pending = entry;
+    undo.focus();
+  }
+
+  // Posts the pending deletion, if any (`keepalive`: the page is being left). A refusal
+  // brings the question back and says why.
+  function commitRemoval(keepalive) {
+    var entry = pending;
+    if (!entry) return saving || Promise.resolve();
+    pending = null;
+    clearTimeout(entry.timer);
+    entry.toast.remove();
+    var body = new URLSearchParams(new FormData(entry.form));
+    body.set('confirm', 'yes');
+    var post = function () {
+      return fetch(entry.form.action, {
+        method: 'POST', body: body, credentials: 'same-origin', keepalive: keepalive,
+        headers: { 'x-builder': '1' },
+      });
+    };
+    if (keepalive) { post(); return Promise.resolve(); }
+    var done = (saving || Promise.resolve()).then(post).then(function (reply) {
+      if (!reply.ok) throw reply;
+      entry.li.remove();
+      if (entry.pv) entry.pv.remove();
+      if (/[?&]edit=/.test(location.search)) history.replaceState({ builder: true }, '', location.pathname + '#questions');
+    }).catch(function () {
+      entry.li.hidden = false;
+      if (entry.pv) entry.pv.hidden = false;
+      alertBox('Not deleted: the service refused it or could not be reached. The question is back in the list.');
+    }).then(function () { if (saving === done) saving = null; });
+    saving = done;
+    return done;
+  }
 
   // The design fold's choices on the preview, through CSS variables set with the CSSOM
   // (the pages' CSP forbids style attributes in markup, not this). The typefaces are the

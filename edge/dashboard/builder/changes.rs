@@ -1,5 +1,5 @@
 //! The posts that change the questions: add (at a place), edit, conditions, move one
-//! place, reorder all (the drag's post), duplicate, delete. Each reads the form, makes
+//! place, reorder all (the drag's post), duplicate, delete (confirmed first). Each reads the form, makes
 //! the change to its question list and sends the core one `UpdateForm` with the whole
 //! list (existing questions with their ids), then back to the page, the question
 //! concerned open or in view.
@@ -7,6 +7,7 @@
 use super::kinds::{Kind, kind_of};
 use super::parse::{FieldForm, apply_field};
 use super::{after, refused, refused_page, update, words};
+use crate::dashboard::layout;
 use crate::dashboard::owner::{Owner, Posted};
 use crate::http::error::reason_of;
 use crate::http::site::Origin;
@@ -14,6 +15,7 @@ use axum::extract::Path;
 use axum::response::Response;
 use forms::pb;
 use forms::pb::ErrorReason;
+use maud::html;
 use serde::Deserialize;
 
 /// Sends the whole question list of `form`; `then` makes the rest of the address from
@@ -270,17 +272,30 @@ pub(crate) async fn duplicate_field(
     save_fields(&owner, &origin, &csrf, form, "field-duplicated", None, then).await
 }
 
-/// `POST /app/forms/{id}/fields/{field_id}/remove`
+/// What the delete button posts: `confirm=yes` once the owner has said so (the
+/// builder's script sends it with its Undo delay; without script, the confirmation
+/// page's button does).
+#[derive(Deserialize)]
+pub(crate) struct Removal {
+    #[serde(default)]
+    confirm: String,
+}
+
+/// `POST /app/forms/{id}/fields/{field_id}/remove`: asks first (what goes, and a way
+/// to keep it), then deletes.
 pub(crate) async fn remove_field(
     owner: Owner,
     origin: Origin,
     Path((id, field_id)): Path<(String, String)>,
-    Posted { csrf, .. }: Posted<Nothing>,
+    Posted { csrf, form: posted }: Posted<Removal>,
 ) -> Response {
     let (mut form, at) = match load_field(&owner, &id, &field_id).await {
         Ok(found) => found,
         Err(response) => return response,
     };
+    if posted.confirm != "yes" {
+        return confirm_removal(&owner, &form, &form.fields[at]);
+    }
     form.fields.remove(at);
     let then = |_: &pb::Form| "#questions".to_owned();
     save_fields(
@@ -293,4 +308,41 @@ pub(crate) async fn remove_field(
         then,
     )
     .await
+}
+
+/// The question's deletion, to confirm: what goes, Delete, or keep it.
+fn confirm_removal(owner: &Owner, form: &pb::Form, field: &pb::FormField) -> Response {
+    let base = format!(
+        "/app/forms/{}",
+        crate::dashboard::results::segment(&form.id)
+    );
+    let fid = crate::dashboard::results::segment(&field.id);
+    let what = if field.r#type == "page_break" {
+        "page break"
+    } else {
+        "question"
+    };
+    let label = if field.label.trim().is_empty() {
+        "(no label)"
+    } else {
+        field.label.trim()
+    };
+    let body = html! {
+        (layout::crumbs(&[("/app/forms", "Forms"), (&base, &form.title)], "Delete a question"))
+        h1 { "Delete the " (what) " “" (label) "”?" }
+        form method="post" action={(base) "/fields/" (fid) "/remove"} class="card danger" {
+            (layout::csrf(&owner.session))
+            input type="hidden" name="confirm" value="yes";
+            p { "It leaves the form at once: respondents no longer see it. The answers already given to it stay in their responses but are no longer shown." }
+            div class="actions" {
+                button type="submit" class="danger" { "Delete the " (what) }
+                a class="button secondary" href={(base) "?edit=" (fid) "#q-" (fid)} { "Keep it" }
+            }
+        }
+    };
+    owner.page(
+        &format!("Delete “{label}” · {}", form.title),
+        layout::Section::Forms,
+        body,
+    )
 }

@@ -69,7 +69,7 @@ pub(super) fn editor(
                     (csrf(&owner.session))
                     button type="submit" class="secondary" { "Duplicate" }
                 }
-                form method="post" action={(action) "/remove"} data-builder {
+                form method="post" action={(action) "/remove"} data-builder data-remove=(field.label) {
                     (csrf(&owner.session))
                     button type="submit" class="danger" { "Delete" span class="visually-hidden" { " “" (field.label) "”" } }
                 }

@@ -62,8 +62,9 @@ pub(super) fn delete_fold(owner: &Owner, form: &pb::Form, base: &str) -> Markup 
             summary { h2 { "Delete this form" } }
             form method="post" action={(base) "/delete"} {
                 (csrf(&owner.session))
+                p { "Deleting the form removes for good, with no way back: the form and its address, all its responses (finished and unfinished) and their files, its webhooks and their delivery log." }
                 label for="delete-confirm" {
-                    "To delete this form and all its responses for good, type its title: "
+                    "To confirm, type its title: "
                     span class="expected" { (form.title) }
                 }
                 input id="delete-confirm" name="confirm_title" type="text" required autocomplete="off" spellcheck="false"

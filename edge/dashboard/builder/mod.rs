@@ -39,6 +39,7 @@ pub(crate) use lifecycle::{delete, status};
 pub(crate) use logo::logo;
 pub(crate) use settings::settings;
 pub(crate) use view::details;
+pub(crate) use words::humane;
 
 use super::layout::Section;
 use super::owner::{Owner, see_other};

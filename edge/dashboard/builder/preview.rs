@@ -64,7 +64,7 @@ pub(super) fn preview_section(form: &pb::Form) -> Markup {
                 p class="preview-title" { (form.title) }
                 @if let Some(d) = &form.description { p { (d) } }
                 fieldset disabled {
-                    legend { "Preview of the questions (read-only)" }
+                    legend class="visually-hidden" { "Preview of the questions (read-only)" }
                     @if form.fields.is_empty() { p class="muted" { "No question yet." } }
                     @for field in &form.fields {
                         div class="pv-field" data-pv=(field.id) { (preview_field(field)) }
@@ -83,6 +83,9 @@ pub(super) fn preview_section(form: &pb::Form) -> Markup {
     }
 }
 
+/// One question drawn as the hosted page draws it, with its classes (edge/hosted:
+/// option cards, a row of stars, the numbered scale, the tick line), which app.css
+/// gives the hosted page's look inside `.static-preview`.
 fn preview_field(field: &pb::FormField) -> Markup {
     let id = format!("pv-{}", field.id);
     let draw = kind_of(&field.r#type).map_or(Draw::Line("text"), |k| k.draw);
@@ -90,38 +93,61 @@ fn preview_field(field: &pb::FormField) -> Markup {
     let label = html! { span data-pv-label { (field.label) } };
     let required = html! {
         span data-pv-required hidden[!field.required] {
-            " " span aria-hidden="true" { "*" } span class="visually-hidden" { "(required)" }
+            " " span class="req" aria-hidden="true" { "*" } span class="visually-hidden" { "(required)" }
         }
     };
+    let choices = preview_choices(field);
     html! {
         @match draw {
-            Draw::Choice(_) | Draw::Range => {
-                @let input = if let Draw::Choice(input) = draw { input } else { "radio" };
-                fieldset {
+            Draw::Choice(input) => {
+                fieldset class="field" {
                     legend { (label) (required) }
-                    div data-pv-options=(input) {
-                        @for (n, (_, text)) in preview_choices(field).iter().enumerate() {
-                            label class="inline" {
-                                input id={(id) "-" (n)} type=(input) name=(id);
-                                (text)
-                            }
+                    div class="opts" data-pv-options=(input) {
+                        @for (n, (_, text)) in choices.iter().enumerate() {
+                            label class="opt" { input id={(id) "-" (n)} type=(input) name=(id); span class="box" {} span { (text) } }
+                        }
+                        @if field.allow_other {
+                            label class="opt" data-pv-other { input type=(input) name=(id); span class="box" {} span { "Other" } }
                         }
                     }
-                    @if field.allow_other && draw != Draw::Range {
-                        label class="inline" { input type=(input) name=(id); "Other" }
+                }
+            }
+            Draw::Range => {
+                fieldset class="field" {
+                    legend { (label) (required) }
+                    @if field.r#type == "rating" {
+                        div class="stars" {
+                            @for (n, (_, text)) in choices.iter().enumerate() {
+                                label class="pick" { input id={(id) "-" (n)} type="radio" name=(id); span aria-hidden="true" { "★" } span class="visually-hidden" { (text) } }
+                            }
+                        }
+                    } @else {
+                        div class={"scale n" (choices.len().min(12))} {
+                            @for (n, (value, text)) in choices.iter().enumerate() {
+                                label class="pick" { input id={(id) "-" (n)} type="radio" name=(id); (value) @if text != value { span class="visually-hidden" { " " (text) } } }
+                            }
+                        }
+                        @if field.min_label.as_deref().is_some_and(|w| !w.is_empty()) || field.max_label.as_deref().is_some_and(|w| !w.is_empty()) {
+                            div class="ends" aria-hidden="true" {
+                                span { (field.min_label.clone().unwrap_or_default()) }
+                                span { (field.max_label.clone().unwrap_or_default()) }
+                            }
+                        }
                     }
                 }
             }
             Draw::Select => {
-                label for=(id) { (label) (required) }
-                select id=(id) {
-                    option value="" { "Choose…" }
-                    @for option in &field.options { option { (option.label) } }
-                    @if field.allow_other { option { "Other" } }
+                div class="field" {
+                    label for=(id) { (label) (required) }
+                    select id=(id) {
+                        option value="" { "Choose…" }
+                        @for option in &field.options { option { (option.label) } }
+                        @if field.allow_other { option { "Other" } }
+                    }
                 }
             }
             Draw::Tick => {
-                label class="inline" { input id=(id) type="checkbox"; (label) (required) }
+                div class="field" { label class="check" { input id=(id) type="checkbox"; (label) (required) } }
             }
             Draw::Hidden => {
                 p class="muted" { (label) ": hidden, filled from the page's URL query" }
@@ -129,9 +155,9 @@ fn preview_field(field: &pb::FormField) -> Markup {
             Draw::Page => {
                 p class="preview-page" { "Next page: " (label) }
             }
-            Draw::Area => { label for=(id) { (label) (required) } textarea id=(id) placeholder=(placeholder) {} }
-            Draw::File => { label for=(id) { (label) (required) } input id=(id) type="file"; }
-            Draw::Line(kind) => { label for=(id) { (label) (required) } input id=(id) type=(kind) placeholder=(placeholder); }
+            Draw::Area => { div class="field" { label for=(id) { (label) (required) } textarea id=(id) placeholder=(placeholder) {} } }
+            Draw::File => { div class="field" { label for=(id) { (label) (required) } input id=(id) type="file"; } }
+            Draw::Line(kind) => { div class="field" { label for=(id) { (label) (required) } input id=(id) type=(kind) placeholder=(placeholder); } }
         }
     }
 }

@@ -31,7 +31,7 @@ pub(super) fn done_text(done: Option<&str>) -> Option<&'static str> {
 
 /// Core messages in the builder's words: `fields[2].label` is "Field 3: label",
 /// `settings.max_responses` is "Response cap", `greater_than` is "is more than".
-pub(super) fn humane(message: &str) -> String {
+pub(crate) fn humane(message: &str) -> String {
     let mut text = message.to_owned();
     for (key, name) in [
         ("settings.confirmation_message", "Confirmation message"),

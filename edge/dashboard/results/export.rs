@@ -1,5 +1,6 @@
 //! Downloads of the inbox (CSV, Excel, NDJSON: the core's export, streamed as the REST
-//! edge streams it) with the inbox's filter, and what is done to the ticked rows of the
+//! edge streams it) with the inbox's filter (a filter it can not take leads back to the
+//! inbox, which says what to fix beside it), and what is done to the ticked rows of the
 //! inbox (`POST …/responses/selection`): download them, or delete them after a
 //! confirmation.
 
@@ -9,7 +10,7 @@ use super::segment;
 use crate::dashboard::layout::{self, Section, csrf};
 use crate::dashboard::owner::{Owner, Posted, see_other};
 use crate::http::download;
-use axum::extract::{Path, Query};
+use axum::extract::{Path, Query, RawQuery};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use forms::pb;
@@ -24,8 +25,9 @@ pub(crate) async fn export_csv(
     owner: Owner,
     path: Path<String>,
     query: Query<InboxQuery>,
+    raw: RawQuery,
 ) -> Response {
-    export(owner, path, query, pb::ExportFormat::Csv).await
+    export(owner, path, query, raw, pb::ExportFormat::Csv).await
 }
 
 /// `GET /app/forms/{id}/responses/export.ndjson`
@@ -33,8 +35,9 @@ pub(crate) async fn export_ndjson(
     owner: Owner,
     path: Path<String>,
     query: Query<InboxQuery>,
+    raw: RawQuery,
 ) -> Response {
-    export(owner, path, query, pb::ExportFormat::Ndjson).await
+    export(owner, path, query, raw, pb::ExportFormat::Ndjson).await
 }
 
 /// `GET /app/forms/{id}/responses/export.xlsx`
@@ -42,8 +45,9 @@ pub(crate) async fn export_xlsx(
     owner: Owner,
     path: Path<String>,
     query: Query<InboxQuery>,
+    raw: RawQuery,
 ) -> Response {
-    export(owner, path, query, pb::ExportFormat::Xlsx).await
+    export(owner, path, query, raw, pb::ExportFormat::Xlsx).await
 }
 
 /// A page saying what to fix, with the way back to the inbox.
@@ -63,30 +67,37 @@ async fn stream(
     owner: &Owner,
     mut request: pb::ExportResponsesRequest,
     format: pb::ExportFormat,
-) -> Response {
+) -> Result<Response, tonic::Status> {
     let form_id = request.form_id.clone();
     request.format = format.into();
-    match owner
+    let reply = owner
         .state
         .responses()
         .export_responses(owner.request(request))
-        .await
-    {
-        Ok(reply) => download::export(reply, &form_id, format).into_response(),
-        Err(status) => owner.failure(&status),
-    }
+        .await?;
+    Ok(download::export(reply, &form_id, format).into_response())
 }
 
-/// The core's export with the inbox's filter (finished or unfinished responses).
+/// The core's export with the inbox's filter (finished or unfinished responses). A
+/// filter that can not be applied leads back to the inbox with the same filter, where
+/// what to fix is shown beside it, what was typed kept (the inbox's own download links
+/// carry only filters it applied).
 async fn export(
     owner: Owner,
     Path(form_id): Path<String>,
     Query(q): Query<InboxQuery>,
+    RawQuery(raw): RawQuery,
     format: pb::ExportFormat,
 ) -> Response {
-    let filter = match Filter::parse(&q) {
-        Ok(filter) => filter,
-        Err(mistake) => return not_done(&owner, &form_id, "Check the filter", &mistake.text),
+    let back = || {
+        let inbox = format!("/app/forms/{}/responses", segment(&form_id));
+        match raw.as_deref().filter(|r| !r.is_empty()) {
+            Some(query) => see_other(&format!("{inbox}?{query}")),
+            None => see_other(&inbox),
+        }
+    };
+    let Ok(filter) = Filter::parse(&q) else {
+        return back();
     };
     // The condition's value is read as the inbox reads it (a checkbox's Yes/No).
     let form = match owner.form(&form_id).await {
@@ -102,7 +113,15 @@ async fn export(
         filter: filter.core_filter(|c| core_value(&form, c)),
         ..Default::default()
     };
-    stream(&owner, request, format).await
+    match stream(&owner, request, format).await {
+        Ok(response) => response,
+        Err(status)
+            if crate::http::error::reason_of(&status) == Some(pb::ErrorReason::ValidationError) =>
+        {
+            back()
+        }
+        Err(status) => owner.failure(&status),
+    }
 }
 
 /// The ticked rows and what to do with them.
@@ -167,7 +186,9 @@ pub(crate) async fn selection(
         }),
         ..Default::default()
     };
-    stream(&owner, request, format).await
+    stream(&owner, request, format)
+        .await
+        .unwrap_or_else(|status| owner.failure(&status))
 }
 
 /// The deletion of the ticked responses: asks to confirm, then deletes each.

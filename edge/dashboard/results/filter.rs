@@ -22,6 +22,9 @@ pub(crate) struct InboxQuery {
     pub value: Option<String>,
     pub since: Option<String>,
     pub until: Option<String>,
+    /// The owner's time zone as minutes east of UTC (sent by app.js with the dates):
+    /// the days asked are the owner's days. Absent: UTC days.
+    pub tz: Option<String>,
     pub per_page: Option<String>,
     /// The core's opaque keyset cursor of this page (absent: the newest page).
     pub cursor: Option<String>,
@@ -102,6 +105,8 @@ pub(crate) struct Filter {
     pub condition: Option<Condition>,
     pub since: Option<NaiveDate>,
     pub until: Option<NaiveDate>,
+    /// Minutes east of UTC of the zone the days are in (0: UTC).
+    pub offset: i32,
     pub per_page: i32,
     /// The unfinished responses rather than the finished ones.
     pub unfinished: bool,
@@ -133,6 +138,20 @@ impl Filter {
                 "The To date must not be before the From date.",
             ));
         }
+        // No zone is more than 14 hours from UTC.
+        let offset = match q.tz.as_deref().map(str::trim) {
+            None | Some("") => 0,
+            Some(text) => text
+                .parse::<i32>()
+                .ok()
+                .filter(|m| (-14 * 60..=14 * 60).contains(m))
+                .ok_or_else(|| {
+                    mistake(
+                        Input::Since,
+                        "Your computer's time zone could not be read: reload the page and filter again.",
+                    )
+                })?,
+        };
         let per_page = match q.per_page.as_deref().map(str::trim) {
             None | Some("") => PER_PAGE,
             Some(text) => text
@@ -180,6 +199,7 @@ impl Filter {
             condition,
             since,
             until,
+            offset,
             per_page,
             unfinished: q.show.as_deref() == Some("unfinished"),
         })
@@ -234,14 +254,18 @@ impl Filter {
     }
 
     /// The core's bounds (both exclusive): after the last microsecond before `since`,
-    /// before midnight after `until`; the dates are UTC days, both included.
+    /// before midnight after `until`; the dates are days of the zone `offset` minutes
+    /// east of UTC (its midnight is that much before UTC's), both included.
     pub(crate) fn bounds(
         &self,
     ) -> (
         Option<prost_types::Timestamp>,
         Option<prost_types::Timestamp>,
     ) {
-        let midnight = |d: NaiveDate| Utc.from_utc_datetime(&d.and_time(chrono::NaiveTime::MIN));
+        let midnight = |d: NaiveDate| {
+            Utc.from_utc_datetime(&d.and_time(chrono::NaiveTime::MIN))
+                - Duration::minutes(i64::from(self.offset))
+        };
         let since = self
             .since
             .map(|d| convert::timestamp(midnight(d) - Duration::microseconds(1)));
@@ -273,6 +297,9 @@ impl Filter {
         }
         if let Some(d) = self.until {
             pairs.push(("until", d.to_string()));
+        }
+        if self.offset != 0 && (self.since.is_some() || self.until.is_some()) {
+            pairs.push(("tz", self.offset.to_string()));
         }
         if self.per_page != PER_PAGE {
             pairs.push(("per_page", self.per_page.to_string()));
@@ -319,6 +346,33 @@ mod tests {
         );
         assert_eq!(filter.per_page, PER_PAGE);
         assert_eq!(parse("", "", "").map(|f| f.bounds()), Ok((None, None)));
+    }
+
+    #[test]
+    fn dates_are_the_owners_days_when_the_zone_is_sent() {
+        let filter = Filter::parse(&InboxQuery {
+            since: Some("2026-01-31".into()),
+            until: Some("2026-01-31".into()),
+            tz: Some("60".into()),
+            ..Default::default()
+        })
+        .expect("valid");
+        let (since, until) = filter.bounds();
+        // Midnight in a zone an hour east of UTC is 23:00 UTC the day before.
+        assert_eq!(since.expect("since").seconds, 1_769_817_600 - 3_600 - 1);
+        assert_eq!(
+            until.expect("until").seconds,
+            1_769_817_600 + 86_400 - 3_600
+        );
+        assert!(filter.pairs().contains(&("tz", "60".to_owned())));
+        for bad in ["east", "900", "-841"] {
+            let refused = Filter::parse(&InboxQuery {
+                since: Some("2026-01-31".into()),
+                tz: Some(bad.into()),
+                ..Default::default()
+            });
+            assert!(refused.is_err_and(|e| e.at == Input::Since), "{bad}");
+        }
     }
 
     #[test]

@@ -35,12 +35,9 @@ fn done_text(done: Option<&str>) -> Option<&'static str> {
     }
 }
 
-/// A submission time with seconds: `2026-11-24 09:30:12 UTC`.
-pub(crate) fn at_seconds(ts: Option<&prost_types::Timestamp>) -> String {
-    ts.and_then(convert::datetime).map_or_else(
-        || "—".to_owned(),
-        |at| at.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
-    )
+/// A submission time with seconds, in the owner's zone (`layout::moment`).
+pub(crate) fn at_seconds(ts: Option<&prost_types::Timestamp>) -> Markup {
+    layout::moment(ts, true, false)
 }
 
 /// The answers of a response, keyed by field id.
@@ -111,7 +108,7 @@ fn condition_refused(form: &pb::Form, c: &Condition, refusal: &str) -> Mistake {
 fn error_at(mistake: Option<&Mistake>, input: Input) -> Markup {
     html! {
         @if let Some(m) = mistake.filter(|m| m.at == input) {
-            p class="error field-error" id={(input.id()) "-error"} { (m.text) }
+            p class="error field-error" id={(input.id()) "-error"} role="alert" { (m.text) }
         }
     }
 }
@@ -167,15 +164,18 @@ fn filter_form(base: &str, form: &pb::Form, q: &InboxQuery, mistake: Option<&Mis
                 (error_at(mistake, Input::Value))
             }
             div {
-                label for="since" { "From (UTC)" }
-                input id="since" name="since" type="date" value=(typed(&q.since)) aria-invalid=[since_bad] aria-describedby=[since_desc];
+                label for="since" { "From" }
+                input id="since" name="since" type="date" value=(typed(&q.since)) aria-invalid=[since_bad] aria-describedby={"days-zone" @if let Some(d) = since_desc { " " (d) }};
                 (error_at(mistake, Input::Since))
             }
             div {
-                label for="until" { "To (UTC, included)" }
-                input id="until" name="until" type="date" value=(typed(&q.until)) aria-invalid=[until_bad] aria-describedby=[until_desc];
+                label for="until" { "To (included)" }
+                input id="until" name="until" type="date" value=(typed(&q.until)) aria-invalid=[until_bad] aria-describedby={"days-zone" @if let Some(d) = until_desc { " " (d) }};
                 (error_at(mistake, Input::Until))
             }
+            // The days are UTC's unless app.js sends the computer's zone (and says so).
+            p class="muted hint days-zone" id="days-zone" data-day-zone-note { "Days in UTC." }
+            input type="hidden" name="tz" value=(typed(&q.tz)) data-day-zone;
             @if let Some(per_page) = q.per_page.as_deref().filter(|p| !p.trim().is_empty()) {
                 input type="hidden" name="per_page" value=(per_page);
             }
@@ -360,8 +360,9 @@ fn refused(
     let unfinished = q.show.as_deref() == Some("unfinished");
     let body = html! {
         (head(form, base, unfinished))
-        p class="error" role="alert" { "Check the filter: " (mistake.text) }
         (filter_form(base, form, q, Some(mistake)))
+        p class="muted" { "The responses are listed again once the filter is changed or "
+            a href={(base) @if unfinished { "?show=unfinished" }} { "cleared" } "." }
     };
     let mut response = owner.page(&format!("Responses · {}", form.title), Section::Forms, body);
     *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
@@ -396,14 +397,14 @@ fn table(
                     caption class="visually-hidden" { "Responses to " (form.title) ", newest first" }
                     thead { tr {
                         th scope="col" class="pick" { span class="visually-hidden" { "Choose" } }
-                        th scope="col" { @if unfinished { "Last saved" } @else { "Submitted" } }
+                        th scope="col" { @if unfinished { "Last saved" } @else { "Submitted" } " (" (layout::zone_name()) ")" }
                         @if unfinished { th scope="col" { "Reached" } }
                         @for field in &questions { th scope="col" title=(field.label) { span class="clamp" { (field.label) } } }
                     } }
                     tbody {
                         @for response in responses {
                             @let answers = answers(response);
-                            @let when = at_seconds(response.submitted_at.as_ref());
+                            @let when = layout::moment(response.submitted_at.as_ref(), true, true);
                             @let href = format!("{base}/{}", segment(&response.id));
                             tr {
                                 td class="pick" {

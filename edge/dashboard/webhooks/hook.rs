@@ -14,11 +14,8 @@ use maud::{Markup, html};
 const PER_PAGE: i32 = 20;
 
 /// A time with seconds, for attempts.
-fn at(ts: Option<&prost_types::Timestamp>) -> String {
-    ts.and_then(pb::convert::datetime).map_or_else(
-        || "—".to_owned(),
-        |t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
-    )
+fn at(ts: Option<&prost_types::Timestamp>) -> maud::Markup {
+    layout::moment(ts, true, false)
 }
 
 /// A JSON body laid out for reading (as sent when it is not JSON).
@@ -138,6 +135,7 @@ pub(super) async fn hook_page(
                 @for delivery in &deliveries {
                     li class="card delivery" {
                         @let sent = at(delivery.created_at.as_ref());
+                        @let sent_text = layout::moment_text(delivery.created_at.as_ref(), true);
                         h3 {
                             (words(std::slice::from_ref(&delivery.event))) " " (delivery_badge(delivery.status))
                         }
@@ -150,9 +148,9 @@ pub(super) async fn hook_page(
                         @if delivery.attempts.is_empty() {
                             p class="muted" { "No attempt yet." }
                         } @else {
-                            div class="table-wrap" tabindex="0" role="region" aria-label={"Attempts of the delivery of " (sent)} {
+                            div class="table-wrap" tabindex="0" role="region" aria-label={"Attempts of the delivery of " (sent_text)} {
                                 table {
-                                    caption class="visually-hidden" { "Attempts of the delivery of " (sent) }
+                                    caption class="visually-hidden" { "Attempts of the delivery of " (sent_text) }
                                     thead { tr {
                                         th scope="col" { "#" }
                                         th scope="col" { "Attempted" }
