@@ -217,6 +217,7 @@ impl Hosted {
             // and what the visitor answered to a question they would not have been
             // shown is dropped, not refused.
             drop_unshown: true,
+            language: None,
         };
         let stored = self
             .batcher

@@ -232,6 +232,7 @@ impl Hosted {
                     device: device::parse(&req.user_agent),
                     proven,
                     visitor: self.visitors.of(ip),
+                    language: req.language.clone().filter(|t| !t.is_empty()),
                 };
                 let reply = self.submit_page(form, post).await;
                 if reply.is_err() {
@@ -263,6 +264,7 @@ impl Hosted {
             },
             files: staged,
             drop_unshown: false,
+            language: req.language.clone().filter(|t| !t.is_empty()),
         };
         let stored = self
             .batcher
@@ -387,9 +389,7 @@ impl HostedFormsService for Hosted {
         let (short_id, language) = (req.short_id.clone(), req.language.clone());
         match self.submit(ip, req).await {
             Ok(mut reply) => {
-                if let Some(tag) = language {
-                    self.in_language(&short_id, &tag, &mut reply).await;
-                }
+                self.finish(&short_id, language.as_deref(), &mut reply).await;
                 Ok(Response::new(reply))
             }
             Err(e) => Err(self.refusal(e, page, &id).await),

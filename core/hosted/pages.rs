@@ -35,6 +35,8 @@ pub(super) struct PagePost {
     pub proven: bool,
     /// Who posts it (`bounds::Visitors`).
     pub visitor: Vec<u8>,
+    /// The language the page was shown in (`Submission::language`).
+    pub language: Option<String>,
 }
 
 /// Whether `form` is shown page by page (it has page breaks or conditions).
@@ -212,6 +214,7 @@ impl Hosted {
                     answers: files,
                 },
                 drop_unshown: false,
+                language: post.language.clone(),
             };
             return match partial {
                 Some(partial) => self.complete(&form, partial.id, submission).await,
@@ -388,5 +391,10 @@ pub(crate) fn confirmation(
         confirmation_message: text("confirmation_message"),
         redirect_url: text("redirect_url"),
         progress: None,
+        quiz_score: None,
+        // A mark for `Hosted::finish`, which scores the response (or drops the mark):
+        // the settings are at hand here, the answers there.
+        quiz_max_score: (settings.get("show_quiz_score") == Some(&serde_json::Value::Bool(true)))
+            .then_some(0),
     }
 }

@@ -14,11 +14,14 @@
 //!
 //! Without `--smtp-url` nothing is enqueued: the setting is stored and does nothing.
 
+pub(crate) mod confirm;
+mod confirm_mail;
 pub(crate) mod mail;
 pub(crate) mod service;
 pub mod smtp;
 pub(crate) mod store;
 pub(crate) mod worker;
+pub mod words;
 
 use crate::config::CoreConfig;
 use crate::error::CoreError;

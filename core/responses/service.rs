@@ -415,6 +415,7 @@ fn api_submission(
         from: Source::Api { account_id },
         files: Staged::default(),
         drop_unshown: false,
+        language: None,
     };
     Ok((form_id, submission))
 }

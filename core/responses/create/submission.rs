@@ -80,6 +80,9 @@ pub(crate) struct Submission {
     /// Whether answers to questions the other answers hide are dropped instead of
     /// refused: the owner's own HTML form (endpoint mode) shows every question.
     pub drop_unshown: bool,
+    /// The language the respondent's page was shown in, if not the form's default:
+    /// their confirmation mail is written in it.
+    pub language: Option<String>,
 }
 
 /// The response `submission` makes on the form as `locked` holds it, and the quota it

@@ -86,3 +86,4 @@ field-file-too-big = يجب ألا يتجاوز «{ $label }» { $mb } ميغا�
 field-file-type = يجب أن يكون «{ $label }» من أحد هذه الأنواع: { $types }
 field-file-extension = يجب أن يكون لملف «{ $label }» امتداد
 field-file-content = لا يبدو «{ $label }» ملفًا من نوع .{ $claimed }
+quiz-score = نتيجتك: { $score } من { $max } نقطة

@@ -84,3 +84,4 @@ field-file-too-big = „{ $label }“ darf höchstens { $mb } MB groß sein
 field-file-type = „{ $label }“ muss eine dieser Dateiarten sein: { $types }
 field-file-extension = „{ $label }“ braucht eine Dateiendung
 field-file-content = „{ $label }“ sieht nicht wie eine .{ $claimed }-Datei aus
+quiz-score = Ihr Ergebnis: { $score } von { $max } Punkten

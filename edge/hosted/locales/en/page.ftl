@@ -91,3 +91,4 @@ field-file-too-big = { $label } must be at most { $mb } MB
 field-file-type = { $label } must be one of: { $types }
 field-file-extension = { $label } must have a file extension
 field-file-content = { $label } does not look like a .{ $claimed } file
+quiz-score = Your score: { $score } of { $max } points

@@ -84,3 +84,4 @@ field-file-too-big = «{ $label }» debe ocupar como máximo { $mb } MB
 field-file-type = «{ $label }» debe ser de uno de estos tipos: { $types }
 field-file-extension = «{ $label }» debe tener una extensión de archivo
 field-file-content = «{ $label }» no parece un archivo .{ $claimed }
+quiz-score = Su puntuación: { $score } de { $max } puntos

@@ -84,3 +84,4 @@ field-file-too-big = « { $label } » doit faire au plus { $mb } Mo
 field-file-type = « { $label } » doit être l’un de ces types : { $types }
 field-file-extension = « { $label } » doit avoir une extension de fichier
 field-file-content = « { $label } » ne ressemble pas à un fichier .{ $claimed }
+quiz-score = Votre score : { $score } sur { $max } points

@@ -84,3 +84,4 @@ field-file-too-big = «{ $label }» deve essere al massimo di { $mb } MB
 field-file-type = «{ $label }» deve essere di uno di questi tipi: { $types }
 field-file-extension = «{ $label }» deve avere un’estensione
 field-file-content = «{ $label }» non sembra un file .{ $claimed }
+quiz-score = Il tuo punteggio: { $score } su { $max } punti

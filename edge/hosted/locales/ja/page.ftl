@@ -80,3 +80,4 @@ field-file-too-big = 「{ $label }」は { $mb } MB 以下にしてください
 field-file-type = 「{ $label }」は次の種類のいずれかにしてください: { $types }
 field-file-extension = 「{ $label }」のファイルには拡張子が必要です
 field-file-content = 「{ $label }」は .{ $claimed } ファイルではないようです
+quiz-score = あなたの得点：{ $max } 点中 { $score } 点

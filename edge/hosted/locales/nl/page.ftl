@@ -84,3 +84,4 @@ field-file-too-big = ‘{ $label }’ mag hoogstens { $mb } MB zijn
 field-file-type = ‘{ $label }’ moet een van deze soorten zijn: { $types }
 field-file-extension = ‘{ $label }’ moet een bestandsextensie hebben
 field-file-content = ‘{ $label }’ lijkt geen .{ $claimed }-bestand
+quiz-score = Uw score: { $score } van { $max } punten

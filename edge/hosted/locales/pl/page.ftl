@@ -85,3 +85,4 @@ field-file-too-big = „{ $label }” może mieć najwyżej { $mb } MB
 field-file-type = „{ $label }” musi być jednym z typów: { $types }
 field-file-extension = „{ $label }” musi mieć rozszerzenie pliku
 field-file-content = „{ $label }” nie wygląda na plik .{ $claimed }
+quiz-score = Twój wynik: { $score } z { $max } pkt

@@ -84,3 +84,4 @@ field-file-too-big = «{ $label }» deve ter no máximo { $mb } MB
 field-file-type = «{ $label }» deve ser de um destes tipos: { $types }
 field-file-extension = «{ $label }» deve ter uma extensão de ficheiro
 field-file-content = «{ $label }» não parece um ficheiro .{ $claimed }
+quiz-score = A sua pontuação: { $score } de { $max } pontos
