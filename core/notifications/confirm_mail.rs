@@ -38,7 +38,8 @@ pub(crate) fn render(title: &str, mail: &ConfirmationMail, reading: &Reading<'_>
         let answer = answer.replace('\n', "\n    ");
         let _ = writeln!(plain, "{label}:\n    {answer}\n");
     }
-    let _ = writeln!(plain, "-- \n{why}");
+    // A line of its own after the answers (not "-- ", which some readers fold away).
+    let _ = writeln!(plain, "\n{why}");
 
     let dir = if reading.tag == "ar" { "rtl" } else { "ltr" };
     let mut html = format!(

@@ -417,7 +417,7 @@ async fn chromium_photographs_the_recall_the_score_and_the_builders_folds() {
     let steps = json!([
         {},
         {"fill": [[format!("[name=\"{name}\"]"), "<b>x</b>"]],
-         "check": [format!("input[name=\"{capital}\"][value=\"rome\"]")],
+         "check": [format!("input[name=\"{capital}:one\"][value=\"rome\"]")],
          "click": "button[value=\"next\"]"},
         {"fill": [[format!("[name=\"{city}\"]"), "Köln"]],
          "click": "button[type=submit]:not([value=\"back\"])"},
