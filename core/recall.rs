@@ -62,7 +62,9 @@ pub fn recall_in_url(url: &str, value: impl FnMut(&str) -> Option<String>) -> Op
         return None;
     }
     let mut value = value;
-    Some(recall(url, |name| value(name).map(|answer| encode(&answer))))
+    Some(recall(url, |name| {
+        value(name).map(|answer| encode(&answer))
+    }))
 }
 
 /// Whether every recall of `url` stands after its host (in the path, the query or the
@@ -70,9 +72,13 @@ pub fn recall_in_url(url: &str, value: impl FnMut(&str) -> Option<String>) -> Op
 pub fn recalls_after_host(url: &str) -> bool {
     let with = |fill: &str| {
         let filled = recall(url, |_| Some(fill.to_owned()));
-        url::Url::parse(&filled)
-            .ok()
-            .map(|u| (u.scheme().to_owned(), u.host_str().map(str::to_owned), u.port()))
+        url::Url::parse(&filled).ok().map(|u| {
+            (
+                u.scheme().to_owned(),
+                u.host_str().map(str::to_owned),
+                u.port(),
+            )
+        })
     };
     match (with("a"), with("b")) {
         (Some(a), Some(b)) => a == b && a.1.is_some(),
@@ -172,7 +178,10 @@ mod tests {
             "Hi <b>x</b> {{city}}, from Köln & Bonn/?a=1?"
         );
         assert_eq!(recall("{{nobody}} {{skipped}}.", answers), "{{nobody}} .");
-        assert_eq!(recall("a {{ b c }} {{{name}}}", answers), "a {{ b c }} {<b>x</b> {{city}}}");
+        assert_eq!(
+            recall("a {{ b c }} {{{name}}}", answers),
+            "a {{ b c }} {<b>x</b> {{city}}}"
+        );
         assert_eq!(recall("open {{name", answers), "open {{name");
         assert_eq!(refs("{{a}} and {{b-2}} {{a}}"), ["a", "b-2", "a"]);
     }
@@ -194,9 +203,15 @@ mod tests {
         let label = |id: &str| (id == "red").then(|| "Rot".to_owned());
         let words = ("ja", "nein");
         assert_eq!(answer_text(&json!("red"), &label, words), "Rot");
-        assert_eq!(answer_text(&json!(["red", {"other": "Lila"}]), &label, words), "Rot, Lila");
+        assert_eq!(
+            answer_text(&json!(["red", {"other": "Lila"}]), &label, words),
+            "Rot, Lila"
+        );
         assert_eq!(answer_text(&json!(true), &label, words), "ja");
         assert_eq!(answer_text(&json!(4.5), &label, words), "4.5");
-        assert_eq!(answer_text(&json!({"file_id": "f", "name": "cv.pdf"}), &label, words), "cv.pdf");
+        assert_eq!(
+            answer_text(&json!({"file_id": "f", "name": "cv.pdf"}), &label, words),
+            "cv.pdf"
+        );
     }
 }

@@ -58,8 +58,12 @@ pub(crate) fn resolve(
     let Some(value) = settings.get(KEY).filter(|v| !v.is_null()) else {
         return Ok(());
     };
-    let mut mail: ConfirmationMail = serde_path_to_error::deserialize(value.clone())
-        .map_err(|e| refuse(&format!(": {e} (expected field_id or field_ref, subject, text)")))?;
+    let mut mail: ConfirmationMail =
+        serde_path_to_error::deserialize(value.clone()).map_err(|e| {
+            refuse(&format!(
+                ": {e} (expected field_id or field_ref, subject, text)"
+            ))
+        })?;
     let named = |f: &&Field| {
         let id = f.id.to_string();
         mail.field_id.as_deref() == Some(id.as_str())
@@ -69,17 +73,26 @@ pub(crate) fn resolve(
             })
     };
     let field = match (&mail.field_id, &mail.field_ref) {
-        (None, None) => return Err(refuse(": names its recipient's field by field_id or field_ref")),
+        (None, None) => {
+            return Err(refuse(
+                ": names its recipient's field by field_id or field_ref",
+            ));
+        }
         _ => fields.iter().find(named),
     };
     let Some(field) = field else {
-        return Err(refuse(": field_id or field_ref names no field of this form"));
+        return Err(refuse(
+            ": field_id or field_ref names no field of this form",
+        ));
     };
     if field.kind != FieldKind::Email {
         return Err(refuse(": its field must be an email field"));
     }
     let subject = mail.subject.trim();
-    if subject.is_empty() || subject.chars().count() > MAX_SUBJECT || subject.chars().any(char::is_control) {
+    if subject.is_empty()
+        || subject.chars().count() > MAX_SUBJECT
+        || subject.chars().any(char::is_control)
+    {
         return Err(refuse(&format!(
             ".subject must be one line of 1 to {MAX_SUBJECT} characters"
         )));
@@ -128,7 +141,8 @@ mod tests {
     #[test]
     fn a_ref_becomes_the_fields_id_and_only_email_fields_receive() {
         let fields = fields();
-        let mut s = settings(json!({"field_ref": "email", "subject": " Thanks ", "text": "Hi {{name}}"}));
+        let mut s =
+            settings(json!({"field_ref": "email", "subject": " Thanks ", "text": "Hi {{name}}"}));
         resolve(&mut s, &fields, &[]).expect("valid");
         let mail = of(&s).expect("stored");
         assert_eq!(mail.field_id, Some(fields[0].id.to_string()));
@@ -137,15 +151,30 @@ mod tests {
         let mut s = settings(json!({"field_id": sent.to_string(), "subject": "S", "text": "T"}));
         resolve(&mut s, &fields, &[(sent, fields[0].id)]).expect("an alias on create");
         for (bad, says) in [
-            (json!({"field_ref": "name", "subject": "S", "text": "T"}), "must be an email field"),
-            (json!({"field_ref": "nope", "subject": "S", "text": "T"}), "names no field"),
-            (json!({"field_ref": "email", "subject": "a\r\nBcc: x", "text": "T"}), "one line"),
-            (json!({"field_ref": "email", "subject": "S"}), "missing field `text`"),
+            (
+                json!({"field_ref": "name", "subject": "S", "text": "T"}),
+                "must be an email field",
+            ),
+            (
+                json!({"field_ref": "nope", "subject": "S", "text": "T"}),
+                "names no field",
+            ),
+            (
+                json!({"field_ref": "email", "subject": "a\r\nBcc: x", "text": "T"}),
+                "one line",
+            ),
+            (
+                json!({"field_ref": "email", "subject": "S"}),
+                "missing field `text`",
+            ),
         ] {
             let Err(CoreError::Validation(m)) = resolve(&mut settings(bad), &fields, &[]) else {
                 panic!("refused");
             };
-            assert!(m.starts_with("settings.confirmation_mail") && m.contains(says), "{m}");
+            assert!(
+                m.starts_with("settings.confirmation_mail") && m.contains(says),
+                "{m}"
+            );
         }
     }
 }

@@ -166,7 +166,11 @@ impl Languages {
             }
             if let Some(mail) = &translation.confirmation_mail {
                 let at = format!("{at}.confirmation_mail");
-                check_text(&format!("{at}.subject"), mail.subject.as_ref(), super::confirmation::MAX_SUBJECT)?;
+                check_text(
+                    &format!("{at}.subject"),
+                    mail.subject.as_ref(),
+                    super::confirmation::MAX_SUBJECT,
+                )?;
                 check_text(&format!("{at}.text"), mail.text.as_ref(), MAX_MESSAGE)?;
             }
             if let Some(url) = &translation.redirect_url

@@ -39,7 +39,11 @@ impl<'a> Reading<'a> {
     }
 
     /// The reading of `answers` to `form`.
-    pub(crate) fn of(form: &'a Form, answers: &'a Map<String, Value>, language: Option<&str>) -> Self {
+    pub(crate) fn of(
+        form: &'a Form,
+        answers: &'a Map<String, Value>,
+        language: Option<&str>,
+    ) -> Self {
         Self::new(&form.fields, &form.languages, answers, language)
     }
 
@@ -61,7 +65,9 @@ impl<'a> Reading<'a> {
         if value.is_null() {
             return None;
         }
-        let texts = self.translation.and_then(|t| t.fields.get(&field.id.to_string()));
+        let texts = self
+            .translation
+            .and_then(|t| t.fields.get(&field.id.to_string()));
         let label = |id: &str| {
             texts
                 .and_then(|t| t.options.get(id).cloned())
@@ -87,7 +93,10 @@ impl<'a> Reading<'a> {
     }
 
     fn by_ref(&self, name: &str) -> Option<String> {
-        let field = self.fields.iter().find(|f| f.r#ref.as_deref() == Some(name))?;
+        let field = self
+            .fields
+            .iter()
+            .find(|f| f.r#ref.as_deref() == Some(name))?;
         Some(self.answer(field).unwrap_or_default())
     }
 
@@ -116,7 +125,10 @@ mod tests {
             kind: FieldKind::SingleChoice,
             label: "Colour".into(),
             r#ref: Some("colour".into()),
-            options: vec![FieldOption { id: "red".into(), label: "Red".into() }],
+            options: vec![FieldOption {
+                id: "red".into(),
+                label: "Red".into(),
+            }],
             ..Field::default()
         };
         let ok = Field {
@@ -139,8 +151,17 @@ mod tests {
         let fields = [colour, ok];
         let de = Reading::new(&fields, &languages, &answers, Some("de"));
         assert_eq!(de.recall("Du magst {{colour}}."), "Du magst Rot.");
-        assert_eq!(de.lines(), [("Farbe".into(), "Rot".into()), ("Agree".into(), "Ja".into())]);
+        assert_eq!(
+            de.lines(),
+            [
+                ("Farbe".into(), "Rot".into()),
+                ("Agree".into(), "Ja".into())
+            ]
+        );
         let fr = Reading::new(&fields, &languages, &answers, Some("fr"));
-        assert_eq!((fr.tag.as_str(), fr.recall("{{colour}}")), ("en", "Red".to_owned()));
+        assert_eq!(
+            (fr.tag.as_str(), fr.recall("{{colour}}")),
+            ("en", "Red".to_owned())
+        );
     }
 }

@@ -389,7 +389,8 @@ impl HostedFormsService for Hosted {
         let (short_id, language) = (req.short_id.clone(), req.language.clone());
         match self.submit(ip, req).await {
             Ok(mut reply) => {
-                self.finish(&short_id, language.as_deref(), &mut reply).await;
+                self.finish(&short_id, language.as_deref(), &mut reply)
+                    .await;
                 Ok(Response::new(reply))
             }
             Err(e) => Err(self.refusal(e, page, &id).await),

@@ -10,7 +10,9 @@ use std::fmt::Write;
 
 /// Renders `mail` of the form `title` for the response `reading` reads.
 pub(crate) fn render(title: &str, mail: &ConfirmationMail, reading: &Reading<'_>) -> Rendered {
-    let translated = reading.translation().and_then(|t| t.confirmation_mail.as_ref());
+    let translated = reading
+        .translation()
+        .and_then(|t| t.confirmation_mail.as_ref());
     let subject = translated
         .and_then(|t| t.subject.as_deref())
         .unwrap_or(&mail.subject);
@@ -109,7 +111,10 @@ mod tests {
         };
         let out = render("Contact", &mail, &reading);
         assert_eq!(out.subject, "Danke, <b>Ada</b>  Bcc: x@example.com");
-        assert!(out.text.starts_with("Hallo <b>Ada</b>!\n\nIhre Antworten:\n\nIhr Name:\n    <b>Ada</b>"));
+        assert!(
+            out.text
+                .starts_with("Hallo <b>Ada</b>!\n\nIhre Antworten:\n\nIhr Name:\n    <b>Ada</b>")
+        );
         assert!(out.text.contains("„Kontakt“"), "{}", out.text);
         assert!(out.html.contains("Hallo &lt;b&gt;Ada&lt;/b&gt;!") && !out.html.contains("<b>"));
     }

@@ -20,8 +20,8 @@ pub(crate) mod mail;
 pub(crate) mod service;
 pub mod smtp;
 pub(crate) mod store;
-pub(crate) mod worker;
 pub mod words;
+pub(crate) mod worker;
 
 use crate::config::CoreConfig;
 use crate::error::CoreError;

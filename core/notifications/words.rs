@@ -98,9 +98,15 @@ mod tests {
             .collect();
         assert!(ids.len() >= 6, "{ids:?}");
         for (i, (tag, source)) in SOURCES.iter().enumerate() {
-            assert!(FluentResource::try_new((*source).to_owned()).is_ok(), "{tag}");
+            assert!(
+                FluentResource::try_new((*source).to_owned()).is_ok(),
+                "{tag}"
+            );
             for id in &ids {
-                assert!(format(i, id, &[("form", "F"), ("name", "n")]).is_some(), "{tag}: {id}");
+                assert!(
+                    format(i, id, &[("form", "F"), ("name", "n")]).is_some(),
+                    "{tag}: {id}"
+                );
             }
         }
         assert_eq!(MailWords::for_tag("de-CH").get("yes"), "Ja");

@@ -129,11 +129,16 @@ mod tests {
         let answers = json!({"a": "<b>x</b>", "b": "Köln"});
         let progress = pb::HostedProgress {
             page: 2,
-            answers: Some(convert::object_to_struct(answers.as_object().expect("object"))),
+            answers: Some(convert::object_to_struct(
+                answers.as_object().expect("object"),
+            )),
             ..Default::default()
         };
         recall_page(&mut form, Some(&progress), "en");
         let labels: Vec<&str> = form.fields.iter().map(|f| f.label.as_str()).collect();
-        assert_eq!(labels, ["Name ", "Hello <b>x</b>", "Where, <b>x</b>?", "{{nobody}} "]);
+        assert_eq!(
+            labels,
+            ["Name ", "Hello <b>x</b>", "Where, <b>x</b>?", "{{nobody}} "]
+        );
     }
 }

@@ -19,7 +19,11 @@ async fn publish(app: &TestApp, key: &str, body: Value) -> Value {
     let form = app.create_form(key, &body).await;
     let id = form["id"].as_str().expect("form id");
     let reply = app
-        .put(&format!("/forms/{id}"), key, &json!({"status": "published"}))
+        .put(
+            &format!("/forms/{id}"),
+            key,
+            &json!({"status": "published"}),
+        )
         .await;
     reply.ok(200)["form"].clone()
 }
@@ -77,7 +81,13 @@ async fn the_respondent_is_mailed_in_their_language_and_no_address_is_mailed_an_
     let key = app.new_key(PRO, ALL).await;
     formsd_cli(
         &app.db.url,
-        &["accounts", "update", &key.account, "--email", "owner@example.com"],
+        &[
+            "accounts",
+            "update",
+            &key.account,
+            "--email",
+            "owner@example.com",
+        ],
     )
     .await;
     let fields = json!([
@@ -113,15 +123,26 @@ async fn the_respondent_is_mailed_in_their_language_and_no_address_is_mailed_an_
         id_by_ref(&form, "colour"),
     );
     // Stored by the field's id, the ref resolved.
-    assert_eq!(form["settings"]["confirmation_mail"]["field_id"], email.as_str());
-    assert!(form["settings"]["confirmation_mail"].get("field_ref").is_none());
+    assert_eq!(
+        form["settings"]["confirmation_mail"]["field_id"],
+        email.as_str()
+    );
+    assert!(
+        form["settings"]["confirmation_mail"]
+            .get("field_ref")
+            .is_none()
+    );
 
     // A German respondent.
     let status = answer(
         &app,
         &short_id,
         "de",
-        &[(&name, "<b>Ada</b>"), (&email, "ada@example.com"), (&colour, "red")],
+        &[
+            (&name, "<b>Ada</b>"),
+            (&email, "ada@example.com"),
+            (&colour, "red"),
+        ],
     )
     .await;
     assert_eq!(status, 200);
@@ -150,27 +171,64 @@ async fn the_respondent_is_mailed_in_their_language_and_no_address_is_mailed_an_
         assert!(text.contains(expected), "{expected:?} not in:\n{text}");
     }
     let html = smtp_sink::part(&mail.data, "text/html").expect("HTML part");
-    assert!(html.contains("Hallo &lt;b&gt;Ada&lt;/b&gt;") && !html.contains("<b>Ada"), "{html}");
+    assert!(
+        html.contains("Hallo &lt;b&gt;Ada&lt;/b&gt;") && !html.contains("<b>Ada"),
+        "{html}"
+    );
     assert!(html.contains("<html lang=\"de\""), "{html}");
 
     // Nine more to the same address (in other cases) make ten; the eleventh is stored
     // and not mailed.
     for n in 0..10 {
-        answer(&app, &short_id, "en", &[(&name, &format!("Ada {n}")), (&email, "ADA@Example.com")]).await;
+        answer(
+            &app,
+            &short_id,
+            "en",
+            &[(&name, &format!("Ada {n}")), (&email, "ADA@Example.com")],
+        )
+        .await;
     }
     assert_eq!(confirmations(&app, &form_id).await, 10);
     let responses = app
-        .get(&format!("/forms/{form_id}/responses?per_page=100"), &key.key)
+        .get(
+            &format!("/forms/{form_id}/responses?per_page=100"),
+            &key.key,
+        )
         .await;
-    assert_eq!(responses.ok(200)["responses"].as_array().map(Vec::len), Some(11));
+    assert_eq!(
+        responses.ok(200)["responses"].as_array().map(Vec::len),
+        Some(11)
+    );
     // A robot that fills the honeypot is answered as if all went well: no mail.
-    answer(&app, &short_id, "en", &[(&name, "Bot"), (&email, "bot@example.com"), ("website", "http://spam.example")]).await;
+    answer(
+        &app,
+        &short_id,
+        "en",
+        &[
+            (&name, "Bot"),
+            (&email, "bot@example.com"),
+            ("website", "http://spam.example"),
+        ],
+    )
+    .await;
     assert_eq!(confirmations(&app, &form_id).await, 10);
     // Another address: the form's eleventh mail of the day, its last
     // (`--confirmation-mails-per-form 11`); a twelfth address gets none.
-    answer(&app, &short_id, "en", &[(&name, "Bob"), (&email, "bob@example.com")]).await;
+    answer(
+        &app,
+        &short_id,
+        "en",
+        &[(&name, "Bob"), (&email, "bob@example.com")],
+    )
+    .await;
     assert_eq!(confirmations(&app, &form_id).await, 11);
-    answer(&app, &short_id, "en", &[(&name, "Cy"), (&email, "cy@example.com")]).await;
+    answer(
+        &app,
+        &short_id,
+        "en",
+        &[(&name, "Cy"), (&email, "cy@example.com")],
+    )
+    .await;
     assert_eq!(confirmations(&app, &form_id).await, 11);
 
     // The address's bound holds across forms.
@@ -200,7 +258,11 @@ async fn the_respondent_is_mailed_in_their_language_and_no_address_is_mailed_an_
         )
         .await;
     assert_eq!(refused.status, 422, "{}", refused.text);
-    assert!(refused.text.contains("settings.confirmation_mail: its field must be an email field"));
+    assert!(
+        refused
+            .text
+            .contains("settings.confirmation_mail: its field must be an email field")
+    );
 }
 
 #[tokio::test]
@@ -238,15 +300,24 @@ async fn a_later_page_recalls_an_earlier_answer_escaped_and_the_thanks_recall_to
     // Nothing earlier to recall on the first page.
     assert!(!first.html.contains("{{name}}"));
     let saved = browser
-        .post(&first, &[(&name, "<b>x</b>"), (&colour, "red"), ("_lang", "de")])
+        .post(
+            &first,
+            &[(&name, "<b>x</b>"), (&colour, "red"), ("_lang", "de")],
+        )
         .await;
     let second = browser.follow(&saved).await;
     assert_eq!(second.status, 200, "{}", second.html);
     // The page's title and its question's label carry the answer as text, escaped;
     // the option by its German label.
-    assert!(second.html.contains("Thanks &lt;b&gt;x&lt;/b&gt;"), "{}", second.html);
     assert!(
-        second.html.contains("Where to, &lt;b&gt;x&lt;/b&gt; (Rot)?"),
+        second.html.contains("Thanks &lt;b&gt;x&lt;/b&gt;"),
+        "{}",
+        second.html
+    );
+    assert!(
+        second
+            .html
+            .contains("Where to, &lt;b&gt;x&lt;/b&gt; (Rot)?"),
         "{}",
         second.html
     );
@@ -296,9 +367,16 @@ async fn a_quiz_set_in_the_builder_shows_the_respondent_their_score() {
     let d = signed_in(&app, &format!("quiz-{}", uuid::Uuid::new_v4().simple())).await;
     let id = d.create_form("Capitals").await;
     let base = format!("/app/forms/{id}");
-    for (kind, label) in [("short_text", "Capital of France?"), ("number", "2 + 2?"), ("short_text", "Name")] {
+    for (kind, label) in [
+        ("short_text", "Capital of France?"),
+        ("number", "2 + 2?"),
+        ("short_text", "Name"),
+    ] {
         let added = d
-            .post(&format!("{base}/fields"), &[("kind", kind), ("label", label)])
+            .post(
+                &format!("{base}/fields"),
+                &[("kind", kind), ("label", label)],
+            )
             .await;
         assert_eq!(added.status, 303, "{}", added.text);
     }
@@ -306,13 +384,24 @@ async fn a_quiz_set_in_the_builder_shows_the_respondent_their_score() {
     let ids: Vec<String> = field_ids(&form);
     // The editor offers the quiz's boxes.
     let editor = d.get(&format!("{base}?edit={}", ids[0])).await;
-    assert!(editor.text.contains("Quiz: correct answer and points"), "{}", editor.text);
+    assert!(
+        editor.text.contains("Quiz: correct answer and points"),
+        "{}",
+        editor.text
+    );
     assert!(editor.text.contains("name=\"correct_answer\""));
-    for (at, label, correct, points) in [(0, "Capital of France?", "Paris", "2"), (1, "2 + 2?", "4", "")] {
+    for (at, label, correct, points) in [
+        (0, "Capital of France?", "Paris", "2"),
+        (1, "2 + 2?", "4", ""),
+    ] {
         let saved = d
             .post(
                 &format!("{base}/fields/{}", ids[at]),
-                &[("label", label), ("correct_answer", correct), ("points", points)],
+                &[
+                    ("label", label),
+                    ("correct_answer", correct),
+                    ("points", points),
+                ],
             )
             .await;
         assert_eq!(saved.status, 303, "{}", saved.text);
@@ -338,9 +427,16 @@ async fn a_quiz_set_in_the_builder_shows_the_respondent_their_score() {
     let kept = app.get(&format!("/forms/{id}"), &d.key).await.ok(200)["form"].clone();
     assert_eq!(kept["fields"][1]["correct_answer"], 4.0);
     let page = d.get(&base).await;
-    assert!(page.text.contains("Show respondents their score after submitting"));
+    assert!(
+        page.text
+            .contains("Show respondents their score after submitting")
+    );
     let published = app
-        .put(&format!("/forms/{id}"), &d.key, &json!({"status": "published"}))
+        .put(
+            &format!("/forms/{id}"),
+            &d.key,
+            &json!({"status": "published"}),
+        )
         .await;
     let short_id = published.ok(200)["form"]["short_id"]
         .as_str()
@@ -354,11 +450,20 @@ async fn a_quiz_set_in_the_builder_shows_the_respondent_their_score() {
         .submit(
             &short_id,
             DESKTOP,
-            &[("_token", &page.token()), (&ids[0], " paris "), (&ids[1], "5"), (&ids[2], "Ada")],
+            &[
+                ("_token", &page.token()),
+                (&ids[0], " paris "),
+                (&ids[1], "5"),
+                (&ids[2], "Ada"),
+            ],
         )
         .await;
     assert_eq!(done.status, 200, "{}", done.html);
-    assert!(done.html.contains("Your score: 2 of 3 points"), "{}", done.html);
+    assert!(
+        done.html.contains("Your score: 2 of 3 points"),
+        "{}",
+        done.html
+    );
     // Without the setting, no score.
     app.put(
         &format!("/forms/{id}"),
@@ -369,7 +474,11 @@ async fn a_quiz_set_in_the_builder_shows_the_respondent_their_score() {
     .ok(200);
     let page = visitor.open(&short_id).await;
     let done = visitor
-        .submit(&short_id, DESKTOP, &[("_token", &page.token()), (&ids[0], "Paris")])
+        .submit(
+            &short_id,
+            DESKTOP,
+            &[("_token", &page.token()), (&ids[0], "Paris")],
+        )
         .await;
     assert_eq!(done.status, 200, "{}", done.html);
     assert!(!done.html.contains("Your score"), "{}", done.html);
@@ -429,10 +538,18 @@ async fn chromium_photographs_the_recall_the_score_and_the_builders_folds() {
             .await;
     let seen = walked["steps"].as_array().expect("steps");
     let texts = |i: usize| seen[i]["texts"].to_string();
-    assert!(texts(1).contains("Where to next, <b>x</b> (after Rome)?"), "{}", seen[1]);
+    assert!(
+        texts(1).contains("Where to next, <b>x</b> (after Rome)?"),
+        "{}",
+        seen[1]
+    );
     assert!(texts(1).contains("Thanks, <b>x</b>"), "{}", seen[1]);
     assert!(texts(2).contains("Bon voyage, <b>x</b>!"), "{}", seen[2]);
-    assert!(texts(2).contains("Your score: 2 of 2 points"), "{}", seen[2]);
+    assert!(
+        texts(2).contains("Your score: 2 of 2 points"),
+        "{}",
+        seen[2]
+    );
     for step in seen {
         assert_eq!(step["status"], 200, "{step}");
         assert_eq!(step["overflow"], false, "{step}");
@@ -454,8 +571,14 @@ async fn chromium_photographs_the_recall_the_score_and_the_builders_folds() {
     .await;
     let step = &built["steps"][0];
     let texts = step["texts"].to_string();
-    assert!(texts.contains("Confirmation mail to the respondent"), "{step}");
-    assert!(texts.contains("Show respondents their score after submitting"), "{step}");
+    assert!(
+        texts.contains("Confirmation mail to the respondent"),
+        "{step}"
+    );
+    assert!(
+        texts.contains("Show respondents their score after submitting"),
+        "{step}"
+    );
     assert!(texts.contains("Correct answer"), "{step}");
     assert_eq!(step["status"], 200, "{step}");
     assert_eq!(step["overflow"], false, "{step}");

@@ -35,8 +35,7 @@ pub(crate) async fn attempt(
     submissions: &[Submission],
 ) -> Result<Attempt, CoreError> {
     let mut locked = store::lock_target(tx, form_id).await?;
-    crate::notifications::confirm::lock_recipients(tx, config, &locked.target, submissions)
-        .await?;
+    crate::notifications::confirm::lock_recipients(tx, config, &locked.target, submissions).await?;
     let mut outcomes = Vec::with_capacity(submissions.len());
     for (i, submission) in submissions.iter().enumerate() {
         match submit(tx, config, &mut locked, submission).await {
