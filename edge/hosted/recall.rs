@@ -11,6 +11,9 @@ use forms::pb::{self, convert};
 use forms::recall;
 use serde_json::{Map, Value};
 
+/// A field's label, placeholder and scale ends, recalls filled.
+type Texts = (String, Option<String>, Option<String>, Option<String>);
+
 /// Fills the recalls of `form` (translated already into `tag`) for the page that
 /// `progress` names, from the answers saved before it.
 pub(super) fn recall_page(form: &mut pb::Form, progress: Option<&pb::HostedProgress>, tag: &str) {
@@ -43,7 +46,7 @@ pub(super) fn recall_page(form: &mut pb::Form, progress: Option<&pb::HostedProgr
         })
     };
     let description = form.description.as_deref().map(fill);
-    let fields: Vec<(String, Option<String>, Option<String>, Option<String>)> = form
+    let fields: Vec<Texts> = form
         .fields
         .iter()
         .map(|f| {
