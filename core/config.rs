@@ -59,6 +59,8 @@ pub struct CoreConfig {
     pub delivery_retention: Duration,
     /// The SMTP relay of owner notifications; `None`: notifications are not sent.
     pub smtp: Option<crate::notifications::smtp::SmtpSettings>,
+    /// Confirmation mails one form may send in 24 hours (`--confirmation-mails-per-form`).
+    pub confirmation_mails_per_form: i64,
     /// Largest API request (the REST body limit): bounds the gRPC messages decoded.
     pub max_request_bytes: usize,
     /// Largest hosted submission with its files: bounds the hosted service's messages.

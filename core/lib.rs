@@ -11,6 +11,7 @@ pub mod config;
 pub mod db;
 pub mod notifications;
 pub mod pb;
+pub mod recall;
 pub mod responses;
 pub mod telemetry;
 pub mod usage;

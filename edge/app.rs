@@ -366,6 +366,7 @@ fn core_config(args: &ServeArgs) -> Result<CoreConfig, Error> {
         edge_secret: args.edge_secret.clone(),
         public_url: args.public_url.clone(),
         hosted_submissions_per_minute: args.hosted_submissions_per_minute,
+        confirmation_mails_per_form: args.confirmation_mails_per_form,
         sessions: session_verifier(args)?.map(|verifier| {
             verifier.with_claims(
                 args.session_audience.as_deref(),

@@ -357,6 +357,20 @@ export interface components {
             dry_run?: boolean | null;
         };
         /**
+         * @description `settings.confirmation_mail`: sent with `field_id` or `field_ref`; stored and
+         *     returned with `field_id`.
+         */
+        ConfirmationMail: {
+            /** @description The email field whose answer is the recipient. */
+            field_id?: string | null;
+            /** @description The same field by its `ref` (on create, before fields have ids). */
+            field_ref?: string | null;
+            /** @description One line, 1 to 200 characters; may recall answers (`{{ref}}`). */
+            subject: string;
+            /** @description 1 to 5000 characters, above the answers; may recall answers (`{{ref}}`). */
+            text: string;
+        };
+        /**
          * @description The body of `POST /forms`. A missing or null title is left to the core, which
          *     requires one; `fields` and `settings` may be left out but not sent as null.
          */
@@ -914,6 +928,12 @@ export interface components {
              *     case without repeats; an empty array or null turns endpoint mode off.
              */
             allowed_origins?: string[] | null;
+            confirmation_mail?: components["schemas"]["ConfirmationMail"] | null;
+            /**
+             * @description A quiz (a field with a `correct_answer`): show the respondent their score on
+             *     the thank-you page.
+             */
+            show_quiz_score?: boolean;
         };
         /**
          * @description The status of a form: only a published form accepts responses.

@@ -41,6 +41,19 @@ pub(crate) struct Translation {
     pub(crate) confirmation_message: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) redirect_url: Option<String>,
+    /// The confirmation mail's subject and text (`settings.confirmation_mail`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) confirmation_mail: Option<MailTranslation>,
+}
+
+/// The confirmation mail's texts in one language; one left out is the form's own.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MailTranslation {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) subject: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) text: Option<String>,
 }
 
 /// One field's texts in one language (a page break's label is its page's title).
@@ -150,6 +163,24 @@ impl Languages {
                         "must be an http or https URL",
                     ));
                 }
+            }
+            if let Some(mail) = &translation.confirmation_mail {
+                let at = format!("{at}.confirmation_mail");
+                check_text(
+                    &format!("{at}.subject"),
+                    mail.subject.as_ref(),
+                    super::confirmation::MAX_SUBJECT,
+                )?;
+                check_text(&format!("{at}.text"), mail.text.as_ref(), MAX_MESSAGE)?;
+            }
+            if let Some(url) = &translation.redirect_url
+                && !crate::recall::recalls_after_host(url)
+                && crate::recall::has_recall(url)
+            {
+                return Err(refuse(
+                    &format!("{at}.redirect_url"),
+                    "may recall answers only after its host",
+                ));
             }
             for (key, texts) in &translation.fields {
                 let path = format!("{at}.fields.{key}");

@@ -1,12 +1,14 @@
 //! Forms: definitions, their validation rules and their lifecycle. Plain Rust, no
 //! transport types; `service` adapts it to gRPC and `store` keeps it in PostgreSQL.
 
+pub(crate) mod confirmation;
 pub(crate) mod convert;
 pub(crate) mod fields;
 pub(crate) mod languages;
 pub(crate) mod logic;
 pub(crate) mod logo;
 pub(crate) mod origins;
+pub(crate) mod reading;
 pub(crate) mod service;
 pub(crate) mod store;
 pub(crate) mod theme;
@@ -197,13 +199,19 @@ pub(crate) fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreEr
                         && url.len() <= 2048
                         && !url.chars().any(|c| c.is_whitespace() || c.is_control())
                         && url::Url::parse(url).is_ok_and(|u| u.host().is_some())
+                        // A recall (`{{ref}}`) stands after the host: an answer never
+                        // chooses where a respondent is sent.
+                        && (!crate::recall::has_recall(url)
+                            || crate::recall::recalls_after_host(url))
                 }
                 _ => false,
             },
             "confirmation_message" => {
                 matches!(value, Value::String(s) if s.chars().count() <= MAX_DESCRIPTION)
             }
-            "notifications_enabled" | "proof_of_work" => value.is_boolean(),
+            "notifications_enabled" | "proof_of_work" | "show_quiz_score" => value.is_boolean(),
+            // Its content is checked against the fields (`confirmation::resolve`).
+            confirmation::KEY => value.is_null() || value.is_object(),
             "closes_at" => match value {
                 Value::Null => true,
                 Value::String(s) => DateTime::parse_from_rfc3339(s).is_ok(),
@@ -222,9 +230,14 @@ pub(crate) fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreEr
             return Err(CoreError::Validation(format!(
                 "settings.{key}: {}",
                 match key.as_str() {
-                    "redirect_url" => "must be an http(s) URL or null",
+                    "redirect_url" => {
+                        "must be an http(s) URL or null, recalling answers only after its host"
+                    }
+                    confirmation::KEY => "must be an object or null",
                     "confirmation_message" => "must be a string of at most 5000 characters",
-                    "notifications_enabled" | "proof_of_work" => "must be true or false",
+                    "notifications_enabled" | "proof_of_work" | "show_quiz_score" => {
+                        "must be true or false"
+                    }
                     "closes_at" => "must be an ISO 8601 timestamp or null",
                     _ => "must be a positive integer or null",
                 }
@@ -245,6 +258,7 @@ impl NewForm {
         check_title(&self.title)?;
         check_description(self.description.as_deref())?;
         // The service assigns field ids on create: ids sent by the client are ignored.
+        let sent: Vec<Option<Uuid>> = self.fields.iter().map(|f| f.id).collect();
         let inputs = self
             .fields
             .into_iter()
@@ -258,6 +272,12 @@ impl NewForm {
         check_settings(&self.settings)?;
         let mut settings = self.settings;
         normalise_settings(&mut settings);
+        let aliases: Vec<(Uuid, Uuid)> = sent
+            .iter()
+            .zip(&fields)
+            .filter_map(|(sent, field)| sent.map(|s| (s, field.id)))
+            .collect();
+        confirmation::resolve(&mut settings, &fields, &aliases)?;
         let mut languages = self.languages;
         languages.check(&fields)?;
         languages.key_by_id(&fields);
@@ -319,10 +339,14 @@ impl FormChange {
             form.languages = languages;
         }
         if let Some(settings) = self.settings {
+            let sets_mail = settings.contains_key(confirmation::KEY);
             let mut merged = form.settings.clone();
             merged.extend(settings);
             check_settings(&merged)?;
             normalise_settings(&mut merged);
+            if sets_mail {
+                confirmation::resolve(&mut merged, &form.fields, &[])?;
+            }
             form.settings = merged;
         }
         if let Some(theme) = self.theme {

@@ -387,9 +387,8 @@ impl HostedFormsService for Hosted {
         let (short_id, language) = (req.short_id.clone(), req.language.clone());
         match self.submit(ip, req).await {
             Ok(mut reply) => {
-                if let Some(tag) = language {
-                    self.in_language(&short_id, &tag, &mut reply).await;
-                }
+                self.finish(&short_id, language.as_deref(), &mut reply)
+                    .await;
                 Ok(Response::new(reply))
             }
             Err(refused) => Err(self.refusal(refused, page, &id).await),

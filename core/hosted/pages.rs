@@ -393,5 +393,10 @@ pub(crate) fn confirmation(
         confirmation_message: text("confirmation_message"),
         redirect_url: text("redirect_url"),
         progress: None,
+        quiz_score: None,
+        // A mark for `Hosted::finish`, which scores the response (or drops the mark):
+        // the settings are at hand here, the answers there.
+        quiz_max_score: (settings.get("show_quiz_score") == Some(&serde_json::Value::Bool(true)))
+            .then_some(0),
     }
 }

@@ -30,3 +30,23 @@ pub(crate) async fn purge(pool: &PgPool) -> Result<u64, CoreError> {
             .rows_affected(),
     )
 }
+
+/// The answers of response `response_id` to form `form_id` (to fill the recalls of
+/// its confirmation and score it), if it is stored.
+pub(crate) async fn answers(
+    pool: &PgPool,
+    form_id: uuid::Uuid,
+    response_id: uuid::Uuid,
+) -> Result<Option<serde_json::Map<String, serde_json::Value>>, CoreError> {
+    let row = sqlx::query_scalar!(
+        "SELECT answers FROM responses WHERE id = $1 AND form_id = $2",
+        response_id,
+        form_id
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.and_then(|answers| match answers {
+        serde_json::Value::Object(map) => Some(map),
+        _ => None,
+    }))
+}

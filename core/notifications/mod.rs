@@ -14,10 +14,13 @@
 //!
 //! Without `--smtp-url` nothing is enqueued: the setting is stored and does nothing.
 
+pub(crate) mod confirm;
+mod confirm_mail;
 pub(crate) mod mail;
 pub(crate) mod service;
 pub mod smtp;
 pub(crate) mod store;
+pub mod words;
 pub(crate) mod worker;
 
 use crate::config::CoreConfig;

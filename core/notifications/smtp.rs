@@ -134,12 +134,28 @@ impl Mailer {
         text: String,
         html: String,
     ) -> Result<String, SendError> {
+        self.send_replying(to, None, subject, text, html).await
+    }
+
+    /// Sends one multipart mail to `to` whose replies go to `reply_to` (the form's
+    /// owner, for a mail to a respondent); returns the server's answer.
+    pub async fn send_replying(
+        &self,
+        to: &str,
+        reply_to: Option<&str>,
+        subject: &str,
+        text: String,
+        html: String,
+    ) -> Result<String, SendError> {
         let to = to
             .parse::<Mailbox>()
-            .map_err(|e| SendError(format!("the owner's address is not usable: {e}")))?;
-        let message = Message::builder()
-            .from(self.from.clone())
-            .to(to)
+            .map_err(|e| SendError(format!("the recipient's address is not usable: {e}")))?;
+        let mut builder = Message::builder().from(self.from.clone()).to(to);
+        // An owner's address that does not parse only loses the Reply-To.
+        if let Some(reply_to) = reply_to.and_then(|r| r.parse::<Mailbox>().ok()) {
+            builder = builder.reply_to(reply_to);
+        }
+        let message = builder
             .subject(subject)
             .multipart(MultiPart::alternative_plain_html(text, html))
             .map_err(|e| SendError(format!("building the mail: {e}")))?;

@@ -55,6 +55,12 @@ pub(crate) struct Content {
     pub fields: Option<Json<Vec<Field>>>,
     pub answers: Option<Json<Map<String, Value>>>,
     pub submitted_at: Option<DateTime<Utc>>,
+    /// `owner` (the owner's mail) or `confirmation` (the respondent's).
+    pub kind: String,
+    /// The respondent's language (confirmation mails).
+    pub language: Option<String>,
+    pub settings: Option<Json<Map<String, Value>>>,
+    pub languages: Option<Json<crate::forms::Languages>>,
 }
 
 pub(crate) async fn content(pool: &PgPool, id: Uuid) -> Result<Option<Content>, CoreError> {
@@ -63,7 +69,9 @@ pub(crate) async fn content(pool: &PgPool, id: Uuid) -> Result<Option<Content>, 
         r#"SELECT a.email, r.id AS "response_id?", f.title AS "title?",
                   f.fields AS "fields?: Json<Vec<Field>>",
                   r.answers AS "answers?: Json<Map<String, Value>>",
-                  r.submitted_at AS "submitted_at?"
+                  r.submitted_at AS "submitted_at?", n.kind, n.language,
+                  f.settings AS "settings?: Json<Map<String, Value>>",
+                  f.languages AS "languages?: Json<crate::forms::Languages>"
              FROM notifications n
              JOIN accounts a ON a.id = n.account_id
              LEFT JOIN responses r ON r.id = n.response_id

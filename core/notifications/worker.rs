@@ -56,6 +56,10 @@ impl Notifier {
             fields,
             answers,
             submitted_at,
+            kind,
+            language,
+            settings,
+            languages,
         } = content;
         let failed = |recipient, error: &str, permanent| Sent {
             result: Err(error.to_owned()),
@@ -75,13 +79,47 @@ impl Notifier {
                 true,
             );
         };
-        let Some(email) = email else {
-            return failed(None, "the account has no email address", false);
+        let (to, reply_to, rendered) = if kind == "confirmation" {
+            // To the respondent, replies to the owner (when the account has an address).
+            let settings = settings.map(|s| s.0).unwrap_or_default();
+            let languages = languages.map(|l| l.0).unwrap_or_default();
+            let Some(mail) = crate::forms::confirmation::of(&settings) else {
+                return failed(None, "the form no longer sends a confirmation mail", true);
+            };
+            let to = mail
+                .field_id
+                .as_deref()
+                .and_then(|id| answers.0.get(id))
+                .and_then(|v| v.as_str())
+                .map(str::to_owned);
+            let Some(to) = to else {
+                return failed(None, "the response has no address to confirm to", true);
+            };
+            let reading = crate::forms::reading::Reading::new(
+                &fields.0,
+                &languages,
+                &answers.0,
+                language.as_deref(),
+            );
+            let rendered = super::confirm_mail::render(&title, &mail, &reading);
+            (to, email, rendered)
+        } else {
+            let Some(email) = email else {
+                return failed(None, "the account has no email address", false);
+            };
+            let rendered = mail::render(&title, &fields.0, &answers.0, submitted_at, response_id);
+            (email, None, rendered)
         };
-        let rendered = mail::render(&title, &fields.0, &answers.0, submitted_at, response_id);
+        let email = to;
         let sent = self
             .mailer
-            .send(&email, &rendered.subject, rendered.text, rendered.html)
+            .send_replying(
+                &email,
+                reply_to.as_deref(),
+                &rendered.subject,
+                rendered.text,
+                rendered.html,
+            )
             .await;
         let (result, reply) = match sent {
             Ok(reply) => (Ok(()), reply),

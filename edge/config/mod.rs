@@ -267,6 +267,15 @@ pub(crate) struct ServeArgs {
     /// Password of the --smtp-url user when the URL has none (prefer the environment).
     #[arg(long, env = "FORMS_SMTP_PASSWORD", hide_env_values = true)]
     pub smtp_password: Option<String>,
+    /// Confirmation mails one form may send to its respondents in 24 hours (each
+    /// address gets at most 10 a day, whatever the form).
+    #[arg(
+        long,
+        env = "FORMS_CONFIRMATION_MAILS_PER_FORM",
+        default_value_t = 200,
+        value_parser = clap::value_parser!(i64).range(0..)
+    )]
+    pub confirmation_mails_per_form: i64,
     /// Largest hosted-page submission with its files, in bytes.
     #[arg(long, env = "FORMS_MAX_UPLOAD_BYTES", default_value_t = 110 * 1024 * 1024)]
     pub max_upload_bytes: usize,

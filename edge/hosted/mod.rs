@@ -18,6 +18,7 @@ mod form;
 mod nonce;
 mod page;
 mod posted;
+mod recall;
 mod resume;
 mod theme;
 mod translate;
@@ -35,7 +36,7 @@ use errors::{error_page, field_errors, pow_refusal};
 use form::{Paging, form_page, page_address};
 use forms::pb::{self, ErrorReason, convert};
 use nonce::{NonceHome, nonce, with_cookie};
-use page::{FormActionOrigin, thanks_page};
+use page::{FormActionOrigin, scored_thanks_page};
 use posted::{Posted, Stop, Submitted};
 use std::collections::HashMap;
 use words::Words;
@@ -54,9 +55,10 @@ fn form_reply(
     (nonce, home): (&str, NonceHome),
     paging: &Paging<'_>,
 ) -> Response {
-    let Some(form) = form else {
+    let Some(mut form) = form else {
         return errors::not_found(paging.words);
     };
+    recall::recall_page(&mut form, paging.progress, paging.words.tag());
     let page_nonce = (home == NonceHome::Page).then_some(nonce);
     let html = form_page(short_id, &form, (token, page_nonce, pow), filled, paging);
     let mut response = with_cookie((status, Html(html)).into_response(), nonce, home);
@@ -349,10 +351,12 @@ pub(crate) async fn submit(
             let mut response = if let Some(url) = reply.redirect_url.filter(|u| !u.is_empty()) {
                 Redirect::to(&url).into_response()
             } else {
-                thanks_page(
+                let score = reply.quiz_score.zip(reply.quiz_max_score);
+                scored_thanks_page(
                     visit.words(None),
                     reply.confirmation_message.as_deref(),
                     None,
+                    score,
                 )
             };
             // Completed: nothing is left to resume.

@@ -83,6 +83,17 @@ pub(super) fn message_page(words: Words, status: StatusCode, title: &str, text: 
 /// owner's page a post of their own form came from (endpoint mode), is offered as the
 /// way back to their site.
 pub(super) fn thanks_page(words: Words, message: Option<&str>, back: Option<&str>) -> Response {
+    scored_thanks_page(words, message, back, None)
+}
+
+/// The thank-you page, with a quiz's score (points and the most one could score) when
+/// the form shows it.
+pub(super) fn scored_thanks_page(
+    words: Words,
+    message: Option<&str>,
+    back: Option<&str>,
+    score: Option<(i64, i64)>,
+) -> Response {
     let text = message.filter(|m| !m.trim().is_empty());
     let title = words.get(if text.is_some() {
         "sent-title"
@@ -96,6 +107,11 @@ pub(super) fn thanks_page(words: Words, message: Option<&str>, back: Option<&str
             @match text {
                 Some(text) => p { (text) },
                 None => p { (words.get("thanks-text")) },
+            }
+            @if let Some((score, max)) = score {
+                p.score {
+                    (words.with("quiz-score", &[("score", &score.to_string()), ("max", &max.to_string())]))
+                }
             }
             @if let Some(back) = back { p { a href=(back) { "Back to the site" } } }
         }

@@ -264,6 +264,8 @@ mod tests {
         ("mb", "5"),
         ("types", "pdf, png"),
         ("claimed", "pdf"),
+        ("score", "2"),
+        ("max", "3"),
     ];
 
     #[test]

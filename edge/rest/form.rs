@@ -357,6 +357,38 @@ pub(crate) struct Settings {
     /// case without repeats; an empty array or null turns endpoint mode off.
     #[schema(nullable, max_items = 20)]
     allowed_origins: Option<Vec<String>>,
+    /// A mail to each respondent of the hosted page (or endpoint mode) after submitting,
+    /// at the address they gave in one of the form's email fields, in the language
+    /// their page was shown in: the owner's subject and text (each may recall an
+    /// answer as `{{ref}}`), the answers by label, and a line saying why the mail came;
+    /// replies go to the account's notification address. Bounded: 10 mails a day to
+    /// one address whatever the form, and `--confirmation-mails-per-form` (200) a day
+    /// of one form; never for a robot's submission, never for an API-created response.
+    /// Translations carry the subject and text per language (`confirmation_mail`).
+    /// Null turns it off.
+    #[schema(nullable)]
+    confirmation_mail: Option<ConfirmationMail>,
+    /// A quiz (a field with a `correct_answer`): show the respondent their score on
+    /// the thank-you page.
+    #[schema(nullable = false)]
+    show_quiz_score: Option<bool>,
+}
+
+/// `settings.confirmation_mail`: sent with `field_id` or `field_ref`; stored and
+/// returned with `field_id`.
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the JSON object the edge passes through as a map
+pub(crate) struct ConfirmationMail {
+    /// The email field whose answer is the recipient.
+    field_id: Option<String>,
+    /// The same field by its `ref` (on create, before fields have ids).
+    field_ref: Option<String>,
+    /// One line, 1 to 200 characters; may recall answers (`{{ref}}`).
+    #[schema(min_length = 1, max_length = 200)]
+    subject: String,
+    /// 1 to 5000 characters, above the answers; may recall answers (`{{ref}}`).
+    #[schema(min_length = 1, max_length = 5000)]
+    text: String,
 }
 
 /// The status of a form: only a published form accepts responses.

@@ -109,8 +109,8 @@ pub struct Browser {
 /// What the server answered.
 pub struct Page {
     pub status: u16,
-    location: Option<String>,
-    html: String,
+    pub location: Option<String>,
+    pub html: String,
 }
 
 impl Page {
@@ -249,7 +249,7 @@ impl Browser {
     }
 
     /// Follows a redirect.
-    async fn follow(&mut self, page: &Page) -> Page {
+    pub async fn follow(&mut self, page: &Page) -> Page {
         assert_eq!(page.status, 303, "{}", page.html);
         let location = page.location.clone().expect("Location");
         self.open(&location).await

@@ -76,6 +76,7 @@ mod pow;
 mod proxy;
 mod replicas;
 mod replication;
+mod respond;
 mod responses;
 mod restarted_replica;
 mod retention;

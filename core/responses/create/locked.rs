@@ -35,6 +35,7 @@ pub(crate) async fn attempt(
     submissions: &[Submission],
 ) -> Result<Attempt, CoreError> {
     let mut locked = store::lock_target(tx, form_id).await?;
+    crate::notifications::confirm::lock_recipients(tx, config, &locked.target, submissions).await?;
     let mut outcomes = Vec::with_capacity(submissions.len());
     for (i, submission) in submissions.iter().enumerate() {
         match submit(tx, config, &mut locked, submission).await {
@@ -109,6 +110,9 @@ async fn submit(
     // no query.
     if target.notifies() {
         crate::notifications::enqueue(tx, config, target.id, response.id, submitted_at).await?;
+    }
+    if crate::notifications::confirm::confirms(target) {
+        crate::notifications::confirm::enqueue(tx, config, target, &response, submission).await?;
     }
     // The events go to the form's webhooks: without one there is nothing to write.
     if has_webhooks {

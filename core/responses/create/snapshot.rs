@@ -221,7 +221,9 @@ fn storable(response: &Response) -> bool {
 /// form's counters and its webhook events, and nothing else (no file or
 /// notification), all of which the shared statement does.
 fn writes_only_the_response(locked: &Locked, submission: &Submission) -> bool {
-    submission.files.ids.is_empty() && !locked.target.notifies()
+    submission.files.ids.is_empty()
+        && !locked.target.notifies()
+        && !crate::notifications::confirm::confirms(&locked.target)
 }
 
 #[cfg(test)]

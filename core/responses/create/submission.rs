@@ -80,7 +80,8 @@ pub(crate) struct Submission {
     /// Whether answers to questions the other answers hide are dropped instead of
     /// refused: the owner's own HTML form (endpoint mode) shows every question.
     pub drop_unshown: bool,
-    /// The language of the page it was answered on (`language_tag` checked it).
+    /// The language of the page it was answered on (`language_tag` checked it): the
+    /// response records it, and the respondent's confirmation mail is written in it.
     pub language: Option<String>,
 }
 

@@ -53,6 +53,9 @@ pub(super) fn editor(
                 @if let Some(kind) = kind {
                     (properties(&p, kind, Some(field)))
                 }
+                @if super::parse::takes_correct_answer(&field.r#type) {
+                    (quiz(&p, field))
+                }
                 details class="fold-inner" open[field.r#ref.is_some()] {
                     summary { "Reference for the API" }
                     (ref_input(&p, field.r#ref.as_deref()))
@@ -75,6 +78,44 @@ pub(super) fn editor(
                 }
             }
             p class="muted" { "Deleting a question hides its answers from the responses that have one. A question that conditions read cannot be deleted, or moved below them, until those conditions go." }
+        }
+    }
+}
+
+/// The quiz's boxes: the correct answer (one of the options, for a choice) and the
+/// points it scores. A form with a correct answer anywhere is a quiz: each response is
+/// scored (`quiz.completed`), and the settings may show the respondent their score.
+fn quiz(prefix: &str, field: &pb::FormField) -> Markup {
+    let correct = field
+        .correct_answer
+        .as_ref()
+        .map(forms::pb::convert::value_to_json)
+        .map(|v| match v {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Null => String::new(),
+            other => other.to_string(),
+        })
+        .unwrap_or_default();
+    let points = field.points.map(|p| p.to_string()).unwrap_or_default();
+    let choice = matches!(field.r#type.as_str(), "single_choice" | "dropdown");
+    html! {
+        details class="fold-inner" open[!correct.is_empty()] {
+            summary { "Quiz: correct answer and points" }
+            label for={(prefix) "-correct"} {
+                "Correct answer " span class="muted" { "(optional: makes the form a quiz; text compares without case)" }
+            }
+            @if choice {
+                select id={(prefix) "-correct"} name="correct_answer" {
+                    option value="" selected[correct.is_empty()] { "None (not scored)" }
+                    @for option in &field.options {
+                        option value=(option.id) selected[option.id == correct] { (option.label) }
+                    }
+                }
+            } @else {
+                input id={(prefix) "-correct"} name="correct_answer" type="text" maxlength="500" value=(correct);
+            }
+            label for={(prefix) "-points"} { "Points " span class="muted" { "(0 to 1000; empty: 1)" } }
+            input id={(prefix) "-points"} name="points" type="number" min="0" max="1000" step="1" inputmode="numeric" value=(points);
         }
     }
 }

@@ -46,6 +46,12 @@ pub(crate) struct FieldForm {
     /// The owner's name for the field (empty: none).
     #[serde(rename = "ref", default)]
     reference: String,
+    /// Quiz: the correct answer (an option's id for a choice; empty: not scored).
+    #[serde(default)]
+    correct_answer: String,
+    /// Quiz: the points a correct answer scores (empty: 1).
+    #[serde(default)]
+    points: String,
     /// Where a new question goes: before the question at this place (0-based); absent
     /// or past the end: at the end.
     #[serde(default)]
@@ -139,6 +145,49 @@ fn apply_properties(field: &mut pb::FormField, posted: &FieldForm) -> Result<(),
     };
     field.min_label = end(&posted.min_label);
     field.max_label = end(&posted.max_label);
+    apply_quiz(field, posted)
+}
+
+/// Whether a field of `kind` may carry a quiz's correct answer (the core's rule: one
+/// answer to compare, so not a multiple choice, a checkbox, a hidden field or a file).
+pub(super) fn takes_correct_answer(kind: &str) -> bool {
+    !matches!(
+        kind,
+        "multiple_choice" | "checkbox" | "hidden" | "file_upload" | PAGE_BREAK
+    )
+}
+
+/// Applies the quiz boxes: the correct answer (a number for the kinds answered with
+/// one) and its points; a field without a correct answer has no points.
+fn apply_quiz(field: &mut pb::FormField, posted: &FieldForm) -> Result<(), &'static str> {
+    let answer = posted.correct_answer.trim();
+    if answer.is_empty() || !takes_correct_answer(&field.r#type) {
+        field.correct_answer = None;
+        field.points = None;
+        return Ok(());
+    }
+    let json = match field.r#type.as_str() {
+        "number" | "rating" | "scale" => answer
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite())
+            .map(convert::number_to_json)
+            .ok_or("Correct answer: write a number, such as 4 or 2.5.")?,
+        _ => Value::String(answer.to_owned()),
+    };
+    field.correct_answer = Some(convert::json_to_value(&json));
+    let points = posted.points.trim();
+    field.points = if points.is_empty() {
+        None
+    } else {
+        Some(
+            points
+                .parse::<i32>()
+                .ok()
+                .filter(|p| (0..=1000).contains(p))
+                .ok_or("Points: write a whole number from 0 to 1000.")?,
+        )
+    };
     Ok(())
 }
 

@@ -48,6 +48,18 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, mail: Option<&
         .unwrap_or_default();
     let notify = settings.get("notifications_enabled") == Some(&Value::Bool(true));
     let pow = settings.get("proof_of_work") == Some(&Value::Bool(true));
+    let score = settings.get("show_quiz_score") == Some(&Value::Bool(true));
+    let quiz = form.fields.iter().any(|f| f.correct_answer.is_some());
+    let confirm = settings.get("confirmation_mail").and_then(Value::as_object);
+    let confirm_text = |key: &str| {
+        confirm
+            .and_then(|c| c.get(key))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let confirm_field = confirm_text("field_id");
+    let emails: Vec<&pb::FormField> = form.fields.iter().filter(|f| f.r#type == "email").collect();
     let origins = settings
         .get("allowed_origins")
         .and_then(Value::as_array)
@@ -78,6 +90,39 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, mail: Option<&
                         p class="warning" id="s-notify-hint" { (warning) " " a href="/app/account#notifications" { "Notification settings" } }
                     } @else {
                         p class="muted hint" id="s-notify-hint" { "Mailed to the address on your " a href="/app/account#notifications" { "account page" } "." }
+                    }
+                }
+                fieldset {
+                    legend { "Confirmation mail to the respondent" }
+                    @if emails.is_empty() {
+                        p class="muted hint" { "Add an email question to mail respondents a copy of their answers." }
+                    } @else {
+                        label for="s-cm-field" { "Send to the address given in" }
+                        select id="s-cm-field" name="confirmation_field" aria-describedby="s-cm-hint" {
+                            option value="" selected[confirm_field.is_empty()] { "No confirmation mail" }
+                            @for field in &emails {
+                                option value=(field.id) selected[field.id == confirm_field] { (field.label) }
+                            }
+                        }
+                        label for="s-cm-subject" { "Subject" }
+                        input id="s-cm-subject" name="confirmation_subject" type="text" maxlength="200" value=(confirm_text("subject"));
+                        label for="s-cm-text" { "Text " span class="muted" { "(above the answers, which the mail lists by question)" } }
+                        textarea id="s-cm-text" name="confirmation_text" rows="4" maxlength="5000" { (confirm_text("text")) }
+                        p class="muted hint" id="s-cm-hint" {
+                            "Write {{reference}} to recall an answer, e.g. “Thank you, {{name}}”, for a question whose reference is name. "
+                            "Replies go to your notification address. Each address gets at most 10 such mails a day, whatever the form; robots' submissions get none."
+                        }
+                    }
+                }
+                fieldset {
+                    legend { "Quiz" }
+                    label class="inline" {
+                        input type="checkbox" name="show_quiz_score" value="on" aria-describedby="s-score-hint" checked[score];
+                        "Show respondents their score after submitting"
+                    }
+                    p class="muted hint" id="s-score-hint" {
+                        @if quiz { "Scored by the correct answers and points set on the questions." }
+                        @else { "Set a correct answer on a question (in its Quiz fold) to make the form a quiz." }
                     }
                 }
                 fieldset {
@@ -131,6 +176,14 @@ pub(crate) struct SettingsForm {
     /// Days responses are kept; empty (or absent, as every box): until deleted.
     #[serde(default)]
     retention_days: String,
+    show_quiz_score: Option<String>,
+    /// The email field whose address gets the confirmation mail (empty: no mail);
+    /// absent from a form without email fields, whose post leaves the setting alone.
+    confirmation_field: Option<String>,
+    #[serde(default)]
+    confirmation_subject: String,
+    #[serde(default)]
+    confirmation_text: String,
 }
 
 /// The posted retention; `None` keeps responses until deleted.
@@ -214,6 +267,22 @@ fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static s
         Value::Array(origins)
     };
     settings.insert("allowed_origins".into(), origins);
+    settings.insert(
+        "show_quiz_score".into(),
+        Value::Bool(posted.show_quiz_score.is_some()),
+    );
+    if let Some(field) = &posted.confirmation_field {
+        let mail = if field.trim().is_empty() {
+            Value::Null
+        } else {
+            serde_json::json!({
+                "field_id": field.trim(),
+                "subject": posted.confirmation_subject.trim(),
+                "text": posted.confirmation_text.trim(),
+            })
+        };
+        settings.insert("confirmation_mail".into(), mail);
+    }
     Ok(settings)
 }
 
@@ -261,6 +330,10 @@ mod tests {
             max_responses: String::new(),
             allowed_origins: " https://www.example.com \r\n\r\nhttp://localhost:8080\n".into(),
             retention_days: " 30 ".into(),
+            show_quiz_score: None,
+            confirmation_field: None,
+            confirmation_subject: String::new(),
+            confirmation_text: String::new(),
         };
         assert_eq!(retention_from(&posted), Ok(Some(30)));
         let settings = settings_from(&posted).expect("valid");
@@ -283,6 +356,10 @@ mod tests {
                 max_responses: String::new(),
                 allowed_origins: String::new(),
                 retention_days: String::new(),
+                show_quiz_score: None,
+                confirmation_field: None,
+                confirmation_subject: String::new(),
+                confirmation_text: String::new(),
             }
         };
         assert_eq!(retention_from(&none), Ok(None));
@@ -311,6 +388,10 @@ mod tests {
             max_responses: String::new(),
             allowed_origins: String::new(),
             retention_days: String::new(),
+            show_quiz_score: None,
+            confirmation_field: None,
+            confirmation_subject: String::new(),
+            confirmation_text: String::new(),
         };
         // Paris in winter is UTC+1: 18:00 there is 17:00 UTC; New York's 18:00 is 23:00.
         let at = |offset| settings_from(&posted(offset)).expect("valid")["closes_at"].clone();

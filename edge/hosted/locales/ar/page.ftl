@@ -87,3 +87,4 @@ field-file-type = يجب أن يكون «{ $label }» من أحد هذه الأ�
 field-file-extension = يجب أن يكون لملف «{ $label }» امتداد
 field-file-content = لا يبدو «{ $label }» ملفًا من نوع .{ $claimed }
 file-kept = الاحتفاظ بالملف المختار: { $name } ({ $size })
+quiz-score = نتيجتك: { $score } من { $max } نقطة

@@ -85,3 +85,4 @@ field-file-type = „{ $label }“ muss eine dieser Dateiarten sein: { $types }
 field-file-extension = „{ $label }“ braucht eine Dateiendung
 field-file-content = „{ $label }“ sieht nicht wie eine .{ $claimed }-Datei aus
 file-kept = Die gewählte Datei behalten: { $name } ({ $size })
+quiz-score = Ihr Ergebnis: { $score } von { $max } Punkten

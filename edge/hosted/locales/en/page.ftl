@@ -92,3 +92,4 @@ field-file-type = { $label } must be one of: { $types }
 field-file-extension = { $label } must have a file extension
 field-file-content = { $label } does not look like a .{ $claimed } file
 file-kept = Keep the file you chose: { $name } ({ $size })
+quiz-score = Your score: { $score } of { $max } points

@@ -85,3 +85,4 @@ field-file-type = «{ $label }» debe ser de uno de estos tipos: { $types }
 field-file-extension = «{ $label }» debe tener una extensión de archivo
 field-file-content = «{ $label }» no parece un archivo .{ $claimed }
 file-kept = Conservar el archivo elegido: { $name } ({ $size })
+quiz-score = Su puntuación: { $score } de { $max } puntos

@@ -85,3 +85,4 @@ field-file-type = « { $label } » doit être l’un de ces types : { $types }
 field-file-extension = « { $label } » doit avoir une extension de fichier
 field-file-content = « { $label } » ne ressemble pas à un fichier .{ $claimed }
 file-kept = Garder le fichier choisi : { $name } ({ $size })
+quiz-score = Votre score : { $score } sur { $max } points

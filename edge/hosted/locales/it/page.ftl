@@ -85,3 +85,4 @@ field-file-type = «{ $label }» deve essere di uno di questi tipi: { $types }
 field-file-extension = «{ $label }» deve avere un’estensione
 field-file-content = «{ $label }» non sembra un file .{ $claimed }
 file-kept = Mantieni il file scelto: { $name } ({ $size })
+quiz-score = Il tuo punteggio: { $score } su { $max } punti

@@ -81,3 +81,4 @@ field-file-type = 「{ $label }」は次の種類のいずれかにしてくだ�
 field-file-extension = 「{ $label }」のファイルには拡張子が必要です
 field-file-content = 「{ $label }」は .{ $claimed } ファイルではないようです
 file-kept = 選択したファイルを保持する: { $name }（{ $size }）
+quiz-score = あなたの得点：{ $max } 点中 { $score } 点

@@ -85,3 +85,4 @@ field-file-type = ‘{ $label }’ moet een van deze soorten zijn: { $types }
 field-file-extension = ‘{ $label }’ moet een bestandsextensie hebben
 field-file-content = ‘{ $label }’ lijkt geen .{ $claimed }-bestand
 file-kept = Het gekozen bestand behouden: { $name } ({ $size })
+quiz-score = Uw score: { $score } van { $max } punten

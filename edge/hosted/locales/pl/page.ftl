@@ -86,3 +86,4 @@ field-file-type = „{ $label }” musi być jednym z typów: { $types }
 field-file-extension = „{ $label }” musi mieć rozszerzenie pliku
 field-file-content = „{ $label }” nie wygląda na plik .{ $claimed }
 file-kept = Zachowaj wybrany plik: { $name } ({ $size })
+quiz-score = Twój wynik: { $score } z { $max } pkt

@@ -85,3 +85,4 @@ field-file-type = «{ $label }» deve ser de um destes tipos: { $types }
 field-file-extension = «{ $label }» deve ter uma extensão de ficheiro
 field-file-content = «{ $label }» não parece um ficheiro .{ $claimed }
 file-kept = Manter o ficheiro escolhido: { $name } ({ $size })
+quiz-score = A sua pontuação: { $score } de { $max } pontos

@@ -129,16 +129,20 @@ class FileFieldLimit(_message.Message):
     def __init__(self, field_id: _Optional[str] = ..., max_bytes: _Optional[int] = ...) -> None: ...
 
 class SubmitHostedFormResponse(_message.Message):
-    __slots__ = ("response_id", "confirmation_message", "redirect_url", "progress")
+    __slots__ = ("response_id", "confirmation_message", "redirect_url", "progress", "quiz_score", "quiz_max_score")
     RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
     CONFIRMATION_MESSAGE_FIELD_NUMBER: _ClassVar[int]
     REDIRECT_URL_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    QUIZ_SCORE_FIELD_NUMBER: _ClassVar[int]
+    QUIZ_MAX_SCORE_FIELD_NUMBER: _ClassVar[int]
     response_id: str
     confirmation_message: str
     redirect_url: str
     progress: HostedProgress
-    def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ...) -> None: ...
+    quiz_score: int
+    quiz_max_score: int
+    def __init__(self, response_id: _Optional[str] = ..., confirmation_message: _Optional[str] = ..., redirect_url: _Optional[str] = ..., progress: _Optional[_Union[HostedProgress, _Mapping]] = ..., quiz_score: _Optional[int] = ..., quiz_max_score: _Optional[int] = ...) -> None: ...
 
 class HostedFormPage(_message.Message):
     __slots__ = ("form", "start_token", "pow_challenge", "progress", "kept_files")
