@@ -272,6 +272,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's audit trail
+         * @description Scope: admin. The account's audit trail, newest first, keyset-paged.
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the account's audit trail
+         * @description Scope: admin. Every entry matching the filters, newest first, as NDJSON (one entry per line, the fields of the listing), streamed.
+         */
+        get: operations["exportAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -288,6 +328,50 @@ export interface components {
             lte?: string | null;
             gt?: string | null;
             lt?: string | null;
+        };
+        /**
+         * @description One entry of the trail: who (a key or dashboard session by id, never a secret),
+         *     what (the method, its target, the names of the changed properties), when, from
+         *     where, and how it ended.
+         */
+        AuditEntry: {
+            /**
+             * Format: int64
+             * @description The entry's number in the account's chain.
+             */
+            seq: number;
+            /** Format: date-time */
+            at?: string | null;
+            /** @description `key`, `session`, `operator` or `visitor` (a sign-in attempt). */
+            actor_kind: string;
+            /** @description The key's id when a key acted, else empty. */
+            actor_key_id: string;
+            /** @description The dashboard session's id when a session acted, else empty. */
+            actor_session_id: string;
+            /** @description The member's id when a member acted, else empty. */
+            actor_member_id: string;
+            client_ip: string;
+            user_agent: string;
+            /** @description The gRPC method, e.g. `UpdateForm`. */
+            action: string;
+            target_kind: string;
+            target_id: string;
+            /** @description The form concerned, else empty. */
+            form_id: string;
+            /** @description Names of the changed properties (never their values). */
+            changed: string[];
+            /** @description `ok` or `refused`. */
+            outcome: string;
+            /** @description SHA-256 (hex) of the entry, chained to the one before. */
+            hash: string;
+            prev_hash: string;
+        };
+        /** @description A page of the trail. */
+        AuditPage: {
+            /** @description Newest first. */
+            entries: components["schemas"]["AuditEntry"][];
+            /** @description Pass as `cursor` for the next (older) page; absent on the last page. */
+            next_cursor?: string | null;
         };
         /** @description Figures of a checkbox. */
         CheckboxSummary: {
@@ -346,16 +430,6 @@ export interface components {
          * @enum {string}
          */
         ConditionOp: "equals" | "not_equals" | "any_of" | "contains" | "answered" | "not_answered" | "greater_than" | "less_than";
-        /** @description The body of `POST /erasures`. */
-        CreateErasure: {
-            /**
-             * @description The value to find in answers: an email address (matched whatever its case) or
-             *     any other text (matched exactly), 1 to 1000 characters, trimmed.
-             */
-            value: string;
-            /** @description Only list the matches; delete nothing. Default false. */
-            dry_run?: boolean | null;
-        };
         /**
          * @description `settings.confirmation_mail`: sent with `field_id` or `field_ref`; stored and
          *     returned with `field_id`.
@@ -369,6 +443,16 @@ export interface components {
             subject: string;
             /** @description 1 to 5000 characters, above the answers; may recall answers (`{{ref}}`). */
             text: string;
+        };
+        /** @description The body of `POST /erasures`. */
+        CreateErasure: {
+            /**
+             * @description The value to find in answers: an email address (matched whatever its case) or
+             *     any other text (matched exactly), 1 to 1000 characters, trimmed.
+             */
+            value: string;
+            /** @description Only list the matches; delete nothing. Default false. */
+            dry_run?: boolean | null;
         };
         /**
          * @description The body of `POST /forms`. A missing or null title is left to the core, which
@@ -940,6 +1024,21 @@ export interface components {
          * @enum {string}
          */
         StatusName: "draft" | "published" | "archived";
+        /**
+         * @description The success envelope of SPEC, `{success: true, data}`; the documented shape of every
+         *     2xx body (see `openapi`).
+         */
+        Success_AuditPage: {
+            /** @description Always true. */
+            success: boolean;
+            /** @description A page of the trail. */
+            data: {
+                /** @description Newest first. */
+                entries: components["schemas"]["AuditEntry"][];
+                /** @description Pass as `cursor` for the next (older) page; absent on the last page. */
+                next_cursor?: string | null;
+            };
+        };
         /**
          * @description The success envelope of SPEC, `{success: true, data}`; the documented shape of every
          *     2xx body (see `openapi`).
@@ -2320,6 +2419,90 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description A key, session or member id. */
+                actor?: string;
+                /** @description A method name, e.g. `UpdateForm`. */
+                action?: string;
+                /** @description A form id. */
+                form_id?: string;
+                /** @description Entries at or after this instant (RFC 3339). */
+                since?: string;
+                /** @description Entries before this instant (RFC 3339). */
+                until?: string;
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success_AuditPage"];
+                };
+            };
+            401: components["responses"]["UnauthenticatedOrKeyInvalid"];
+            403: components["responses"]["PlanRequiredOrInsufficientScope"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description A key, session or member id. */
+                actor?: string;
+                /** @description A method name, e.g. `UpdateForm`. */
+                action?: string;
+                /** @description A form id. */
+                form_id?: string;
+                /** @description Entries at or after this instant (RFC 3339). */
+                since?: string;
+                /** @description Entries before this instant (RFC 3339). */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries, streamed as an attachment */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            401: components["responses"]["UnauthenticatedOrKeyInvalid"];
+            403: components["responses"]["PlanRequiredOrInsufficientScope"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];
