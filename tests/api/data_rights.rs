@@ -437,7 +437,14 @@ async fn an_erasure_leaves_no_copy_of_the_value_in_the_account() {
         .iter()
         .filter_map(|e| e["form_id"].as_str())
         .collect();
-    assert_eq!(erased_forms.len(), 2, "{trail}");
+    let forms_erased: std::collections::BTreeSet<&str> = done["responses"]
+        .as_array()
+        .expect("erased responses")
+        .iter()
+        .filter_map(|r| r["form_id"].as_str())
+        .collect();
+    assert!(!forms_erased.is_empty());
+    assert_eq!(erased_forms, forms_erased, "{trail}");
     let again = app.post("/erasures", &key, &json!({"value": VALUE})).await;
     assert_eq!(again.ok(200)["responses"], json!([]));
 }
