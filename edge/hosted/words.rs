@@ -266,6 +266,8 @@ mod tests {
         ("claimed", "pdf"),
         ("score", "2"),
         ("max", "3"),
+        ("name", "cv.png"),
+        ("size", "12 KB"),
     ];
 
     #[test]
