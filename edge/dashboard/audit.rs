@@ -68,15 +68,24 @@ fn older_href(q: &AuditQuery, cursor: &str) -> String {
 fn who(e: &pb::AuditEntry) -> Markup {
     html! {
         @match e.actor_kind.as_str() {
-            "key" => { "API key " code { (e.actor_key_id) } }
-            "session" => { "Dashboard session " code { (e.actor_session_id) } }
+            "key" => { "API key " (short_id(&e.actor_key_id)) }
+            "session" => { "Dashboard session " (short_id(&e.actor_session_id)) }
             "operator" => { "Operator" }
             // A sign-in names the session it opened; a refused one, nobody.
             _ => {
                 @if e.actor_session_id.is_empty() { "Someone signing in" }
-                @else { "Signed in: session " code { (e.actor_session_id) } }
+                @else { "Signed in: session " (short_id(&e.actor_session_id)) }
             }
         }
+    }
+}
+
+/// An id as people tell ids apart, by its first eight characters, the whole in its
+/// tooltip (and in the API's entries): a page of full UUIDs reads as noise.
+fn short_id(id: &str) -> Markup {
+    let head: String = id.chars().take(8).collect();
+    html! {
+        @if id.chars().count() > 8 { code title=(id) { (head) "…" } } @else { code { (id) } }
     }
 }
 
@@ -169,7 +178,7 @@ fn table(entries: &[pb::AuditEntry]) -> Markup {
                             td { (layout::when(e.at.as_ref())) }
                             td { (who(e)) }
                             th scope="row" { (e.action) }
-                            td { (e.target_kind) " " code { (e.target_id) } }
+                            td { (e.target_kind) " " (short_id(&e.target_id)) }
                             td { (e.changed.join(", ")) }
                             td { (e.client_ip) br; span class="muted" { (e.user_agent) } }
                             td { span class={"badge " (e.outcome)} { (e.outcome) } }

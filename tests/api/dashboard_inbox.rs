@@ -218,7 +218,7 @@ async fn the_inbox_lists_newest_first_under_labels_in_keyset_pages_filtered_by_d
         text.lines()
             .next()
             .unwrap_or("")
-            .ends_with(",Name,Email,Age,Bio"),
+            .ends_with(",Name,Email,Age,Bio,Language"),
         "{text}"
     );
     assert_eq!(people(&text), (10..20).collect::<Vec<_>>(), "oldest first");

@@ -315,7 +315,8 @@ async fn csv_export_has_labels_quoting_and_no_formulas() {
             "Name (2)",
             "Notes",
             "Age",
-            "Photo"
+            "Photo",
+            "Language"
         ]
     );
     let listing = s.listing(&[]).await;

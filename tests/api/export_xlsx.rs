@@ -164,7 +164,8 @@ async fn xlsx_export_has_the_csv_columns_as_typed_cells_and_no_formulas() {
             string("Born"),
             string("Recommend?"),
             string("=Colour"),
-            string("Agree")
+            string("Agree"),
+            string("Language")
         ]
     );
 
@@ -304,7 +305,7 @@ async fn xlsx_export_takes_status_and_the_window_as_the_csv() {
     let book = sheets(&xlsx(&s, &[]).await);
     let rows = &book[0].1;
     assert_eq!(rows.len(), 2);
-    assert_eq!(rows[0].len(), 10, "{:?}", rows[0]);
+    assert_eq!(rows[0].len(), 11, "{:?}", rows[0]);
     assert_eq!(rows[1][0], string(&done));
     assert_eq!(rows[1][9], Data::Float(7.0));
 
@@ -313,7 +314,7 @@ async fn xlsx_export_takes_status_and_the_window_as_the_csv() {
     let rows = &book[0].1;
     assert_eq!(
         rows[0][10..],
-        [string("Status"), string("Last page")],
+        [string("Status"), string("Last page"), string("Language")],
         "{:?}",
         rows[0]
     );

@@ -451,7 +451,7 @@ async fn exports_carry_status_and_last_page_only_when_asked() {
         .request(reqwest::Method::GET, &path("format=csv&status=partial"));
     let csv = send(csv.bearer_auth(&s.key)).await;
     let header = csv.text.lines().next().expect("header");
-    assert!(header.ends_with("Status,Last page"), "{header}");
+    assert!(header.ends_with("Status,Last page,Language"), "{header}");
     assert!(
         !header.contains("Your car"),
         "a page break is no column: {header}"
