@@ -815,9 +815,10 @@ export interface components {
             operating_systems: components["schemas"]["ValueCount"][];
             /**
              * @description Completed responses per language answered in (`unknown` for none: API-created
-             *     responses and forms in one language), most first.
+             *     responses and forms in one language), most first; left out when no response
+             *     recorded a language.
              */
-            languages: components["schemas"]["ValueCount"][];
+            languages?: components["schemas"]["ValueCount"][];
             /** @description One per field in the form's order (page breaks are left out). */
             fields: components["schemas"]["FieldSummary"][];
             /** @description How many reached each page; empty for a form without page breaks. */
@@ -933,10 +934,11 @@ export interface components {
             last_page: number;
             /**
              * @description The language of the hosted page it was answered on (one of the form's
-             *     languages, e.g. `de`); null for API-created responses, endpoint submissions and
-             *     forms in one language (whose language is the form's `default_language`).
+             *     languages, e.g. `de`). Left out when none was recorded (API-created responses,
+             *     endpoint submissions, forms in one language, whose language is the form's
+             *     `default_language`), so that such a response keeps SPEC's exact shape.
              */
-            language: string | null;
+            language?: string | null;
         };
         /** @description `data` of a response list. */
         ResponseList: {
@@ -2463,6 +2465,7 @@ export interface operations {
             };
             401: components["responses"]["UnauthenticatedOrKeyInvalid"];
             403: components["responses"]["PlanRequiredOrInsufficientScope"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2503,6 +2506,7 @@ export interface operations {
             };
             401: components["responses"]["UnauthenticatedOrKeyInvalid"];
             403: components["responses"]["PlanRequiredOrInsufficientScope"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];

@@ -69,7 +69,7 @@ struct Contract;
 fn errors_of(operation_id: &str) -> &'static [ErrorReason] {
     use ErrorReason::*;
     match operation_id {
-        "listForms" | "getUsage" => &[ValidationError],
+        "listForms" | "getUsage" | "listAuditEntries" | "exportAuditEntries" => &[ValidationError],
         "getForm" | "deleteForm" | "getResponse" | "deleteResponse" | "getResponseFile"
         | "listWebhooks" | "deleteWebhook" => &[NotFound],
         "setFormLogo" => &[NotFound, PayloadTooLarge, RequestTimeout, ValidationError],

@@ -52,9 +52,10 @@ pub(crate) struct FormResponse {
     #[schema(minimum = 1)]
     last_page: i32,
     /// The language of the hosted page it was answered on (one of the form's
-    /// languages, e.g. `de`); null for API-created responses, endpoint submissions and
-    /// forms in one language (whose language is the form's `default_language`).
-    #[schema(required = true)]
+    /// languages, e.g. `de`). Left out when none was recorded (API-created responses,
+    /// endpoint submissions, forms in one language, whose language is the form's
+    /// `default_language`), so that such a response keeps SPEC's exact shape.
+    #[serde(skip_serializing_if = "Option::is_none")]
     language: Option<String>,
 }
 

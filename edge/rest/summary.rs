@@ -63,7 +63,9 @@ pub(crate) struct FormSummary {
     /// Completed responses per OS family, most first.
     operating_systems: Vec<ValueCount>,
     /// Completed responses per language answered in (`unknown` for none: API-created
-    /// responses and forms in one language), most first.
+    /// responses and forms in one language), most first; left out when no response
+    /// recorded a language.
+    #[serde(skip_serializing_if = "no_language")]
     languages: Vec<ValueCount>,
     /// One per field in the form's order (page breaks are left out).
     fields: Vec<FieldSummary>,
@@ -404,6 +406,12 @@ pub(crate) async fn get(
     call.reply(result, StatusCode::OK, |r| SummaryReply {
         summary: r.summary.map(FormSummary::from),
     })
+}
+
+/// Whether no counted response recorded its language (the summary then leaves the
+/// languages out, as a form in one language shows none).
+fn no_language(counts: &[ValueCount]) -> bool {
+    counts.iter().all(|c| c.value == "unknown")
 }
 
 #[cfg(test)]
