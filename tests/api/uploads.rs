@@ -574,7 +574,8 @@ async fn files_are_written_before_the_form_is_locked() {
     let short_id = form["short_id"].as_str().expect("short id").to_owned();
     let f = field_ids(&form);
 
-    // A refused submission's file does not stay: the answers were invalid (no name).
+    // A submission refused for its answers (no name) keeps its file staged, unattached,
+    // for the refused page's next post (`kept_files::`).
     let mut visitor = Visitor::new(&app);
     let token = visitor.open(&short_id).await.token();
     let page = visitor
@@ -583,14 +584,14 @@ async fn files_are_written_before_the_form_is_locked() {
     assert_eq!(page.status, 422, "{}", page.html);
     assert_eq!(
         file_rows(&app.pool).await,
-        (0, 0),
-        "refused: its file is removed"
+        (0, 1),
+        "refused: its file is kept for the next post"
     );
 
-    // While the form is locked, the file is already written, unattached.
+    // While the form is locked, the new file is already written, unattached.
     let (lock, submission) = submit_while_locked(&app, &form, visitor, ("Ada", "me.png")).await;
     eventually("the file staged while the form is locked", LONG, || async {
-        (file_rows(&app.pool).await == (0, 1)).then_some(())
+        (file_rows(&app.pool).await == (0, 2)).then_some(())
     })
     .await;
     assert!(
@@ -600,9 +601,11 @@ async fn files_are_written_before_the_form_is_locked() {
     drop(lock);
     let page = submission.await.expect("submission");
     assert_eq!(page.status, 200, "{}", page.html);
+    // The new file is the response's; the kept one, not sent again, waits for the
+    // sweep at the end of its day.
     assert_eq!(
         file_rows(&app.pool).await,
-        (1, 0),
+        (1, 1),
         "attached to its response"
     );
 }
