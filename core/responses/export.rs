@@ -289,12 +289,12 @@ fn ndjson_line(
     )
     .map_err(internal)?;
     serde_json::to_writer(&mut *buf, &r.completion_time_seconds).map_err(internal)?;
-    write!(
-        buf,
-        r#","status":"{status}","last_page":{page},"language":"#
-    )
-    .map_err(internal)?;
-    serde_json::to_writer(&mut *buf, &r.language).map_err(internal)?;
+    write!(buf, r#","status":"{status}","last_page":{page}"#).map_err(internal)?;
+    // As the listing: present only when one was recorded.
+    if let Some(language) = &r.language {
+        buf.extend_from_slice(br#","language":"#);
+        serde_json::to_writer(&mut *buf, language).map_err(internal)?;
+    }
     buf.extend_from_slice(b"}\n");
     Ok(())
 }
