@@ -2,7 +2,8 @@
 //! carrying its request id, so every log line of a call, from any module, can be found
 //! by the id (`--log-format json` prints the span's fields with each line). The id is
 //! the caller's `x-request-id` when it is a sane one; otherwise the gate assigns one and
-//! records it in the span.
+//! records it in the span. And the gauges read from the database when metrics are
+//! scraped.
 
 use http::HeaderMap;
 use std::time::Instant;
@@ -98,5 +99,21 @@ mod tests {
         assert_eq!(sane_request_id("a b"), None);
         assert_eq!(sane_request_id("x\ny"), None);
         assert_eq!(sane_request_id(&"a".repeat(101)), None);
+    }
+}
+
+/// The gauges that read the database at scrape time: the pool's connections, and the
+/// webhook delivery backlog (a failed read keeps the last values, and is logged).
+pub async fn sample_database(pool: &sqlx::PgPool) {
+    let idle = pool.num_idle() as f64;
+    let all = f64::from(pool.size());
+    metrics::gauge!("formsd_db_pool_connections", "state" => "idle").set(idle);
+    metrics::gauge!("formsd_db_pool_connections", "state" => "used").set(all - idle);
+    match crate::webhooks::store::backlog(pool).await {
+        Ok((pending, oldest_age_secs)) => {
+            metrics::gauge!("formsd_webhook_deliveries_pending").set(pending as f64);
+            metrics::gauge!("formsd_webhook_oldest_pending_age_seconds").set(oldest_age_secs);
+        }
+        Err(error) => tracing::warn!(%error, "reading the webhook backlog for the metrics"),
     }
 }

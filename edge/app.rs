@@ -242,7 +242,7 @@ impl Application {
                 let pool = pool.clone();
                 Box::pin(async move {
                     if let Some(pool) = pool {
-                        sample_database(&pool).await;
+                        forms::telemetry::sample_database(&pool).await;
                     }
                 })
             });
@@ -311,22 +311,6 @@ impl Application {
             database.close().await;
         }
         result
-    }
-}
-
-/// The gauges that read the database at scrape time: the pool's connections, and the
-/// webhook delivery backlog (a failed read keeps the last values, and is logged).
-async fn sample_database(pool: &sqlx::PgPool) {
-    let idle = pool.num_idle() as f64;
-    let all = f64::from(pool.size());
-    ::metrics::gauge!("formsd_db_pool_connections", "state" => "idle").set(idle);
-    ::metrics::gauge!("formsd_db_pool_connections", "state" => "used").set(all - idle);
-    match forms::webhooks::store::backlog(pool).await {
-        Ok((pending, oldest_age_secs)) => {
-            ::metrics::gauge!("formsd_webhook_deliveries_pending").set(pending as f64);
-            ::metrics::gauge!("formsd_webhook_oldest_pending_age_seconds").set(oldest_age_secs);
-        }
-        Err(error) => tracing::warn!(%error, "reading the webhook backlog for the metrics"),
     }
 }
 

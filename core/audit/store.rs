@@ -31,6 +31,55 @@ pub(crate) struct Stored {
     pub hash: Vec<u8>,
 }
 
+/// A stored entry's row, as the listing and the walk read it.
+struct Row {
+    chain: Uuid,
+    seq: i64,
+    at: DateTime<Utc>,
+    account_id: Option<Uuid>,
+    actor_kind: String,
+    actor_key_id: Option<Uuid>,
+    actor_session_id: Option<Uuid>,
+    actor_member_id: Option<Uuid>,
+    client_ip: String,
+    user_agent: String,
+    action: String,
+    target_kind: String,
+    target_id: String,
+    form_id: Option<Uuid>,
+    changed: Vec<String>,
+    outcome: String,
+    prev_hash: Vec<u8>,
+    hash: Vec<u8>,
+}
+
+impl From<Row> for Stored {
+    fn from(r: Row) -> Self {
+        Self {
+            entry: Entry {
+                chain: r.chain,
+                seq: r.seq,
+                at: r.at,
+                account_id: r.account_id,
+                actor_kind: r.actor_kind,
+                actor_key_id: r.actor_key_id,
+                actor_session_id: r.actor_session_id,
+                actor_member_id: r.actor_member_id,
+                client_ip: r.client_ip,
+                user_agent: r.user_agent,
+                action: r.action,
+                target_kind: r.target_kind,
+                target_id: r.target_id,
+                form_id: r.form_id,
+                changed: r.changed,
+                outcome: r.outcome,
+                prev_hash: r.prev_hash,
+            },
+            hash: r.hash,
+        }
+    }
+}
+
 /// The head of a chain.
 pub(crate) struct Head {
     pub chain: Uuid,
@@ -147,7 +196,8 @@ pub(crate) async fn list(
     filter: &Filter,
     limit: i64,
 ) -> Result<Vec<Stored>, CoreError> {
-    let rows = sqlx::query!(
+    let rows = sqlx::query_as!(
+        Row,
         r#"SELECT chain, seq, at, account_id, actor_kind, actor_key_id, actor_session_id,
                   actor_member_id, client_ip, user_agent, action, target_kind, target_id,
                   form_id, changed, outcome, prev_hash, hash
@@ -173,31 +223,7 @@ pub(crate) async fn list(
     )
     .fetch_all(pool)
     .await?;
-    Ok(rows
-        .into_iter()
-        .map(|r| Stored {
-            entry: Entry {
-                chain: r.chain,
-                seq: r.seq,
-                at: r.at,
-                account_id: r.account_id,
-                actor_kind: r.actor_kind,
-                actor_key_id: r.actor_key_id,
-                actor_session_id: r.actor_session_id,
-                actor_member_id: r.actor_member_id,
-                client_ip: r.client_ip,
-                user_agent: r.user_agent,
-                action: r.action,
-                target_kind: r.target_kind,
-                target_id: r.target_id,
-                form_id: r.form_id,
-                changed: r.changed,
-                outcome: r.outcome,
-                prev_hash: r.prev_hash,
-            },
-            hash: r.hash,
-        })
-        .collect())
+    Ok(rows.into_iter().map(Stored::from).collect())
 }
 
 /// Every chain's head, and the chains that have entries but no head (a deleted head).
@@ -225,7 +251,8 @@ pub(crate) async fn walk<T>(
     mut visit: impl FnMut(Stored) -> Option<T>,
 ) -> Result<Option<T>, CoreError> {
     use tokio_stream::StreamExt;
-    let mut rows = sqlx::query!(
+    let mut rows = sqlx::query_as!(
+        Row,
         "SELECT chain, seq, at, account_id, actor_kind, actor_key_id, actor_session_id,
                 actor_member_id, client_ip, user_agent, action, target_kind, target_id,
                 form_id, changed, outcome, prev_hash, hash
@@ -234,29 +261,7 @@ pub(crate) async fn walk<T>(
     )
     .fetch(pool);
     while let Some(r) = rows.next().await {
-        let r = r?;
-        let stored = Stored {
-            entry: Entry {
-                chain: r.chain,
-                seq: r.seq,
-                at: r.at,
-                account_id: r.account_id,
-                actor_kind: r.actor_kind,
-                actor_key_id: r.actor_key_id,
-                actor_session_id: r.actor_session_id,
-                actor_member_id: r.actor_member_id,
-                client_ip: r.client_ip,
-                user_agent: r.user_agent,
-                action: r.action,
-                target_kind: r.target_kind,
-                target_id: r.target_id,
-                form_id: r.form_id,
-                changed: r.changed,
-                outcome: r.outcome,
-                prev_hash: r.prev_hash,
-            },
-            hash: r.hash,
-        };
+        let stored = Stored::from(r?);
         if let Some(found) = visit(stored) {
             return Ok(Some(found));
         }

@@ -1,6 +1,7 @@
 //! Forms: definitions, their validation rules and their lifecycle. Plain Rust, no
 //! transport types; `service` adapts it to gRPC and `store` keeps it in PostgreSQL.
 
+pub(crate) mod answers;
 pub(crate) mod confirmation;
 pub(crate) mod convert;
 pub(crate) mod fields;

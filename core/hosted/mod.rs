@@ -11,6 +11,7 @@ mod kept;
 mod language;
 mod pages;
 pub(crate) mod pow;
+mod recall;
 pub(crate) mod store;
 mod theme;
 pub(crate) mod throttle;
@@ -101,7 +102,7 @@ impl Hosted {
         &self,
         req: pb::GetHostedFormRequest,
     ) -> Result<pb::GetHostedFormResponse, CoreError> {
-        let (form, count) = self.published(&req.short_id).await?;
+        let (mut form, count) = self.published(&req.short_id).await?;
         // The same rules as a submission: a closed form says so at once.
         let now = now_millis();
         Self::check_open(&form, count, now)?;
@@ -123,6 +124,7 @@ impl Hosted {
         } else {
             None
         };
+        recall::fill(&mut form, progress.as_ref());
         let mut form = form_to_pb(form);
         // A quiz's answers stay on the server.
         for field in &mut form.fields {

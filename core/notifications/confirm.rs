@@ -78,12 +78,7 @@ pub(crate) async fn lock_recipients(
     keys.sort_unstable();
     keys.dedup();
     if !keys.is_empty() {
-        sqlx::query!(
-            "SELECT count(pg_advisory_xact_lock(k)) FROM unnest($1::int8[]) AS k",
-            &keys
-        )
-        .fetch_one(&mut **tx)
-        .await?;
+        super::store::lock_addresses(tx, &keys).await?;
     }
     Ok(())
 }
@@ -103,30 +98,15 @@ pub(crate) async fn enqueue(
     let Some(address) = recipient(&target.settings, &response.answers) else {
         return Ok(false);
     };
-    let inserted = sqlx::query!(
-        "INSERT INTO notifications (id, account_id, form_id, response_id, kind,
-                                    recipient_digest, language, next_attempt_at, created_at)
-         SELECT $1, $2, $3, $4, 'confirmation', $5, $6, $7, $7
-          WHERE (SELECT count(*) FROM notifications
-                  WHERE kind = 'confirmation' AND recipient_digest = $5
-                    AND created_at > $7::timestamptz - interval '1 day') < $8
-            AND (SELECT count(*) FROM notifications
-                  WHERE kind = 'confirmation' AND form_id = $3
-                    AND created_at > $7::timestamptz - interval '1 day') < $9",
-        uuid::Uuid::now_v7(),
-        target.account_id,
-        target.id,
-        response.id,
-        digest(&address),
-        submission.language.as_deref(),
-        response.submitted_at,
-        PER_ADDRESS_PER_DAY,
-        config.confirmation_mails_per_form
+    let bounds = (PER_ADDRESS_PER_DAY, config.confirmation_mails_per_form);
+    let inserted = super::store::enqueue_confirmation(
+        tx,
+        target,
+        response,
+        (&digest(&address), submission.language.as_deref()),
+        bounds,
     )
-    .execute(&mut **tx)
-    .await?
-    .rows_affected()
-        > 0;
+    .await?;
     if inserted {
         crate::outbox::store::notify(&mut **tx, super::CHANNEL).await?;
     } else {

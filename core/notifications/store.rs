@@ -4,11 +4,63 @@ use crate::db::decode::read_error;
 use crate::error::CoreError;
 use crate::forms::Field;
 use crate::outbox::DeliveryStatus;
+use crate::responses::{Response, TargetForm};
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use sqlx::types::Json;
 use sqlx::{PgPool, Postgres, Transaction};
 use uuid::Uuid;
+
+/// Takes the transaction-long advisory locks `keys` (the digests of the addresses a
+/// batch mails), in the order given.
+pub(crate) async fn lock_addresses(
+    tx: &mut Transaction<'_, Postgres>,
+    keys: &[i64],
+) -> Result<(), CoreError> {
+    sqlx::query!(
+        "SELECT count(pg_advisory_xact_lock(k)) FROM unnest($1::int8[]) AS k",
+        keys
+    )
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Writes the confirmation mail of `response` to the address whose digest is given,
+/// unless `(per_address, per_form)` mails went out in the last 24 hours; returns
+/// whether it did.
+pub(crate) async fn enqueue_confirmation(
+    tx: &mut Transaction<'_, Postgres>,
+    target: &TargetForm,
+    response: &Response,
+    (digest, language): (&[u8], Option<&str>),
+    (per_address, per_form): (i64, i64),
+) -> Result<bool, CoreError> {
+    let inserted = sqlx::query!(
+        "INSERT INTO notifications (id, account_id, form_id, response_id, kind,
+                                    recipient_digest, language, next_attempt_at, created_at)
+         SELECT $1, $2, $3, $4, 'confirmation', $5, $6, $7, $7
+          WHERE (SELECT count(*) FROM notifications
+                  WHERE kind = 'confirmation' AND recipient_digest = $5
+                    AND created_at > $7::timestamptz - interval '1 day') < $8
+            AND (SELECT count(*) FROM notifications
+                  WHERE kind = 'confirmation' AND form_id = $3
+                    AND created_at > $7::timestamptz - interval '1 day') < $9",
+        Uuid::now_v7(),
+        target.account_id,
+        target.id,
+        response.id,
+        digest,
+        language,
+        response.submitted_at,
+        per_address,
+        per_form
+    )
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    Ok(inserted > 0)
+}
 
 /// Writes the notification of a new response when its form has notifications on and
 /// its owner has an address; returns whether it did.

@@ -2,7 +2,6 @@
 //! form, and the response quota. Plain Rust; `create` stores submissions, `store` holds
 //! the SQL and `service` the gRPC adapter.
 
-mod answers;
 mod bounded;
 pub(crate) mod create;
 pub(crate) mod cursor;
@@ -16,9 +15,11 @@ pub mod store;
 pub(crate) mod summary;
 pub mod tally;
 
-pub(crate) use answers::e164;
-pub use answers::is_email;
-use answers::{check_answer, is_blank};
+pub use crate::forms::answers::{
+    MAX_EMAIL, MAX_FILE_REF, MAX_HIDDEN, MAX_LONG_TEXT, MAX_OTHER_TEXT, MAX_SHORT_TEXT, MAX_URL,
+    is_email,
+};
+use crate::forms::answers::{check_answer, is_blank};
 
 use crate::Problem;
 use crate::error::{CoreError, FieldError};
@@ -29,19 +30,6 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 use uuid::Uuid;
 
-/// Longest answer of a short_text field, in characters.
-pub const MAX_SHORT_TEXT: usize = 1_000;
-/// Longest answer of a long_text or textarea field.
-pub const MAX_LONG_TEXT: usize = 20_000;
-/// Longest email address (RFC 5321 path limit).
-pub const MAX_EMAIL: usize = 254;
-/// Longest file reference (URL) of a file_upload answer.
-pub const MAX_FILE_REF: usize = 2_048;
-/// Longest "other" text of a choice answer.
-pub const MAX_OTHER_TEXT: usize = 500;
-/// Longest url answer, and longest hidden answer.
-pub const MAX_URL: usize = 2_000;
-pub const MAX_HIDDEN: usize = 2_000;
 /// Largest serialized metadata object.
 pub const MAX_METADATA_BYTES: usize = 16 * 1024;
 
@@ -395,8 +383,6 @@ mod tests {
             v(&f, answers(&f, &[json!(["a"]), json!(false)])).is_err(),
             "required checkbox unticked"
         );
-        assert_eq!(e164("+44 20 7946 0958").as_deref(), Some("+442079460958"));
-        assert_eq!(e164("020 7946 0958"), None);
     }
 
     #[test]

@@ -479,7 +479,7 @@ pub async fn delivery_status(
 /// The delivery backlog for the metrics: deliveries waiting to be sent (first attempts
 /// and retries, also of paused subscriptions) and the age in seconds of the oldest (0
 /// when none waits). Read through the partial index of pending deliveries.
-pub async fn backlog(pool: &PgPool) -> Result<(i64, f64), CoreError> {
+pub(crate) async fn backlog(pool: &PgPool) -> Result<(i64, f64), CoreError> {
     let row = sqlx::query!(
         r#"SELECT count(*) AS "pending!",
                   COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8

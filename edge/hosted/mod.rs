@@ -18,7 +18,6 @@ mod form;
 mod nonce;
 mod page;
 mod posted;
-mod recall;
 mod resume;
 mod theme;
 mod translate;
@@ -55,10 +54,9 @@ fn form_reply(
     (nonce, home): (&str, NonceHome),
     paging: &Paging<'_>,
 ) -> Response {
-    let Some(mut form) = form else {
+    let Some(form) = form else {
         return errors::not_found(paging.words);
     };
-    recall::recall_page(&mut form, paging.progress, paging.words.tag());
     let page_nonce = (home == NonceHome::Page).then_some(nonce);
     let html = form_page(short_id, &form, (token, page_nonce, pow), filled, paging);
     let mut response = with_cookie((status, Html(html)).into_response(), nonce, home);

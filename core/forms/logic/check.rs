@@ -155,7 +155,7 @@ pub(crate) fn operand(target: &Field, v: &Value) -> Result<Value, String> {
             .ok_or_else(|| "must be true or false".to_owned()),
         K::Phone => v
             .as_str()
-            .and_then(crate::responses::e164)
+            .and_then(crate::forms::answers::e164)
             .map(Value::String)
             .ok_or_else(|| {
                 "must be a phone number starting with + and the country code".to_owned()

@@ -1,11 +1,29 @@
 //! The rules of each kind's answer, one field at a time: what a required question
 //! takes, and what each kind accepts and stores (an option's id, a number in its
 //! bounds, a date, an address, a phone number in international form, a file's
-//! reference). `TargetForm::validate` applies them over a form.
+//! reference), next to the kinds they belong to. `responses::TargetForm::validate`
+//! applies them over a form; the conditions' checks (`logic`) read numbers and phones
+//! the same way.
 
-use super::*;
+use super::{Field, FieldKind};
+use crate::Problem;
+use serde_json::Value;
 
-pub(super) fn is_blank(value: &Value) -> bool {
+/// Longest answer of a short_text field, in characters.
+pub const MAX_SHORT_TEXT: usize = 1_000;
+/// Longest answer of a long_text or textarea field.
+pub const MAX_LONG_TEXT: usize = 20_000;
+/// Longest email address (RFC 5321 path limit).
+pub const MAX_EMAIL: usize = 254;
+/// Longest file reference (URL) of a file_upload answer.
+pub const MAX_FILE_REF: usize = 2_048;
+/// Longest "other" text of a choice answer.
+pub const MAX_OTHER_TEXT: usize = 500;
+/// Longest url answer, and longest hidden answer.
+pub const MAX_URL: usize = 2_000;
+pub const MAX_HIDDEN: usize = 2_000;
+
+pub(crate) fn is_blank(value: &Value) -> bool {
     match value {
         Value::Null => true,
         Value::String(s) => s.trim().is_empty(),
@@ -16,7 +34,7 @@ pub(super) fn is_blank(value: &Value) -> bool {
 }
 
 /// The rules of each field type; `Err` says what is wrong.
-pub(super) fn check_answer(field: &Field, value: &Value) -> Result<Value, Problem> {
+pub(crate) fn check_answer(field: &Field, value: &Value) -> Result<Value, Problem> {
     let text = |max: usize| match value {
         Value::String(s) if s.chars().count() <= max => Ok(value.clone()),
         Value::String(_) => Err(Problem::new(
@@ -93,11 +111,11 @@ pub(super) fn check_answer(field: &Field, value: &Value) -> Result<Value, Proble
             let bound = |v: &Option<Value>| {
                 v.as_ref()
                     .and_then(Value::as_str)
-                    .and_then(crate::forms::parse_date)
+                    .and_then(super::parse_date)
             };
             let Some(date) = value
                 .as_str()
-                .and_then(|s| crate::forms::parse_date(s.trim()))
+                .and_then(|s| super::parse_date(s.trim()))
             else {
                 return Err(Problem::new("date", "must be a date written YYYY-MM-DD"));
             };
@@ -303,4 +321,15 @@ pub fn is_email(s: &str) -> bool {
                 && l.chars().all(|c| c.is_alphanumeric() || c == '-')
         });
     local_ok && domain_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::e164;
+
+    #[test]
+    fn a_phone_is_kept_in_international_form_only() {
+        assert_eq!(e164("+44 20 7946 0958").as_deref(), Some("+442079460958"));
+        assert_eq!(e164("020 7946 0958"), None);
+    }
 }
