@@ -1,7 +1,7 @@
 //! The dashboard's style sheet, scripts and icon, compiled into the binary.
 
 use axum::extract::Path;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 const CSS: &str = include_str!("assets/app.css");
@@ -12,22 +12,14 @@ const ICON: &str = include_str!("assets/icon.svg");
 
 /// `GET /app/assets/{file}`
 pub(crate) async fn serve(Path(file): Path<String>) -> Response {
-    let (body, kind) = match file.as_str() {
-        "app.css" => (CSS, "text/css; charset=utf-8"),
-        "app.js" => (JS, "text/javascript; charset=utf-8"),
-        "builder.js" => (BUILDER_JS, "text/javascript; charset=utf-8"),
-        "icon.svg" => (ICON, "image/svg+xml"),
-        _ => return StatusCode::NOT_FOUND.into_response(),
-    };
-    let mut response = body.into_response();
-    let h = response.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    // Assets change only with the binary; an hour is a fair cache.
-    h.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=3600"),
-    );
-    response
+    use crate::http::asset::{SCRIPT, STYLE, SVG, served};
+    match file.as_str() {
+        "app.css" => served(CSS, STYLE),
+        "app.js" => served(JS, SCRIPT),
+        "builder.js" => served(BUILDER_JS, SCRIPT),
+        "icon.svg" => served(ICON, SVG),
+        _ => StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 /// `GET /favicon.ico`: browsers ask for it on every site; the icon, not an error.

@@ -150,24 +150,9 @@ pub(super) fn refusal_page(
     (status, Html(page(Words::english(), title, body))).into_response()
 }
 
-/// A script compiled into the binary, with the headers every one of them carries.
+/// A script compiled into the binary.
 pub(super) fn served(script: &'static str) -> Response {
-    let mut response = script.into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/javascript; charset=utf-8"),
-    );
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    // It changes only with the binary; an hour is a fair cache.
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=3600"),
-    );
-    response
+    crate::http::asset::served(script, crate::http::asset::SCRIPT)
 }
 
 /// `GET /f/assets/back.js`: the refusal page's script.

@@ -3,6 +3,7 @@
 //! envelope, the conversation with the core (`call`), the edge's state, logs and
 //! metrics.
 
+pub(crate) mod asset;
 pub(crate) mod body;
 pub(crate) mod call;
 pub(crate) mod cookies;

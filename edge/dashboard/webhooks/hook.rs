@@ -67,25 +67,11 @@ pub(super) async fn hook_page(
         Ok(reply) => reply.into_inner().deliveries,
         Err(status) => return owner.failure(&status),
     };
-    let form = match owner.form(form_id).await {
-        Ok(form) => form,
+    let (form, hooks) = match super::form_and_hooks(owner, form_id).await {
+        Ok(found) => found,
         Err(response) => return response,
     };
-    let listed = owner
-        .state
-        .webhooks()
-        .list_webhooks(owner.request(pb::ListWebhooksRequest {
-            form_id: form.id.clone(),
-        }))
-        .await;
-    let hook = match listed {
-        Ok(reply) => reply
-            .into_inner()
-            .webhooks
-            .into_iter()
-            .find(|h| h.id == webhook_id),
-        Err(status) => return owner.failure(&status),
-    };
+    let hook = hooks.into_iter().find(|h| h.id == webhook_id);
     let Some(hook) = hook else {
         return owner.not_found();
     };

@@ -28,20 +28,9 @@ pub(super) async fn list_page(
     created: Option<pb::Webhook>,
     status: Option<StatusCode>,
 ) -> Response {
-    let form = match owner.form(form_id).await {
-        Ok(form) => form,
+    let (form, hooks) = match super::form_and_hooks(owner, form_id).await {
+        Ok(found) => found,
         Err(response) => return response,
-    };
-    let listed = owner
-        .state
-        .webhooks()
-        .list_webhooks(owner.request(pb::ListWebhooksRequest {
-            form_id: form.id.clone(),
-        }))
-        .await;
-    let hooks = match listed {
-        Ok(reply) => reply.into_inner().webhooks,
-        Err(status) => return owner.failure(&status),
     };
     let (problem_text, draft) = match refused {
         Some((text, draft)) => (Some(text), draft),

@@ -32,6 +32,25 @@ pub(super) fn hook_url(form_id: &str, webhook_id: &str) -> String {
     format!("/app/forms/{form_id}/webhooks/{webhook_id}")
 }
 
+/// The form `form_id` and its webhooks, or the page that says why not.
+async fn form_and_hooks(
+    owner: &Owner,
+    form_id: &str,
+) -> Result<(pb::Form, Vec<pb::Webhook>), Response> {
+    let form = owner.form(form_id).await?;
+    let listed = owner
+        .state
+        .webhooks()
+        .list_webhooks(owner.request(pb::ListWebhooksRequest {
+            form_id: form.id.clone(),
+        }))
+        .await;
+    match listed {
+        Ok(reply) => Ok((form, reply.into_inner().webhooks)),
+        Err(status) => Err(owner.failure(&status)),
+    }
+}
+
 /// What `?done=` says after a change; nothing else is ever shown.
 fn done_text(done: Option<&str>) -> Option<&'static str> {
     match done? {
