@@ -88,20 +88,6 @@ pub fn record_request_id(id: &str) {
     Span::current().record("request_id", id);
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_sane_ids_are_taken() {
-        assert_eq!(sane_request_id("4f1c-a_b.9"), Some("4f1c-a_b.9"));
-        assert_eq!(sane_request_id(""), None);
-        assert_eq!(sane_request_id("a b"), None);
-        assert_eq!(sane_request_id("x\ny"), None);
-        assert_eq!(sane_request_id(&"a".repeat(101)), None);
-    }
-}
-
 /// The gauges that read the database at scrape time: the pool's connections, and the
 /// webhook delivery backlog (a failed read keeps the last values, and is logged).
 pub async fn sample_database(pool: &sqlx::PgPool) {
@@ -115,5 +101,19 @@ pub async fn sample_database(pool: &sqlx::PgPool) {
             metrics::gauge!("formsd_webhook_oldest_pending_age_seconds").set(oldest_age_secs);
         }
         Err(error) => tracing::warn!(%error, "reading the webhook backlog for the metrics"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_sane_ids_are_taken() {
+        assert_eq!(sane_request_id("4f1c-a_b.9"), Some("4f1c-a_b.9"));
+        assert_eq!(sane_request_id(""), None);
+        assert_eq!(sane_request_id("a b"), None);
+        assert_eq!(sane_request_id("x\ny"), None);
+        assert_eq!(sane_request_id(&"a".repeat(101)), None);
     }
 }

@@ -11,6 +11,23 @@ pub mod identity;
 pub mod metadata;
 mod reason;
 
+/// The kinds of field, one list for every edge: a field's `type` is one of their
+/// names (`FieldKind::as_str`); `FormField::kind` reads it.
+pub use crate::forms::fields::FieldKind;
+
+impl FormField {
+    /// The field's kind; None for a name this build does not know (the core never
+    /// sends one).
+    pub fn kind(&self) -> Option<FieldKind> {
+        self.r#type.parse().ok()
+    }
+
+    /// Whether the field is of `kind`.
+    pub fn is(&self, kind: FieldKind) -> bool {
+        self.r#type == kind.as_str()
+    }
+}
+
 /// The event names a webhook subscription may list (SPEC Events): the core refuses any
 /// other, the dashboard offers these.
 pub const WEBHOOK_EVENTS: &[&str] = crate::webhooks::EVENTS;

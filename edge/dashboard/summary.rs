@@ -9,6 +9,7 @@ use super::owner::Owner;
 use super::results::segment;
 use axum::extract::Path;
 use axum::response::Response;
+use forms::pb::FieldKind;
 use forms::pb::{self, field_summary::Detail};
 use maud::{Markup, html};
 
@@ -98,7 +99,7 @@ fn nps_figures(nps: f64, s: &pb::ScaleSummary, label: &str) -> Markup {
 fn for_some(fields: &[pb::FormField], n: i32) -> bool {
     usize::try_from(n - 2)
         .ok()
-        .and_then(|i| fields.iter().filter(|f| f.r#type == "page_break").nth(i))
+        .and_then(|i| fields.iter().filter(|f| f.is(FieldKind::PageBreak)).nth(i))
         .is_some_and(|f| !f.show_if.is_empty())
 }
 

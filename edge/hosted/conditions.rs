@@ -34,7 +34,9 @@ fn target<'f>(form: &'f pb::Form, condition: &pb::Condition) -> Option<&'f pb::F
 }
 
 /// The `data-show-if` value: the conditions as JSON, each with the kind of the field it
-/// reads, which says how answers compare (text ignoring case, numbers as numbers...).
+/// reads, which says how answers compare (numbers as numbers, dates as dates...), and
+/// whether that kind is answered with text (compared ignoring case): the script keeps
+/// no list of kinds of its own.
 pub(super) fn data_attribute(form: &pb::Form, conditions: &[&pb::Condition]) -> String {
     let list: Vec<Value> = conditions
         .iter()
@@ -44,6 +46,7 @@ pub(super) fn data_attribute(form: &pb::Form, conditions: &[&pb::Condition]) -> 
                 "op": c.op,
                 "value": c.value.as_ref().map_or(Value::Null, pb::convert::value_to_json),
                 "kind": target(form, c).map_or("", |f| f.r#type.as_str()),
+                "text": target(form, c).and_then(pb::FormField::kind).is_some_and(pb::FieldKind::is_text),
             })
         })
         .collect();

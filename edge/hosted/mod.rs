@@ -33,6 +33,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use controls::Filled;
 use errors::{error_page, field_errors, pow_refusal};
 use form::{Paging, form_page, page_address};
+use forms::pb::FieldKind;
 use forms::pb::{self, ErrorReason, convert};
 use nonce::{NonceHome, nonce, with_cookie};
 use page::{FormActionOrigin, scored_thanks_page};
@@ -89,7 +90,10 @@ fn prefill(form: &pb::Form, query: &str) -> HashMap<String, serde_json::Value> {
         return values;
     }
     for field in &form.fields {
-        if matches!(field.r#type.as_str(), "file_upload" | "page_break") {
+        if matches!(
+            field.kind(),
+            Some(FieldKind::FileUpload | FieldKind::PageBreak)
+        ) {
             continue;
         }
         let label = convert::slug(&field.label);
@@ -108,19 +112,19 @@ fn prefill(form: &pb::Form, query: &str) -> HashMap<String, serde_json::Value> {
         let Some(first) = given.first() else {
             continue;
         };
-        let value = match field.r#type.as_str() {
-            "multiple_choice" => Value::Array(
+        let value = match field.kind() {
+            Some(FieldKind::MultipleChoice) => Value::Array(
                 given
                     .iter()
                     .filter(|v| !v.is_empty())
                     .map(|v| Value::String((*v).to_owned()))
                     .collect(),
             ),
-            "rating" | "scale" => match first.trim().parse::<i64>() {
+            Some(FieldKind::Rating | FieldKind::Scale) => match first.trim().parse::<i64>() {
                 Ok(n) => Value::from(n),
                 Err(_) => continue,
             },
-            "checkbox" => Value::Bool(matches!(
+            Some(FieldKind::Checkbox) => Value::Bool(matches!(
                 first.to_ascii_lowercase().as_str(),
                 "true" | "1" | "on" | "yes"
             )),

@@ -602,7 +602,7 @@ async fn same_page_conditions_carry_their_rule_a_hint_and_the_script() {
     }
     let roof = p.option("Extras", "Roof box");
     let rule = format!(
-        "data-show-if=\"[{{&quot;field&quot;:&quot;{}&quot;,&quot;op&quot;:&quot;contains&quot;,&quot;value&quot;:&quot;{roof}&quot;,&quot;kind&quot;:&quot;multiple_choice&quot;}}]\"",
+        "data-show-if=\"[{{&quot;field&quot;:&quot;{}&quot;,&quot;op&quot;:&quot;contains&quot;,&quot;value&quot;:&quot;{roof}&quot;,&quot;kind&quot;:&quot;multiple_choice&quot;,&quot;text&quot;:false}}]\"",
         p.id("Extras")
     );
     assert!(page.html.contains(&rule), "{rule} missing: {}", page.html);

@@ -5,13 +5,14 @@
 //! words, so that the list, the detail and the unfinished tab agree.
 
 use forms::pb;
+use forms::pb::FieldKind;
 use maud::{Markup, html};
 use serde_json::Value;
 
 /// Field kinds that are not questions (a page break starts a page): never a column,
 /// never a "No answer" row.
 pub(crate) fn is_question(field: &pb::FormField) -> bool {
-    field.r#type != "page_break"
+    !field.is(FieldKind::PageBreak)
 }
 
 /// The label of option `id` of a choice field; an option removed since keeps no label,
@@ -85,19 +86,19 @@ pub(crate) fn size_text(bytes: u64) -> String {
 
 /// The answer as plain text (a cell's title, a search's words): what [`show`] draws.
 pub(crate) fn text(field: &pb::FormField, value: &Value) -> String {
-    match (field.r#type.as_str(), value) {
+    match (field.kind(), value) {
         (_, Value::Null) => String::new(),
-        ("single_choice" | "dropdown", v) => choice(field, v),
-        ("multiple_choice", Value::Array(items)) => items
+        (Some(FieldKind::SingleChoice | FieldKind::Dropdown), v) => choice(field, v),
+        (Some(FieldKind::MultipleChoice), Value::Array(items)) => items
             .iter()
             .map(|v| choice(field, v))
             .collect::<Vec<_>>()
             .join(", "),
-        ("rating", v) => match stars(field, v) {
+        (Some(FieldKind::Rating), v) => match stars(field, v) {
             Some((given, of)) => format!("{given} of {of} stars"),
             None => plain(v),
         },
-        ("date", Value::String(d)) => day(d),
+        (Some(FieldKind::Date), Value::String(d)) => day(d),
         (_, Value::Object(file)) if file.contains_key("file_id") => {
             let name = plain(value);
             match file.get("size").and_then(Value::as_u64) {
@@ -130,9 +131,9 @@ pub(crate) fn show(
     max: Option<usize>,
 ) -> Markup {
     let cut = |t: String| max.map_or_else(|| t.clone(), |m| truncate(&t, m));
-    match (field.r#type.as_str(), value) {
+    match (field.kind(), value) {
         (_, Value::Null) => html! {},
-        ("rating", v) => match stars(field, v) {
+        (Some(FieldKind::Rating), v) => match stars(field, v) {
             Some((given, of)) => {
                 let drawn = "★".repeat(given as usize) + &"☆".repeat((of - given) as usize);
                 html! { span class="stars" role="img" aria-label=(text(field, v)) { (drawn) } }
@@ -141,7 +142,7 @@ pub(crate) fn show(
         },
         (_, Value::Object(file)) if file.contains_key("file_id") => file_link(file, files),
         (_, Value::Array(items))
-            if items.iter().any(Value::is_object) && field.r#type == "file_upload" =>
+            if items.iter().any(Value::is_object) && field.is(FieldKind::FileUpload) =>
         {
             html! {
                 @for item in items {

@@ -14,6 +14,7 @@ use crate::dashboard::owner::Owner;
 use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use axum::response::Response;
+use forms::pb::FieldKind;
 use forms::pb::{self, convert, list_responses_response::Pagination};
 use maud::{Markup, html};
 use serde_json::{Map, Value};
@@ -56,7 +57,7 @@ pub(crate) fn core_value(form: &pb::Form, c: &Condition) -> String {
     let checkbox = form
         .fields
         .iter()
-        .any(|f| f.id == c.field && f.r#type == "checkbox");
+        .any(|f| f.id == c.field && f.is(FieldKind::Checkbox));
     match c.value.to_lowercase().as_str() {
         "yes" if checkbox => "true".to_owned(),
         "no" if checkbox => "false".to_owned(),
@@ -86,16 +87,16 @@ fn condition_refused(form: &pb::Form, c: &Condition, refusal: &str) -> Mistake {
             ),
         };
     }
-    let takes = match field.r#type.as_str() {
-        "number" | "scale" => "a number, such as 7".to_owned(),
-        "rating" => "a number of stars, such as 4".to_owned(),
-        "date" => "a date, such as 2026-01-31".to_owned(),
-        "checkbox" => "Yes or No".to_owned(),
-        "single_choice" | "dropdown" | "multiple_choice" => {
+    let takes = match field.kind() {
+        Some(FieldKind::Number | FieldKind::Scale) => "a number, such as 7".to_owned(),
+        Some(FieldKind::Rating) => "a number of stars, such as 4".to_owned(),
+        Some(FieldKind::Date) => "a date, such as 2026-01-31".to_owned(),
+        Some(FieldKind::Checkbox) => "Yes or No".to_owned(),
+        Some(FieldKind::SingleChoice | FieldKind::Dropdown | FieldKind::MultipleChoice) => {
             let options: Vec<&str> = field.options.iter().map(|o| o.label.as_str()).collect();
             format!("one of its options: {}", options.join(", "))
         }
-        "phone" => "a phone number, such as +44 20 7946 0958".to_owned(),
+        Some(FieldKind::Phone) => "a phone number, such as +44 20 7946 0958".to_owned(),
         _ => "text of at most 200 characters".to_owned(),
     };
     Mistake {

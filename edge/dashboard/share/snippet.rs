@@ -3,6 +3,7 @@
 
 // The "Other" choice is posted as the hosted page posts it (its text in `<name>:other`).
 use crate::hosted::OTHER;
+use forms::pb::FieldKind;
 
 /// The copy-paste HTML of a form in endpoint mode: the owner's own `<form>` posting
 /// to `action` (the form's `/f/{short_id}`), one input per field named as the endpoint
@@ -33,7 +34,7 @@ pub(crate) fn endpoint_snippet(action: &str, form: &forms::pb::Form) -> String {
             slug.clone()
         }
     };
-    let files = form.fields.iter().any(|f| f.r#type == "file_upload");
+    let files = form.fields.iter().any(|f| f.is(FieldKind::FileUpload));
     // A form that asks for a proof of work: the service's script fetches its challenge
     // and fills `_pow` before the visitor can send.
     let pow = form
@@ -58,7 +59,7 @@ pub(crate) fn endpoint_snippet(action: &str, form: &forms::pb::Form) -> String {
     // Whether the page being walked is shown only on a condition.
     let mut page_conditional = false;
     for (at, field) in form.fields.iter().enumerate() {
-        if field.r#type == "page_break" {
+        if field.is(FieldKind::PageBreak) {
             page_conditional = !field.show_if.is_empty();
             continue;
         }
@@ -101,26 +102,26 @@ pub(crate) fn endpoint_snippet(action: &str, form: &forms::pb::Form) -> String {
                 "  <label>{label}\n    <input type=\"{kind}\" name=\"{name}\"{required}>\n  </label>\n"
             )
         };
-        html.push_str(&match field.r#type.as_str() {
-            "long_text" | "textarea" => format!(
+        html.push_str(&match field.kind() {
+            Some(FieldKind::LongText | FieldKind::Textarea) => format!(
                 "  <label>{label}\n    <textarea name=\"{name}\"{required}></textarea>\n  </label>\n"
             ),
-            "email" => input("email"),
-            "number" => input("number"),
-            "date" => input("date"),
-            "url" => input("url"),
-            "phone" => input("tel"),
-            "file_upload" => input("file"),
-            "hidden" => format!("  <input type=\"hidden\" name=\"{name}\" value=\"\">\n"),
-            "single_choice" => format!(
+            Some(FieldKind::Email) => input("email"),
+            Some(FieldKind::Number) => input("number"),
+            Some(FieldKind::Date) => input("date"),
+            Some(FieldKind::Url) => input("url"),
+            Some(FieldKind::Phone) => input("tel"),
+            Some(FieldKind::FileUpload) => input("file"),
+            Some(FieldKind::Hidden) => format!("  <input type=\"hidden\" name=\"{name}\" value=\"\">\n"),
+            Some(FieldKind::SingleChoice) => format!(
                 "  <fieldset><legend>{label}</legend>\n{}  </fieldset>\n",
                 options("radio", ":one")
             ),
-            "multiple_choice" => format!(
+            Some(FieldKind::MultipleChoice) => format!(
                 "  <fieldset><legend>{label}</legend>\n{}  </fieldset>\n",
                 options("checkbox", ":many")
             ),
-            "dropdown" => format!(
+            Some(FieldKind::Dropdown) => format!(
                 "  <label>{label}\n    <select name=\"{name}:one\"{required}>\n      <option value=\"\"></option>\n{}    </select>\n  </label>\n",
                 field
                     .options
@@ -132,13 +133,13 @@ pub(crate) fn endpoint_snippet(action: &str, form: &forms::pb::Form) -> String {
                     ))
                     .collect::<String>()
             ),
-            "rating" | "scale" => {
+            Some(FieldKind::Rating | FieldKind::Scale) => {
                 let (min, max) = crate::hosted::range_of(field);
                 format!(
                     "  <label>{label}\n    <input type=\"number\" name=\"{name}:int\" min=\"{min}\" max=\"{max}\" step=\"1\"{required}>\n  </label>\n"
                 )
             }
-            "checkbox" => format!(
+            Some(FieldKind::Checkbox) => format!(
                 "  <label><input type=\"checkbox\" name=\"{name}:bool\" value=\"true\"{required}> {label}</label>\n"
             ),
             _ => input("text"),

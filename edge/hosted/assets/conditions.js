@@ -1,6 +1,6 @@
 // Conditions of a hosted page (see edge/routes/hosted/conditions.rs): each element with
 // `data-show-if` (a field, or a part of the form under a page break) lists conditions on
-// answers of the same page, `[{field, op, value, kind}]`. As the visitor answers, an
+// answers of the same page, `[{field, op, value, kind, text}]`. As the visitor answers, an
 // element whose conditions do not all hold is hidden and its inputs disabled, so that
 // the browser does not send them; it comes back when they hold again. The rule is the
 // core's (`forms::logic`), which judges the posted page: an answer to a field that is
@@ -8,7 +8,6 @@
 // page's hints ("Answer only if ...") are for pages without this script.
 
 const OTHER = '_other';
-const TEXT = new Set(['short_text', 'long_text', 'textarea', 'email', 'url', 'phone', 'hidden']);
 
 const form = document.querySelector('form[data-conditions]');
 
@@ -67,9 +66,10 @@ function read(id) {
 // A phone number as digits after an optional +, near enough to the core's E.164.
 const phone = (s) => s.replace(/[^\d+]/g, '');
 
-function same(kind, a, b) {
+// `text`: the field is answered with text (the page's conditions say which are).
+function same(kind, text, a, b) {
   if (kind === 'number') return Number(a) === Number(b);
-  if (typeof a === 'string' && typeof b === 'string' && TEXT.has(kind)) {
+  if (typeof a === 'string' && typeof b === 'string' && text) {
     if (kind === 'phone') return phone(a) === phone(b);
     return a.trim().toLowerCase() === b.trim().toLowerCase();
   }
@@ -84,17 +84,17 @@ function key(kind, v) {
 }
 
 function holds(c, answer) {
-  const { op, kind, value } = c;
+  const { op, kind, text, value } = c;
   if (op === 'answered') return answer !== undefined;
   if (op === 'not_answered') return answer === undefined;
   if (answer === undefined) return op === 'not_equals';
   switch (op) {
-    case 'equals': return same(kind, answer, value);
-    case 'not_equals': return !same(kind, answer, value);
+    case 'equals': return same(kind, text, answer, value);
+    case 'not_equals': return !same(kind, text, answer, value);
     case 'any_of': {
       const list = Array.isArray(value) ? value : [];
       if (Array.isArray(answer)) return answer.some((ticked) => list.includes(ticked));
-      return list.some((v) => same(kind, answer, v));
+      return list.some((v) => same(kind, text, answer, v));
     }
     case 'contains':
       if (Array.isArray(answer)) return answer.includes(value);

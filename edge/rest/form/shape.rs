@@ -224,42 +224,23 @@ fn status_name(status: pb::FormStatus) -> StatusName {
     }
 }
 
-/// The type of a field: what an answer to it must be.
-#[derive(ToSchema)]
-#[schema(rename_all = "snake_case")]
-#[allow(dead_code)] // documents the strings the core accepts in `type`
-pub(crate) enum FieldType {
-    ShortText,
-    LongText,
-    /// Same rules as `long_text`.
-    Textarea,
-    Email,
-    Number,
-    FileUpload,
-    /// One option id (radio buttons), or `{"other": text}` with `allow_other`.
-    SingleChoice,
-    /// One option id (a select).
-    Dropdown,
-    /// An array of distinct option ids, possibly with one `{"other": text}`.
-    MultipleChoice,
-    /// An integer from 1 to `max` (default 5).
-    Rating,
-    /// An integer from `min` to `max` (default 0 to 10).
-    Scale,
-    /// `YYYY-MM-DD`, within `min` / `max`.
-    Date,
-    /// An absolute http(s) URL, at most 2000 characters.
-    Url,
-    /// An international number (`+` and country code), stored in E.164.
-    Phone,
-    /// A boolean; a required checkbox must be `true`.
-    Checkbox,
-    /// A string of at most 2000 characters, never required.
-    Hidden,
-    /// Not a question: starts a new page titled by its `label`, shown when its `show_if`
-    /// holds. Takes no answer.
-    PageBreak,
+/// The type of a field: what an answer to it must be. Its names are the core's one
+/// list of kinds (`pb::FieldKind::ALL`), so a new kind reaches the document by itself;
+/// what each takes is described with the field's properties.
+pub(crate) struct FieldType;
+
+impl utoipa::PartialSchema for FieldType {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some("The type of a field: what an answer to it must be."))
+            .enum_values(Some(pb::FieldKind::ALL.iter().map(|k| k.as_str())))
+            .into()
+    }
 }
+
+impl ToSchema for FieldType {}
 
 /// A condition on the answer to an earlier field: see `show_if`.
 #[derive(Serialize, Deserialize, ToSchema)]
