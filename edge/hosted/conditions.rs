@@ -261,7 +261,7 @@ mod tests {
             serde_json::from_str(&data_attribute(&form(), &kept)).expect("JSON attribute");
         assert_eq!(
             data,
-            json!([{"field": "age", "op": "answered", "value": null, "kind": "number"}])
+            json!([{"field": "age", "op": "answered", "value": null, "kind": "number", "text": false}])
         );
     }
 }
