@@ -44,6 +44,42 @@ fn fill_page(form: &mut Form, page: i32, answers: &Map<String, Value>) {
             fill(text, reading);
         }
     };
+    // A translation lacking a text that recalls shows the default's, read in its own
+    // language (an option by its translated label): it gets that text, filled.
+    for (tag, translation) in &mut form.languages.translations {
+        let reading = Reading::new(&fields, &languages, &earlier, Some(tag));
+        let mut own = |slot: &mut Option<String>, default: Option<&String>| {
+            if slot.is_none() && default.is_some_and(|t| has_recall(t)) {
+                *slot = default.cloned();
+            }
+            fill_opt(slot, &reading);
+        };
+        own(&mut translation.description, form.description.as_ref());
+        for field in &fields {
+            let defaults = [
+                Some(&field.label),
+                field.placeholder.as_ref(),
+                field.min_label.as_ref(),
+                field.max_label.as_ref(),
+            ];
+            let id = field.id.to_string();
+            if !translation.fields.contains_key(&id)
+                && !defaults.iter().flatten().any(|t| has_recall(t))
+            {
+                continue;
+            }
+            let texts = translation.fields.entry(id).or_default();
+            let slots = [
+                &mut texts.label,
+                &mut texts.placeholder,
+                &mut texts.min_label,
+                &mut texts.max_label,
+            ];
+            for (slot, default) in slots.into_iter().zip(defaults) {
+                own(slot, default);
+            }
+        }
+    }
     let default = Reading::new(&fields, &languages, &earlier, None);
     fill_opt(&mut form.description, &default);
     for field in &mut form.fields {
@@ -54,20 +90,6 @@ fn fill_page(form: &mut Form, page: i32, answers: &Map<String, Value>) {
             &mut field.max_label,
         ] {
             fill_opt(text, &default);
-        }
-    }
-    for (tag, translation) in &mut form.languages.translations {
-        let reading = Reading::new(&fields, &languages, &earlier, Some(tag));
-        fill_opt(&mut translation.description, &reading);
-        for texts in translation.fields.values_mut() {
-            for text in [
-                &mut texts.label,
-                &mut texts.placeholder,
-                &mut texts.min_label,
-                &mut texts.max_label,
-            ] {
-                fill_opt(text, &reading);
-            }
         }
     }
 }
@@ -160,7 +182,10 @@ mod tests {
             labels,
             ["Name ", "Hello <b>x</b>", "Where, <b>x</b>?", "{{nobody}} "]
         );
-        let german = &form.languages.translations["de"].fields[&later];
-        assert_eq!(german.label.as_deref(), Some("Wo, <b>x</b>?"));
+        let german = &form.languages.translations["de"].fields;
+        assert_eq!(german[&later].label.as_deref(), Some("Wo, <b>x</b>?"));
+        // A label German lacks is the default's, filled in German.
+        let last = form.fields[3].id.to_string();
+        assert_eq!(german[&last].label.as_deref(), Some("{{nobody}} "));
     }
 }
