@@ -4,7 +4,7 @@
 //! transact-rs/sqlx#4336, is merged upstream but in no release yet: 0.9.0 is still the
 //! newest sqlx on crates.io (checked 2026-11-28 with `cargo info sqlx-core`). This
 //! module goes with the first release after 0.9.0 (0.9.1 or 0.10), whose sockets carry
-//! the option themselves; `hot_path` shows whether it did (its many-fields line). Without it, a statement the client
+//! the option themselves. Without it, a statement the client
 //! writes in more than one piece waits for the server's delayed ACK before its last
 //! piece leaves: about 40 ms. The create path's shared statement is such a statement as
 //! soon as a batch's answers pass a few kilobytes: measured on one form with 32
