@@ -247,9 +247,7 @@ impl CoreError {
             Self::InsufficientScope(_)
             | Self::InsufficientRole(_)
             | Self::PlanRequired
-            | Self::AdminDenied => {
-                Code::PermissionDenied
-            }
+            | Self::AdminDenied => Code::PermissionDenied,
             Self::ResponseLimitReached | Self::RateLimited { .. } | Self::PartialsFull { .. } => {
                 Code::ResourceExhausted
             }

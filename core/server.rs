@@ -314,7 +314,9 @@ impl Core {
             .routes()
             .into_axum_router()
             .layer(axum::middleware::from_fn(crate::telemetry::grpc_metrics))
-            .layer(axum::middleware::from_fn(crate::gate::permissions::mark_method));
+            .layer(axum::middleware::from_fn(
+                crate::gate::permissions::mark_method,
+            ));
         Ok(Routes::from(router))
     }
 

@@ -194,11 +194,11 @@ mod tests {
     fn every_method_has_a_permission() {
         let methods = methods();
         assert!(methods.len() > 50, "the descriptor set lists the services");
-        let missing: Vec<_> = methods
-            .iter()
-            .filter(|(s, m)| of(s, m).is_none())
-            .collect();
-        assert!(missing.is_empty(), "methods without a permission: {missing:?}");
+        let missing: Vec<_> = methods.iter().filter(|(s, m)| of(s, m).is_none()).collect();
+        assert!(
+            missing.is_empty(),
+            "methods without a permission: {missing:?}"
+        );
     }
 
     #[test]
