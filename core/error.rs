@@ -136,6 +136,9 @@ pub enum CoreError {
     KeyInvalid,
     #[error("this operation requires the {0} scope")]
     InsufficientScope(&'static str),
+    /// A member whose role is below the method's (`gate::permissions`).
+    #[error("this operation requires the {0} role")]
+    InsufficientRole(&'static str),
     #[error("API access requires the Pro plan or higher")]
     PlanRequired,
     #[error("the form owner has reached the response limit")]
@@ -214,7 +217,9 @@ impl CoreError {
         match self {
             Self::Unauthenticated => ErrorReason::Unauthenticated,
             Self::KeyInvalid => ErrorReason::KeyInvalid,
-            Self::InsufficientScope(_) => ErrorReason::InsufficientScope,
+            Self::InsufficientScope(_) | Self::InsufficientRole(_) => {
+                ErrorReason::InsufficientScope
+            }
             Self::PlanRequired => ErrorReason::PlanRequired,
             Self::ResponseLimitReached => ErrorReason::ResponseLimitReached,
             Self::RateLimited { .. } | Self::PartialsFull { .. } => ErrorReason::RateLimited,
@@ -239,9 +244,10 @@ impl CoreError {
     fn code(&self) -> Code {
         match self {
             Self::Unauthenticated | Self::KeyInvalid => Code::Unauthenticated,
-            Self::InsufficientScope(_) | Self::PlanRequired | Self::AdminDenied => {
-                Code::PermissionDenied
-            }
+            Self::InsufficientScope(_)
+            | Self::InsufficientRole(_)
+            | Self::PlanRequired
+            | Self::AdminDenied => Code::PermissionDenied,
             Self::ResponseLimitReached | Self::RateLimited { .. } | Self::PartialsFull { .. } => {
                 Code::ResourceExhausted
             }

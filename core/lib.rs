@@ -43,5 +43,6 @@ pub use dashboard::SessionPolicy;
 pub use dashboard::oidc::OidcSettings;
 pub use error::CoreError;
 pub use gate::keys::APPLICATION_NAME as KEY_LISTENER_APPLICATION_NAME;
+pub use gate::permissions;
 pub use problem::Problem;
 pub use server::Core;

@@ -313,7 +313,10 @@ impl Core {
         let router = builder
             .routes()
             .into_axum_router()
-            .layer(axum::middleware::from_fn(crate::telemetry::grpc_metrics));
+            .layer(axum::middleware::from_fn(crate::telemetry::grpc_metrics))
+            .layer(axum::middleware::from_fn(
+                crate::gate::permissions::mark_method,
+            ));
         Ok(Routes::from(router))
     }
 

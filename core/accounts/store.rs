@@ -10,7 +10,7 @@ use uuid::Uuid;
 mod identities;
 mod labels;
 pub use identities::{UNCLAIMED, link_identity, unlink_identity};
-pub(crate) use identities::{account_of_identity, identities};
+pub(crate) use identities::{account_of_identity, identities, member_of_identity};
 pub(crate) use labels::{labels, set_label};
 
 /// An account row.

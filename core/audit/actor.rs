@@ -61,7 +61,7 @@ impl Actor {
             account_id: Some(caller.account_id),
             key_id,
             session_id,
-            member_id: None,
+            member_id: caller.member.map(|member| member.person_id),
             client_ip: ip.to_string(),
             user_agent: clip(user_agent),
         }

@@ -23,6 +23,9 @@ pub(crate) struct LiveSession {
     pub key_id: Uuid,
     pub key_revoked_at: Option<DateTime<Utc>>,
     pub plan: Plan,
+    /// The member signed in, and their role in the account now.
+    pub person_id: Uuid,
+    pub role: String,
 }
 
 /// The identity a session was signed in by: a provider's subject, with the provider.
@@ -79,9 +82,13 @@ pub(crate) async fn find_session(
         LiveSession,
         r#"SELECT s.id AS session_id, s.account_id, a.name AS account_name, s.method,
                   s.last_seen_at, s.expires_at, k.id AS key_id,
-                  k.revoked_at AS key_revoked_at, a.plan AS "plan: Plan"
+                  k.revoked_at AS key_revoked_at, a.plan AS "plan: Plan",
+                  m.person_id, m.role
              FROM dashboard_sessions s
              JOIN accounts a ON a.id = s.account_id
+             -- A member removed: their sessions end with the membership (read on
+             -- every call, so on every instance at once).
+             JOIN memberships m ON m.account_id = s.account_id AND m.person_id = s.person_id
              JOIN api_keys k ON k.lookup = 'session-' || s.account_id::text
             WHERE s.digest = $1 AND s.ended_at IS NULL AND s.expires_at > now()
               AND s.last_seen_at > now() - make_interval(secs => $2)"#,

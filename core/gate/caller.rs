@@ -14,6 +14,7 @@ use tonic::metadata::MetadataMap;
 use uuid::Uuid;
 
 use super::keys::KeyCache;
+use super::permissions::Role;
 use super::{CLIENT_IP, CLIENT_USER_AGENT, EDGE_SECRET, REQUEST_ID};
 
 /// Who is calling, once authenticated.
@@ -26,6 +27,15 @@ pub(crate) struct Caller {
     pub rate_limit: u32,
     /// The dashboard session the call came with, if it came with one.
     pub dashboard: Option<Dashboard>,
+    /// The member calling (a dashboard session or a provider cookie); None for a key.
+    pub member: Option<Member>,
+}
+
+/// A member calling, with their role as the database has it now.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Member {
+    pub person_id: Uuid,
+    pub role: Role,
 }
 
 /// A call made with a dashboard session.
@@ -45,6 +55,7 @@ pub(crate) struct Dashboard {
 pub(super) struct Identity {
     pub row: store::KeyWithPlan,
     pub dashboard: Option<Dashboard>,
+    pub member: Option<Member>,
 }
 
 /// Who is calling: the API key's row, else (no key sent) the dashboard session's
@@ -60,10 +71,11 @@ pub(super) async fn identify(
         if let Some(token) = metadata_str(md, dashboard::SESSION_METADATA) {
             return identify_dashboard(pool, policy, md, token).await;
         }
-        let row = identify_session(pool, sessions, md).await?;
+        let (row, member) = identify_session(pool, sessions, md).await?;
         return Ok(Identity {
             row,
             dashboard: None,
+            member: Some(member),
         });
     };
     let row = match keys::lookup_of(key) {
@@ -79,6 +91,7 @@ pub(super) async fn identify(
     .map(|row| Identity {
         row,
         dashboard: None,
+        member: None,
     })
     .ok_or(CoreError::KeyInvalid)
 }
@@ -109,6 +122,10 @@ async fn identify_dashboard(
     if chrono::Utc::now() - session.last_seen_at >= touch_every(policy) {
         dashboard::store::touch(pool, session.session_id).await?;
     }
+    let member = Member {
+        person_id: session.person_id,
+        role: session.role.parse()?,
+    };
     let csrf_ok = metadata_str(md, dashboard::CSRF_METADATA)
         .is_some_and(|presented| dashboard::csrf_matches(token, presented));
     Ok(Identity {
@@ -129,6 +146,7 @@ async fn identify_dashboard(
             method: session.method,
             expires_at: session.expires_at,
         }),
+        member: Some(member),
     })
 }
 
@@ -136,17 +154,24 @@ async fn identify_session(
     pool: &PgPool,
     sessions: Option<&SessionVerifier>,
     md: &MetadataMap,
-) -> Result<store::KeyWithPlan, CoreError> {
+) -> Result<(store::KeyWithPlan, Member), CoreError> {
     let verifier = sessions.ok_or(CoreError::Unauthenticated)?;
     let token = verifier.token_in(md).ok_or(CoreError::Unauthenticated)?;
     let subject = verifier.subject(token)?;
     // The account's session key obeys revocation like any key: an operator who revokes
     // it (`formsd keys revoke`) ends every session sign-in of the account at once.
     let now = chrono::Utc::now();
-    store::session_key(pool, verifier.issuer(), &subject)
+    let row = store::session_key(pool, verifier.issuer(), &subject)
         .await?
         .filter(|row| row.revoked_at.is_none() && row.expires_at.is_none_or(|at| at > now))
-        .ok_or(CoreError::KeyInvalid)
+        .ok_or(CoreError::KeyInvalid)?;
+    // The cookie's person calls as the member they are now: none, no call.
+    let (person_id, role) =
+        store::member_of_identity(pool, verifier.issuer(), &subject, row.account_id)
+            .await?
+            .ok_or(CoreError::KeyInvalid)?;
+    let role = role.parse()?;
+    Ok((row, Member { person_id, role }))
 }
 
 pub(super) fn metadata_str<'a>(md: &'a MetadataMap, name: &str) -> Option<&'a str> {

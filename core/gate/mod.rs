@@ -14,6 +14,7 @@ pub(crate) mod concurrency;
 pub(crate) mod keys;
 pub(crate) mod lease;
 mod limits;
+pub mod permissions;
 pub(crate) mod store;
 
 pub(crate) use caller::{Caller, Dashboard};
@@ -191,6 +192,11 @@ impl Gate {
         let ip = client_ip(&req, self.config.edge_secret.as_deref());
         let agent = user_agent(&req, self.config.edge_secret.as_deref());
         let idempotency_key = metadata_str(req.metadata(), IDEMPOTENCY_KEY).map(str::to_owned);
+        let permission = permissions::of_path(
+            req.extensions()
+                .get::<permissions::MethodPath>()
+                .map(|path| path.0.as_str()),
+        );
         // While the database is known not to answer, nothing waits for a connection;
         // and a server found refusing connections meanwhile ends the wait of this
         // request (its connects would be retried until the acquire deadline).
@@ -198,7 +204,7 @@ impl Gate {
         tokio::pin!(refused);
         let admission = match self.reachable.is_up() {
             true => tokio::select! {
-                admission = self.admit(req.metadata(), ip, need) => admission,
+                admission = self.admit(req.metadata(), ip, (need, permission)) => admission,
                 () = &mut refused => unaccounted(CoreError::Unavailable),
             },
             false => unaccounted(CoreError::Unavailable),
@@ -251,10 +257,16 @@ impl Gate {
         }
     }
 
-    async fn admit(&self, md: &MetadataMap, ip: IpAddr, need: Option<Scope>) -> Admission {
+    async fn admit(
+        &self,
+        md: &MetadataMap,
+        ip: IpAddr,
+        (need, permission): (Option<Scope>, permissions::Permission),
+    ) -> Admission {
         let sessions = (self.config.sessions.as_ref(), &self.config.dashboard);
-        let (row, dashboard) = match caller::identify(&self.pool, &self.keys, sessions, md).await {
-            Ok(identity) => (identity.row, identity.dashboard),
+        let identity = caller::identify(&self.pool, &self.keys, sessions, md).await;
+        let (row, dashboard, member) = match identity {
+            Ok(identity) => (identity.row, identity.dashboard, identity.member),
             Err(e @ (CoreError::Unauthenticated | CoreError::KeyInvalid)) => {
                 return self.refuse(ip, e);
             }
@@ -271,6 +283,7 @@ impl Gate {
                 (_, limit) => limit,
             },
             dashboard,
+            member,
         };
         // Never the key itself: its id names it.
         tracing::debug!(key_id = %caller.key_id, account_id = %caller.account_id, "caller identified");
@@ -301,10 +314,19 @@ impl Gate {
             metrics::counter!("formsd_rate_limit_refusals_total", "limit" => "key").increment(1);
             Err(over)
         } else {
-            match need {
-                Some(scope) if !caller.scopes.allows(scope) => {
+            match (need, caller.member.map(|m| m.role)) {
+                (Some(scope), _) if !caller.scopes.allows(scope) => {
                     Err(CoreError::InsufficientScope(scope.as_str()))
                 }
+                (_, Some(role)) => match permission {
+                    permissions::Permission::Member(least) if role < least => {
+                        Err(CoreError::InsufficientRole(least.as_str()))
+                    }
+                    permissions::Permission::Operator => {
+                        Err(CoreError::InsufficientRole("operator"))
+                    }
+                    _ => Ok(caller),
+                },
                 _ => Ok(caller),
             }
         };

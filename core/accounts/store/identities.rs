@@ -218,3 +218,25 @@ pub(crate) async fn identities(
     .fetch_all(pool)
     .await?)
 }
+
+/// The member an identity signs in as in an account, and their role there now (None:
+/// the identity's person is no member of it, or has none).
+pub(crate) async fn member_of_identity(
+    pool: &PgPool,
+    issuer: &str,
+    subject: &str,
+    account_id: Uuid,
+) -> Result<Option<(Uuid, String)>, CoreError> {
+    let found = sqlx::query!(
+        "SELECT m.person_id, m.role FROM account_identities i
+           JOIN memberships m ON m.person_id = i.person_id AND m.account_id = $3
+          WHERE i.subject = $2 AND i.issuer IN ($1, '')
+          ORDER BY i.issuer DESC LIMIT 1",
+        issuer,
+        subject,
+        account_id
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(found.map(|row| (row.person_id, row.role)))
+}
