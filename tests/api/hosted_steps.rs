@@ -162,6 +162,7 @@ async fn chromium_answers_one_question_at_a_time_by_keyboard_and_without_script(
         assert_eq!(answers[p.id("Name")], "Ada", "{answers}");
         assert_eq!(answers[p.id("Colour")], json!(p.option("Colour", "Red")));
         assert_eq!(answers[p.id("Email")], "ada@example.com");
-        assert_eq!(answers[p.id("Comments")], "Hello\nthere");
+        // A browser sends a text area's new line as CRLF (HTML's form encoding).
+        assert_eq!(answers[p.id("Comments")], "Hello\r\nthere");
     }
 }
