@@ -91,6 +91,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/f/assets/conditions.js", get(hosted::conditions_script))
         .route("/f/assets/pow.js", get(hosted::script))
         .route("/f/assets/keys.js", get(hosted::keys_script))
+        .route("/f/assets/steps.js", get(hosted::steps_script))
         .route("/f/assets/back.js", get(hosted::back_script))
         .nest("/app", crate::dashboard::router(state.clone()))
         // The service's own address and the dashboard's with a slash, as people type

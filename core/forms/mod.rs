@@ -210,7 +210,10 @@ pub(crate) fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreEr
             "confirmation_message" => {
                 matches!(value, Value::String(s) if s.chars().count() <= MAX_DESCRIPTION)
             }
-            "notifications_enabled" | "proof_of_work" | "show_quiz_score" => value.is_boolean(),
+            "notifications_enabled"
+            | "proof_of_work"
+            | "show_quiz_score"
+            | crate::hosted::STEPS_KEY => value.is_boolean(),
             // Its content is checked against the fields (`confirmation::resolve`).
             confirmation::KEY => value.is_null() || value.is_object(),
             "closes_at" => match value {
@@ -236,7 +239,10 @@ pub(crate) fn check_settings(settings: &Map<String, Value>) -> Result<(), CoreEr
                     }
                     confirmation::KEY => "must be an object or null",
                     "confirmation_message" => "must be a string of at most 5000 characters",
-                    "notifications_enabled" | "proof_of_work" | "show_quiz_score" => {
+                    "notifications_enabled"
+                    | "proof_of_work"
+                    | "show_quiz_score"
+                    | crate::hosted::STEPS_KEY => {
                         "must be true or false"
                     }
                     "closes_at" => "must be an ISO 8601 timestamp or null",

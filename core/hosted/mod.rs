@@ -12,6 +12,10 @@ mod language;
 mod pages;
 pub(crate) mod pow;
 mod recall;
+mod steps;
+
+/// The settings key of one question at a time (`steps`).
+pub(crate) use steps::KEY as STEPS_KEY;
 pub(crate) mod store;
 mod theme;
 pub(crate) mod throttle;
@@ -80,6 +84,14 @@ impl Hosted {
             .ok_or(CoreError::NotFound("form"))
     }
 
+    /// The published form as the hosted page shows it: split into one question per
+    /// page when the owner asks for steps (`steps`).
+    async fn shown(&self, short_id: &str) -> Result<(Form, i64), CoreError> {
+        let (mut form, count) = self.published(short_id).await?;
+        steps::apply(&mut form);
+        Ok((form, count))
+    }
+
     /// Refuses a form that is closed (by date or by its response limit).
     fn check_open(
         form: &Form,
@@ -102,7 +114,7 @@ impl Hosted {
         &self,
         req: pb::GetHostedFormRequest,
     ) -> Result<pb::GetHostedFormResponse, CoreError> {
-        let (mut form, count) = self.published(&req.short_id).await?;
+        let (mut form, count) = self.shown(&req.short_id).await?;
         // The same rules as a submission: a closed form says so at once.
         let now = now_millis();
         Self::check_open(&form, count, now)?;
@@ -147,7 +159,7 @@ impl Hosted {
         self.throttles.admit(ip)?;
         let now = now_millis();
         let (form_id, _) = self.tokens.check(&req.start_token, &req.csrf_nonce, now)?;
-        let (form, count) = self.published(&req.short_id).await?;
+        let (form, count) = self.shown(&req.short_id).await?;
         if form.id != form_id {
             return Err(CoreError::CsrfFailed);
         }
@@ -189,7 +201,7 @@ impl Hosted {
         let paged = req.page > 0;
         let mut read = None;
         if req.honeypot_filled || !req.files.is_empty() || paged {
-            let (form, count) = self.published(&req.short_id).await?;
+            let (form, count) = self.shown(&req.short_id).await?;
             if form.id != form_id {
                 return Err(CoreError::CsrfFailed.into());
             }

@@ -8,7 +8,7 @@ use super::controls::{Control, Filled, question};
 use super::nonce::NONCE_FIELD;
 use super::page::{
     HONEYPOT_FIELD, KEYS_PATH, LANG_FIELD, NAV_FIELD, PAGE_FIELD, POW_FIELD, RESUME_FIELD,
-    SCRIPT_PATH, TOKEN_FIELD, themed_page,
+    SCRIPT_PATH, STEPS_PATH, TOKEN_FIELD, themed_page,
 };
 use super::theme;
 use super::words::Words;
@@ -253,6 +253,7 @@ pub(super) fn form_page(
         }
     });
     let paged = progress.is_some() && (pages > 1 || p_previous(progress));
+    let steps = paged && one_at_a_time(form);
     let languages = super::translate::languages(form);
     let several = languages.len() > 1;
     let links = theme::links(short_id, form.theme.as_ref());
@@ -260,6 +261,7 @@ pub(super) fn form_page(
         @if several { (switcher(short_id, &languages, words)) }
         form method="post" action=(action) enctype=(enctype) novalidate
             data-conditions[has_conditions]
+            data-steps[steps]
             data-pow-algorithm=[pow.map(|c| &c.algorithm)]
             data-pow-challenge=[pow.map(|c| &c.challenge)]
             data-pow-salt=[pow.map(|c| &c.salt)]
@@ -274,6 +276,7 @@ pub(super) fn form_page(
                     (words.with("steps", &[("position", &position.to_string()), ("pages", &pages.to_string())]))
                 }
                 progress value=(position) max=(pages) aria-labelledby="steps" {}
+                @if steps { p.sr #step-live role="status" aria-live="polite" {} }
             }
             @if let Some(description) = form.description.as_ref().filter(|_| page_no == 1) {
                 p { (description) }
@@ -318,6 +321,7 @@ pub(super) fn form_page(
         }
         @if has_conditions { script type="module" src=(conditions::SCRIPT_PATH) {} }
         @if keys { script type="module" src=(KEYS_PATH) {} }
+        @if steps { script type="module" src=(STEPS_PATH) {} }
         @if pow.is_some() { script type="module" src=(SCRIPT_PATH) {} }
     };
     let title = if pages > 1 {
@@ -334,6 +338,15 @@ pub(super) fn form_page(
     };
     let stylesheet = links.as_ref().map(|l| l.stylesheet.as_str());
     themed_page(words, &title, stylesheet, body)
+}
+
+/// Whether the owner asked for one question at a time (the core then sends each
+/// question as its own page; the script makes the steps feel like one).
+fn one_at_a_time(form: &pb::Form) -> bool {
+    form.settings
+        .as_ref()
+        .and_then(|s| s.fields.get("one_question_at_a_time"))
+        .is_some_and(|v| matches!(v.kind, Some(prost_types::value::Kind::BoolValue(true))))
 }
 
 /// Whether the page has one before it (Back is offered even when it is the only page

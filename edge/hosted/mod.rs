@@ -43,7 +43,9 @@ use words::Words;
 
 pub(crate) use conditions::script as conditions_script;
 pub(crate) use endpoint::{challenge, preflight, thanks};
-pub(crate) use page::{back_script, keys_script, logo, page_headers, script, theme_css};
+pub(crate) use page::{
+    back_script, keys_script, logo, page_headers, script, steps_script, theme_css,
+};
 
 /// The form's page; `filled` is what a failed submission left (answers, errors,
 /// banner), empty on a first visit; `paging`, the page of a form with pages.

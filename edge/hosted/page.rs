@@ -41,6 +41,10 @@ const SCRIPT: &str = include_str!("assets/pow.js");
 pub(super) const KEYS_PATH: &str = "/f/assets/keys.js";
 /// The key letters' script: A, B, C… choose the options of the focused question.
 const KEYS: &str = include_str!("assets/keys.js");
+/// Where the steps' script is served (its route: `router::router`).
+pub(super) const STEPS_PATH: &str = "/f/assets/steps.js";
+/// The steps' script: one question at a time feels like one (focus, Enter, live region).
+const STEPS: &str = include_str!("assets/steps.js");
 /// Where the refusal page's script is served (its route: `router::router`).
 pub(super) const BACK_PATH: &str = "/f/assets/back.js";
 /// The refusal page's script: its link back goes back in the history, answers kept.
@@ -163,6 +167,11 @@ pub(crate) async fn back_script() -> Response {
 /// `GET /f/assets/keys.js`: the key letters' script.
 pub(crate) async fn keys_script() -> Response {
     served(KEYS)
+}
+
+/// `GET /f/assets/steps.js`: the steps' script.
+pub(crate) async fn steps_script() -> Response {
+    served(STEPS)
 }
 
 /// `GET /f/assets/pow.js`: the proof-of-work script.

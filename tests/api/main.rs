@@ -57,6 +57,7 @@ mod grpc;
 mod hosted;
 mod hosted_kinds;
 mod hosted_pages;
+mod hosted_steps;
 mod hosted_thumb;
 mod hygiene;
 mod idempotency;

@@ -49,6 +49,7 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, mail: Option<&
     let notify = settings.get("notifications_enabled") == Some(&Value::Bool(true));
     let pow = settings.get("proof_of_work") == Some(&Value::Bool(true));
     let score = settings.get("show_quiz_score") == Some(&Value::Bool(true));
+    let steps = settings.get("one_question_at_a_time") == Some(&Value::Bool(true));
     let quiz = form.fields.iter().any(|f| f.correct_answer.is_some());
     let confirm = settings.get("confirmation_mail").and_then(Value::as_object);
     let confirm_text = |key: &str| {
@@ -115,6 +116,16 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, mail: Option<&
                     }
                 }
                 fieldset {
+                    legend { "Pace" }
+                    label class="inline" {
+                        input type="checkbox" name="one_question_at_a_time" value="on" aria-describedby="s-steps-hint" checked[steps];
+                        "One question at a time"
+                    }
+                    p class="muted hint" id="s-steps-hint" {
+                        "Each question is its own step with a progress bar; Enter continues. Without JavaScript each step is a page."
+                    }
+                }
+                fieldset {
                     legend { "Quiz" }
                     label class="inline" {
                         input type="checkbox" name="show_quiz_score" value="on" aria-describedby="s-score-hint" checked[score];
@@ -177,6 +188,7 @@ pub(crate) struct SettingsForm {
     #[serde(default)]
     retention_days: String,
     show_quiz_score: Option<String>,
+    one_question_at_a_time: Option<String>,
     /// The email field whose address gets the confirmation mail (empty: no mail);
     /// absent from a form without email fields, whose post leaves the setting alone.
     confirmation_field: Option<String>,
@@ -271,6 +283,10 @@ fn settings_from(posted: &SettingsForm) -> Result<Map<String, Value>, &'static s
         "show_quiz_score".into(),
         Value::Bool(posted.show_quiz_score.is_some()),
     );
+    settings.insert(
+        "one_question_at_a_time".into(),
+        Value::Bool(posted.one_question_at_a_time.is_some()),
+    );
     if let Some(field) = &posted.confirmation_field {
         let mail = if field.trim().is_empty() {
             Value::Null
@@ -331,6 +347,7 @@ mod tests {
             allowed_origins: " https://www.example.com \r\n\r\nhttp://localhost:8080\n".into(),
             retention_days: " 30 ".into(),
             show_quiz_score: None,
+            one_question_at_a_time: None,
             confirmation_field: None,
             confirmation_subject: String::new(),
             confirmation_text: String::new(),
@@ -357,6 +374,7 @@ mod tests {
                 allowed_origins: String::new(),
                 retention_days: String::new(),
                 show_quiz_score: None,
+                one_question_at_a_time: None,
                 confirmation_field: None,
                 confirmation_subject: String::new(),
                 confirmation_text: String::new(),
@@ -389,6 +407,7 @@ mod tests {
             allowed_origins: String::new(),
             retention_days: String::new(),
             show_quiz_score: None,
+            one_question_at_a_time: None,
             confirmation_field: None,
             confirmation_subject: String::new(),
             confirmation_text: String::new(),

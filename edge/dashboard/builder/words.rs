@@ -38,6 +38,7 @@ pub(crate) fn humane(message: &str) -> String {
         ("settings.redirect_url", "Redirect URL"),
         ("settings.notifications_enabled", "Notifications"),
         ("settings.proof_of_work", "Proof-of-work check"),
+        ("settings.one_question_at_a_time", "One question at a time"),
         ("settings.closes_at", "Closing date"),
         ("settings.max_responses", "Response cap"),
         ("settings.allowed_origins", "Allowed origins"),

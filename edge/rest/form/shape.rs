@@ -345,6 +345,11 @@ pub(crate) struct Settings {
     /// the thank-you page.
     #[schema(nullable = false)]
     show_quiz_score: Option<bool>,
+    /// The hosted page shows one question at a time: each question its own step with
+    /// a progress bar (without JavaScript, each step is a page; page breaks still start
+    /// a new step with their title). False or absent: the form's own pages.
+    #[schema(nullable = false)]
+    one_question_at_a_time: Option<bool>,
 }
 
 /// `settings.confirmation_mail`: sent with `field_id` or `field_ref`; stored and
