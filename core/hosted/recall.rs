@@ -48,7 +48,7 @@ fn fill_page(form: &mut Form, page: i32, answers: &Map<String, Value>) {
     // language (an option by its translated label): it gets that text, filled.
     for (tag, translation) in &mut form.languages.translations {
         let reading = Reading::new(&fields, &languages, &earlier, Some(tag));
-        let mut own = |slot: &mut Option<String>, default: Option<&String>| {
+        let own = |slot: &mut Option<String>, default: Option<&String>| {
             if slot.is_none() && default.is_some_and(|t| has_recall(t)) {
                 *slot = default.cloned();
             }
