@@ -1020,6 +1020,12 @@ export interface components {
              *     the thank-you page.
              */
             show_quiz_score?: boolean;
+            /**
+             * @description The hosted page shows one question at a time: each question its own step with
+             *     a progress bar (without JavaScript, each step is a page; page breaks still start
+             *     a new step with their title). False or absent: the form's own pages.
+             */
+            one_question_at_a_time?: boolean;
         };
         /**
          * @description The status of a form: only a published form accepts responses.
