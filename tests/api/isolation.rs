@@ -213,6 +213,11 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "the hosted page's keyboard script compiled into the binary, no data",
     ),
     (
+        "GET /f/assets/steps.js",
+        Kind::NotTenant,
+        "the one-question-at-a-time script compiled into the binary, no data",
+    ),
+    (
         "GET /f/assets/back.js",
         Kind::NotTenant,
         "the endpoint refusal page's script compiled into the binary, no data; checked: the body names no account's object",
@@ -2109,6 +2114,7 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
         "GET /f/assets/pow.js",
         "GET /f/assets/conditions.js",
         "GET /f/assets/keys.js",
+        "GET /f/assets/steps.js",
         "GET /f/assets/back.js",
         "GET /favicon.ico",
     ] {
