@@ -28,7 +28,7 @@
 mod common;
 
 use axum::routing::post;
-use common::helpers::TestApp;
+use common::harness::TestApp;
 use common::{figure, run};
 use forms::accounts::{Plan, Scope};
 use serde_json::json;

@@ -13,16 +13,16 @@
 mod common;
 
 #[allow(dead_code)]
-#[path = "../tests/api/dashboard_support.rs"]
-mod dashboard_support;
-// `crate::support`, as the dashboard's test support names it.
+#[path = "../tests/api/dashboard_session.rs"]
+mod dashboard_session;
+// `crate::fixtures`, as the dashboard's test support names it.
 #[allow(dead_code)]
-#[path = "../tests/api/support.rs"]
-mod support;
+#[path = "../tests/api/fixtures.rs"]
+mod fixtures;
 
-// `crate::helpers`, as the dashboard's test support names it.
-use common::helpers::{self, TestApp};
-use dashboard_support::{Dashboard, signed_in};
+// `crate::harness`, as the dashboard's test support names it.
+use common::harness::{self, TestApp};
+use dashboard_session::{Dashboard, signed_in};
 use forms::accounts::{Plan, Scope};
 use serde_json::json;
 use std::time::{Duration, Instant};

@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::helpers::TestApp;
+use common::harness::TestApp;
 use forms::accounts::{Plan, Scope};
 use forms::pb::{self, responses_service_client::ResponsesServiceClient};
 use serde_json::{Value, json};

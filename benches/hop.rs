@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::helpers::{Formsd, TestApp, serve_args};
+use common::harness::{Formsd, TestApp, serve_args};
 use forms::accounts::{Plan, Scope};
 use serde_json::json;
 use std::sync::Arc;

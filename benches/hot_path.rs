@@ -28,7 +28,7 @@
 mod common;
 
 use bytes::Bytes;
-use common::helpers::TestApp;
+use common::harness::TestApp;
 use common::{figure, pgbench, run, wrk};
 use forms::accounts::{Plan, Scope};
 use forms::pb;

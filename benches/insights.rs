@@ -26,7 +26,7 @@ mod common;
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use chrono::{DateTime, Utc};
-use common::helpers::TestApp;
+use common::harness::TestApp;
 use common::{ms, pgbench, wrk};
 use forms::accounts::{Plan, Scope};
 use hmac::{Hmac, Mac};

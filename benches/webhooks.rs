@@ -34,7 +34,7 @@ mod common;
 
 use axum::body::Bytes;
 use axum::routing::post;
-use common::helpers::{TestApp, TestDb};
+use common::harness::{TestApp, TestDb};
 use common::{pgbench, wrk};
 use forms::accounts::{Plan, Scope};
 use serde_json::{Value, json};

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 #[allow(dead_code)]
-#[path = "../../tests/api/helpers.rs"]
-pub mod helpers;
+#[path = "../../tests/api/harness.rs"]
+pub mod harness;
 
 use sqlx::Connection;
 use std::path::Path;
@@ -66,7 +66,7 @@ pub async fn production_server() -> String {
             .join(", ")
     );
     assert!(
-        helpers::use_server(url.clone()),
+        harness::use_server(url.clone()),
         "production_server() must run before anything uses the database"
     );
     url
@@ -87,7 +87,7 @@ pub const UNLIMITED: &[&str] = &[
 /// Creates a form of `key`'s account from `body` and publishes it: the form as
 /// created, and its id.
 pub async fn published_form(
-    app: &helpers::TestApp,
+    app: &harness::TestApp,
     key: &str,
     body: &serde_json::Value,
 ) -> (serde_json::Value, String) {

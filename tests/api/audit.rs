@@ -4,9 +4,9 @@
 //! reach a row; another account never sees the trail; retention purges a backdated
 //! entry and what is left still verifies.
 
-use crate::dashboard_support::{browser, sign_in_link, signed_in, token_of};
-use crate::helpers::*;
-use crate::support::*;
+use crate::dashboard_session::{browser, sign_in_link, signed_in, token_of};
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::accounts::Scope;
 use serde_json::{Value, json};
 use std::process::Stdio;

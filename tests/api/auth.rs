@@ -1,8 +1,8 @@
 //! SPEC "Authentication": key headers, 401/403 codes, scopes, plans, account isolation,
 //! and keys kept out of logs and error messages.
 
-use crate::helpers::*;
-use crate::support::{NOTIFIED, eventually};
+use crate::fixtures::{NOTIFIED, eventually};
+use crate::harness::*;
 use ::forms::accounts::{Plan, Scope, store};
 use serde_json::{Value, json};
 

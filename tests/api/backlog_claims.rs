@@ -9,8 +9,8 @@
 //! deliver it all, and counts the entries the claims read from the index of pending
 //! deliveries (PostgreSQL's own counter, flushed when the instance's connections end).
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::accounts::Plan;
 use forms::accounts::Scope;
 use serde_json::json;

@@ -1,8 +1,8 @@
 //! The `formsd` binary as operators use it: key and account commands, SIGTERM, the
 //! embedded default database, and the core/edge split.
 
-use crate::helpers::*;
-use crate::support::{metrics_text, sample};
+use crate::fixtures::{metrics_text, sample};
+use crate::harness::*;
 use serde_json::{Value, json};
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
@@ -121,7 +121,7 @@ async fn cli_creates_lists_and_revokes_keys_and_changes_plans() {
     let updated: Value = serde_json::from_str(run_ok(&update_args).await.trim()).expect("JSON");
     assert_eq!(updated["plan"], "free");
     // The serving instance hears of the change by notification (within a second).
-    let reply = crate::support::eventually("the new plan", crate::support::NOTIFIED, || async {
+    let reply = crate::fixtures::eventually("the new plan", crate::fixtures::NOTIFIED, || async {
         let reply = app.get("/forms", &admin_key).await;
         (reply.status == 403).then_some(reply)
     })
@@ -565,7 +565,7 @@ async fn serve_refuses_empty_or_short_secrets_without_echoing_them() {
 
 #[tokio::test]
 async fn sigterm_under_load_finishes_what_is_in_flight_and_loses_nothing() {
-    use crate::support::{contact_answers, contact_fields, field_ids, published_form};
+    use crate::fixtures::{contact_answers, contact_fields, field_ids, published_form};
     use std::sync::{Arc, Mutex};
     let mut app = TestApp::spawn_with(&["--pro-rate-limit", "1000000"]).await;
     let key = app.key(PRO, ALL).await;
@@ -605,7 +605,7 @@ async fn sigterm_under_load_finishes_what_is_in_flight_and_loses_nothing() {
         });
     }
     // Under way: some responses acknowledged before the signal.
-    crate::support::eventually("writers under way", Duration::from_secs(30), || async {
+    crate::fixtures::eventually("writers under way", Duration::from_secs(30), || async {
         (acknowledged.lock().expect("lock").len() >= 20).then_some(())
     })
     .await;

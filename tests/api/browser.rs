@@ -3,8 +3,8 @@
 //! response with the SPEC browser fields. Needs `chromium` and `npm install`; when they
 //! are missing the tests say so and pass, unless FORMS_REQUIRE_BROWSER=1 (as in CI).
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use serde_json::{Value, json};
 use std::path::Path;
 use std::time::Duration;
@@ -37,7 +37,7 @@ async fn visit(page_url: &str, mode: &str, file: Option<&Path>) -> Value {
     if let Some(file) = &file {
         args.push(file);
     }
-    let seen = crate::support::run_browser_script(&args).await;
+    let seen = crate::fixtures::run_browser_script(&args).await;
     // The page's Content-Security-Policy allows everything the page uses.
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     seen

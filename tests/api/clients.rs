@@ -9,7 +9,7 @@
 //! `npm install`. Without them a test says SKIPPED and passes, unless
 //! FORMS_REQUIRE_PYTHON_TOOLS=1 / FORMS_REQUIRE_NODE_TOOLS=1 (as in CI).
 
-use crate::helpers::*;
+use crate::harness::*;
 use ::forms::accounts::Plan;
 use std::path::Path;
 use std::process::Stdio;

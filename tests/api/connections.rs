@@ -2,8 +2,8 @@
 //! headers, one that leaves a keep-alive connection idle, and one that opens more
 //! connections than the cap are all dropped within bounded time.
 
-use crate::helpers::*;
-use crate::support::eventually;
+use crate::fixtures::eventually;
+use crate::harness::*;
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -3,9 +3,9 @@
 //! sign-out on every instance, the idle timeout and the lifetime, the account-scoped
 //! gRPC surface refusing API keys, and the per-day counters behind the forms list.
 
-use crate::dashboard_support::*;
-use crate::helpers::*;
-use crate::support::*;
+use crate::dashboard_session::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use ::forms::pb;
 use serde_json::{Value, json};
 use std::time::Duration;

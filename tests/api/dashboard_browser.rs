@@ -7,9 +7,9 @@
 //! against a real provider (`tests/oidc/provider.mjs`).
 
 use crate::browser::browser_available;
+use crate::dashboard_session::*;
 use crate::dashboard_sign_in::{link_identity, with_provider};
-use crate::dashboard_support::*;
-use crate::helpers::*;
+use crate::harness::*;
 use serde_json::Value;
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/dashboard.mjs");

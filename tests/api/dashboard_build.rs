@@ -10,8 +10,8 @@
 //! `target/builder-screenshots/`.
 
 use crate::browser::browser_available;
-use crate::dashboard_support::signed_in;
-use crate::helpers::*;
+use crate::dashboard_session::signed_in;
+use crate::harness::*;
 use serde_json::{Value, json};
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/builder.mjs");

@@ -5,8 +5,8 @@
 //! token, or from another account's session, changes nothing. What the pages did is
 //! read back through the REST API with a key of the same account.
 
-use crate::dashboard_support::{Dashboard, signed_in};
-use crate::helpers::*;
+use crate::dashboard_session::{Dashboard, signed_in};
+use crate::harness::*;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
@@ -802,7 +802,7 @@ async fn another_accounts_session_finds_no_such_form() {
     // Not a form id at all: not found either, for anyone.
     assert_eq!(owner.get("/app/forms/not-a-uuid").await.status, 404);
     // Without a session: on to sign in.
-    let anonymous = crate::dashboard_support::browser()
+    let anonymous = crate::dashboard_session::browser()
         .get(format!("{}{base}", owner.base))
         .send()
         .await

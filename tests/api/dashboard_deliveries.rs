@@ -3,9 +3,9 @@
 //! `SendOwnDeliveryNow`), sent by the dispatcher under its lease, never twice at once.
 //! Against the real binary and a receiver on loopback.
 
-use crate::dashboard_support::*;
-use crate::helpers::*;
-use crate::support::*;
+use crate::dashboard_session::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use serde_json::{Value, json};
 use std::time::Duration;
 

@@ -3,10 +3,10 @@
 //! NDJSON downloads, the detail with device/browser/OS and files, the deletion (CSRF
 //! and confirmation), and another account's 404 everywhere.
 
-use crate::dashboard_support::*;
-use crate::helpers::*;
+use crate::dashboard_session::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted::{DESKTOP, Visitor};
-use crate::support::*;
 use crate::uploads::PNG;
 use serde_json::{Value, json};
 use uuid::Uuid;

@@ -3,7 +3,7 @@
 //! page's title; a label too long is refused in words and nothing is made. Against the
 //! real binary.
 
-use crate::dashboard_support::{channel, signed_in, spawn};
+use crate::dashboard_session::{channel, signed_in, spawn};
 use forms::pb;
 use forms::pb::owner_service_client::OwnerServiceClient;
 

@@ -4,9 +4,9 @@
 //! revoked is refused everywhere within a second; the account page's figures and
 //! unlinking; CSRF and isolation between accounts.
 
-use crate::dashboard_support::{Dashboard, as_operator, channel, signed_in, spawn};
-use crate::helpers::*;
-use crate::support::{contact_answers, contact_fields, eventually, field_ids, published_form};
+use crate::dashboard_session::{Dashboard, as_operator, channel, signed_in, spawn};
+use crate::fixtures::{contact_answers, contact_fields, eventually, field_ids, published_form};
+use crate::harness::*;
 use forms::pb;
 use forms::pb::owner_service_client::OwnerServiceClient;
 use serde_json::Value;
@@ -355,7 +355,7 @@ async fn another_accounts_keys_and_identities_are_not_found() {
         .expect("usage");
     let mut usage = pb::usage_service_client::UsageServiceClient::new(channel(&app).await);
     let itself = usage
-        .get_usage(crate::support::grpc_request(
+        .get_usage(crate::fixtures::grpc_request(
             pb::GetUsageRequest { days: Some(7) },
             &secret,
         ))
@@ -414,28 +414,28 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
     // An API key, even with every scope, is refused by every method.
     let refused = [
         owner
-            .get_own_account(crate::support::grpc_request(
+            .get_own_account(crate::fixtures::grpc_request(
                 pb::GetOwnAccountRequest {},
                 &key.key,
             ))
             .await
             .map(|_| ()),
         owner
-            .list_own_keys(crate::support::grpc_request(
+            .list_own_keys(crate::fixtures::grpc_request(
                 pb::ListOwnKeysRequest {},
                 &key.key,
             ))
             .await
             .map(|_| ()),
         owner
-            .create_own_key(crate::support::grpc_request(
+            .create_own_key(crate::fixtures::grpc_request(
                 pb::CreateOwnKeyRequest::default(),
                 &key.key,
             ))
             .await
             .map(|_| ()),
         owner
-            .revoke_own_key(crate::support::grpc_request(
+            .revoke_own_key(crate::fixtures::grpc_request(
                 pb::RevokeOwnKeyRequest {
                     key_id: key.key_id.to_string(),
                 },
@@ -444,7 +444,7 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
             .await
             .map(|_| ()),
         owner
-            .get_own_key_usage(crate::support::grpc_request(
+            .get_own_key_usage(crate::fixtures::grpc_request(
                 pb::GetOwnKeyUsageRequest {
                     key_id: key.key_id.to_string(),
                     days: None,
@@ -454,7 +454,7 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
             .await
             .map(|_| ()),
         owner
-            .unlink_own_identity(crate::support::grpc_request(
+            .unlink_own_identity(crate::fixtures::grpc_request(
                 pb::UnlinkOwnIdentityRequest {
                     subject: "x".into(),
                     issuer: None,

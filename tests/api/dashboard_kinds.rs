@@ -3,8 +3,8 @@
 //! rating, a scale and a date with their bounds; the preview draws them. Read back
 //! through the REST API.
 
-use crate::dashboard_support::signed_in;
-use crate::helpers::*;
+use crate::dashboard_session::signed_in;
+use crate::harness::*;
 use serde_json::{Value, json};
 use uuid::Uuid;
 

@@ -5,8 +5,8 @@
 //! logic and removing a field that a condition reads come back on the page (422), not a
 //! 500. What the pages did is read back through the REST API, and answered over it.
 
-use crate::dashboard_support::signed_in;
-use crate::helpers::*;
+use crate::dashboard_session::signed_in;
+use crate::harness::*;
 use serde_json::{Value, json};
 use uuid::Uuid;
 

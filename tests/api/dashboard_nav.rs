@@ -8,9 +8,9 @@
 //! webhook. `SCREENSHOTS=<dir>` keeps the pictures.
 
 use crate::browser::browser_available;
-use crate::dashboard_support::{Dashboard, signed_in, spawn};
-use crate::helpers::*;
-use crate::support::*;
+use crate::dashboard_session::{Dashboard, signed_in, spawn};
+use crate::fixtures::*;
+use crate::harness::*;
 use serde_json::{Value, json};
 
 const SCRIPT: &str = concat!(
@@ -129,7 +129,7 @@ async fn the_pages_read_well_at_1280_and_390_in_chromium() {
     let d = signed_in(&app, "nav-phone").await;
     let (id, response, hook) = furnished(&app, &d).await;
     let key = forms::pb::owner_service_client::OwnerServiceClient::new(
-        crate::dashboard_support::channel(&app).await,
+        crate::dashboard_session::channel(&app).await,
     )
     .list_own_keys(d.grpc(forms::pb::ListOwnKeysRequest {}, false))
     .await

@@ -4,8 +4,8 @@
 //! set up by the operator, or no address). Against the real binary, with and without
 //! `--smtp-url`.
 
-use crate::dashboard_support::{channel, signed_in, spawn};
-use crate::support::*;
+use crate::dashboard_session::{channel, signed_in, spawn};
+use crate::fixtures::*;
 use forms::pb;
 use forms::pb::owner_service_client::OwnerServiceClient;
 use serde_json::Value;

@@ -4,8 +4,8 @@
 //! a search by an option's label (REST and dashboard); the Excel download; a selection
 //! of rows downloaded or deleted together; and no id or API syntax in any visible text.
 
-use crate::dashboard_support::{Dashboard, dashboard_app, signed_in};
-use crate::helpers::TestApp;
+use crate::dashboard_session::{Dashboard, dashboard_app, signed_in};
+use crate::harness::TestApp;
 use serde_json::{Value, json};
 
 /// Visible text of a page: the markup without its tags, scripts and attributes (an

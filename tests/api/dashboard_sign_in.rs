@@ -7,9 +7,9 @@
 //! The OpenID tests need `npm install` (node_modules/oidc-provider). Without it they say
 //! SKIPPED and pass, unless FORMS_REQUIRE_NODE_TOOLS=1 (as in CI).
 
-use crate::helpers::*;
+use crate::fixtures::formsd_cli;
+use crate::harness::*;
 use crate::smtp_sink::{SmtpSink, part};
-use crate::support::formsd_cli;
 use jsonwebtoken::{EncodingKey, Header, encode};
 use reqwest::header::{COOKIE, HOST, LOCATION, SET_COOKIE};
 use std::collections::{BTreeMap, HashMap};

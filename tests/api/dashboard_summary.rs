@@ -2,7 +2,7 @@
 //! form drawn for its owner. Its figures are those of responses sent in this test;
 //! it is axe-core and CSP clean in Chromium; another account's form is not shown.
 
-use crate::dashboard_support::{dashboard_app, signed_in};
+use crate::dashboard_session::{dashboard_app, signed_in};
 use serde_json::{Value, json};
 
 #[tokio::test]

@@ -3,9 +3,9 @@
 //! its usage, while a real key's requests are counted as the SPEC says. Against the real
 //! binary; the figures are read back with the owner's gRPC method.
 
-use crate::dashboard_support::{Dashboard, channel, signed_in, spawn};
-use crate::helpers::*;
-use crate::support::eventually;
+use crate::dashboard_session::{Dashboard, channel, signed_in, spawn};
+use crate::fixtures::eventually;
+use crate::harness::*;
 use forms::pb;
 use forms::pb::owner_service_client::OwnerServiceClient;
 use std::time::Duration;

@@ -4,9 +4,9 @@
 //! editing, CSRF, and isolation of the pages and of the OwnerService methods behind
 //! them.
 
-use crate::dashboard_support::*;
-use crate::helpers::*;
-use crate::support::*;
+use crate::dashboard_session::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::pb::{self, owner_service_client::OwnerServiceClient};
 use serde_json::{Value, json};
 use std::time::Duration;

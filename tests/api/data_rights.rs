@@ -4,9 +4,9 @@
 //! run, and after it no text, jsonb or bytea column of any table holding the value,
 //! while another account's response with the same value stays.
 
-use crate::helpers::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted::Visitor;
-use crate::support::*;
 use crate::uploads::PNG;
 use forms::pb::{
     self, forms_service_client::FormsServiceClient,
@@ -453,7 +453,7 @@ async fn an_erasure_leaves_no_copy_of_the_value_in_the_account() {
 async fn the_dashboard_finds_and_erases_a_respondent_in_chromium() {
     let app = TestApp::spawn().await;
     let key = app.new_key(PRO, ALL).await;
-    let d = crate::dashboard_support::signed_in(&app, &key.account).await;
+    let d = crate::dashboard_session::signed_in(&app, &key.account).await;
     let form = published_form(&app, &key.key, contact_fields(), Value::Null).await;
     let f = field_ids(&form);
     let path = format!("/forms/{}/responses", str_of(&form, "id"));

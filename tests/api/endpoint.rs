@@ -6,8 +6,8 @@
 //! nothing stored; CORS preflights are answered for allowed origins only; validation
 //! errors, the honeypot and the per-IP throttle.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::uploads::{PNG, multipart};
 use reqwest::Method;
 use serde_json::{Value, json};

@@ -6,8 +6,8 @@
 //! with a page, and its `fetch` fails: its CORS preflight gets no CORS headers.
 
 use crate::browser::browser_available;
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use axum::response::Html;
 use serde_json::{Value, json};
 
@@ -100,7 +100,7 @@ async fn an_allowed_sites_form_and_fetch_are_stored_and_another_sites_are_refuse
     .await
     .ok(200);
 
-    let seen: Value = crate::support::run_browser_script(&[&SCRIPT, &allowed, &refused]).await;
+    let seen: Value = crate::fixtures::run_browser_script(&[&SCRIPT, &allowed, &refused]).await;
 
     // The allowed site: the plain form lands on the confirmation page, the fetch reads
     // the JSON answer.
@@ -225,7 +225,7 @@ async fn an_owners_page_solves_the_proof_of_work_with_the_services_script() {
     .ok(200);
 
     let seen: Value =
-        crate::support::run_browser_script(&[&POW_SCRIPT, &format!("{site}/pow")]).await;
+        crate::fixtures::run_browser_script(&[&POW_SCRIPT, &format!("{site}/pow")]).await;
     assert_eq!(seen["status"], 200, "{seen}");
     assert_eq!(seen["url"], format!("{action}/thanks"), "{seen}");
     // (The owner's test site has no favicon: its 404 is the only console error.)

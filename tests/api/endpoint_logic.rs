@@ -3,8 +3,8 @@
 //! hosted page drops a hidden field's value). Over real HTTP on the spawned binary, a
 //! form-encoded post to `/f/{short_id}` from an allowed origin.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use serde_json::{Value, json};
 
 const SITE: &str = "https://www.example.com";

@@ -7,10 +7,10 @@
 //! the owner's site.
 
 use crate::browser::browser_available;
-use crate::dashboard_support::signed_in;
+use crate::dashboard_session::signed_in;
 use crate::endpoint_browser::serve;
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use axum::response::Html;
 use serde_json::{Value, json};
 
@@ -75,7 +75,7 @@ async fn the_share_panels_html_sends_a_conditional_form_from_another_site() {
     snippet.set(html).expect("set once");
 
     let seen: Value =
-        crate::support::run_browser_script(&[&SCRIPT, &format!("{site}/survey")]).await;
+        crate::fixtures::run_browser_script(&[&SCRIPT, &format!("{site}/survey")]).await;
     let thanks = format!(
         "{}/f/{}/thanks",
         d.base,

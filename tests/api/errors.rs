@@ -1,7 +1,7 @@
 //! SPEC "Errors" and the headers every reply carries: the envelope on unknown routes and
 //! methods, X-RateLimit-* and X-Request-Id on successes and errors alike.
 
-use crate::helpers::*;
+use crate::harness::*;
 use ::forms::accounts::Plan;
 use serde_json::json;
 use std::collections::HashSet;
@@ -232,7 +232,7 @@ async fn replies_are_json() {
 
 #[tokio::test]
 async fn deeply_nested_json_is_a_validation_error_and_counted() {
-    use crate::support::{contact_fields, field_ids, published_form};
+    use crate::fixtures::{contact_fields, field_ids, published_form};
     let app = TestApp::spawn().await;
     let key = app.key(PRO, ALL).await;
     let form = published_form(&app, &key, contact_fields(), serde_json::Value::Null).await;

@@ -3,8 +3,8 @@
 //! CSV with labels as headers, RFC 4180 quoting and neutralised formulas; since/until;
 //! refusals in the SPEC envelope; one request for rate limit and usage.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::pb::{
     self, hosted_forms_service_client::HostedFormsServiceClient,
     responses_service_client::ResponsesServiceClient,

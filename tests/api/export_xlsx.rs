@@ -4,7 +4,7 @@
 //! texts as strings, never formulas; `status`; a large export; the gRPC stream.
 
 use crate::export::{Setup, csv_records, grpc_export, hosted_submission, ids, ndjson};
-use crate::support::*;
+use crate::fixtures::*;
 use calamine::{Data, Reader, Xlsx};
 use forms::pb::{self, responses_service_client::ResponsesServiceClient};
 use serde_json::json;

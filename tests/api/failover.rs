@@ -15,9 +15,9 @@
 //! `FORMS_FAILOVER_SECS=before,outage,after` says otherwise (`scripts/failover.sh`); the
 //! figures are printed, not asserted.
 
-use crate::helpers::*;
+use crate::fixtures::eventually;
+use crate::harness::*;
 use crate::replication::Pair;
-use crate::support::eventually;
 use forms::accounts::{Plan, Scopes, store};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};

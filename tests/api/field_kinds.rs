@@ -4,8 +4,8 @@
 //! and a few over gRPC, what an answer stores, the labelled CSV export and the webhook
 //! payload.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::pb::{self, responses_service_client::ResponsesServiceClient};
 use serde_json::{Map, Value, json};
 use std::time::Duration;

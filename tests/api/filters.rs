@@ -5,8 +5,8 @@
 //! while responses arrive; another account's form; and the summary's stored tally
 //! (rollup) giving the same figures as a full read, dropped by a delete.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::pb::{self, responses_service_client::ResponsesServiceClient};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashSet};

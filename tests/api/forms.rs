@@ -1,7 +1,7 @@
 //! SPEC "Forms": create, get, list (pagination, filters, search), partial update,
 //! delete, and the exact shapes of the replies.
 
-use crate::helpers::*;
+use crate::harness::*;
 use serde_json::{Value, json};
 
 const FORM_KEYS: [&str; 10] = [

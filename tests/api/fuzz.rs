@@ -4,8 +4,8 @@
 //! gRPC methods. Every answer must come in bounded time, never be a server error, and
 //! the log must show no panic.
 
-use crate::helpers::*;
-use crate::support::{contact_answers, contact_fields, field_ids, grpc_request, published_form};
+use crate::fixtures::{contact_answers, contact_fields, field_ids, grpc_request, published_form};
+use crate::harness::*;
 use ::forms::pb::responses_service_client::ResponsesServiceClient;
 use ::forms::pb::{self, forms_service_client::FormsServiceClient};
 use proptest::prelude::*;

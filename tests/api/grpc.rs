@@ -1,7 +1,7 @@
 //! The core over real gRPC: generated clients, ErrorInfo reasons, rate-limit metadata,
 //! health and reflection.
 
-use crate::helpers::*;
+use crate::harness::*;
 use ::forms::accounts::Plan;
 use ::forms::pb::{
     self, forms_service_client::FormsServiceClient, usage_service_client::UsageServiceClient,

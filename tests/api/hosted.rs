@@ -2,8 +2,8 @@
 //! browser fields, CSRF protection, honeypot, throttle, validation shown in the page,
 //! closed forms, and `submittedVia: "form"` events.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use serde_json::{Value, json};
 use std::time::Duration;
 

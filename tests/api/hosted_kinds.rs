@@ -3,9 +3,9 @@
 //! stores, a refused value shown beside its field with the entries kept, and prefill
 //! from the page's URL query.
 
-use crate::helpers::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted::{DESKTOP, Page, Visitor};
-use crate::support::*;
 use serde_json::{Value, json};
 
 /// A form with one field of every new kind, published; and its field ids by label.

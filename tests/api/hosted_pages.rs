@@ -6,9 +6,9 @@
 //! page completing the response. `tests/browser/pages.mjs` walks the same form in
 //! Chromium, with and without JavaScript.
 
-use crate::helpers::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted::DESKTOP;
-use crate::support::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -736,7 +736,7 @@ async fn chromium_applies_same_page_conditions_as_the_visitor_answers() {
     let p = Paged::new(chain_fields()).await;
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/conditions.mjs");
     let url = format!("{}/f/{}", p.origin(), p.short_id());
-    let seen = crate::support::run_browser_script(&[&script, &url]).await;
+    let seen = crate::fixtures::run_browser_script(&[&script, &url]).await;
     assert_eq!(seen["openedStatus"], 200, "{seen}");
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     assert_eq!(seen["axe"], json!([]), "{seen}");

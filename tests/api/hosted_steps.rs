@@ -3,9 +3,9 @@
 //! the steps, Back keeping answers, and the last step completing one response with every
 //! answer. The setting is refused when it is not true or false.
 
-use crate::helpers::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted_pages::{Browser, Paged};
-use crate::support::*;
 use serde_json::json;
 
 /// Three questions and a hidden field on one page (no page break of their own).

@@ -7,8 +7,8 @@
 //! again. Screenshots of a page of every kind and of the thank-you page go to
 //! `target/screenshots/`.
 
+use crate::fixtures::*;
 use crate::hosted_pages::Paged;
-use crate::support::*;
 use serde_json::{Value, json};
 
 /// Four pages of every kind; the third is for teams only, so a "Pro" visitor sees three.
@@ -66,7 +66,7 @@ async fn chromium_at_phone_width_answers_every_kind_with_a_thumb() {
     let url = format!("{}/f/{}", p.origin(), p.short_id());
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/thumb.mjs");
     let seen: Value =
-        crate::support::run_browser_script(&[&script, &url, &cv, &one_url, &shots]).await;
+        crate::fixtures::run_browser_script(&[&script, &url, &cv, &one_url, &shots]).await;
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     assert_eq!(seen["overflow"], false, "{seen}");
     assert_eq!(seen["axe"], json!([]), "{seen}");

@@ -3,8 +3,8 @@
 //! --idempotency-ttl, hold under concurrency, only successes are remembered; the gRPC
 //! creates honour `idempotency-key` metadata.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::pb;
 use serde_json::{Value, json};
 use std::sync::Arc;

@@ -4,10 +4,10 @@
 //! it, read by a second instance on the same database when a second cookie issuer is
 //! needed (`--session-issuer`). Every link and unlink goes through the real command line.
 
+use crate::dashboard_session::{browser, origin, session_cookie};
 use crate::dashboard_sign_in::{Browser, session_set, to_callback, with_provider};
-use crate::dashboard_support::{browser, origin, session_cookie};
-use crate::helpers::*;
-use crate::support::formsd_cli;
+use crate::fixtures::formsd_cli;
+use crate::harness::*;
 
 const SECRET: &str = "test-session-secret-of-32-bytes-or-more";
 /// The provider cookie's issuer when no `--session-issuer` is set.

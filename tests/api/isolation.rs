@@ -10,9 +10,9 @@
 
 mod audit;
 
-use crate::dashboard_support::{Dashboard, signed_in};
-use crate::helpers::*;
-use crate::support::*;
+use crate::dashboard_session::{Dashboard, signed_in};
+use crate::fixtures::*;
+use crate::harness::*;
 use ::forms::accounts::Plan;
 use ::forms::pb::{
     self, admin_service_client::AdminServiceClient, forms_service_client::FormsServiceClient,
@@ -3551,11 +3551,11 @@ async fn snapshot(app: &TestApp, a: &Tenant) -> Vec<String> {
 
 /// A session's own sign-in cookie, from a reply that set one.
 fn dashboard_of(base: &Dashboard, reply: &Reply, account: &str) -> Option<Dashboard> {
-    crate::dashboard_support::session_cookie(reply).map(|cookie| Dashboard {
+    crate::dashboard_session::session_cookie(reply).map(|cookie| Dashboard {
         base: base.base.clone(),
         cookie,
         csrf: String::new(),
-        client: crate::dashboard_support::browser(),
+        client: crate::dashboard_session::browser(),
         account: account.to_owned(),
         key: String::new(),
     })
@@ -3563,7 +3563,7 @@ fn dashboard_of(base: &Dashboard, reply: &Reply, account: &str) -> Option<Dashbo
 
 /// A dashboard POST with exactly `fields`, the session `cookie` (if any) and other headers.
 async fn dash_post(base: &str, path: &str, cookie: Option<&str>, fields: &[(&str, &str)]) -> Reply {
-    let mut request = crate::dashboard_support::browser()
+    let mut request = crate::dashboard_session::browser()
         .post(format!("{base}{path}"))
         .header("content-type", "application/x-www-form-urlencoded")
         .body(serde_urlencoded::to_string(fields).expect("form body"));
@@ -4387,7 +4387,7 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
             row,
             reply.status < 500
                 && leaked(&reply.text, &a_ids).is_none()
-                && crate::dashboard_support::session_cookie(&reply).is_none(),
+                && crate::dashboard_session::session_cookie(&reply).is_none(),
             || format!("{path}: {} {}", reply.status, reply.text),
         );
     }
@@ -4408,7 +4408,7 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
             row,
             reply.status < 500
                 && leaked(&reply.text, &a_ids).is_none()
-                && crate::dashboard_support::session_cookie(&reply).is_none(),
+                && crate::dashboard_session::session_cookie(&reply).is_none(),
             || format!("{path}: {} {}", reply.status, reply.text),
         );
     }

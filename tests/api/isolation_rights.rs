@@ -4,8 +4,8 @@
 //! and find nothing, and A's response is still there; A's own dry run finds it.
 
 use super::{Cred, Matrix, Tenant, rest};
-use crate::dashboard_support::signed_in;
-use crate::helpers::*;
+use crate::dashboard_session::signed_in;
+use crate::harness::*;
 use ::forms::pb::{self, responses_service_client::ResponsesServiceClient};
 use serde_json::json;
 use tonic::transport::Channel;

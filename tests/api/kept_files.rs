@@ -3,9 +3,9 @@
 //! the next post attaches it without choosing it again; only for the visitor who chose
 //! it, and a new file for the field replaces it.
 
-use crate::helpers::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted::{Page, Visitor};
-use crate::support::*;
 use crate::uploads::PNG;
 use serde_json::{Value, json};
 

@@ -4,9 +4,9 @@
 //! Arabic, and unknown languages refused in SPEC's envelope; the language each response
 //! was answered in, in the API, its filter, the summary and the exports.
 
-use crate::helpers::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted::{DESKTOP, Page, Visitor};
-use crate::support::*;
 use serde_json::{Value, json};
 
 /// A published form with a required name and a colour choice, in English (its
@@ -268,7 +268,7 @@ async fn chromium_at_phone_width_shows_the_arabic_page_mirrored() {
     ] {
         let path = format!("{shots}/{shot}");
         let page: Value =
-            crate::support::run_browser_script(&[&script, &url, &locale, &path]).await;
+            crate::fixtures::run_browser_script(&[&script, &url, &locale, &path]).await;
         seen.push(page);
     }
     let (ar, de) = (&seen[0], &seen[1]);

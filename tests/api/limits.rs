@@ -1,8 +1,8 @@
 //! SPEC "Limits": per-key fixed-window rate limits (also across instances), the
 //! per-IP throttle of failed authentication, and the request body size limit.
 
-use crate::helpers::*;
-use crate::support::eventually;
+use crate::fixtures::eventually;
+use crate::harness::*;
 use ::forms::accounts::Plan;
 use serde_json::json;
 use std::collections::BTreeSet;

@@ -7,8 +7,8 @@
 //! create and on update; conditions kept across an update that keeps ids; and the
 //! book's multi-page example, read from its page (docs/src/using/pages-and-conditions.md).
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::pb::{self, forms_service_client::FormsServiceClient};
 use serde_json::{Map, Value, json};
 use std::cmp::Ordering;

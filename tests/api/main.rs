@@ -2,15 +2,15 @@
 //! (the REST edge of SPEC.md) and gRPC (the core). One test binary; one module per area.
 //!
 //! Database: FORMS_TEST_DATABASE_URL, else DATABASE_URL, else a private cluster under
-//! `target/test-pg` (see `helpers::admin_url`). Every test gets its own database, cloned
+//! `target/test-pg` (see `harness::admin_url`). Every test gets its own database, cloned
 //! from a template migrated once, so tests run in parallel.
 
 // Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
 #![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
 
+mod fixtures;
 #[allow(dead_code)] // a shared harness: not every suite uses every helper
-mod helpers;
-mod support;
+mod harness;
 
 mod audit;
 mod auth;
@@ -20,7 +20,6 @@ mod book;
 mod browser;
 mod clients;
 mod connections;
-mod current;
 mod dashboard;
 mod dashboard_browser;
 mod dashboard_build;
@@ -34,10 +33,10 @@ mod dashboard_logic;
 mod dashboard_nav;
 mod dashboard_notify;
 mod dashboard_results;
+#[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper
+mod dashboard_session;
 mod dashboard_sign_in;
 mod dashboard_summary;
-#[allow(dead_code)] // shared by the dashboard suites: not every suite uses every helper
-mod dashboard_support;
 mod dashboard_usage;
 mod dashboard_webhooks;
 mod data_rights;
@@ -59,15 +58,16 @@ mod hosted_kinds;
 mod hosted_pages;
 mod hosted_steps;
 mod hosted_thumb;
-mod hygiene;
 mod idempotency;
 mod identity_issuers;
 mod isolation;
+mod judged_on_the_current_form;
+mod kept_connections;
 mod kept_files;
-mod lanes;
 mod languages;
 mod limits;
 mod logic;
+mod nothing_left_behind;
 mod notifications;
 mod openapi;
 mod outage;

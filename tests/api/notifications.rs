@@ -5,9 +5,9 @@
 //! deleted before its mail leaves nothing to send; one account's backlog does not hold
 //! up another's mail; without SMTP nothing is sent and formsd warns at start.
 
-use crate::helpers::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::smtp_sink::{self, SmtpSink};
-use crate::support::*;
 use forms::accounts::{Plan, Scope};
 use serde_json::{Value, json};
 use std::time::Duration;

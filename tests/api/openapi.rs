@@ -6,7 +6,7 @@
 //! `FORMS_BLESS=1 cargo test --test api -- openapi` (or `formsd openapi > docs/openapi.json`)
 //! and review its diff.
 
-use crate::helpers::*;
+use crate::harness::*;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::process::Stdio;

@@ -5,9 +5,9 @@
 //! stopped (its connections refused) is an outage at once, for every request; one that
 //! does not answer at start is waited for.
 
-use crate::helpers::*;
+use crate::fixtures::{PgProxy, eventually, formsd_cli};
+use crate::harness::*;
 use crate::replication::{Single, require};
-use crate::support::{PgProxy, eventually, formsd_cli};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -239,10 +239,10 @@ async fn set_read_only(database: &str, read_only: bool) {
 async fn a_busy_pool_is_no_outage() {
     let app = TestApp::spawn_with(&["--db-acquire-timeout", "10s"]).await;
     let key = app.key(PRO, ALL).await;
-    let form = crate::support::published_form(
+    let form = crate::fixtures::published_form(
         &app,
         &key,
-        crate::support::contact_fields(),
+        crate::fixtures::contact_fields(),
         serde_json::Value::Null,
     )
     .await;
@@ -251,7 +251,7 @@ async fn a_busy_pool_is_no_outage() {
 
     // Changes of the form wait for its row, each holding a pooled connection: more of
     // them than the pool has connections.
-    let lock = crate::support::lock_form(&app.pool, &id).await;
+    let lock = crate::fixtures::lock_form(&app.pool, &id).await;
     let changes: Vec<_> = (0..6)
         .map(|n| {
             let (client, base, key, id) = (

@@ -4,8 +4,8 @@
 //! completes the response exactly once. Partials fire no webhook, do not count against
 //! the form's limit, survive a restart, and are listed only when asked for.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::pb::{self, hosted_forms_service_client::HostedFormsServiceClient};
 use serde_json::{Value, json};
 use std::time::Duration;

@@ -7,8 +7,8 @@
 //! Visitors are told apart by the address they connect from (127.0.0.2, 127.0.0.3…:
 //! all loopback), as the core sees them, with no header to believe.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::pb::{self, hosted_forms_service_client::HostedFormsServiceClient};
 use serde_json::{Value, json};
 use std::net::{IpAddr, Ipv4Addr};

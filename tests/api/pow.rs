@@ -6,9 +6,9 @@
 //! and by the script itself in Chromium.
 
 use crate::browser::browser_available;
-use crate::helpers::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted::{DESKTOP, Page, Visitor};
-use crate::support::*;
 use base64::Engine;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -479,7 +479,7 @@ async fn chromium_solving_time_is_measured() {
 /// Runs tests/browser/pow.mjs on the page; what the visitor saw.
 async fn visit(page_url: &str, mode: &str) -> Value {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/pow.mjs");
-    let seen: Value = crate::support::run_browser_script(&[&script, &page_url, &mode]).await;
+    let seen: Value = crate::fixtures::run_browser_script(&[&script, &page_url, &mode]).await;
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     seen
 }

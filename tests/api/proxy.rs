@@ -7,7 +7,7 @@
 //! Without nginx the test fails when FORMS_REQUIRE_NGINX=1 (as in CI), else says
 //! SKIPPED.
 
-use crate::helpers::*;
+use crate::harness::*;
 use crate::limits::failures_before_throttled;
 use ::forms::pb::{self, sessions_service_client::SessionsServiceClient};
 use std::net::{IpAddr, Ipv4Addr};

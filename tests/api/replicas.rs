@@ -4,11 +4,11 @@
 //! standby down the reads are answered all the same (by the primary), and it takes
 //! reads again once back; and the isolation matrix holds with a replica configured.
 
-use crate::helpers::*;
-use crate::standby::Pair;
-use crate::support::{
+use crate::fixtures::{
     contact_answers, contact_fields, eventually, field_ids, metrics_text, published_form,
 };
+use crate::harness::*;
+use crate::standby::Pair;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use sqlx::PgConnection;

@@ -6,12 +6,12 @@
 //! and so do the confirmation message and the redirect (percent-encoded); a quiz set up
 //! through the builder's posts shows the respondent their score.
 
-use crate::dashboard_support::signed_in;
-use crate::helpers::*;
+use crate::dashboard_session::signed_in;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted::{DESKTOP, Visitor};
 use crate::hosted_pages::Browser;
 use crate::smtp_sink::{self, SmtpSink};
-use crate::support::*;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -533,9 +533,15 @@ async fn chromium_photographs_the_recall_the_score_and_the_builders_folds() {
     ])
     .to_string();
     let url = format!("{origin}/f/{short_id}");
-    let walked =
-        crate::support::run_browser_script(&[&script, &url, &"-", &steps, &shots, &"respond-page"])
-            .await;
+    let walked = crate::fixtures::run_browser_script(&[
+        &script,
+        &url,
+        &"-",
+        &steps,
+        &shots,
+        &"respond-page",
+    ])
+    .await;
     let seen = walked["steps"].as_array().expect("steps");
     let texts = |i: usize| seen[i]["texts"].to_string();
     assert!(
@@ -560,7 +566,7 @@ async fn chromium_photographs_the_recall_the_score_and_the_builders_folds() {
     // The builder: the question's quiz fold, and the settings' mail and quiz.
     let url = format!("{origin}/app/forms/{id}?edit={capital}");
     let steps = json!([{"open": ["#settings", "#editor details.fold-inner"]}]).to_string();
-    let built = crate::support::run_browser_script(&[
+    let built = crate::fixtures::run_browser_script(&[
         &script,
         &url,
         &d.cookie,

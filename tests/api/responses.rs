@@ -2,8 +2,8 @@
 //! closing rules, monthly quota), list (page mode, cursor mode, keyset paging while rows
 //! arrive, a full export), get and delete; and the same service over gRPC.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use forms::pb;
 use serde_json::{Value, json};
 use std::collections::HashSet;

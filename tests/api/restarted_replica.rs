@@ -9,10 +9,10 @@
 //! standby whose replay the test paused before the write the reads look for.
 
 use crate::failover::marker_form;
-use crate::helpers::*;
+use crate::fixtures::{eventually, sample, scrape};
+use crate::harness::*;
 use crate::replication::{Servers, require};
 use crate::stale_replica::{connect, create, get, replayed_all, scalar};
-use crate::support::{eventually, sample, scrape};
 use forms::accounts::{Plan, Scopes, store};
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, Mutex};

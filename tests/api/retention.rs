@@ -5,9 +5,9 @@
 //! SQL (as the days would) and starts another instance on the database, whose first
 //! round it waits for by the line it logs after its deletes.
 
-use crate::dashboard_support::{sign_in_link, signed_in, token_of};
-use crate::helpers::*;
-use crate::support::*;
+use crate::dashboard_session::{sign_in_link, signed_in, token_of};
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::uploads::PNG;
 use forms::pb::{self, hosted_forms_service_client::HostedFormsServiceClient};
 use serde_json::{Value, json};
@@ -265,9 +265,9 @@ async fn ended_sessions_and_spent_links_are_purged_a_day_after_they_end() {
     assert!(has_digest(&app, "dashboard_sessions", ended_today.session()).await);
     assert!(has_digest(&app, "sign_in_links", &fresh_link).await);
     // The live session still works on the new instance.
-    let on_purging = crate::dashboard_support::Dashboard {
-        base: crate::dashboard_support::origin(&purging),
-        client: crate::dashboard_support::browser(),
+    let on_purging = crate::dashboard_session::Dashboard {
+        base: crate::dashboard_session::origin(&purging),
+        client: crate::dashboard_session::browser(),
         cookie: live.cookie.clone(),
         csrf: live.csrf.clone(),
         account: live.account.clone(),

@@ -12,8 +12,8 @@
 //! with several). Without schemathesis the test says SKIPPED and passes, unless
 //! FORMS_REQUIRE_PYTHON_TOOLS=1 (as in CI).
 
-use crate::helpers::*;
-use crate::support::formsd_cli;
+use crate::fixtures::formsd_cli;
+use crate::harness::*;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! key first, then the session; expired, tampered, foreign-key and unknown-subject
 //! sessions are KEY_INVALID; sessions have every scope and the plan rule applies.
 
-use crate::helpers::*;
+use crate::harness::*;
 use forms::accounts::store;
 use jsonwebtoken::{EncodingKey, Header, encode};
 use serde_json::json;
@@ -27,7 +27,7 @@ async fn app_with_user(plan: forms::accounts::Plan) -> (TestApp, TestKey) {
     let app = TestApp::spawn_with(&["--session-hs256-secret", SECRET]).await;
     let key = app.new_key(plan, ALL).await;
     // Linked by the operator's command line (AdminService.LinkIdentity).
-    let out = crate::support::formsd_cli(
+    let out = crate::fixtures::formsd_cli(
         &app.db.url,
         &[
             "accounts",
@@ -169,7 +169,7 @@ async fn unlinking_a_subject_ends_its_sessions_at_once() {
     let (app, key) = app_with_user(PRO).await;
     let cookie = format!("session={}", session(SECRET, "user-1", 600));
     with_session(&app, "/forms", &cookie).await.ok(200);
-    crate::support::formsd_cli(
+    crate::fixtures::formsd_cli(
         &app.db.url,
         &[
             "accounts",
@@ -200,7 +200,7 @@ async fn a_revoked_session_key_stops_every_session_of_the_account_until_relinked
     let cookie = format!("session={}", session(SECRET, "user-1", 600));
     let usage = with_session(&app, "/usage?days=1", &cookie).await;
     let session_key_id = usage.ok(200)["key_id"].as_str().expect("key_id").to_owned();
-    crate::support::formsd_cli(&app.db.url, &["keys", "revoke", &session_key_id]).await;
+    crate::fixtures::formsd_cli(&app.db.url, &["keys", "revoke", &session_key_id]).await;
     // The very next request: there is no key cache to wait for.
     with_session(&app, "/forms", &cookie)
         .await
@@ -208,7 +208,7 @@ async fn a_revoked_session_key_stops_every_session_of_the_account_until_relinked
     // The account's API keys are not touched.
     app.get("/forms", &key.key).await.ok(200);
     // Linking again is the way back, under a fresh session key.
-    crate::support::formsd_cli(
+    crate::fixtures::formsd_cli(
         &app.db.url,
         &[
             "accounts",

@@ -4,10 +4,10 @@
 //! cross-site post without `Sec-Fetch-Site` is refused by its Origin, and the session
 //! cookie cannot be tossed. Each against the real binary, with a real SMTP sink.
 
-use crate::dashboard_support::{browser, origin, redeem, session_cookie, sign_in_link, token_of};
-use crate::helpers::*;
+use crate::dashboard_session::{browser, origin, redeem, session_cookie, sign_in_link, token_of};
+use crate::fixtures::{eventually, formsd_cli};
+use crate::harness::*;
 use crate::smtp_sink::{SmtpSink, part};
-use crate::support::{eventually, formsd_cli};
 use ::forms::pb::{self, sessions_service_client::SessionsServiceClient};
 use std::time::Duration;
 

@@ -11,9 +11,9 @@
 //! not following (its gauge at 0, a line in the log).
 
 use crate::failover::marker_form;
-use crate::helpers::*;
+use crate::fixtures::{eventually, sample, scrape};
+use crate::harness::*;
 use crate::replication::{Cluster, Servers, require};
-use crate::support::{eventually, sample, scrape};
 use forms::accounts::{Plan, Scopes, store};
 use serde_json::{Value, json};
 use sqlx::PgPool;

@@ -8,8 +8,8 @@
 //! wait instead on a lock the test holds on `responses`: a wait that lasts as long as
 //! the test wants, whatever the machine's speed.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use serde_json::{Value, json};
 use sqlx::{Connection, PgConnection};
 use std::time::Duration;

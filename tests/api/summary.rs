@@ -4,8 +4,8 @@
 //! completion times then set by SQL; partial responses inserted by SQL), over the whole
 //! history and narrowed by since/until; a form without responses; another account's form.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use chrono::{DateTime, Duration as TimeDelta, TimeZone, Utc};
 use forms::pb::{self, responses_service_client::ResponsesServiceClient};
 use serde_json::{Map, Value, json};

@@ -3,7 +3,7 @@
 //! style sheet under the page's strict CSP, and its logo uploaded, checked by content
 //! and served back from our origin.
 
-use crate::helpers::*;
+use crate::harness::*;
 use crate::uploads::PNG;
 use ::forms::pb::{self, forms_service_client::FormsServiceClient};
 use serde_json::{Value, json};
@@ -455,7 +455,7 @@ async fn a_themed_page_in_chromium_light_and_dark() {
     std::fs::create_dir_all(shots).expect("shots dir");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/theme.mjs");
     let url = format!("{}/f/{short_id}", origin(&app));
-    let seen = crate::support::run_browser_script(&[&script, &url, &shots]).await;
+    let seen = crate::fixtures::run_browser_script(&[&script, &url, &shots]).await;
     eprintln!("{seen:#}");
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     let runs = seen["runs"].as_array().expect("runs");
@@ -490,7 +490,7 @@ async fn a_themed_page_in_chromium_light_and_dark() {
 
 #[tokio::test]
 async fn the_builder_sets_the_design_and_shows_a_refused_colour_beside_its_input() {
-    use crate::dashboard_support::{dashboard_app, signed_in};
+    use crate::dashboard_session::{dashboard_app, signed_in};
     let app = dashboard_app(&[]).await;
     let d = signed_in(&app, "design-owner").await;
     let id = d.create_form("Brand check").await;
@@ -564,7 +564,7 @@ async fn the_builder_sets_the_design_and_shows_a_refused_colour_beside_its_input
         // CSP violation (the preview's colours are set through the CSSOM).
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/axe_page.mjs");
         let url = format!("{}{page}", d.base);
-        let seen = crate::support::run_browser_script(&[&script, &url, &d.cookie]).await;
+        let seen = crate::fixtures::run_browser_script(&[&script, &url, &d.cookie]).await;
         assert_eq!(seen["status"], 200, "{seen}");
         assert_eq!(seen["axe"], json!([]), "{seen}");
         assert_eq!(seen["cspViolations"], json!([]), "{seen}");
@@ -572,7 +572,7 @@ async fn the_builder_sets_the_design_and_shows_a_refused_colour_beside_its_input
         let shots = concat!(env!("CARGO_MANIFEST_DIR"), "/target/theme-shots");
         std::fs::create_dir_all(shots).expect("shots dir");
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/design.mjs");
-        let seen = crate::support::run_browser_script(&[&script, &url, &d.cookie, &shots]).await;
+        let seen = crate::fixtures::run_browser_script(&[&script, &url, &d.cookie, &shots]).await;
         eprintln!("{seen:#}");
         assert_eq!(seen["cspViolations"], json!([]), "{seen}");
         for run in seen["runs"].as_array().expect("runs") {
@@ -641,7 +641,7 @@ async fn theme_sheet(app: &TestApp, short_id: &str) -> String {
 
 #[tokio::test]
 async fn the_account_default_design_dresses_forms_without_their_own() {
-    use crate::dashboard_support::{dashboard_app, signed_in};
+    use crate::dashboard_session::{dashboard_app, signed_in};
     let app = dashboard_app(&[]).await;
     let d = signed_in(&app, "default-design").await;
     let (_, plain) = themed_form(&app, &d.key, Value::Null).await;

@@ -2,8 +2,8 @@
 //! SPEC's ids are, but each new row lands at the end of its primary key's B-tree
 //! (core/responses/create/submission.rs, migration 0025).
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use chrono::{DateTime, Utc};
 use forms::accounts::{Plan, Scope};
 use serde_json::json;

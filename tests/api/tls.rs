@@ -3,8 +3,8 @@
 //! a restart, HSTS and `Secure` cookies over TLS; plain HTTP (behind a TLS-terminating
 //! proxy) without either unless a trusted proxy says the visitor came over HTTPS.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use ::forms::pb::{self, forms_service_client::FormsServiceClient};
 use serde_json::json;
 use std::path::PathBuf;
@@ -382,13 +382,13 @@ async fn the_dashboards_session_cookie_is_secure_over_https() {
     let files = TlsFiles::with(&pair);
     let app = files.serve(&pair).await;
     let owner = app.new_key(PRO, ALL).await;
-    let link = crate::dashboard_support::sign_in_link(&app, &owner.account).await;
+    let link = crate::dashboard_session::sign_in_link(&app, &owner.account).await;
     assert!(link.starts_with("https://"), "{link}");
     let signed_in = send(
         https_client(&[&pair])
             .post(format!("{}/app/sign-in/link", origin(&app)))
             .form(&[
-                ("token", crate::dashboard_support::token_of(&link)),
+                ("token", crate::dashboard_session::token_of(&link)),
                 ("next", "/app/forms"),
             ]),
     )

@@ -3,10 +3,10 @@
 //! (SHA-256), in every table, and none is ever written to the instance's log, even at
 //! debug level and even when it travels in a URL (a sign-in link's page, a resume link).
 
-use crate::dashboard_support::{redeem, session_cookie, sign_in_link, token_of};
-use crate::helpers::*;
+use crate::dashboard_session::{redeem, session_cookie, sign_in_link, token_of};
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted_pages::{Browser, Paged, paged_fields};
-use crate::support::*;
 use base64::Engine as _;
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -66,17 +66,17 @@ async fn sessions_links_and_resume_tokens_are_kept_as_digests_and_never_logged()
     // URL), then redeemed: a session, used for a page of the dashboard.
     let link = sign_in_link(&app, account).await;
     let link_token = token_of(&link).to_owned();
-    let page = send(crate::dashboard_support::browser().get(&link)).await;
+    let page = send(crate::dashboard_session::browser().get(&link)).await;
     assert_eq!(page.status, 200, "{}", page.text);
     let signed = redeem(&app, &link_token).await;
     assert_eq!(signed.status, 303, "{}", signed.text);
     let cookie = session_cookie(&signed).expect("a session");
     let session = cookie.trim_start_matches("formsd_session=").to_owned();
     let forms = send(
-        crate::dashboard_support::browser()
+        crate::dashboard_session::browser()
             .get(format!(
                 "{}/app/forms",
-                crate::dashboard_support::origin(&app)
+                crate::dashboard_session::origin(&app)
             ))
             .header("cookie", &cookie),
     )

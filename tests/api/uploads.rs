@@ -3,9 +3,9 @@
 //! or an object store, deleted with their response, and swept when no response claims
 //! them.
 
-use crate::helpers::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::hosted::{DESKTOP, Page, Visitor};
-use crate::support::*;
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::Duration;

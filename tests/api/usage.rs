@@ -1,6 +1,6 @@
 //! SPEC "Usage": the calling key's daily request and error counts.
 
-use crate::helpers::*;
+use crate::harness::*;
 use ::forms::accounts::Plan;
 use chrono::{NaiveDate, Utc};
 use serde_json::{Value, json};
@@ -213,7 +213,7 @@ async fn usage_is_exact_after_a_clean_stop_and_a_second_short_at_most_after_kill
         app.get("/forms", &key.key).await.ok(200);
     }
     // Counts are written every second...
-    crate::support::eventually(
+    crate::fixtures::eventually(
         "counts written",
         std::time::Duration::from_secs(5),
         || async { (written(&app, key.key_id).await == 40).then_some(()) },

@@ -4,8 +4,8 @@
 //! time-outs, a crash of the delivering process, two instances on one database, account
 //! isolation, fairness between accounts, and secrets kept out of the logs.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

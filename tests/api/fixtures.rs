@@ -1,9 +1,9 @@
-//! Helpers of the responses, idempotency and webhooks suites (on top of helpers.rs): a
+//! Helpers of the responses, idempotency and webhooks suites (on top of harness.rs): a
 //! recording HTTP receiver for webhook deliveries, the `formsd` command line, polling
 //! with a deadline, published forms, gRPC requests with a key, signatures, a TCP proxy
 //! to PostgreSQL that a test can cut or freeze.
 
-use crate::helpers::{TestApp, formsd_command};
+use crate::harness::{TestApp, formsd_command};
 use axum::body::Bytes;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use base64::{Engine, engine::general_purpose::STANDARD};
@@ -461,9 +461,9 @@ pub async fn metrics_text(app: &TestApp) -> String {
 }
 
 /// The text of `server`'s Prometheus endpoint (`--metrics-addr`).
-pub async fn scrape(server: &crate::helpers::Formsd) -> String {
+pub async fn scrape(server: &crate::harness::Formsd) -> String {
     let metrics = server.metrics_addr.expect("metrics address");
-    crate::helpers::http_client()
+    crate::harness::http_client()
         .get(format!("http://{metrics}/metrics"))
         .send()
         .await

@@ -4,8 +4,8 @@
 //! `_csrf` field. Requests carry the cookie by hand, and redirects are not followed, so
 //! that tests see each 303 and where it goes.
 
-use crate::helpers::{ALL, Reply, TestApp, send};
-use crate::support::formsd_cli;
+use crate::fixtures::formsd_cli;
+use crate::harness::{ALL, Reply, TestApp, send};
 use forms::accounts::Plan;
 use std::time::Duration;
 

@@ -2,8 +2,8 @@
 //! statements ran to their end is kept and taken again without sqlx's check, anything
 //! else goes back to the pool, and kept connections never hold the pool's last one.
 
-use crate::helpers::TestDb;
-use crate::support::eventually;
+use crate::fixtures::eventually;
+use crate::harness::TestDb;
 use forms::db::lanes::{KEEP_IDLE, Lanes};
 use std::time::Duration;
 

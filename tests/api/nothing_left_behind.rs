@@ -4,9 +4,9 @@
 //! after its subscriptions are gone); settled deliveries and notifications are purged
 //! with their attempts after --delivery-retention, pending ones are kept.
 
-use crate::helpers::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use crate::smtp_sink::SmtpSink;
-use crate::support::*;
 use forms::accounts::Plan;
 use serde_json::{Value, json};
 use std::time::Duration;

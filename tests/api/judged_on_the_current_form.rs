@@ -3,8 +3,8 @@
 //! one statement, only if neither the form nor its account has moved since
 //! (core/responses/create/snapshot.rs); these tests move them from another instance.
 
-use crate::helpers::*;
-use crate::support::*;
+use crate::fixtures::*;
+use crate::harness::*;
 use serde_json::{Value, json};
 use std::time::Duration;
 
