@@ -70,7 +70,13 @@ $$;
 CREATE FUNCTION identity_gets_person() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    IF NEW.person_id IS NULL THEN
+    -- An identity moved to another account leaves its person behind unless that
+    -- person is a member there too: it signs in as the new account's owner.
+    IF NEW.person_id IS NULL
+       OR (TG_OP = 'UPDATE' AND NEW.account_id IS DISTINCT FROM OLD.account_id
+           AND NOT EXISTS (SELECT 1 FROM memberships m
+                            WHERE m.account_id = NEW.account_id
+                              AND m.person_id = NEW.person_id)) THEN
         NEW.person_id := first_owner(NEW.account_id);
     END IF;
     RETURN NEW;
