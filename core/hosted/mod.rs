@@ -12,6 +12,7 @@ mod language;
 mod pages;
 pub(crate) mod pow;
 mod recall;
+mod refusal;
 mod steps;
 
 /// The settings key of one question at a time (`steps`).
@@ -469,40 +470,5 @@ impl HostedFormsService for Hosted {
         let id = gate::request_id(req.metadata());
         let reply = self.logo(&req.into_inner().short_id).await;
         reply.map(Response::new).map_err(|e| e.into_status(&id))
-    }
-}
-
-impl Hosted {
-    /// The status of a refused admission or submission. When the visitor is to see the
-    /// page again, answers kept, it carries what the page needs, so that the edge makes
-    /// one call, not two.
-    async fn refusal(
-        &self,
-        refused: kept::Refused,
-        page: pb::GetHostedFormRequest,
-        id: &str,
-    ) -> Status {
-        let kept::Refused { error, kept } = refused;
-        match error {
-            refusal @ (CoreError::Validation(_)
-            | CoreError::UnstorableText
-            | CoreError::FieldErrors(_)
-            | CoreError::ProofOfWork(_)
-            | CoreError::CsrfFailed) => match self.get(page).await {
-                Ok(page) => {
-                    let page = pb::HostedFormPage {
-                        form: page.form,
-                        start_token: page.start_token,
-                        pow_challenge: page.pow_challenge,
-                        progress: page.progress,
-                        kept_files: kept,
-                    };
-                    pb::details::with_detail(refusal.into_status(id), &page)
-                }
-                // The form closed or went away meanwhile: that is the answer now.
-                Err(e) => e.into_status(id),
-            },
-            e => e.into_status(id),
-        }
     }
 }
