@@ -17,6 +17,7 @@ pub mod telemetry;
 pub mod usage;
 pub mod webhooks;
 
+mod archive;
 mod audit;
 mod crypto;
 mod dashboard;

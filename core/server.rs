@@ -279,6 +279,12 @@ impl Core {
             pool: self.pool.clone(),
             auth: auth.clone(),
         };
+        let archives = crate::archive::service::Archives {
+            pool: self.pool.clone(),
+            auth: auth.clone(),
+            files: self.file_store.clone(),
+            config: self.config.clone(),
+        };
         let (api, hosted) = decoding_limits(&self.config);
         let mut builder = Routes::builder();
         builder
@@ -307,6 +313,10 @@ impl Core {
             .add_service(OwnerServiceServer::new(owner).max_decoding_message_size(api))
             .add_service(pb::audit_service_server::AuditServiceServer::new(audit))
             .add_service(pb::audit_admin_service_server::AuditAdminServiceServer::new(audit_admin))
+            .add_service(
+                pb::account_archive_service_server::AccountArchiveServiceServer::new(archives)
+                    .max_decoding_message_size(api),
+            )
             .add_service(health)
             .add_service(reflection().build_v1()?)
             .add_service(reflection().build_v1alpha()?);

@@ -124,6 +124,8 @@ const TABLE: &[(&str, &str, Permission)] = &[
     ("AuditService", "ListAuditEntries", Member(Admin)),
     ("AuditService", "ExportAuditEntries", Member(Admin)),
     ("AuditAdminService", "VerifyAuditTrail", Operator),
+    ("AccountArchiveService", "ExportAccount", Operator),
+    ("AccountArchiveService", "ImportAccount", Operator),
     ("AdminService", "GetAccount", Operator),
     ("AdminService", "UpdateAccount", Operator),
     ("AdminService", "CreateKey", Operator),

@@ -1,6 +1,6 @@
 //! `formsd accounts …`: show an account, change its plan, response limit or
 //! notification address, link or unlink an identity-provider subject; through the
-//! AdminService.
+//! AdminService. Export and import (`archive`) move an account between instances.
 
 use super::keys::parse_plan;
 use super::{Admin, lower_name, refused};
@@ -48,6 +48,21 @@ pub(crate) enum AccountsCommand {
         )]
         base_url: String,
     },
+    /// Write an account's archive (forms, responses and files, webhooks without their
+    /// secrets) to a file, to import into another instance.
+    Export {
+        /// The account's id or name.
+        account: String,
+        /// The archive file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Import an account's archive written by `formsd accounts export`, ids kept: all
+    /// of it, or nothing. Prints the webhooks' new secrets once.
+    Import {
+        /// The archive file.
+        file: std::path::PathBuf,
+    },
     /// Change an account's plan, response limit or notification address.
     Update {
         name: String,
@@ -71,6 +86,10 @@ pub(crate) async fn run(admin: Admin, command: AccountsCommand) -> Result<(), Er
         AccountsCommand::SignInLink { name, base_url } => {
             return sign_in_link(&admin, name, &base_url).await;
         }
+        AccountsCommand::Export { account, out } => {
+            return super::archive::export(&admin, account, &out).await;
+        }
+        AccountsCommand::Import { file } => return super::archive::import(&admin, &file).await,
         AccountsCommand::Show { name } => {
             let request = admin.request(pb::GetAccountRequest { name })?;
             client

@@ -3,6 +3,7 @@
 //! accounts and webhooks (expiry, update masks, defaults) exist once, in the core.
 
 pub(crate) mod accounts;
+pub(crate) mod archive;
 pub(crate) mod audit;
 pub(crate) mod keys;
 pub(crate) mod notifications;
@@ -27,6 +28,11 @@ pub(crate) struct Admin {
 impl Admin {
     pub(crate) fn accounts(&self) -> AdminServiceClient<Transport> {
         AdminServiceClient::new(self.transport.clone())
+    }
+
+    /// The transport, for the services that need no method of their own here.
+    pub(crate) fn transport(&self) -> Transport {
+        self.transport.clone()
     }
 
     pub(crate) fn audit(&self) -> AuditAdminServiceClient<Transport> {

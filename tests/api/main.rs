@@ -12,6 +12,7 @@ mod fixtures;
 #[allow(dead_code)] // a shared harness: not every suite uses every helper
 mod harness;
 
+mod archive;
 mod audit;
 mod auth;
 mod backlog_claims;
