@@ -62,7 +62,7 @@ where
         records: 0,
         imported: Imported::default(),
     };
-    let outcome = read(&mut *tx, &mut state, chunks, max_line).await;
+    let outcome = read(&mut tx, &mut state, chunks, max_line).await;
     let outcome = match outcome {
         Ok(()) => tx.commit().await.map_err(CoreError::from),
         Err(error) => Err(error),
