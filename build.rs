@@ -16,6 +16,7 @@ const PROTOS: &[&str] = &[
     "forms/v1/hosted.proto",
     "forms/v1/dashboard.proto",
     "forms/v1/audit.proto",
+    "forms/v1/members.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -265,6 +265,10 @@ impl Core {
             oidc: self.oidc.clone(),
             link_mail: self.sign_in_links.clone(),
         };
+        let members = crate::members::service::Members {
+            gate: self.gate.clone(),
+            sessions: sessions.clone(),
+        };
         let owner = Owner {
             gate: self.gate.clone(),
             pool: self.pool.clone(),
@@ -305,6 +309,10 @@ impl Core {
             )
             .add_service(SessionsServiceServer::new(sessions).max_decoding_message_size(api))
             .add_service(OwnerServiceServer::new(owner).max_decoding_message_size(api))
+            .add_service(
+                pb::members_service_server::MembersServiceServer::new(members)
+                    .max_decoding_message_size(api),
+            )
             .add_service(pb::audit_service_server::AuditServiceServer::new(audit))
             .add_service(pb::audit_admin_service_server::AuditAdminServiceServer::new(audit_admin))
             .add_service(health)

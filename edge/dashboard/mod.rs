@@ -16,8 +16,10 @@ mod builder;
 mod chart;
 mod erasure;
 mod form_list;
+mod invitation;
 mod keys;
 mod layout;
+mod members;
 mod owner;
 mod results;
 pub(crate) mod share;
@@ -111,6 +113,17 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
         )
         .route("/account", get(account::page))
         .route("/audit", get(audit::page))
+        .route("/members", get(members::page))
+        .route("/members/invite", post(members::invite))
+        .route("/members/leave", post(members::leave))
+        .route("/members/{person_id}/role", post(members::change_role))
+        .route("/members/{person_id}/remove", post(members::remove))
+        .route("/invitations/{invitation_id}/revoke", post(members::revoke))
+        .route(
+            "/invitation",
+            get(invitation::page).post(invitation::accept),
+        )
+        .route("/accounts/switch", post(members::switch))
         .route("/account/unlink", post(account::unlink))
         .route("/account/notifications", post(account::set_address))
         .route("/account/design", post(account_design::design))

@@ -67,6 +67,8 @@ mod kept_files;
 mod languages;
 mod limits;
 mod logic;
+mod member_lifecycle;
+mod members;
 mod nothing_left_behind;
 mod notifications;
 mod openapi;
