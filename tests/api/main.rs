@@ -83,6 +83,8 @@ mod respond;
 mod responses;
 mod restarted_replica;
 mod retention;
+mod roles;
+mod roles_pages;
 mod schemathesis;
 mod sessions;
 mod sign_in_abuse;
