@@ -286,7 +286,8 @@ pub(crate) async fn link_target_of_email(
     Ok(id.map(|id| (id, None)))
 }
 
-/// Removes links and sessions that can no longer be used (a day after they ended).
+/// Removes links, sessions and invitations that can no longer be used (a day after
+/// they ended).
 pub(crate) async fn purge(pool: &PgPool) -> Result<u64, CoreError> {
     let links =
         sqlx::query!("DELETE FROM sign_in_links WHERE expires_at < now() - interval '1 day'")
@@ -304,7 +305,16 @@ pub(crate) async fn purge(pool: &PgPool) -> Result<u64, CoreError> {
         .execute(pool)
         .await?
         .rows_affected();
-    Ok(links + sessions + attempts)
+    // Invitations accepted, withdrawn (deleted at once) or expired: the trail keeps
+    // their story, the table only what can still be accepted, and a day's grace.
+    let invitations = sqlx::query!(
+        "DELETE FROM invitations
+          WHERE coalesce(spent_at, expires_at) < now() - interval '1 day'"
+    )
+    .execute(pool)
+    .await?
+    .rows_affected();
+    Ok(links + sessions + attempts + invitations)
 }
 
 /// A form's counters.

@@ -300,3 +300,33 @@ async fn the_members_page_works_by_keyboard_at_390_and_1280_in_chromium() {
     .await;
     assert_eq!(viewers, 2, "one viewer joined at each width");
 }
+
+#[tokio::test]
+async fn invitations_past_use_are_purged_a_day_later_and_live_ones_stay() {
+    let app = spawn(&[]).await;
+    let owner = signed_in(&app, "purged-team").await;
+    let spent = invite(&app, &owner, "spent@example.com", "viewer").await;
+    accept(&app, &spent).await.expect("accepted");
+    invite(&app, &owner, "old@example.com", "viewer").await;
+    invite(&app, &owner, "live@example.com", "viewer").await;
+    let backdated = sqlx::raw_sql(
+        "UPDATE invitations SET spent_at = spent_at - interval '2 days'
+          WHERE spent_at IS NOT NULL;
+         UPDATE invitations SET expires_at = now() - interval '2 days', created_at = now() - interval '9 days'
+          WHERE email = 'old@example.com'",
+    );
+    backdated.execute(&app.pool).await.expect("backdated");
+    // Another instance purges at its start.
+    let _purging = crate::harness::TestApp::spawn_on(app.db.clone(), &[]).await;
+    let left = || async {
+        sqlx::query_scalar::<_, String>("SELECT email FROM invitations ORDER BY email")
+            .fetch_all(&app.pool)
+            .await
+            .expect("left")
+    };
+    let wait = std::time::Duration::from_secs(30);
+    crate::fixtures::eventually("the purge", wait, || async {
+        (left().await == ["live@example.com"]).then_some(())
+    })
+    .await;
+}
