@@ -271,6 +271,15 @@ async fn chromium_translates_a_form_by_keyboard_at_two_widths() {
     let form = survey(&app, &d).await;
     let id = form["id"].as_str().expect("id").to_owned();
     let short_id = form["short_id"].as_str().expect("short id").to_owned();
+    app.put(
+        &format!("/forms/{id}"),
+        &d.key,
+        &json!({"settings": {"redirect_url": "https://example.com/thanks",
+            "confirmation_message": "Thanks!",
+            "confirmation_mail": {"field_ref": "email", "subject": "Your answers", "text": "Hello"}}}),
+    )
+    .await
+    .ok(200);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/translate.mjs");
     let seen: Value =
         crate::fixtures::run_browser_script(&[&script, &d.base, &d.cookie, &id, &short_id]).await;
@@ -280,7 +289,12 @@ async fn chromium_translates_a_form_by_keyboard_at_two_widths() {
     assert_eq!(seen["cspViolations"], json!([]), "{seen:#}");
     assert_eq!(seen["sideways"], json!([]), "{seen:#}");
     assert_eq!(seen["unlabelled"], json!([]), "{seen:#}");
-    assert_eq!(seen["progress"], "2 of 10 texts translated.", "{seen:#}");
+    assert_eq!(seen["progress"], "2 of 11 texts translated.", "{seen:#}");
+    assert_eq!(
+        seen["refusal"], "Redirect after submitting: must be an http or https URL.",
+        "{seen:#}"
+    );
+    assert_eq!(seen["keptTitle"], "Umfrage", "{seen:#}");
     assert_eq!(seen["hostedLang"], "de", "{seen:#}");
     assert_eq!(seen["hostedTitle"], "Umfrage", "{seen:#}");
     let stored = rest_form(&app, &d, &id).await;

@@ -2,7 +2,8 @@
 // keyboard only at 1280 px: the Languages fold opened with Enter, German chosen by
 // typing its name in the list, added with Enter; on German's page the title and the
 // first question typed box after box with Tab, saved with Enter. Then at 390 px the
-// fold and the page again. On every view: axe-core (serious and critical), CSP
+// fold and the page again, and a redirect the service refuses (its words beside the
+// box, what was typed kept). On every view: axe-core (serious and critical), CSP
 // violations, sideways scrolling, boxes without a label; screenshots into SHOTS (if
 // set). Last, the hosted page with ?lang=de. Prints JSON.
 //
@@ -80,6 +81,15 @@ try {
       step = 'page';
       await page.goto(`${builder}/languages/de`);
       await check(page, 'saved', width);
+      step = 'a redirect the service refuses';
+      // An address the browser takes but the service does not (http or https only).
+      await page.locator('input[name="redirect_url"]').focus();
+      await page.keyboard.type('ftp://example.com/danke');
+      await page.keyboard.press('Enter');
+      await page.locator('.field-error').waitFor();
+      out.refusal = (await page.locator('.field-error').innerText()).trim();
+      out.keptTitle = await page.locator('input[name="title"]').inputValue();
+      await check(page, 'refused', width);
       step = 'hosted';
       await page.goto(`${base}/f/${shortId}?lang=de`);
       out.hostedLang = await page.evaluate(() => document.documentElement.lang);

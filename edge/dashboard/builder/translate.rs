@@ -34,8 +34,9 @@ struct Shown<'a> {
     typed: Option<&'a HashMap<String, String>>,
     notice: Option<&'static str>,
     problem: Option<&'a str>,
-    /// The name of the box the problem is about.
+    /// The name of the box the problem is about, and what to fix there.
     at: Option<&'a str>,
+    beside: Option<&'a str>,
 }
 
 /// The form and the language of the address: 404 for another account's form, a tag
@@ -159,7 +160,7 @@ fn row(
         None => texts::get(stored, &text.path).unwrap_or(""),
     };
     let missing = texts::get(stored, &text.path).is_none();
-    let problem = shown.at.filter(|at| *at == key).and(shown.problem);
+    let problem = shown.at.filter(|at| *at == key).and(shown.beside);
     let invalid = problem.map(|_| "true");
     let source = format!("{id}-source");
     let error = format!("{id}-error");
@@ -174,7 +175,8 @@ fn row(
                 @if missing { " " span class="badge missing" { "Not translated" } }
             }
             p class="tr-source" id=(source) lang=(default) {
-                span class="visually-hidden" { "In " (name(default)) ": " }
+                // Said to a screen reader; shown on a phone, where the columns' heads are not.
+                span class="tr-lang" { "In " (name(default)) ": " }
                 (text.source)
             }
             @match text.shape {
@@ -261,6 +263,7 @@ pub(crate) async fn save_language(
                 typed: Some(&typed),
                 problem: Some(&problem),
                 at: at.as_deref(),
+                beside: Some(&words),
                 ..Shown::default()
             };
             let mut response = page(&owner, &form, &tag, &shown);
@@ -282,7 +285,10 @@ pub(crate) struct Removal {
 pub(crate) async fn remove_language(
     owner: Owner,
     Path((id, tag)): Path<(String, String)>,
-    Posted { csrf: token, form: posted }: Posted<Removal>,
+    Posted {
+        csrf: token,
+        form: posted,
+    }: Posted<Removal>,
 ) -> Response {
     let Some(id) = form_id(&id) else {
         return owner.not_found();
