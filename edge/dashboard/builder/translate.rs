@@ -110,7 +110,9 @@ fn render(owner: &Owner, form: &pb::Form, tag: &str, shown: &Shown) -> Markup {
         (layout::problem(shown.problem))
         p class="lang-progress" {
             strong { (done) " of " (total) " texts translated." }
-            @if done < total {
+            @if done == 0 && total > 0 {
+                " Until they are, respondents reading " (language) " see the form in " (own) "."
+            } @else if done < total {
                 " " (total - done) " not translated, marked so below: respondents reading "
                 (language) " see them in " (own) "."
             }
