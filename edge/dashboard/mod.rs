@@ -80,6 +80,15 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
             post(builder::edit_conditions),
         )
         .route("/forms/{id}/settings", post(builder::settings))
+        .route("/forms/{id}/languages", post(builder::languages))
+        .route(
+            "/forms/{id}/languages/{lang}",
+            get(builder::language_page).post(builder::save_language),
+        )
+        .route(
+            "/forms/{id}/languages/{lang}/remove",
+            post(builder::remove_language),
+        )
         .route("/forms/{id}/design", post(builder::design))
         .route("/forms/{id}/logo", post(builder::logo))
         .route("/forms/{id}/status", post(builder::status))

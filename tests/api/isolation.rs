@@ -581,6 +581,26 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "A's form, unchanged after",
     ),
     (
+        "POST /app/forms/{id}/languages",
+        Kind::Foreign,
+        "A's form, its languages unchanged",
+    ),
+    (
+        "GET /app/forms/{id}/languages/{lang}",
+        Kind::Foreign,
+        "A's form's texts in a language",
+    ),
+    (
+        "POST /app/forms/{id}/languages/{lang}",
+        Kind::Foreign,
+        "A's form, its translations unchanged",
+    ),
+    (
+        "POST /app/forms/{id}/languages/{lang}/remove",
+        Kind::Foreign,
+        "A's form, its language still there",
+    ),
+    (
         "POST /app/forms/{id}/design",
         Kind::Foreign,
         "A's form, its theme unchanged",
@@ -3774,6 +3794,30 @@ fn foreign_dashboard() -> Vec<DashRow> {
             ],
         ),
         (
+            "POST /app/forms/{id}/languages",
+            true,
+            |a, _| vec![format!("/app/forms/{}/languages", a.form)],
+            vec![("action", "add"), ("language", "de")],
+        ),
+        (
+            "GET /app/forms/{id}/languages/{lang}",
+            false,
+            |a, _| vec![format!("/app/forms/{}/languages/de", a.form)],
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/languages/{lang}",
+            true,
+            |a, _| vec![format!("/app/forms/{}/languages/de", a.form)],
+            vec![("title", "by B")],
+        ),
+        (
+            "POST /app/forms/{id}/languages/{lang}/remove",
+            true,
+            |a, _| vec![format!("/app/forms/{}/languages/de/remove", a.form)],
+            vec![("confirm", "yes")],
+        ),
+        (
             "POST /app/forms/{id}/design",
             true,
             |a, _| vec![format!("/app/forms/{}/design", a.form)],
@@ -4255,6 +4299,24 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
             "POST /app/forms/{id}/settings",
             format!("/app/forms/{sf}/settings"),
             vec![("max_responses", "3")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/languages",
+            format!("/app/forms/{sf}/languages"),
+            vec![("action", "add"), ("language", "de")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/languages/{lang}",
+            format!("/app/forms/{sf}/languages/de"),
+            vec![("title", "Ersatz")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/languages/{lang}/remove",
+            format!("/app/forms/{sf}/languages/de/remove"),
+            vec![("confirm", "yes")],
             303,
         ),
         (

@@ -29,6 +29,7 @@ mod dashboard_inbox;
 mod dashboard_key_labels;
 mod dashboard_keys;
 mod dashboard_kinds;
+mod dashboard_languages;
 mod dashboard_logic;
 mod dashboard_nav;
 mod dashboard_notify;
