@@ -328,7 +328,11 @@ pub(super) fn form_page(
     };
     let title = if pages > 1 {
         words.with(
-            if steps { "questions-title" } else { "steps-title" },
+            if steps {
+                "questions-title"
+            } else {
+                "steps-title"
+            },
             &[
                 ("title", &form.title),
                 ("position", &position.to_string()),

@@ -142,7 +142,12 @@ async fn chromium_answers_one_question_at_a_time_by_keyboard_and_without_script(
         assert_eq!(seen["cspViolations"], json!([]), "{seen}");
         assert_eq!(
             seen["steps"],
-            json!(["Question 1 of 4", "Question 2 of 4", "Question 3 of 4", "Question 4 of 4"]),
+            json!([
+                "Question 1 of 4",
+                "Question 2 of 4",
+                "Question 3 of 4",
+                "Question 4 of 4"
+            ]),
             "{seen}"
         );
         assert_eq!(seen["progress"], json!(["1", "2", "3", "4"]), "{seen}");

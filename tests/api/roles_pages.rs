@@ -54,6 +54,10 @@ const PAGES: &[(&str, Option<Role>)] = &[
     ("POST /app/forms/{id}/logo", Some(Editor)),
     ("POST /app/forms/{id}/status", Some(Editor)),
     ("POST /app/forms/{id}/delete", Some(Editor)),
+    ("POST /app/forms/{id}/languages", Some(Editor)),
+    ("GET /app/forms/{id}/languages/{lang}", Some(Viewer)),
+    ("POST /app/forms/{id}/languages/{lang}", Some(Editor)),
+    ("POST /app/forms/{id}/languages/{lang}/remove", Some(Editor)),
     ("GET /app/forms/{id}/responses", Some(Viewer)),
     ("GET /app/forms/{id}/summary", Some(Viewer)),
     ("GET /app/forms/{id}/responses/export.csv", Some(Viewer)),
@@ -136,6 +140,8 @@ fn fields_of(route: &str, [field, second, response]: [&str; 3]) -> Vec<(&'static
         | "/app/forms/{id}/responses/{response_id}/delete" => vec![("confirm", "yes".into())],
         "/app/forms/{id}/status" => vec![("action", "close".into())],
         "/app/forms/{id}/delete" => vec![("confirm_title", "Roles".into())],
+        "/app/forms/{id}/languages" => vec![("action", "add".into()), ("language", "fr".into())],
+        "/app/forms/{id}/languages/{lang}/remove" => vec![("confirm", "yes".into())],
         "/app/forms/{id}/responses/selection" => vec![
             ("id", response.into()),
             ("action", "delete".into()),
@@ -206,7 +212,7 @@ async fn every_page_and_change_answers_each_role_as_its_row_says() {
     let form = app
         .create_form(
             &owner.key,
-            &json!({"title": "Roles", "fields": [
+            &json!({"title": "Roles", "translations": {"de": {"title": "Rollen"}}, "fields": [
                 {"type": "short_text", "label": "Name"},
                 {"type": "short_text", "label": "Town"},
             ]}),
@@ -263,6 +269,7 @@ async fn every_page_and_change_answers_each_role_as_its_row_says() {
             .replace("{delivery_id}", &nobody)
             .replace("{person_id}", &nobody)
             .replace("{invitation_id}", &nobody)
+            .replace("{lang}", "de")
     };
     let mut members = vec![(Owner, signed_in(&app, "pages-team").await)];
     for (role, name) in [(Admin, "admin"), (Editor, "editor"), (Viewer, "viewer")] {
