@@ -17,6 +17,7 @@ const PROTOS: &[&str] = &[
     "forms/v1/dashboard.proto",
     "forms/v1/audit.proto",
     "forms/v1/archive.proto",
+    "forms/v1/members.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -12,7 +12,10 @@ use sqlx::PgPool;
 pub(crate) async fn purge_round(pool: &PgPool, config: &CoreConfig, files: &FileStore) {
     match crate::dashboard::store::purge(pool).await {
         Ok(0) => {}
-        Ok(n) => tracing::debug!(purged = n, "ended dashboard sessions and links"),
+        Ok(n) => tracing::debug!(
+            purged = n,
+            "ended dashboard sessions, links and invitations"
+        ),
         Err(error) => tracing::warn!(%error, "purging dashboard sessions"),
     }
     match crate::hosted::store::purge(pool).await {

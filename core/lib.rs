@@ -30,6 +30,7 @@ mod hosted;
 mod housekeeping;
 mod idempotency;
 mod lru;
+mod members;
 mod outbox;
 mod paging;
 mod problem;

@@ -89,6 +89,14 @@ impl Target {
         Self::other("account", id)
     }
 
+    pub(crate) fn member(person_id: Uuid) -> Self {
+        Self::other("member", person_id)
+    }
+
+    pub(crate) fn invitation(id: Uuid) -> Self {
+        Self::other("invitation", id)
+    }
+
     pub(crate) fn session(id: Uuid) -> Self {
         Self::other("session", id)
     }

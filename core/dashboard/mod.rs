@@ -64,6 +64,16 @@ impl Method {
             Self::Cookie => "cookie",
         }
     }
+
+    /// The method of a stored name; an unknown one reads as a link (the sign-in that
+    /// proves least).
+    pub(crate) fn of_name(name: &str) -> Self {
+        match name {
+            "oidc" => Self::Oidc,
+            "cookie" => Self::Cookie,
+            _ => Self::Link,
+        }
+    }
 }
 
 /// The CSRF token of a session token.

@@ -64,32 +64,45 @@ impl Sessions {
         result
     }
 
-    /// Opens a session of `account_id`, signed in by `identity` (`None` for a link),
-    /// once the attempt is within the account's allowance; the sign-in is recorded in
-    /// the account's trail with the session.
-    async fn open(
+    /// Opens a session of `account_id` for `signer`, once the attempt is within the
+    /// account's allowance; the sign-in is recorded in the account's trail with the
+    /// session.
+    pub(crate) async fn open(
         &self,
+        by: (&Actor, &'static str),
+        account_id: Uuid,
+        signer: store::Signer<'_>,
+    ) -> Result<pb::DashboardSession, CoreError> {
+        let mut tx = self.pool.begin().await?;
+        let session = self.open_in(&mut tx, by, account_id, signer).await?;
+        tx.commit().await?;
+        Ok(session)
+    }
+
+    /// [`Sessions::open`] inside the caller's transaction, so that what made the
+    /// sign-in possible (an invitation spent, a membership) commits with it.
+    pub(crate) async fn open_in(
+        &self,
+        tx: &mut sqlx::PgConnection,
         (visitor, action): (&Actor, &'static str),
         account_id: Uuid,
-        method: Method,
-        identity: Option<store::Identity<'_>>,
+        signer: store::Signer<'_>,
     ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.at_account(account_id)?;
         let token = new_token();
-        let mut tx = self.pool.begin().await?;
         let session = store::create_session(
-            &mut tx,
+            &mut *tx,
             account_id,
             &digest(&token),
-            (method, identity),
+            signer,
             self.config.dashboard.lifetime,
         )
         .await?;
         let actor = visitor.in_session(account_id, session.session_id);
         let target = audit::Target::session(session.session_id);
-        audit::record(&mut tx, &actor, action, &target, &[], Done).await?;
-        tx.commit().await?;
-        tracing::info!(account_id = %account_id, session_id = %session.session_id, method = method.as_str(), "dashboard sign-in");
+        audit::record(&mut *tx, &actor, action, &target, &[], Done).await?;
+        let method = signer.method.as_str();
+        tracing::info!(account_id = %account_id, session_id = %session.session_id, method, "dashboard sign-in");
         Ok(pb::DashboardSession {
             csrf_token: super::csrf_of(&token),
             token,
@@ -109,7 +122,8 @@ impl Sessions {
         let token = new_token();
         let mut tx = self.pool.begin().await?;
         let expires =
-            store::create_link(&mut *tx, account.id, &digest(&token), LINK_LIFETIME).await?;
+            store::create_link(&mut *tx, (account.id, None), &digest(&token), LINK_LIFETIME)
+                .await?;
         let (actor, target) = (
             operator.on_account(account.id),
             audit::Target::account(account.id),
@@ -129,11 +143,17 @@ impl Sessions {
     ) -> Result<pb::DashboardSession, CoreError> {
         self.throttle.from_ip(ip)?;
         let digest = digest(token);
-        let account = store::redeem_link(&self.pool, &digest)
+        let (account, person) = store::redeem_link(&self.pool, &digest)
             .await?
             .ok_or(CoreError::KeyInvalid)?;
         let by = (visitor, "RedeemSignInLink");
-        let opened = self.open(by, account, Method::Link, None).await;
+        let signer = store::Signer {
+            method: Method::Link,
+            identity: None,
+            person,
+            signed_in_at: None,
+        };
+        let opened = self.open(by, account, signer).await;
         if let Err(CoreError::RateLimited { .. }) = &opened {
             store::give_back_link(&self.pool, &digest).await?;
         }
@@ -181,7 +201,8 @@ impl Sessions {
             return Err(CoreError::KeyInvalid);
         };
         let by = (visitor, "FinishOidcSignIn");
-        self.open(by, account, Method::Oidc, Some(identity)).await
+        self.open(by, account, store::Signer::of(Method::Oidc, identity))
+            .await
     }
 
     /// Mails a sign-in link to the account with address `email`, if there is one. The
@@ -222,7 +243,8 @@ impl Sessions {
             .await?
             .ok_or(CoreError::KeyInvalid)?;
         let by = (visitor, "SignInWithProviderCookie");
-        self.open(by, account, Method::Cookie, Some(identity)).await
+        self.open(by, account, store::Signer::of(Method::Cookie, identity))
+            .await
     }
 }
 

@@ -26,6 +26,8 @@ pub(crate) struct LiveSession {
     /// The member signed in, and their role in the account now.
     pub person_id: Uuid,
     pub role: String,
+    /// When the sign-in it descends from happened (`Signer::signed_in_at`).
+    pub signed_in_at: DateTime<Utc>,
 }
 
 /// The identity a session was signed in by: a provider's subject, with the provider.
@@ -39,30 +41,59 @@ fn seconds(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-/// Opens a session of `account_id`, signed in by `identity` (the identity provider's
-/// issuer and subject, `None` for a one-time link), with which it ends; the account's
-/// session key is made if it has none.
+/// Who a session is opened for: how they signed in, the identity provider's issuer and
+/// subject (`None` for a one-time link), and the person, when the sign-in names one
+/// (else the identity's person, or the account's first owner: migration 0045's trigger).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Signer<'a> {
+    pub method: Method,
+    pub identity: Option<Identity<'a>>,
+    pub person: Option<Uuid>,
+    /// When the sign-in this session descends from happened (switching accounts,
+    /// accepting an invitation while signed in); `None`: now.
+    pub signed_in_at: Option<DateTime<Utc>>,
+}
+
+impl<'a> Signer<'a> {
+    /// A sign-in by an identity provider's subject: the identity's person.
+    pub(crate) fn of(method: Method, identity: Identity<'a>) -> Self {
+        Self {
+            method,
+            identity: Some(identity),
+            person: None,
+            signed_in_at: None,
+        }
+    }
+}
+
+/// Opens a session of `account_id` for `signer`, ending with its identity (if any);
+/// the account's session key is made if it has none.
 pub(crate) async fn create_session(
     tx: &mut sqlx::PgConnection,
     account_id: Uuid,
     digest: &[u8],
-    (method, identity): (Method, Option<Identity<'_>>),
+    signer: Signer<'_>,
     lifetime: Duration,
 ) -> Result<LiveSession, CoreError> {
     crate::accounts::store::ensure_session_key(&mut *tx, account_id).await?;
     let id = Uuid::now_v7();
-    let (issuer, subject) = identity.map_or(("", None), |i| (i.issuer, Some(i.subject)));
+    let (issuer, subject) = signer
+        .identity
+        .map_or(("", None), |i| (i.issuer, Some(i.subject)));
     sqlx::query!(
         "INSERT INTO dashboard_sessions
-                (id, digest, account_id, method, issuer, subject, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))",
+                (id, digest, account_id, method, issuer, subject, expires_at, person_id,
+                 signed_in_at)
+         VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), $8, $9)",
         id,
         digest,
         account_id,
-        method.as_str(),
+        signer.method.as_str(),
         issuer,
         subject,
-        seconds(lifetime)
+        seconds(lifetime),
+        signer.person,
+        signer.signed_in_at
     )
     .execute(&mut *tx)
     .await?;
@@ -83,7 +114,8 @@ pub(crate) async fn find_session(
         r#"SELECT s.id AS session_id, s.account_id, a.name AS account_name, s.method,
                   s.last_seen_at, s.expires_at, k.id AS key_id,
                   k.revoked_at AS key_revoked_at, a.plan AS "plan: Plan",
-                  m.person_id, m.role
+                  m.person_id, m.role,
+                  coalesce(s.signed_in_at, s.created_at) AS "signed_in_at!"
              FROM dashboard_sessions s
              JOIN accounts a ON a.id = s.account_id
              -- A member removed: their sessions end with the membership (read on
@@ -137,37 +169,42 @@ pub(crate) async fn give_back_link(pool: &PgPool, digest: &[u8]) -> Result<(), C
     Ok(())
 }
 
-/// Stores a one-time sign-in link of an account.
+/// Stores a one-time sign-in link of an account, for `person` (`None`: the account's
+/// first owner).
 pub(crate) async fn create_link(
     pool: impl PgExecutor<'_>,
-    account_id: Uuid,
+    (account_id, person): (Uuid, Option<Uuid>),
     digest: &[u8],
     lifetime: Duration,
 ) -> Result<DateTime<Utc>, CoreError> {
     let expires = sqlx::query_scalar!(
-        "INSERT INTO sign_in_links (digest, account_id, expires_at)
-         VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING expires_at",
+        "INSERT INTO sign_in_links (digest, account_id, expires_at, person_id)
+         VALUES ($1, $2, now() + make_interval(secs => $3), $4) RETURNING expires_at",
         digest,
         account_id,
-        seconds(lifetime)
+        seconds(lifetime),
+        person
     )
     .fetch_one(pool)
     .await?;
     Ok(expires)
 }
 
-/// Uses a sign-in link: its account, if the link is unused and unexpired. A link is
-/// used once, even by two requests at the same moment (the update takes it).
-pub(crate) async fn redeem_link(pool: &PgPool, digest: &[u8]) -> Result<Option<Uuid>, CoreError> {
-    let account = sqlx::query_scalar!(
+/// Uses a sign-in link: its account and person, if the link is unused and unexpired.
+/// A link is used once, even by two requests at the same moment (the update takes it).
+pub(crate) async fn redeem_link(
+    pool: &PgPool,
+    digest: &[u8],
+) -> Result<Option<(Uuid, Option<Uuid>)>, CoreError> {
+    let row = sqlx::query!(
         "UPDATE sign_in_links SET used_at = now()
           WHERE digest = $1 AND used_at IS NULL AND expires_at > now()
-          RETURNING account_id",
+          RETURNING account_id, person_id",
         digest
     )
     .fetch_optional(pool)
     .await?;
-    Ok(account)
+    Ok(row.map(|r| (r.account_id, r.person_id)))
 }
 
 /// Stores an OpenID Connect attempt (by the digest of its state) for `lifetime`.
@@ -221,21 +258,36 @@ pub(crate) async fn take_oidc_attempt(
     }))
 }
 
-/// The account whose notification address is `email` (compared case-insensitively).
-pub(crate) async fn account_by_email(
+/// Where a link mailed to `email` signs in (addresses compared case-insensitively): the
+/// person with that address, in the account they joined first; else the account whose
+/// notification address it is, as its first owner.
+pub(crate) async fn link_target_of_email(
     pool: &PgPool,
     email: &str,
-) -> Result<Option<Uuid>, CoreError> {
+) -> Result<Option<(Uuid, Option<Uuid>)>, CoreError> {
+    let person = sqlx::query!(
+        "SELECT m.account_id, m.person_id FROM people p
+           JOIN memberships m ON m.person_id = p.id
+          WHERE lower(p.email) = lower($1)
+          ORDER BY m.created_at, m.account_id LIMIT 1",
+        email
+    )
+    .fetch_optional(pool)
+    .await?;
+    if let Some(row) = person {
+        return Ok(Some((row.account_id, Some(row.person_id))));
+    }
     let id = sqlx::query_scalar!(
         "SELECT id FROM accounts WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1",
         email
     )
     .fetch_optional(pool)
     .await?;
-    Ok(id)
+    Ok(id.map(|id| (id, None)))
 }
 
-/// Removes links and sessions that can no longer be used (a day after they ended).
+/// Removes links, sessions and invitations that can no longer be used (a day after
+/// they ended).
 pub(crate) async fn purge(pool: &PgPool) -> Result<u64, CoreError> {
     let links =
         sqlx::query!("DELETE FROM sign_in_links WHERE expires_at < now() - interval '1 day'")
@@ -253,7 +305,16 @@ pub(crate) async fn purge(pool: &PgPool) -> Result<u64, CoreError> {
         .execute(pool)
         .await?
         .rows_affected();
-    Ok(links + sessions + attempts)
+    // Invitations accepted, withdrawn (deleted at once) or expired: the trail keeps
+    // their story, the table only what can still be accepted, and a day's grace.
+    let invitations = sqlx::query!(
+        "DELETE FROM invitations
+          WHERE coalesce(spent_at, expires_at) < now() - interval '1 day'"
+    )
+    .execute(pool)
+    .await?
+    .rows_affected();
+    Ok(links + sessions + attempts + invitations)
 }
 
 /// A form's counters.

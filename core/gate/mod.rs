@@ -17,10 +17,11 @@ mod limits;
 pub mod permissions;
 pub(crate) mod store;
 
-pub(crate) use caller::{Caller, Dashboard};
+pub(crate) use caller::{Caller, Dashboard, Member};
 pub(crate) use caller::{client_ip, request_id, user_agent};
 pub(crate) use limits::AuthGuard;
 pub(crate) use limits::throttle_key;
+pub(crate) use permissions::Role;
 
 use crate::accounts::{Scope, Scopes};
 use crate::config::CoreConfig;

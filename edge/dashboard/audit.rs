@@ -80,13 +80,46 @@ fn who(e: &pb::AuditEntry) -> Markup {
     }
 }
 
-/// An id as people tell ids apart, by its first eight characters, the whole in its
-/// tooltip (and in the API's entries): a page of full UUIDs reads as noise.
+/// An id as people tell ids apart, by its last eight characters, the whole in its
+/// tooltip (and in the API's entries): a page of full UUIDs reads as noise, and ids
+/// made in the same hour share their first characters (UUIDv7 starts with the time).
 fn short_id(id: &str) -> Markup {
-    let head: String = id.chars().take(8).collect();
+    let count = id.chars().count();
+    let tail: String = id.chars().skip(count.saturating_sub(8)).collect();
     html! {
-        @if id.chars().count() > 8 { code title=(id) { (head) "…" } } @else { code { (id) } }
+        @if count > 8 { code title=(id) { "…" (tail) } } @else { code { (id) } }
     }
+}
+
+/// What an entry did, in words: the sign-ins by how they were made, other methods
+/// by their name spelt out ("UpdateForm": "Update form"; the dashboard's "Own" dropped).
+fn what(action: &str) -> String {
+    let fixed = match action {
+        "RedeemSignInLink" => Some("Signed in with a link"),
+        "FinishOidcSignIn" => Some("Signed in with OpenID Connect"),
+        "SignInWithProviderCookie" => Some("Signed in with the provider's cookie"),
+        "AcceptInvitation" => Some("Accepted an invitation"),
+        "SwitchAccount" => Some("Switched to this account"),
+        "EndSession" => Some("Signed out"),
+        "CreateResponse" => Some("Submitted a response"),
+        _ => None,
+    };
+    if let Some(words) = fixed {
+        return words.to_owned();
+    }
+    let mut words: Vec<String> = Vec::new();
+    for c in action.chars() {
+        match words.last_mut() {
+            Some(word) if !c.is_ascii_uppercase() => word.push(c),
+            _ => words.push(c.to_ascii_lowercase().to_string()),
+        }
+    }
+    words.retain(|w| w != "own");
+    let mut text = words.join(" ");
+    if let Some(first) = text.get(..1).map(str::to_ascii_uppercase) {
+        text.replace_range(..1, &first);
+    }
+    text
 }
 
 /// `GET /app/audit`
@@ -139,7 +172,7 @@ fn filters(q: &AuditQuery) -> Markup {
                 input id="actor" name="actor" type="text" value=(q.actor);
             }
             div {
-                label for="action" { "What (e.g. UpdateForm)" }
+                label for="action" { "What (a method, e.g. UpdateForm)" }
                 input id="action" name="action" type="text" value=(q.action);
             }
             div {
@@ -161,7 +194,7 @@ fn filters(q: &AuditQuery) -> Markup {
 
 fn table(entries: &[pb::AuditEntry]) -> Markup {
     html! {
-        div class="table-wrap" tabindex="0" role="region" aria-label="Audit entries" {
+        div class="table-wrap audit-entries" tabindex="0" role="region" aria-label="Audit entries" {
             table {
                 thead { tr {
                     th scope="col" { "When" }
@@ -175,17 +208,31 @@ fn table(entries: &[pb::AuditEntry]) -> Markup {
                 tbody {
                     @for e in entries {
                         tr {
-                            td { (layout::when(e.at.as_ref())) }
-                            td { (who(e)) }
-                            th scope="row" { (e.action) }
-                            td { (e.target_kind) " " (short_id(&e.target_id)) }
-                            td { (e.changed.join(", ")) }
-                            td { (e.client_ip) br; span class="muted" { (e.user_agent) } }
-                            td { span class={"badge " (e.outcome)} { (e.outcome) } }
+                            td data-label="When" { (layout::when(e.at.as_ref())) }
+                            td data-label="Who" { (who(e)) }
+                            th scope="row" data-label="What" { span title=(e.action) { (what(&e.action)) } }
+                            td data-label="Target" { (e.target_kind) " " (short_id(&e.target_id)) }
+                            td data-label="Changed" { (e.changed.join(", ")) }
+                            td data-label="From" { (e.client_ip) br; span class="muted" { (e.user_agent) } }
+                            td data-label="Outcome" { span class={"badge " (e.outcome)} { (e.outcome) } }
                         }
                     }
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::what;
+
+    #[test]
+    fn methods_read_as_words() {
+        assert_eq!(what("UpdateForm"), "Update form");
+        assert_eq!(what("CreateOwnKey"), "Create key");
+        assert_eq!(what("ChangeMemberRole"), "Change member role");
+        assert_eq!(what("RedeemSignInLink"), "Signed in with a link");
+        assert_eq!(what(""), "");
     }
 }

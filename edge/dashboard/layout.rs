@@ -14,6 +14,7 @@ pub(crate) enum Section {
     Forms,
     Keys,
     Account,
+    Members,
     Audit,
     None,
 }
@@ -57,6 +58,7 @@ pub(crate) fn page(
                                 (link("/app/forms", "Forms", Section::Forms))
                                 (link("/app/keys", "API keys", Section::Keys))
                                 (link("/app/account", "Account", Section::Account))
+                                (link("/app/members", "Members", Section::Members))
                                 (link("/app/audit", "Audit", Section::Audit))
                             }
                             form class="sign-out" method="post" action="/app/sign-out" {

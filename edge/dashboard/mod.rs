@@ -16,8 +16,10 @@ mod builder;
 mod chart;
 mod erasure;
 mod form_list;
+mod invitation;
 mod keys;
 mod layout;
+mod members;
 mod owner;
 mod results;
 pub(crate) mod share;
@@ -78,6 +80,15 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
             post(builder::edit_conditions),
         )
         .route("/forms/{id}/settings", post(builder::settings))
+        .route("/forms/{id}/languages", post(builder::languages))
+        .route(
+            "/forms/{id}/languages/{lang}",
+            get(builder::language_page).post(builder::save_language),
+        )
+        .route(
+            "/forms/{id}/languages/{lang}/remove",
+            post(builder::remove_language),
+        )
         .route("/forms/{id}/design", post(builder::design))
         .route("/forms/{id}/logo", post(builder::logo))
         .route("/forms/{id}/status", post(builder::status))
@@ -111,6 +122,17 @@ pub(crate) fn router(state: AppState) -> Router<AppState> {
         )
         .route("/account", get(account::page))
         .route("/audit", get(audit::page))
+        .route("/members", get(members::page))
+        .route("/members/invite", post(members::invite))
+        .route("/members/leave", post(members::leave))
+        .route("/members/{person_id}/role", post(members::change_role))
+        .route("/members/{person_id}/remove", post(members::remove))
+        .route("/invitations/{invitation_id}/revoke", post(members::revoke))
+        .route(
+            "/invitation",
+            get(invitation::page).post(invitation::accept),
+        )
+        .route("/accounts/switch", post(members::switch))
         .route("/account/unlink", post(account::unlink))
         .route("/account/notifications", post(account::set_address))
         .route("/account/design", post(account_design::design))

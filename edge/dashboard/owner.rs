@@ -218,6 +218,14 @@ pub(crate) fn failure(
             "This page has expired",
             "Nothing was changed. Go back, reload the page and try again.".to_owned(),
         ),
+        Some(ErrorReason::InsufficientScope) => (
+            StatusCode::FORBIDDEN,
+            "Your role does not allow this",
+            format!(
+                "Nothing was changed: {}. Ask an owner or an admin of this account.",
+                status.message().trim_end_matches('.')
+            ),
+        ),
         Some(ErrorReason::FormNotPublished) => (
             StatusCode::UNPROCESSABLE_ENTITY,
             "The form is not published",
@@ -275,7 +283,7 @@ pub(crate) fn failure(
 /// The core's refusal in the page's words: its field paths named as the builder names
 /// them; a message that still speaks the API (paths, brackets, ids, snake_case names)
 /// gives way to a plain sentence.
-fn plain_refusal(message: &str) -> String {
+pub(crate) fn plain_refusal(message: &str) -> String {
     let text = crate::dashboard::builder::humane(message);
     let speaks_api = text.contains(['[', '{', '_', '='])
         || text

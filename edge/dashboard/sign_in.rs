@@ -358,7 +358,7 @@ async fn oidc_outcome(
 }
 
 /// Where browsers reach the dashboard: `--public-url`, else this request's origin.
-fn origin(state: &AppState, parts: &Parts) -> String {
+pub(crate) fn origin(state: &AppState, parts: &Parts) -> String {
     if let Some(url) = &state.public_url {
         return url.to_string();
     }
@@ -477,6 +477,22 @@ pub(crate) async fn sign_out(owner: Owner, Posted { csrf, .. }: Posted<NextForm>
     let mut response = layout::reply(
         StatusCode::OK,
         layout::page("Signed out", Section::None, None, body),
+    );
+    clear_session(response.headers_mut());
+    response.into_response()
+}
+
+/// The page after leaving an account: its session has ended (the core ended it with
+/// the membership), so the cookie goes too.
+pub(crate) fn left(account_name: &str) -> Response {
+    let body = html! {
+        h1 { "You left " (account_name) }
+        p class="notice" role="status" { "You no longer have access to its forms and results." }
+        p { a href="/app/sign-in" { "Sign in to another account" } }
+    };
+    let mut response = layout::reply(
+        StatusCode::OK,
+        layout::page("Left the account", Section::None, None, body),
     );
     clear_session(response.headers_mut());
     response.into_response()

@@ -254,6 +254,8 @@ pub(super) fn form_page(
     });
     let paged = progress.is_some() && (pages > 1 || p_previous(progress));
     let steps = paged && one_at_a_time(form);
+    // One question at a time counts questions, not pages.
+    let counted = if steps { "questions" } else { "steps" };
     let languages = super::translate::languages(form);
     let several = languages.len() > 1;
     let links = theme::links(short_id, form.theme.as_ref());
@@ -273,7 +275,7 @@ pub(super) fn form_page(
             h1 { (form.title) }
             @if pages > 1 {
                 p.steps #steps {
-                    (words.with("steps", &[("position", &position.to_string()), ("pages", &pages.to_string())]))
+                    (words.with(counted, &[("position", &position.to_string()), ("pages", &pages.to_string())]))
                 }
                 progress value=(position) max=(pages) aria-labelledby="steps" {}
                 @if steps { p.sr #step-live role="status" aria-live="polite" {} }
@@ -326,7 +328,11 @@ pub(super) fn form_page(
     };
     let title = if pages > 1 {
         words.with(
-            "steps-title",
+            if steps {
+                "questions-title"
+            } else {
+                "steps-title"
+            },
             &[
                 ("title", &form.title),
                 ("position", &position.to_string()),

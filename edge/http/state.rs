@@ -66,6 +66,12 @@ impl AppState {
         forms::pb::audit_service_client::AuditServiceClient::new(self.core.clone())
     }
 
+    pub(crate) fn members(
+        &self,
+    ) -> forms::pb::members_service_client::MembersServiceClient<Transport> {
+        forms::pb::members_service_client::MembersServiceClient::new(self.core.clone())
+    }
+
     pub(crate) fn usage(&self) -> UsageServiceClient<Transport> {
         UsageServiceClient::new(self.core.clone())
     }

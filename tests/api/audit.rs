@@ -117,7 +117,7 @@ async fn a_form_update_is_listed_with_its_key_and_address_over_rest_and_on_the_p
     let page = dashboard.get(&format!("/app/audit?form={form_id}")).await;
     assert_eq!(page.status, 200, "{}", page.text);
     for expected in [
-        "UpdateForm",
+        "Update form",
         &key.key_id.to_string(),
         "127.0.0.1",
         "audit-test/1.0",

@@ -87,6 +87,7 @@ fn pages(
         ("key", format!("/app/keys/{key}"), None),
         ("account", "/app/account".to_owned(), None),
         ("audit", "/app/audit".to_owned(), None),
+        ("members", "/app/members".to_owned(), None),
     ]
 }
 
@@ -141,7 +142,31 @@ async fn the_pages_read_well_at_1280_and_390_in_chromium() {
     .and_then(|k| k.key)
     .expect("the API key")
     .id;
-    let pages = pages(&id, &response, &hook, &key);
+    // The Members page with a second member and an invitation not yet accepted.
+    let mut members = forms::pb::members_service_client::MembersServiceClient::new(
+        crate::dashboard_session::channel(&app).await,
+    );
+    let mut pending = String::new();
+    for (email, role) in [("sam@example.com", "editor"), ("pat@example.com", "viewer")] {
+        let invite = forms::pb::InviteMemberRequest {
+            email: email.into(),
+            role: role.into(),
+        };
+        let made = members.invite_member(d.grpc_changing(invite)).await;
+        let token = made.expect("invited").into_inner().token;
+        if role == "editor" {
+            let accept = forms::pb::AcceptInvitationRequest { token };
+            members
+                .accept_invitation(tonic::Request::new(accept))
+                .await
+                .expect("accepted");
+        } else {
+            pending = token;
+        }
+    }
+    let mut pages = pages(&id, &response, &hook, &key);
+    let invitation = format!("/app/invitation?token={pending}");
+    pages.push(("invitation", invitation, None));
     let mut args: Vec<String> = vec![SCRIPT.to_owned(), d.base.clone(), d.cookie.clone()];
     args.extend(pages.iter().map(|(name, path, _)| format!("{name}={path}")));
     let args: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|a| a as _).collect();

@@ -43,13 +43,13 @@ async fn each_question_is_its_own_page_without_script() {
         .open(&format!("/f/{short_id}?utm_source=mail"))
         .await;
     assert_eq!(first.status, 200, "{}", first.html);
-    assert!(first.html.contains("Page 1 of 3"), "{}", first.html);
+    assert!(first.html.contains("Question 1 of 3"), "{}", first.html);
     assert!(has(&first.html, &name) && !has(&first.html, &email));
     assert!(!has(&first.html, &rating));
 
     let second = browser.post(&first, &[(&name, "Ada")]).await;
     let second = browser.follow(&second).await;
-    assert!(second.html.contains("Page 2 of 3"), "{}", second.html);
+    assert!(second.html.contains("Question 2 of 3"), "{}", second.html);
     assert!(has(&second.html, &email) && !has(&second.html, &name));
 
     // Back keeps what was typed on the step left.
@@ -57,7 +57,7 @@ async fn each_question_is_its_own_page_without_script() {
         .post(&second, &[(&email, "ada@example.com"), ("nav", "back")])
         .await;
     let back = browser.follow(&back).await;
-    assert!(back.html.contains("Page 1 of 3"), "{}", back.html);
+    assert!(back.html.contains("Question 1 of 3"), "{}", back.html);
     assert_eq!(back.input(&name).as_deref(), Some("Ada"));
     let again = browser.post(&back, &[(&name, "Ada")]).await;
     let second = browser.follow(&again).await;
@@ -65,7 +65,7 @@ async fn each_question_is_its_own_page_without_script() {
 
     let third = browser.post(&second, &[(&email, "ada@example.com")]).await;
     let third = browser.follow(&third).await;
-    assert!(third.html.contains("Page 3 of 3"), "{}", third.html);
+    assert!(third.html.contains("Question 3 of 3"), "{}", third.html);
     assert!(has(&third.html, &rating));
     assert_eq!(third.input(&utm).as_deref(), Some("mail"));
 
@@ -142,7 +142,12 @@ async fn chromium_answers_one_question_at_a_time_by_keyboard_and_without_script(
         assert_eq!(seen["cspViolations"], json!([]), "{seen}");
         assert_eq!(
             seen["steps"],
-            json!(["Page 1 of 4", "Page 2 of 4", "Page 3 of 4", "Page 4 of 4"]),
+            json!([
+                "Question 1 of 4",
+                "Question 2 of 4",
+                "Question 3 of 4",
+                "Question 4 of 4"
+            ]),
             "{seen}"
         );
         assert_eq!(seen["progress"], json!(["1", "2", "3", "4"]), "{seen}");
@@ -153,7 +158,7 @@ async fn chromium_answers_one_question_at_a_time_by_keyboard_and_without_script(
                 json!(["text", "radio", "email", "textarea"]),
                 "{seen}"
             );
-            assert_eq!(seen["live"][1], "Page 2 of 4", "{seen}");
+            assert_eq!(seen["live"][1], "Question 2 of 4", "{seen}");
             assert_eq!(seen["textarea"], "Hello\nthere", "{seen}");
         }
         let responses = p.responses("").await;

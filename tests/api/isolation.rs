@@ -9,6 +9,7 @@
 //! the test.
 
 mod audit;
+mod members;
 
 use crate::dashboard_session::{Dashboard, signed_in};
 use crate::fixtures::*;
@@ -580,6 +581,26 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "A's form, unchanged after",
     ),
     (
+        "POST /app/forms/{id}/languages",
+        Kind::Foreign,
+        "A's form, its languages unchanged",
+    ),
+    (
+        "GET /app/forms/{id}/languages/{lang}",
+        Kind::Foreign,
+        "A's form's texts in a language",
+    ),
+    (
+        "POST /app/forms/{id}/languages/{lang}",
+        Kind::Foreign,
+        "A's form, its translations unchanged",
+    ),
+    (
+        "POST /app/forms/{id}/languages/{lang}/remove",
+        Kind::Foreign,
+        "A's form, its language still there",
+    ),
+    (
         "POST /app/forms/{id}/design",
         Kind::Foreign,
         "A's form, its theme unchanged",
@@ -740,7 +761,102 @@ const ROWS: &[(&str, Kind, &str)] = &[
         Kind::OwnOnly,
         "the session's own account's default design; checked: B's gRPC call leaves A's alone",
     ),
+    (
+        "GET /app/members",
+        Kind::OwnOnly,
+        "the session's own account's members; checked: B's page names none of A's",
+    ),
+    (
+        "POST /app/members/invite",
+        Kind::OwnOnly,
+        "invites into the session's own account; checked: A's invitations unchanged by B's",
+    ),
+    (
+        "POST /app/members/leave",
+        Kind::OwnOnly,
+        "the session's own membership only; checked: B's last owner is told to keep one, A's members unchanged",
+    ),
+    (
+        "POST /app/members/{person_id}/role",
+        Kind::Foreign,
+        "A's member's role, unchanged",
+    ),
+    (
+        "POST /app/members/{person_id}/remove",
+        Kind::Foreign,
+        "A's owner, still a member",
+    ),
+    (
+        "POST /app/invitations/{invitation_id}/revoke",
+        Kind::Foreign,
+        "A's invitation, still pending",
+    ),
+    (
+        "GET /app/invitation",
+        Kind::Public,
+        "takes a secret token, not an id; checked: a bogus one names nothing of A's",
+    ),
+    (
+        "POST /app/invitation",
+        Kind::Public,
+        "takes a secret token, not an id; checked: a bogus one opens no session and changes nothing of A's",
+    ),
+    (
+        "POST /app/accounts/switch",
+        Kind::Foreign,
+        "A's account, which B's person is no member of: no session of A's",
+    ),
     // gRPC, the dashboard's own services.
+    (
+        "forms.v1.MembersService/ListMembers",
+        Kind::OwnOnly,
+        "the session's own account's members; checked: B's list names none of A's",
+    ),
+    (
+        "forms.v1.MembersService/InviteMember",
+        Kind::OwnOnly,
+        "invites into the session's own account; checked: A's invitations unchanged by B's",
+    ),
+    (
+        "forms.v1.MembersService/RevokeInvitation",
+        Kind::Foreign,
+        "A's invitation, still pending",
+    ),
+    (
+        "forms.v1.MembersService/GetInvitation",
+        Kind::Public,
+        "takes a secret token, not an id; checked: a bogus one is NOT_FOUND, even with B's session",
+    ),
+    (
+        "forms.v1.MembersService/AcceptInvitation",
+        Kind::Public,
+        "takes a secret token, not an id; checked: a bogus one is NOT_FOUND, even with B's session",
+    ),
+    (
+        "forms.v1.MembersService/ChangeMemberRole",
+        Kind::Foreign,
+        "A's member's role, unchanged",
+    ),
+    (
+        "forms.v1.MembersService/RemoveMember",
+        Kind::Foreign,
+        "A's owner, still a member",
+    ),
+    (
+        "forms.v1.MembersService/LeaveAccount",
+        Kind::OwnOnly,
+        "the session's own membership only; checked: B's last owner is told to keep one",
+    ),
+    (
+        "forms.v1.MembersService/ListMyAccounts",
+        Kind::OwnOnly,
+        "the session's person's accounts; checked: B's names not A's",
+    ),
+    (
+        "forms.v1.MembersService/SwitchAccount",
+        Kind::Foreign,
+        "A's account, which B's person is no member of: NOT_FOUND",
+    ),
     (
         "forms.v1.SessionsService/CreateSignInLink",
         Kind::NotTenant,
@@ -2218,6 +2334,7 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
     owner_rows(&mut m, &app, &channel, &a, &b).await;
     sessions_rows(&mut m, &app, &channel, &token, &a, &b, &strangers).await;
     audit::audit_rows(&mut m, &app, &channel, &token, (&a, &b), &strangers).await;
+    members::member_rows(&mut m, &app, &channel, (&a, &b)).await;
 
     // -- A's objects survived every attempt.
     let form = app.get(&format!("/forms/{a_form}"), &a.key.key).await;
@@ -3677,6 +3794,30 @@ fn foreign_dashboard() -> Vec<DashRow> {
             ],
         ),
         (
+            "POST /app/forms/{id}/languages",
+            true,
+            |a, _| vec![format!("/app/forms/{}/languages", a.form)],
+            vec![("action", "add"), ("language", "de")],
+        ),
+        (
+            "GET /app/forms/{id}/languages/{lang}",
+            false,
+            |a, _| vec![format!("/app/forms/{}/languages/de", a.form)],
+            vec![],
+        ),
+        (
+            "POST /app/forms/{id}/languages/{lang}",
+            true,
+            |a, _| vec![format!("/app/forms/{}/languages/de", a.form)],
+            vec![("title", "by B")],
+        ),
+        (
+            "POST /app/forms/{id}/languages/{lang}/remove",
+            true,
+            |a, _| vec![format!("/app/forms/{}/languages/de/remove", a.form)],
+            vec![("confirm", "yes")],
+        ),
+        (
             "POST /app/forms/{id}/design",
             true,
             |a, _| vec![format!("/app/forms/{}/design", a.form)],
@@ -4158,6 +4299,24 @@ async fn dashboard_rows(m: &mut Matrix, app: &TestApp, a: &Tenant, b: &Tenant) {
             "POST /app/forms/{id}/settings",
             format!("/app/forms/{sf}/settings"),
             vec![("max_responses", "3")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/languages",
+            format!("/app/forms/{sf}/languages"),
+            vec![("action", "add"), ("language", "de")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/languages/{lang}",
+            format!("/app/forms/{sf}/languages/de"),
+            vec![("title", "Ersatz")],
+            303,
+        ),
+        (
+            "POST /app/forms/{id}/languages/{lang}/remove",
+            format!("/app/forms/{sf}/languages/de/remove"),
+            vec![("confirm", "yes")],
             303,
         ),
         (

@@ -3,8 +3,9 @@
 //! `editor`), with only its kind's settings and its conditions (`conditions`); new
 //! questions come from a palette of kinds, at any place (`?add=<n>`, `palette`); a
 //! preview stays beside the list (`preview`). Below: the title and description, the
-//! settings (`settings`), the status and delete (`lifecycle`); once published, the
-//! share panel (`view`).
+//! settings (`settings`), the languages (`languages`; each language's texts on a page
+//! of its own, `translate`, over the list of a form's texts, `texts`), the status and
+//! delete (`lifecycle`); once published, the share panel (`view`).
 //!
 //! Every change is a plain form post that sends the core one `UpdateForm` (the whole
 //! question list for question changes, with the ids of the questions kept so that their
@@ -28,6 +29,8 @@ mod palette;
 mod parse;
 mod preview;
 mod settings;
+mod texts;
+mod translate;
 mod view;
 mod words;
 
@@ -35,9 +38,11 @@ pub(crate) use changes::{
     add_field, duplicate_field, edit_conditions, edit_field, move_field, remove_field, reorder,
 };
 pub(crate) use design::design;
+pub(crate) use languages::languages;
 pub(crate) use lifecycle::{delete, status};
 pub(crate) use logo::logo;
 pub(crate) use settings::settings;
+pub(crate) use translate::{language_page, remove_language, save_language};
 pub(crate) use view::details;
 pub(crate) use words::humane;
 
@@ -78,6 +83,10 @@ pub(super) struct View<'a> {
     pub mail: Option<&'static str>,
     /// A design (theme) property the core refused, shown beside its input.
     pub design: Option<design::Problem<'a>>,
+    /// A refusal about a language, shown in the Languages fold (opened), with the
+    /// language that was chosen (`language`) kept.
+    pub languages: Option<&'a str>,
+    pub language: Option<&'a str>,
 }
 
 /// A form id from the path: a UUID, else there is no such page.
@@ -196,7 +205,7 @@ pub(crate) async fn page(
                 notice: words::done_text(q.done.as_deref()),
                 problem: None,
                 mail,
-                design: None,
+                ..View::default()
             };
             owner.page(
                 &form.title,

@@ -42,7 +42,7 @@ pub(super) fn render(owner: &Owner, form: &pb::Form, origin: &Origin, view: &Vie
                 div class="card folds" {
                     (details_section(owner, form, &base))
                     (super::settings::section(owner, form, &base, view.mail))
-                    (super::languages::section(form))
+                    (super::languages::section(owner, form, &base, view))
                     (super::design::section(owner, form, &base, view))
                     (super::lifecycle::delete_fold(owner, form, &base))
                 }

@@ -17,6 +17,8 @@ pub(super) fn done_text(done: Option<&str>) -> Option<&'static str> {
         "field-removed" => "The question was removed.",
         "conditions-saved" => "The conditions were saved.",
         "settings" => "The settings were saved.",
+        "language-default" => "The default language was saved.",
+        "language-removed" => "The language was removed, with its texts.",
         "design" => "The design was saved: the form's page shows it.",
         "logo" => "The logo was saved: the form's page shows it above the title.",
         "logo-removed" => "The logo was removed.",

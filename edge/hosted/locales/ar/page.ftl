@@ -19,6 +19,8 @@ stars =
     }
 steps = الصفحة { $position } من { $pages }
 steps-title = { $title } (الصفحة { $position } من { $pages })
+questions = السؤال { $position } من { $pages }
+questions-title = { $title } (السؤال { $position } من { $pages })
 language = اللغة
 
 ## «المتابعة لاحقًا»

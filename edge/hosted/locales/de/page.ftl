@@ -17,6 +17,8 @@ stars =
     }
 steps = Seite { $position } von { $pages }
 steps-title = { $title } (Seite { $position } von { $pages })
+questions = Frage { $position } von { $pages }
+questions-title = { $title } (Frage { $position } von { $pages })
 language = Sprache
 
 ## „Später fortsetzen“

@@ -24,6 +24,9 @@ stars =
     }
 steps = Page { $position } of { $pages }
 steps-title = { $title } (page { $position } of { $pages })
+# One question at a time: each step is one question, so it is counted as one.
+questions = Question { $position } of { $pages }
+questions-title = { $title } (question { $position } of { $pages })
 language = Language
 
 ## "Continue later"

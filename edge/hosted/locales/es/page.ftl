@@ -17,6 +17,8 @@ stars =
     }
 steps = Página { $position } de { $pages }
 steps-title = { $title } (página { $position } de { $pages })
+questions = Pregunta { $position } de { $pages }
+questions-title = { $title } (pregunta { $position } de { $pages })
 language = Idioma
 
 ## «Continuar más tarde»

@@ -17,6 +17,8 @@ stars =
     }
 steps = Page { $position } sur { $pages }
 steps-title = { $title } (page { $position } sur { $pages })
+questions = Question { $position } sur { $pages }
+questions-title = { $title } (question { $position } sur { $pages })
 language = Langue
 
 ## « Continuer plus tard »

@@ -17,6 +17,8 @@ stars =
     }
 steps = Pagina { $position } di { $pages }
 steps-title = { $title } (pagina { $position } di { $pages })
+questions = Domanda { $position } di { $pages }
+questions-title = { $title } (domanda { $position } di { $pages })
 language = Lingua
 
 ## «Continua più tardi»

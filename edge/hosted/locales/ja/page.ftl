@@ -13,6 +13,8 @@ leave-empty = 空欄のままにしてください
 stars = 星{ $n }つ
 steps = { $position } / { $pages } ページ
 steps-title = { $title }（{ $position } / { $pages } ページ）
+questions = 質問 { $position } / { $pages }
+questions-title = { $title }（質問 { $position } / { $pages }）
 language = 言語
 
 ## 「後で続ける」

@@ -17,6 +17,8 @@ stars =
     }
 steps = Pagina { $position } van { $pages }
 steps-title = { $title } (pagina { $position } van { $pages })
+questions = Vraag { $position } van { $pages }
+questions-title = { $title } (vraag { $position } van { $pages })
 language = Taal
 
 ## „Later verdergaan”

@@ -18,6 +18,8 @@ stars =
     }
 steps = Strona { $position } z { $pages }
 steps-title = { $title } (strona { $position } z { $pages })
+questions = Pytanie { $position } z { $pages }
+questions-title = { $title } (pytanie { $position } z { $pages })
 language = Język
 
 ## „Dokończ później”

@@ -17,6 +17,8 @@ stars =
     }
 steps = Página { $position } de { $pages }
 steps-title = { $title } (página { $position } de { $pages })
+questions = Pergunta { $position } de { $pages }
+questions-title = { $title } (pergunta { $position } de { $pages })
 language = Idioma
 
 ## «Continuar mais tarde»
