@@ -136,9 +136,11 @@ impl Responses {
         let form_id = parse_id(&req.form_id, "form")?;
         let id = parse_id(&req.id, "response")?;
         // A response id names a completed response or a partial one.
-        let read_pool = &self.replicas.read_pool().await;
-        let (response, paged) =
-            store::get_with_partial(read_pool, ctx.caller.account_id, form_id, id).await?;
+        let account = ctx.caller.account_id;
+        let (response, paged) = self
+            .replicas
+            .read(|pool| async move { store::get_with_partial(&pool, account, form_id, id).await })
+            .await?;
         Ok(pb::GetResponseResponse {
             response: Some(response_in_form(response, paged.as_deref())),
         })
@@ -219,7 +221,7 @@ impl Responses {
         // Taken before the connection and held by the task to its end: an account's
         // exports never hold more than their share of the pool.
         let permit = self.gate.exports().try_take(ctx.caller.account_id)?;
-        let mut tx = self.replicas.read_pool().await.begin_with(SNAPSHOT).await?;
+        let mut tx = self.replicas.begin_read(SNAPSHOT).await?;
         // Read in the export's snapshot, like its rows.
         let fields = crate::forms::store::get(&mut *tx, ctx.caller.account_id, form_id)
             .await?

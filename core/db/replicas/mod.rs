@@ -52,6 +52,7 @@
 
 mod connection;
 mod lineage;
+mod reads;
 mod state;
 
 pub(crate) use lineage::Lineage;
@@ -206,15 +207,20 @@ impl Replicas {
     /// The pool a read that may move runs on, chosen when the read arrives: a replica
     /// that has replayed the primary's position as of now, else the primary.
     pub async fn read_pool(&self) -> PgPool {
+        self.choose().await.0
+    }
+
+    /// [`Replicas::read_pool`], and whether it is a replica's.
+    async fn choose(&self) -> (PgPool, bool) {
         match self.caught_up().await {
             Some(replica) => {
                 metrics::counter!("formsd_db_reads_total", "target" => "replica", "replica" => replica.label.clone())
                     .increment(1);
-                replica.pool.clone()
+                (replica.pool.clone(), true)
             }
             None => {
                 metrics::counter!("formsd_db_reads_total", "target" => "primary").increment(1);
-                self.inner.primary.clone()
+                (self.inner.primary.clone(), false)
             }
         }
     }

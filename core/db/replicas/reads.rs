@@ -1,0 +1,40 @@
+//! Reads that outlive their replica: a read sent to a replica that loses its
+//! connection there (the standby stopped or restarted under it, before a probe could
+//! see it go) runs again on the primary, which holds every write the replica had, so
+//! that a standby's going is never the reader's error.
+
+use super::Replicas;
+use crate::error::CoreError;
+use sqlx::{PgPool, Postgres, Transaction};
+use std::future::Future;
+
+impl Replicas {
+    /// Runs `read` where [`Replicas::read_pool`] sends it; again on the primary when it
+    /// lost its connection on a replica. `read` must be one that may run twice (a
+    /// read, from its start).
+    pub(crate) async fn read<T, F, Fut>(&self, read: F) -> Result<T, CoreError>
+    where
+        F: Fn(PgPool) -> Fut,
+        Fut: Future<Output = Result<T, CoreError>>,
+    {
+        let (pool, on_replica) = self.choose().await;
+        match read(pool).await {
+            Err(error) if on_replica && error.is_connection_lost() => {
+                tracing::info!(%error, "a replica lost a read's connection; the primary serves it");
+                metrics::counter!("formsd_db_reads_total", "target" => "primary").increment(1);
+                read(self.primary().clone()).await
+            }
+            done => done,
+        }
+    }
+
+    /// A transaction for a read that may move, begun with `begin` (its isolation),
+    /// where [`Replicas::read`] would run it.
+    pub(crate) async fn begin_read(
+        &self,
+        begin: &'static str,
+    ) -> Result<Transaction<'static, Postgres>, CoreError> {
+        self.read(|pool| async move { Ok(pool.begin_with(begin).await?) })
+            .await
+    }
+}
