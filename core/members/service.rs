@@ -7,7 +7,7 @@ use crate::accounts::{Scope, check_email};
 use crate::audit::{self, Outcome::Done, Target};
 use crate::dashboard::link_mail::Invitation;
 use crate::dashboard::service::{Sessions, session_of};
-use crate::dashboard::store::Signer;
+use crate::dashboard::store::{Identity, Signer};
 use crate::dashboard::{self, Method, digest, new_token};
 use crate::error::CoreError;
 use crate::gate::{Ctx, Gate, Member, Role, client_ip, user_agent};
@@ -266,6 +266,38 @@ impl Members {
         })
     }
 
+    /// The identity provider's subject of a call that carries its cookie, when the
+    /// service takes one (`--session-…`); a cookie that does not verify is refused.
+    fn cookie_identity(
+        &self,
+        md: &tonic::metadata::MetadataMap,
+    ) -> Result<Option<(String, String)>, CoreError> {
+        let Some(verifier) = self.sessions.config.sessions.as_ref() else {
+            return Ok(None);
+        };
+        let Some(token) = verifier.token_in(md) else {
+            return Ok(None);
+        };
+        let subject = verifier.subject(token)?;
+        Ok(Some((verifier.issuer().to_owned(), subject)))
+    }
+
+    /// The person an invitation made out to `email` makes, accepted by no one signed
+    /// in: a new one; never one who exists (they sign in first, so that a copied link
+    /// does not make its holder them).
+    async fn person_for(
+        &self,
+        tx: &mut sqlx::PgConnection,
+        email: &str,
+    ) -> Result<uuid::Uuid, CoreError> {
+        if store::person_of_email(tx, email).await?.is_some() {
+            return Err(CoreError::validation(format!(
+                "{email} can sign in already: sign in first, then open the invitation again"
+            )));
+        }
+        store::new_person(tx, email).await
+    }
+
     async fn accept<T>(
         &self,
         req: &Request<T>,
@@ -275,28 +307,42 @@ impl Members {
         let ip = client_ip(req, secret);
         let visitor = audit::Actor::visitor(ip, &user_agent(req, secret));
         let signed_in = self.signed_in(req).await?;
+        // Not signed in to the dashboard, the identity provider's cookie may say who
+        // accepts: the API then takes that identity as the new member.
+        let cookie = match signed_in {
+            Some(_) => None,
+            None => self.cookie_identity(req.metadata())?,
+        };
         self.sessions.throttle.from_ip(ip)?;
         let mut tx = self.pool().begin().await?;
         let taken = store::take(&mut tx, &digest(token))
             .await?
             .ok_or(CoreError::NotFound("invitation"))?;
-        let (person, since) = match signed_in {
-            Some((person, since)) => (person, Some(since)),
-            None => match store::person_of_email(&mut tx, &taken.email).await? {
-                Some(_) => {
-                    return Err(CoreError::validation(format!(
-                        "{} can sign in already: sign in first, then open the invitation again",
-                        taken.email
-                    )));
-                }
-                None => (store::new_person(&mut tx, &taken.email).await?, None),
-            },
+        let known = match &cookie {
+            Some((issuer, subject)) => {
+                store::person_of_identity(&mut tx, (issuer, subject)).await?
+            }
+            None => None,
         };
+        let (person, since) = match (signed_in, known) {
+            (Some((person, since)), _) => (person, Some(since)),
+            (None, Some(person)) => (person, None),
+            (None, None) => (self.person_for(&mut tx, &taken.email).await?, None),
+        };
+        if let (None, Some((issuer, subject))) = (known, &cookie) {
+            store::link_identity(&mut tx, (issuer, subject), taken.account_id, person).await?;
+        }
         let role = store::join(&mut tx, taken.account_id, person, &taken.role).await?;
         store::spent_by(&mut tx, taken.id, person).await?;
         let signer = Signer {
-            method: Method::Link,
-            identity: None,
+            method: if cookie.is_some() {
+                Method::Cookie
+            } else {
+                Method::Link
+            },
+            identity: cookie
+                .as_ref()
+                .map(|(issuer, subject)| Identity { issuer, subject }),
             person: Some(person),
             signed_in_at: since,
         };

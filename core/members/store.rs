@@ -192,6 +192,46 @@ pub(crate) async fn person_of_email(
     Ok(id)
 }
 
+/// The person of an identity provider's subject, if it is linked (an identity linked
+/// before issuers were recorded has the issuer '').
+pub(crate) async fn person_of_identity(
+    tx: &mut PgConnection,
+    (issuer, subject): (&str, &str),
+) -> Result<Option<Uuid>, CoreError> {
+    let person = sqlx::query_scalar!(
+        "SELECT person_id FROM account_identities
+          WHERE subject = $2 AND issuer IN ($1, '')
+          ORDER BY issuer DESC LIMIT 1",
+        issuer,
+        subject
+    )
+    .fetch_optional(&mut *tx)
+    .await?;
+    Ok(person.flatten())
+}
+
+/// Links an identity provider's subject to `person`, signing in to `account_id`: the
+/// identity of an invitee who accepted with the provider's cookie, which the API then
+/// takes as that member.
+pub(crate) async fn link_identity(
+    tx: &mut PgConnection,
+    (issuer, subject): (&str, &str),
+    account_id: Uuid,
+    person: Uuid,
+) -> Result<(), CoreError> {
+    sqlx::query!(
+        "INSERT INTO account_identities (issuer, subject, account_id, person_id)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (issuer, subject) DO NOTHING",
+        issuer,
+        subject,
+        account_id,
+        person
+    )
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
 /// A new person with this address.
 pub(crate) async fn new_person(tx: &mut PgConnection, email: &str) -> Result<Uuid, CoreError> {
     let id = sqlx::query_scalar!(

@@ -8,6 +8,7 @@
 //! refuses API keys. A route or method without a row, or a row without a route, fails
 //! the test.
 
+mod archive;
 mod audit;
 mod members;
 
@@ -856,6 +857,16 @@ const ROWS: &[(&str, Kind, &str)] = &[
         "forms.v1.MembersService/SwitchAccount",
         Kind::Foreign,
         "A's account, which B's person is no member of: NOT_FOUND",
+    ),
+    (
+        "forms.v1.AccountArchiveService/ExportAccount",
+        Kind::NotTenant,
+        "operator token only; checked: every tenant credential refused ADMIN_DENIED, even a key sent as the token; the operator gets through",
+    ),
+    (
+        "forms.v1.AccountArchiveService/ImportAccount",
+        Kind::NotTenant,
+        "operator token only; checked: every tenant credential refused ADMIN_DENIED, even a key sent as the token; the operator gets through",
     ),
     (
         "forms.v1.SessionsService/CreateSignInLink",
@@ -2335,6 +2346,7 @@ pub async fn matrix(spawn: impl AsyncFnOnce(&[&str]) -> TestApp) -> TestApp {
     sessions_rows(&mut m, &app, &channel, &token, &a, &b, &strangers).await;
     audit::audit_rows(&mut m, &app, &channel, &token, (&a, &b), &strangers).await;
     members::member_rows(&mut m, &app, &channel, (&a, &b)).await;
+    archive::archive_rows(&mut m, &channel, &token, &a, &strangers).await;
 
     // -- A's objects survived every attempt.
     let form = app.get(&format!("/forms/{a_form}"), &a.key.key).await;

@@ -439,3 +439,57 @@ async fn a_removed_or_lowered_member_is_stopped_at_once_on_a_second_instance() {
     assert_eq!(removal.target_kind, "member");
     assert!(!removal.actor_member_id.is_empty());
 }
+
+const SECRET: &str = "members-test-session-secret-of-32-bytes-or-more";
+
+/// The identity provider's session cookie for `subject`.
+fn provider_cookie(subject: &str) -> String {
+    let claims = json!({"sub": subject, "exp": crate::harness::unix_now() + 600});
+    let key = jsonwebtoken::EncodingKey::from_secret(SECRET.as_bytes());
+    let token = jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &key)
+        .expect("a provider token");
+    format!("session={token}")
+}
+
+#[tokio::test]
+async fn over_rest_a_member_who_accepted_with_the_providers_cookie_keeps_to_their_role() {
+    let app = spawn(&["--session-hs256-secret", SECRET]).await;
+    let owner = signed_in(&app, "rest-team").await;
+    let form = app
+        .create_form(
+            &owner.key,
+            &json!({"title": "Survey", "fields": [{"type": "short_text", "label": "Name"}]}),
+        )
+        .await;
+    let path = format!("/forms/{}", form["id"].as_str().expect("id"));
+    let mut members = MembersServiceClient::new(channel(&app).await);
+    for (email, role, subject) in [
+        ("vi@example.com", "viewer", "viewer-subject"),
+        ("ed@example.com", "editor", "editor-subject"),
+    ] {
+        let token = invite(&app, &owner, email, role).await;
+        let mut request = tonic::Request::new(pb::AcceptInvitationRequest { token });
+        let cookie = provider_cookie(subject).parse().expect("metadata");
+        request.metadata_mut().insert("cookie", cookie);
+        let joined = members.accept_invitation(request).await.expect("accepted");
+        assert_eq!(joined.into_inner().role, role);
+    }
+    let rest = |method: reqwest::Method, subject: &str| {
+        app.request(method, &path)
+            .header("cookie", provider_cookie(subject))
+    };
+    let renamed = json!({"title": "Renamed"});
+    // The viewer reads, and is refused the change; the editor makes it.
+    let read = send(rest(reqwest::Method::GET, "viewer-subject")).await;
+    assert_eq!(read.ok(200)["form"]["title"], "Survey");
+    let refused = send(rest(reqwest::Method::PUT, "viewer-subject").json(&renamed)).await;
+    refused.error(403, "INSUFFICIENT_SCOPE");
+    let deleted = send(rest(reqwest::Method::DELETE, "viewer-subject")).await;
+    deleted.error(403, "INSUFFICIENT_SCOPE");
+    assert_eq!(
+        form_title(&owner, &app, form["id"].as_str().unwrap_or_default()).await,
+        "Survey"
+    );
+    let changed = send(rest(reqwest::Method::PUT, "editor-subject").json(&renamed)).await;
+    assert_eq!(changed.ok(200)["form"]["title"], "Renamed");
+}

@@ -255,7 +255,12 @@ async fn ended_sessions_and_spent_links_are_purged_a_day_after_they_end() {
     .await;
 
     let purging = debug_instance(app.db.clone()).await;
-    let purged = logged_field(&purging, "ended dashboard sessions and links", "purged").await;
+    let purged = logged_field(
+        &purging,
+        "ended dashboard sessions, links and invitations",
+        "purged",
+    )
+    .await;
     assert_eq!(purged, 3, "two sessions and a link");
     assert!(!has_digest(&app, "dashboard_sessions", ended_long_ago.session()).await);
     assert!(!has_digest(&app, "dashboard_sessions", expired.session()).await);

@@ -637,7 +637,11 @@ export const MembersService: GenService<{
    * whose person exists must sign in first (INVALID_ARGUMENT, VALIDATION_ERROR, saying
    * so): a copied link never
    * signs anyone in as someone who already has accounts. A person already a member
-   * keeps their role. An unknown, spent, withdrawn or expired link is NOT_FOUND.
+   * keeps their role. Without a dashboard session but with the identity provider's
+   * cookie (`cookie` metadata, as the API takes it), that identity's person joins; an
+   * identity linked to no one yet is linked to the new member, so that the API takes
+   * the cookie as them in the inviting account. An unknown, spent, withdrawn or
+   * expired link is NOT_FOUND.
    *
    * @generated from rpc forms.v1.MembersService.AcceptInvitation
    */
