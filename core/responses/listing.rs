@@ -41,14 +41,18 @@ impl Responses {
         );
         let page = Page::new(req.page, req.per_page)?;
         let statuses = statuses_from_pb(req.status)?;
-        let read_pool = &self.replicas.read_pool().await;
         let filtering = req
             .filter
             .as_ref()
             .is_some_and(|f| *f != pb::ResponseFilter::default());
-        let (count, fields) =
-            store::form_response_count(read_pool, ctx.caller.account_id, form_id, filtering)
-                .await?;
+        let account = ctx.caller.account_id;
+        let ((count, fields), read_pool) = self
+            .replicas
+            .read_first(|pool| async move {
+                store::form_response_count(&pool, account, form_id, filtering).await
+            })
+            .await?;
+        let read_pool = &read_pool;
         let filter = filter::parse(req.filter.as_ref(), fields.as_deref().unwrap_or_default())?;
         let paged = fields.filter(|f| logic::has_pages(f));
         let to_pb = |r: Response| response_in_form(r, paged.as_deref());

@@ -288,10 +288,17 @@ impl Responses {
         let until = instant(req.until.as_ref(), "until")?;
         // A summary reads every response of its window: it runs bounded, and takes a
         // place under the cap on such reads.
-        let permit = self.gate.reads().try_take(ctx.caller.account_id)?;
-        let pool = self.replicas.read_pool().await;
         let limit = self.config.reads.statement_timeout;
-        let mut read = Bounded::begin(&pool, Isolation::Snapshot, limit, permit).await?;
+        let account = ctx.caller.account_id;
+        // The place under the cap is taken for each try (a try that failed gave its
+        // place back).
+        let (mut read, _) = self
+            .replicas
+            .read_first(|pool| async move {
+                let permit = self.gate.reads().try_take(account)?;
+                Bounded::begin(&pool, Isolation::Snapshot, limit, permit).await
+            })
+            .await?;
         let summary = async {
             let db = read.conn()?;
             // Another account's form is NOT_FOUND, as for the list.

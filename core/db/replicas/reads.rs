@@ -17,14 +17,25 @@ impl Replicas {
         F: Fn(PgPool) -> Fut,
         Fut: Future<Output = Result<T, CoreError>>,
     {
+        Ok(self.read_first(read).await?.0)
+    }
+
+    /// [`Replicas::read`] for the first step of a read of several: its answer, and the
+    /// pool that gave it, for the steps after.
+    pub(crate) async fn read_first<T, F, Fut>(&self, read: F) -> Result<(T, PgPool), CoreError>
+    where
+        F: Fn(PgPool) -> Fut,
+        Fut: Future<Output = Result<T, CoreError>>,
+    {
         let (pool, on_replica) = self.choose().await;
-        match read(pool).await {
+        match read(pool.clone()).await {
             Err(error) if on_replica && error.is_connection_lost() => {
                 tracing::info!(%error, "a replica lost a read's connection; the primary serves it");
                 metrics::counter!("formsd_db_reads_total", "target" => "primary").increment(1);
-                read(self.primary().clone()).await
+                let primary = self.primary().clone();
+                Ok((read(primary.clone()).await?, primary))
             }
-            done => done,
+            done => Ok((done?, pool)),
         }
     }
 
