@@ -223,6 +223,13 @@ async fn a_read_never_misses_a_response_acknowledged_before_it() {
         "64",
         "--reads-per-instance",
         "8",
+        // Room in the pool for all of them at once with the standby down (every read on
+        // the primary), and a deadline for a connection that a loaded CI machine meets:
+        // what is tested is where reads go, not how long the pool makes them wait.
+        "--db-max-connections",
+        "40",
+        "--db-acquire-timeout",
+        "15s",
     ];
     // One after the other: the first migrates the new database.
     let a = Arc::new(TestApp::spawn_on(db.clone(), &flags).await);

@@ -45,7 +45,13 @@ impl Replicas {
         &self,
         begin: &'static str,
     ) -> Result<Transaction<'static, Postgres>, CoreError> {
-        self.read(|pool| async move { Ok(pool.begin_with(begin).await?) })
-            .await
+        // A statement proves the connection: a BEGIN on one the server has dropped may
+        // not fail until the first read after it.
+        self.read(|pool| async move {
+            let mut tx = pool.begin_with(begin).await?;
+            sqlx::query("SELECT 1").execute(&mut *tx).await?;
+            Ok(tx)
+        })
+        .await
     }
 }
