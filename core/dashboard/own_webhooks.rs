@@ -55,11 +55,16 @@ impl Owner {
         session_of(ctx)?;
         let (form_id, id) = hook_ids(&req.form_id, &req.webhook_id)?;
         let page = Page::new(req.page, req.per_page)?;
-        let pool = &self.replicas.read_pool().await;
-        let hook = webhooks::store::get(pool, ctx.caller.account_id, form_id, id).await?;
-        Ok(pb::ListOwnDeliveriesResponse {
-            deliveries: hooks::deliveries_page(pool, hook.id, &page).await?,
-        })
+        let account_id = ctx.caller.account_id;
+        let page = &page;
+        let deliveries = self
+            .replicas
+            .read(|pool| async move {
+                let hook = webhooks::store::get(&pool, account_id, form_id, id).await?;
+                hooks::deliveries_page(&pool, hook.id, page).await
+            })
+            .await?;
+        Ok(pb::ListOwnDeliveriesResponse { deliveries })
     }
 
     pub(super) async fn retry(

@@ -65,8 +65,13 @@ impl Owner {
             .collect();
         let today = Utc::now().date_naive();
         let first = today - Days::new(u64::from(days.unsigned_abs()) - 1);
-        let pool = &self.replicas.read_pool().await;
-        let found = store::activity(pool, ctx.caller.account_id, &ids, first).await?;
+        let (account_id, ids_read) = (ctx.caller.account_id, &ids);
+        let found =
+            self.replicas
+                .read(|pool| async move {
+                    Ok(store::activity(&pool, account_id, ids_read, first).await?)
+                })
+                .await?;
         let forms = ids
             .iter()
             .filter_map(|id| found.iter().find(|a| a.form_id == *id))
@@ -91,15 +96,22 @@ impl Owner {
 
     async fn account(&self, ctx: &Ctx) -> Result<pb::GetOwnAccountResponse, CoreError> {
         session_of(ctx)?;
-        let pool = &self.replicas.read_pool().await;
-        let account = accounts::account_by_id(pool, ctx.caller.account_id).await?;
         let month = crate::responses::quota_month(Utc::now());
-        let responses = accounts::responses_in_month(pool, account.id, month).await?;
+        let account_id = ctx.caller.account_id;
+        let (account, responses, identities, theme) = self
+            .replicas
+            .read(|pool| async move {
+                let account = accounts::account_by_id(&pool, account_id).await?;
+                let responses = accounts::responses_in_month(&pool, account_id, month).await?;
+                let identities = accounts::identities(&pool, account_id).await?;
+                let theme = super::store::default_theme(&pool, account_id).await?;
+                Ok((account, responses, identities, theme))
+            })
+            .await?;
         let limit = account
             .response_limit
             .or_else(|| self.gate.config().response_limit(account.plan));
-        let identities = accounts::identities(pool, account.id)
-            .await?
+        let identities = identities
             .into_iter()
             .map(|i| pb::LinkedIdentity {
                 issuer: i.issuer,
@@ -113,9 +125,7 @@ impl Owner {
             responses_this_month: responses,
             monthly_response_limit: limit,
             identities,
-            default_theme: super::store::default_theme(pool, account.id)
-                .await?
-                .map(crate::forms::logo::theme_to_pb),
+            default_theme: theme.map(crate::forms::logo::theme_to_pb),
             account: Some(account_to_pb(account)),
             notifications_mailed: Some(self.gate.config().smtp.is_some()),
         })
@@ -194,10 +204,15 @@ impl Owner {
     async fn keys(&self, ctx: &Ctx) -> Result<pb::ListOwnKeysResponse, CoreError> {
         session_of(ctx)?;
         let account_id = ctx.caller.account_id;
-        let rows = accounts::own_keys(&self.replicas.read_pool().await, account_id).await?;
+        let (rows, mut labels) = self
+            .replicas
+            .read(|pool| async move {
+                let rows = accounts::own_keys(&pool, account_id).await?;
+                Ok((rows, accounts::labels(&pool, account_id).await?))
+            })
+            .await?;
         let ids: Vec<_> = rows.iter().map(|r| r.id).collect();
         let last = self.gate.tally().last_used(&self.replicas, &ids).await?;
-        let mut labels = accounts::labels(&self.replicas.read_pool().await, account_id).await?;
         let session = accounts::session_lookup(account_id);
         let keys = rows
             .into_iter()

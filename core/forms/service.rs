@@ -46,8 +46,11 @@ impl Forms {
             status: status_from_pb(req.status)?,
             search: Some(req.search).filter(|s| !s.is_empty()),
         };
-        let pool = &self.replicas.read_pool().await;
-        let (forms, total) = store::list(pool, ctx.caller.account_id, &filter, page).await?;
+        let (account_id, filter) = (ctx.caller.account_id, &filter);
+        let (forms, total) = self
+            .replicas
+            .read(|pool| async move { Ok(store::list(&pool, account_id, filter, page).await?) })
+            .await?;
         Ok(pb::ListFormsResponse {
             forms: forms.into_iter().map(form_to_pb).collect(),
             pagination: Some(page.pagination(total)),

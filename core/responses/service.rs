@@ -332,15 +332,15 @@ impl Responses {
         let form_id = parse_id(&req.form_id, "file")?;
         let response_id = parse_id(&req.response_id, "file")?;
         let file_id = parse_id(&req.file_id, "file")?;
+        let account_id = ctx.caller.account_id;
         let (file_name, content_type, content) = self
-            .file_store
-            .get(
-                &self.replicas.read_pool().await,
-                ctx.caller.account_id,
-                form_id,
-                response_id,
-                file_id,
-            )
+            .replicas
+            .read(|pool| async move {
+                let files = &self.file_store;
+                files
+                    .get(&pool, account_id, form_id, response_id, file_id)
+                    .await
+            })
             .await?;
         Ok(pb::GetResponseFileResponse {
             file_name,

@@ -81,14 +81,18 @@ impl Tally {
         let _reading = self.flushing.read().await;
         // Chosen once no flush of this instance can be half way: a replica then holds
         // every flush whose counts are no longer pending.
-        let pool = &replicas.read_pool().await;
-        let mut daily = store::daily(pool, key_id, days).await?;
         // A failed flush's counts are added unless its commit went through after all.
         let unsettled = self.unsettled().as_ref().map(|u| u.id);
-        let unwritten = match unsettled {
-            Some(id) => !store::flushed(pool, id).await?,
-            None => false,
-        };
+        let (mut daily, unwritten) = replicas
+            .read(|pool| async move {
+                let daily = store::daily(&pool, key_id, days).await?;
+                let unwritten = match unsettled {
+                    Some(id) => !store::flushed(&pool, id).await?,
+                    None => false,
+                };
+                Ok((daily, unwritten))
+            })
+            .await?;
         let pending = self.pending();
         let unsettled = self.unsettled();
         let unwritten = unsettled.as_ref().filter(|_| unwritten).map(|u| &u.batch);
@@ -112,9 +116,11 @@ impl Tally {
     ) -> Result<HashMap<Uuid, NaiveDate>, CoreError> {
         // As `daily`: no count is between pending and the table while this reads.
         let _reading = self.flushing.read().await;
-        let pool = &replicas.read_pool().await;
-        let mut last: HashMap<Uuid, NaiveDate> =
-            store::last_used(pool, keys).await?.into_iter().collect();
+        let mut last: HashMap<Uuid, NaiveDate> = replicas
+            .read(|pool| async move { Ok(store::last_used(&pool, keys).await?) })
+            .await?
+            .into_iter()
+            .collect();
         let pending = self.pending();
         let unsettled = self.unsettled();
         let batches = std::iter::once(&*pending).chain(unsettled.as_ref().map(|u| &u.batch));

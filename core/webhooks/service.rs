@@ -53,9 +53,14 @@ impl Webhooks {
         req: pb::ListWebhooksRequest,
     ) -> Result<pb::ListWebhooksResponse, CoreError> {
         let form_id = parse_id(&req.form_id, "form")?;
-        let pool = &self.replicas.read_pool().await;
-        crate::forms::store::get(pool, ctx.caller.account_id, form_id).await?;
-        let rows = store::list(pool, ctx.caller.account_id, form_id).await?;
+        let account_id = ctx.caller.account_id;
+        let rows = self
+            .replicas
+            .read(|pool| async move {
+                crate::forms::store::get(&pool, account_id, form_id).await?;
+                Ok(store::list(&pool, account_id, form_id).await?)
+            })
+            .await?;
         Ok(pb::ListWebhooksResponse {
             webhooks: rows.into_iter().map(|r| webhook_to_pb(r, None)).collect(),
         })

@@ -3,7 +3,7 @@
 //! instance.
 //!
 //! The rule. A read that may move (responses listed, read, exported, summarised; usage;
-//! the dashboard's pages) asks [`Replicas::read_pool`] where to run. That reads the
+//! the dashboard's pages) runs through [`Replicas::read`], which asks where. That reads the
 //! primary's WAL insert position after the read arrived: every commit acknowledged
 //! before then, by any instance, ends at or before that position (also with
 //! `synchronous_commit = off`, which acknowledges before the WAL is written: hence the
@@ -204,13 +204,9 @@ impl Replicas {
         &self.inner.primary
     }
 
-    /// The pool a read that may move runs on, chosen when the read arrives: a replica
-    /// that has replayed the primary's position as of now, else the primary.
-    pub async fn read_pool(&self) -> PgPool {
-        self.choose().await.0
-    }
-
-    /// [`Replicas::read_pool`], and whether it is a replica's.
+    /// The pool a read that may move runs on, chosen when the read arrives (a replica
+    /// that has replayed the primary's position as of now, else the primary), and
+    /// whether it is a replica's. Reads take it through [`Replicas::read`].
     async fn choose(&self) -> (PgPool, bool) {
         match self.caught_up().await {
             Some(replica) => {

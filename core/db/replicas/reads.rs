@@ -9,7 +9,7 @@ use sqlx::{PgPool, Postgres, Transaction};
 use std::future::Future;
 
 impl Replicas {
-    /// Runs `read` where [`Replicas::read_pool`] sends it; again on the primary when it
+    /// Runs `read` where the replicas' rule sends it (the module's doc); again on the primary when it
     /// lost its connection on a replica. `read` must be one that may run twice (a
     /// read, from its start).
     pub(crate) async fn read<T, F, Fut>(&self, read: F) -> Result<T, CoreError>
@@ -45,11 +45,11 @@ impl Replicas {
         &self,
         begin: &'static str,
     ) -> Result<Transaction<'static, Postgres>, CoreError> {
-        // A statement proves the connection: a BEGIN on one the server has dropped may
+        // A round trip proves the connection: a BEGIN on one the server has dropped may
         // not fail until the first read after it.
         self.read(|pool| async move {
             let mut tx = pool.begin_with(begin).await?;
-            sqlx::query("SELECT 1").execute(&mut *tx).await?;
+            sqlx::Connection::ping(&mut *tx).await?;
             Ok(tx)
         })
         .await
