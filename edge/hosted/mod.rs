@@ -21,7 +21,7 @@ mod posted;
 mod resume;
 mod theme;
 mod translate;
-mod words;
+pub(crate) mod words;
 
 use crate::http::call::Call;
 use crate::http::params::PathParams;

@@ -8,29 +8,81 @@ use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use std::sync::LazyLock;
 
-/// Each language of the page: its tag, its name in itself (for the switcher), whether
-/// it is written right to left, and its Fluent source.
-const SOURCES: &[(&str, &str, bool, &str)] = &[
-    ("en", "English", false, include_str!("locales/en/page.ftl")),
-    ("de", "Deutsch", false, include_str!("locales/de/page.ftl")),
-    ("fr", "Français", false, include_str!("locales/fr/page.ftl")),
-    ("es", "Español", false, include_str!("locales/es/page.ftl")),
-    ("it", "Italiano", false, include_str!("locales/it/page.ftl")),
+/// Each language of the page, which are the languages a form may be in (the core's
+/// `forms::languages::KNOWN`, which the API holds to; the test below holds this list to
+/// it): its tag, its name in English (for the dashboard), its name in itself (for the
+/// switcher), whether it is written right to left, and its Fluent source.
+const SOURCES: &[(&str, &str, &str, bool, &str)] = &[
+    (
+        "en",
+        "English",
+        "English",
+        false,
+        include_str!("locales/en/page.ftl"),
+    ),
+    (
+        "de",
+        "German",
+        "Deutsch",
+        false,
+        include_str!("locales/de/page.ftl"),
+    ),
+    (
+        "fr",
+        "French",
+        "Français",
+        false,
+        include_str!("locales/fr/page.ftl"),
+    ),
+    (
+        "es",
+        "Spanish",
+        "Español",
+        false,
+        include_str!("locales/es/page.ftl"),
+    ),
+    (
+        "it",
+        "Italian",
+        "Italiano",
+        false,
+        include_str!("locales/it/page.ftl"),
+    ),
     (
         "pt",
+        "Portuguese",
         "Português",
         false,
         include_str!("locales/pt/page.ftl"),
     ),
     (
         "nl",
+        "Dutch",
         "Nederlands",
         false,
         include_str!("locales/nl/page.ftl"),
     ),
-    ("pl", "Polski", false, include_str!("locales/pl/page.ftl")),
-    ("ja", "日本語", false, include_str!("locales/ja/page.ftl")),
-    ("ar", "العربية", true, include_str!("locales/ar/page.ftl")),
+    (
+        "pl",
+        "Polish",
+        "Polski",
+        false,
+        include_str!("locales/pl/page.ftl"),
+    ),
+    (
+        "ja",
+        "Japanese",
+        "日本語",
+        false,
+        include_str!("locales/ja/page.ftl"),
+    ),
+    (
+        "ar",
+        "Arabic",
+        "العربية",
+        true,
+        include_str!("locales/ar/page.ftl"),
+    ),
 ];
 
 /// One language's words, ready to format.
@@ -46,7 +98,7 @@ struct Language {
 static LANGUAGES: LazyLock<Vec<Language>> = LazyLock::new(|| {
     SOURCES
         .iter()
-        .map(|&(tag, name, rtl, source)| {
+        .map(|&(tag, _, name, rtl, source)| {
             let resource = FluentResource::try_new(source.to_owned()).unwrap_or_else(|(r, e)| {
                 tracing::error!(tag, errors = ?e, "page words do not parse");
                 r
@@ -72,6 +124,13 @@ static LANGUAGES: LazyLock<Vec<Language>> = LazyLock::new(|| {
 /// The tags of the languages the page's words are in.
 pub(crate) fn tags() -> impl Iterator<Item = &'static str> {
     SOURCES.iter().map(|(tag, ..)| *tag)
+}
+
+/// The languages a form may be in: tag, name in English, name in itself.
+pub(crate) fn languages() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    SOURCES
+        .iter()
+        .map(|&(tag, english, name, ..)| (tag, english, name))
 }
 
 /// A language's name in itself ("Deutsch"), if the page speaks it.
@@ -272,9 +331,9 @@ mod tests {
 
     #[test]
     fn every_language_has_every_english_message_and_formats_it() {
-        let english = names(SOURCES[0].3);
+        let english = names(SOURCES[0].4);
         assert!(english.len() > 50, "{english:?}");
-        for (i, (tag, _, _, source)) in SOURCES.iter().enumerate() {
+        for (i, (tag, .., source)) in SOURCES.iter().enumerate() {
             assert!(
                 FluentResource::try_new((*source).to_owned()).is_ok(),
                 "{tag}: page.ftl does not parse"

@@ -10,6 +10,7 @@
 use super::{View, form_id, texts, update};
 use crate::dashboard::layout::{self, csrf};
 use crate::dashboard::owner::{Owner, Posted, see_other};
+use crate::hosted::words::languages as all_languages;
 use crate::http::error::reason_of;
 use crate::http::site::Origin;
 use axum::extract::Path;
@@ -20,32 +21,16 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-/// The languages a form may be in (the core's list, which the hosted page speaks), by
-/// tag, with their names in English and in themselves.
-pub(super) const LANGUAGES: &[(&str, &str, &str)] = &[
-    ("en", "English", "English"),
-    ("de", "German", "Deutsch"),
-    ("fr", "French", "Français"),
-    ("es", "Spanish", "Español"),
-    ("it", "Italian", "Italiano"),
-    ("pt", "Portuguese", "Português"),
-    ("nl", "Dutch", "Nederlands"),
-    ("pl", "Polish", "Polski"),
-    ("ja", "Japanese", "日本語"),
-    ("ar", "Arabic", "العربية"),
-];
-
 /// A language's name in English, for the owner (the tag itself if it is not one of ours).
 pub(super) fn name(tag: &str) -> &str {
-    LANGUAGES
-        .iter()
+    all_languages()
         .find(|(t, _, _)| *t == tag)
         .map_or(tag, |(_, name, _)| name)
 }
 
 /// Whether `tag` is one of the languages a form may be in.
 pub(super) fn known(tag: &str) -> bool {
-    LANGUAGES.iter().any(|(t, _, _)| *t == tag)
+    all_languages().any(|(t, _, _)| t == tag)
 }
 
 /// The form's default language.
@@ -56,9 +41,8 @@ pub(super) fn default_of(form: &pb::Form) -> &str {
 /// The languages the form has a translation into, in the list's order.
 pub(super) fn translated(form: &pb::Form) -> Vec<&'static str> {
     let keys = form.translations.as_ref().map(|t| &t.fields);
-    LANGUAGES
-        .iter()
-        .map(|(tag, _, _)| *tag)
+    all_languages()
+        .map(|(tag, _, _)| tag)
         .filter(|tag| keys.is_some_and(|k| k.contains_key(*tag)))
         .collect()
 }
@@ -76,12 +60,10 @@ pub(super) fn translations_of(form: &pb::Form) -> Map<String, Value> {
 pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, view: &View) -> Markup {
     let default = default_of(form);
     let more = translated(form);
-    let addable: Vec<_> = LANGUAGES
-        .iter()
+    let addable: Vec<_> = all_languages()
         .filter(|(tag, _, _)| *tag != default && !more.contains(tag))
         .collect();
-    let defaults: Vec<_> = LANGUAGES
-        .iter()
+    let defaults: Vec<_> = all_languages()
         .filter(|(tag, _, _)| !more.contains(tag))
         .collect();
     let problem = view.languages;
@@ -166,7 +148,7 @@ fn refusal_words(message: &str, tag: &str, default: bool) -> String {
         "That".to_owned()
     };
     if message.contains("must be one of the languages") {
-        let all: Vec<&str> = LANGUAGES.iter().map(|(_, n, _)| *n).collect();
+        let all: Vec<&str> = all_languages().map(|(_, n, _)| n).collect();
         format!(
             "{named} is not a language a form can be in. Choose one of: {}.",
             all.join(", ")
@@ -296,9 +278,9 @@ mod tests {
 
     #[test]
     fn the_list_of_languages_is_the_cores() {
-        // The core's `forms::languages::KNOWN`, in the same order (its test of the API
-        // refuses any other); a language added there is added here.
-        let tags: Vec<&str> = LANGUAGES.iter().map(|(t, _, _)| *t).collect();
+        // The hosted page's languages, which must be the core's `forms::languages::KNOWN`
+        // in the same order (its test of the API refuses any other).
+        let tags: Vec<&str> = all_languages().map(|(t, _, _)| t).collect();
         assert_eq!(
             tags,
             ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "ja", "ar"]
