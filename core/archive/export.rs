@@ -5,7 +5,7 @@
 //! account's size; a reader that takes nothing for the stall timeout stops the export.
 
 use super::blobs;
-use super::rows::{self, PAGE};
+use super::store::{self, PAGE};
 use super::{FORMAT, Header, Kind, Record, Trailer, VERSION};
 use crate::error::CoreError;
 use crate::files::store::FileStore;
@@ -89,19 +89,19 @@ pub(super) async fn write(
     let header = Header {
         format: FORMAT.to_owned(),
         version: VERSION,
-        schema: rows::schema(conn).await?,
+        schema: store::schema(conn).await?,
         account_id: account,
         exported_at: chrono::Utc::now(),
     };
     w.row(Kind::Header, to_value(&header)?).await?;
-    w.row(Kind::Account, rows::account(conn, account).await?)
+    w.row(Kind::Account, store::account(conn, account).await?)
         .await?;
-    for quota in rows::quotas(conn, account).await? {
+    for quota in store::quotas(conn, account).await? {
         w.row(Kind::Quota, quota).await?;
     }
     let mut after = Uuid::nil();
     loop {
-        let page = rows::forms(conn, account, after).await?;
+        let page = store::forms(conn, account, after).await?;
         let full = page.len() as i64 == PAGE;
         for (id, row) in page {
             after = id;
@@ -128,16 +128,16 @@ async fn form(
     form: Uuid,
     w: &mut Writer,
 ) -> Result<(), CoreError> {
-    if let Some((row, content, key)) = rows::logo(conn, form).await? {
+    if let Some((row, content, key)) = store::logo(conn, form).await? {
         let bytes = blobs::read(files, content, key).await?;
         w.with_bytes(Kind::Logo, row, &bytes).await?;
     }
-    for hook in rows::webhooks(conn, form).await? {
+    for hook in store::webhooks(conn, form).await? {
         w.row(Kind::Webhook, hook).await?;
     }
-    let mut after = (rows::dawn(), Uuid::nil());
+    let mut after = (store::dawn(), Uuid::nil());
     loop {
-        let page = rows::responses(conn, form, after).await?;
+        let page = store::responses(conn, form, after).await?;
         let full = page.len() as i64 == PAGE;
         let mut ids = Vec::with_capacity(page.len());
         for (at, id, row) in page {
@@ -150,9 +150,9 @@ async fn form(
             break;
         }
     }
-    let mut after = (rows::dawn(), Uuid::nil());
+    let mut after = (store::dawn(), Uuid::nil());
     loop {
-        let page = rows::partials(conn, form, after).await?;
+        let page = store::partials(conn, form, after).await?;
         let full = page.len() as i64 == PAGE;
         let mut staged = Vec::new();
         for (at, id, file_ids, row) in page {
@@ -179,8 +179,8 @@ async fn files_of(
     if responses.is_empty() && staged.is_empty() {
         return Ok(());
     }
-    for (id, row) in rows::files(conn, responses, staged).await? {
-        let (content, key) = rows::file_content(conn, id).await?;
+    for (id, row) in store::files(conn, responses, staged).await? {
+        let (content, key) = store::file_content(conn, id).await?;
         let bytes = blobs::read(files, content, key).await?;
         w.with_bytes(Kind::File, row, &bytes).await?;
     }

@@ -5,8 +5,9 @@
 //! schema rolls everything back, and objects written meanwhile are deleted again.
 
 use super::blobs::{self, Folder};
-use super::rows;
+use super::store;
 use super::{FORMAT, Header, Kind, Record, Trailer, VERSION};
+use crate::audit::{self, Actor, Outcome::Done, Target};
 use crate::error::CoreError;
 use crate::files::store::FileStore;
 use base64::Engine;
@@ -43,8 +44,10 @@ fn refused(message: impl std::fmt::Display) -> CoreError {
 }
 
 /// Imports the archive that `chunks` carry; a line longer than `max_line` bytes is
-/// refused (the largest file, in base64, fits).
+/// refused (the largest file, in base64, fits). The import is an entry of the imported
+/// account's audit trail, by `by`, committed with it.
 pub(super) async fn import<S>(
+    by: &Actor,
     pool: &PgPool,
     files: &FileStore,
     chunks: S,
@@ -62,7 +65,12 @@ where
         records: 0,
         imported: Imported::default(),
     };
-    let outcome = read(&mut tx, &mut state, chunks, max_line).await;
+    let mut outcome = read(&mut tx, &mut state, chunks, max_line).await;
+    if outcome.is_ok() {
+        let account = state.imported.account_id;
+        let (by, target) = (by.on_account(account), Target::account(account));
+        outcome = audit::record(&mut tx, &by, "ImportAccount", &target, &[], Done).await;
+    }
     let outcome = match outcome {
         Ok(()) => tx.commit().await.map_err(CoreError::from),
         Err(error) => Err(error),
@@ -183,7 +191,7 @@ async fn line(
                     trailer.records, state.records
                 )));
             }
-            rows::recount(conn, state.imported.account_id).await?;
+            store::recount(conn, state.imported.account_id).await?;
             state.stage = Stage::Done;
         }
         _ => {
@@ -207,7 +215,7 @@ async fn header(conn: &mut PgConnection, row: &Value, line: u64) -> Result<(), C
             header.format, header.version
         )));
     }
-    let here = rows::schema(conn).await?;
+    let here = store::schema(conn).await?;
     if header.schema != here {
         return Err(refused(format!(
             "the archive was written at schema version {}, this instance is at {here}: run the same formsd version on both",
@@ -258,10 +266,10 @@ async fn body(
                 "an account with id {id} or name {:?} already exists on this instance",
                 state.imported.account_name
             );
-            (rows::put_account(conn, row).await?, message)
+            (store::put_account(conn, row).await?, message)
         }
         Kind::Quota => (
-            rows::put_quota(conn, account, row).await?,
+            store::put_quota(conn, account, row).await?,
             format!(
                 "line {line}: the response count of month {} is there twice",
                 id_of(row, "month")
@@ -270,7 +278,7 @@ async fn body(
         Kind::Form => {
             state.imported.forms += 1;
             (
-                rows::put_form(conn, account, row).await?,
+                store::put_form(conn, account, row).await?,
                 format!(
                     "form {id} (or its short id {}) already exists on this instance",
                     id_of(row, "short_id")
@@ -283,7 +291,7 @@ async fn body(
             let (content, key) =
                 blobs::write(state.files, Folder::Logos, bytes, &mut state.written).await?;
             (
-                rows::put_logo(conn, account, row, content, key).await?,
+                store::put_logo(conn, account, row, content, key).await?,
                 format!(
                     "the logo of form {form} is there twice, or its form is not in the archive"
                 ),
@@ -291,7 +299,7 @@ async fn body(
         }
         Kind::Webhook => {
             let secret = crate::webhooks::signing::new_secret();
-            let done = rows::put_webhook(conn, account, row, &secret).await?;
+            let done = store::put_webhook(conn, account, row, &secret).await?;
             if done {
                 state.imported.webhooks.push(NewWebhook {
                     id: Uuid::parse_str(&id).unwrap_or_default(),
@@ -310,7 +318,7 @@ async fn body(
         Kind::Response => {
             state.imported.responses += 1;
             (
-                rows::put_response(conn, account, row).await?,
+                store::put_response(conn, account, row).await?,
                 format!(
                     "response {id} already exists on this instance, or its form is not in the archive"
                 ),
@@ -319,7 +327,7 @@ async fn body(
         Kind::Partial => {
             state.imported.partials += 1;
             (
-                rows::put_partial(conn, account, row).await?,
+                store::put_partial(conn, account, row).await?,
                 format!(
                     "partial response {id} already exists on this instance, or its form is not in the archive"
                 ),
@@ -331,7 +339,7 @@ async fn body(
             let (content, key) =
                 blobs::write(state.files, Folder::Files, bytes, &mut state.written).await?;
             (
-                rows::put_file(conn, account, row, content, key).await?,
+                store::put_file(conn, account, row, content, key).await?,
                 format!(
                     "file {id} already exists on this instance, or its response is not in the archive"
                 ),

@@ -18,14 +18,14 @@
 //! trail and usage counts. Webhooks get a new secret on import, shown once.
 //!
 //! `export` writes the archive page by page from one snapshot; `import` reads it line by
-//! line into one transaction. `rows` holds the queries of both, `blobs` the bytes of
+//! line into one transaction. `store` holds the queries of both, `blobs` the bytes of
 //! logos and files, wherever the instance keeps them.
 
 mod blobs;
 mod export;
 mod import;
-mod rows;
 pub(crate) mod service;
+mod store;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -5,7 +5,8 @@
 
 use super::export::{self, Writer};
 use super::import::{self, Imported};
-use super::rows;
+use super::store;
+use crate::audit::{self, Actor, Outcome::Done, Target};
 use crate::config::CoreConfig;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
@@ -41,9 +42,13 @@ type ExportStream =
 const MAX_LINE: usize = crate::server::MAX_FILE_MESSAGE / 3 * 4 + 1024 * 1024;
 
 impl Archives {
-    async fn export(&self, account: &str) -> Result<ExportStream, CoreError> {
+    async fn export(&self, by: &Actor, account: &str) -> Result<ExportStream, CoreError> {
         let mut tx = self.pool.begin_with(SNAPSHOT).await?;
-        let account = rows::account_id(&mut tx, account).await?;
+        let account = store::account_id(&mut tx, account).await?;
+        // Begun is what the trail records: the snapshot is read only, and the archive
+        // is complete only when its reader has taken the trailer.
+        let (by, target) = (by.on_account(account), Target::account(account));
+        audit::record_alone(&self.pool, &by, "ExportAccount", &target, &[], Done).await?;
         // One place for the last item is kept from the start, so that a failure reaches
         // the reader (rather than a short archive that looks whole) even when a stalled
         // reader left the channel full.
@@ -100,7 +105,8 @@ impl AccountArchiveService for Archives {
         req: Request<pb::ExportAccountRequest>,
     ) -> Result<Response<ExportStream>, Status> {
         self.auth.check(&req)?;
-        reply(self.export(&req.into_inner().account).await)
+        let by = self.auth.actor(&req);
+        reply(self.export(&by, &req.into_inner().account).await)
     }
 
     async fn import_account(
@@ -108,6 +114,7 @@ impl AccountArchiveService for Archives {
         req: Request<Streaming<pb::ImportAccountRequest>>,
     ) -> Result<Response<pb::ImportAccountResponse>, Status> {
         self.auth.check(&req)?;
+        let by = self.auth.actor(&req);
         let chunks = req.into_inner().map(|item| {
             item.map(|m| m.chunk).map_err(|status| {
                 CoreError::validation(format!(
@@ -116,7 +123,7 @@ impl AccountArchiveService for Archives {
                 ))
             })
         });
-        let imported = import::import(&self.pool, &self.files, chunks, MAX_LINE).await;
+        let imported = import::import(&by, &self.pool, &self.files, chunks, MAX_LINE).await;
         if let Ok(done) = &imported {
             tracing::info!(account = %done.account_id, forms = done.forms,
                 responses = done.responses, "account imported");

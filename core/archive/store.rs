@@ -194,15 +194,21 @@ pub(super) async fn file_content(
 // Import: each returns whether its row was written.
 // ----------------------------------------------------------------------------------
 
-pub(super) async fn put_account(conn: &mut PgConnection, row: &Value) -> Result<bool, CoreError> {
-    let done = sqlx::query!(
-        "INSERT INTO accounts SELECT * FROM jsonb_populate_record(NULL::accounts, $1::jsonb)
-         ON CONFLICT DO NOTHING",
-        row
-    )
-    .execute(conn)
-    .await?;
+/// Whether an insert `ON CONFLICT DO NOTHING` wrote its row.
+fn written(done: sqlx::postgres::PgQueryResult) -> Result<bool, CoreError> {
     Ok(done.rows_affected() == 1)
+}
+
+pub(super) async fn put_account(conn: &mut PgConnection, row: &Value) -> Result<bool, CoreError> {
+    written(
+        sqlx::query!(
+            "INSERT INTO accounts SELECT * FROM jsonb_populate_record(NULL::accounts, $1::jsonb)
+         ON CONFLICT DO NOTHING",
+            row
+        )
+        .execute(conn)
+        .await?,
+    )
 }
 
 pub(super) async fn put_quota(
@@ -210,7 +216,7 @@ pub(super) async fn put_quota(
     account: Uuid,
     row: &Value,
 ) -> Result<bool, CoreError> {
-    let done = sqlx::query!(
+    written(sqlx::query!(
         "INSERT INTO response_quota_usage
          SELECT * FROM jsonb_populate_record(NULL::response_quota_usage,
                                              $2::jsonb || jsonb_build_object('account_id', $1::uuid))
@@ -219,8 +225,7 @@ pub(super) async fn put_quota(
         row
     )
     .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    .await?)
 }
 
 /// A form of the account, counting no response yet ([`recount`] does at the end).
@@ -229,18 +234,19 @@ pub(super) async fn put_form(
     account: Uuid,
     row: &Value,
 ) -> Result<bool, CoreError> {
-    let done = sqlx::query!(
-        "INSERT INTO forms
+    written(
+        sqlx::query!(
+            "INSERT INTO forms
          SELECT * FROM jsonb_populate_record(NULL::forms,
                   $2::jsonb || jsonb_build_object('account_id', $1::uuid, 'response_count', 0,
                                            'last_submitted_at', NULL))
          ON CONFLICT DO NOTHING",
-        account,
-        row
+            account,
+            row
+        )
+        .execute(conn)
+        .await?,
     )
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
 }
 
 pub(super) async fn put_logo(
@@ -250,7 +256,8 @@ pub(super) async fn put_logo(
     content: Option<Vec<u8>>,
     object_key: Option<String>,
 ) -> Result<bool, CoreError> {
-    let done = sqlx::query!(
+    written(
+        sqlx::query!(
         "INSERT INTO form_logos (form_id, id, content_type, size, content, object_key, created_at)
          SELECT l.form_id, l.id, l.content_type, l.size, $3::bytea, $4::text, l.created_at
            FROM jsonb_populate_record(NULL::form_logos, $2::jsonb) l
@@ -261,9 +268,9 @@ pub(super) async fn put_logo(
         content,
         object_key
     )
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+        .execute(conn)
+        .await?,
+    )
 }
 
 /// A webhook of a form of the account, with a new secret.
@@ -273,19 +280,20 @@ pub(super) async fn put_webhook(
     row: &Value,
     secret: &str,
 ) -> Result<bool, CoreError> {
-    let done = sqlx::query!(
-        "INSERT INTO webhooks
+    written(
+        sqlx::query!(
+            "INSERT INTO webhooks
          SELECT w.* FROM jsonb_populate_record(NULL::webhooks,
                   $2::jsonb || jsonb_build_object('account_id', $1::uuid, 'secret', $3::text)) w
           WHERE EXISTS (SELECT 1 FROM forms f WHERE f.id = w.form_id AND f.account_id = $1)
          ON CONFLICT DO NOTHING",
-        account,
-        row,
-        secret
+            account,
+            row,
+            secret
+        )
+        .execute(conn)
+        .await?,
     )
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
 }
 
 pub(super) async fn put_response(
@@ -293,17 +301,18 @@ pub(super) async fn put_response(
     account: Uuid,
     row: &Value,
 ) -> Result<bool, CoreError> {
-    let done = sqlx::query!(
-        "INSERT INTO responses
+    written(
+        sqlx::query!(
+            "INSERT INTO responses
          SELECT r.* FROM jsonb_populate_record(NULL::responses, $2::jsonb) r
           WHERE EXISTS (SELECT 1 FROM forms f WHERE f.id = r.form_id AND f.account_id = $1)
          ON CONFLICT DO NOTHING",
-        account,
-        row
+            account,
+            row
+        )
+        .execute(conn)
+        .await?,
     )
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
 }
 
 pub(super) async fn put_partial(
@@ -311,8 +320,9 @@ pub(super) async fn put_partial(
     account: Uuid,
     row: &Value,
 ) -> Result<bool, CoreError> {
-    let done = sqlx::query!(
-        "INSERT INTO partial_responses (id, form_id, resume_digest, answers, file_ids, page,
+    written(
+        sqlx::query!(
+            "INSERT INTO partial_responses (id, form_id, resume_digest, answers, file_ids, page,
                                         device_type, browser, os, started_at, saved_at,
                                         updated_at, completed_at, visitor, language)
          SELECT p.id, p.form_id, p.resume_digest, p.answers, p.file_ids, p.page,
@@ -321,12 +331,12 @@ pub(super) async fn put_partial(
            FROM jsonb_populate_record(NULL::partial_responses, $2::jsonb) p
           WHERE EXISTS (SELECT 1 FROM forms f WHERE f.id = p.form_id AND f.account_id = $1)
          ON CONFLICT DO NOTHING",
-        account,
-        row
+            account,
+            row
+        )
+        .execute(conn)
+        .await?,
     )
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
 }
 
 /// A file of a response of the account, or a staged one (a partial's).
@@ -337,8 +347,9 @@ pub(super) async fn put_file(
     content: Option<Vec<u8>>,
     object_key: Option<String>,
 ) -> Result<bool, CoreError> {
-    let done = sqlx::query!(
-        "INSERT INTO response_files (id, response_id, field_id, file_name, content_type, size,
+    written(
+        sqlx::query!(
+            "INSERT INTO response_files (id, response_id, field_id, file_name, content_type, size,
                                      content, object_key, created_at, staged_until)
          SELECT f.id, f.response_id, f.field_id, f.file_name, f.content_type, f.size,
                 $3::bytea, $4::text, f.created_at, f.staged_until
@@ -347,14 +358,14 @@ pub(super) async fn put_file(
              OR EXISTS (SELECT 1 FROM responses r JOIN forms fo ON fo.id = r.form_id
                          WHERE r.id = f.response_id AND fo.account_id = $1)
          ON CONFLICT DO NOTHING",
-        account,
-        row,
-        content,
-        object_key
+            account,
+            row,
+            content,
+            object_key
+        )
+        .execute(conn)
+        .await?,
     )
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
 }
 
 /// Sets the response counter and newest submission time of the account's forms from

@@ -179,6 +179,20 @@ async fn an_account_moves_to_another_instance_with_its_ids() {
         (report["forms"].as_i64(), report["responses"].as_i64()),
         (Some(2), Some(5))
     );
+    // Each trail records its half of the move, by the operator: the export on A's
+    // account, the import on B's (committed with it).
+    for (pool, action) in [(&a.pool, "ExportAccount"), (&b.pool, "ImportAccount")] {
+        let entries: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM audit_entries e JOIN accounts ac ON ac.id = e.account_id
+              WHERE ac.name = $1 AND e.action = $2 AND e.actor_kind = 'operator'",
+        )
+        .bind(&name)
+        .bind(action)
+        .fetch_one(pool)
+        .await
+        .expect("audit entries");
+        assert_eq!(entries, 1, "{action}");
+    }
     assert_eq!(report["files"], 1);
     let new_hook = &report["webhooks"][0];
     assert_eq!(new_hook["id"], hook["id"]);
