@@ -110,6 +110,7 @@ impl Sessions {
             account_name: session.account_name,
             expires_at: Some(timestamp(session.expires_at)),
             method: session.method,
+            role: String::new(),
         })
     }
 
@@ -258,6 +259,12 @@ fn shown(ctx: &Ctx) -> Result<pb::DashboardSession, CoreError> {
         account_name: session.account_name.clone(),
         expires_at: Some(timestamp(session.expires_at)),
         method: session.method.clone(),
+        role: ctx
+            .caller
+            .member
+            .as_ref()
+            .map(|m| m.role.as_str().to_owned())
+            .unwrap_or_default(),
     })
 }
 

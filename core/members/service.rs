@@ -89,13 +89,7 @@ impl Members {
         let role = role_of(&req.role)?;
         rules::may_give(me.role, role)?;
         let account = ctx.caller.account_id;
-        let members = store::members(self.pool(), account).await?;
-        let known = |m: &store::MemberRow| {
-            m.email
-                .as_deref()
-                .is_some_and(|e| e.eq_ignore_ascii_case(email))
-        };
-        if members.iter().any(known) {
+        if store::is_member(self.pool(), account, email).await? {
             return Err(CoreError::validation(format!(
                 "{email} is a member already: change their role instead"
             )));

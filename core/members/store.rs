@@ -63,6 +63,24 @@ pub(crate) async fn members(
     Ok(rows)
 }
 
+/// Whether a member of the account signs in with `email` (in any letter case).
+pub(crate) async fn is_member(
+    db: impl PgExecutor<'_>,
+    account_id: Uuid,
+    email: &str,
+) -> Result<bool, CoreError> {
+    let found = sqlx::query_scalar!(
+        r#"SELECT EXISTS (
+             SELECT FROM memberships m JOIN people p ON p.id = m.person_id
+              WHERE m.account_id = $1 AND lower(p.email) = lower($2)) AS "found!""#,
+        account_id,
+        email
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(found)
+}
+
 /// The account's invitations that can still be accepted, newest first.
 pub(crate) async fn pending(
     db: impl PgExecutor<'_>,

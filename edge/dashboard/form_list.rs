@@ -87,7 +87,7 @@ pub(crate) async fn list(owner: Owner, Query(q): Query<ListQuery>) -> Response {
     let body = html! {
         h1 { "Forms" }
         (layout::notice(done_text(q.done.as_deref())))
-        div class="card" {
+        @if owner.may("editor") { div class="card" {
             form method="post" action="/app/forms" class="row" {
                 (csrf(&owner.session))
                 div class="grow" {
@@ -96,7 +96,7 @@ pub(crate) async fn list(owner: Owner, Query(q): Query<ListQuery>) -> Response {
                 }
                 div { button type="submit" { "Create form" } }
             }
-        }
+        } }
         form method="get" action="/app/forms" class="row list-filter" role="search" {
             div class="grow" {
                 label for="q" { "Search titles" }

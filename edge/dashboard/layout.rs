@@ -56,10 +56,14 @@ pub(crate) fn page(
                             // of their own under the brand and Sign out (app.css).
                             span class="sections" {
                                 (link("/app/forms", "Forms", Section::Forms))
-                                (link("/app/keys", "API keys", Section::Keys))
+                                @if super::roles::may(session, "admin") {
+                                    (link("/app/keys", "API keys", Section::Keys))
+                                }
                                 (link("/app/account", "Account", Section::Account))
                                 (link("/app/members", "Members", Section::Members))
-                                (link("/app/audit", "Audit", Section::Audit))
+                                @if super::roles::may(session, "admin") {
+                                    (link("/app/audit", "Audit", Section::Audit))
+                                }
                             }
                             form class="sign-out" method="post" action="/app/sign-out" {
                                 (csrf(session))

@@ -6,6 +6,7 @@
 
 use super::layout::{self, Section, csrf, when};
 use super::owner::{Owner, Posted, see_other};
+use super::roles::{ROLES, does, rank, role_name};
 use super::sign_in::{origin, signed_in};
 use crate::http::error::reason_of;
 use axum::extract::{Path, Query};
@@ -15,31 +16,6 @@ use axum::response::Response;
 use forms::pb::{self, ErrorReason};
 use maud::{Markup, html};
 use serde::Deserialize;
-
-/// The roles, highest first, with what each may do in words.
-const ROLES: &[(&str, &str)] = &[
-    ("owner", "Everything, members included"),
-    ("admin", "API keys, webhooks, and members below owner"),
-    (
-        "editor",
-        "Build, publish, close and delete forms; read results",
-    ),
-    ("viewer", "Read forms and results, export"),
-];
-
-fn rank(role: &str) -> usize {
-    ROLES
-        .iter()
-        .position(|(r, _)| *r == role)
-        .unwrap_or(ROLES.len())
-}
-
-fn role_name(role: &str) -> String {
-    let mut chars = role.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().collect::<String>() + chars.as_str()
-    })
-}
 
 #[derive(Deserialize, Default)]
 pub(crate) struct DoneQuery {
@@ -104,7 +80,7 @@ fn member_row(owner: &Owner, mine: &str, member: &pb::Member) -> Markup {
     let may_touch = rank(mine) <= 1 && (mine == "owner" || member.role != "owner");
     let who = match (member.email.as_str(), member.is_caller) {
         ("", true) => "You",
-        ("", false) => "A member without a sign-in address",
+        ("", false) => "Someone who signs in through the identity provider",
         (email, _) => email,
     };
     let select_id = format!("role-{}", member.person_id);
@@ -131,8 +107,9 @@ fn member_row(owner: &Owner, mine: &str, member: &pb::Member) -> Markup {
     }
 }
 
-/// The whole page; `top`: what to show above the lists (a new link, an error).
-async fn render(owner: &Owner, top: Markup, invite: Option<Markup>) -> Response {
+/// The whole page; `top`: what to show above the lists (a new link, an error);
+/// `typed`: a refused invitation's address, role and problem, kept in its form.
+async fn render(owner: &Owner, top: Markup, typed: Option<(&str, &str, &str)>) -> Response {
     let members = owner.state.members();
     let listed = members
         .clone()
@@ -156,11 +133,11 @@ async fn render(owner: &Owner, top: Markup, invite: Option<Markup>) -> Response 
         (top)
         section class="card" aria-labelledby="members-h" {
             h2 id="members-h" { "People in " (owner.session.account_name) }
-            p class="muted" { "You are " (role_name(mine)) ". " (ROLES.get(rank(mine)).map_or("", |r| r.1)) "." }
+            p class="muted" { "You are " (role_name(mine)) ". " (does(mine)) "." }
             ul class="members" { @for m in &listed.members { (member_row(owner, mine, m)) } }
         }
         @if manages {
-            (invite.unwrap_or_else(|| invite_form(owner, mine, None)))
+            (invite_form(owner, mine, typed))
             @if !listed.invitations.is_empty() {
                 section class="card" aria-labelledby="pending-h" {
                     h2 id="pending-h" { "Invitations not yet accepted" }
@@ -267,26 +244,14 @@ pub(crate) async fn invite(
             render(&owner, top, None).await
         }
         Err(status) if reason_of(&status) == Some(ErrorReason::ValidationError) => {
-            let mine = owner_role(&owner).await;
             let problem = super::owner::plain_refusal(status.message());
-            let form_markup = invite_form(&owner, &mine, Some((&form.email, &form.role, &problem)));
-            let mut response = render(&owner, html! {}, Some(form_markup)).await;
+            let typed = Some((form.email.as_str(), form.role.as_str(), problem.as_str()));
+            let mut response = render(&owner, html! {}, typed).await;
             *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
             response
         }
         Err(status) => owner.failure(&status),
     }
-}
-
-async fn owner_role(owner: &Owner) -> String {
-    let listed = owner
-        .state
-        .members()
-        .list_members(owner.request(pb::ListMembersRequest {}))
-        .await;
-    listed
-        .map(|r| r.into_inner().caller_role)
-        .unwrap_or_default()
 }
 
 #[derive(Deserialize)]

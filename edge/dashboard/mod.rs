@@ -22,6 +22,7 @@ mod layout;
 mod members;
 mod owner;
 mod results;
+mod roles;
 pub(crate) mod share;
 mod sign_in;
 mod summary;

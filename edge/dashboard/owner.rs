@@ -93,6 +93,11 @@ pub(crate) struct Owner {
 }
 
 impl Owner {
+    /// Whether the signed-in person's role is `least` or higher: what a page offers.
+    pub(crate) fn may(&self, least: &str) -> bool {
+        super::roles::may(&self.session, least)
+    }
+
     /// A read in the owner's name.
     pub(crate) fn request<T>(&self, message: T) -> tonic::Request<T> {
         let mut request = tonic::Request::new(message);

@@ -271,9 +271,16 @@ async fn the_members_page_works_by_keyboard_at_390_and_1280_in_chromium() {
     }
     let app = spawn(&[]).await;
     let owner = signed_in(&app, "keyboard-team").await;
+    let form = app
+        .create_form(
+            &owner.key,
+            &json!({"title": "Survey", "fields": [{"type": "short_text", "label": "Name"}]}),
+        )
+        .await;
+    let form_id = form["id"].as_str().expect("id");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/members.mjs");
     let output = tokio::process::Command::new("node")
-        .args([script, &owner.base, &owner.cookie])
+        .args([script, &owner.base, &owner.cookie, form_id])
         .output()
         .await
         .expect("running node");
@@ -289,6 +296,7 @@ async fn the_members_page_works_by_keyboard_at_390_and_1280_in_chromium() {
             "{seen}"
         );
     }
+    assert_eq!(seen["builderPosts"], json!({"390": 0, "1280": 0}), "{seen}");
     assert_eq!(seen["axe"], json!([]), "{seen}");
     assert_eq!(seen["cspViolations"], json!([]), "{seen}");
     assert_eq!(seen["sideways"], json!([]), "{seen}");

@@ -92,6 +92,8 @@ pub(crate) async fn count(app: &TestApp, sql: &'static str, account: &str) -> i6
 
 const KEYS: &str =
     "SELECT count(*) FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.name = $1";
+const FORMS: &str =
+    "SELECT count(*) FROM forms f JOIN accounts a ON a.id = f.account_id WHERE a.name = $1";
 const WEBHOOKS: &str = "SELECT count(*) FROM webhooks w JOIN forms f ON f.id = w.form_id JOIN accounts a ON a.id = f.account_id WHERE a.name = $1";
 
 /// Follows an invitation's link in a browser without a session: the page, then its
@@ -169,6 +171,28 @@ async fn an_invited_viewer_reads_results_and_is_refused_every_change() {
             .status,
         200
     );
+    // The pages offer a viewer no control that changes anything; the owner's offer them.
+    for (page, control) in [
+        ("/app/forms".to_owned(), "Create form"),
+        ("/app/forms".to_owned(), "href=\"/app/keys\""),
+        ("/app/forms".to_owned(), "href=\"/app/audit\""),
+        (format!("/app/forms/{id}"), "Save title and description"),
+        (format!("/app/forms/{id}"), "Add a question here"),
+        (format!("/app/forms/{id}/webhooks"), "Create webhook"),
+    ] {
+        let (mine, theirs) = (owner.get(&page).await, viewer.get(&page).await);
+        assert_eq!(theirs.status, 200, "{page}: {}", theirs.text);
+        assert!(
+            mine.text.contains(control),
+            "{page} offers the owner {control}"
+        );
+        assert!(
+            !theirs.text.contains(control),
+            "{page} offers a viewer {control}"
+        );
+    }
+    let builder = viewer.get(&format!("/app/forms/{id}")).await;
+    assert!(builder.text.contains("Your role is viewer") && builder.text.contains("Name"));
     let members = viewer.get("/app/members").await;
     assert_eq!(members.status, 200, "{}", members.text);
     assert!(members.text.contains("vera@example.com") && members.text.contains("You are Viewer"));
@@ -486,6 +510,23 @@ async fn over_rest_a_member_who_accepted_with_the_providers_cookie_keeps_to_thei
     refused.error(403, "INSUFFICIENT_SCOPE");
     let deleted = send(rest(reqwest::Method::DELETE, "viewer-subject")).await;
     deleted.error(403, "INSUFFICIENT_SCOPE");
+    // A refused POST makes nothing: a new form, and a webhook on this one.
+    let (forms_before, hooks_before) = (
+        count(&app, FORMS, "rest-team").await,
+        count(&app, WEBHOOKS, "rest-team").await,
+    );
+    let create = app
+        .request(reqwest::Method::POST, "/forms")
+        .header("cookie", provider_cookie("viewer-subject"))
+        .json(&json!({"title": "Mine", "fields": [{"type": "short_text", "label": "A"}]}));
+    send(create).await.error(403, "INSUFFICIENT_SCOPE");
+    let hook = app
+        .request(reqwest::Method::POST, &format!("{path}/webhooks"))
+        .header("cookie", provider_cookie("viewer-subject"))
+        .json(&json!({"url": "https://example.com/hook", "events": ["response.created"]}));
+    send(hook).await.error(403, "INSUFFICIENT_SCOPE");
+    assert_eq!(count(&app, FORMS, "rest-team").await, forms_before);
+    assert_eq!(count(&app, WEBHOOKS, "rest-team").await, hooks_before);
     assert_eq!(
         form_title(&owner, &app, form["id"].as_str().unwrap_or_default()).await,
         "Survey"

@@ -3,20 +3,21 @@
 // and reads the link shown; a second browser, never signed in, opens the link, tabs to
 // its button and accepts with Enter, and lands signed in as a viewer. At 390 and 1280
 // px; axe-core (serious and critical) and CSP violations are collected on each page,
-// sideways scrolling noted, and screenshots written to SHOTS (if set). Prints JSON.
+// sideways scrolling noted, and screenshots written to SHOTS (if set). The new viewer
+// then opens the form's builder, which offers them no form that posts. Prints JSON.
 //
-//   node tests/browser/members.mjs <base url> <owner's cookie name=value>
+//   node tests/browser/members.mjs <base url> <owner's cookie name=value> <form id>
 import { chromium } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 
-const [base, cookie] = process.argv.slice(2);
+const [base, cookie, formId] = process.argv.slice(2);
 const shots = process.env.SHOTS;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
 });
-const out = { axe: [], cspViolations: [], sideways: [], roles: {} };
+const out = { axe: [], cspViolations: [], sideways: [], roles: {}, builderPosts: {} };
 async function check(page, step, width) {
   const result = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
@@ -74,6 +75,9 @@ try {
     await visit.goto(`${base}/app/members`);
     out.roles[width] = await visit.locator('#members-h + p').innerText();
     await check(visit, 'member', width);
+    await visit.goto(`${base}/app/forms/${formId}`);
+    await check(visit, 'viewer-builder', width);
+    out.builderPosts[width] = await visit.locator('main form[method="post"]').count();
     await owner.close();
     await invitee.close();
   }

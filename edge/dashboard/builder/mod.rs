@@ -28,6 +28,7 @@ mod logo;
 mod palette;
 mod parse;
 mod preview;
+mod reading;
 mod settings;
 mod texts;
 mod translate;

@@ -18,19 +18,11 @@ use serde_json::Value;
 pub(super) fn render(owner: &Owner, form: &pb::Form, origin: &Origin, view: &View) -> Markup {
     let base = format!("/app/forms/{}", form.id);
     let closed = super::settings::closes_at(form).is_some_and(|at| at <= Utc::now());
+    if !owner.may("editor") {
+        return super::reading::render(form, origin, head(form, closed, html! {}));
+    }
     html! {
-        (layout::crumbs(&[("/app/forms", "Forms")], &form.title))
-        h1 { (form.title) }
-        div class="form-head" {
-            p class="form-status" {
-                (status_badge(form.status))
-                @if is_published(form) && closed { " " span class="badge closed" { "closed" } }
-                span class="muted" { " Updated " (when(form.updated_at.as_ref())) }
-            }
-            (super::lifecycle::section(owner, form, &base, closed))
-        }
-        @if let Some(description) = &form.description { p class="description" { (description) } }
-        (layout::form_tabs(&form.id, layout::FormTab::Builder))
+        (head(form, closed, super::lifecycle::section(owner, form, &base, closed)))
         div id="builder-notices" {
             (layout::notice(view.notice))
             (layout::problem(view.problem))
@@ -54,6 +46,24 @@ pub(super) fn render(owner: &Owner, form: &pb::Form, origin: &Origin, view: &Vie
     }
 }
 
+/// Above the tabs: the title, status, `actions` (publish, close…) and description.
+pub(super) fn head(form: &pb::Form, closed: bool, actions: Markup) -> Markup {
+    html! {
+        (layout::crumbs(&[("/app/forms", "Forms")], &form.title))
+        h1 { (form.title) }
+        div class="form-head" {
+            p class="form-status" {
+                (status_badge(form.status))
+                @if is_published(form) && closed { " " span class="badge closed" { "closed" } }
+                span class="muted" { " Updated " (when(form.updated_at.as_ref())) }
+            }
+            (actions)
+        }
+        @if let Some(description) = &form.description { p class="description" { (description) } }
+        (layout::form_tabs(&form.id, layout::FormTab::Builder))
+    }
+}
+
 fn details_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
     html! {
         details class="fold" id="details" {
@@ -72,7 +82,7 @@ fn details_section(owner: &Owner, form: &pb::Form, base: &str) -> Markup {
     }
 }
 
-fn share_section(form: &pb::Form, origin: &Origin) -> Markup {
+pub(super) fn share_section(form: &pb::Form, origin: &Origin) -> Markup {
     let url = origin.hosted_url(&form.short_id);
     let snippet = share::embed_snippet(&url, &form.title);
     // Endpoint mode is on while the form lists an origin.

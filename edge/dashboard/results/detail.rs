@@ -140,7 +140,7 @@ pub(crate) async fn show(owner: Owner, Path((form_id, id)): Path<(String, String
                 }
             }
         }
-        section aria-labelledby="delete-h" class="card danger" {
+        @if owner.may("admin") { section aria-labelledby="delete-h" class="card danger" {
             h2 id="delete-h" { "Delete this response" }
             p { "The response and its files are removed for good." }
             form method="post" action={(base) "/delete"} {
@@ -151,7 +151,7 @@ pub(crate) async fn show(owner: Owner, Path((form_id, id)): Path<(String, String
                 }
                 button type="submit" class="danger" { "Delete response" }
             }
-        }
+        } }
         p { a href=(inbox) { "Back to the responses" } }
     };
     owner.page("Response", Section::Forms, body)

@@ -391,7 +391,9 @@ fn table(
                 span class="muted" { "With the ticked responses:" }
                 button type="submit" name="action" value="csv" class="secondary" { "Download CSV" }
                 button type="submit" name="action" value="xlsx" class="secondary" { "Download Excel" }
-                button type="submit" name="action" value="delete" class="danger" { "Delete…" }
+                @if owner.may("admin") {
+                    button type="submit" name="action" value="delete" class="danger" { "Delete…" }
+                }
             }
             div class="table-wrap" tabindex="0" role="region" aria-label={"Responses, newest first" @if unfinished { ", unfinished" }} {
                 table class="responses" {

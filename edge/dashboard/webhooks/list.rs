@@ -76,7 +76,8 @@ pub(super) async fn list_page(
                     tbody {
                         @for hook in &hooks {
                             tr {
-                                td { a href=(hook_url(&form.id, &hook.id)) { (hook.name) } }
+                                // A webhook's own page (deliveries, secret) is an admin's.
+                                td { @if owner.may("admin") { a href=(hook_url(&form.id, &hook.id)) { (hook.name) } } @else { (hook.name) } }
                                 td class="url" { (hook.url) }
                                 td { (words(&hook.events)) }
                                 td { (active_badge(hook.is_active)) }
@@ -86,7 +87,7 @@ pub(super) async fn list_page(
                 }
             }
         }
-        section class="card" aria-labelledby="new-heading" {
+        @if owner.may("admin") { section class="card" aria-labelledby="new-heading" {
             h2 id="new-heading" { "New webhook" }
             (problem(problem_text))
             form method="post" action=(list_url(&form.id)) {
@@ -94,7 +95,7 @@ pub(super) async fn list_page(
                 (hook_fields("new", &draft.name, &draft.url, &draft.events, has_quiz(&form)))
                 button type="submit" { "Create webhook" }
             }
-        }
+        } }
     };
     let mut response = owner.page("Webhooks", Section::Forms, body);
     if let Some(status) = status {

@@ -15,20 +15,22 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class DashboardSession(_message.Message):
-    __slots__ = ("token", "csrf_token", "account_id", "account_name", "expires_at", "method")
+    __slots__ = ("token", "csrf_token", "account_id", "account_name", "expires_at", "method", "role")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     CSRF_TOKEN_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     ACCOUNT_NAME_FIELD_NUMBER: _ClassVar[int]
     EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
     METHOD_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
     token: str
     csrf_token: str
     account_id: str
     account_name: str
     expires_at: _timestamp_pb2.Timestamp
     method: str
-    def __init__(self, token: _Optional[str] = ..., csrf_token: _Optional[str] = ..., account_id: _Optional[str] = ..., account_name: _Optional[str] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., method: _Optional[str] = ...) -> None: ...
+    role: str
+    def __init__(self, token: _Optional[str] = ..., csrf_token: _Optional[str] = ..., account_id: _Optional[str] = ..., account_name: _Optional[str] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., method: _Optional[str] = ..., role: _Optional[str] = ...) -> None: ...
 
 class CreateSignInLinkRequest(_message.Message):
     __slots__ = ("account",)
