@@ -66,12 +66,10 @@ impl Owner {
         let today = Utc::now().date_naive();
         let first = today - Days::new(u64::from(days.unsigned_abs()) - 1);
         let (account_id, ids_read) = (ctx.caller.account_id, &ids);
-        let found =
-            self.replicas
-                .read(|pool| async move {
-                    Ok(store::activity(&pool, account_id, ids_read, first).await?)
-                })
-                .await?;
+        let found = self
+            .replicas
+            .read(|pool| async move { store::activity(&pool, account_id, ids_read, first).await })
+            .await?;
         let forms = ids
             .iter()
             .filter_map(|id| found.iter().find(|a| a.form_id == *id))

@@ -49,7 +49,7 @@ impl Forms {
         let (account_id, filter) = (ctx.caller.account_id, &filter);
         let (forms, total) = self
             .replicas
-            .read(|pool| async move { Ok(store::list(&pool, account_id, filter, page).await?) })
+            .read(|pool| async move { store::list(&pool, account_id, filter, page).await })
             .await?;
         Ok(pb::ListFormsResponse {
             forms: forms.into_iter().map(form_to_pb).collect(),

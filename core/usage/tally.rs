@@ -117,7 +117,7 @@ impl Tally {
         // As `daily`: no count is between pending and the table while this reads.
         let _reading = self.flushing.read().await;
         let mut last: HashMap<Uuid, NaiveDate> = replicas
-            .read(|pool| async move { Ok(store::last_used(&pool, keys).await?) })
+            .read(|pool| async move { store::last_used(&pool, keys).await })
             .await?
             .into_iter()
             .collect();

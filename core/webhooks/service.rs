@@ -58,7 +58,7 @@ impl Webhooks {
             .replicas
             .read(|pool| async move {
                 crate::forms::store::get(&pool, account_id, form_id).await?;
-                Ok(store::list(&pool, account_id, form_id).await?)
+                store::list(&pool, account_id, form_id).await
             })
             .await?;
         Ok(pb::ListWebhooksResponse {
