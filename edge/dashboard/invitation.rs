@@ -52,7 +52,7 @@ fn page_of(
         @else if let Some(invitation) = invitation {
             p { "You are invited to work on the forms of " strong { (invitation.account_name) } " as " strong { (invitation.role) } "." }
             p { "This is formsd, where " (invitation.account_name) " builds its forms and reads the answers people send. "
-                "The role " (invitation.role) " may: " (super::roles::does(&invitation.role)) "." }
+                "What " (super::roles::a(&invitation.role)) " may do: " (super::roles::does(&invitation.role)) "." }
             p class="muted" { "The invitation was made out to " (invitation.email) "; its link works once, until " (layout::when(invitation.expires_at.as_ref())) "." }
             @if let Some(session) = session {
                 p { "You are signed in to " strong { (session.account_name) } ". Accepting adds the invitation's account to the accounts you can switch between." }

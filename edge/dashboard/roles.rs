@@ -33,6 +33,16 @@ pub(super) fn role_name(role: &str) -> String {
     })
 }
 
+/// "an admin", "a viewer".
+pub(super) fn a(role: &str) -> String {
+    let article = if role.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {role}")
+}
+
 /// What `role` may do, in words ("" for no role).
 pub(super) fn does(role: &str) -> &'static str {
     ROLES.get(rank(role)).map_or("", |(_, words)| words)
@@ -58,5 +68,13 @@ mod tests {
         assert!(!may(&as_role("editor"), "admin"));
         assert!(!may(&as_role("viewer"), "editor"));
         assert!(!may(&as_role(""), "viewer"));
+        assert_eq!(
+            (a("admin"), a("viewer")),
+            ("an admin".into(), "a viewer".into())
+        );
+        assert_eq!(
+            does("editor"),
+            "Build, publish, close and delete forms; read results"
+        );
     }
 }

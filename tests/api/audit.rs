@@ -405,3 +405,25 @@ async fn retention_purges_backdated_entries_and_the_rest_still_verifies() {
     assert!(!ok, "a deleted entry after the cut passes");
     assert!(stderr.contains("entries were deleted"), "{stderr}");
 }
+
+#[tokio::test]
+async fn the_audit_page_filters_by_keyboard_at_390_and_1280_in_chromium() {
+    if !crate::browser::browser_available() {
+        return;
+    }
+    let app = TestApp::spawn().await;
+    let (key, _) = updated_form(&app).await;
+    let dashboard = signed_in(&app, &key.account).await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/audit.mjs");
+    let args: [&dyn AsRef<std::ffi::OsStr>; 4] =
+        [&script, &dashboard.base, &dashboard.cookie, &"UpdateForm"];
+    let seen = crate::fixtures::run_browser_script(&args).await;
+    for width in ["390", "1280"] {
+        assert_eq!(seen["reachedFilter"][width], true, "{seen}");
+        // The one form update, said in words; the sign-in and the create filtered out.
+        assert_eq!(seen["listed"][width], json!(["Update form"]), "{seen}");
+    }
+    assert_eq!(seen["axe"], json!([]), "{seen}");
+    assert_eq!(seen["cspViolations"], json!([]), "{seen}");
+    assert_eq!(seen["sideways"], json!([]), "{seen}");
+}
