@@ -185,6 +185,17 @@ pub(super) fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, C
             "translations" => {
                 change.translations = Some(translations_from_pb(f.translations.as_ref())?);
             }
+            one if one.starts_with("translations.") => {
+                let tag = one.trim_start_matches("translations.").to_owned();
+                if tag.is_empty() {
+                    return Err(CoreError::validation(
+                        "translations. must name a language, as in translations.de",
+                    ));
+                }
+                let mut sent = translations_from_pb(f.translations.as_ref())?;
+                let translation = sent.remove(&tag);
+                change.translations_of.push((tag, translation));
+            }
             "theme" => change.theme = Some(f.theme.take().map(theme_from_pb)),
             "retention_days" => change.retention_days = Some(f.retention_days.take()),
             "status" => {
@@ -194,7 +205,7 @@ pub(super) fn change_from_pb(req: pb::UpdateFormRequest) -> Result<FormChange, C
             }
             other => {
                 return Err(CoreError::Validation(format!(
-                    "{other:?} cannot be updated; updatable: title, description, fields, settings, status, default_language, translations, theme, retention_days"
+                    "{other:?} cannot be updated; updatable: title, description, fields, settings, status, default_language, translations, translations.<language>, theme, retention_days"
                 )));
             }
         }

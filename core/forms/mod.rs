@@ -114,6 +114,10 @@ pub(crate) struct FormChange {
     pub default_language: Option<String>,
     /// Replaces the translations whole.
     pub translations: Option<std::collections::BTreeMap<String, Translation>>,
+    /// Replaces one language's translation (`None`: removes it), the others kept as
+    /// they are stored when the change is applied (`translations.<tag>` paths): two
+    /// people saving two languages at once both keep theirs.
+    pub translations_of: Vec<(String, Option<Translation>)>,
     /// Replaces the theme, keeping its logo; `Some(None)` clears both.
     pub theme: Option<Option<theme::Theme>>,
     /// `Some(None)` keeps responses until deleted.
@@ -130,7 +134,10 @@ impl FormChange {
             ("settings", self.settings.is_some()),
             ("status", self.status.is_some()),
             ("default_language", self.default_language.is_some()),
-            ("translations", self.translations.is_some()),
+            (
+                "translations",
+                self.translations.is_some() || !self.translations_of.is_empty(),
+            ),
             ("theme", self.theme.is_some()),
         ]
         .into_iter()
@@ -333,13 +340,22 @@ impl FormChange {
             // Texts of fields and options that are gone go with them.
             form.languages.prune(&form.fields);
         }
-        if self.default_language.is_some() || self.translations.is_some() {
+        if self.default_language.is_some()
+            || self.translations.is_some()
+            || !self.translations_of.is_empty()
+        {
             let mut languages = form.languages.clone();
             if let Some(tag) = self.default_language {
                 languages.default = tag;
             }
             if let Some(translations) = self.translations {
                 languages.translations = translations;
+            }
+            for (tag, translation) in self.translations_of {
+                match translation {
+                    Some(translation) => languages.translations.insert(tag, translation),
+                    None => languages.translations.remove(&tag),
+                };
             }
             languages.check(&form.fields)?;
             languages.key_by_id(&form.fields);

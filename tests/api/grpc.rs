@@ -616,3 +616,72 @@ async fn each_service_decodes_no_more_than_its_limit() {
         .expect_err("oversized");
     assert_eq!(refused.code(), Code::OutOfRange, "{refused:?}");
 }
+
+/// UpdateForm with `translations.<tag>` sets one language, as the form is stored when
+/// the update runs: a client holding a copy read before another language was saved
+/// does not undo it (the translate page saves this way).
+#[tokio::test]
+async fn grpc_update_of_one_language_keeps_the_others_saved_meanwhile() {
+    let app = TestApp::spawn().await;
+    let key = app.key(PRO, ALL).await;
+    let form = app
+        .create_form(
+            &key,
+            &json!({"title": "Survey", "fields": [{"type": "short_text", "label": "Name"}]}),
+        )
+        .await;
+    let id = form["id"].as_str().expect("id").to_owned();
+    let mut forms = FormsServiceClient::new(channel(&app).await);
+    let one = |path: &str, sent: serde_json::Value| {
+        let translations = sent.as_object().map(::forms::pb::convert::object_to_struct);
+        with_key(
+            pb::UpdateFormRequest {
+                id: id.clone(),
+                form: Some(pb::Form {
+                    translations,
+                    ..Default::default()
+                }),
+                update_mask: Some(prost_types::FieldMask {
+                    paths: vec![path.to_owned()],
+                }),
+            },
+            &key,
+        )
+    };
+    // French, then German from a client that never saw French.
+    let french = one("translations.fr", json!({"fr": {"title": "Enquête"}}));
+    forms.update_form(french).await.expect("French saved");
+    let german = one("translations.de", json!({"de": {"title": "Umfrage"}}));
+    let form = forms.update_form(german).await.expect("German saved");
+    let stored = |form: pb::UpdateFormResponse| {
+        let form = form.form.expect("form");
+        ::forms::pb::convert::struct_to_object(&form.translations.unwrap_or_default())
+    };
+    let both = stored(form.into_inner());
+    assert_eq!(
+        (&both["fr"]["title"], &both["de"]["title"]),
+        (&json!("Enquête"), &json!("Umfrage"))
+    );
+    // The path with nothing sent for its language removes it alone.
+    let removed = one("translations.fr", json!({}));
+    let left = stored(
+        forms
+            .update_form(removed)
+            .await
+            .expect("removed")
+            .into_inner(),
+    );
+    assert!(
+        left.get("fr").is_none() && left["de"]["title"] == "Umfrage",
+        "{left:?}"
+    );
+    // A language the form cannot be in is refused, in words.
+    let unknown = one("translations.xx", json!({"xx": {"title": "?"}}));
+    let refused = forms.update_form(unknown).await.expect_err("refused");
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert!(
+        refused.message().contains("must be one of"),
+        "{}",
+        refused.message()
+    );
+}

@@ -204,10 +204,10 @@ pub(crate) async fn languages(
     }
     let (change, paths, to) = match posted.action.as_str() {
         "add" => {
-            let mut translations = translations_of(&form);
-            if translations.contains_key(tag) {
+            if translations_of(&form).contains_key(tag) {
                 return see_other(&format!("/app/forms/{id}/languages/{tag}"));
             }
+            let mut translations = Map::new();
             translations.insert(tag.to_owned(), Value::Object(Map::new()));
             let change = pb::Form {
                 id: id.clone(),
@@ -215,7 +215,7 @@ pub(crate) async fn languages(
                 ..Default::default()
             };
             let to = format!("/app/forms/{id}/languages/{tag}?done=added");
-            (change, "translations", to)
+            (change, format!("translations.{tag}"), to)
         }
         "default" => {
             let change = pb::Form {
@@ -224,7 +224,7 @@ pub(crate) async fn languages(
                 ..Default::default()
             };
             let to = format!("/app/forms/{id}?done=language-default#languages");
-            (change, "default_language", to)
+            (change, "default_language".to_owned(), to)
         }
         _ => {
             return refused(
@@ -236,7 +236,7 @@ pub(crate) async fn languages(
             );
         }
     };
-    match update(&owner, &csrf, change, &[paths]).await {
+    match update(&owner, &csrf, change, &[paths.as_str()]).await {
         Ok(_) => see_other(&to),
         Err(status) if matches!(reason_of(&status), Some(ErrorReason::ValidationError)) => {
             let problem = refusal_words(status.message(), tag, paths == "default_language");

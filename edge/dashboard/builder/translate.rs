@@ -1,13 +1,13 @@
 //! A language's own page (`/app/forms/{id}/languages/{tag}`): every text of the form
 //! (`texts`), grouped by question, the default language's text beside a box for the
 //! translation (its placeholder too), the texts not translated marked, and how many
-//! are; one Save sends the core the form's `translations` with this language's texts
-//! replaced (texts the page does not show, such as those of a field's kind no longer
-//! shown, are kept). A page per language keeps a long form's translation out of the
+//! are; one Save sends the core this language's `translations` alone (`translations.de`,
+//! so that another language saved meanwhile stays), the texts the page does not show (a
+//! kind no longer shown) kept. A page per language keeps a long form's translation out of the
 //! builder's one page. A refusal comes back on this page with what was typed and the
 //! problem beside its box. Removing the language is confirmed first.
 
-use super::languages::{default_of, known, name, translated, translations_of};
+use super::languages::{default_of, known, name, translated};
 use super::texts::{self, Shape, Text};
 use super::{form_id, update};
 use crate::dashboard::layout::{self, FormTab, csrf};
@@ -245,14 +245,16 @@ pub(crate) async fn save_language(
             texts::set(&mut translation, &text.path, value);
         }
     }
-    let mut translations = translations_of(&form);
+    // This language alone: another's texts saved meanwhile stay as they are.
+    let mut translations = Map::new();
     translations.insert(tag.clone(), Value::Object(translation));
     let change = pb::Form {
         id: form.id.clone(),
         translations: Some(convert::object_to_struct(&translations)),
         ..Default::default()
     };
-    match update(&owner, &csrf, change, &["translations"]).await {
+    let path = format!("translations.{tag}");
+    match update(&owner, &csrf, change, &[path.as_str()]).await {
         Ok(_) => see_other(&format!(
             "/app/forms/{}/languages/{tag}?done=saved",
             form.id
@@ -319,14 +321,13 @@ pub(crate) async fn remove_language(
         let title = format!("Remove {language} · {}", form.title);
         return owner.page(&title, layout::Section::Forms, body);
     }
-    let mut translations = translations_of(&form);
-    translations.remove(&tag);
+    // The path with no text of the language sent: it goes, the others stay.
     let change = pb::Form {
         id: id.clone(),
-        translations: Some(convert::object_to_struct(&translations)),
         ..Default::default()
     };
-    match update(&owner, &token, change, &["translations"]).await {
+    let path = format!("translations.{tag}");
+    match update(&owner, &token, change, &[path.as_str()]).await {
         Ok(_) => see_other(&format!("{base}?done=language-removed#languages")),
         Err(status) => owner.failure(&status),
     }

@@ -691,8 +691,11 @@ export type UpdateFormRequest = Message<"forms.v1.UpdateFormRequest"> & {
 
   /**
    * Paths to change: any of title, description, fields, settings, status,
-   * default_language, translations, theme, retention_days. `settings` merges key by key: keys not sent
-   * keep their values; `translations` is replaced whole. `theme` replaces the theme (its
+   * default_language, translations, translations.<language> (e.g. translations.de),
+   * theme, retention_days. `settings` merges key by key: keys not sent keep their
+   * values; `translations` is replaced whole, while `translations.de` replaces German
+   * alone (removes it when the sent translations have no "de"), keeping the other
+   * languages as they are stored. `theme` replaces the theme (its
    * logo is kept); a `theme` path with no theme set clears it (and its logo).
    * A `description` path with no description set clears it, and a `retention_days`
    * path with none set keeps responses until deleted.
