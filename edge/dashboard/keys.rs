@@ -112,8 +112,10 @@ fn create_form(owner: &Owner, problem: Option<&str>) -> Markup {
                 }
                 div {
                     label for="expires" { "Expiry date (optional)" }
-                    p class="muted" id="expires-hint" { "The key stops working at the end of this day (UTC). Leave empty for a key that does not expire." }
-                    input id="expires" name="expires" type="date" aria-describedby="expires-hint";
+                    p class="muted" id="expires-hint" { "The key stops working at the end of this day. Leave empty for a key that does not expire." }
+                    p class="muted hint" id="expires-zone" data-day-zone-note { "Days in UTC." }
+                    input id="expires" name="expires" type="date" aria-describedby="expires-hint expires-zone";
+                    input type="hidden" name="tz" value="" data-day-zone;
                 }
                 div { button type="submit" { "Create key" } }
             }
@@ -215,6 +217,10 @@ pub(crate) struct NewKey {
     scopes: Vec<String>,
     #[serde(default)]
     expires: String,
+    /// Minutes east of UTC of the owner's computer, sent by the page's script: the day
+    /// ends at their midnight.
+    #[serde(default)]
+    tz: String,
 }
 
 /// What a posted create form asks for, or what to fix.
@@ -236,15 +242,19 @@ fn parse_new_key(form: &NewKey) -> Result<pb::CreateOwnKeyRequest, &'static str>
     } else {
         let day = NaiveDate::parse_from_str(expires, "%Y-%m-%d")
             .map_err(|_| "Enter the expiry date as a date (YYYY-MM-DD), or leave it empty.")?;
-        if day < Utc::now().date_naive() {
+        let offset =
+            chrono::Duration::minutes(i64::from(layout::zone_offset(Some(&form.tz)).ok_or(
+                "Your computer's time zone could not be read: reload the page and try again.",
+            )?));
+        if day < (Utc::now() + offset).date_naive() {
             return Err("The expiry date must be today or later.");
         }
-        // The end of that day: the first moment of the next.
+        // The end of that day where the owner is: the first moment of the next.
         let end = day
             .checked_add_days(Days::new(1))
             .and_then(|d| d.and_hms_opt(0, 0, 0))
             .ok_or("The expiry date is too far away.")?;
-        Some(pb::convert::timestamp(end.and_utc()))
+        Some(pb::convert::timestamp(end.and_utc() - offset))
     };
     let label = form.label.trim();
     if label.chars().count() > 100 {
@@ -475,6 +485,7 @@ mod tests {
             label: String::new(),
             scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
             expires: expires.to_owned(),
+            tz: String::new(),
         };
         let ok = parse_new_key(&form(&["read", "write", "read"], "")).expect("valid");
         assert_eq!(
@@ -491,6 +502,28 @@ mod tests {
                 .expires_at
                 .is_some()
         );
+        // Typed in Berlin in summer (UTC+2), the day ends at 22:00 UTC; without a zone
+        // sent (no script), at midnight UTC, as the page then says.
+        let in_berlin = NewKey {
+            tz: "120".into(),
+            ..form(&[], "2099-07-01")
+        };
+        let end = |key: &NewKey| {
+            parse_new_key(key)
+                .expect("valid")
+                .expires_at
+                .map(|t| t.seconds)
+        };
+        let midnight = chrono::DateTime::parse_from_rfc3339("2099-07-02T00:00:00Z")
+            .expect("time")
+            .timestamp();
+        assert_eq!(end(&in_berlin), Some(midnight - 2 * 3600));
+        assert_eq!(end(&form(&[], "2099-07-01")), Some(midnight));
+        let nowhere = NewKey {
+            tz: "5000".into(),
+            ..form(&[], "2099-07-01")
+        };
+        assert!(parse_new_key(&nowhere).is_err());
         assert!(parse_new_key(&form(&["root"], "")).is_err());
         assert!(parse_new_key(&form(&[], "2001-01-01")).is_err());
         assert!(parse_new_key(&form(&[], "tomorrow")).is_err());

@@ -191,6 +191,19 @@ pub(crate) fn notice(text: Option<&str>) -> Markup {
     }
 }
 
+/// The minutes east of UTC a page's script sent (`data-day-zone`, `data-zone-offset`):
+/// 0 when none was sent (no script: the page then says its days are UTC's), `None` when
+/// what came is no zone's (none is more than 14 hours from UTC).
+pub(crate) fn zone_offset(sent: Option<&str>) -> Option<i32> {
+    match sent.map(str::trim) {
+        None | Some("") => Some(0),
+        Some(text) => text
+            .parse::<i32>()
+            .ok()
+            .filter(|m| (-14 * 60..=14 * 60).contains(m)),
+    }
+}
+
 /// An error box with what to fix.
 pub(crate) fn problem(text: Option<&str>) -> Markup {
     html! {

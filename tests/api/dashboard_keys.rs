@@ -574,3 +574,27 @@ async fn owner_methods_need_a_session_csrf_for_changes_and_valid_input() {
         .expect("revoked");
     app.get("/forms", &key.key).await.error(401, "KEY_INVALID");
 }
+
+/// The expiry day is the owner's: typed on a computer in Tokyo, the key stops working at
+/// Tokyo's midnight (15:00 UTC), and the page said the day was Tokyo's.
+#[tokio::test]
+async fn a_key_expires_at_the_end_of_the_day_where_its_owner_is_in_chromium() {
+    if !crate::browser::browser_available() {
+        return;
+    }
+    let app = spawn(&[]).await;
+    let dash = signed_in(&app, "tokyo-owner").await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/key_zone.mjs");
+    let args: [&dyn AsRef<std::ffi::OsStr>; 4] = [&script, &dash.base, &dash.cookie, &"2099-07-01"];
+    let seen = crate::fixtures::run_browser_script(&args).await;
+    assert_eq!(
+        seen["note"], "Days in your computer\u{2019}s time zone, Asia/Tokyo.",
+        "{seen}"
+    );
+    assert_eq!(seen["cspViolations"], serde_json::json!([]), "{seen}");
+    let secret = seen["secret"].as_str().expect("the secret shown");
+    let keys = own_keys(&dash, &app).await;
+    let expires = key_of(&keys, secret).expires_at.expect("an expiry");
+    let expected = chrono::DateTime::parse_from_rfc3339("2099-07-01T15:00:00Z").expect("time");
+    assert_eq!(expires.seconds, expected.timestamp());
+}

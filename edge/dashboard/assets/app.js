@@ -63,8 +63,9 @@
       name.setAttribute('data-zoned', '');
       if (zone) name.textContent = zone;
     });
-    // Date filters: the days are the computer's, not UTC's; the form sends the zone's
-    // offset from UTC (minutes east, as of the first day asked) in its data-day-zone box.
+    // Days (date filters, a key's expiry): the computer's, not UTC's; the form sends the
+    // zone's offset from UTC (minutes east, as of the first day given) in its
+    // data-day-zone box.
     root.querySelectorAll('[data-day-zone-note]:not([data-zoned])').forEach(function (note) {
       note.setAttribute('data-zoned', '');
       if (zone) note.textContent = 'Days in your computer\u2019s time zone, ' + zone + '.';
@@ -83,9 +84,8 @@
     });
     var dayZone = event.target.querySelector('input[data-day-zone]');
     if (dayZone) {
-      var first = ['since', 'until'].map(function (name) {
-        var box = event.target.querySelector('input[name=' + name + ']');
-        return box && box.value ? new Date(box.value + 'T12:00') : null;
+      var first = Array.prototype.map.call(event.target.querySelectorAll('input[type=date]'), function (box) {
+        return box.value ? new Date(box.value + 'T12:00') : null;
       }).filter(function (d) { return d && !isNaN(d); })[0] || new Date();
       dayZone.value = String(-first.getTimezoneOffset());
     }

@@ -138,20 +138,12 @@ impl Filter {
                 "The To date must not be before the From date.",
             ));
         }
-        // No zone is more than 14 hours from UTC.
-        let offset = match q.tz.as_deref().map(str::trim) {
-            None | Some("") => 0,
-            Some(text) => text
-                .parse::<i32>()
-                .ok()
-                .filter(|m| (-14 * 60..=14 * 60).contains(m))
-                .ok_or_else(|| {
-                    mistake(
-                        Input::Since,
-                        "Your computer's time zone could not be read: reload the page and filter again.",
-                    )
-                })?,
-        };
+        let offset = crate::dashboard::layout::zone_offset(q.tz.as_deref()).ok_or_else(|| {
+            mistake(
+                Input::Since,
+                "Your computer's time zone could not be read: reload the page and filter again.",
+            )
+        })?;
         let per_page = match q.per_page.as_deref().map(str::trim) {
             None | Some("") => PER_PAGE,
             Some(text) => text
