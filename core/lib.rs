@@ -3,6 +3,10 @@
 //! API over PostgreSQL. The REST edge (`formsd`'s binary) reaches it only through the
 //! generated client types in [`pb`].
 
+// A call's future nests the gate's, the method's, the replica retry's and sqlx's: the
+// release build's layout of the deepest (GetUsage) passes the default 128 levels.
+#![recursion_limit = "256"]
+
 // What the edge, the end-to-end tests and the benchmarks use is public; the rest is the
 // crate's own, so that the compiler reports what nothing uses (`unreachable_pub`,
 // dead code).
