@@ -315,3 +315,50 @@ async fn the_palette_adds_at_a_place_duplicates_reorders_and_offers_comparisons_
     );
     assert_eq!(rest().await["fields"][3]["show_if"], Value::Null);
 }
+
+/// On a touch screen "Add a question here" is there without hovering and a tap opens
+/// the palette at its place; with JavaScript off, Delete asks on a page, then deletes
+/// by a plain post.
+#[tokio::test]
+async fn the_builder_adds_on_a_touch_screen_and_deletes_without_script() {
+    if !browser_available() {
+        return;
+    }
+    let app = TestApp::spawn().await;
+    let d = signed_in(&app, &format!("acct-{}", uuid::Uuid::new_v4().simple())).await;
+    let form = app
+        .create_form(
+            &d.key,
+            &json!({"title": "Plain", "fields": [
+                {"type": "short_text", "label": "First"},
+                {"type": "short_text", "label": "Second"},
+                {"type": "short_text", "label": "Third"},
+            ]}),
+        )
+        .await;
+    let form_id = form["id"].as_str().expect("id");
+    let second = form["fields"][1]["id"].as_str().expect("field id");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/browser/builder_plain.mjs"
+    );
+    let args: [&dyn AsRef<std::ffi::OsStr>; 5] = [&script, &d.base, &d.cookie, &form_id, &second];
+    let seen = crate::fixtures::run_browser_script(&args).await;
+    assert_eq!(seen["touchHasNoHover"], true, "{seen}");
+    assert_eq!(seen["addHereOpacity"], "1", "{seen}");
+    assert_eq!(seen["paletteBefore"], "First", "{seen}");
+    assert_eq!(
+        (&seen["before"], &seen["after"]),
+        (&json!(3), &json!(2)),
+        "{seen}"
+    );
+    let reply = app.get(&format!("/forms/{form_id}"), &d.key).await;
+    let stored = reply.ok(200);
+    let labels: Vec<&str> = stored["form"]["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .filter_map(|f| f["label"].as_str())
+        .collect();
+    assert_eq!(labels, ["First", "Third"]);
+}

@@ -14,7 +14,7 @@ pub(super) fn done_text(done: Option<&str>) -> Option<&'static str> {
         "field-saved" => "The question was saved.",
         "field-moved" => "The question was moved.",
         "field-duplicated" => "The question was duplicated: the copy is below it.",
-        "field-removed" => "The question was removed.",
+        "field-removed" => "The question was deleted.",
         "conditions-saved" => "The conditions were saved.",
         "settings" => "The settings were saved.",
         "language-default" => "The default language was saved.",
