@@ -147,15 +147,27 @@ pub(crate) async fn page(owner: Owner, Query(q): Query<AuditQuery>) -> Response 
         ),
         Err(status) => return owner.failure(&status),
     };
+    // The account's forms by title, for the filter and the targets (the first 100; a
+    // form past them, or deleted, keeps its short id).
+    let forms = owner
+        .state
+        .forms()
+        .list_forms(owner.request(pb::ListFormsRequest {
+            per_page: Some(100),
+            ..Default::default()
+        }))
+        .await
+        .map(|reply| reply.into_inner().forms)
+        .unwrap_or_default();
     let body = html! {
         h1 { "Audit trail" }
         p { "Every change made in your account: who made it (an API key or a dashboard session, by id), what it changed (names only, never values), when, from which address, and how it ended." }
-        (filters(&q))
+        (filters(&q, &forms))
         (layout::problem(problem.as_deref()))
         @if listed.entries.is_empty() {
             p class="muted" { "No entries match." }
         } @else {
-            (table(&listed.entries))
+            (table(&listed.entries, &forms))
         }
         @if !listed.next_cursor.is_empty() {
             p { a href=(older_href(&q, &listed.next_cursor)) { "Older entries" } }
@@ -164,7 +176,9 @@ pub(crate) async fn page(owner: Owner, Query(q): Query<AuditQuery>) -> Response 
     owner.page("Audit trail", Section::Audit, body)
 }
 
-fn filters(q: &AuditQuery) -> Markup {
+fn filters(q: &AuditQuery, forms: &[pb::Form]) -> Markup {
+    let chosen = q.form.trim();
+    let unlisted = !chosen.is_empty() && !forms.iter().any(|f| f.id == chosen);
     html! {
         form method="get" action="/app/audit" class="row list-filter audit-filter" role="search" aria-label="Filter the trail" {
             div {
@@ -176,8 +190,14 @@ fn filters(q: &AuditQuery) -> Markup {
                 input id="action" name="action" type="text" value=(q.action);
             }
             div {
-                label for="form" { "Form id" }
-                input id="form" name="form" type="text" value=(q.form);
+                label for="form" { "Form" }
+                select id="form" name="form" {
+                    option value="" { "Any form" }
+                    @for form in forms {
+                        option value=(form.id) selected[form.id == chosen] { (form.title) }
+                    }
+                    @if unlisted { option value=(chosen) selected { "The form chosen (deleted, or not among the first 100)" } }
+                }
             }
             div {
                 label for="from" { "From" }
@@ -192,7 +212,17 @@ fn filters(q: &AuditQuery) -> Markup {
     }
 }
 
-fn table(entries: &[pb::AuditEntry]) -> Markup {
+/// What an entry acted on: a form by its title when it is one of `forms`, else the
+/// kind and the end of the id.
+fn target(e: &pb::AuditEntry, forms: &[pb::Form]) -> Markup {
+    let form = forms.iter().find(|f| f.id == e.target_id);
+    html! {
+        @if let (Some(form), "form") = (form, e.target_kind.as_str()) { "form “" (form.title) "”" }
+        @else { (e.target_kind) " " (short_id(&e.target_id)) }
+    }
+}
+
+fn table(entries: &[pb::AuditEntry], forms: &[pb::Form]) -> Markup {
     html! {
         div class="table-wrap audit-entries" tabindex="0" role="region" aria-label="Audit entries" {
             table {
@@ -211,7 +241,7 @@ fn table(entries: &[pb::AuditEntry]) -> Markup {
                             td data-label="When" { (layout::when(e.at.as_ref())) }
                             td data-label="Who" { (who(e)) }
                             th scope="row" data-label="What" { span title=(e.action) { (what(&e.action)) } }
-                            td data-label="Target" { (e.target_kind) " " (short_id(&e.target_id)) }
+                            td data-label="Target" { (target(e, forms)) }
                             td data-label="Changed" { (e.changed.join(", ")) }
                             td data-label="From" { (e.client_ip) br; span class="muted" { (e.user_agent) } }
                             td data-label="Outcome" { span class={"badge " (e.outcome)} { (e.outcome) } }

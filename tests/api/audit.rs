@@ -124,6 +124,17 @@ async fn a_form_update_is_listed_with_its_key_and_address_over_rest_and_on_the_p
     ] {
         assert!(page.text.contains(expected), "{expected} not on the page");
     }
+    // The form is chosen by its title in the filter, and named by it in the entries.
+    assert!(
+        page.text.contains(&format!(
+            r#"<option value="{form_id}" selected>Audited, renamed</option>"#
+        )),
+        "the form chosen by title"
+    );
+    assert!(
+        page.text.contains("form “Audited, renamed”"),
+        "the target by title"
+    );
     // The dashboard sign-in itself is an entry of the account, by its session.
     let signed = trail(&app, &key.key, "action=RedeemSignInLink").await;
     assert_eq!(signed.len(), 1, "{signed:?}");
