@@ -50,13 +50,14 @@ pub(crate) async fn purge_round(pool: &PgPool, config: &CoreConfig, files: &File
     }
     // Last, so that its line (always logged) ends the round.
     match crate::rights::retention::purge(pool, files).await {
-        Ok(purged) if purged.responses + purged.partials > 0 => tracing::info!(
+        Ok(None) => tracing::debug!("form retention left to the instance applying it"),
+        Ok(Some(purged)) if purged.responses + purged.partials > 0 => tracing::info!(
             forms = purged.forms,
             responses = purged.responses,
             partials = purged.partials,
             "form retention applied"
         ),
-        Ok(purged) => tracing::debug!(
+        Ok(Some(purged)) => tracing::debug!(
             forms = purged.forms,
             responses = purged.responses,
             partials = purged.partials,

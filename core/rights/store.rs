@@ -4,8 +4,32 @@
 
 use crate::error::CoreError;
 use chrono::{DateTime, Utc};
-use sqlx::{PgExecutor, PgPool, Postgres, Transaction};
+use sqlx::{PgConnection, PgExecutor, PgPool, Postgres, Transaction};
 use uuid::Uuid;
+
+/// The advisory lock of the instance applying retention (an arbitrary key of ours).
+const RETENTION_LOCK: i64 = 0x666f_726d_7372_6574;
+
+/// Takes the retention lock for the session of `conn`, if no other session has it.
+pub(crate) async fn take_retention_lock(conn: &mut PgConnection) -> Result<bool, CoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT pg_try_advisory_lock($1) AS "taken!""#,
+        RETENTION_LOCK
+    )
+    .fetch_one(conn)
+    .await?)
+}
+
+/// Gives the retention lock back.
+pub(crate) async fn give_back_retention_lock(conn: &mut PgConnection) -> Result<(), CoreError> {
+    sqlx::query_scalar!(
+        r#"SELECT pg_advisory_unlock($1) AS "given!""#,
+        RETENTION_LOCK
+    )
+    .fetch_one(conn)
+    .await?;
+    Ok(())
+}
 
 /// A form whose responses are kept `days` days.
 pub(crate) struct Retained {

@@ -177,6 +177,29 @@ async fn responses_past_retention_go_with_their_files_and_younger_ones_stay() {
     backdate(&app, &young, 29).await;
     backdate(&app, &ancient, 3650).await;
 
+    // While another session holds the retention lock, as an instance applying retention
+    // does, a round leaves the work to it: nothing goes.
+    let mut holder = app.pool.acquire().await.expect("connection");
+    let lock = "SELECT pg_advisory_lock(7381244128697410932)"; // core/rights/store.rs
+    sqlx::query(lock).execute(&mut *holder).await.expect("lock");
+    let mut cmd = formsd_command();
+    cmd.env("RUST_LOG", "debug");
+    let server = Formsd::start_with(cmd, &serve_args(&db.url, &["--file-store-url", &url])).await;
+    let waiting = TestApp::from_parts(server, Arc::clone(&db)).await;
+    assert!(
+        waiting
+            .logs()
+            .wait_for("form retention left to the instance applying it")
+            .await
+    );
+    assert_eq!(files_of(&app, &old).await, 1, "left while the lock is held");
+    let unlock = "SELECT pg_advisory_unlock(7381244128697410932)";
+    sqlx::query(unlock)
+        .execute(&mut *holder)
+        .await
+        .expect("unlock");
+    drop((holder, waiting));
+
     // Another instance, whose first round runs at its start.
     let mut cmd = formsd_command();
     cmd.env("RUST_LOG", "debug");
