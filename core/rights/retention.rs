@@ -22,10 +22,11 @@ use sqlx::PgPool;
 pub(crate) const BATCH: i64 = 1000;
 
 /// After each batch the purge rests this many times as long as the batch took, so that
-/// it takes at most a quarter of the database's time while respondents submit. Running
-/// flat out (28,806 rows/s) it left creates to the same form at 0.39x their rate;
-/// `cargo bench --bench retention` prints both.
-const REST: u32 = 3;
+/// it takes at most a fifth of one connection's time while respondents submit. At 1M
+/// responses on two cores (`cargo bench --bench retention`): flat out, 28,806 rows/s
+/// left creates to the same form at 0.39x their rate; resting 3 times, 5,096 rows/s at
+/// 0.77x.
+const REST: u32 = 4;
 
 /// What a round removed.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
