@@ -53,6 +53,10 @@ pub(crate) fn cutoff(now: DateTime<Utc>, days: i32) -> DateTime<Utc> {
 /// database gone) is logged and left to the next round. `None`: another instance is
 /// applying retention.
 pub(crate) async fn purge(pool: &PgPool, files: &FileStore) -> Result<Option<Purged>, CoreError> {
+    // Most rounds find no form with a retention: no connection is held for them.
+    if !store::any_retained(pool).await? {
+        return Ok(Some(Purged::default()));
+    }
     let mut holder = pool.acquire().await?;
     if !store::take_retention_lock(&mut holder).await? {
         return Ok(None);

@@ -37,6 +37,15 @@ pub(crate) struct Retained {
     pub days: i32,
 }
 
+/// Whether any form sets a retention.
+pub(crate) async fn any_retained(pool: &PgPool) -> Result<bool, CoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"SELECT EXISTS (SELECT FROM forms WHERE retention_days IS NOT NULL) AS "any!""#
+    )
+    .fetch_one(pool)
+    .await?)
+}
+
 /// The forms that set a retention.
 pub(crate) async fn retained_forms(pool: &PgPool) -> Result<Vec<Retained>, CoreError> {
     Ok(sqlx::query_as!(

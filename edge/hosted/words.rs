@@ -8,10 +8,10 @@ use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use std::sync::LazyLock;
 
-/// Each language of the page, which are the languages a form may be in (the core's
-/// `forms::languages::KNOWN`, which the API holds to; the test below holds this list to
-/// it): its tag, its name in English (for the dashboard), its name in itself (for the
-/// switcher), whether it is written right to left, and its Fluent source.
+/// Each language of the page, which are the languages a form may be in (the API refuses
+/// any other, in words the builder shows; tests/api/languages.rs holds the two lists
+/// together): its tag, its name in English (for the dashboard), its name in itself
+/// (for the switcher), whether it is written right to left, and its Fluent source.
 const SOURCES: &[(&str, &str, &str, bool, &str)] = &[
     (
         "en",

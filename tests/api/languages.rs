@@ -200,6 +200,14 @@ async fn a_form_in_one_language_stays_english_and_unknown_tags_are_refused() {
             .is_some_and(|m| m.starts_with("translations.xx: the language must be one of")),
         "{message}"
     );
+    // The API's languages are the hosted page's and the builder's (the edge's unit test
+    // `the_list_of_languages_is_the_cores` holds its list to the same tags, in order).
+    assert!(
+        message
+            .as_str()
+            .is_some_and(|m| m.contains("en, de, fr, es, it, pt, nl, pl, ja, ar")),
+        "{message}"
+    );
     let reply = app
         .put(&path, &key, &json!({"default_language": "klingon"}))
         .await;

@@ -5,32 +5,21 @@
 // screenshots written to SHOTS (if set). Prints JSON.
 //
 //   node tests/browser/audit.mjs <base url> <cookie name=value> <action to filter by>
-import { chromium } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import { launch, signedIn, axeSerious } from './lib.mjs';
 
 const [base, cookie, action] = process.argv.slice(2);
 const shots = process.env.SHOTS;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch();
 const out = { axe: [], cspViolations: [], sideways: [], listed: {}, reachedFilter: {} };
 async function check(page, step, width) {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  for (const v of result.violations) {
-    if (v.impact === 'serious' || v.impact === 'critical') out.axe.push(`${step}@${width}:${v.id}`);
-  }
+  for (const id of await axeSerious(page)) out.axe.push(`${step}@${width}:${id}`);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   if (wide) out.sideways.push(`${step}@${width}`);
   if (shots) await page.screenshot({ path: `${shots}/audit-${step}-${width}.png`, fullPage: true });
 }
 try {
   for (const width of [390, 1280]) {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    const [name, ...rest] = cookie.split('=');
-    await context.addCookies([{ name, value: rest.join('='), url: base }]);
+    const context = await signedIn(browser, base, cookie, { viewport: { width, height: 900 } });
     const page = await context.newPage();
     page.on('console', (m) => {
       if (m.text().includes('Content Security Policy')) out.cspViolations.push(m.text());

@@ -7,22 +7,13 @@
 //   node tests/browser/builder_plain.mjs <base url> <cookie name=value> <form id> <field id>
 //
 // Prints one JSON object.
-import { chromium } from 'playwright-core';
+import { launch, signedIn } from './lib.mjs';
 
 const [base, cookie, formId, fieldId] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch();
 const out = {};
 const builder = `${base}/app/forms/${formId}`;
-const context = async (options) => {
-  const made = await browser.newContext(options);
-  const [name, ...rest] = cookie.split('=');
-  await made.addCookies([{ name, value: rest.join('='), url: base }]);
-  return made;
-};
+const context = (options) => signedIn(browser, base, cookie, options);
 try {
   const touch = await context({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const phone = await touch.newPage();

@@ -3,19 +3,13 @@
 // note the page showed and the secret shown once; the test reads the expiry stored.
 //
 //   node tests/browser/key_zone.mjs <base url> <cookie name=value> <day YYYY-MM-DD>
-import { chromium } from 'playwright-core';
+import { launch, signedIn } from './lib.mjs';
 
 const [base, cookie, day] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch();
 const out = { cspViolations: [] };
 try {
-  const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', viewport: { width: 390, height: 900 } });
-  const [name, ...rest] = cookie.split('=');
-  await context.addCookies([{ name, value: rest.join('='), url: base }]);
+  const context = await signedIn(browser, base, cookie, { timezoneId: 'Asia/Tokyo', viewport: { width: 390, height: 900 } });
   const page = await context.newPage();
   page.on('console', (m) => {
     if (m.text().includes('Content Security Policy')) out.cspViolations.push(m.text());

@@ -7,23 +7,14 @@
 // then opens the form's builder, which offers them no form that posts. Prints JSON.
 //
 //   node tests/browser/members.mjs <base url> <owner's cookie name=value> <form id>
-import { chromium } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import { launch, signedIn, axeSerious } from './lib.mjs';
 
 const [base, cookie, formId] = process.argv.slice(2);
 const shots = process.env.SHOTS;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch();
 const out = { axe: [], cspViolations: [], sideways: [], roles: {}, builderPosts: {} };
 async function check(page, step, width) {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  for (const v of result.violations) {
-    if (v.impact === 'serious' || v.impact === 'critical') out.axe.push(`${step}@${width}:${v.id}`);
-  }
+  for (const id of await axeSerious(page)) out.axe.push(`${step}@${width}:${id}`);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   if (wide) out.sideways.push(`${step}@${width}`);
   if (shots) await page.screenshot({ path: `${shots}/members-${step}-${width}.png`, fullPage: true });
@@ -47,9 +38,7 @@ async function tabTo(page, matches) {
 }
 try {
   for (const width of [390, 1280]) {
-    const owner = await browser.newContext({ viewport: { width, height: 900 } });
-    const [name, ...rest] = cookie.split('=');
-    await owner.addCookies([{ name, value: rest.join('='), url: base }]);
+    const owner = await signedIn(browser, base, cookie, { viewport: { width, height: 900 } });
     const page = await owner.newPage();
     watch(page);
     await page.goto(`${base}/app/members`);

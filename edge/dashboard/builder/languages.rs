@@ -278,8 +278,8 @@ mod tests {
 
     #[test]
     fn the_list_of_languages_is_the_cores() {
-        // The hosted page's languages, which must be the core's `forms::languages::KNOWN`
-        // in the same order (its test of the API refuses any other).
+        // The hosted page's languages, which must be those the API accepts, in the same
+        // order (tests/api/languages.rs refuses any other over the API).
         let tags: Vec<&str> = all_languages().map(|(t, _, _)| t).collect();
         assert_eq!(
             tags,
