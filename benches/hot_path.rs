@@ -12,8 +12,9 @@
 //! - `POST /forms/{id}/responses` over 64 accounts, each with its key and form, against
 //!   the bare response INSERT over the same 64 forms [≥ 0.4×];
 //! - the same POST, 32 clients on one form, against the bare INSERT into it [≥ 0.3×];
-//! - a visitor's submission of the form's hosted page (`POST /f/{short_id}`), 32 clients
-//!   on that one form, against the same bare INSERT [≥ 0.3×];
+//! - a visitor's submission of a hosted page (`POST /f/{short_id}`), 32 clients on one
+//!   form in the owner's brand (a theme and a logo) shown in German (a translation, the
+//!   visitor's `Accept-Language`), against the bare INSERT into that form [≥ 0.3×];
 //! - the POST over 10,000 forms of 100 accounts, each in turn (issue 22, point 5): at
 //!   least 95% of creates in one statement (formsd's counters in /metrics), a rate of at
 //!   least 0.8× the 64 accounts' line, formsd's RSS growing by no more than its view's
@@ -299,6 +300,37 @@ fn kind_answers(form: &serde_json::Value) -> serde_json::Value {
     serde_json::Value::Object(answers)
 }
 
+/// The visitor's languages on the hosted line: German first.
+const GERMAN: &str = "de-DE,de;q=0.9,en;q=0.5";
+
+/// A 1×1 PNG, the branded form's logo.
+const LOGO: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
+
+/// A published form of one question in the owner's brand (a theme and a logo), with a
+/// German translation: its id and its field's.
+async fn branded_form(app: &TestApp, key: &str) -> (String, String) {
+    let body = json!({
+        "title": "Survey",
+        "fields": [{"type": "short_text", "label": "Your name", "ref": "name"}],
+        "theme": {"accent": "#8a3ffc", "background": "#fff8e7", "font": "serif",
+                  "radius": 16, "appearance": "auto"},
+        "translations": {"de": {"title": "Umfrage",
+                                "fields": {"name": {"label": "Ihr Name"}}}},
+    });
+    let (form, id) = common::published_form(app, key, &body).await;
+    let uploaded = app
+        .request(reqwest::Method::PUT, &format!("/forms/{id}/logo"))
+        .header("x-api-key", key)
+        .header("content-type", "image/png")
+        .body(LOGO)
+        .send()
+        .await
+        .expect("logo upload");
+    assert!(uploaded.status().is_success(), "logo: {}", uploaded.status());
+    let field = form["fields"][0]["id"].as_str().expect("field id").to_owned();
+    (id, field)
+}
+
 #[tokio::main]
 async fn main() {
     common::production_server().await;
@@ -417,15 +449,23 @@ async fn main() {
             .map(|(k, f, i, _)| (k.as_str(), f.as_str(), i.as_str())),
     );
     let post_many_lua = write("post_many.lua", &many);
-    // A visitor's page of the first form: its token and cookie serve every post (the
-    // token is stateless; the per-IP throttle is lifted above).
+    // A visitor's page of a form in the owner's brand, shown in German: its token and
+    // cookie serve every post (the token is stateless; the per-IP throttle is lifted
+    // above).
+    let (brand, brand_field) = branded_form(&app, &key).await;
+    let insert_brand = write("insert_brand.sql", &insert(&brand, &brand_field));
     let short_id: String = sqlx::query_scalar("SELECT short_id FROM forms WHERE id = $1::uuid")
-        .bind(&form)
+        .bind(&brand)
         .fetch_one(&app.pool)
         .await
         .expect("short id");
     let page_url = format!("{origin}/f/{short_id}");
-    let page = reqwest::get(&page_url).await.expect("the form's page");
+    let page = reqwest::Client::new()
+        .get(&page_url)
+        .header("accept-language", GERMAN)
+        .send()
+        .await
+        .expect("the form's page");
     let cookie = page
         .headers()
         .get("set-cookie")
@@ -434,6 +474,10 @@ async fn main() {
         .expect("the page's cookie")
         .to_owned();
     let html = page.text().await.expect("page");
+    // The measured page is the one meant: German, themed, with its logo.
+    for shown in ["lang=\"de\"", "Ihr Name", "/theme.css", "class=\"logo\""] {
+        assert!(html.contains(shown), "the branded page lacks {shown}:\n{html}");
+    }
     let token = html
         .split("name=\"_token\" value=\"")
         .nth(1)
@@ -445,10 +489,12 @@ async fn main() {
             "wrk.method = \"POST\"\nwrk.headers[\"cookie\"] = {}\n\
              wrk.headers[\"content-type\"] = \"application/x-www-form-urlencoded\"\n\
              wrk.headers[\"user-agent\"] = \"Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0\"\n\
+             wrk.headers[\"accept-language\"] = {}\n\
              wrk.body = {}\n",
             lua_string(&cookie),
+            lua_string(GERMAN),
             // The token is URL-safe base64 and the field id a UUID: nothing to escape.
-            lua_string(&format!("_token={token}&{field}=Ada"))
+            lua_string(&format!("_token={token}&_lang=de&{brand_field}=Ada"))
         ),
     );
     let get_grpc = write(
@@ -545,8 +591,8 @@ async fn main() {
             target: 0.3,
         },
         Rates {
-            what: "POST /f/{short_id}, one form",
-            bare: pgbench(&db, &[insert_one], clients, secs),
+            what: "POST /f/{short_id}, branded, de",
+            bare: pgbench(&db, &[insert_brand], clients, secs),
             rest: metered(pid, secs, || wrk(&page_url, &post_page_lua, clients, secs)),
             grpc: None,
             target: 0.3,

@@ -28,6 +28,11 @@ impl FormField {
     }
 }
 
+/// The languages a form may be in (BCP 47 primary tags, English first): the core
+/// refuses any other in `translations` and `default_language`; the hosted page speaks
+/// its own words in each, and the builder offers them.
+pub const FORM_LANGUAGES: &[&str] = crate::forms::languages::KNOWN;
+
 /// The event names a webhook subscription may list (SPEC Events): the core refuses any
 /// other, the dashboard offers these.
 pub const WEBHOOK_EVENTS: &[&str] = crate::webhooks::EVENTS;

@@ -8,10 +8,10 @@ use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use std::sync::LazyLock;
 
-/// Each language of the page, which are the languages a form may be in (the API refuses
-/// any other, in words the builder shows; tests/api/languages.rs holds the two lists
-/// together): its tag, its name in English (for the dashboard), its name in itself
-/// (for the switcher), whether it is written right to left, and its Fluent source.
+/// Each language of the page, one for each language a form may be in (the core's
+/// `pb::FORM_LANGUAGES`, in its order; a unit test holds the two together): its tag, its
+/// name in English (for the dashboard), its name in itself (for the switcher), whether
+/// it is written right to left, and its Fluent source.
 const SOURCES: &[(&str, &str, &str, bool, &str)] = &[
     (
         "en",
@@ -126,11 +126,9 @@ pub(crate) fn tags() -> impl Iterator<Item = &'static str> {
     SOURCES.iter().map(|(tag, ..)| *tag)
 }
 
-/// The languages a form may be in: tag, name in English, name in itself.
-pub(crate) fn languages() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
-    SOURCES
-        .iter()
-        .map(|&(tag, english, name, ..)| (tag, english, name))
+/// A language's name in English ("German"), for the dashboard, if the page speaks it.
+pub(crate) fn english_name_of(tag: &str) -> Option<&'static str> {
+    Words::of(tag).map(|w| SOURCES[w.index].1)
 }
 
 /// A language's name in itself ("Deutsch"), if the page speaks it.
@@ -373,6 +371,15 @@ mod tests {
         assert_eq!(Words::english().get("no-such-message"), "no-such-message");
         assert_eq!(name_of("ja"), Some("日本語"));
         assert_eq!(tags().count(), 10);
+    }
+
+    #[test]
+    fn the_page_speaks_every_language_a_form_may_be_in() {
+        // The core decides the languages; the page needs its words in each, in the
+        // core's order (the switcher and the builder list them so).
+        assert_eq!(tags().collect::<Vec<_>>(), forms::pb::FORM_LANGUAGES);
+        assert_eq!(english_name_of("de"), Some("German"));
+        assert_eq!(english_name_of("xx"), None);
     }
 
     #[test]

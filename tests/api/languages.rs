@@ -200,13 +200,17 @@ async fn a_form_in_one_language_stays_english_and_unknown_tags_are_refused() {
             .is_some_and(|m| m.starts_with("translations.xx: the language must be one of")),
         "{message}"
     );
-    // The API's languages are the hosted page's and the builder's (the edge's unit test
-    // `the_list_of_languages_is_the_cores` holds its list to the same tags, in order).
+    // The API's languages are `pb::FORM_LANGUAGES`, which the hosted page and the
+    // builder read (their unit tests hold their words to the same tags, in order).
     assert!(
         message
             .as_str()
             .is_some_and(|m| m.contains("en, de, fr, es, it, pt, nl, pl, ja, ar")),
         "{message}"
+    );
+    assert_eq!(
+        forms::pb::FORM_LANGUAGES.join(", "),
+        "en, de, fr, es, it, pt, nl, pl, ja, ar"
     );
     let reply = app
         .put(&path, &key, &json!({"default_language": "klingon"}))

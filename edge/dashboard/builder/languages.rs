@@ -10,7 +10,7 @@
 use super::{View, form_id, texts, update};
 use crate::dashboard::layout::{self, csrf};
 use crate::dashboard::owner::{Owner, Posted, see_other};
-use crate::hosted::words::languages as all_languages;
+use crate::hosted::words::{english_name_of, name_of};
 use crate::http::error::reason_of;
 use crate::http::site::Origin;
 use axum::extract::Path;
@@ -21,6 +21,15 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+/// The languages a form may be in, as the core says them: tag, name in English (for
+/// the owner), name in itself (the tag where the page has no words for it).
+fn all_languages() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    pb::FORM_LANGUAGES.iter().map(|&tag| {
+        let english = english_name_of(tag).unwrap_or(tag);
+        (tag, english, name_of(tag).unwrap_or(english))
+    })
+}
+
 /// A language's name in English, for the owner (the tag itself if it is not one of ours).
 pub(super) fn name(tag: &str) -> &str {
     all_languages()
@@ -30,7 +39,7 @@ pub(super) fn name(tag: &str) -> &str {
 
 /// Whether `tag` is one of the languages a form may be in.
 pub(super) fn known(tag: &str) -> bool {
-    all_languages().any(|(t, _, _)| t == tag)
+    pb::FORM_LANGUAGES.contains(&tag)
 }
 
 /// The form's default language.
@@ -278,13 +287,14 @@ mod tests {
 
     #[test]
     fn the_list_of_languages_is_the_cores() {
-        // The hosted page's languages, which must be those the API accepts, in the same
-        // order (tests/api/languages.rs refuses any other over the API).
+        // The core's languages, in its order, each named (tests/api/languages.rs
+        // holds the core's refusal to the same tags).
         let tags: Vec<&str> = all_languages().map(|(t, _, _)| t).collect();
         assert_eq!(
             tags,
             ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "ja", "ar"]
         );
+        assert!(all_languages().all(|(t, english, own)| english != t && own != t));
         assert_eq!(name("de"), "German");
         assert_eq!(name("xx"), "xx");
     }
