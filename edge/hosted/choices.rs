@@ -26,7 +26,7 @@ fn int_bound(value: Option<&prost_types::Value>) -> Option<i64> {
 /// The range of choices of a rating (1..max, 5 by default) or a scale (min..max, 0..10
 /// by default), kept to at most 101 choices whatever the form says.
 pub(crate) fn range_of(field: &pb::FormField) -> (i64, i64) {
-    let (low, high) = if field.r#type == "rating" {
+    let (low, high) = if field.is(pb::FieldKind::Rating) {
         (1, int_bound(field.max.as_ref()).unwrap_or(5))
     } else {
         (

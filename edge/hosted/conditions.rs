@@ -8,7 +8,7 @@
 //! plain hint says when to answer, and the core judges the posted page.
 
 use axum::response::Response;
-use forms::pb;
+use forms::pb::{self, FieldKind};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
@@ -56,14 +56,14 @@ pub(super) fn data_attribute(form: &pb::Form, conditions: &[&pb::Condition]) -> 
 /// A value compared with answers of `field`, as a person reads it: an option by its
 /// label, text in quotes, numbers and dates as they are.
 fn shown_value(field: Option<&pb::FormField>, value: &Value) -> String {
-    let kind = field.map_or("", |f| f.r#type.as_str());
     match value {
         Value::String(s) => {
             if let Some(option) = field.and_then(|f| f.options.iter().find(|o| &o.id == s)) {
                 return option.label.clone();
             }
-            match kind {
-                "date" | "number" | "rating" | "scale" => s.clone(),
+            // An ordered kind's value is a number or a date; text is quoted.
+            match field.and_then(pb::FormField::kind) {
+                Some(kind) if kind.is_ordered() => s.clone(),
                 _ => format!("“{s}”"),
             }
         }
@@ -87,7 +87,9 @@ fn either(items: &[String]) -> String {
 fn phrase(form: &pb::Form, condition: &pb::Condition) -> String {
     let field = target(form, condition);
     let label = field.map_or("an earlier question", |f| f.label.as_str());
-    let kind = field.map_or("", |f| f.r#type.as_str());
+    let kind = field.and_then(pb::FormField::kind);
+    let ticks = kind == Some(FieldKind::MultipleChoice);
+    let date = kind == Some(FieldKind::Date);
     let value = condition
         .value
         .as_ref()
@@ -102,19 +104,19 @@ fn phrase(form: &pb::Form, condition: &pb::Condition) -> String {
         ("not_equals", _) => format!("is not {}", one()),
         ("any_of", Value::Array(items)) => {
             let items: Vec<String> = items.iter().map(|v| shown_value(field, v)).collect();
-            if kind == "multiple_choice" {
+            if ticks {
                 format!("includes {}", either(&items))
             } else {
                 format!("is {}", either(&items))
             }
         }
-        ("contains", _) if kind == "multiple_choice" => format!("includes {}", one()),
+        ("contains", _) if ticks => format!("includes {}", one()),
         ("contains", _) => format!("contains {}", one()),
         ("answered", _) => "is answered".to_owned(),
         ("not_answered", _) => "is not answered".to_owned(),
-        ("greater_than", _) if kind == "date" => format!("is after {}", one()),
+        ("greater_than", _) if date => format!("is after {}", one()),
         ("greater_than", _) => format!("is more than {}", one()),
-        ("less_than", _) if kind == "date" => format!("is before {}", one()),
+        ("less_than", _) if date => format!("is before {}", one()),
         ("less_than", _) => format!("is less than {}", one()),
         (op, _) => format!("{} {}", op.replace('_', " "), one()),
     };

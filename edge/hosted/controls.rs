@@ -3,7 +3,7 @@
 
 use super::choices::{self, OTHER, holds, other_text};
 use super::words::Words;
-use forms::pb;
+use forms::pb::{self, FieldKind as K};
 use maud::{Markup, html};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -67,13 +67,15 @@ pub(super) fn error_line(id: &str, error: Option<&String>) -> Markup {
 
 /// The HTML of one question.
 pub(super) fn question(c: &Control<'_>) -> Markup {
-    match c.field.r#type.as_str() {
-        "hidden" => html! { input type="hidden" name=(c.field.id) value=(text_of(c.value)); },
-        "single_choice" => choices::cards(c, false),
-        "multiple_choice" => choices::cards(c, true),
-        "rating" => choices::stars(c),
-        "scale" => choices::scale(c),
-        "checkbox" => choices::checkbox(c),
+    match c.field.kind() {
+        Some(K::Hidden) => {
+            html! { input type="hidden" name=(c.field.id) value=(text_of(c.value)); }
+        }
+        Some(K::SingleChoice) => choices::cards(c, false),
+        Some(K::MultipleChoice) => choices::cards(c, true),
+        Some(K::Rating) => choices::stars(c),
+        Some(K::Scale) => choices::scale(c),
+        Some(K::Checkbox) => choices::checkbox(c),
         _ => labelled(c),
     }
 }
@@ -84,20 +86,20 @@ fn labelled(c: &Control<'_>) -> Markup {
     let field = c.field;
     let id = &field.id;
     let value = text_of(c.value);
-    let name = if field.r#type == "dropdown" {
+    let name = if field.is(K::Dropdown) {
         format!("{id}:one")
     } else {
         id.clone()
     };
     // An input's kind-specific attributes: (type, inputmode, autocomplete, bounds).
     let bounds = || (bound(field.min.as_ref()), bound(field.max.as_ref()));
-    let (kind, inputmode, autocomplete, (min, max)) = match field.r#type.as_str() {
-        "email" => ("email", None, Some("email"), (None, None)),
-        "number" => ("number", Some("decimal"), None, bounds()),
-        "date" => ("date", None, None, bounds()),
-        "url" => ("url", Some("url"), None, (None, None)),
-        "phone" => ("tel", None, Some("tel"), (None, None)),
-        "file_upload" => ("file", None, None, (None, None)),
+    let (kind, inputmode, autocomplete, (min, max)) = match field.kind() {
+        Some(K::Email) => ("email", None, Some("email"), (None, None)),
+        Some(K::Number) => ("number", Some("decimal"), None, bounds()),
+        Some(K::Date) => ("date", None, None, bounds()),
+        Some(K::Url) => ("url", Some("url"), None, (None, None)),
+        Some(K::Phone) => ("tel", None, Some("tel"), (None, None)),
+        Some(K::FileUpload) => ("file", None, None, (None, None)),
         _ => ("text", None, None, (None, None)),
     };
     let accept = (kind == "file").then(|| {
@@ -112,15 +114,15 @@ fn labelled(c: &Control<'_>) -> Markup {
     // A file a refused page kept: chosen already, so the input is not required again.
     let kept = (kind == "file").then(|| kept_file(c)).flatten();
     let required = field.required && kept.is_none();
-    let control = match field.r#type.as_str() {
-        "long_text" | "textarea" => html! {
+    let control = match field.kind() {
+        Some(K::LongText | K::Textarea) => html! {
             textarea id={ "f-" (id) } name=(name)
                 required[field.required] aria-required=[field.required.then_some("true")]
                 placeholder=[field.placeholder.as_deref()]
                 aria-invalid=[c.error.map(|_| "true")] aria-describedby=[described]
                 autofocus[c.autofocus] { (value) }
         },
-        "dropdown" => dropdown(c, &name),
+        Some(K::Dropdown) => dropdown(c, &name),
         _ => html! {
             input type=(kind) id={ "f-" (id) } name=(name)
                 step=[(kind == "number").then_some("any")] inputmode=[inputmode]

@@ -12,7 +12,7 @@ use super::page::{
 };
 use super::theme;
 use super::words::Words;
-use forms::pb;
+use forms::pb::{self, FieldKind};
 use maud::{Markup, html};
 use std::collections::HashSet;
 
@@ -82,7 +82,7 @@ fn questions(
         fields: Vec::new(),
     }];
     for field in shown {
-        if field.r#type == "page_break" {
+        if field.is(FieldKind::PageBreak) {
             parts.push(Part {
                 title: Some(field),
                 fields: Vec::new(),
@@ -103,7 +103,7 @@ fn questions(
             conditions::hint(
                 form,
                 &conditions,
-                if field.r#type == "page_break" {
+                if field.is(FieldKind::PageBreak) {
                     "Answer this part"
                 } else {
                     "Answer"
@@ -123,7 +123,7 @@ fn questions(
             @if let Some((data, hint)) = rule {
                 div.cond data-show-if=(data) {
                     // A hidden field is never seen: its hint would speak of nothing.
-                    @if field.r#type != "hidden" { p.hint { (hint) } }
+                    @if !field.is(FieldKind::Hidden) { p.hint { (hint) } }
                     (control)
                 }
             } @else {
@@ -224,13 +224,16 @@ pub(super) fn form_page(
 ) -> String {
     let progress = paging.progress;
     let shown = fields_shown(form, progress);
-    let enctype = if shown.iter().any(|f| f.r#type == "file_upload") {
+    let enctype = if shown.iter().any(|f| f.is(FieldKind::FileUpload)) {
         "multipart/form-data"
     } else {
         "application/x-www-form-urlencoded"
     };
     let keys = shown.iter().any(|f| {
-        matches!(f.r#type.as_str(), "single_choice" | "multiple_choice") && !f.options.is_empty()
+        matches!(
+            f.kind(),
+            Some(FieldKind::SingleChoice | FieldKind::MultipleChoice)
+        ) && !f.options.is_empty()
     });
     let words = paging.words;
     let (fields, has_conditions) = questions(form, &shown, filled, words);

@@ -317,7 +317,7 @@ fn confirm_removal(owner: &Owner, form: &pb::Form, field: &pb::FormField) -> Res
         crate::dashboard::results::segment(&form.id)
     );
     let fid = crate::dashboard::results::segment(&field.id);
-    let what = if field.r#type == "page_break" {
+    let what = if field.is(pb::FieldKind::PageBreak) {
         "page break"
     } else {
         "question"

@@ -53,7 +53,7 @@ pub(super) fn editor(
                 @if let Some(kind) = kind {
                     (properties(&p, kind, Some(field)))
                 }
-                @if super::parse::takes_correct_answer(&field.r#type) {
+                @if super::parse::takes_correct_answer(field) {
                     (quiz(&p, field))
                 }
                 details class="fold-inner" open[field.r#ref.is_some()] {
@@ -97,7 +97,10 @@ fn quiz(prefix: &str, field: &pb::FormField) -> Markup {
         })
         .unwrap_or_default();
     let points = field.points.map(|p| p.to_string()).unwrap_or_default();
-    let choice = matches!(field.r#type.as_str(), "single_choice" | "dropdown");
+    let choice = matches!(
+        field.kind(),
+        Some(pb::FieldKind::SingleChoice | pb::FieldKind::Dropdown)
+    );
     html! {
         details class="fold-inner" open[!correct.is_empty()] {
             summary { "Quiz: correct answer and points" }

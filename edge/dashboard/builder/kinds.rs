@@ -1,13 +1,13 @@
 //! The kinds of question the builder offers, in one table: how each is named, marked in
 //! the list, edited, drawn in the preview and compared in a condition.
 //!
-//! The core knows its kinds (`core/forms/fields.rs`) but exposes no list of them over
-//! gRPC, so the edge keeps this one table; adding a kind to the core means adding a row
-//! here, and nothing else of the builder names kinds. The operators a kind offers mirror
+//! The core's list of kinds is `pb::FieldKind`; this table says how the builder shows
+//! each (a unit test holds it to `FieldKind::ALL`, one row each), so adding a kind to the
+//! core means adding a row here, and nothing else of the builder names kinds. The operators a kind offers mirror
 //! the core's rule (`Op::applies_to`), which still decides when the form is saved: the
 //! editor only avoids offering what would be refused.
 
-use forms::pb;
+use forms::pb::{self, FieldKind};
 
 /// How a kind of field is drawn in the preview.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -69,8 +69,8 @@ pub(super) enum Compare {
 
 /// A kind of field the core knows (`FormField.type`).
 pub(super) struct Kind {
-    /// The core's name of the kind.
-    pub name: &'static str,
+    /// The core's kind.
+    pub kind: FieldKind,
     /// What an owner reads in the palette and the list.
     pub label: &'static str,
     /// A one- or two-character mark for the list and the palette (decorative).
@@ -83,6 +83,10 @@ pub(super) struct Kind {
 }
 
 impl Kind {
+    /// The core's name of the kind (`FormField.type`).
+    pub(super) fn name(&self) -> &'static str {
+        self.kind.as_str()
+    }
     /// Whether it takes the file options (allowed_types, max_size_mb).
     pub(super) fn file(&self) -> bool {
         self.draw == Draw::File
@@ -110,7 +114,7 @@ impl Kind {
 }
 
 const fn kind(
-    name: &'static str,
+    kind: FieldKind,
     label: &'static str,
     icon: &'static str,
     hint: &'static str,
@@ -119,7 +123,7 @@ const fn kind(
     compare: Compare,
 ) -> Kind {
     Kind {
-        name,
+        kind,
         label,
         icon,
         hint,
@@ -132,33 +136,34 @@ const fn kind(
 use Bounds as B;
 use Compare as C;
 use Draw as D;
+use FieldKind as K;
 
 /// Every kind of field the core knows today, in the order the palette offers them.
 #[rustfmt::skip]
 pub(super) const KINDS: &[Kind] = &[
-    kind("short_text", "Short text", "Aa", "A name, a word", D::Line("text"), B::None, C::Text),
-    kind("long_text", "Long text", "¶", "A few sentences", D::Area, B::None, C::Text),
-    kind("textarea", "Text area", "¶", "Free text, several lines", D::Area, B::None, C::Text),
-    kind("email", "Email address", "@", "Checked as an address", D::Line("email"), B::None, C::Text),
-    kind("number", "Number", "#", "With optional bounds", D::Line("number"), B::Number, C::Ordered),
-    kind("single_choice", "Single choice", "◉", "One of a few options", D::Choice("radio"), B::None, C::Option),
-    kind("multiple_choice", "Multiple choice", "☑", "Tick any options", D::Choice("checkbox"), B::None, C::Options),
-    kind("dropdown", "Dropdown", "▾", "One of many options", D::Select, B::None, C::Option),
-    kind("rating", "Rating", "★", "1 to 5 stars", D::Range, B::Stars, C::Points),
-    kind("scale", "Scale", "0‥", "Opinion or NPS, 0 to 10", D::Range, B::Scale, C::Points),
-    kind("date", "Date", "▦", "A day of the calendar", D::Line("date"), B::Date, C::Ordered),
-    kind("url", "Web address", "↗", "A link to a page", D::Line("url"), B::None, C::Text),
-    kind("phone", "Phone number", "☏", "Digits, spaces, +", D::Line("tel"), B::None, C::Text),
-    kind("file_upload", "File upload", "⇪", "A document or a picture", D::File, B::None, C::Presence),
-    kind("checkbox", "Consent box", "✓", "One box to tick", D::Tick, B::None, C::Tick),
-    kind("hidden", "Hidden value", "⌁", "Filled from the link's query", D::Hidden, B::None, C::Text),
-    kind("page_break", "Page break", "⤓", "Starts a new page", D::Page, B::None, C::Nothing),
+    kind(K::ShortText, "Short text", "Aa", "A name, a word", D::Line("text"), B::None, C::Text),
+    kind(K::LongText, "Long text", "¶", "A few sentences", D::Area, B::None, C::Text),
+    kind(K::Textarea, "Text area", "¶", "Free text, several lines", D::Area, B::None, C::Text),
+    kind(K::Email, "Email address", "@", "Checked as an address", D::Line("email"), B::None, C::Text),
+    kind(K::Number, "Number", "#", "With optional bounds", D::Line("number"), B::Number, C::Ordered),
+    kind(K::SingleChoice, "Single choice", "◉", "One of a few options", D::Choice("radio"), B::None, C::Option),
+    kind(K::MultipleChoice, "Multiple choice", "☑", "Tick any options", D::Choice("checkbox"), B::None, C::Options),
+    kind(K::Dropdown, "Dropdown", "▾", "One of many options", D::Select, B::None, C::Option),
+    kind(K::Rating, "Rating", "★", "1 to 5 stars", D::Range, B::Stars, C::Points),
+    kind(K::Scale, "Scale", "0‥", "Opinion or NPS, 0 to 10", D::Range, B::Scale, C::Points),
+    kind(K::Date, "Date", "▦", "A day of the calendar", D::Line("date"), B::Date, C::Ordered),
+    kind(K::Url, "Web address", "↗", "A link to a page", D::Line("url"), B::None, C::Text),
+    kind(K::Phone, "Phone number", "☏", "Digits, spaces, +", D::Line("tel"), B::None, C::Text),
+    kind(K::FileUpload, "File upload", "⇪", "A document or a picture", D::File, B::None, C::Presence),
+    kind(K::Checkbox, "Consent box", "✓", "One box to tick", D::Tick, B::None, C::Tick),
+    kind(K::Hidden, "Hidden value", "⌁", "Filled from the link's query", D::Hidden, B::None, C::Text),
+    kind(K::PageBreak, "Page break", "⤓", "Starts a new page", D::Page, B::None, C::Nothing),
 ];
 
-pub(super) const PAGE_BREAK: &str = "page_break";
-
+/// The row of the kind named `name` (`FormField.type`).
 pub(super) fn kind_of(name: &str) -> Option<&'static Kind> {
-    KINDS.iter().find(|k| k.name == name)
+    let kind: FieldKind = name.parse().ok()?;
+    KINDS.iter().find(|k| k.kind == kind)
 }
 
 /// The owner's name of a kind (its core name if this edge does not know it).
@@ -174,7 +179,7 @@ pub(super) fn pages(fields: &[pb::FormField]) -> Vec<usize> {
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            if f.r#type == PAGE_BREAK && i > 0 {
+            if f.is(FieldKind::PageBreak) && i > 0 {
                 page += 1;
             }
             page
@@ -188,11 +193,12 @@ mod tests {
 
     #[test]
     fn every_kind_is_offered_once() {
-        let mut names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), KINDS.len());
-        assert_eq!(names.len(), 17);
+        // One row for each of the core's kinds, none for anything else.
+        for kind in FieldKind::ALL {
+            let rows = KINDS.iter().filter(|k| k.kind == kind).count();
+            assert_eq!(rows, 1, "{}", kind.as_str());
+        }
+        assert_eq!(KINDS.len(), FieldKind::ALL.len());
         assert!(kind_of("file_upload").is_some_and(Kind::file));
         assert!(kind_of("dropdown").is_some_and(|k| k.options() && !k.takes_other()));
         assert!(kind_of("multiple_choice").is_some_and(Kind::multiple));
@@ -206,9 +212,9 @@ mod tests {
             ..Default::default()
         };
         let form = [
-            field(PAGE_BREAK),
+            field("page_break"),
             field("short_text"),
-            field(PAGE_BREAK),
+            field("page_break"),
             field("email"),
         ];
         assert_eq!(pages(&form), [1, 1, 2, 2]);

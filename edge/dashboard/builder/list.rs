@@ -4,17 +4,17 @@
 //! (`?add=`). Each line has Move up / Move down buttons: the keyboard's and no-script
 //! way to reorder (the script adds dragging, which posts the whole order).
 
-use super::kinds::{PAGE_BREAK, kind_label, kind_of, pages};
+use super::kinds::{kind_label, kind_of, pages};
 use super::{View, conditions, editor, palette};
 use crate::dashboard::layout::csrf;
 use crate::dashboard::owner::Owner;
-use forms::pb;
+use forms::pb::{self, FieldKind};
 use maud::{Markup, html};
 
 pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, view: &View) -> Markup {
     let fields = &form.fields;
     let page_of = pages(fields);
-    let questions = fields.iter().filter(|f| f.r#type != PAGE_BREAK).count();
+    let questions = fields.iter().filter(|f| !f.is(FieldKind::PageBreak)).count();
     let add_at = view.add.filter(|at| *at < fields.len());
     html! {
         section class="card questions" aria-labelledby="questions-h" id="questions" {
@@ -34,7 +34,7 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, view: &View) -
                     "."
                 }
                 // Page 1 has no break of its own unless the form starts with one.
-                @if page_of.last().is_some_and(|p| *p > 1) && fields.first().is_some_and(|f| f.r#type != PAGE_BREAK) {
+                @if page_of.last().is_some_and(|p| *p > 1) && fields.first().is_some_and(|f| !f.is(FieldKind::PageBreak)) {
                     p class="page-divider" { "Page 1" }
                 }
                 ol class="question-list" id="question-list" data-order={(base) "/order"} aria-describedby="reorder-hint" {
@@ -60,7 +60,7 @@ fn row(owner: &Owner, form: &pb::Form, base: &str, view: &View, i: usize, page: 
     };
     let fid = &field.id;
     let open = view.edit == Some(fid.as_str());
-    let is_page = field.r#type == PAGE_BREAK;
+    let is_page = field.is(FieldKind::PageBreak);
     let icon = kind_of(&field.r#type).map_or("?", |k| k.icon);
     let name = if field.label.is_empty() {
         "(no label)"

@@ -34,7 +34,7 @@ pub(super) fn palette(owner: &Owner, base: &str, position: Option<usize>, first:
                     legend { "Then choose its kind to add it" }
                     div class="kind-grid" {
                         @for kind in KINDS {
-                            button type="submit" name="kind" value=(kind.name) class="kind" title=(kind.hint) {
+                            button type="submit" name="kind" value=(kind.name()) class="kind" title=(kind.hint) {
                                 span class="k-icon" aria-hidden="true" { (kind.icon) }
                                 span class="k-text" {
                                     span class="k-name" { (kind.label) }

@@ -3,8 +3,8 @@
 //! the shape is checked here (a number box holds a number); what a valid question is
 //! stays the core's rule.
 
-use super::kinds::{Bounds, Kind, PAGE_BREAK, kind_of};
-use forms::pb::{self, convert};
+use super::kinds::{Bounds, Kind, kind_of};
+use forms::pb::{self, FieldKind as K, convert};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -148,12 +148,12 @@ fn apply_properties(field: &mut pb::FormField, posted: &FieldForm) -> Result<(),
     apply_quiz(field, posted)
 }
 
-/// Whether a field of `kind` may carry a quiz's correct answer (the core's rule: one
-/// answer to compare, so not a multiple choice, a checkbox, a hidden field or a file).
-pub(super) fn takes_correct_answer(kind: &str) -> bool {
+/// Whether `field` may carry a quiz's correct answer (the core's rule: one answer to
+/// compare, so not a multiple choice, a checkbox, a hidden field or a file).
+pub(super) fn takes_correct_answer(field: &pb::FormField) -> bool {
     !matches!(
-        kind,
-        "multiple_choice" | "checkbox" | "hidden" | "file_upload" | PAGE_BREAK
+        field.kind(),
+        Some(K::MultipleChoice | K::Checkbox | K::Hidden | K::FileUpload | K::PageBreak)
     )
 }
 
@@ -161,13 +161,13 @@ pub(super) fn takes_correct_answer(kind: &str) -> bool {
 /// one) and its points; a field without a correct answer has no points.
 fn apply_quiz(field: &mut pb::FormField, posted: &FieldForm) -> Result<(), &'static str> {
     let answer = posted.correct_answer.trim();
-    if answer.is_empty() || !takes_correct_answer(&field.r#type) {
+    if answer.is_empty() || !takes_correct_answer(field) {
         field.correct_answer = None;
         field.points = None;
         return Ok(());
     }
-    let json = match field.r#type.as_str() {
-        "number" | "rating" | "scale" => answer
+    let json = match field.kind() {
+        Some(K::Number | K::Rating | K::Scale) => answer
             .parse::<f64>()
             .ok()
             .filter(|n| n.is_finite())
@@ -201,7 +201,7 @@ pub(super) fn apply_field(
     let reference = posted.reference.trim();
     // A page break is not a question: its form has no placeholder or required box, and
     // the add form's are ignored for it.
-    let question = field.r#type != PAGE_BREAK;
+    let question = !field.is(K::PageBreak);
     field.label = posted.label.trim().to_owned();
     field.required = question && posted.required.is_some();
     field.placeholder = (question && !placeholder.is_empty()).then(|| placeholder.to_owned());

@@ -5,7 +5,7 @@
 
 use super::is_published;
 use super::kinds::{Draw, kind_of};
-use forms::pb::{self, convert};
+use forms::pb::{self, FieldKind, convert};
 use maud::{Markup, html};
 use serde_json::Value;
 
@@ -21,9 +21,9 @@ pub(super) fn bound_text(value: Option<&prost_types::Value>) -> String {
 /// The choices the preview draws for a choice, rating or scale field: (value, label).
 fn preview_choices(field: &pb::FormField) -> Vec<(String, String)> {
     let int = |v: Option<&prost_types::Value>| bound_text(v).parse::<i64>().ok();
-    let (low, high) = match field.r#type.as_str() {
-        "rating" => (1, int(field.max.as_ref()).unwrap_or(5)),
-        "scale" => (
+    let (low, high) = match field.kind() {
+        Some(FieldKind::Rating) => (1, int(field.max.as_ref()).unwrap_or(5)),
+        Some(FieldKind::Scale) => (
             int(field.min.as_ref()).unwrap_or(0),
             int(field.max.as_ref()).unwrap_or(10),
         ),
@@ -43,8 +43,8 @@ fn preview_choices(field: &pb::FormField) -> Vec<(String, String)> {
                 n if n == high => field.max_label.as_deref(),
                 _ => None,
             };
-            let label = match (field.r#type.as_str(), end) {
-                ("rating", _) => format!("{n} star{}", if n == 1 { "" } else { "s" }),
+            let label = match (field.kind(), end) {
+                (Some(FieldKind::Rating), _) => format!("{n} star{}", if n == 1 { "" } else { "s" }),
                 (_, Some(end)) if !end.is_empty() => format!("{n} ({end})"),
                 _ => n.to_string(),
             };
@@ -115,7 +115,7 @@ fn preview_field(field: &pb::FormField) -> Markup {
             Draw::Range => {
                 fieldset class="field" {
                     legend { (label) (required) }
-                    @if field.r#type == "rating" {
+                    @if field.is(FieldKind::Rating) {
                         div class="stars" {
                             @for (n, (_, text)) in choices.iter().enumerate() {
                                 label class="pick" { input id={(id) "-" (n)} type="radio" name=(id); span aria-hidden="true" { "★" } span class="visually-hidden" { (text) } }

@@ -4,10 +4,10 @@
 //! and results; the core refuses their changes whatever a page sends, so offering the
 //! editor's controls would only lead to refusals.
 
-use super::kinds::{PAGE_BREAK, kind_label, kind_of, pages};
+use super::kinds::{kind_label, kind_of, pages};
 use super::{conditions, is_published};
 use crate::http::site::Origin;
-use forms::pb;
+use forms::pb::{self, FieldKind};
 use maud::{Markup, html};
 
 pub(super) fn render(form: &pb::Form, origin: &Origin, head: Markup) -> Markup {
@@ -41,7 +41,7 @@ pub(super) fn render(form: &pb::Form, origin: &Origin, head: Markup) -> Markup {
 
 /// One question's line, or a page's divider.
 fn line(form: &pb::Form, field: &pb::FormField, page: usize) -> Markup {
-    let is_page = field.r#type == PAGE_BREAK;
+    let is_page = field.is(FieldKind::PageBreak);
     let name = if field.label.is_empty() {
         "(no label)"
     } else {

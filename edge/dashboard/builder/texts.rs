@@ -7,8 +7,8 @@
 //! looking its names up here, never by parsing them. Only texts the form has in its
 //! default language are listed: there is nothing to translate in an empty placeholder.
 
-use super::kinds::{PAGE_BREAK, kind_label};
-use forms::pb::{self, convert};
+use super::kinds::kind_label;
+use forms::pb::{self, FieldKind, convert};
 use serde_json::{Map, Value};
 
 /// How a text is typed.
@@ -71,11 +71,11 @@ fn setting<'a>(settings: &'a Map<String, Value>, path: &[&str]) -> &'a str {
 
 /// One question's texts; a hidden field has none a respondent reads.
 fn field_group(number: usize, field: &pb::FormField) -> Option<Group> {
-    if field.r#type == "hidden" {
+    if field.is(FieldKind::Hidden) {
         return None;
     }
     let id = field.id.as_str();
-    let page = field.r#type == PAGE_BREAK;
+    let page = field.is(FieldKind::PageBreak);
     let mut texts = Vec::new();
     let label = if page { "Page title" } else { "Question" };
     texts.extend(text(
@@ -135,7 +135,7 @@ pub(super) fn groups(form: &pb::Form) -> Vec<Group> {
     });
     let mut number = 0;
     for field in &form.fields {
-        if field.r#type != PAGE_BREAK && field.r#type != "hidden" {
+        if !field.is(FieldKind::PageBreak) && !field.is(FieldKind::Hidden) {
             number += 1;
         }
         out.extend(field_group(number, field));

@@ -85,13 +85,13 @@ fn operators(text: &str) -> String {
     if let Some(at) = text.find(" does not apply to ") {
         let (head, tail) = text.split_at(at);
         let head = match head.rsplit_once("op ") {
-            Some((before, op)) => format!("{before}“{}”", op_words(op, "")),
+            Some((before, op)) => format!("{before}“{}”", op_words(op, None)),
             None => head.to_owned(),
         };
         let mut tail = tail.to_owned();
         for kind in KINDS {
             tail = tail.replace(
-                &format!(" {} fields", kind.name),
+                &format!(" {} fields", kind.name()),
                 &format!(" {} questions", kind.label),
             );
         }

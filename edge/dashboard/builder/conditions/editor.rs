@@ -28,7 +28,7 @@ pub(in crate::dashboard::builder) fn editor(
         return html! {};
     };
     let choices = earlier(fields, at);
-    let page = field.r#type == "page_break";
+    let page = field.is(pb::FieldKind::PageBreak);
     let prefix = format!("c-{}", field.id);
     let new = when.and_then(|w| choices.iter().copied().find(|f| f.id == w));
     html! {
@@ -114,7 +114,7 @@ fn row(
                 label for=(id("op")) class="visually-hidden" { "Comparison" }
                 select id=(id("op")) name={"op_" (n)} data-condition-op {
                     @for name in ops {
-                        option value=(name) selected[*name == op] { (op_words(name, &f.r#type)) }
+                        option value=(name) selected[*name == op] { (op_words(name, f.kind())) }
                     }
                 }
                 (controls(&id, n, f, compare, op, &value))
@@ -144,7 +144,7 @@ fn controls(
     let single_ops = "equals not_equals contains greater_than less_than";
     let shown = |for_ops: &str| for_ops.split(' ').any(|o| o == op);
     let points = points(f);
-    let listed: Vec<(String, String)> = if is_choice(&f.r#type) {
+    let listed: Vec<(String, String)> = if is_choice(f.kind()) {
         f.options
             .iter()
             .map(|o| (o.id.clone(), o.label.clone()))
@@ -190,7 +190,7 @@ fn controls(
             Compare::Ordered | Compare::Text => {
                 @let for_ops = "equals not_equals contains any_of greater_than less_than";
                 @let off = !takes_value(op);
-                @let input = match f.r#type.as_str() { "date" => "date", "number" => "number", _ => "text" };
+                @let input = match f.kind() { Some(pb::FieldKind::Date) => "date", Some(pb::FieldKind::Number) => "number", _ => "text" };
                 @let typed = match value { Value::Array(items) => items.iter().map(plain).collect::<Vec<_>>().join(", "), v => plain(v) };
                 span data-for-ops=(for_ops) hidden[off] {
                     label for=(id("value")) class="visually-hidden" { "Answer" }

@@ -15,7 +15,7 @@ pub(super) use editor::editor;
 pub(super) use words::in_words;
 
 use super::kinds::{Compare, kind_of};
-use forms::pb::{self, convert};
+use forms::pb::{self, FieldKind as K, convert};
 use serde_json::Value;
 
 /// Rows read from one post at most: more than the core accepts (20), so that too many
@@ -59,9 +59,9 @@ pub(super) fn ops_for(compare: Compare) -> &'static [&'static str] {
 }
 
 /// The words of an operator on a question of `kind` ("is after" for a date).
-pub(super) fn op_words(op: &str, kind: &str) -> &'static str {
-    let date = kind == "date";
-    let ticks = kind == "multiple_choice";
+pub(super) fn op_words(op: &str, kind: Option<K>) -> &'static str {
+    let date = kind == Some(K::Date);
+    let ticks = kind == Some(K::MultipleChoice);
     match op {
         "equals" => "is",
         "not_equals" => "is not",
@@ -83,15 +83,12 @@ pub(super) fn takes_value(op: &str) -> bool {
     !matches!(op, "answered" | "not_answered")
 }
 
-pub(super) fn is_choice(kind: &str) -> bool {
-    kind_of(kind).is_some_and(|k| k.options())
+pub(super) fn is_choice(kind: Option<K>) -> bool {
+    kind.is_some_and(K::has_options)
 }
 
-fn kind_in<'f>(fields: &'f [pb::FormField], id: &str) -> &'f str {
-    fields
-        .iter()
-        .find(|f| f.id == id)
-        .map_or("", |f| f.r#type.as_str())
+fn kind_in(fields: &[pb::FormField], id: &str) -> Option<K> {
+    fields.iter().find(|f| f.id == id).and_then(pb::FormField::kind)
 }
 
 /// The questions a condition of `fields[at]` may read: those before it that take
@@ -107,9 +104,9 @@ pub(super) fn earlier(fields: &[pb::FormField], at: usize) -> Vec<&pb::FormField
 /// A typed value for a field of `kind`: a number for numbers, ratings and scales, a
 /// boolean for a checkbox; anything that does not read so is sent as text, for the core
 /// to refuse with its reason.
-fn typed_value(kind: &str, text: &str) -> Value {
+fn typed_value(kind: Option<K>, text: &str) -> Value {
     match kind {
-        "number" | "rating" | "scale" => text
+        Some(K::Number | K::Rating | K::Scale) => text
             .parse::<i64>()
             .map(Value::from)
             .ok()
@@ -120,7 +117,7 @@ fn typed_value(kind: &str, text: &str) -> Value {
                     .map(convert::number_to_json)
             })
             .unwrap_or_else(|| Value::String(text.to_owned())),
-        "checkbox" => match text.to_lowercase().as_str() {
+        Some(K::Checkbox) => match text.to_lowercase().as_str() {
             "yes" | "true" | "ticked" | "on" => Value::Bool(true),
             "no" | "false" | "not ticked" | "off" => Value::Bool(false),
             _ => Value::String(text.to_owned()),
@@ -313,17 +310,17 @@ pub(super) mod tests {
             let ops = ops_for(kind.compare);
             // The core: no ordering but on numbers, dates, ratings and scales; no text
             // test but on text and ticks; a file only answered or not.
-            let ordered = matches!(kind.name, "number" | "date" | "rating" | "scale");
-            assert_eq!(ops.contains(&"greater_than"), ordered, "{}", kind.name);
+            let name = kind.name();
+            let ordered = matches!(name, "number" | "date" | "rating" | "scale");
+            assert_eq!(ops.contains(&"greater_than"), ordered, "{name}");
             assert_eq!(
                 ops.contains(&"equals"),
-                !matches!(kind.name, "multiple_choice" | "file_upload" | "page_break"),
-                "{}",
-                kind.name
+                !matches!(name, "multiple_choice" | "file_upload" | "page_break"),
+                "{name}"
             );
-            assert_eq!(ops.is_empty(), kind.name == "page_break");
+            assert_eq!(ops.is_empty(), name == "page_break");
         }
-        assert_eq!(op_words("greater_than", "date"), "is after");
-        assert_eq!(op_words("contains", "multiple_choice"), "has ticked");
+        assert_eq!(op_words("greater_than", Some(K::Date)), "is after");
+        assert_eq!(op_words("contains", Some(K::MultipleChoice)), "has ticked");
     }
 }

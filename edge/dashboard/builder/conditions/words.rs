@@ -3,12 +3,12 @@
 //! date, "has ticked" on a multiple choice).
 
 use super::{is_choice, op_words};
-use forms::pb::{self, convert};
+use forms::pb::{self, FieldKind, convert};
 use serde_json::Value;
 
 /// A condition's value as an owner reads it: option labels, "ticked", quoted text.
 fn value_words(field: Option<&pb::FormField>, value: &Value) -> String {
-    let kind = field.map_or("", |f| f.r#type.as_str());
+    let kind = field.and_then(pb::FormField::kind);
     match value {
         Value::Array(items) => items
             .iter()
@@ -23,7 +23,7 @@ fn value_words(field: Option<&pb::FormField>, value: &Value) -> String {
         }
         Value::Bool(true) => "ticked".to_owned(),
         Value::Bool(false) => "not ticked".to_owned(),
-        Value::String(s) if kind == "date" => s.clone(),
+        Value::String(s) if kind == Some(FieldKind::Date) => s.clone(),
         Value::String(s) => format!("“{s}”"),
         Value::Number(n) => n.to_string(),
         other => other.to_string(),
@@ -37,13 +37,13 @@ fn condition_words(c: &pb::Condition, fields: &[pb::FormField]) -> String {
         || "a field no longer in the form".to_owned(),
         |f| format!("“{}”", f.label),
     );
-    let kind = field.map_or("", |f| f.r#type.as_str());
+    let kind = field.and_then(pb::FormField::kind);
     let value = c
         .value
         .as_ref()
         .map(|v| value_words(field, &convert::value_to_json(v)))
         .unwrap_or_default();
-    let multiple = kind == "multiple_choice";
+    let multiple = kind == Some(FieldKind::MultipleChoice);
     let test = match c.op.as_str() {
         "any_of" | "contains" if multiple => format!("has {value} ticked"),
         "any_of" => format!("is {value}"),
