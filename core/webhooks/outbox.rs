@@ -7,9 +7,11 @@
 //! statement: [`outgoing`] makes, without the database, the body it is sent with
 //! under each name a subscription may list, and `store::insert_deliveries` writes the
 //! deliveries for the form's active subscriptions in one `INSERT … SELECT` that reads
-//! nothing before it. The one-statement create (`responses::store::insert_all_if_current`)
-//! writes a response's events so, as one more data-modifying CTE beside its rows, and
-//! rings the instance's bell (`outbox::bell`) in place of a NOTIFY in its transaction.
+//! nothing before it. A response's events are written by the create path's statement
+//! (`responses::store::insert_all_if_current`, on both of its paths) as one more
+//! data-modifying CTE beside its rows: the locked path then NOTIFYs in its transaction
+//! (`ring`); the one-statement create, its own transaction, rings the instance's bell
+//! (`outbox::bell`).
 
 use super::store::{self, Outgoing};
 use crate::error::CoreError;
@@ -83,15 +85,20 @@ pub(crate) async fn enqueue(
 }
 
 /// Writes the deliveries of an event made beforehand (`outgoing`), as `enqueue` does.
-pub(crate) async fn enqueue_outgoing(
+async fn enqueue_outgoing(
     tx: &mut Transaction<'_, Postgres>,
     event: &Outgoing,
 ) -> Result<usize, CoreError> {
     let written = store::insert_deliveries(tx, event).await?;
     if written > 0 {
-        crate::outbox::store::notify(&mut **tx, CHANNEL).await?;
+        ring(tx).await?;
     }
     Ok(usize::try_from(written).unwrap_or(usize::MAX))
+}
+
+/// Tells every instance's delivery workers, once `tx` commits, that deliveries wait.
+pub(crate) async fn ring(tx: &mut Transaction<'_, Postgres>) -> Result<(), CoreError> {
+    crate::outbox::store::notify(&mut **tx, CHANNEL).await
 }
 
 /// The event an owner sends to one subscription from the dashboard, to see it arrive.
@@ -130,7 +137,7 @@ pub(crate) async fn enqueue_test(
     let body = test_body(account_id, form_id, webhook_id, at)?;
     let row = store::insert_delivery_to(tx, account_id, form_id, webhook_id, TEST_EVENT, &body, at)
         .await?;
-    crate::outbox::store::notify(&mut **tx, CHANNEL).await?;
+    ring(tx).await?;
     Ok(row)
 }
 

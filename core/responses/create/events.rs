@@ -1,8 +1,8 @@
 //! The webhook events a stored response makes: `form.submitted` (also sent as
 //! `response.received`) and, when the form scores answers, `quiz.completed`. Made
-//! here once, as the exact bodies they are sent (and signed) with, for both ways a
-//! response is stored: the locked transaction writes them with `webhooks::outbox`, the
-//! one-statement create binds them beside its rows (`responses::store::statement`).
+//! here once, as the exact bodies they are sent (and signed) with; both ways a response
+//! is stored bind them beside its rows in the same statement
+//! (`responses::store::statement`).
 
 use crate::error::CoreError;
 use crate::forms::quiz_score;

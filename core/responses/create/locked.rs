@@ -1,8 +1,10 @@
 //! The locked path: submissions stored in a transaction under the form's row lock, each
-//! judged on the form as the lock found it and as those before it left it (quota,
-//! insert, files, the owner's mail and the webhooks' events). The form's queue sends
-//! here whatever the instance's view cannot settle; an idempotent create runs the same
-//! `attempt` inside the transaction that holds its key.
+//! judged on the form as the lock found it and as those before it left it, then written
+//! (quota, insert, counters, the webhooks' deliveries) by the statement the
+//! one-statement create uses (`store::insert_all_if_current`, one submission's batch:
+//! under the lock the form is current by construction), then its files and mails. The
+//! form's queue sends here whatever the instance's view cannot settle; an idempotent
+//! create runs the same `attempt` inside the transaction that holds its key.
 
 use super::events;
 use super::submission::{Submission, respond};
@@ -11,7 +13,7 @@ use crate::db::lanes::Lanes;
 use crate::error::CoreError;
 use crate::files::store::FileStore;
 use crate::responses::Response;
-use crate::responses::store::{self, Locked};
+use crate::responses::store::{self, Current, IfCurrent, Locked};
 use crate::webhooks::outbox;
 use sqlx::{Postgres, Transaction};
 use uuid::Uuid;
@@ -50,7 +52,6 @@ pub(crate) async fn attempt(
             outcome => outcomes.push(outcome),
         }
     }
-    locked.versions.form = store::advance_form(tx, &locked.target).await?;
     Ok(Attempt::Stored(outcomes, Box::new(locked)))
 }
 
@@ -92,8 +93,7 @@ pub(super) async fn transaction(
 }
 
 /// Stores `submission` on the locked form; returns the stored response. The form's
-/// counters move in `locked` only: `attempt` writes them once the transaction's
-/// submissions are stored (one write for a batch).
+/// counters and version move in `locked` as the statement moved them in the database.
 async fn submit(
     tx: &mut Transaction<'_, Postgres>,
     config: &CoreConfig,
@@ -101,10 +101,8 @@ async fn submit(
     submission: &Submission,
 ) -> Result<Response, CoreError> {
     let (response, quota) = respond(config, locked, submission)?;
-    store::insert_counted(tx, &response, quota).await?;
-    let (target, has_webhooks) = (&mut locked.target, locked.has_webhooks);
-    let submitted_at = response.submitted_at;
-    target.count(submitted_at);
+    let response = write(tx, locked, response, quota, submission.from.via()).await?;
+    let target = &locked.target;
     FileStore::attach(tx, response.id, &submission.files.ids).await?;
     // The form's settings are at hand (and locked): a form without notifications costs
     // no query.
@@ -114,11 +112,49 @@ async fn submit(
     if crate::notifications::confirm::confirms(target) {
         crate::notifications::confirm::enqueue(tx, config, target, &response, submission).await?;
     }
-    // The events go to the form's webhooks: without one there is nothing to write.
-    if has_webhooks {
-        for event in events::of(target, &response, submission.from.via())? {
-            outbox::enqueue_outgoing(tx, &event).await?;
-        }
-    }
     Ok(response)
+}
+
+/// Writes `response` with its events (the form's webhooks': without one there are
+/// none) as the one-statement create writes a batch, in `tx`, and moves the form's
+/// counters and version in `locked`. Over quota: `ResponseLimitReached`, nothing written.
+async fn write(
+    tx: &mut Transaction<'_, Postgres>,
+    locked: &mut Locked,
+    response: Response,
+    quota: store::Quota,
+    via: &'static str,
+) -> Result<Response, CoreError> {
+    let target = &mut locked.target;
+    let events = match locked.has_webhooks {
+        true => events::of(target, &response, via)?,
+        false => Vec::new(),
+    };
+    let mut batch = [IfCurrent {
+        form_id: target.id,
+        versions: locked.versions.clone(),
+        count: target.response_count,
+        newest: target.last_submitted_at,
+        quota,
+        responses: vec![response],
+        has_webhooks: locked.has_webhooks,
+        events,
+    }];
+    let written = store::insert_all_if_current(&mut **tx, &batch).await?;
+    let response = batch[0].responses.pop();
+    match (written.forms.into_iter().next(), response) {
+        (Some(Current::Stored(version)), Some(response)) => {
+            locked.versions.form = version;
+            target.count(response.submitted_at);
+            if written.deliveries > 0 {
+                outbox::ring(tx).await?;
+            }
+            Ok(response)
+        }
+        (Some(Current::OverQuota), _) => Err(CoreError::ResponseLimitReached),
+        // The row lock keeps the form as locked, and webhooks are added under it.
+        _ => Err(CoreError::Internal(
+            "the locked form moved under its lock".into(),
+        )),
+    }
 }

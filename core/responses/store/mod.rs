@@ -215,24 +215,6 @@ pub async fn lock_target(
     })
 }
 
-/// Writes the counters of a form locked in `tx` as its submissions left them; returns
-/// the form row's new version.
-pub async fn advance_form(
-    tx: &mut Transaction<'_, Postgres>,
-    target: &TargetForm,
-) -> Result<String, CoreError> {
-    let version = sqlx::query_scalar!(
-        r#"UPDATE forms SET response_count = $2, last_submitted_at = $3 WHERE id = $1
-           RETURNING xmin::text AS "version!""#,
-        target.id,
-        target.response_count,
-        target.last_submitted_at
-    )
-    .fetch_one(&mut **tx)
-    .await?;
-    Ok(version)
-}
-
 /// The quota a response counts against: its account's responses in a month, up to a
 /// limit (none: unlimited).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,59 +222,6 @@ pub struct Quota {
     pub account_id: Uuid,
     pub month: NaiveDate,
     pub limit: Option<i64>,
-}
-
-/// Counts a response against its quota and inserts it, in one statement (one round
-/// trip) of the caller's transaction; refuses when the quota is used up, inserting
-/// nothing. The conditional upsert is atomic, so concurrent creates can not overshoot.
-/// The form's counters move with `advance_form`.
-pub async fn insert_counted(
-    tx: &mut Transaction<'_, Postgres>,
-    r: &Response,
-    quota: Quota,
-) -> Result<(), CoreError> {
-    if quota.limit.is_some_and(|l| l <= 0) {
-        return Err(CoreError::ResponseLimitReached);
-    }
-    let inserted = sqlx::query!(
-        "WITH quota AS (
-             INSERT INTO response_quota_usage (account_id, month, response_count)
-             VALUES ($11, $12, 1)
-             ON CONFLICT (account_id, month) DO UPDATE
-                SET response_count = response_quota_usage.response_count + 1
-              WHERE response_quota_usage.response_count < $13
-             RETURNING 1
-         )
-         INSERT INTO responses (id, form_id, answers, metadata, device_type, browser, os,
-                                started_at, submitted_at, completion_time_seconds, search,
-                                language)
-         SELECT $1::uuid, $2::uuid, $3::jsonb, $4::jsonb, $5::text, $6::text, $7::text,
-                $8::timestamptz, $9::timestamptz, $10::bigint, $14::text, $15::text
-           FROM quota",
-        r.id,
-        r.form_id,
-        Json(&r.answers) as _,
-        Json(&r.metadata) as _,
-        r.device_type.as_deref(),
-        r.browser.as_deref(),
-        r.os.as_deref(),
-        r.started_at,
-        r.submitted_at,
-        r.completion_time_seconds,
-        quota.account_id,
-        quota.month,
-        quota.limit.unwrap_or(i64::MAX),
-        crate::responses::search::text_of(&r.answers),
-        r.language.as_deref()
-    )
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    if inserted == 1 {
-        Ok(())
-    } else {
-        Err(CoreError::ResponseLimitReached)
-    }
 }
 
 /// The response count of a form of the account (`NotFound` when it is not theirs), and
