@@ -123,7 +123,8 @@ async fn a_visitor_in_chromium_submits_and_the_api_returns_the_browser_fields() 
         "{r} (agent {})",
         seen["userAgent"]
     );
-    assert_eq!(r["browser"], "Chrome");
+    // uap-core names headless Chromium apart from Chrome.
+    assert_eq!(r["browser"], "HeadlessChrome");
     assert_eq!(r["os"], "Linux");
     assert!(
         r["completion_time_seconds"]
@@ -163,7 +164,7 @@ async fn a_mobile_user_agent_is_stored_as_mobile() {
     assert_eq!(seen["submittedStatus"], 200, "{seen}");
     let stored = responses(&s).await;
     assert_eq!(stored[0]["device_type"], "mobile");
-    assert_eq!(stored[0]["os"], "iPhone");
+    assert_eq!(stored[0]["os"], "iOS");
 }
 
 #[tokio::test]

@@ -319,7 +319,7 @@ async fn the_detail_shows_answers_by_label_device_times_metadata_and_files() {
         "<dt>Notes</dt><dd><span class=\"answer\">line one</span></dd>",
         "<dt>Device</dt><dd>desktop</dd>",
         "<dt>Browser</dt><dd>Chrome</dd>",
-        "<dt>Operating system</dt><dd>Windows 10</dd>",
+        "<dt>Operating system</dt><dd>Windows</dd>",
         "<dt>Source</dt><dd>Hosted page</dd>",
         "<dt>Photo</dt><dd><a href=\"",
     ] {

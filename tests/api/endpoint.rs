@@ -209,7 +209,7 @@ async fn posts_from_an_allowed_origin_are_stored_as_the_hosted_pages_are() {
     assert_eq!(ada["metadata"], json!({}));
     assert_eq!(ada["device_type"], "mobile");
     assert_eq!(ada["browser"], "Safari");
-    assert_eq!(ada["os"], "iPhone");
+    assert_eq!(ada["os"], "iOS");
     let grace = by_name("Grace");
     assert_eq!(grace["id"], with_file_id);
     assert_eq!(grace["answers"][&f[4]]["name"], "cv.png");

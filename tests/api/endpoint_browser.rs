@@ -171,7 +171,7 @@ async fn an_allowed_sites_form_and_fetch_are_stored_and_another_sites_are_refuse
         "{names:?}"
     );
     for response in &stored {
-        assert_eq!(response["browser"], "Chrome", "{response}");
+        assert_eq!(response["browser"], "HeadlessChrome", "{response}");
         assert_eq!(response["device_type"], "desktop", "{response}");
     }
     assert!(stored.iter().any(|r| r["id"] == fetched_id));

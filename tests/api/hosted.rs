@@ -243,7 +243,7 @@ async fn a_browser_submission_is_stored_with_the_browser_fields() {
     assert_eq!(r["metadata"], json!({}));
     assert_eq!(r["device_type"], "mobile");
     assert_eq!(r["browser"], "Safari");
-    assert_eq!(r["os"], "iPhone");
+    assert_eq!(r["os"], "iOS");
     assert!(
         r["completion_time_seconds"]
             .as_i64()
