@@ -326,8 +326,15 @@ async fn branded_form(app: &TestApp, key: &str) -> (String, String) {
         .send()
         .await
         .expect("logo upload");
-    assert!(uploaded.status().is_success(), "logo: {}", uploaded.status());
-    let field = form["fields"][0]["id"].as_str().expect("field id").to_owned();
+    assert!(
+        uploaded.status().is_success(),
+        "logo: {}",
+        uploaded.status()
+    );
+    let field = form["fields"][0]["id"]
+        .as_str()
+        .expect("field id")
+        .to_owned();
     (id, field)
 }
 
@@ -476,7 +483,10 @@ async fn main() {
     let html = page.text().await.expect("page");
     // The measured page is the one meant: German, themed, with its logo.
     for shown in ["lang=\"de\"", "Ihr Name", "/theme.css", "class=\"logo\""] {
-        assert!(html.contains(shown), "the branded page lacks {shown}:\n{html}");
+        assert!(
+            html.contains(shown),
+            "the branded page lacks {shown}:\n{html}"
+        );
     }
     let token = html
         .split("name=\"_token\" value=\"")

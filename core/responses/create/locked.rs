@@ -107,7 +107,8 @@ async fn submit(
     // The form's settings are at hand (and locked): a form without notifications costs
     // no query.
     if target.notifies() {
-        crate::notifications::enqueue(tx, config, target.id, response.id, submitted_at).await?;
+        crate::notifications::enqueue(tx, config, target.id, response.id, response.submitted_at)
+            .await?;
     }
     if crate::notifications::confirm::confirms(target) {
         crate::notifications::confirm::enqueue(tx, config, target, &response, submission).await?;

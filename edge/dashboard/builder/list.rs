@@ -14,7 +14,10 @@ use maud::{Markup, html};
 pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, view: &View) -> Markup {
     let fields = &form.fields;
     let page_of = pages(fields);
-    let questions = fields.iter().filter(|f| !f.is(FieldKind::PageBreak)).count();
+    let questions = fields
+        .iter()
+        .filter(|f| !f.is(FieldKind::PageBreak))
+        .count();
     let add_at = view.add.filter(|at| *at < fields.len());
     html! {
         section class="card questions" aria-labelledby="questions-h" id="questions" {

@@ -44,7 +44,9 @@ fn preview_choices(field: &pb::FormField) -> Vec<(String, String)> {
                 _ => None,
             };
             let label = match (field.kind(), end) {
-                (Some(FieldKind::Rating), _) => format!("{n} star{}", if n == 1 { "" } else { "s" }),
+                (Some(FieldKind::Rating), _) => {
+                    format!("{n} star{}", if n == 1 { "" } else { "s" })
+                }
                 (_, Some(end)) if !end.is_empty() => format!("{n} ({end})"),
                 _ => n.to_string(),
             };

@@ -60,7 +60,11 @@ pub(super) fn section(owner: &Owner, form: &pb::Form, base: &str, mail: Option<&
             .to_owned()
     };
     let confirm_field = confirm_text("field_id");
-    let emails: Vec<&pb::FormField> = form.fields.iter().filter(|f| f.is(pb::FieldKind::Email)).collect();
+    let emails: Vec<&pb::FormField> = form
+        .fields
+        .iter()
+        .filter(|f| f.is(pb::FieldKind::Email))
+        .collect();
     let origins = settings
         .get("allowed_origins")
         .and_then(Value::as_array)

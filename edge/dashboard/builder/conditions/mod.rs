@@ -88,7 +88,10 @@ pub(super) fn is_choice(kind: Option<K>) -> bool {
 }
 
 fn kind_in(fields: &[pb::FormField], id: &str) -> Option<K> {
-    fields.iter().find(|f| f.id == id).and_then(pb::FormField::kind)
+    fields
+        .iter()
+        .find(|f| f.id == id)
+        .and_then(pb::FormField::kind)
 }
 
 /// The questions a condition of `fields[at]` may read: those before it that take
