@@ -306,6 +306,73 @@ const GERMAN: &str = "de-DE,de;q=0.9,en;q=0.5";
 /// A 1×1 PNG, the branded form's logo.
 const LOGO: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\0\0\0\0IEND\xaeB`\x82";
 
+/// A visitor's page of a form, read in `languages` (an `Accept-Language`): its
+/// address, its HTML, and wrk's script posting `field` answered from it.
+struct Visitor {
+    url: String,
+    html: String,
+    script: String,
+}
+
+async fn visitor(
+    app: &TestApp,
+    origin: &str,
+    form: &str,
+    field: &str,
+    languages: Option<&str>,
+) -> Visitor {
+    let short_id: String = sqlx::query_scalar("SELECT short_id FROM forms WHERE id = $1::uuid")
+        .bind(form)
+        .fetch_one(&app.pool)
+        .await
+        .expect("short id");
+    let url = format!("{origin}/f/{short_id}");
+    let mut get = reqwest::Client::new().get(&url);
+    if let Some(languages) = languages {
+        get = get.header("accept-language", languages);
+    }
+    let page = get.send().await.expect("the form's page");
+    let cookie = page
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .expect("the page's cookie")
+        .to_owned();
+    let html = page.text().await.expect("page");
+    let token = html
+        .split("name=\"_token\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the page's token")
+        .to_owned();
+    // The page's language goes back with the answers, as the page's form sends it.
+    let lang = html
+        .split("name=\"_lang\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .map(|tag| format!("&_lang={tag}"))
+        .unwrap_or_default();
+    let mut script = format!(
+        "wrk.method = \"POST\"\nwrk.headers[\"cookie\"] = {}\n\
+         wrk.headers[\"content-type\"] = \"application/x-www-form-urlencoded\"\n\
+         wrk.headers[\"user-agent\"] = \"Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0\"\n",
+        lua_string(&cookie)
+    );
+    if let Some(languages) = languages {
+        script += &format!(
+            "wrk.headers[\"accept-language\"] = {}\n",
+            lua_string(languages)
+        );
+    }
+    // The token is URL-safe base64 and the field id a UUID: nothing to escape.
+    script += &format!(
+        "wrk.body = {}\n",
+        lua_string(&format!("_token={token}{lang}&{field}=Ada"))
+    );
+    Visitor { url, html, script }
+}
+
 /// A published form of one question in the owner's brand (a theme and a logo), with a
 /// German translation: its id and its field's.
 async fn branded_form(app: &TestApp, key: &str) -> (String, String) {
@@ -459,54 +526,23 @@ async fn main() {
     // A visitor's page of a form in the owner's brand, shown in German: its token and
     // cookie serve every post (the token is stateless; the per-IP throttle is lifted
     // above).
+    // Visitors' pages: the first form as it is, and a form in the owner's brand shown
+    // in German. A page's token and cookie serve every post (the token is stateless;
+    // the per-IP throttle is lifted above).
+    let plain_page = visitor(&app, &origin, &form, &field, None).await;
+    let post_plain_lua = write("post_plain.lua", &plain_page.script);
     let (brand, brand_field) = branded_form(&app, &key).await;
     let insert_brand = write("insert_brand.sql", &insert(&brand, &brand_field));
-    let short_id: String = sqlx::query_scalar("SELECT short_id FROM forms WHERE id = $1::uuid")
-        .bind(&brand)
-        .fetch_one(&app.pool)
-        .await
-        .expect("short id");
-    let page_url = format!("{origin}/f/{short_id}");
-    let page = reqwest::Client::new()
-        .get(&page_url)
-        .header("accept-language", GERMAN)
-        .send()
-        .await
-        .expect("the form's page");
-    let cookie = page
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .expect("the page's cookie")
-        .to_owned();
-    let html = page.text().await.expect("page");
+    let brand_page = visitor(&app, &origin, &brand, &brand_field, Some(GERMAN)).await;
     // The measured page is the one meant: German, themed, with its logo.
     for shown in ["lang=\"de\"", "Ihr Name", "/theme.css", "class=\"logo\""] {
         assert!(
-            html.contains(shown),
-            "the branded page lacks {shown}:\n{html}"
+            brand_page.html.contains(shown),
+            "the branded page lacks {shown}:\n{}",
+            brand_page.html
         );
     }
-    let token = html
-        .split("name=\"_token\" value=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .expect("the page's token");
-    let post_page_lua = write(
-        "post_page.lua",
-        &format!(
-            "wrk.method = \"POST\"\nwrk.headers[\"cookie\"] = {}\n\
-             wrk.headers[\"content-type\"] = \"application/x-www-form-urlencoded\"\n\
-             wrk.headers[\"user-agent\"] = \"Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0\"\n\
-             wrk.headers[\"accept-language\"] = {}\n\
-             wrk.body = {}\n",
-            lua_string(&cookie),
-            lua_string(GERMAN),
-            // The token is URL-safe base64 and the field id a UUID: nothing to escape.
-            lua_string(&format!("_token={token}&_lang=de&{brand_field}=Ada"))
-        ),
-    );
+    let post_brand_lua = write("post_brand.lua", &brand_page.script);
     let get_grpc = write(
         "get.bin",
         &grpc_frame(&pb::GetFormRequest { id: form.clone() }),
@@ -540,8 +576,9 @@ async fn main() {
             post_one_lua.display()
         );
         println!(
-            "wrk -t2 -c{clients} -d10s -s {} {page_url}",
-            post_page_lua.display()
+            "wrk -t2 -c{clients} -d10s -s {} {}",
+            post_brand_lua.display(),
+            brand_page.url
         );
         println!(
             "pgbench -n -M prepared -j2 -c{clients} -T10 -f {} {db}",
@@ -601,9 +638,20 @@ async fn main() {
             target: 0.3,
         },
         Rates {
+            what: "POST /f/{short_id}, one form",
+            bare: pgbench(&db, std::slice::from_ref(&insert_one), clients, secs),
+            rest: metered(pid, secs, || {
+                wrk(&plain_page.url, &post_plain_lua, clients, secs)
+            }),
+            grpc: None,
+            target: 0.3,
+        },
+        Rates {
             what: "POST /f/{short_id}, branded, de",
             bare: pgbench(&db, &[insert_brand], clients, secs),
-            rest: metered(pid, secs, || wrk(&page_url, &post_page_lua, clients, secs)),
+            rest: metered(pid, secs, || {
+                wrk(&brand_page.url, &post_brand_lua, clients, secs)
+            }),
             grpc: None,
             target: 0.3,
         },

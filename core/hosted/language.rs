@@ -4,9 +4,9 @@
 //! language; a redirect's percent-encoded), and a quiz's score when the owner shows
 //! it (`settings.show_quiz_score`).
 //!
-//! The form (and the response) are read again only when there is something to do: a
-//! language other than the default, a recall, or a score to show. The plain case costs
-//! nothing more.
+//! The form is read again only when there is something to do: a language, a recall, or
+//! a score to show; the response's answers only for a recall or a score. The plain
+//! case costs nothing more, a page in another language one read of the form.
 
 use super::Hosted;
 use crate::forms::reading::Reading;
@@ -41,6 +41,11 @@ impl Hosted {
         let Ok((form, _)) = self.published(short_id).await else {
             return;
         };
+        translate(&form, language, reply);
+        let recalls = |t: &Option<String>| t.as_deref().is_some_and(crate::recall::has_recall);
+        if !shows_score && !recalls(&reply.confirmation_message) && !recalls(&reply.redirect_url) {
+            return;
+        }
         let answers = match Uuid::parse_str(&reply.response_id) {
             Ok(id) => super::store::answers(&self.pool, form.id, id)
                 .await
@@ -50,7 +55,7 @@ impl Hosted {
             // A robot's dropped submission: nothing to recall, nothing scored.
             Err(_) => Map::new(),
         };
-        answer(&form, &answers, language, reply);
+        recall(&form, &answers, language, reply);
         if shows_score
             && !reply.response_id.is_empty()
             && let Some((score, max)) = quiz_score(&form.fields, &answers)
@@ -62,15 +67,10 @@ impl Hosted {
 }
 
 /// Puts the confirmation message and redirect in `language` (the form's translation,
-/// where it has them) into the reply, with their recalls filled from `answers`.
-fn answer(
-    form: &Form,
-    answers: &Map<String, Value>,
-    language: Option<&str>,
-    reply: &mut pb::SubmitHostedFormResponse,
-) {
-    let reading = Reading::of(form, answers, language);
-    if let Some(translation) = reading.translation() {
+/// where it has them) into the reply.
+fn translate(form: &Form, language: Option<&str>, reply: &mut pb::SubmitHostedFormResponse) {
+    let none = Map::new();
+    if let Some(translation) = Reading::of(form, &none, language).translation() {
         if let Some(message) = &translation.confirmation_message {
             reply.confirmation_message = Some(message.clone());
         }
@@ -78,6 +78,17 @@ fn answer(
             reply.redirect_url = Some(url.clone());
         }
     }
+}
+
+/// Fills the recalls of the reply's confirmation message and redirect from `answers`
+/// (an option by its label in `language`).
+fn recall(
+    form: &Form,
+    answers: &Map<String, Value>,
+    language: Option<&str>,
+    reply: &mut pb::SubmitHostedFormResponse,
+) {
+    let reading = Reading::of(form, answers, language);
     if let Some(message) = &reply.confirmation_message {
         reply.confirmation_message = Some(reading.recall(message));
     }
