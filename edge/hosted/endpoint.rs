@@ -11,7 +11,10 @@
 
 use super::errors::{error_page, field_errors};
 use super::page::{refusal_page, thanks_page};
-use super::posted::{self, Posted, Stop, Submitted, Unreadable};
+use super::posted::{
+    self, ENDPOINT_HONEYPOT_FIELD as HONEYPOT_FIELD, ENDPOINT_POW_FIELD as POW_FIELD, Posted, Stop,
+    Submitted, Unreadable,
+};
 use super::words::Words;
 use crate::http::call::Call;
 use crate::http::error::{ApiError, reason_of};
@@ -23,14 +26,6 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use forms::pb::{self, ErrorReason};
 use serde_json::{Map, Value, json};
-
-/// The honeypot of an owner's form: the name Formspree's users already have in their
-/// HTML. Not the hosted page's `website`, which a form may well have a field for.
-pub(super) const HONEYPOT_FIELD: &str = "_gotcha";
-/// The input (or JSON key) carrying the solved proof-of-work challenge, when the form's
-/// `proof_of_work` is on (the hosted page's is `pow_solution`: on an owner's form, a
-/// name that starts with `_` is the service's).
-pub(super) const POW_FIELD: &str = "_pow";
 
 /// How long a browser may keep a preflight's answer (Chromium keeps at most 2 hours).
 const PREFLIGHT_MAX_AGE: &str = "600";

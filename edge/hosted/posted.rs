@@ -22,6 +22,14 @@ use forms::pb::{self, ErrorReason};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 
+/// The honeypot of an owner's form: the name Formspree's users already have in their
+/// HTML. Not the hosted page's `website`, which a form may well have a field for.
+pub(super) const ENDPOINT_HONEYPOT_FIELD: &str = "_gotcha";
+/// The input (or JSON key) carrying the solved proof-of-work challenge, when the form's
+/// `proof_of_work` is on (the hosted page's is `pow_solution`: on an owner's form, a
+/// name that starts with `_` is the service's).
+pub(super) const ENDPOINT_POW_FIELD: &str = "_pow";
+
 /// Parts (fields and files) a submission may have: a form's largest number of fields
 /// with room for the page's own. More is no visitor's submission, and each part would
 /// cost validation work.
@@ -76,10 +84,10 @@ impl Posted {
             // On the owner's own form, a name that starts with `_` is the service's,
             // never an answer (no field id or label slug starts so).
             match name.as_str() {
-                super::endpoint::HONEYPOT_FIELD => {
+                ENDPOINT_HONEYPOT_FIELD => {
                     self.honeypot_filled |= !value.trim().is_empty();
                 }
-                super::endpoint::POW_FIELD => self.pow_solution = value,
+                ENDPOINT_POW_FIELD => self.pow_solution = value,
                 reserved if reserved.starts_with('_') => {}
                 _ => self.values.push((name, value)),
             }
