@@ -69,8 +69,8 @@ impl Hosted {
 /// Puts the confirmation message and redirect in `language` (the form's translation,
 /// where it has them) into the reply.
 fn translate(form: &Form, language: Option<&str>, reply: &mut pb::SubmitHostedFormResponse) {
-    let none = Map::new();
-    if let Some(translation) = Reading::of(form, &none, language).translation() {
+    let translation = language.and_then(|tag| form.languages.translations.get(tag));
+    if let Some(translation) = translation {
         if let Some(message) = &translation.confirmation_message {
             reply.confirmation_message = Some(message.clone());
         }

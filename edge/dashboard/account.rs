@@ -171,36 +171,26 @@ async fn render(owner: &Owner, done: Option<&str>, typed: Option<(&str, &str)>) 
         @if reply.identities.is_empty() {
             p class="muted" { "No identity is linked." }
         } @else {
-            div class="table-wrap" tabindex="0" role="region" aria-label="Linked identities" {
-                table {
-                    thead { tr {
-                        th scope="col" { "Subject" }
-                        th scope="col" { "Provider" }
-                        th scope="col" { "Linked" }
-                        th scope="col" { "Action" }
-                    } }
-                    tbody {
-                        @for identity in &reply.identities {
-                            tr {
-                                @let provider = provider_words(&identity.issuer);
-                                th scope="row" { code { (identity.subject) } }
-                                td { (provider) }
-                                td { (when(identity.created_at.as_ref())) }
-                                td {
-                                    form method="post" action="/app/account/unlink" {
-                                        (csrf(&owner.session))
-                                        input type="hidden" name="subject" value=(identity.subject);
-                                        input type="hidden" name="issuer" value=(identity.issuer);
-                                        button type="submit" class="secondary" {
-                                            "Unlink" span class="visually-hidden" { " " (identity.subject) " (" (provider) ")" }
-                                        }
-                                    }
+            (layout::table("Linked identities", &["Subject", "Provider", "Linked", "Action"], html! {
+                @for identity in &reply.identities {
+                    tr {
+                        @let provider = provider_words(&identity.issuer);
+                        th scope="row" { code { (identity.subject) } }
+                        td { (provider) }
+                        td { (when(identity.created_at.as_ref())) }
+                        td {
+                            form method="post" action="/app/account/unlink" {
+                                (csrf(&owner.session))
+                                input type="hidden" name="subject" value=(identity.subject);
+                                input type="hidden" name="issuer" value=(identity.issuer);
+                                button type="submit" class="secondary" {
+                                    "Unlink" span class="visually-hidden" { " " (identity.subject) " (" (provider) ")" }
                                 }
                             }
                         }
                     }
                 }
-            }
+            }))
         }
     };
     let mut response = owner.page("Account", Section::Account, body);

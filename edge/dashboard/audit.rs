@@ -224,32 +224,19 @@ fn target(e: &pb::AuditEntry, forms: &[pb::Form]) -> Markup {
 
 fn table(entries: &[pb::AuditEntry], forms: &[pb::Form]) -> Markup {
     html! {
-        div class="table-wrap audit-entries" tabindex="0" role="region" aria-label="Audit entries" {
-            table {
-                thead { tr {
-                    th scope="col" { "When" }
-                    th scope="col" { "Who" }
-                    th scope="col" { "What" }
-                    th scope="col" { "Target" }
-                    th scope="col" { "Changed" }
-                    th scope="col" { "From" }
-                    th scope="col" { "Outcome" }
-                } }
-                tbody {
-                    @for e in entries {
-                        tr {
-                            td data-label="When" { (layout::when(e.at.as_ref())) }
-                            td data-label="Who" { (who(e)) }
-                            th scope="row" data-label="What" { span title=(e.action) { (what(&e.action)) } }
-                            td data-label="Target" { (target(e, forms)) }
-                            td data-label="Changed" { (e.changed.join(", ")) }
-                            td data-label="From" { (e.client_ip) br; span class="muted" { (e.user_agent) } }
-                            td data-label="Outcome" { span class={"badge " (e.outcome)} { (e.outcome) } }
-                        }
-                    }
+        (layout::table_in("audit-entries", "Audit entries", &["When", "Who", "What", "Target", "Changed", "From", "Outcome"], html! {
+            @for e in entries {
+                tr {
+                    td data-label="When" { (layout::when(e.at.as_ref())) }
+                    td data-label="Who" { (who(e)) }
+                    th scope="row" data-label="What" { span title=(e.action) { (what(&e.action)) } }
+                    td data-label="Target" { (target(e, forms)) }
+                    td data-label="Changed" { (e.changed.join(", ")) }
+                    td data-label="From" { (e.client_ip) br; span class="muted" { (e.user_agent) } }
+                    td data-label="Outcome" { span class={"badge " (e.outcome)} { (e.outcome) } }
                 }
             }
-        }
+        }))
     }
 }
 

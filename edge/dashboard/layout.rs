@@ -87,6 +87,28 @@ pub(crate) enum FormTab {
     Webhooks,
 }
 
+/// A table under its column headings, in a region of its own that scrolls sideways on a
+/// narrow screen (named `label` for screen readers, reachable by keyboard).
+pub(crate) fn table(label: &str, columns: &[&str], rows: Markup) -> Markup {
+    table_in("", label, columns, rows)
+}
+
+/// `table`, its region also in `class` (the page's own layout of it).
+pub(crate) fn table_in(class: &str, label: &str, columns: &[&str], rows: Markup) -> Markup {
+    let class = match class {
+        "" => "table-wrap".to_owned(),
+        more => format!("table-wrap {more}"),
+    };
+    html! {
+        div class=(class) tabindex="0" role="region" aria-label=(label) {
+            table {
+                thead { tr { @for column in columns { th scope="col" { (column) } } } }
+                tbody { (rows) }
+            }
+        }
+    }
+}
+
 /// The trail from a section to the page: `links` (address, words), then where the
 /// page is (`here`, not a link). The same on every page under the main bar, so that a
 /// person always finds the way up in one place.

@@ -145,49 +145,36 @@ fn page(owner: &Owner, keys: &[pb::OwnKey], done: Option<&str>, problem: Option<
         @if keys.is_empty() {
             p class="muted" { "No keys yet." }
         } @else {
-            div class="table-wrap" tabindex="0" role="region" aria-label="Your keys" {
-                table {
-                    thead { tr {
-                        th scope="col" { "Key" }
-                        th scope="col" { "Scopes" }
-                        th scope="col" { "Created" }
-                        th scope="col" { "Last used" }
-                        th scope="col" { "Expires" }
-                        th scope="col" { "Status" }
-                        th scope="col" { "Actions" }
-                    } }
-                    tbody {
-                        @for own in keys {
-                            @if let Some(key) = &own.key {
-                                @let status = key_status(key);
-                                tr {
-                                    th scope="row" {
-                                        @if own.session_key { "Dashboard sessions" }
-                                        @else if let Some(label) = &own.label { (label) " " code class="muted" { (key.prefix) "…" } }
-                                        @else { code { (key.prefix) "…" } }
-                                    }
-                                    td { (scope_names(&key.scopes)) }
-                                    td { (when(key.created_at.as_ref())) }
-                                    td { (own.last_used_on.as_deref().unwrap_or("never")) }
-                                    td { @if key.expires_at.is_some() { (when(key.expires_at.as_ref())) } @else { "never" } }
-                                    td { span class={"badge " (status)} { (status) } }
-                                    td class="key-actions" {
-                                        a href={"/app/keys/" (key.id)} {
-                                            "Usage" span class="visually-hidden" { " of " (label_of(own)) }
-                                        }
-                                        @if !own.session_key && status != "revoked" {
-                                            " "
-                                            a href={"/app/keys/" (key.id) "/revoke"} {
-                                                "Revoke…" span class="visually-hidden" { " " (label_of(own)) }
-                                            }
-                                        }
+            (layout::table("Your keys", &["Key", "Scopes", "Created", "Last used", "Expires", "Status", "Actions"], html! {
+                @for own in keys {
+                    @if let Some(key) = &own.key {
+                        @let status = key_status(key);
+                        tr {
+                            th scope="row" {
+                                @if own.session_key { "Dashboard sessions" }
+                                @else if let Some(label) = &own.label { (label) " " code class="muted" { (key.prefix) "…" } }
+                                @else { code { (key.prefix) "…" } }
+                            }
+                            td { (scope_names(&key.scopes)) }
+                            td { (when(key.created_at.as_ref())) }
+                            td { (own.last_used_on.as_deref().unwrap_or("never")) }
+                            td { @if key.expires_at.is_some() { (when(key.expires_at.as_ref())) } @else { "never" } }
+                            td { span class={"badge " (status)} { (status) } }
+                            td class="key-actions" {
+                                a href={"/app/keys/" (key.id)} {
+                                    "Usage" span class="visually-hidden" { " of " (label_of(own)) }
+                                }
+                                @if !own.session_key && status != "revoked" {
+                                    " "
+                                    a href={"/app/keys/" (key.id) "/revoke"} {
+                                        "Revoke…" span class="visually-hidden" { " " (label_of(own)) }
                                     }
                                 }
                             }
                         }
                     }
                 }
-            }
+            }))
             @if keys.iter().any(|k| k.session_key) {
                 p class="muted" { "“Dashboard sessions” is the key your signed-in pages work under. Browsing the dashboard is not API usage and is not counted in its figures." }
             }

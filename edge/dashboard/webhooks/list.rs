@@ -65,27 +65,17 @@ pub(super) async fn list_page(
         @if hooks.is_empty() {
             p class="muted" { "This form has no webhook yet. Create one below." }
         } @else {
-            div class="table-wrap" tabindex="0" role="region" aria-label="Webhooks" {
-                table {
-                    thead { tr {
-                        th scope="col" { "Name" }
-                        th scope="col" { "URL" }
-                        th scope="col" { "Sent when" }
-                        th scope="col" { "State" }
-                    } }
-                    tbody {
-                        @for hook in &hooks {
-                            tr {
-                                // A webhook's own page (deliveries, secret) is an admin's.
-                                td { @if owner.may("admin") { a href=(hook_url(&form.id, &hook.id)) { (hook.name) } } @else { (hook.name) } }
-                                td class="url" { (hook.url) }
-                                td { (words(&hook.events)) }
-                                td { (active_badge(hook.is_active)) }
-                            }
-                        }
+            (layout::table("Webhooks", &["Name", "URL", "Sent when", "State"], html! {
+                @for hook in &hooks {
+                    tr {
+                        // A webhook's own page (deliveries, secret) is an admin's.
+                        td { @if owner.may("admin") { a href=(hook_url(&form.id, &hook.id)) { (hook.name) } } @else { (hook.name) } }
+                        td class="url" { (hook.url) }
+                        td { (words(&hook.events)) }
+                        td { (active_badge(hook.is_active)) }
                     }
                 }
-            }
+            }))
         }
         @if owner.may("admin") { section class="card" aria-labelledby="new-heading" {
             h2 id="new-heading" { "New webhook" }
