@@ -132,7 +132,12 @@ async fn an_owner_builds_a_three_page_survey_with_a_condition_in_the_builder() {
         fields.iter().filter(|f| f["type"] == "page_break").count(),
         2
     );
-    let at = |label: &str| labels.iter().position(|l| *l == label).expect(label);
+    let at = |label: &str| {
+        labels
+            .iter()
+            .position(|l| *l == label)
+            .unwrap_or_else(|| panic!("no question {label:?} among {labels:?}\n{seen:#}"))
+    };
     assert_eq!(at("Your website") + 1, at("Pro features"));
     assert_eq!(at("What should we build next?") + 1, at("Anything else?"));
     let plan = &fields[at("Plan")];
