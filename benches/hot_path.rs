@@ -209,8 +209,24 @@ fn metered(pid: u32, secs: usize, run: impl FnOnce() -> f64) -> (f64, f64) {
     (rate, per_request(pid, before, rate, secs))
 }
 
-/// Memory of a process in kB: (VmRSS, VmHWM).
-fn memory(pid: u32) -> (u64, u64) {
+/// Memory of a process in kB, from /proc/<pid>/status.
+struct Memory {
+    /// VmRSS: all resident pages.
+    rss: u64,
+    /// VmHWM: the most VmRSS has been.
+    peak: u64,
+    /// RssAnon: the heap and the stacks, which only the process holds.
+    anon: u64,
+    /// RssFile: pages of files mapped, nearly all the binary's own code and constants
+    /// (clean: the kernel takes them back under pressure and reads them again).
+    file: u64,
+}
+
+fn mb(kb: u64) -> f64 {
+    kb as f64 / 1024.0
+}
+
+fn memory(pid: u32) -> Memory {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let kb = |name: &str| {
         status
@@ -220,7 +236,12 @@ fn memory(pid: u32) -> (u64, u64) {
             .and_then(|n| n.parse().ok())
             .unwrap_or(0)
     };
-    (kb("VmRSS:"), kb("VmHWM:"))
+    Memory {
+        rss: kb("VmRSS:"),
+        peak: kb("VmHWM:"),
+        anon: kb("RssAnon:"),
+        file: kb("RssFile:"),
+    }
 }
 
 fn lua_string(s: &str) -> String {
@@ -450,7 +471,7 @@ async fn main() {
     )
     .await
     .ok(201);
-    let (idle_rss, _) = memory(pid);
+    let idle = memory(pid);
 
     // Scripts: pgbench's bare statements, wrk's requests.
     let write = |name: &str, text: &dyn AsRef<[u8]>| {
@@ -656,7 +677,7 @@ async fn main() {
             target: 0.3,
         },
     ];
-    let (_, peak_rss) = memory(pid);
+    let loaded = memory(pid);
 
     println!(
         "\n{clients} clients, {secs} s a line, formsd release build ({} database connections), \
@@ -708,9 +729,17 @@ async fn main() {
         met(rest_over_grpc >= 0.8)
     );
     println!(
-        "formsd memory: idle {:.1} MB, peak {:.1} MB (before the many-forms line)",
-        idle_rss as f64 / 1024.0,
-        peak_rss as f64 / 1024.0
+        "formsd memory: idle {:.1} MB [≤ 25 MB: {}], peak {:.1} MB [≤ 60 MB: {}] (before the \
+         many-forms line); of which the heap and stacks {:.1} MB idle, {:.1} MB after the \
+         lines, and the binary's mapped pages {:.1} MB idle, {:.1} MB after",
+        mb(idle.rss),
+        met(idle.rss <= 25 * 1024),
+        mb(loaded.peak),
+        met(loaded.peak <= 60 * 1024),
+        mb(idle.anon),
+        mb(loaded.anon),
+        mb(idle.file),
+        mb(loaded.file)
     );
 
     // The many-forms line against 64 of its forms.
@@ -718,7 +747,6 @@ async fn main() {
     let many = many_forms(dir.path(), clients, secs).await;
     let (rest64, grpc64) = (many.rest_few, many.grpc_few);
     let share = many.stored / many.created;
-    let mb = |kb: u64| kb as f64 / 1024.0;
     println!(
         "\nPOST …/responses, {MANY_FORMS} forms of {MANY_ACCOUNTS} accounts, each form in \
          turn (after a warm-up create to each)"
@@ -794,7 +822,7 @@ async fn many_forms(dir: &Path, clients: usize, secs: usize) -> ManyForms {
     flags.extend(["--metrics-addr", "127.0.0.1:0"]);
     let app = &TestApp::spawn_with(&flags).await;
     let pid = app.server.child.id().expect("formsd pid");
-    let rss_before = memory(pid).0;
+    let rss_before = memory(pid).rss;
     let mut keys = Vec::new();
     for _ in 0..MANY_ACCOUNTS {
         keys.push(app.key(Plan::Enterprise, &[Scope::Admin]).await);
@@ -892,7 +920,7 @@ async fn many_forms(dir: &Path, clients: usize, secs: usize) -> ManyForms {
             sum("formsd_form_view_bytes", ""),
         )
     };
-    let rss_warm = memory(pid).0;
+    let rss_warm = memory(pid).rss;
     let create = "/forms.v1.ResponsesService/CreateResponse";
     // The 64 forms' rate and the 10,000's, back to back, REST then gRPC; the share of
     // one-statement creates is the 10,000's.
@@ -913,7 +941,7 @@ async fn many_forms(dir: &Path, clients: usize, secs: usize) -> ManyForms {
         created: created - before_grpc.1 + after_rest.1 - before_rest.1,
         rss_before,
         rss_warm,
-        rss_after: memory(pid).0,
+        rss_after: memory(pid).rss,
         view_entries,
         view_bytes,
     }

@@ -350,6 +350,12 @@ async fn stale_statistics(db: &Arc<TestDb>, bare_receiver: f64) {
             .execute(&pool)
             .await
             .expect("vacuum");
+        // A delivery goes to its subscription's URL as it is now: this step's receiver.
+        sqlx::query("UPDATE webhooks SET url = $1")
+            .bind(&hook)
+            .execute(&pool)
+            .await
+            .expect("the webhooks to this receiver");
         sqlx::query(
             "INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url,
                                      response_id, payload, max_retries, next_attempt_at,
