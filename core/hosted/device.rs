@@ -3,7 +3,7 @@
 //! it), read by `ua-parser`, name the browser, the operating system and the device, and
 //! [`class`] sorts the device into desktop, mobile, tablet, appliance or bot.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use ua_parser::{Extractor, Regexes};
 
@@ -43,16 +43,33 @@ const DEVICE_BRANDS: &[&str] = &[
     "BlackBerry",
 ];
 
-/// The rules compiled, once for the process, by the first agent parsed (40 ms in a
+/// The rules compiled, once for the process, by the first agent read (40 ms in a
 /// release build, 0.7 s in a debug one); `None` if they do not compile (logged then), and
 /// every agent is unknown.
-static EXTRACTOR: LazyLock<Option<Extractor<'static>>> = LazyLock::new(|| {
-    compile()
-        .inspect_err(|error| {
-            tracing::error!(%error, "the User-Agent rules do not compile: devices are not recorded");
+static EXTRACTOR: OnceLock<Option<Extractor<'static>>> = OnceLock::new();
+
+fn rules() -> Option<&'static Extractor<'static>> {
+    EXTRACTOR
+        .get_or_init(|| {
+            compile()
+                .inspect_err(|error| {
+                    tracing::error!(%error, "the User-Agent rules do not compile: devices are not recorded");
+                })
+                .ok()
         })
-        .ok()
-});
+        .as_ref()
+}
+
+/// Reads a User-Agent header as a request does: the first one compiles the rules on a
+/// thread for blocking work, not on the request's (which would stall every request that
+/// thread serves meanwhile).
+pub(crate) async fn read(user_agent: &str) -> Device {
+    if EXTRACTOR.get().is_none() {
+        // A panic there would only leave the rules to the `parse` below.
+        let _ = tokio::task::spawn_blocking(rules).await;
+    }
+    parse(user_agent)
+}
 
 fn compile() -> Result<Extractor<'static>, String> {
     let mut rules: Regexes<'static> = serde_json::from_str(RULES).map_err(|e| e.to_string())?;
@@ -70,7 +87,7 @@ fn known(value: &str) -> Option<String> {
 
 /// Parses a User-Agent header.
 pub(crate) fn parse(user_agent: &str) -> Device {
-    let Some(extractor) = EXTRACTOR.as_ref() else {
+    let Some(extractor) = rules() else {
         return Device::default();
     };
     let (browser, os, device) = extractor.extract(user_agent);

@@ -178,6 +178,8 @@ impl Hosted {
             tracing::info!(form_id = %form.id, "endpoint submission dropped by the honeypot");
             return Ok(reply(&form.settings, uuid::Uuid::new_v4().to_string()));
         }
+        // Before any file is staged (see `Hosted::submit`).
+        let device = super::device::read(&req.user_agent).await;
         let names = names(&form.fields);
         // Files may be named by a field's slug too.
         let uploads = req
@@ -193,7 +195,6 @@ impl Hosted {
             .stage(&form.fields, uploads, self.grace_until())
             .await?;
         let ids = staged.ids.clone();
-        let device = super::device::parse(&req.user_agent);
         let answers = req
             .answers
             .as_ref()

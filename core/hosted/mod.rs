@@ -234,6 +234,9 @@ impl Hosted {
             store::spend(&self.pool, &proof).await?;
             true
         };
+        // Before any file is staged: the first agent an instance reads compiles the
+        // rules, which must not eat into a staged file's grace.
+        let device = device::read(&req.user_agent).await;
         if let Some((form, count)) = read {
             if paged {
                 Self::check_open(&form, count, now)?;
@@ -250,7 +253,7 @@ impl Hosted {
                     answers,
                     staged,
                     started_at,
-                    device: device::parse(&req.user_agent),
+                    device,
                     proven,
                     visitor: self.visitors.of(ip),
                     language: language_tag(req.language),
@@ -267,7 +270,6 @@ impl Hosted {
         self.add_kept(&mut staged, kept, form_id, &req.csrf_nonce)
             .await?;
         let held = staged.clone();
-        let device = device::parse(&req.user_agent);
         let submission = Submission {
             id: None,
             answers,

@@ -12,8 +12,7 @@
 use super::errors::{error_page, field_errors};
 use super::page::{refusal_page, thanks_page};
 use super::posted::{
-    self, ENDPOINT_HONEYPOT_FIELD as HONEYPOT_FIELD, ENDPOINT_POW_FIELD as POW_FIELD, Posted, Stop,
-    Submitted, Unreadable,
+    self, ENDPOINT_HONEYPOT_FIELD, ENDPOINT_POW_FIELD, Posted, Stop, Submitted, Unreadable,
 };
 use super::words::Words;
 use crate::http::call::Call;
@@ -152,14 +151,14 @@ async fn read_json(state: &AppState, req: Request) -> Result<Posted, Stop> {
     let mut answers = Map::new();
     for (name, value) in object {
         match (name.as_str(), value) {
-            (HONEYPOT_FIELD, value) => {
+            (ENDPOINT_HONEYPOT_FIELD, value) => {
                 posted.honeypot_filled |= match &value {
                     Value::String(s) => !s.trim().is_empty(),
                     Value::Null | Value::Bool(false) => false,
                     _ => true,
                 };
             }
-            (POW_FIELD, Value::String(solution)) => posted.pow_solution = solution,
+            (ENDPOINT_POW_FIELD, Value::String(solution)) => posted.pow_solution = solution,
             (reserved, _) if reserved.starts_with('_') => {}
             (_, value) => {
                 answers.insert(name, value);

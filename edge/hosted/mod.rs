@@ -46,6 +46,7 @@ pub(crate) use endpoint::{challenge, preflight, thanks};
 pub(crate) use page::{
     back_script, keys_script, logo, page_headers, script, steps_script, theme_css,
 };
+pub(crate) use posted::{ENDPOINT_HONEYPOT_FIELD, ENDPOINT_POW_FIELD};
 
 /// The form's page; `filled` is what a failed submission left (answers, errors,
 /// banner), empty on a first visit; `paging`, the page of a form with pages.

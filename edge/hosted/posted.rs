@@ -24,11 +24,11 @@ use std::collections::HashMap;
 
 /// The honeypot of an owner's form: the name Formspree's users already have in their
 /// HTML. Not the hosted page's `website`, which a form may well have a field for.
-pub(super) const ENDPOINT_HONEYPOT_FIELD: &str = "_gotcha";
+pub(crate) const ENDPOINT_HONEYPOT_FIELD: &str = "_gotcha";
 /// The input (or JSON key) carrying the solved proof-of-work challenge, when the form's
 /// `proof_of_work` is on (the hosted page's is `pow_solution`: on an owner's form, a
 /// name that starts with `_` is the service's).
-pub(super) const ENDPOINT_POW_FIELD: &str = "_pow";
+pub(crate) const ENDPOINT_POW_FIELD: &str = "_pow";
 
 /// Parts (fields and files) a submission may have: a form's largest number of fields
 /// with room for the page's own. More is no visitor's submission, and each part would

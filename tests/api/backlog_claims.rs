@@ -136,7 +136,7 @@ async fn a_backlog_is_claimed_without_reading_it_whole_whatever_the_statistics()
     );
     // Claims that read the backlog whole read 1,878 entries a delivery here (the due
     // step's status tested as `= 'pending'`, 1,140 a scan); claims that read what they
-    // take, 7-11 (the deliveries in flight or not yet recorded, which are still pending,
+    // take, 7-19 (the deliveries in flight or not yet recorded, which are still pending,
     // are read again by each claim: more of them on a loaded machine). The bound sits
     // between, a fiftieth of the backlog.
     assert!(

@@ -614,14 +614,11 @@ async fn files_are_written_before_the_form_is_locked() {
 async fn files_of_a_submission_cut_off_by_a_crash_are_swept() {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("file://{}", dir.path().display());
-    // A grace of a few seconds: the first hosted submission of an instance also
-    // compiles the User-Agent rules (0.7 s in a debug build, several on a slow
-    // machine), and a grace shorter than that sweeps its file before it is stored.
     let flags = [
         "--file-store-url",
         url.as_str(),
         "--staged-file-grace",
-        "5s",
+        "1s",
     ];
     let db = TestDb::create().await;
     let mut app = TestApp::spawn_on(db.clone(), &flags).await;

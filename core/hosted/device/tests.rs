@@ -316,7 +316,7 @@ fn json_made_from_the_yaml() {
     let in_json =
         rules.user_agent_parsers.len() + rules.os_parsers.len() + rules.device_parsers.len();
     assert_eq!(in_json, in_yaml);
-    assert!(EXTRACTOR.is_some(), "the rules compile");
+    assert!(super::rules().is_some(), "the rules compile");
 }
 
 fn rss_kib() -> u64 {
@@ -359,4 +359,12 @@ fn measure() {
         times[5_000],
         times[9_900]
     );
+}
+
+#[tokio::test]
+async fn a_request_reads_an_agent_as_the_rules_do() {
+    let agent = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1";
+    let device = read(agent).await;
+    assert_eq!(device, parse(agent));
+    assert_eq!(device.device_type.as_deref(), Some("mobile"));
 }

@@ -2,7 +2,7 @@
 //! own site, posting to the form's address), shown in the share panel.
 
 // The "Other" choice is posted as the hosted page posts it (its text in `<name>:other`).
-use crate::hosted::OTHER;
+use crate::hosted::{ENDPOINT_HONEYPOT_FIELD, ENDPOINT_POW_FIELD, OTHER};
 use forms::pb::FieldKind;
 
 /// The copy-paste HTML of a form in endpoint mode: the owner's own `<form>` posting
@@ -147,13 +147,12 @@ pub(crate) fn endpoint_snippet(action: &str, form: &forms::pb::Form) -> String {
     }
     html.push_str(&format!(
         "  <!-- Left empty by people; robots fill it in, and their posts are dropped. -->\n  \
-         <input type=\"text\" name=\"{}\" style=\"display:none\" tabindex=\"-1\" autocomplete=\"off\">\n",
-        "_gotcha"
+         <input type=\"text\" name=\"{ENDPOINT_HONEYPOT_FIELD}\" style=\"display:none\" tabindex=\"-1\" autocomplete=\"off\">\n"
     ));
     if pow {
-        html.push_str(
-            "  <input type=\"hidden\" name=\"_pow\">\n  <p id=\"pow-status\" role=\"status\"></p>\n",
-        );
+        html.push_str(&format!(
+            "  <input type=\"hidden\" name=\"{ENDPOINT_POW_FIELD}\">\n  <p id=\"pow-status\" role=\"status\"></p>\n"
+        ));
     }
     html.push_str("  <button type=\"submit\">Send</button>\n</form>");
     if pow && let Some((origin, _)) = action.rsplit_once("/f/") {
