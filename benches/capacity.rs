@@ -17,8 +17,10 @@
 //! every database: run it on an otherwise quiet server. Sizes are after `VACUUM`, so a
 //! row's dead versions count only as the free space they leave for later rows.
 //!
-//! BENCH_PRELOAD (0) responses are written by SQL first, to measure creates against a
-//! table of that size.
+//! BENCH_PRELOAD (0) responses are written by SQL after a phase 0 (phase 1's creates on
+//! the table before it), to measure creates against a table of that size: their rate
+//! against phase 0's is printed with its target (>= 0.8x), as is the PostgreSQL CPU of
+//! a create with its delivery against a plain one's (phase 2 against phase 1, <= 1.5x).
 //!
 //! Needs `wrk`. Run: `cargo bench --bench capacity` (on a server of its own with production settings: see `common::production_server`).
 
@@ -26,14 +28,16 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
 
 mod common;
+#[path = "capacity/meter.rs"]
+mod meter;
 
 use axum::routing::post;
 use common::harness::TestApp;
 use common::{figure, run};
 use forms::accounts::{Plan, Scope};
+use meter::{Meter, Rates, print_phase};
 use serde_json::json;
 use sqlx::{AssertSqlSafe, PgPool};
-use std::collections::HashMap;
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -75,157 +79,13 @@ fn answers(form: &serde_json::Value) -> serde_json::Value {
     serde_json::Value::Object(answers)
 }
 
-/// CPU seconds (user and system) of a process so far; 0 once it is gone.
-fn cpu_seconds(pid: u32, tick: f64) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // The fields after the command name (which may hold spaces) are ") state ppid ...":
-    // utime and stime are the 14th and 15th of the line, so the 12th and 13th after it.
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok());
-    match (ticks(11), ticks(12)) {
-        (Some(user), Some(system)) => (user + system) / tick,
-        _ => 0.0,
-    }
-}
-
-/// The PostgreSQL processes that work for this database, and the cluster's own.
-async fn postgres_pids(pool: &PgPool) -> Vec<u32> {
-    let pids: Vec<i32> = sqlx::query_scalar(
-        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() \
-         OR backend_type IN ('walwriter', 'checkpointer', 'background writer', \
-         'autovacuum launcher', 'autovacuum worker')",
-    )
-    .fetch_all(pool)
-    .await
-    .expect("pg_stat_activity");
-    pids.into_iter()
-        .filter_map(|p| u32::try_from(p).ok())
-        .collect()
-}
-
-/// The CPU used by formsd and by PostgreSQL over a phase: a process that started
-/// during it counts from its start, one that ended during it is missed (formsd's pool
-/// keeps its connections, so that is an autovacuum worker at most).
-struct Meter {
-    formsd: u32,
-    tick: f64,
-    started: Instant,
-    formsd_before: f64,
-    postgres_before: HashMap<u32, f64>,
-    wal_before: i64,
-}
-
-/// What a phase used.
-struct Used {
-    seconds: f64,
-    formsd: f64,
-    postgres: f64,
-    wal_bytes: f64,
-    /// WAL by resource manager (heap, B-tree, GIN, …): (name, record bytes, bytes of
-    /// full-page images), where `pg_walinspect` could read it.
-    wal_parts: Vec<(String, i64, i64)>,
-}
-
-impl Meter {
-    async fn start(pool: &PgPool, formsd: u32, tick: f64) -> Meter {
-        let postgres_before = postgres_pids(pool)
-            .await
-            .into_iter()
-            .map(|pid| (pid, cpu_seconds(pid, tick)))
-            .collect();
-        Meter {
-            formsd,
-            tick,
-            started: Instant::now(),
-            formsd_before: cpu_seconds(formsd, tick),
-            postgres_before,
-            wal_before: wal_position(pool).await,
-        }
-    }
-
-    async fn stop(self, pool: &PgPool) -> Used {
-        let seconds = self.started.elapsed().as_secs_f64();
-        let formsd = cpu_seconds(self.formsd, self.tick) - self.formsd_before;
-        let mut pids = postgres_pids(pool).await;
-        pids.extend(self.postgres_before.keys());
-        pids.sort_unstable();
-        pids.dedup();
-        let postgres = pids
-            .iter()
-            .map(|pid| {
-                let now = cpu_seconds(*pid, self.tick);
-                now - self
-                    .postgres_before
-                    .get(pid)
-                    .copied()
-                    .unwrap_or(0.0)
-                    .min(now)
-            })
-            .sum();
-        let wal_bytes = (wal_position(pool).await - self.wal_before) as f64;
-        let wal_parts = sqlx::query_as(
-            "SELECT \"resource_manager/record_type\", record_size::bigint, fpi_size::bigint \
-               FROM pg_get_wal_stats(('0/0'::pg_lsn + $1::numeric), pg_current_wal_flush_lsn(), false) \
-              ORDER BY combined_size DESC LIMIT 5",
-        )
-        .bind(self.wal_before)
-        .fetch_all(pool)
-        .await
-        .unwrap_or_default();
-        Used {
-            seconds,
-            formsd,
-            postgres,
-            wal_bytes,
-            wal_parts,
-        }
-    }
-}
-
-async fn wal_position(pool: &PgPool) -> i64 {
-    sqlx::query_scalar("SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint")
-        .fetch_one(pool)
-        .await
-        .expect("WAL position")
-}
-
+/// The first figure of a fixed statement of the benchmark's own.
 async fn count(pool: &PgPool, sql: &str) -> i64 {
     // The benchmark's own fixed statements and table names.
     sqlx::query_scalar(AssertSqlSafe(sql.to_owned()))
         .fetch_one(pool)
         .await
         .expect("count")
-}
-
-/// One line of a phase: how many things in how long, and per core-second of each side.
-fn print_phase(what: &str, things: &str, n: i64, used: &Used) {
-    let n = n as f64;
-    println!(
-        "{what:<34} {n:>9.0} {things} in {:>5.1} s = {:>7.0}/s; per core-second: formsd {:>6.0}, \
-         PostgreSQL {:>6.0} (CPU: formsd {:.1} s, PostgreSQL {:.1} s); WAL {:.0} B each",
-        used.seconds,
-        n / used.seconds,
-        n / used.formsd.max(1e-9),
-        n / used.postgres.max(1e-9),
-        used.formsd,
-        used.postgres,
-        used.wal_bytes / n.max(1.0),
-    );
-    let parts: Vec<String> = used
-        .wal_parts
-        .iter()
-        .map(|(name, record, fpi)| {
-            format!(
-                "{name} {:.0} B (full pages {:.0} B)",
-                (record + fpi) as f64 / n.max(1.0),
-                *fpi as f64 / n.max(1.0)
-            )
-        })
-        .collect();
-    if !parts.is_empty() {
-        println!("    WAL each: {}", parts.join(", "));
-    }
 }
 
 /// The on-disk bytes of `tables` (heap, TOAST, every index), after VACUUM, per row of
@@ -265,11 +125,11 @@ async fn print_sizes(pool: &PgPool, what: &str, tables: &[&str]) {
     }
 }
 
-/// Writes `rows` responses by SQL, spread over the forms, before the phases: the
-/// forms' first responses again, each comment and name made its own (so that the
-/// search index holds as many distinct trigrams as real text would), older than any
-/// response the phases add. The search index is dropped and built again after, as a
-/// restore would.
+/// Writes `rows` responses by SQL, spread over the forms, before phase 1: the forms'
+/// responses so far again, each comment and name made its own (so that the search
+/// index holds as many distinct trigrams as real text would), submitted before any
+/// response the phases add, with time-ordered ids as formsd gives them. The search
+/// index is dropped and built again after, as a restore would.
 async fn preload_responses(pool: &PgPool, rows: usize) {
     const BATCH: usize = 100_000;
     let definition: String =
@@ -290,7 +150,7 @@ async fn preload_responses(pool: &PgPool, rows: usize) {
             "INSERT INTO responses (id, form_id, answers, metadata, device_type, browser, os,
                                     started_at, submitted_at, completion_time_seconds, search)
              SELECT r.*, forms_search_text(r.answers) FROM (
-               SELECT gen_random_uuid(), s.form_id,
+               SELECT uuid_v7(), s.form_id,
                       (SELECT jsonb_object_agg(k, CASE WHEN jsonb_typeof(v) = 'string'
                                                         AND length(v #>> '{}') > 20
                                                    THEN to_jsonb((v #>> '{}') || ' ' || md5(i::text))
@@ -436,24 +296,33 @@ async fn main() {
     };
     let (script_path, idempotent_path) = (script(false), script(true));
     let responses = "SELECT count(*) FROM responses";
+    // Phase 1, the plain creates: measured on the table as it is.
+    let plain_creates = async |what: &str| -> Rates {
+        let before = count(pool, responses).await;
+        let meter = Meter::start(pool, pid, tick).await;
+        wrk(&origin, &script_path, clients, secs);
+        let used = meter.stop(pool).await;
+        let created = count(pool, responses).await - before;
+        print_phase(what, "creates", created, &used)
+    };
+    println!("\n{clients} clients, {secs} s a phase, formsd release build, one host");
     let preload = common::env_num("BENCH_PRELOAD", 0);
-    if preload > 0 {
+    // With a preload, the same creates first on the table before it (the fresh rate
+    // the target compares with), in the same run.
+    let before_preload = if preload > 0 {
+        let fresh = plain_creates("0. creates, before the preload").await;
         let started = Instant::now();
         preload_responses(pool, preload).await;
         println!(
             "{preload} responses preloaded by SQL in {:.0} s",
             started.elapsed().as_secs_f64()
         );
-    }
-
-    println!("\n{clients} clients, {secs} s a phase, formsd release build, one host");
+        Some(fresh)
+    } else {
+        None
+    };
     // 1. Creates without a webhook.
-    let before = count(pool, responses).await;
-    let meter = Meter::start(pool, pid, tick).await;
-    wrk(&origin, &script_path, clients, secs);
-    let used = meter.stop(pool).await;
-    let created = count(pool, responses).await - before;
-    print_phase("1. creates, no webhook", "creates", created, &used);
+    let plain = plain_creates("1. creates, no webhook").await;
 
     // 1b. The same with an Idempotency-Key each: a transaction each, and a row kept for
     // the key's lifetime.
@@ -483,7 +352,7 @@ async fn main() {
         all_sent,
         "phase 2's deliveries were not all sent in 10 minutes"
     );
-    print_phase("2. creates with a webhook, sent", "creates", created, &used);
+    let with_webhook = print_phase("2. creates with a webhook, sent", "creates", created, &used);
 
     // 3. Deliveries alone: phase 2's, once more, as a pending backlog written by SQL.
     let columns: Vec<String> = sqlx::query_scalar(
@@ -536,6 +405,23 @@ async fn main() {
         "sent",
         i64::try_from(backlog).expect("count"),
         &used,
+    );
+
+    println!("\ntargets (issue 35)");
+    let verdict = |met: bool| if met { "met" } else { "NOT MET" };
+    if let Some(fresh) = before_preload {
+        let ratio = plain.per_second / fresh.per_second;
+        println!(
+            "creates at {preload} preloaded responses / before the preload: {ratio:.2}x \
+             (target >= 0.8x: {})",
+            verdict(ratio >= 0.8)
+        );
+    }
+    let cost = plain.per_postgres_second / with_webhook.per_postgres_second;
+    println!(
+        "PostgreSQL CPU of a create with its delivery / a plain create: {cost:.2}x \
+         (target <= 1.5x: {})",
+        verdict(cost <= 1.5)
     );
 
     println!();
