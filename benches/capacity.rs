@@ -201,23 +201,6 @@ fn wrk(url: &str, script: &std::path::Path, clients: usize, secs: usize) {
     }
 }
 
-/// Waits until no delivery is pending; gives up after `limit`.
-async fn drained(pool: &PgPool, limit: Duration) -> bool {
-    let deadline = Instant::now() + limit;
-    while Instant::now() < deadline {
-        let pending = count(
-            pool,
-            "SELECT count(*) FROM deliveries WHERE status = 'pending'",
-        )
-        .await;
-        if pending == 0 {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    false
-}
-
 /// A receiver on loopback that answers 200 at once and counts; returns its URL.
 async fn receiver(received: Arc<AtomicU64>) -> String {
     let router = axum::Router::new().route(
@@ -345,7 +328,7 @@ async fn main() {
     let before = count(pool, responses).await;
     let meter = Meter::start(pool, pid, tick).await;
     wrk(&origin, &script_path, clients, secs);
-    let all_sent = drained(pool, Duration::from_secs(600)).await;
+    let all_sent = common::drained(pool, Duration::from_secs(600), Duration::from_millis(50)).await;
     let used = meter.stop(pool).await;
     let created = count(pool, responses).await - before;
     assert!(
@@ -392,7 +375,7 @@ async fn main() {
         .execute(pool)
         .await
         .expect("notify");
-    let all_sent = drained(pool, Duration::from_secs(600)).await;
+    let all_sent = common::drained(pool, Duration::from_secs(600), Duration::from_millis(50)).await;
     let used = meter.stop(pool).await;
     assert!(all_sent, "the backlog was not drained in 10 minutes");
     let delivered = received.load(Ordering::Relaxed) - received_before;

@@ -102,14 +102,6 @@ async fn respond(
         .to_owned()
 }
 
-/// Deliveries not yet settled.
-async fn pending(pool: &sqlx::PgPool) -> i64 {
-    sqlx::query_scalar("SELECT count(*) FROM deliveries WHERE status = 'pending'")
-        .fetch_one(pool)
-        .await
-        .expect("pending deliveries")
-}
-
 fn met(ok: bool) -> &'static str {
     if ok { "met" } else { "NOT met" }
 }
@@ -219,7 +211,7 @@ async fn main() {
             .ok(201);
     }
     let hooked = wrk(&origin, &post_many, clients, secs);
-    let backlog = pending(&app.pool).await;
+    let backlog = common::pending(&app.pool).await;
     let create_ratio = hooked / plain;
     println!(
         "creates, 64 accounts: {plain:.0}/s without webhooks, {hooked:.0}/s with one each \
@@ -247,9 +239,12 @@ async fn main() {
     // pending): once nothing is pending, what arrived against the distinct responses
     // it was for and the deliveries the table holds. The backlog was counted as wrk
     // stopped, while the creates it had in flight could still commit.
-    while pending(&app.pool).await > 0 && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    common::drained(
+        &app.pool,
+        deadline.saturating_duration_since(Instant::now()),
+        Duration::from_millis(5),
+    )
+    .await;
     let arrived = received.load(Ordering::Relaxed);
     let distinct = receipts.lock().expect("receipts").len();
     let made: i64 = sqlx::query_scalar("SELECT count(*) FROM deliveries")
@@ -337,10 +332,12 @@ async fn main() {
     let share = common::env_num("BENCH_SUSTAINED_SHARE", 40) as f64 / 100.0;
     for part in [1.0, share] {
         // Each run starts with no backlog (what the last left is delivered first).
-        let deadline = Instant::now() + Duration::from_secs(300);
-        while pending(&app.pool).await > 0 && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        common::drained(
+            &app.pool,
+            Duration::from_secs(300),
+            Duration::from_millis(100),
+        )
+        .await;
         receipts.lock().expect("receipts").clear();
         sustained(&app, &tenants, &receipts, (hooked, part), sustained_secs).await;
     }
@@ -474,7 +471,7 @@ async fn sustained(
             sent += 1;
         }
         if started.elapsed() >= next_sample {
-            samples.push(pending(&app.pool).await);
+            samples.push(common::pending(&app.pool).await);
             next_sample += Duration::from_secs(1);
         }
     }

@@ -110,6 +110,29 @@ pub async fn serve_receiver(router: axum::Router) -> String {
     url
 }
 
+/// Deliveries not yet settled.
+pub async fn pending(pool: &sqlx::PgPool) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM deliveries WHERE status = 'pending'")
+        .fetch_one(pool)
+        .await
+        .expect("pending deliveries")
+}
+
+/// Waits until no delivery is pending (counted every `every`); false if some still
+/// are after `limit`.
+pub async fn drained(pool: &sqlx::PgPool, limit: Duration, every: Duration) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if pending(pool).await == 0 {
+            return true;
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(every).await;
+    }
+}
+
 /// Median and 99th percentile of `samples` (sorted in place).
 pub fn percentiles(samples: &mut [Duration]) -> (Duration, Duration) {
     if samples.is_empty() {
