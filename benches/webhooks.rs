@@ -8,29 +8,38 @@
 //!    receiver that answers at once, beside the bare work: the receiver's own rate under
 //!    `wrk` with a delivery's body, and the claim and record statements under `pgbench`
 //!    (claims of 256, each recorded in one statement) [drain >= 0.5x the receiver].
-//! 3. Sustained: creates at the rate step 1 measured with webhooks, over the 64
-//!    accounts, for BENCH_SUSTAINED_SECONDS (20) while the instance delivers; the backlog
-//!    each second and the p50/p99 delay from 201 to receipt [backlog bounded: at most a
-//!    second of creates at the end; p99 < 1 s]. Then the same at BENCH_SUSTAINED_SHARE
-//!    percent (40) of that rate: on a machine where the creates alone take every core,
-//!    as step 1's do here, the first run cannot also deliver, and the second shows the
-//!    delay where the cores suffice.
+//! 3. Sustained: creates at step 1's rate with webhooks, over the 64 accounts, for
+//!    BENCH_SUSTAINED_SECONDS (20) while the instance delivers, then at
+//!    BENCH_SUSTAINED_SHARE percent (40) of it; the backlog each second and the delay
+//!    from 201 to receipt. On this machine the creates alone take every core (step 1),
+//!    so the first run drives it past what it can both create and deliver [creates
+//!    answered at >= 0.8x step 1's rate without webhooks; the backlog drained within
+//!    twice the run's length after it], and the second runs where the cores suffice
+//!    [backlog bounded: at most a second of creates at the end; p99 < 1 s].
 //! 4. A backlog under stale statistics: BENCH_STALE_BACKLOG (100,000) pending
-//!    deliveries made by SQL after the table was analysed with none pending (as a
-//!    receiver's outage leaves them, before autovacuum's next analyse), drained by a
-//!    fresh instance; then the same backlog again, analysed first [stale >= 0.8x fresh;
+//!    deliveries, as many to each of the 64 subscriptions, made by SQL after the table
+//!    was analysed with none pending (as a receiver's outage leaves them, before
+//!    autovacuum's next analyse), drained by a fresh instance; then the same backlog again, analysed first [stale >= 0.8x fresh;
 //!    stale >= 0.5x the receiver's bare rate from step 2].
 //! 5. Fairness: how long one tenant's events wait while another tenant's backlog of
 //!    BENCH_SLOW_BACKLOG (30) deliveries to a receiver taking 3 s each is worked, with 4
 //!    slots per process and at most 2 for one account.
 //!
-//! Run: `cargo bench --bench webhooks` (on a server of its own with production settings: see `common::production_server`; `wrk` and
-//! `pgbench` on the PATH). BENCH_CLIENTS (32), BENCH_SECONDS (8).
+//! Run: `cargo bench --bench webhooks` (on a server of its own with production
+//! settings: see `common::production_server`; `wrk` and `pgbench` on the PATH). BENCH_CLIENTS (32), BENCH_SECONDS (8).
 
 // Test code: a failed unwrap is a failed test, and its helpers are `pub` to each other.
 #![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
 
 mod common;
+#[path = "webhooks/fairness.rs"]
+mod fairness;
+#[path = "webhooks/sql.rs"]
+mod sql;
+#[path = "webhooks/stale.rs"]
+mod stale;
+#[path = "webhooks/sustained.rs"]
+mod sustained;
 
 use axum::body::Bytes;
 use axum::routing::post;
@@ -42,7 +51,6 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
 
 type Receipts = Arc<Mutex<HashMap<String, Instant>>>;
 
@@ -105,57 +113,6 @@ async fn respond(
 fn met(ok: bool) -> &'static str {
     if ok { "met" } else { "NOT met" }
 }
-
-/// The claim statement of `core/outbox/store.rs` (`claim_deliveries`) with a worker's
-/// values: 256 free slots, 8 per account, nothing in flight, a 60 s lease; it hands the
-/// claimed ids to the record statement.
-const CLAIM_SQL: &str = r#"WITH RECURSIVE accounts AS (
-    (SELECT d.account_id FROM deliveries d WHERE d.status = 'pending' ORDER BY d.account_id LIMIT 1)
-    UNION ALL
-    SELECT (SELECT d.account_id FROM deliveries d WHERE d.status = 'pending' AND d.account_id > a.account_id ORDER BY d.account_id LIMIT 1)
-      FROM accounts a WHERE a.account_id IS NOT NULL
-), offers AS MATERIALIZED (
-    SELECT o.id, o.slot, o.next_attempt_at FROM accounts a
-     CROSS JOIN LATERAL (
-        SELECT c.id, c.next_attempt_at, row_number() OVER (ORDER BY c.turn, c.next_attempt_at) AS slot
-          FROM (SELECT d.id, d.next_attempt_at,
-                       row_number() OVER (PARTITION BY d.webhook_id, d.event ORDER BY d.next_attempt_at, d.created_at, d.id) AS turn
-                  FROM (SELECT d.id, d.next_attempt_at, d.created_at, d.webhook_id, d.event FROM deliveries d
-                         WHERE d.account_id = a.account_id AND d.status = 'pending' AND d.next_attempt_at <= now()
-                           AND (d.locked_until IS NULL OR d.locked_until < now())
-                           AND (d.webhook_id = ANY(ARRAY(SELECT w.id FROM webhooks w WHERE w.account_id = a.account_id AND NOT w.is_active))) IS NOT TRUE
-                         ORDER BY d.next_attempt_at LIMIT 16) d) c
-         ORDER BY c.turn, c.next_attempt_at LIMIT 8) o
-     WHERE a.account_id IS NOT NULL ORDER BY o.slot, o.next_attempt_at LIMIT 256
-), due AS (
-    SELECT d.id FROM offers o JOIN deliveries d ON d.id = o.id WHERE d.status <> ALL ('{succeeded,failed}')
-       AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
-       FOR UPDATE OF d SKIP LOCKED
-), claimed AS (
-    UPDATE deliveries d SET locked_until = now() + make_interval(secs => 60) FROM due WHERE d.id = due.id
-    RETURNING d.id, d.webhook_id, d.event, d.url, d.payload, d.attempts, d.max_retries, d.created_at, d.next_attempt_at
-), sent AS (
-    SELECT c.id, COALESCE(w.url, r.url, c.url) AS url, COALESCE(w.secret, r.secret) AS secret, c.payload
-      FROM claimed c LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN retired_webhooks r ON r.id = c.webhook_id
-     CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
-)
-SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') AS ids, count(*) AS n, sum(length(payload)) AS bytes FROM sent
-\gset
-"#;
-
-/// The record statement of `core/outbox/store.rs` (`record_delivery_attempts`) for the
-/// claimed ids, each a success answered "ok" in 1 ms.
-const RECORD_SQL: &str = "WITH a AS (
-    SELECT * FROM unnest(string_to_array(:ids, ',')::uuid[]) AS a(id)
-), recorded AS (
-    INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error, response_body)
-    SELECT id, now(), 200, 1, NULL, 'ok' FROM a
-)
-UPDATE deliveries d SET status = 'succeeded', attempts = d.attempts + 1, locked_until = NULL,
-       next_attempt_at = d.next_attempt_at
-  FROM a CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
- WHERE d.id = a.id;
-";
 
 #[tokio::main]
 async fn main() {
@@ -289,7 +246,7 @@ async fn main() {
             .fetch_one(&pool)
             .await
             .expect("settled");
-    let claim_record = write("claim_record.sql", &format!("{CLAIM_SQL}{RECORD_SQL}"));
+    let claim_record = write("claim_record.sql", &format!("{}{}", sql::CLAIM, sql::RECORD));
     let sql_started = Instant::now();
     // One claimer and one recorder per instance: two connections.
     let tps = pgbench(&db.url, &[claim_record], 2, secs);
@@ -330,6 +287,7 @@ async fn main() {
     // deliver (BENCH_SUSTAINED_SHARE).
     let app = TestApp::spawn_on(db.clone(), common::UNLIMITED).await;
     let share = common::env_num("BENCH_SUSTAINED_SHARE", 40) as f64 / 100.0;
+    let step1 = sustained::Step1 { plain, hooked };
     for part in [1.0, share] {
         // Each run starts with no backlog (what the last left is delivered first).
         common::drained(
@@ -339,186 +297,11 @@ async fn main() {
         )
         .await;
         receipts.lock().expect("receipts").clear();
-        sustained(&app, &tenants, &receipts, (hooked, part), sustained_secs).await;
+        sustained::run(&app, &tenants, &receipts, (step1, part), sustained_secs).await;
     }
     drop(app);
-    stale_statistics(&db, bare_receiver).await;
-    fairness().await;
-}
-
-/// Step 4: the drain rate of a backlog the planner's statistics do not know of, against
-/// the same backlog once analysed.
-async fn stale_statistics(db: &Arc<TestDb>, bare_receiver: f64) {
-    let size = common::env_num("BENCH_STALE_BACKLOG", 100_000) as i64;
-    let pool = db_pool(&db.url).await;
-    let mut rates = Vec::new();
-    for fresh in [false, true] {
-        let count = Arc::new(AtomicUsize::new(0));
-        let hook = receiver(Arc::default(), count.clone(), Duration::ZERO).await;
-        // Statistics taken with nothing pending, and no analyse of the table until the
-        // backlog is drained (autovacuum would otherwise catch up within a minute).
-        sqlx::query("ALTER TABLE deliveries SET (autovacuum_enabled = false)")
-            .execute(&pool)
-            .await
-            .expect("autovacuum off for deliveries");
-        sqlx::query("VACUUM ANALYZE deliveries")
-            .execute(&pool)
-            .await
-            .expect("vacuum");
-        // A delivery goes to its subscription's URL as it is now: this step's receiver.
-        sqlx::query("UPDATE webhooks SET url = $1")
-            .bind(&hook)
-            .execute(&pool)
-            .await
-            .expect("the webhooks to this receiver");
-        sqlx::query(
-            "INSERT INTO deliveries (id, webhook_id, account_id, form_id, event, url,
-                                     response_id, payload, max_retries, next_attempt_at,
-                                     created_at)
-             SELECT uuid_v7(), d.webhook_id, d.account_id, d.form_id, d.event, $2,
-                    d.response_id, d.payload, d.max_retries, now(), now()
-               FROM generate_series(1, $1) g
-               CROSS JOIN LATERAL (SELECT * FROM deliveries
-                                    WHERE status = 'succeeded' LIMIT 1 OFFSET (g % 64)) d",
-        )
-        .bind(size)
-        .bind(&hook)
-        .execute(&pool)
-        .await
-        .expect("a backlog");
-        if fresh {
-            sqlx::query("ANALYZE deliveries")
-                .execute(&pool)
-                .await
-                .expect("analyse");
-        }
-        let app = TestApp::spawn_on(db.clone(), common::UNLIMITED).await;
-        let started = Instant::now();
-        let deadline = started + Duration::from_secs(600);
-        while (count.load(Ordering::Relaxed) as i64) < size && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        let rate = count.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64();
-        drop(app);
-        sqlx::query("ALTER TABLE deliveries RESET (autovacuum_enabled)")
-            .execute(&pool)
-            .await
-            .expect("autovacuum back");
-        println!(
-            "backlog of {size}, statistics {}: {} delivered at {rate:.0}/s",
-            if fresh { "fresh" } else { "stale" },
-            count.load(Ordering::Relaxed)
-        );
-        rates.push(rate);
-    }
-    let (stale, fresh) = (rates[0], rates[1]);
-    println!(
-        "stale statistics: {:.2}x the fresh drain (target >= 0.8x: {}), {:.2}x the receiver \
-         (target >= 0.5x: {})",
-        stale / fresh,
-        met(stale / fresh >= 0.8),
-        stale / bare_receiver,
-        met(stale / bare_receiver >= 0.5)
-    );
-}
-
-/// Creates at `part` of `step1` (step 1's rate with webhooks) per second over the
-/// tenants for `secs` seconds while `app` delivers to the receiver noting `receipts`;
-/// prints the backlog each second and the delay from 201 to receipt.
-async fn sustained(
-    app: &TestApp,
-    tenants: &[(String, String, String)],
-    receipts: &Receipts,
-    (step1, part): (f64, f64),
-    secs: usize,
-) {
-    let rate = step1 * part;
-    let created: Receipts = Arc::default();
-    let permits = Arc::new(Semaphore::new(256));
-    let started = Instant::now();
-    let mut sent = 0usize;
-    let mut samples = Vec::new();
-    let mut next_sample = Duration::from_secs(1);
-    let mut tick = tokio::time::interval(Duration::from_millis(5));
-    let total = (rate * secs as f64) as usize;
-    while sent < total {
-        tick.tick().await;
-        let due = ((started.elapsed().as_secs_f64() * rate) as usize).min(total);
-        while sent < due {
-            let Ok(permit) = permits.clone().try_acquire_owned() else {
-                break;
-            };
-            let (key, form, field) = &tenants[sent % tenants.len()];
-            let body = json!({"answers": {field.as_str(): "Ada Lovelace"}}).to_string();
-            let request = app
-                .client
-                .post(format!("{}/forms/{form}/responses", app.http_base))
-                .header("x-api-key", key)
-                .header("content-type", "application/json")
-                .body(body);
-            let created = created.clone();
-            tokio::spawn(async move {
-                if let Ok(reply) = request.send().await {
-                    let at = Instant::now();
-                    if let Ok(v) = reply.json::<Value>().await
-                        && let Some(id) = v["data"]["response"]["id"].as_str()
-                    {
-                        created.lock().expect("created").insert(id.to_owned(), at);
-                    }
-                }
-                drop(permit);
-            });
-            sent += 1;
-        }
-        if started.elapsed() >= next_sample {
-            samples.push(common::pending(&app.pool).await);
-            next_sample += Duration::from_secs(1);
-        }
-    }
-    let create_time = started.elapsed();
-    let _ = permits.acquire_many(256).await;
-    let made = created.lock().expect("created").len();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while receipts.lock().expect("receipts").len() < made && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let mut delays: Vec<Duration> = {
-        let receipts = receipts.lock().expect("receipts");
-        created
-            .lock()
-            .expect("created")
-            .iter()
-            .filter_map(|(id, at)| {
-                receipts
-                    .get(id)
-                    .map(|got| got.saturating_duration_since(*at))
-            })
-            .collect()
-    };
-    let reached = delays.len();
-    let (p50, p99) = common::percentiles(&mut delays);
-    let last = samples.last().copied().unwrap_or(0);
-    // Bounded while creating at the asked rate: a machine that could not also create
-    // at that rate (its cores taken by creating and delivering) does not meet it.
-    let reached_rate = made as f64 / create_time.as_secs_f64();
-    let rate_held = reached_rate >= 0.95 * rate;
-    let bounded = (last as f64) <= rate && rate_held;
-    println!(
-        "sustained at {:.0}% of step 1: {made} creates in {create_time:.2?} ({:.0}/s, asked \
-         {rate:.0}/s) over 64 accounts with a webhook each; backlog each second: {samples:?} (bounded, at most a second of \
-         creates at the end, at 95% of the asked rate at least: {})",
-        part * 100.0,
-        reached_rate,
-        met(bounded)
-    );
-    println!(
-        "sustained at {:.0}% of step 1: {reached} of {made} received; delay from 201 to receipt median {}, p99 {} \
-         (target p99 < 1 s, at 95% of the asked rate at least: {})",
-        part * 100.0,
-        common::ms(p50),
-        common::ms(p99),
-        met(rate_held && reached == made && p99 < Duration::from_secs(1))
-    );
+    stale::run(&db, bare_receiver).await;
+    fairness::run().await;
 }
 
 /// A small pool on the database at `url`.
@@ -528,62 +311,4 @@ async fn db_pool(url: &str) -> sqlx::PgPool {
         .connect(url)
         .await
         .expect("connecting")
-}
-
-/// The delay of a fast tenant's events while a slow tenant's backlog is worked.
-async fn fairness() {
-    let backlog = common::env_num("BENCH_SLOW_BACKLOG", 30);
-    let slow_receipts: Receipts = Arc::default();
-    let slow_hook = receiver(
-        slow_receipts.clone(),
-        Arc::default(),
-        Duration::from_secs(3),
-    )
-    .await;
-    let fast_receipts: Receipts = Arc::default();
-    let fast_hook = receiver(fast_receipts.clone(), Arc::default(), Duration::ZERO).await;
-    let app = TestApp::spawn_with(&[
-        "--webhook-allow-private",
-        "--webhook-poll-interval",
-        "200ms",
-        "--webhook-concurrency",
-        "4",
-        "--webhook-concurrency-per-account",
-        "2",
-    ])
-    .await;
-    let slow_key = app.key(Plan::Pro, &[Scope::Admin]).await;
-    let fast_key = app.key(Plan::Pro, &[Scope::Admin]).await;
-    let slow_form = subscribed_form(&app, &slow_key, &slow_hook).await;
-    let fast_form = subscribed_form(&app, &fast_key, &fast_hook).await;
-    for n in 0..backlog {
-        respond(&app, &slow_key, &slow_form, n).await;
-    }
-    let mut delays = Vec::new();
-    for n in 0..5 {
-        let id = respond(&app, &fast_key, &fast_form, n).await;
-        let sent = Instant::now();
-        let deadline = sent + Duration::from_secs(120);
-        let arrived = loop {
-            if let Some(at) = fast_receipts.lock().expect("receipts").get(&id) {
-                break Some(*at);
-            }
-            if Instant::now() > deadline {
-                break None;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        };
-        match arrived {
-            Some(at) => delays.push(at.saturating_duration_since(sent)),
-            None => println!("fairness: a fast tenant's event did not arrive within 120 s"),
-        }
-    }
-    let slow_done = slow_receipts.lock().expect("receipts").len();
-    let (p50, _) = common::percentiles(&mut delays);
-    let most = delays.iter().max().copied().unwrap_or_default();
-    println!(
-        "fairness: a tenant's delivery waits median {}, at most {} while another's backlog of {backlog} slow deliveries is worked ({slow_done} of them had reached their receiver by then)",
-        common::ms(p50),
-        common::ms(most)
-    );
 }
