@@ -246,7 +246,10 @@ async fn main() {
             .fetch_one(&pool)
             .await
             .expect("settled");
-    let claim_record = write("claim_record.sql", &format!("{}{}", sql::CLAIM, sql::RECORD));
+    let claim_record = write(
+        "claim_record.sql",
+        &format!("{}{}", sql::CLAIM, sql::RECORD),
+    );
     let sql_started = Instant::now();
     // One claimer and one recorder per instance: two connections.
     let tps = pgbench(&db.url, &[claim_record], 2, secs);
