@@ -198,6 +198,10 @@ async fn the_pages_read_well_at_1280_and_390_in_chromium() {
         }
     }
     for width in [1280, 390] {
+        // The builder's share panel opens its embed fold from the keyboard (its axe
+        // findings open are in the builder's above).
+        let opened = &seen[format!("builder@{width}")]["shareOpened"];
+        assert_eq!(*opened, true, "the share fold at {width}: {opened}");
         let gap = seen[format!("forms@{width}")]["filterGap"].as_i64();
         assert!(
             gap.is_some_and(|g| g >= 8),

@@ -64,12 +64,26 @@ try {
       const axe = await new AxeBuilder({ page })
         .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
       if (shots) await page.screenshot({ path: `${shots}/${label}-${width}.png`, fullPage: true });
+      // The share panel's embed fold, opened as an owner would (its summary by keyboard),
+      // checked and pictured open as well.
+      const fold = page.locator('#share details summary');
+      let shareOpened = null;
+      if (await fold.count()) {
+        await fold.focus();
+        await page.keyboard.press('Enter');
+        shareOpened = (await page.locator('#share details[open]').count()) === 1;
+        const open = await new AxeBuilder({ page }).include('#share')
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        axe.violations.push(...open.violations);
+        if (shots) await page.locator('#share').screenshot({ path: `${shots}/${label}-share-${width}.png` });
+      }
       seen[`${label}@${width}`] = {
         status: opened.status(),
         axe: axe.violations
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
           .map((v) => `${v.id}:${v.nodes.map((n) => n.target.join(' ')).join(',')}`),
         csp,
+        shareOpened,
         ...layout,
       };
       await page.close();
