@@ -8,7 +8,7 @@
 //!    receiver that answers at once, beside the bare work: the receiver's own rate under
 //!    `wrk` with a delivery's body, and the claim and record statements under `pgbench`
 //!    (claims of 256, each recorded in one statement) [drain >= 0.5x the receiver].
-//! 3. Sustained: creates at step 1's rate with webhooks, over the 64 accounts, for
+//! 3. Sustained: creates at step 1's rate without webhooks, over the 64 accounts, for
 //!    BENCH_SUSTAINED_SECONDS (20) while the instance delivers, then at
 //!    BENCH_SUSTAINED_SHARE percent (40) of it; the backlog each second and the delay
 //!    from 201 to receipt. On this machine the creates alone take every core (step 1),
@@ -290,7 +290,6 @@ async fn main() {
     // deliver (BENCH_SUSTAINED_SHARE).
     let app = TestApp::spawn_on(db.clone(), common::UNLIMITED).await;
     let share = common::env_num("BENCH_SUSTAINED_SHARE", 40) as f64 / 100.0;
-    let step1 = sustained::Step1 { plain, hooked };
     for part in [1.0, share] {
         // Each run starts with no backlog (what the last left is delivered first).
         common::drained(
@@ -300,7 +299,7 @@ async fn main() {
         )
         .await;
         receipts.lock().expect("receipts").clear();
-        sustained::run(&app, &tenants, &receipts, (step1, part), sustained_secs).await;
+        sustained::run(&app, &tenants, &receipts, (plain, part), sustained_secs).await;
     }
     drop(app);
     stale::run(&db, bare_receiver).await;
