@@ -286,8 +286,8 @@ async fn main() {
         .expect("vacuum");
 
     // 3. Sustained creates while the instance delivers: at the rate step 1 measured
-    // with webhooks, and at a share of it that this machine's cores can both create and
-    // deliver (BENCH_SUSTAINED_SHARE).
+    // without webhooks, and at a share of it that this machine's cores can both create
+    // and deliver (BENCH_SUSTAINED_SHARE).
     let app = TestApp::spawn_on(db.clone(), common::UNLIMITED).await;
     let share = common::env_num("BENCH_SUSTAINED_SHARE", 40) as f64 / 100.0;
     for part in [1.0, share] {
