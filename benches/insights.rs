@@ -9,7 +9,7 @@
 //! each within 2x the small form's), then the write cost of the index
 //! `responses_find`: the hot path's one-form create (REST, wrk) on the large form and
 //! on a new one, and a bare
-//! INSERT of a batch (pgbench), with the index and without it. BENCH_EXPLAIN=1 also
+//! INSERT of a batch (pgbench), with the index, without it and with it again. BENCH_EXPLAIN=1 also
 //! prints each bare statement's scans and times (EXPLAIN ANALYZE).
 //!
 //! The responses are loaded by SQL (as the hot-path benchmark does): a name (a few of
@@ -137,30 +137,6 @@ async fn load(pool: &PgPool, form: &str, ids: &[String], from: i64, to: i64) {
     .unwrap();
 }
 
-/// Times `samples` runs of each of `runs` taken in turn (one of each, then again), so
-/// that both forms of a line see the same moments of a shared machine: p50 and p99
-/// of each.
-async fn interleaved<F, Fut>(runs: usize, samples: usize, run: F) -> Vec<(Duration, Duration)>
-where
-    F: Fn(usize) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    for _ in 0..5 {
-        for i in 0..runs {
-            run(i).await;
-        }
-    }
-    let mut took = vec![Vec::with_capacity(samples); runs];
-    for _ in 0..samples {
-        for (i, took) in took.iter_mut().enumerate() {
-            let started = Instant::now();
-            run(i).await;
-            took.push(started.elapsed());
-        }
-    }
-    took.iter_mut().map(|t| common::percentiles(t)).collect()
-}
-
 fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .unwrap_or_default()
@@ -188,12 +164,7 @@ async fn main() {
     // bulk-loaded without the index, which is then built once, as a restore would.
     let mut forms = Vec::new();
     let rows = common::env_num("BENCH_ROWS", 1_000_000) as i64;
-    let name = |n: i64| match n {
-        n if n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
-        n if n % 1_000 == 0 => format!("{}k", n / 1_000),
-        n => n.to_string(),
-    };
-    let (small_name, large_name) = (name(SMALL), name(rows));
+    let (small_name, large_name) = (common::rows_name(SMALL), common::rows_name(rows));
     for (title, size) in [("Small", SMALL), ("Large", rows)] {
         let (id, ids) = new_form(&app, &key, title).await;
         let started = Instant::now();
@@ -320,7 +291,7 @@ async fn main() {
         } else {
             let paths = [&small.path, &large.path];
             Some(
-                interleaved(2, small.samples, |i| {
+                common::in_turn(2, small.samples, |i| {
                     let (app, key, path) = (&app, &key, paths[i]);
                     async move {
                         let reply = app.get(path, key).await;
@@ -331,7 +302,7 @@ async fn main() {
             )
         };
         let sqls = [&small.sql, &large.sql];
-        let bare_sql = interleaved(2, small.samples, |i| {
+        let bare_sql = common::in_turn(2, small.samples, |i| {
             let (bare, sql) = (&bare, sqls[i]);
             async move {
                 sqlx::raw_sql(AssertSqlSafe(sql.clone()))
@@ -344,7 +315,7 @@ async fn main() {
         for (label, figures) in [("REST", rest), ("SQL", Some(bare_sql))] {
             let Some(f) = figures else { continue };
             let verdict = if label == "REST" {
-                let p99 = if f[1].1 < TARGET_P99 {
+                let p99 = if f[1].p99 < TARGET_P99 {
                     "met"
                 } else {
                     "NOT MET"
@@ -358,8 +329,8 @@ async fn main() {
                 };
                 format!(
                     "p99<50ms {p99}, p50 ×≤2 {}, p99 ×≤2 {}",
-                    within(f[0].0, f[1].0),
-                    within(f[0].1, f[1].1)
+                    within(f[0].p50, f[1].p50),
+                    within(f[0].p99, f[1].p99)
                 )
             } else {
                 String::new()
@@ -372,12 +343,12 @@ async fn main() {
                     ""
                 },
                 label,
-                ms(f[0].0),
-                ms(f[0].1),
-                ms(f[1].0),
-                ms(f[1].1),
-                ratio(f[0].0, f[1].0),
-                ratio(f[0].1, f[1].1),
+                ms(f[0].p50),
+                ms(f[0].p99),
+                ms(f[1].p50),
+                ms(f[1].p99),
+                ratio(f[0].p50, f[1].p50),
+                ratio(f[0].p99, f[1].p99),
             );
         }
     }
@@ -435,28 +406,57 @@ async fn main() {
             pgbench(&db, std::slice::from_ref(&insert), clients, secs) * BATCH as f64,
         )
     };
+    // With the index, without it, and with it again after building it anew: the two
+    // "with" lines bracket the one without, so that a drift of the machine or of the
+    // table's upkeep (the load's checkpoint, autovacuum) shows as their difference
+    // rather than as the index's cost.
+    let definition: String =
+        sqlx::query_scalar("SELECT pg_get_indexdef('responses_find'::regclass)")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
     let with = rates();
     sqlx::query("DROP INDEX responses_find")
         .execute(&app.pool)
         .await
         .unwrap();
     let without = rates();
-    println!("\nwrite cost of responses_find: {clients} clients, {secs} s a line");
+    let building = Instant::now();
+    sqlx::query(AssertSqlSafe(definition))
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let built = building.elapsed().as_secs_f64();
+    let again = rates();
     println!(
-        "{:<42} {:>12} {:>12} {:>8}",
-        "creates/s", "with index", "without", "with/without"
+        "\nwrite cost of responses_find: {clients} clients, {secs} s a line; with it, without \
+         it, then with it again (built anew in {built:.1} s)"
+    );
+    println!(
+        "{:<42} {:>10} {:>10} {:>10} {:>8} {:>8}",
+        "creates/s", "with", "without", "again", "with/wo", "again/wo"
     );
     let large_line = format!("POST …/responses, the {large_name} form (REST)");
-    for (what, w, wo) in [
-        (large_line.as_str(), with.0, without.0),
-        ("POST …/responses, a new form (REST)", with.1, without.1),
+    for (what, w, wo, a) in [
+        (large_line.as_str(), with.0, without.0, again.0),
+        (
+            "POST …/responses, a new form (REST)",
+            with.1,
+            without.1,
+            again.1,
+        ),
         (
             "bare INSERT of 32 rows (pgbench, rows/s)",
             with.2,
             without.2,
+            again.2,
         ),
     ] {
-        println!("{what:<42} {w:>12.0} {wo:>12.0} {:>7.2}×", w / wo);
+        println!(
+            "{what:<42} {w:>10.0} {wo:>10.0} {a:>10.0} {:>7.2}× {:>7.2}×",
+            w / wo,
+            a / wo
+        );
     }
     println!("load average at end: {}", load_average());
 }

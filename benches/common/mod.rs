@@ -235,3 +235,63 @@ pub fn metric_sum(text: &str, name: &str, labels: &str) -> f64 {
         .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
         .sum()
 }
+
+/// Times `samples` runs of each of `runs` taken in turn (one of each, then again, after
+/// five rounds of warm-up), so that every one sees the same moments of a shared
+/// machine and their ratio compares like with like: p50 and p99 of each, and the
+/// requests over `slow` (their place among the samples, and their time).
+pub async fn in_turn<F, Fut>(runs: usize, samples: usize, run: F) -> Vec<Timed>
+where
+    F: Fn(usize) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    for _ in 0..5 {
+        for i in 0..runs {
+            run(i).await;
+        }
+    }
+    let mut took = vec![Vec::with_capacity(samples); runs];
+    for _ in 0..samples {
+        for (i, took) in took.iter_mut().enumerate() {
+            let started = std::time::Instant::now();
+            run(i).await;
+            took.push(started.elapsed());
+        }
+    }
+    took.into_iter().map(Timed::from).collect()
+}
+
+/// One line's times: p50, p99 and every sample in the order taken.
+pub struct Timed {
+    pub p50: Duration,
+    pub p99: Duration,
+    pub samples: Vec<Duration>,
+}
+
+impl From<Vec<Duration>> for Timed {
+    fn from(samples: Vec<Duration>) -> Self {
+        let (p50, p99) = percentiles(&mut samples.clone());
+        Self { p50, p99, samples }
+    }
+}
+
+impl Timed {
+    /// The samples over `limit`, each with its place among them.
+    pub fn over(&self, limit: Duration) -> Vec<(usize, Duration)> {
+        self.samples
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| **t > limit)
+            .map(|(i, t)| (i, *t))
+            .collect()
+    }
+}
+
+/// "5M", "10k", "2500": a number of rows as a column names it.
+pub fn rows_name(n: impl Into<i64>) -> String {
+    match n.into() {
+        n if n != 0 && n % 1_000_000 == 0 => format!("{}M", n / 1_000_000),
+        n if n != 0 && n % 1_000 == 0 => format!("{}k", n / 1_000),
+        n => n.to_string(),
+    }
+}
