@@ -182,6 +182,51 @@ async fn preload_responses(pool: &PgPool, rows: usize) {
         .expect("vacuum");
 }
 
+/// Where a phase's creates went in the heap of `responses`: into the pages it had
+/// before the phase, or into pages added after. A create into an old page dirties a
+/// page that no create touched since the last checkpoint (a full page in WAL, and a
+/// read if it left memory); the free space map offers such pages once `VACUUM` has
+/// recorded their room, as it does for the preload's.
+struct Placement {
+    /// The heap's pages before the phase.
+    pages: i64,
+    /// The greatest id before the phase: formsd's ids are time-ordered, so the
+    /// phase's rows are those after it.
+    last: Option<uuid::Uuid>,
+}
+
+impl Placement {
+    async fn before(pool: &PgPool) -> Self {
+        let pages = count(
+            pool,
+            "SELECT pg_relation_size('responses') / current_setting('block_size')::bigint",
+        )
+        .await;
+        let last = sqlx::query_scalar("SELECT id FROM responses ORDER BY id DESC LIMIT 1")
+            .fetch_optional(pool)
+            .await
+            .expect("last id");
+        Self { pages, last }
+    }
+
+    async fn print(&self, pool: &PgPool) {
+        let (old, all): (i64, i64) = sqlx::query_as(
+            "SELECT count(*) FILTER (WHERE (ctid::text::point)[0] < $1), count(*)
+               FROM responses WHERE $2::uuid IS NULL OR id > $2",
+        )
+        .bind(self.pages)
+        .bind(self.last)
+        .fetch_one(pool)
+        .await
+        .expect("placement");
+        println!(
+            "    heap: {old} of {all} creates into the {} pages the table had before the phase ({:.0}%)",
+            self.pages,
+            100.0 * old as f64 / all.max(1) as f64
+        );
+    }
+}
+
 /// wrk with a Lua script for `secs`: prints how many answers were not 2xx (under a
 /// table that outgrows memory a create may wait past the pool's acquire timeout and be
 /// answered 503, which a capacity run reports rather than fails on).
@@ -282,11 +327,14 @@ async fn main() {
     // Phase 1, the plain creates: measured on the table as it is.
     let plain_creates = async |what: &str| -> Rates {
         let before = count(pool, responses).await;
+        let placed = Placement::before(pool).await;
         let meter = Meter::start(pool, pid, tick).await;
         wrk(&origin, &script_path, clients, secs);
         let used = meter.stop(pool).await;
         let created = count(pool, responses).await - before;
-        print_phase(what, "creates", created, &used)
+        let rates = print_phase(what, "creates", created, &used);
+        placed.print(pool).await;
+        rates
     };
     println!("\n{clients} clients, {secs} s a phase, formsd release build, one host");
     let preload = common::env_num("BENCH_PRELOAD", 0);
