@@ -78,7 +78,10 @@ async fn statements(pool: &sqlx::PgPool, lines: &[&Line], samples: usize) -> Vec
 fn list_slow(form: &str, timed: &Timed, samples: usize) {
     let slow = timed.over(TARGET);
     if !slow.is_empty() {
-        let listed: Vec<String> = slow.iter().map(|(i, t)| format!("#{i} {}", ms(*t))).collect();
+        let listed: Vec<String> = slow
+            .iter()
+            .map(|(i, t)| format!("#{i} {}", ms(*t)))
+            .collect();
         println!(
             "    {form}: {} of {samples} over 20 ms: {}",
             slow.len(),
@@ -132,7 +135,10 @@ async fn main() {
             .await
             .unwrap();
 
-    let (s, l) = (common::rows_name(SMALL as i64), common::rows_name(rows as i64));
+    let (s, l) = (
+        common::rows_name(SMALL as i64),
+        common::rows_name(rows as i64),
+    );
     println!(
         "\ndashboard pages at {SMALL} and {rows} responses, {samples} requests each, one at a \
          time, the two forms in turn (targets at {l}: p99 < 20 ms, p99 within {TARGET_RATIO}x {s}'s)"
@@ -171,7 +177,11 @@ async fn main() {
             ms(sql[0].p99),
             ms(sql[1].p50),
             ms(sql[1].p99),
-            if page[1].p99 < TARGET { "p99 ok" } else { "p99 OVER 20 ms" },
+            if page[1].p99 < TARGET {
+                "p99 ok"
+            } else {
+                "p99 OVER 20 ms"
+            },
             if within { "× ok" } else { "× OVER 2" },
         );
         list_slow(&s, &page[0], samples);
@@ -193,12 +203,19 @@ async fn main() {
             "",
             ms(sql[0].p50),
             ms(sql[0].p99),
-            if page[0].p99 < TARGET { "p99 ok" } else { "p99 OVER 20 ms" },
+            if page[0].p99 < TARGET {
+                "p99 ok"
+            } else {
+                "p99 OVER 20 ms"
+            },
         );
         list_slow(&l, &page[0], samples);
     }
     println!("\nbare SQL of each page:");
-    for line in large_lines.iter().chain(&lines::of_account(account_id, owner.key_id)) {
+    for line in large_lines
+        .iter()
+        .chain(&lines::of_account(account_id, owner.key_id))
+    {
         println!(
             "  {:<24} {}",
             line.page,
@@ -212,4 +229,3 @@ async fn main() {
         if ratios_met { "met" } else { "NOT MET" }
     );
 }
-

@@ -34,9 +34,13 @@ pub async fn form_with(app: &TestApp, key: &str, title: &str, rows: usize) -> Lo
         .iter()
         .map(|f| f["id"].as_str().unwrap().to_owned())
         .collect();
-    app.put(&format!("/forms/{form_id}"), key, &json!({"status": "published"}))
-        .await
-        .ok(200);
+    app.put(
+        &format!("/forms/{form_id}"),
+        key,
+        &json!({"status": "published"}),
+    )
+    .await
+    .ok(200);
     let webhook = app
         .post(
             &format!("/forms/{form_id}/webhooks"),
