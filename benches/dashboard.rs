@@ -74,6 +74,22 @@ async fn statements(pool: &sqlx::PgPool, lines: &[&Line], samples: usize) -> Vec
     .await
 }
 
+/// A line of the table: the page, its nine figures, its verdict.
+fn print_row(page: &str, cells: [String; 9], verdict: &str) {
+    let [a, b, c, d, e, f, g, h, i] = cells;
+    println!(
+        "{page:<26} {a:>9} {b:>9} {c:>9} {d:>9} {e:>6}   {f:>9} {g:>9} {h:>9} {i:>9}   {verdict}"
+    );
+}
+
+fn verdict(p99: Duration) -> &'static str {
+    if p99 < TARGET {
+        "p99 ok"
+    } else {
+        "p99 OVER 20 ms"
+    }
+}
+
 /// The requests of a page over `TARGET`, if any, on a line of their own.
 fn list_slow(form: &str, timed: &Timed, samples: usize) {
     let slow = timed.over(TARGET);
@@ -165,24 +181,24 @@ async fn main() {
         let within = ratio <= TARGET_RATIO;
         ratios_met &= within;
         worst = worst.max(page[1].p99);
-        println!(
-            "{:<26} {:>9} {:>9} {:>9} {:>9} {:>5.2}×   {:>9} {:>9} {:>9} {:>9}   {}, {}",
+        print_row(
             a.page,
-            ms(page[0].p50),
-            ms(page[0].p99),
-            ms(page[1].p50),
-            ms(page[1].p99),
-            ratio,
-            ms(sql[0].p50),
-            ms(sql[0].p99),
-            ms(sql[1].p50),
-            ms(sql[1].p99),
-            if page[1].p99 < TARGET {
-                "p99 ok"
-            } else {
-                "p99 OVER 20 ms"
-            },
-            if within { "× ok" } else { "× OVER 2" },
+            [
+                ms(page[0].p50),
+                ms(page[0].p99),
+                ms(page[1].p50),
+                ms(page[1].p99),
+                format!("{ratio:.2}×"),
+                ms(sql[0].p50),
+                ms(sql[0].p99),
+                ms(sql[1].p50),
+                ms(sql[1].p99),
+            ],
+            &format!(
+                "{}, {}",
+                verdict(page[1].p99),
+                if within { "× ok" } else { "× OVER 2" }
+            ),
         );
         list_slow(&s, &page[0], samples);
         list_slow(&l, &page[1], samples);
@@ -191,23 +207,21 @@ async fn main() {
         let page = pages(&dashboard, &[&line.path], samples).await;
         let sql = statements(&app.pool, &[&line], samples).await;
         worst = worst.max(page[0].p99);
-        println!(
-            "{:<26} {:>9} {:>9} {:>9} {:>9} {:>6}   {:>9} {:>9} {:>9} {:>9}   {}",
+        let none = String::new;
+        print_row(
             line.page,
-            "",
-            "",
-            ms(page[0].p50),
-            ms(page[0].p99),
-            "",
-            "",
-            "",
-            ms(sql[0].p50),
-            ms(sql[0].p99),
-            if page[0].p99 < TARGET {
-                "p99 ok"
-            } else {
-                "p99 OVER 20 ms"
-            },
+            [
+                none(),
+                none(),
+                ms(page[0].p50),
+                ms(page[0].p99),
+                none(),
+                none(),
+                none(),
+                ms(sql[0].p50),
+                ms(sql[0].p99),
+            ],
+            verdict(page[0].p99),
         );
         list_slow(&l, &page[0], samples);
     }

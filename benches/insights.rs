@@ -49,35 +49,17 @@ const BATCH: usize = 32;
 
 /// Creates and publishes a form of the benchmark's fields.
 async fn new_form(app: &TestApp, key: &str, title: &str) -> (String, Vec<String>) {
-    let form = app
-        .create_form(
-            key,
-            &json!({"title": title, "fields": [
-                {"type": "short_text", "label": "Name", "ref": "name"},
-                {"type": "rating", "label": "Rating", "max": 5, "ref": "rating"},
-                {"type": "single_choice", "label": "Choice", "ref": "choice", "options": [
-                    {"id": "a", "label": "A"}, {"id": "b", "label": "B"},
-                    {"id": "c", "label": "C"}, {"id": "d", "label": "D"},
-                    {"id": "rare", "label": "Rare"}]},
-                {"type": "number", "label": "Number", "ref": "number"},
-            ]}),
-        )
-        .await;
-    let id = form["id"].as_str().unwrap().to_owned();
-    let ids = form["fields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["id"].as_str().unwrap().to_owned())
-        .collect();
-    app.put(
-        &format!("/forms/{id}"),
-        key,
-        &json!({"status": "published"}),
-    )
-    .await
-    .ok(200);
-    (id, ids)
+    let body = json!({"title": title, "fields": [
+        {"type": "short_text", "label": "Name", "ref": "name"},
+        {"type": "rating", "label": "Rating", "max": 5, "ref": "rating"},
+        {"type": "single_choice", "label": "Choice", "ref": "choice", "options": [
+            {"id": "a", "label": "A"}, {"id": "b", "label": "B"},
+            {"id": "c", "label": "C"}, {"id": "d", "label": "D"},
+            {"id": "rare", "label": "Rare"}]},
+        {"type": "number", "label": "Number", "ref": "number"},
+    ]});
+    let (form, id) = common::published_form(app, key, &body).await;
+    (id, common::field_ids(&form))
 }
 
 /// Loads responses `from..=to` of `form` (field ids in `ids`: name, rating, choice,

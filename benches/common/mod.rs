@@ -100,6 +100,16 @@ pub async fn published_form(
     (form, id)
 }
 
+/// A form's question ids, in order.
+pub fn field_ids(form: &serde_json::Value) -> Vec<String> {
+    form["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .map(|f| f["id"].as_str().expect("field id").to_owned())
+        .collect()
+}
+
 /// Serves `router` (whose route is `/hook`) on a loopback port: the receiver's URL.
 pub async fn serve_receiver(router: axum::Router) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

@@ -16,31 +16,14 @@ pub struct Loaded {
 /// Creates and publishes a survey of four questions with a webhook, and loads `rows`
 /// responses into it, seven seconds apart, with time-ordered ids as formsd gives them.
 pub async fn form_with(app: &TestApp, key: &str, title: &str, rows: usize) -> Loaded {
-    let form = app
-        .create_form(
-            key,
-            &json!({"title": title, "fields": [
-                {"type": "short_text", "label": "Name", "required": true},
-                {"type": "email", "label": "Email", "required": true},
-                {"type": "number", "label": "Age"},
-                {"type": "long_text", "label": "Comments"},
-            ]}),
-        )
-        .await;
-    let form_id = form["id"].as_str().unwrap().to_owned();
-    let fields: Vec<String> = form["fields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["id"].as_str().unwrap().to_owned())
-        .collect();
-    app.put(
-        &format!("/forms/{form_id}"),
-        key,
-        &json!({"status": "published"}),
-    )
-    .await
-    .ok(200);
+    let body = json!({"title": title, "fields": [
+        {"type": "short_text", "label": "Name", "required": true},
+        {"type": "email", "label": "Email", "required": true},
+        {"type": "number", "label": "Age"},
+        {"type": "long_text", "label": "Comments"},
+    ]});
+    let (form, form_id) = crate::common::published_form(app, key, &body).await;
+    let fields = crate::common::field_ids(&form);
     let webhook = app
         .post(
             &format!("/forms/{form_id}/webhooks"),
