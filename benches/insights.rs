@@ -107,16 +107,7 @@ async fn load(pool: &PgPool, form: &str, ids: &[String], from: i64, to: i64) {
     .execute(&mut *conn)
     .await
     .unwrap();
-    sqlx::query(
-        "UPDATE forms SET response_count = response_count + $2,
-                last_submitted_at = (SELECT max(submitted_at) FROM responses WHERE form_id = $1::uuid)
-          WHERE id = $1::uuid",
-    )
-    .bind(form)
-    .bind(to - from + 1)
-    .execute(&mut *conn)
-    .await
-    .unwrap();
+    common::count_loaded(&mut *conn, form, to - from + 1).await;
 }
 
 /// Rolls up until every form's stored tally covers its last response. A round of the

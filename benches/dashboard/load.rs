@@ -53,16 +53,7 @@ pub async fn form_with(app: &TestApp, key: &str, title: &str, rows: usize) -> Lo
     .execute(&mut *conn)
     .await
     .unwrap();
-    sqlx::query(
-        "UPDATE forms SET response_count = response_count + $2,
-                last_submitted_at = (SELECT max(submitted_at) FROM responses WHERE form_id = $1::uuid)
-          WHERE id = $1::uuid",
-    )
-    .bind(&form_id)
-    .bind(rows as i64)
-    .execute(&mut *conn)
-    .await
-    .unwrap();
+    crate::common::count_loaded(&mut *conn, &form_id, rows as i64).await;
     Loaded {
         rows,
         form_id,
