@@ -107,7 +107,7 @@ async fn load(pool: &PgPool, form: &str, ids: &[String], from: i64, to: i64) {
     .execute(&mut *conn)
     .await
     .unwrap();
-    common::count_loaded(&mut *conn, form, to - from + 1).await;
+    common::count_loaded(&mut conn, form, to - from + 1).await;
 }
 
 /// Rolls up until every form's stored tally covers its last response. A round of the

@@ -53,7 +53,7 @@ pub async fn form_with(app: &TestApp, key: &str, title: &str, rows: usize) -> Lo
     .execute(&mut *conn)
     .await
     .unwrap();
-    crate::common::count_loaded(&mut *conn, &form_id, rows as i64).await;
+    crate::common::count_loaded(&mut conn, &form_id, rows as i64).await;
     Loaded {
         rows,
         form_id,
