@@ -138,15 +138,7 @@ async fn print_sizes(pool: &PgPool, what: &str, tables: &[&str]) {
 /// creates would not have.
 async fn preload_responses(pool: &PgPool, rows: usize) {
     const BATCH: usize = 100_000;
-    let definition: String =
-        sqlx::query_scalar("SELECT pg_get_indexdef('responses_find'::regclass)")
-            .fetch_one(pool)
-            .await
-            .expect("responses_find");
-    sqlx::query("DROP INDEX responses_find")
-        .execute(pool)
-        .await
-        .expect("drop index");
+    let definition = common::drop_search_index(pool).await;
     let seeds: i64 = count(pool, "SELECT count(*) FROM responses").await;
     for from in (0..rows).step_by(BATCH) {
         let to = (from + BATCH).min(rows);

@@ -135,7 +135,7 @@ async fn main() {
     // creates in service (rows loaded by SQL all at once would leave it behind, and the
     // page would add them up live: that case is `insights`' summary line).
     let rolling = Instant::now();
-    while forms::responses::rollup::round(&app.pool).await.unwrap() > 0 {}
+    common::caught_up(&app.pool, &[&small.form_id, &large.form_id]).await;
     println!(
         "summary tally rolled up in {:.1} s",
         rolling.elapsed().as_secs_f64()
@@ -203,9 +203,10 @@ async fn main() {
         list_slow(&s, &page[0], samples);
         list_slow(&l, &page[1], samples);
     }
-    for line in lines::of_account(account_id, owner.key_id) {
+    let account_lines = lines::of_account(account_id, owner.key_id);
+    for line in &account_lines {
         let page = pages(&dashboard, &[&line.path], samples).await;
-        let sql = statements(&app.pool, &[&line], samples).await;
+        let sql = statements(&app.pool, &[line], samples).await;
         worst = worst.max(page[0].p99);
         let none = String::new;
         print_row(
@@ -226,10 +227,7 @@ async fn main() {
         list_slow(&l, &page[0], samples);
     }
     println!("\nbare SQL of each page:");
-    for line in large_lines
-        .iter()
-        .chain(&lines::of_account(account_id, owner.key_id))
-    {
+    for line in large_lines.iter().chain(&account_lines) {
         println!(
             "  {:<24} {}",
             line.page,

@@ -110,34 +110,6 @@ async fn load(pool: &PgPool, form: &str, ids: &[String], from: i64, to: i64) {
     common::count_loaded(&mut conn, form, to - from + 1).await;
 }
 
-/// Rolls up until every form's stored tally covers its last response. A round of the
-/// bench's own finds nothing to do while formsd's round (every 2 s) holds a form, so
-/// an empty round alone does not mean caught up.
-async fn caught_up(pool: &PgPool, forms: &[Loaded]) {
-    let ids: Vec<&str> = forms.iter().map(|f| f.id.as_str()).collect();
-    let started = Instant::now();
-    loop {
-        while forms::responses::rollup::round(pool).await.unwrap() > 0 {}
-        let behind: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM forms f LEFT JOIN response_rollups u ON u.form_id = f.id
-              WHERE f.id::text = ANY($1)
-                AND u.through_at IS DISTINCT FROM f.last_submitted_at",
-        )
-        .bind(&ids)
-        .fetch_one(pool)
-        .await
-        .unwrap();
-        if behind == 0 {
-            return;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(600),
-            "the rollup is still behind on {behind} forms after 10 minutes"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-}
-
 fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .unwrap_or_default()
@@ -204,7 +176,8 @@ async fn main() {
         });
     }
     let started = Instant::now();
-    caught_up(&app.pool, &forms).await;
+    let ids: Vec<&str> = forms.iter().map(|f| f.id.as_str()).collect();
+    common::caught_up(&app.pool, &ids).await;
     let rollup_took = started.elapsed();
     let started = Instant::now();
     sqlx::query("VACUUM ANALYZE responses")
@@ -411,16 +384,8 @@ async fn main() {
     // "with" lines bracket the one without, so that a drift of the machine or of the
     // table's upkeep (the load's checkpoint, autovacuum) shows as their difference
     // rather than as the index's cost.
-    let definition: String =
-        sqlx::query_scalar("SELECT pg_get_indexdef('responses_find'::regclass)")
-            .fetch_one(&app.pool)
-            .await
-            .unwrap();
     let with = rates();
-    sqlx::query("DROP INDEX responses_find")
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    let definition = common::drop_search_index(&app.pool).await;
     let without = rates();
     let building = Instant::now();
     sqlx::query(AssertSqlSafe(definition))

@@ -115,6 +115,48 @@ pub async fn count_loaded(conn: &mut sqlx::PgConnection, form: &str, rows: i64) 
     .expect("form counters");
 }
 
+/// Drops the search index `responses_find` and returns the statement that builds it
+/// again, as a restore or a measurement without it needs.
+pub async fn drop_search_index(pool: &sqlx::PgPool) -> String {
+    let definition: String =
+        sqlx::query_scalar("SELECT pg_get_indexdef('responses_find'::regclass)")
+            .fetch_one(pool)
+            .await
+            .expect("responses_find");
+    sqlx::query("DROP INDEX responses_find")
+        .execute(pool)
+        .await
+        .expect("drop index");
+    definition
+}
+
+/// Rolls up until every form of `forms` (ids) has a stored tally that covers its last
+/// response. A round of the bench's own finds nothing to do while formsd's round
+/// (every 2 s) holds a form, so an empty round alone does not mean caught up.
+pub async fn caught_up(pool: &sqlx::PgPool, forms: &[&str]) {
+    let started = std::time::Instant::now();
+    loop {
+        while forms::responses::rollup::round(pool).await.expect("rollup") > 0 {}
+        let behind: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM forms f LEFT JOIN response_rollups u ON u.form_id = f.id
+              WHERE f.id::text = ANY($1)
+                AND u.through_at IS DISTINCT FROM f.last_submitted_at",
+        )
+        .bind(forms)
+        .fetch_one(pool)
+        .await
+        .expect("rollup state");
+        if behind == 0 {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(600),
+            "the rollup is still behind on {behind} forms after 10 minutes"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 /// A form's question ids, in order.
 pub fn field_ids(form: &serde_json::Value) -> Vec<String> {
     form["fields"]
@@ -263,8 +305,8 @@ pub fn metric_sum(text: &str, name: &str, labels: &str) -> f64 {
 
 /// Times `samples` runs of each of `runs` taken in turn (one of each, then again, after
 /// five rounds of warm-up), so that every one sees the same moments of a shared
-/// machine and their ratio compares like with like: p50 and p99 of each, and the
-/// requests over `slow` (their place among the samples, and their time).
+/// machine and their ratio compares like with like: each one's times (p50, p99, and
+/// every sample in order, for `Timed::over`).
 pub async fn in_turn<F, Fut>(runs: usize, samples: usize, run: F) -> Vec<Timed>
 where
     F: Fn(usize) -> Fut,
