@@ -279,10 +279,21 @@ async fn lone_creates_of_many_forms_share_a_statement_and_the_quota_stays_exact(
         .iter()
         .map(|(path, _)| path.split('/').nth(2).expect("form id").to_owned())
         .collect();
-    // The account's quota row is held: both statements wait for it, in the order they
-    // asked, and the three later creates wait for a statement of their own (two run at
-    // a time) until the first of them is done, and then for the quota row behind the
-    // second: the two held creates are counted first, whatever the timing.
+    // The account's quota row is held: both statements wait for it, and the three later
+    // creates wait for a statement of their own (two run at a time) until the first of
+    // them is done. PostgreSQL does not promise the second held statement the row before
+    // that later statement (once the row has a new version, both go for it afresh), so
+    // the three forms' rows are held too, until both held creates are answered: the
+    // shared statement locks its forms' rows before the quota row, and so the two held
+    // creates are counted first, whatever the timing.
+    let mut later_forms = app.pool.begin().await.expect("begin");
+    let held_forms =
+        sqlx::query("SELECT 1 FROM forms WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE")
+            .bind(&ids[2..])
+            .fetch_all(&mut *later_forms)
+            .await
+            .expect("lock the later forms");
+    assert_eq!(held_forms.len(), 3, "the three later forms' rows");
     let mut quota = app.pool.begin().await.expect("begin");
     let held_rows = sqlx::query(
         "SELECT 1 FROM response_quota_usage
@@ -323,6 +334,13 @@ async fn lone_creates_of_many_forms_share_a_statement_and_the_quota_stays_exact(
     for reply in held {
         reply.await.expect("create").ok(201);
     }
+    staged(
+        &app,
+        "the shared statement waits for its forms' rows",
+        || async { statements_queued_for(&app, "forms").await == 1 },
+    )
+    .await;
+    drop(later_forms);
     let mut statuses = Vec::new();
     for reply in queued {
         let reply = reply.await.expect("create");
