@@ -45,6 +45,8 @@ pub struct Meter {
     formsd_before: f64,
     postgres_before: HashMap<u32, f64>,
     wal_before: i64,
+    statements_before: HashMap<i64, (i64, f64)>,
+    vacuums_before: HashMap<String, (i64, i64)>,
 }
 
 /// What a phase used.
@@ -56,6 +58,67 @@ pub struct Used {
     /// WAL by resource manager (heap, B-tree, GIN, …): (name, record bytes, bytes of
     /// full-page images), where `pg_walinspect` could read it.
     wal_parts: Vec<(String, i64, i64)>,
+    /// The statements that took most of the server's time: (start of its text, calls,
+    /// milliseconds), where `pg_stat_statements` is loaded.
+    statements: Vec<(String, i64, f64)>,
+    /// The tables autovacuum vacuumed or analyzed during the phase.
+    vacuumed: Vec<String>,
+}
+
+/// Calls and milliseconds of execution of each statement so far, by query id; empty
+/// where `pg_stat_statements` is not loaded.
+async fn statement_times(pool: &PgPool) -> HashMap<i64, (i64, f64)> {
+    let rows: Vec<(i64, i64, f64)> = sqlx::query_as(
+        "SELECT queryid, calls, total_exec_time FROM pg_stat_statements \
+          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap_or_default();
+    rows.into_iter()
+        .map(|(id, calls, ms)| (id, (calls, ms)))
+        .collect()
+}
+
+/// How many times autovacuum has vacuumed and analyzed each table of the database.
+async fn vacuum_counts(pool: &PgPool) -> HashMap<String, (i64, i64)> {
+    let rows: Vec<(String, i64, i64)> = sqlx::query_as(
+        "SELECT relname::text, autovacuum_count, autoanalyze_count FROM pg_stat_user_tables",
+    )
+    .fetch_all(pool)
+    .await
+    .expect("pg_stat_user_tables");
+    rows.into_iter().map(|(t, v, a)| (t, (v, a))).collect()
+}
+
+/// The statements of `after` that took most time since `before`, longest first.
+async fn busiest(
+    pool: &PgPool,
+    before: &HashMap<i64, (i64, f64)>,
+    after: HashMap<i64, (i64, f64)>,
+) -> Vec<(String, i64, f64)> {
+    let mut spent: Vec<(i64, i64, f64)> = after
+        .into_iter()
+        .map(|(id, (calls, ms))| {
+            let (c0, ms0) = before.get(&id).copied().unwrap_or((0, 0.0));
+            (id, calls - c0, ms - ms0)
+        })
+        .filter(|(_, calls, _)| *calls > 0)
+        .collect();
+    spent.sort_by(|a, b| b.2.total_cmp(&a.2));
+    spent.truncate(5);
+    let mut named = Vec::new();
+    for (id, calls, ms) in spent {
+        let text: String =
+            sqlx::query_scalar("SELECT query FROM pg_stat_statements WHERE queryid = $1 LIMIT 1")
+                .bind(id)
+                .fetch_one(pool)
+                .await
+                .unwrap_or_default();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        named.push((words.join(" ").chars().take(70).collect(), calls, ms));
+    }
+    named
 }
 
 impl Meter {
@@ -72,6 +135,8 @@ impl Meter {
             formsd_before: cpu_seconds(formsd, tick),
             postgres_before,
             wal_before: wal_position(pool).await,
+            statements_before: statement_times(pool).await,
+            vacuums_before: vacuum_counts(pool).await,
         }
     }
 
@@ -104,12 +169,30 @@ impl Meter {
         .fetch_all(pool)
         .await
         .unwrap_or_default();
+        let statements = busiest(pool, &self.statements_before, statement_times(pool).await).await;
+        let mut vacuumed: Vec<String> = vacuum_counts(pool)
+            .await
+            .into_iter()
+            .filter_map(|(table, (v, a))| {
+                let (v0, a0) = self.vacuums_before.get(&table).copied().unwrap_or((0, 0));
+                let what = match (v > v0, a > a0) {
+                    (true, true) => "vacuumed and analyzed",
+                    (true, false) => "vacuumed",
+                    (false, true) => "analyzed",
+                    (false, false) => return None,
+                };
+                Some(format!("{table} {what}"))
+            })
+            .collect();
+        vacuumed.sort();
         Used {
             seconds,
             formsd,
             postgres,
             wal_bytes,
             wal_parts,
+            statements,
+            vacuumed,
         }
     }
 }
@@ -156,6 +239,17 @@ pub fn print_phase(what: &str, things: &str, n: i64, used: &Used) -> Rates {
         .collect();
     if !parts.is_empty() {
         println!("    WAL each: {}", parts.join(", "));
+    }
+    for (text, calls, ms) in &used.statements {
+        println!(
+            "    server time {ms:>8.0} ms ({:>6.3} ms each of {calls:>6} calls, {:>6.3} ms a {}): {text}",
+            ms / (*calls).max(1) as f64,
+            ms / n.max(1.0),
+            things.trim_end_matches('s'),
+        );
+    }
+    if !used.vacuumed.is_empty() {
+        println!("    autovacuum meanwhile: {}", used.vacuumed.join(", "));
     }
     Rates {
         per_second: n / used.seconds,
