@@ -8,11 +8,18 @@
 //! as soon as half the permits are free. A worker that has not claimed for `GAP`
 //! claims at once: a lone event waits for nothing, and a flow adds at most `GAP` to a
 //! message's wait. The worker's recorder keeps the same gap between its statements.
+//!
+//! Why 25 ms: under a steady flow at 5 ms a claim took about ten deliveries, and the
+//! claims took twice the server time of the records of their attempts; at 25 ms, in
+//! runs alternated with those, a create with its delivery cost PostgreSQL 1.91-1.93x
+//! a plain create against 2.15-2.40x (docs/src/benchmarks/2026-11-29-capacity-4.md).
+//! A delivery of a flow waits up to 25 ms more, well inside the second its receipt is
+//! promised.
 
 use std::time::Duration;
 
 /// The least time between two claims, unless a backlog is being worked.
-pub(crate) const GAP: Duration = Duration::from_millis(5);
+pub(crate) const GAP: Duration = Duration::from_millis(25);
 
 /// When to claim next.
 #[derive(Debug, PartialEq, Eq)]
