@@ -2,8 +2,8 @@
 //! on disk, in WAL and in CPU seconds, of formsd and of PostgreSQL, so that a
 //! deployment can be sized from rates instead of guesses.
 //!
-//! formsd (the release build, over its own fresh database) with 64 accounts, each with
-//! a published form of six typical fields, driven by `wrk` at BENCH_CLIENTS (32)
+//! formsd (the release build, over its own fresh database) with BENCH_ACCOUNTS (64)
+//! accounts, each with a published form of six typical fields, driven by `wrk` at BENCH_CLIENTS (32)
 //! connections for BENCH_SECONDS (20) a phase:
 //! 1. creates, no webhook; then the same with an `Idempotency-Key` each;
 //! 2. creates on the same forms, each now with a webhook to a receiver on loopback that
@@ -262,6 +262,7 @@ async fn main() {
     common::production_server().await;
     let clients = common::env_num("BENCH_CLIENTS", 32);
     let secs = common::env_num("BENCH_SECONDS", 20);
+    let accounts = common::env_num("BENCH_ACCOUNTS", 64);
     let tick: f64 = run(Command::new("getconf").arg("CLK_TCK"))
         .trim()
         .parse()
@@ -280,7 +281,7 @@ async fn main() {
     }
 
     let mut tenants = Vec::new();
-    for _ in 0..64 {
+    for _ in 0..accounts {
         let key = app.key(Plan::Enterprise, &[Scope::Admin]).await;
         let body = json!({"title": "Feedback", "fields": fields()});
         let (form, id) = common::published_form(&app, &key, &body).await;
@@ -295,7 +296,7 @@ async fn main() {
         .ok(201);
         tenants.push((key, id, body));
     }
-    // wrk's script: the 64 accounts' creates in turn; with `idempotent`, each request
+    // wrk's script: the accounts' creates in turn; with `idempotent`, each request
     // with a key of its own (thread number and count).
     let script = |idempotent: bool| {
         let mut text = String::from("local t = {\n");

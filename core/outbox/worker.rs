@@ -148,6 +148,7 @@ impl<C: Carrier> Worker<C> {
         let recorder = tokio::spawn(self.clone().record(attempts));
         let mut last_claim: Option<Instant> = None;
         let mut more_due = false;
+        let mut filled = false;
         loop {
             if *stop.borrow() {
                 break;
@@ -160,6 +161,7 @@ impl<C: Carrier> Worker<C> {
                 concurrency: self.limits.concurrency,
                 since: last_claim.map_or(pace::GAP, |at| at.elapsed()),
                 more_due,
+                filled,
             };
             let claimed = match pace::next(state) {
                 pace::Next::Now => {
@@ -169,6 +171,7 @@ impl<C: Carrier> Worker<C> {
                         Vec::new()
                     });
                     more_due = claimed.len() == free;
+                    filled = self.fills_a_share(&claimed, &slots);
                     claimed
                 }
                 pace::Next::After(gap) => {
@@ -251,6 +254,26 @@ impl<C: Carrier> Worker<C> {
                 None
             }
         }
+    }
+
+    /// Whether `claimed` gives an account all of its share, with the slots it holds
+    /// already (read before the claimed messages take theirs).
+    fn fills_a_share(&self, claimed: &[C::Message], slots: &Slots) -> bool {
+        let share = self.limits.per_account.max(1);
+        let (accounts, counts) = slots.busy();
+        let mut held: HashMap<Uuid, usize> = accounts
+            .into_iter()
+            .zip(
+                counts
+                    .into_iter()
+                    .map(|n| usize::try_from(n).unwrap_or(share)),
+            )
+            .collect();
+        claimed.iter().any(|message| {
+            let n = held.entry(message.account_id()).or_default();
+            *n += 1;
+            *n >= share
+        })
     }
 
     async fn claim(&self, limit: usize, slots: &Slots) -> Result<Vec<C::Message>, CoreError> {
